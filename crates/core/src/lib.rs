@@ -1,0 +1,17 @@
+//! The sans-IO heart of Trellis.
+//!
+//! Nothing in this crate touches a socket, a thread or a clock: callers feed it bytes and the
+//! current [`Time`], and drain what it wants to send. That is what lets one deterministic
+//! simulator run a whole network of routers in a single thread, and the same state machines
+//! run under the `trellis-net` event loop in production.
+
+pub mod fom;
+pub mod interest;
+pub mod router;
+pub mod time;
+pub mod topology;
+pub mod wire;
+
+pub use interest::InterestId;
+pub use router::{Router, RouterConfig};
+pub use time::Time;

@@ -1,0 +1,178 @@
+//! How a router and each of its links are configured.
+
+use crate::wire::{LinkFlags, NodeId, Role, UdpOffer, DEFAULT_MAX_FRAME_SIZE};
+use std::time::Duration;
+
+/// Per-link settings. Every queue and timer here has a bound.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkConfig {
+    /// Bytes of reliable frames queued toward the link before senders are paused
+    /// (back-pressure). Best-effort frames have a queue of the same size of their own.
+    pub queue_limit_bytes: usize,
+    /// Most bytes handed to the transport in one write.
+    pub batch_limit_bytes: usize,
+    /// Hold frames this long to bundle them (the papers' 5 ms / 20 ms); zero sends at once.
+    pub bundling_delay: Duration,
+    /// A consumer whose reliable queue stays full this long is disconnected.
+    pub slow_consumer_timeout: Duration,
+    /// Send a heartbeat when nothing else was sent for this long.
+    pub heartbeat_interval: Duration,
+    /// Close the link when nothing at all arrived for this long.
+    pub heartbeat_timeout: Duration,
+    /// A closing link that cannot flush its goodbye within this time is dropped anyway.
+    pub close_timeout: Duration,
+    /// Most interest ids one link may declare in one federation.
+    pub max_interest_ids: u64,
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        LinkConfig {
+            queue_limit_bytes: 4 << 20,
+            batch_limit_bytes: 64 << 10,
+            bundling_delay: Duration::ZERO,
+            slow_consumer_timeout: Duration::from_secs(10),
+            heartbeat_interval: Duration::from_secs(1),
+            heartbeat_timeout: Duration::from_secs(10),
+            close_timeout: Duration::from_secs(2),
+            max_interest_ids: 1 << 24,
+        }
+    }
+}
+
+/// Settings of the whole router (or federate node).
+#[derive(Clone, Debug)]
+pub struct RouterConfig {
+    /// Shown to peers in hello and in logs.
+    pub node_name: String,
+    /// The source id stamped on data this node publishes.
+    pub node_id: NodeId,
+    /// Largest frame accepted from any link (clamped to 64 MiB).
+    pub max_frame_size: usize,
+    /// A federate node's local application, and the federation it belongs to.
+    pub application: Option<ApplicationConfig>,
+    /// Settings for links that do not bring their own.
+    pub link_defaults: LinkConfig,
+    /// Most federations served at once; a peer cannot make the router track more.
+    pub max_federations: usize,
+    /// How often timers (heartbeats, slow consumers, close timeouts) are checked.
+    pub housekeeping_interval: Duration,
+    /// Largest UDP datagram sent; larger frames are fragmented. 1472 fits an Ethernet MTU.
+    pub max_datagram_size: usize,
+    /// A fragmented frame still incomplete after this long is dropped.
+    pub reassembly_timeout: Duration,
+    /// Most fragmented frames being reassembled at once per link.
+    pub max_partial_frames: usize,
+}
+
+impl RouterConfig {
+    pub fn new(node_name: impl Into<String>, node_id: NodeId) -> RouterConfig {
+        RouterConfig {
+            node_name: node_name.into(),
+            node_id,
+            max_frame_size: DEFAULT_MAX_FRAME_SIZE,
+            application: None,
+            link_defaults: LinkConfig::default(),
+            max_federations: 4096,
+            housekeeping_interval: Duration::from_millis(100),
+            max_datagram_size: super::DEFAULT_MAX_DATAGRAM,
+            reassembly_timeout: Duration::from_secs(1),
+            max_partial_frames: 64,
+        }
+    }
+
+    /// A federate node: a router with a local application in `federation`.
+    pub fn federate(
+        node_name: impl Into<String>,
+        node_id: NodeId,
+        federation: impl Into<String>,
+    ) -> RouterConfig {
+        let mut config = RouterConfig::new(node_name, node_id);
+        config.application = Some(ApplicationConfig {
+            federation: federation.into(),
+            flags: LinkFlags::source_sink(),
+        });
+        config
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ApplicationConfig {
+    pub federation: String,
+    pub flags: LinkFlags,
+}
+
+/// What the caller knows about a new link when it hands it to the router.
+#[derive(Clone, Debug)]
+pub struct LinkSpec {
+    pub origin: LinkOrigin,
+    /// Our flags, announced to the far side in our hello.
+    pub flags: LinkFlags,
+    /// Overrides the router's link defaults.
+    pub config: Option<LinkConfig>,
+    /// Where we receive best-effort datagrams for this link, if we do.
+    pub udp: Option<UdpOffer>,
+    /// For logs: usually the far side's address.
+    pub label: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum LinkOrigin {
+    /// We dialed. We know what the far side is to us and say so in our hello.
+    Dialed {
+        /// The far side's role toward us: `Parent` when we dial our parent.
+        far_role: Role,
+        /// The federation served; empty for a router-to-router link carrying all of them.
+        federation: String,
+        /// For peer links, the clique (mesh) both ends belong to.
+        clique: String,
+    },
+    /// The far side dialed us; its hello says what it is.
+    Accepted,
+}
+
+impl LinkSpec {
+    pub fn accepted(label: impl Into<String>) -> LinkSpec {
+        LinkSpec {
+            origin: LinkOrigin::Accepted,
+            flags: LinkFlags::source_sink(),
+            config: None,
+            udp: None,
+            label: label.into(),
+        }
+    }
+
+    pub fn dialed(
+        far_role: Role,
+        federation: impl Into<String>,
+        clique: impl Into<String>,
+        label: impl Into<String>,
+    ) -> LinkSpec {
+        LinkSpec {
+            origin: LinkOrigin::Dialed {
+                far_role,
+                federation: federation.into(),
+                clique: clique.into(),
+            },
+            flags: LinkFlags::source_sink(),
+            config: None,
+            udp: None,
+            label: label.into(),
+        }
+    }
+
+    pub fn with_flags(mut self, flags: LinkFlags) -> LinkSpec {
+        self.flags = flags;
+        self
+    }
+
+    pub fn with_config(mut self, config: LinkConfig) -> LinkSpec {
+        self.config = Some(config);
+        self
+    }
+
+    pub fn with_udp(mut self, udp: UdpOffer) -> LinkSpec {
+        self.udp = Some(udp);
+        self
+    }
+}

@@ -1,0 +1,83 @@
+//! What the router tells its driver.
+
+use super::LinkId;
+use crate::wire::{LinkFlags, NodeId, Role, WireError};
+use std::fmt;
+use std::time::Duration;
+
+/// The far side of a link, as its hello described it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PeerInfo {
+    pub node_name: String,
+    pub node_id: NodeId,
+    /// What the far side is to us.
+    pub role: Role,
+    pub flags: LinkFlags,
+    /// Empty for a router-to-router link carrying every federation.
+    pub federation: String,
+    pub clique: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The handshake finished: the link now carries interest and data.
+    LinkUp { link: LinkId, peer: PeerInfo },
+    /// The link is finished: the driver closes its transport and forgets the id. Anything the
+    /// router wanted to send on it (a goodbye) has already been handed out by `poll_transmit`.
+    LinkClosed { link: LinkId, reason: CloseReason },
+    /// A link paused by back-pressure may be read again. For the local application link it
+    /// means `publish` accepts frames again.
+    ReadResumed { link: LinkId },
+    /// The far side receives best-effort datagrams on this UDP port (at the link's address).
+    UdpPeer { link: LinkId, port: u16 },
+}
+
+/// Why a link closed. The text is what the log shows and what the goodbye carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CloseReason {
+    /// The peer sent bytes that do not decode.
+    Protocol(WireError),
+    /// The peer sent well-formed frames that break the protocol.
+    Violation(String),
+    /// The peer said goodbye.
+    PeerGoodbye(String),
+    /// Nothing arrived for this long.
+    HeartbeatTimeout(Duration),
+    /// The consumer's reliable queue stayed full too long, or outgrew its hard bound.
+    SlowConsumer { queued_bytes: usize, limit: usize },
+    /// The transport failed.
+    Transport(String),
+    /// The peer closed the connection without a goodbye.
+    EndOfStream,
+    /// This node closed the link (shutdown, or an operator's request).
+    Local(String),
+}
+
+impl fmt::Display for CloseReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CloseReason::Protocol(e) => write!(f, "protocol error: {e}"),
+            CloseReason::Violation(what) => write!(f, "protocol violation: {what}"),
+            CloseReason::PeerGoodbye(reason) => write!(f, "peer said goodbye: {reason}"),
+            CloseReason::HeartbeatTimeout(d) => {
+                write!(
+                    f,
+                    "heartbeat timeout: nothing received for {:.1} s",
+                    d.as_secs_f64()
+                )
+            }
+            CloseReason::SlowConsumer {
+                queued_bytes,
+                limit,
+            } => write!(
+                f,
+                "slow consumer: {queued_bytes} bytes queued against a limit of {limit}"
+            ),
+            CloseReason::Transport(e) => write!(f, "transport error: {e}"),
+            CloseReason::EndOfStream => {
+                write!(f, "connection closed by the peer without a goodbye")
+            }
+            CloseReason::Local(reason) => write!(f, "{reason}"),
+        }
+    }
+}

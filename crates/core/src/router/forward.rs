@@ -1,0 +1,181 @@
+//! Data out: choosing the links a frame goes to, queueing it there, and handing batches to
+//! the transport.
+
+use super::event::Event;
+use super::index::Slot;
+use super::link::FedIndex;
+use super::{LinkId, Router};
+use crate::time::Time;
+use crate::wire::{DataFrame, TransportClass};
+
+impl Router {
+    /// Forward `frame`, which arrived on `origin`, to every matching link outside the origin's
+    /// block. Returns false if a reliable frame found a full queue: the frame is then held on
+    /// the origin, which reads nothing more until the queue drains.
+    pub(super) fn route(
+        &mut self,
+        now: Time,
+        origin: Slot,
+        fed: FedIndex,
+        frame: DataFrame,
+    ) -> bool {
+        let origin_block = self.link(origin).block;
+        let mut targets = std::mem::take(&mut self.targets);
+        targets.clear();
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let index = &self.feds[fed as usize]
+            .as_ref()
+            .expect("federation index is live")
+            .index;
+        for id in frame.ids() {
+            for &slot in index.links(id) {
+                let link = self.links[slot as usize]
+                    .as_mut()
+                    .expect("indexed link is live");
+                if link.block != origin_block && link.stamp != stamp {
+                    link.stamp = stamp;
+                    targets.push(slot);
+                }
+            }
+        }
+        let class = frame.class();
+        if class == TransportClass::Reliable {
+            if let Some(&full) = targets
+                .iter()
+                .find(|&&t| !self.link(t).has_room_for_reliable())
+            {
+                let origin_id = self.link(origin).id;
+                let waiters = &mut self.link_mut(full).waiters;
+                if !waiters.contains(&origin_id) {
+                    waiters.push(origin_id);
+                }
+                let link = self.link_mut(origin);
+                link.stats.paused += 1;
+                link.stalled = Some((fed, frame));
+                self.targets = targets;
+                return false;
+            }
+        }
+        if targets.is_empty() {
+            self.stats.data_unrouted += 1;
+        }
+        let priority = frame.priority();
+        let bytes = frame.into_bytes();
+        for &target in &targets {
+            self.enqueue(now, target, &bytes, class, priority);
+        }
+        self.targets = targets;
+        true
+    }
+
+    fn enqueue(
+        &mut self,
+        now: Time,
+        slot: Slot,
+        frame: &bytes::Bytes,
+        class: TransportClass,
+        priority: u8,
+    ) {
+        let link = self.links[slot as usize]
+            .as_mut()
+            .expect("target link is live");
+        match class {
+            TransportClass::Reliable => {
+                link.out.push_reliable(now, frame.clone());
+                if !link.has_room_for_reliable() && link.full_since.is_none() {
+                    link.full_since = Some(now);
+                }
+            }
+            TransportClass::BestEffort => {
+                let limit = link.config.queue_limit_bytes;
+                let shed = link
+                    .out
+                    .push_best_effort(now, frame.clone(), priority, limit);
+                let evicted = u64::from(shed.evicted);
+                link.stats.drops.evicted += evicted;
+                self.stats.drops.evicted += evicted;
+                if shed.dropped {
+                    link.stats.drops.queue_full += 1;
+                    self.stats.drops.queue_full += 1;
+                    return;
+                }
+            }
+        }
+        link.stats.data_out += 1;
+        if link.is_app() {
+            self.stats.data_delivered += 1;
+        } else {
+            self.stats.data_forwarded += 1;
+            self.mark_ready(slot);
+        }
+    }
+
+    /// Move the next batch for `link`'s stream into `out` (appending) and return its length;
+    /// 0 when nothing is due. Frames leave whole, up to the batch limit (a single larger frame
+    /// leaves alone). With a bundling delay, output waits until the oldest queued frame is
+    /// that old or a full batch is queued.
+    pub fn poll_transmit(&mut self, now: Time, id: LinkId, out: &mut Vec<u8>) -> usize {
+        let Some(slot) = self.live(id) else { return 0 };
+        let link = self.link_mut(slot);
+        if link.is_app() {
+            return 0;
+        }
+        let include_best_effort = link.udp_peer.is_none();
+        let queued = link.out.reliable_bytes()
+            + if include_best_effort {
+                link.out.best_effort_bytes()
+            } else {
+                0
+            };
+        if queued == 0 {
+            return 0;
+        }
+        let delay = link.config.bundling_delay;
+        if !delay.is_zero() && !link.is_closing() && queued < link.config.batch_limit_bytes {
+            let due = link.out.oldest.map(|t| t + delay).unwrap_or(now);
+            if now < due {
+                if !self.bundling.contains(&slot) {
+                    self.bundling.push(slot);
+                }
+                return 0;
+            }
+        }
+        let limit = link.config.batch_limit_bytes;
+        let n = link.out.drain_into(out, limit, include_best_effort, now);
+        link.stats.bytes_out += n as u64;
+        link.last_sent = now;
+        self.after_drain(slot);
+        if self.link(slot).is_closing() && self.link(slot).out.is_empty() {
+            self.finish_close(slot);
+        }
+        n
+    }
+
+    /// After frames left `slot`'s queue: clear the full mark and wake the links waiting for
+    /// room once the queue is down to half its limit.
+    pub(super) fn after_drain(&mut self, slot: Slot) {
+        let link = self.link_mut(slot);
+        let limit = link.config.queue_limit_bytes;
+        if link.out.reliable_bytes() < limit {
+            link.full_since = None;
+        }
+        if !link.waiters.is_empty() && link.out.reliable_bytes() <= limit / 2 {
+            let waiters = std::mem::take(&mut link.waiters);
+            self.resumable.extend(waiters);
+        }
+    }
+
+    /// Retry a paused link's held frame, then the rest of its input.
+    pub(super) fn resume(&mut self, now: Time, slot: Slot) {
+        if self.link(slot).stalled.is_none() {
+            return;
+        }
+        self.process_input(now, slot);
+        if let Some(link) = self.links[slot as usize].as_ref() {
+            if link.stalled.is_none() && !link.is_closing() {
+                self.events.push_back(Event::ReadResumed { link: link.id });
+            }
+        }
+    }
+}

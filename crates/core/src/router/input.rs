@@ -1,0 +1,331 @@
+//! Bytes in: decoding, the handshake, interest frames and data frames from links.
+
+use super::event::{CloseReason, Event, PeerInfo};
+use super::index::Slot;
+use super::link::{Binding, FedIndex, LinkState};
+use super::{Federation, InterestOpRequest, LinkId, Router};
+use crate::interest::set_of;
+use crate::time::Time;
+use crate::wire::{
+    decode_frame, missing_bytes, FederationId, Frame, Hello, InterestFrame, InterestOp, LinkFlags,
+    Role,
+};
+use crate::wire::{DataFrame, WireError};
+
+impl Router {
+    /// Bytes arrived on a link's stream. They are decoded and acted on at once, unless the
+    /// link is paused by back-pressure (`wants_read` false), in which case they wait.
+    pub fn handle_bytes(&mut self, now: Time, id: LinkId, bytes: &[u8]) {
+        let Some(slot) = self.live(id) else { return };
+        let link = self.link_mut(slot);
+        if link.is_closing() {
+            return;
+        }
+        link.last_received = now;
+        link.stats.bytes_in += bytes.len() as u64;
+        link.inbuf.extend_from_slice(bytes);
+        self.process_input(now, slot);
+    }
+
+    /// The link's stream ended. A partial frame left in the buffer is reported as truncated.
+    pub fn handle_eof(&mut self, now: Time, id: LinkId) {
+        let Some(slot) = self.live(id) else { return };
+        let link = self.link(slot);
+        let reason = match &link.state {
+            LinkState::Closing { reason, .. } => reason.clone(),
+            _ if !link.inbuf.is_empty() => CloseReason::Protocol(WireError::Truncated {
+                missing: missing_bytes(&link.inbuf),
+            }),
+            _ => CloseReason::EndOfStream,
+        };
+        self.begin_close(now, slot, reason, false);
+    }
+
+    /// The link's transport failed.
+    pub fn handle_transport_error(&mut self, now: Time, id: LinkId, error: impl Into<String>) {
+        let Some(slot) = self.live(id) else { return };
+        let reason = match &self.link(slot).state {
+            LinkState::Closing { reason, .. } => reason.clone(),
+            _ => CloseReason::Transport(error.into()),
+        };
+        self.begin_close(now, slot, reason, false);
+    }
+
+    /// Decode and act on buffered input until it runs out or a frame stalls.
+    pub(super) fn process_input(&mut self, now: Time, slot: Slot) {
+        loop {
+            let link = self.link_mut(slot);
+            if link.is_closing() {
+                link.inbuf.clear();
+                return;
+            }
+            if let Some((fed, frame)) = link.stalled.take() {
+                if !self.route(now, slot, fed, frame) {
+                    return;
+                }
+                continue;
+            }
+            let max = self.max_frame_size;
+            let link = self.link_mut(slot);
+            match decode_frame(&mut link.inbuf, max) {
+                Ok(None) => return,
+                Ok(Some(frame)) => {
+                    link.stats.frames_in += 1;
+                    self.handle_frame(now, slot, frame);
+                    // A frame may have closed the link and freed its slot.
+                    if self.links[slot as usize].is_none() {
+                        return;
+                    }
+                }
+                Err(error) => {
+                    self.fail(now, slot, CloseReason::Protocol(error));
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Close a link for something it did wrong, telling it why.
+    pub(super) fn fail(&mut self, now: Time, slot: Slot, reason: CloseReason) {
+        self.begin_close(now, slot, reason, true);
+    }
+
+    fn violation(&mut self, now: Time, slot: Slot, what: String) {
+        self.fail(now, slot, CloseReason::Violation(what));
+    }
+
+    fn handle_frame(&mut self, now: Time, slot: Slot, frame: Frame) {
+        let handshaking = matches!(self.link(slot).state, LinkState::Handshake { .. });
+        match frame {
+            Frame::Hello(hello) if handshaking => self.on_hello(now, slot, hello),
+            Frame::Hello(_) => {
+                self.violation(now, slot, "a second hello on an established link".into())
+            }
+            // A goodbye is heard even during the handshake: it says why the peer refused us.
+            Frame::Goodbye(goodbye) => {
+                self.begin_close(now, slot, CloseReason::PeerGoodbye(goodbye.reason), false)
+            }
+            other if handshaking => {
+                let kind = other.kind().name();
+                self.violation(now, slot, format!("{kind} frame before hello"))
+            }
+            Frame::Heartbeat => {}
+            Frame::Interest(interest) => self.on_interest(now, slot, interest),
+            Frame::Data(data) => self.on_data(now, slot, data),
+        }
+    }
+
+    fn on_hello(&mut self, now: Time, slot: Slot, hello: Hello) {
+        let LinkState::Handshake { expect } = self.link(slot).state.clone() else {
+            return;
+        };
+        let federation = match &expect {
+            Some(expect) => {
+                if hello.role != expect.far_role {
+                    return self.violation(
+                        now,
+                        slot,
+                        format!(
+                            "dialed a {} but the far side answered as a {}",
+                            expect.far_role.name(),
+                            hello.role.name()
+                        ),
+                    );
+                }
+                if hello.federation != expect.federation {
+                    return self.violation(
+                        now,
+                        slot,
+                        format!(
+                            "asked for federation {:?} but the far side answered {:?}",
+                            expect.federation, hello.federation
+                        ),
+                    );
+                }
+                if hello.role == Role::Peer && hello.clique != expect.clique {
+                    return self.violation(
+                        now,
+                        slot,
+                        format!(
+                            "dialed a peer of clique {:?} but it answered for clique {:?}",
+                            expect.clique, hello.clique
+                        ),
+                    );
+                }
+                expect.federation.clone()
+            }
+            None => hello.federation.clone(),
+        };
+        if hello.role == Role::Peer && hello.clique.is_empty() {
+            return self.violation(now, slot, "a peer hello must name its clique".into());
+        }
+        if let Some(app) = &self.config.application {
+            if !federation.is_empty() && federation != app.federation {
+                let serves = app.federation.clone();
+                return self.violation(
+                    now,
+                    slot,
+                    format!("this node serves federation {serves:?}, not {federation:?}"),
+                );
+            }
+        }
+        let binding = if federation.is_empty() {
+            Binding::Trunk
+        } else {
+            match self.federation_by_name(&federation) {
+                Ok(fed) => Binding::Federation(fed),
+                Err(why) => return self.violation(now, slot, why),
+            }
+        };
+        if expect.is_none() {
+            let link = self.link(slot);
+            let reply = Hello {
+                node_id: self.config.node_id,
+                node_name: self.config.node_name.clone(),
+                role: hello.role.inverse(),
+                flags: link.our_flags,
+                federation: hello.federation.clone(),
+                clique: hello.clique.clone(),
+                udp: link.udp_local,
+            };
+            self.send_control(now, slot, |out| reply.encode(out));
+        }
+        let peer = PeerInfo {
+            node_name: hello.node_name,
+            node_id: hello.node_id,
+            role: hello.role,
+            flags: hello.flags,
+            federation,
+            clique: hello.clique,
+        };
+        let link = self.link_mut(slot);
+        link.role = hello.role;
+        link.far_flags = hello.flags;
+        link.binding = binding;
+        link.peer = Some(peer.clone());
+        let id = link.id;
+        if let (Some(_), Some(theirs)) = (link.udp_local, hello.udp) {
+            link.udp_peer = Some(theirs);
+            self.events.push_back(Event::UdpPeer {
+                link: id,
+                port: theirs.port,
+            });
+        }
+        self.link_up(now, slot, peer);
+    }
+
+    fn on_interest(&mut self, now: Time, slot: Slot, frame: InterestFrame) {
+        if !self.link(slot).far_flags.contains(LinkFlags::SINK) {
+            return self.violation(now, slot, "interest from a link that is not a sink".into());
+        }
+        let fed = match self.fed_for_link(slot, frame.federation) {
+            Ok(fed) => fed,
+            Err(why) => return self.violation(now, slot, why),
+        };
+        let ids = set_of(&frame.ranges);
+        let request = match frame.op {
+            InterestOp::Add => InterestOpRequest::Add(&ids),
+            InterestOp::Remove => InterestOpRequest::Remove(&ids),
+            InterestOp::Replace => InterestOpRequest::Replace(&ids),
+        };
+        let current = self.link(slot).interest(fed).cloned().unwrap_or_default();
+        let (added, removed) = request.delta(&current);
+        let next = request.apply(current);
+        let limit = self.link(slot).config.max_interest_ids;
+        if next.len() > limit {
+            let n = next.len();
+            return self.violation(
+                now,
+                slot,
+                format!("interest set of {n} ids exceeds the limit of {limit}"),
+            );
+        }
+        *self.link_mut(slot).interest_mut(fed) = next;
+        self.propagate(now, fed, slot, &added, &removed);
+    }
+
+    fn on_data(&mut self, now: Time, slot: Slot, frame: DataFrame) {
+        if !self.link(slot).far_flags.contains(LinkFlags::SOURCE) {
+            return self.violation(now, slot, "data from a link that is not a source".into());
+        }
+        let fed = match self.fed_for_link(slot, frame.federation()) {
+            Ok(fed) => fed,
+            Err(why) => return self.violation(now, slot, why),
+        };
+        let link = self.link_mut(slot);
+        link.stats.data_in += 1;
+        self.stats.data_received += 1;
+        self.route(now, slot, fed, frame);
+    }
+
+    /// The federation a frame on `slot` belongs to, refusing one the link does not carry.
+    pub(super) fn fed_for_link(
+        &mut self,
+        slot: Slot,
+        id: FederationId,
+    ) -> Result<FedIndex, String> {
+        match self.link(slot).binding {
+            Binding::Federation(fed) if self.fed(fed).id == id => Ok(fed),
+            Binding::Federation(fed) => {
+                let bound = self.fed(fed).name.clone().unwrap_or_default();
+                Err(format!(
+                    "frame for federation {id} on a link bound to federation {bound:?}"
+                ))
+            }
+            Binding::Trunk => self.federation_by_id(id, None),
+            Binding::Unbound => Err("frame before the link was bound to a federation".into()),
+        }
+    }
+
+    /// Find or start tracking a federation by name.
+    pub(super) fn federation_by_name(&mut self, name: &str) -> Result<FedIndex, String> {
+        self.federation_by_id(FederationId::of(name), Some(name))
+    }
+
+    fn federation_by_id(
+        &mut self,
+        id: FederationId,
+        name: Option<&str>,
+    ) -> Result<FedIndex, String> {
+        if let Some(&fed) = self.fed_by_id.get(&id) {
+            let state = self.feds[fed as usize]
+                .as_mut()
+                .expect("indexed federation is live");
+            match (&state.name, name) {
+                (Some(known), Some(name)) if known != name => {
+                    return Err(format!(
+                        "federation name {name:?} has the same wire id as {known:?}; rename one of them"
+                    ))
+                }
+                (None, Some(name)) => state.name = Some(name.to_owned()),
+                _ => {}
+            }
+            return Ok(fed);
+        }
+        let live = self.feds.len() - self.free_feds.len();
+        if live >= self.config.max_federations {
+            return Err(format!(
+                "this router already serves its limit of {} federations",
+                self.config.max_federations
+            ));
+        }
+        let state = Federation {
+            id,
+            name: name.map(str::to_owned),
+            index: Default::default(),
+            declared: Default::default(),
+        };
+        let fed = match self.free_feds.pop() {
+            Some(fed) => {
+                self.feds[fed as usize] = Some(state);
+                fed
+            }
+            None => {
+                self.feds.push(Some(state));
+                (self.feds.len() - 1) as FedIndex
+            }
+        };
+        self.fed_by_id.insert(id, fed);
+        Ok(fed)
+    }
+}

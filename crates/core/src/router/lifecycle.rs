@@ -1,0 +1,206 @@
+//! Closing links, and the timers: heartbeats, slow consumers, bundling, close deadlines.
+
+use super::event::{CloseReason, Event};
+use super::index::Slot;
+use super::link::LinkState;
+use super::{LinkId, Router};
+use crate::time::Time;
+use crate::wire::{encode_heartbeat, Goodbye};
+use roaring::RoaringBitmap;
+
+/// A consumer's reliable queue may outgrow its limit (control frames are not paused), but
+/// never past this many times the limit.
+const HARD_LIMIT_FACTOR: usize = 4;
+
+impl Router {
+    /// Close a link on purpose: what is queued still goes out, then a goodbye with `reason`.
+    pub fn close_link(&mut self, now: Time, id: LinkId, reason: &str) {
+        if let Some(slot) = self.live(id) {
+            self.begin_close(now, slot, CloseReason::Local(reason.to_owned()), true);
+        }
+    }
+
+    /// Close every link on purpose (the process is stopping).
+    pub fn shutdown(&mut self, now: Time, reason: &str) {
+        for id in self.link_ids() {
+            let slot = id.slot;
+            if !self.link(slot).is_app() {
+                self.begin_close(now, slot, CloseReason::Local(reason.to_owned()), true);
+            }
+        }
+    }
+
+    /// Whether any link is still open or flushing its goodbye.
+    pub fn has_links(&self) -> bool {
+        self.links.iter().flatten().any(|l| !l.is_app())
+    }
+
+    /// Stop routing to and from `slot`. With `goodbye`, the link stays to flush a goodbye
+    /// (after its queued frames for a local close, instead of them for a failure); without,
+    /// it is gone at once.
+    pub(super) fn begin_close(
+        &mut self,
+        now: Time,
+        slot: Slot,
+        reason: CloseReason,
+        goodbye: bool,
+    ) {
+        if self.link(slot).is_closing() {
+            if !goodbye {
+                self.finish_close(slot);
+            }
+            return;
+        }
+        self.detach(now, slot);
+        let keep_queue = matches!(reason, CloseReason::Local(_));
+        if !keep_queue || !goodbye {
+            let dropped = self.link_mut(slot).out.clear() as u64;
+            self.link_mut(slot).stats.drops.link_closed += dropped;
+            self.stats.drops.link_closed += dropped;
+        }
+        if !goodbye {
+            self.link_mut(slot).state = LinkState::Closing {
+                deadline: now,
+                reason,
+            };
+            self.finish_close(slot);
+            return;
+        }
+        let text = reason.to_string();
+        self.send_control(now, slot, |out| Goodbye::encode(&text, out));
+        let deadline = now + self.link(slot).config.close_timeout;
+        self.link_mut(slot).state = LinkState::Closing { deadline, reason };
+    }
+
+    /// Withdraw the link's interest, take it out of its block, and release whoever waited on it.
+    fn detach(&mut self, now: Time, slot: Slot) {
+        let interest = std::mem::take(&mut self.link_mut(slot).interest);
+        for (fed, set) in interest {
+            self.propagate(now, fed, slot, &RoaringBitmap::new(), &set);
+        }
+        self.leave_block(slot);
+        let link = self.link_mut(slot);
+        link.stalled = None;
+        link.inbuf.clear();
+        link.full_since = None;
+        let waiters = std::mem::take(&mut link.waiters);
+        self.resumable.extend(waiters);
+    }
+
+    /// The link is done: report it and free its slot.
+    pub(super) fn finish_close(&mut self, slot: Slot) {
+        let link = self.links[slot as usize]
+            .take()
+            .expect("closing link is live");
+        let LinkState::Closing { reason, .. } = link.state else {
+            unreachable!("finish_close on a link that is not closing")
+        };
+        if let Some(offer) = link.udp_local {
+            self.udp_sessions.remove(&offer.token);
+        }
+        self.reassembly.forget(link.id);
+        self.generations[slot as usize] = self.generations[slot as usize].wrapping_add(1);
+        self.free_slots.push(slot);
+        self.bundling.retain(|&s| s != slot);
+        self.stats.links_closed += 1;
+        self.events.push_back(Event::LinkClosed {
+            link: link.id,
+            reason,
+        });
+    }
+
+    /// A reliable queue past its hard bound means a consumer that cannot keep up even with
+    /// control traffic: disconnect it rather than grow.
+    pub(super) fn enforce_hard_limit(&mut self, now: Time, slot: Slot) {
+        let link = self.link(slot);
+        let limit = link.config.queue_limit_bytes;
+        let queued = link.out.reliable_bytes();
+        if queued > limit.saturating_mul(HARD_LIMIT_FACTOR) && !link.is_closing() {
+            self.fail(
+                now,
+                slot,
+                CloseReason::SlowConsumer {
+                    queued_bytes: queued,
+                    limit,
+                },
+            );
+        }
+    }
+
+    /// The earliest time `handle_timeout` has work to do.
+    pub fn poll_timeout(&self) -> Time {
+        let mut next = self.next_housekeeping;
+        for &slot in &self.bundling {
+            if let Some(link) = self.links[slot as usize].as_ref() {
+                if let Some(oldest) = link.out.oldest {
+                    next = next.min(oldest + link.config.bundling_delay);
+                }
+            }
+        }
+        next.min(self.reassembly.next_expiry().unwrap_or(next))
+    }
+
+    /// Run whatever timers are due at `now`.
+    pub fn handle_timeout(&mut self, now: Time) {
+        let mut still_bundling = Vec::new();
+        for slot in std::mem::take(&mut self.bundling) {
+            let Some(link) = self.links[slot as usize].as_ref() else {
+                continue;
+            };
+            match link.out.oldest {
+                Some(oldest) if oldest + link.config.bundling_delay > now => {
+                    still_bundling.push(slot)
+                }
+                Some(_) => self.mark_ready(slot),
+                None => {}
+            }
+        }
+        self.bundling = still_bundling;
+        self.expire_reassembly(now);
+        if now < self.next_housekeeping {
+            return;
+        }
+        self.next_housekeeping = now + self.config.housekeeping_interval;
+        for id in self.link_ids() {
+            let slot = id.slot;
+            let link = self.link(slot);
+            if link.is_app() {
+                continue;
+            }
+            match &link.state {
+                LinkState::Closing { deadline, .. } => {
+                    if now >= *deadline {
+                        self.finish_close(slot);
+                    }
+                    continue;
+                }
+                LinkState::Handshake { .. } | LinkState::Up => {}
+            }
+            let config = &link.config;
+            if !config.heartbeat_timeout.is_zero()
+                && now.since(link.last_received) >= config.heartbeat_timeout
+            {
+                let silent = now.since(link.last_received);
+                self.fail(now, slot, CloseReason::HeartbeatTimeout(silent));
+                continue;
+            }
+            if let Some(since) = link.full_since {
+                if now.since(since) >= config.slow_consumer_timeout {
+                    let reason = CloseReason::SlowConsumer {
+                        queued_bytes: link.out.reliable_bytes(),
+                        limit: config.queue_limit_bytes,
+                    };
+                    self.fail(now, slot, reason);
+                    continue;
+                }
+            }
+            let heartbeat_due = !config.heartbeat_interval.is_zero()
+                && link.is_up()
+                && link.out.is_empty()
+                && now.since(link.last_sent) >= config.heartbeat_interval;
+            if heartbeat_due {
+                self.send_control(now, slot, encode_heartbeat);
+            }
+        }
+    }
+}

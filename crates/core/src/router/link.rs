@@ -1,0 +1,131 @@
+//! The router's record of one link.
+
+use super::config::LinkConfig;
+use super::event::{CloseReason, PeerInfo};
+use super::queue::OutQueue;
+use super::stats::LinkStats;
+use super::LinkId;
+use crate::time::Time;
+use crate::wire::{DataFrame, LinkFlags, Role, UdpOffer};
+use bytes::BytesMut;
+use roaring::RoaringBitmap;
+
+pub(crate) type BlockId = u32;
+pub(crate) type FedIndex = u32;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LinkState {
+    /// Waiting for the far side's hello. `expect` is set when we dialed.
+    Handshake {
+        expect: Option<Expectation>,
+    },
+    Up,
+    /// Flushing a goodbye; no input is processed and nothing new is routed here.
+    Closing {
+        deadline: Time,
+        reason: CloseReason,
+    },
+}
+
+/// What a dialer expects the acceptor's hello to confirm.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Expectation {
+    pub far_role: Role,
+    pub federation: String,
+    pub clique: String,
+}
+
+/// Which federations a link carries.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Binding {
+    /// Not known until the hello arrives.
+    Unbound,
+    /// A router-to-router link: every federation.
+    Trunk,
+    Federation(FedIndex),
+}
+
+pub(crate) struct Link {
+    pub id: LinkId,
+    pub label: String,
+    pub state: LinkState,
+    /// What the far side is to us (from its hello, or known locally for the application).
+    pub role: Role,
+    /// The far side's flags, from its hello.
+    pub far_flags: LinkFlags,
+    /// Our flags, sent in our hello.
+    pub our_flags: LinkFlags,
+    pub peer: Option<PeerInfo>,
+    pub binding: Binding,
+    pub block: Option<BlockId>,
+    pub config: LinkConfig,
+    pub udp_local: Option<UdpOffer>,
+    pub udp_peer: Option<UdpOffer>,
+    /// A frame too large for one datagram, part-way through being sent in fragments.
+    pub fragmenting: Option<super::udp::Fragmenting>,
+    /// Number for the next fragmented frame sent on this link.
+    pub next_fragmented: u32,
+    /// Received bytes not yet decoded.
+    pub inbuf: BytesMut,
+    /// A reliable frame from this link waiting for room downstream; while set, no further
+    /// input from the link is processed.
+    pub stalled: Option<(FedIndex, DataFrame)>,
+    /// Links whose stalled frame waits for this link's queue to drain.
+    pub waiters: Vec<LinkId>,
+    pub out: OutQueue,
+    /// Interest the far side declared to us, per federation.
+    pub interest: Vec<(FedIndex, RoaringBitmap)>,
+    pub last_sent: Time,
+    pub last_received: Time,
+    /// Since when the reliable queue has been at or above its limit.
+    pub full_since: Option<Time>,
+    /// In the router's ready list.
+    pub ready: bool,
+    /// Last forwarding pass that chose this link; dedups links reached through several ids.
+    pub stamp: u64,
+    pub stats: LinkStats,
+}
+
+impl Link {
+    pub(crate) fn is_app(&self) -> bool {
+        self.role == Role::Application
+    }
+
+    pub(crate) fn is_up(&self) -> bool {
+        self.state == LinkState::Up
+    }
+
+    pub(crate) fn is_closing(&self) -> bool {
+        matches!(self.state, LinkState::Closing { .. })
+    }
+
+    pub(crate) fn carries(&self, fed: FedIndex) -> bool {
+        match self.binding {
+            Binding::Trunk => true,
+            Binding::Federation(f) => f == fed,
+            Binding::Unbound => false,
+        }
+    }
+
+    pub(crate) fn interest(&self, fed: FedIndex) -> Option<&RoaringBitmap> {
+        self.interest
+            .iter()
+            .find(|(f, _)| *f == fed)
+            .map(|(_, set)| set)
+    }
+
+    pub(crate) fn interest_mut(&mut self, fed: FedIndex) -> &mut RoaringBitmap {
+        let at = match self.interest.iter().position(|(f, _)| *f == fed) {
+            Some(at) => at,
+            None => {
+                self.interest.push((fed, RoaringBitmap::new()));
+                self.interest.len() - 1
+            }
+        };
+        &mut self.interest[at].1
+    }
+
+    pub(crate) fn has_room_for_reliable(&self) -> bool {
+        self.out.reliable_bytes() < self.config.queue_limit_bytes
+    }
+}

@@ -1,0 +1,647 @@
+//! The router state machine: one per process, router or federate alike.
+//!
+//! A federate is a router with one extra link, its local application. Links belong to blocks
+//! (DESIGN.md §2): a peer link to the block of its clique, every other link to a block of its
+//! own. A data frame that arrives over a link of block B goes to every link outside B whose
+//! declared interest matches one of the frame's ids, at most once per link (split horizon per
+//! block). What the router declares toward a block is the union of the interest of every link
+//! outside it.
+//!
+//! Sans-IO in the style of quinn-proto: the driver feeds bytes with `handle_bytes`, drains
+//! them with `poll_transmit`, drives timers with `handle_timeout` / `poll_timeout`, and reads
+//! what happened from `poll_event`.
+
+mod config;
+mod event;
+mod forward;
+mod index;
+mod input;
+mod lifecycle;
+mod link;
+mod propagate;
+mod queue;
+mod stats;
+mod udp;
+
+pub use config::{ApplicationConfig, LinkConfig, LinkOrigin, LinkSpec, RouterConfig};
+pub use event::{CloseReason, Event, PeerInfo};
+pub use stats::{Drops, LinkStats, RouterStats};
+pub use udp::{DATAGRAM_HEADER_LEN, DEFAULT_MAX_DATAGRAM};
+
+use crate::interest::InterestId;
+use crate::time::Time;
+use crate::wire::{
+    clamp_max_frame_size, DataFrame, DataHeader, FederationId, Hello, LinkFlags, Role,
+    TransportClass, UdpOffer, WireError, MAX_IDS_PER_FRAME,
+};
+use bytes::{Bytes, BytesMut};
+use index::{InterestIndex, Slot};
+use link::{Binding, BlockId, Expectation, FedIndex, Link, LinkState};
+use queue::OutQueue;
+use roaring::RoaringBitmap;
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use thiserror::Error;
+
+/// Names one link for as long as it lives; a closed link's id is never reused.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LinkId {
+    slot: Slot,
+    generation: u32,
+}
+
+impl std::fmt::Display for LinkId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "link {}.{}", self.slot, self.generation)
+    }
+}
+
+/// Why the application could not publish.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PublishError {
+    #[error("this node has no local application")]
+    NoApplication,
+    #[error("a message needs at least one interest id")]
+    NoIds,
+    #[error("{0} interest ids on one message; the limit is {MAX_IDS_PER_FRAME}")]
+    TooManyIds(usize),
+    #[error("priority {0} is out of range (0-7)")]
+    BadPriority(u8),
+    #[error("message of {size} bytes exceeds the frame limit of {max} bytes")]
+    TooLarge { size: usize, max: usize },
+    #[error("the outgoing queues are full; wait for ReadResumed on the application link")]
+    WouldBlock,
+    #[error("malformed frame from the application: {0}")]
+    Malformed(WireError),
+}
+
+/// A link as the driver and operators see it.
+#[derive(Clone, Debug)]
+pub struct LinkInfo {
+    pub id: LinkId,
+    pub label: String,
+    /// What the far side is to us; for an accepted link still in handshake, `None`.
+    pub role: Option<Role>,
+    pub up: bool,
+    pub closing: bool,
+    pub peer: Option<PeerInfo>,
+    pub reliable_queued: usize,
+    pub best_effort_queued: usize,
+    pub stats: LinkStats,
+    pub persistent: bool,
+}
+
+struct Federation {
+    id: FederationId,
+    /// Known once a link bound to it said its name; trunks only carry the id.
+    name: Option<String>,
+    index: InterestIndex,
+    /// What we have declared toward each block; a block missing here was declared nothing.
+    declared: FxHashMap<BlockId, RoaringBitmap>,
+}
+
+struct Block {
+    members: Vec<Slot>,
+    /// Set for clique blocks, which peers join by name.
+    clique: Option<String>,
+}
+
+pub struct Router {
+    config: RouterConfig,
+    max_frame_size: usize,
+    links: Vec<Option<Link>>,
+    generations: Vec<u32>,
+    free_slots: Vec<Slot>,
+    blocks: Vec<Option<Block>>,
+    free_blocks: Vec<BlockId>,
+    cliques: FxHashMap<String, BlockId>,
+    feds: Vec<Option<Federation>>,
+    fed_by_id: FxHashMap<FederationId, FedIndex>,
+    free_feds: Vec<FedIndex>,
+    app: Option<Slot>,
+    events: VecDeque<Event>,
+    /// Links with queued output the driver has not been told about yet.
+    ready: VecDeque<Slot>,
+    /// Links whose stalled frame should be retried: something they waited on drained.
+    resumable: Vec<LinkId>,
+    /// Links holding output back for their bundling delay.
+    bundling: Vec<Slot>,
+    /// Scratch list of forwarding targets, reused so forwarding does not allocate.
+    targets: Vec<Slot>,
+    stamp: u64,
+    /// Arena for frames the router encodes itself.
+    encode_buf: BytesMut,
+    next_seq: u64,
+    next_housekeeping: Time,
+    stats: RouterStats,
+    udp_sessions: FxHashMap<u64, Slot>,
+    reassembly: udp::Reassembly,
+}
+
+const ENCODE_CHUNK: usize = 64 << 10;
+
+impl Router {
+    pub fn new(config: RouterConfig, now: Time) -> Router {
+        let max_frame_size = clamp_max_frame_size(config.max_frame_size);
+        let mut router = Router {
+            max_frame_size,
+            links: Vec::new(),
+            generations: Vec::new(),
+            free_slots: Vec::new(),
+            blocks: Vec::new(),
+            free_blocks: Vec::new(),
+            cliques: FxHashMap::default(),
+            feds: Vec::new(),
+            fed_by_id: FxHashMap::default(),
+            free_feds: Vec::new(),
+            app: None,
+            events: VecDeque::new(),
+            ready: VecDeque::new(),
+            resumable: Vec::new(),
+            bundling: Vec::new(),
+            targets: Vec::new(),
+            stamp: 0,
+            encode_buf: BytesMut::new(),
+            next_seq: 1,
+            next_housekeeping: now + config.housekeeping_interval,
+            stats: RouterStats::default(),
+            udp_sessions: FxHashMap::default(),
+            reassembly: udp::Reassembly::default(),
+            config,
+        };
+        if let Some(app) = router.config.application.clone() {
+            let fed = router
+                .federation_by_name(&app.federation)
+                .expect("an empty router has room for its own federation");
+            let slot = router.insert_link(
+                now,
+                Role::Application,
+                "application".into(),
+                None,
+                app.flags,
+                None,
+            );
+            let link = router.link_mut(slot);
+            link.state = LinkState::Up;
+            link.binding = Binding::Federation(fed);
+            link.far_flags = app.flags;
+            let block = router.new_block(None);
+            router.join_block(slot, block);
+            router.app = Some(slot);
+        }
+        router
+    }
+
+    pub fn config(&self) -> &RouterConfig {
+        &self.config
+    }
+
+    pub fn max_frame_size(&self) -> usize {
+        self.max_frame_size
+    }
+
+    pub fn stats(&self) -> &RouterStats {
+        &self.stats
+    }
+
+    /// The local application's link, for a federate node.
+    pub fn application_link(&self) -> Option<LinkId> {
+        self.app.map(|slot| self.link(slot).id)
+    }
+
+    /// Hand a new transport connection to the router. A dialed link sends its hello at once.
+    pub fn add_link(&mut self, now: Time, spec: LinkSpec) -> LinkId {
+        let config = spec
+            .config
+            .clone()
+            .unwrap_or_else(|| self.config.link_defaults.clone());
+        let (role, expect) = match &spec.origin {
+            LinkOrigin::Dialed {
+                far_role,
+                federation,
+                clique,
+            } => (
+                *far_role,
+                Some(Expectation {
+                    far_role: *far_role,
+                    federation: federation.clone(),
+                    clique: clique.clone(),
+                }),
+            ),
+            // Provisional until the hello says what the far side is.
+            LinkOrigin::Accepted => (Role::Child, None),
+        };
+        let slot = self.insert_link(now, role, spec.label, Some(config), spec.flags, spec.udp);
+        self.stats.links_opened += 1;
+        if let Some(expect) = expect {
+            let hello = Hello {
+                node_id: self.config.node_id,
+                node_name: self.config.node_name.clone(),
+                role: expect.far_role.inverse(),
+                flags: spec.flags,
+                federation: expect.federation.clone(),
+                clique: expect.clique.clone(),
+                udp: spec.udp,
+            };
+            self.send_control(now, slot, |out| hello.encode(out));
+            self.link_mut(slot).state = LinkState::Handshake {
+                expect: Some(expect),
+            };
+        }
+        self.link(slot).id
+    }
+
+    fn insert_link(
+        &mut self,
+        now: Time,
+        role: Role,
+        label: String,
+        config: Option<LinkConfig>,
+        our_flags: LinkFlags,
+        udp_local: Option<UdpOffer>,
+    ) -> Slot {
+        let slot = match self.free_slots.pop() {
+            Some(slot) => slot,
+            None => {
+                self.links.push(None);
+                self.generations.push(0);
+                (self.links.len() - 1) as Slot
+            }
+        };
+        let id = LinkId {
+            slot,
+            generation: self.generations[slot as usize],
+        };
+        if let Some(offer) = udp_local {
+            self.udp_sessions.insert(offer.token, slot);
+        }
+        self.links[slot as usize] = Some(Link {
+            id,
+            label,
+            state: LinkState::Handshake { expect: None },
+            role,
+            far_flags: LinkFlags::NONE,
+            our_flags,
+            peer: None,
+            binding: Binding::Unbound,
+            block: None,
+            config: config.unwrap_or_else(|| self.config.link_defaults.clone()),
+            udp_local,
+            udp_peer: None,
+            fragmenting: None,
+            next_fragmented: 0,
+            inbuf: BytesMut::new(),
+            stalled: None,
+            waiters: Vec::new(),
+            out: OutQueue::default(),
+            interest: Vec::new(),
+            last_sent: now,
+            last_received: now,
+            full_since: None,
+            ready: false,
+            stamp: 0,
+            stats: LinkStats::default(),
+        });
+        slot
+    }
+
+    fn link(&self, slot: Slot) -> &Link {
+        self.links[slot as usize]
+            .as_ref()
+            .expect("slot holds a live link")
+    }
+
+    fn link_mut(&mut self, slot: Slot) -> &mut Link {
+        self.links[slot as usize]
+            .as_mut()
+            .expect("slot holds a live link")
+    }
+
+    /// The slot of a live link, or `None` for an id that has closed.
+    fn live(&self, id: LinkId) -> Option<Slot> {
+        match self.links.get(id.slot as usize) {
+            Some(Some(link)) if link.id == id => Some(id.slot),
+            _ => None,
+        }
+    }
+
+    /// Every live link, the application's included.
+    pub fn link_ids(&self) -> Vec<LinkId> {
+        self.links.iter().flatten().map(|l| l.id).collect()
+    }
+
+    pub fn link_info(&self, id: LinkId) -> Option<LinkInfo> {
+        let link = self.link(self.live(id)?);
+        let known_role = !matches!(link.state, LinkState::Handshake { expect: None });
+        Some(LinkInfo {
+            id,
+            label: link.label.clone(),
+            role: known_role.then_some(link.role),
+            up: link.is_up(),
+            closing: link.is_closing(),
+            peer: link.peer.clone(),
+            reliable_queued: link.out.reliable_bytes(),
+            best_effort_queued: link.out.best_effort_bytes(),
+            stats: link.stats,
+            persistent: link.far_flags.contains(LinkFlags::PERSISTENT),
+        })
+    }
+
+    fn fed_index(&self, federation: &str) -> Option<FedIndex> {
+        self.fed_by_id.get(&FederationId::of(federation)).copied()
+    }
+
+    /// Interest the far side of `link` declared to us in `federation`.
+    pub fn received_interest(&self, id: LinkId, federation: &str) -> RoaringBitmap {
+        let (Some(slot), Some(fed)) = (self.live(id), self.fed_index(federation)) else {
+            return RoaringBitmap::new();
+        };
+        self.link(slot).interest(fed).cloned().unwrap_or_default()
+    }
+
+    /// Interest we declared toward `link` in `federation`.
+    pub fn declared_interest(&self, id: LinkId, federation: &str) -> RoaringBitmap {
+        let (Some(slot), Some(fed)) = (self.live(id), self.fed_index(federation)) else {
+            return RoaringBitmap::new();
+        };
+        let link = self.link(slot);
+        let (Some(block), Some(fed_state)) = (link.block, self.feds[fed as usize].as_ref()) else {
+            return RoaringBitmap::new();
+        };
+        if !link.carries(fed) {
+            return RoaringBitmap::new();
+        }
+        fed_state.declared.get(&block).cloned().unwrap_or_default()
+    }
+
+    /// Encode a control frame into the arena and queue it on `slot`, ahead of the reliable
+    /// bound: control traffic is small and must not wait behind data. The hard bound in
+    /// `enforce_hard_limit` still caps it.
+    fn send_control(&mut self, now: Time, slot: Slot, encode: impl FnOnce(&mut BytesMut)) {
+        let frame = self.encode(encode);
+        self.queue_control(now, slot, frame);
+    }
+
+    fn encode(&mut self, encode: impl FnOnce(&mut BytesMut)) -> Bytes {
+        if self.encode_buf.capacity() - self.encode_buf.len() < 1024 {
+            self.encode_buf.reserve(ENCODE_CHUNK);
+        }
+        encode(&mut self.encode_buf);
+        self.encode_buf.split().freeze()
+    }
+
+    fn queue_control(&mut self, now: Time, slot: Slot, frame: Bytes) {
+        let link = self.link_mut(slot);
+        if link.is_app() {
+            return;
+        }
+        link.out.push_reliable(now, frame);
+        self.mark_ready(slot);
+        self.enforce_hard_limit(now, slot);
+    }
+
+    fn mark_ready(&mut self, slot: Slot) {
+        let link = self.link_mut(slot);
+        if !link.ready && !link.is_app() {
+            link.ready = true;
+            self.ready.push_back(slot);
+        }
+    }
+
+    /// The next link with output for its transport. Call `poll_transmit` on it.
+    pub fn poll_ready(&mut self) -> Option<LinkId> {
+        while let Some(slot) = self.ready.pop_front() {
+            if let Some(link) = self.links[slot as usize].as_mut() {
+                link.ready = false;
+                return Some(link.id);
+            }
+        }
+        None
+    }
+
+    /// Whether the driver should read more bytes from this link's transport.
+    pub fn wants_read(&self, id: LinkId) -> bool {
+        self.live(id)
+            .map(|slot| {
+                let link = self.link(slot);
+                !link.is_closing() && link.stalled.is_none()
+            })
+            .unwrap_or(false)
+    }
+
+    /// Whether `link` has queued output (for its stream; best-effort datagrams aside).
+    pub fn has_output(&self, id: LinkId) -> bool {
+        self.live(id)
+            .map(|slot| {
+                let link = self.link(slot);
+                link.out.has_reliable() || (link.udp_peer.is_none() && link.out.has_best_effort())
+            })
+            .unwrap_or(false)
+    }
+
+    /// What happened since the last call. Also retries links that back-pressure paused and
+    /// that may continue now.
+    pub fn poll_event(&mut self, now: Time) -> Option<Event> {
+        while let Some(id) = self.resumable.pop() {
+            if let Some(slot) = self.live(id) {
+                self.resume(now, slot);
+            }
+        }
+        self.events.pop_front()
+    }
+
+    // ---- the local application --------------------------------------------------------
+
+    fn app_slot(&self) -> Result<Slot, PublishError> {
+        self.app.ok_or(PublishError::NoApplication)
+    }
+
+    /// Publish from the local application. Returns the frame's sequence number.
+    ///
+    /// A reliable frame that finds a full queue is held and sent as soon as there is room;
+    /// until then (`ReadResumed` on the application link) further publishes return
+    /// `WouldBlock`.
+    pub fn publish(
+        &mut self,
+        now: Time,
+        ids: &[InterestId],
+        class: TransportClass,
+        priority: u8,
+        payload: &[u8],
+    ) -> Result<u64, PublishError> {
+        let slot = self.app_slot()?;
+        if ids.is_empty() {
+            return Err(PublishError::NoIds);
+        }
+        if ids.len() > MAX_IDS_PER_FRAME {
+            return Err(PublishError::TooManyIds(ids.len()));
+        }
+        if priority > 7 {
+            return Err(PublishError::BadPriority(priority));
+        }
+        let size = DataFrame::encoded_len(ids.len(), payload.len());
+        if size > self.max_frame_size {
+            return Err(PublishError::TooLarge {
+                size,
+                max: self.max_frame_size,
+            });
+        }
+        if self.link(slot).stalled.is_some() {
+            return Err(PublishError::WouldBlock);
+        }
+        let Binding::Federation(fed) = self.link(slot).binding else {
+            unreachable!("the application link is bound to its federation at start")
+        };
+        let header = DataHeader {
+            federation: self.fed(fed).id,
+            source: self.config.node_id,
+            seq: self.next_seq,
+            priority,
+            class,
+        };
+        if self.encode_buf.capacity() - self.encode_buf.len() < size {
+            self.encode_buf.reserve(size.max(ENCODE_CHUNK));
+        }
+        let frame = self.encode(|out| DataFrame::encode(out, &header, ids, payload));
+        let frame = DataFrame::from_validated(frame);
+        Ok(self.publish_frame(now, slot, fed, frame))
+    }
+
+    /// Publish a frame the application encoded itself (see [`DataFrame::encode`]); the router
+    /// stamps its source and sequence number.
+    pub fn publish_encoded(&mut self, now: Time, frame: BytesMut) -> Result<u64, PublishError> {
+        let slot = self.app_slot()?;
+        if frame.len() > self.max_frame_size {
+            return Err(PublishError::TooLarge {
+                size: frame.len(),
+                max: self.max_frame_size,
+            });
+        }
+        if self.link(slot).stalled.is_some() {
+            return Err(PublishError::WouldBlock);
+        }
+        let frame = DataFrame::from_encoded(frame, self.config.node_id, self.next_seq)
+            .map_err(PublishError::Malformed)?;
+        let Binding::Federation(fed) = self.link(slot).binding else {
+            unreachable!("the application link is bound to its federation at start")
+        };
+        if frame.federation() != self.fed(fed).id {
+            return Err(PublishError::Malformed(WireError::Malformed {
+                kind: "data",
+                what: "federation differs from the application's",
+            }));
+        }
+        Ok(self.publish_frame(now, slot, fed, frame))
+    }
+
+    fn publish_frame(&mut self, now: Time, slot: Slot, fed: FedIndex, frame: DataFrame) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.stats.data_received += 1;
+        self.link_mut(slot).stats.data_in += 1;
+        self.route(now, slot, fed, frame);
+        seq
+    }
+
+    /// Whether `publish` would accept a frame now.
+    pub fn can_publish(&self) -> bool {
+        self.app
+            .is_some_and(|slot| self.link(slot).stalled.is_none())
+    }
+
+    /// Add interest ids for the local application.
+    pub fn subscribe(&mut self, now: Time, ids: &RoaringBitmap) {
+        self.change_app_interest(now, InterestOpRequest::Add(ids));
+    }
+
+    /// Withdraw interest ids of the local application.
+    pub fn unsubscribe(&mut self, now: Time, ids: &RoaringBitmap) {
+        self.change_app_interest(now, InterestOpRequest::Remove(ids));
+    }
+
+    /// Replace the local application's interest.
+    pub fn set_interest(&mut self, now: Time, ids: &RoaringBitmap) {
+        self.change_app_interest(now, InterestOpRequest::Replace(ids));
+    }
+
+    fn change_app_interest(&mut self, now: Time, request: InterestOpRequest<'_>) {
+        let Some(slot) = self.app else { return };
+        let Binding::Federation(fed) = self.link(slot).binding else {
+            return;
+        };
+        let current = self.link(slot).interest(fed).cloned().unwrap_or_default();
+        let (added, removed) = request.delta(&current);
+        *self.link_mut(slot).interest_mut(fed) = request.apply(current);
+        self.propagate(now, fed, slot, &added, &removed);
+    }
+
+    /// The local application's current interest.
+    pub fn interest(&self) -> RoaringBitmap {
+        let Some(slot) = self.app else {
+            return RoaringBitmap::new();
+        };
+        let Binding::Federation(fed) = self.link(slot).binding else {
+            return RoaringBitmap::new();
+        };
+        self.link(slot).interest(fed).cloned().unwrap_or_default()
+    }
+
+    /// The next message for the local application.
+    pub fn poll_delivery(&mut self) -> Option<DataFrame> {
+        let slot = self.app?;
+        let frame = self.link_mut(slot).out.pop_any()?;
+        self.after_drain(slot);
+        Some(DataFrame::from_validated(frame))
+    }
+
+    /// Bytes waiting for the local application.
+    pub fn pending_delivery_bytes(&self) -> usize {
+        self.app
+            .map(|slot| {
+                let out = &self.link(slot).out;
+                out.reliable_bytes() + out.best_effort_bytes()
+            })
+            .unwrap_or(0)
+    }
+
+    fn fed(&self, fed: FedIndex) -> &Federation {
+        self.feds[fed as usize]
+            .as_ref()
+            .expect("federation index is live")
+    }
+}
+
+/// An interest change, before it is split into what was added and what was removed.
+pub(crate) enum InterestOpRequest<'a> {
+    Add(&'a RoaringBitmap),
+    Remove(&'a RoaringBitmap),
+    Replace(&'a RoaringBitmap),
+}
+
+impl InterestOpRequest<'_> {
+    /// (added, removed) relative to `current`.
+    pub(crate) fn delta(&self, current: &RoaringBitmap) -> (RoaringBitmap, RoaringBitmap) {
+        match self {
+            InterestOpRequest::Add(ids) => (*ids - current, RoaringBitmap::new()),
+            InterestOpRequest::Remove(ids) => (RoaringBitmap::new(), *ids & current),
+            InterestOpRequest::Replace(ids) => (*ids - current, current - *ids),
+        }
+    }
+
+    pub(crate) fn apply(&self, mut current: RoaringBitmap) -> RoaringBitmap {
+        match self {
+            InterestOpRequest::Add(ids) => {
+                current |= *ids;
+                current
+            }
+            InterestOpRequest::Remove(ids) => {
+                current -= *ids;
+                current
+            }
+            InterestOpRequest::Replace(ids) => (*ids).clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

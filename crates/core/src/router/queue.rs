@@ -1,0 +1,252 @@
+//! A link's outbound queue: reliable frames in one bounded FIFO, best-effort frames in one
+//! FIFO per priority so that overflow can shed the least urgent first.
+
+use crate::time::Time;
+use bytes::Bytes;
+use std::collections::VecDeque;
+
+pub(crate) const PRIORITIES: usize = 8;
+
+/// What happened to a best-effort frame offered to a full queue.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Shed {
+    /// Queued frames of lower priority thrown out to make room.
+    pub evicted: u32,
+    /// The offered frame itself was dropped: nothing of lower priority was left to evict.
+    pub dropped: bool,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct OutQueue {
+    reliable: VecDeque<Bytes>,
+    reliable_bytes: usize,
+    best_effort: [VecDeque<Bytes>; PRIORITIES],
+    best_effort_bytes: usize,
+    /// When the oldest frame still queued arrived; drives the bundling delay.
+    pub(crate) oldest: Option<Time>,
+    /// Alternates which class leads a batch so neither can starve the other.
+    best_effort_leads: bool,
+}
+
+impl OutQueue {
+    pub(crate) fn reliable_bytes(&self) -> usize {
+        self.reliable_bytes
+    }
+
+    pub(crate) fn best_effort_bytes(&self) -> usize {
+        self.best_effort_bytes
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.reliable.is_empty() && self.best_effort_bytes == 0
+    }
+
+    pub(crate) fn has_reliable(&self) -> bool {
+        !self.reliable.is_empty()
+    }
+
+    pub(crate) fn has_best_effort(&self) -> bool {
+        self.best_effort_bytes > 0
+    }
+
+    fn touch(&mut self, now: Time) {
+        if self.oldest.is_none() {
+            self.oldest = Some(now);
+        }
+    }
+
+    /// Reliable and control frames are never dropped here; the caller enforces the bound by
+    /// pausing senders before it offers more.
+    pub(crate) fn push_reliable(&mut self, now: Time, frame: Bytes) {
+        self.touch(now);
+        self.reliable_bytes += frame.len();
+        self.reliable.push_back(frame);
+    }
+
+    /// Queue a best-effort frame within `limit` bytes, evicting older frames of strictly lower
+    /// priority (lowest first) when full.
+    pub(crate) fn push_best_effort(
+        &mut self,
+        now: Time,
+        frame: Bytes,
+        priority: u8,
+        limit: usize,
+    ) -> Shed {
+        let priority = usize::from(priority).min(PRIORITIES - 1);
+        let mut shed = Shed::default();
+        while self.best_effort_bytes + frame.len() > limit {
+            let Some(lowest) = (0..priority).find(|&p| !self.best_effort[p].is_empty()) else {
+                shed.dropped = true;
+                return shed;
+            };
+            let victim = self.best_effort[lowest]
+                .pop_front()
+                .expect("queue is non-empty");
+            self.best_effort_bytes -= victim.len();
+            shed.evicted += 1;
+        }
+        self.touch(now);
+        self.best_effort_bytes += frame.len();
+        self.best_effort[priority].push_back(frame);
+        shed
+    }
+
+    /// Move whole frames into `out` until `limit` bytes (at least one frame, however large).
+    /// Best-effort frames leave most urgent first. Returns the bytes moved.
+    pub(crate) fn drain_into(
+        &mut self,
+        out: &mut Vec<u8>,
+        limit: usize,
+        include_best_effort: bool,
+        now: Time,
+    ) -> usize {
+        let start = out.len();
+        let best_effort_first = include_best_effort && self.best_effort_leads;
+        if best_effort_first {
+            self.drain_best_effort(out, start, limit);
+            self.drain_reliable(out, start, limit);
+        } else {
+            self.drain_reliable(out, start, limit);
+            if include_best_effort {
+                self.drain_best_effort(out, start, limit);
+            }
+        }
+        self.best_effort_leads = !self.best_effort_leads;
+        if self.is_empty() || (!include_best_effort && self.reliable.is_empty()) {
+            self.oldest = None;
+        } else if out.len() > start {
+            // What is left waited for a full batch, not for the bundling delay.
+            self.oldest = Some(now);
+        }
+        out.len() - start
+    }
+
+    fn drain_reliable(&mut self, out: &mut Vec<u8>, start: usize, limit: usize) {
+        while let Some(frame) = self.reliable.front() {
+            if out.len() > start && out.len() - start + frame.len() > limit {
+                break;
+            }
+            out.extend_from_slice(frame);
+            self.reliable_bytes -= frame.len();
+            self.reliable.pop_front();
+        }
+    }
+
+    fn drain_best_effort(&mut self, out: &mut Vec<u8>, start: usize, limit: usize) {
+        for queue in self.best_effort.iter_mut().rev() {
+            while let Some(frame) = queue.front() {
+                if out.len() > start && out.len() - start + frame.len() > limit {
+                    return;
+                }
+                out.extend_from_slice(frame);
+                self.best_effort_bytes -= frame.len();
+                queue.pop_front();
+            }
+        }
+    }
+
+    /// Take the next best-effort frame, most urgent first (for datagram packing).
+    pub(crate) fn pop_best_effort(&mut self) -> Option<Bytes> {
+        for queue in self.best_effort.iter_mut().rev() {
+            if let Some(frame) = queue.pop_front() {
+                self.best_effort_bytes -= frame.len();
+                if self.is_empty() {
+                    self.oldest = None;
+                }
+                return Some(frame);
+            }
+        }
+        None
+    }
+
+    /// Look at the next best-effort frame without taking it.
+    pub(crate) fn peek_best_effort(&self) -> Option<&Bytes> {
+        self.best_effort.iter().rev().find_map(|q| q.front())
+    }
+
+    /// Take the next frame for a local application: reliable first, then most urgent.
+    pub(crate) fn pop_any(&mut self) -> Option<Bytes> {
+        if let Some(frame) = self.reliable.pop_front() {
+            self.reliable_bytes -= frame.len();
+            if self.is_empty() {
+                self.oldest = None;
+            }
+            return Some(frame);
+        }
+        self.pop_best_effort()
+    }
+
+    /// Empty the queue; returns how many frames were thrown away.
+    pub(crate) fn clear(&mut self) -> usize {
+        let n = self.reliable.len() + self.best_effort.iter().map(VecDeque::len).sum::<usize>();
+        self.reliable.clear();
+        for q in &mut self.best_effort {
+            q.clear();
+        }
+        self.reliable_bytes = 0;
+        self.best_effort_bytes = 0;
+        self.oldest = None;
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(len: usize, tag: u8) -> Bytes {
+        Bytes::from(vec![tag; len])
+    }
+
+    #[test]
+    fn overflow_evicts_lowest_priority_oldest_first() {
+        let mut q = OutQueue::default();
+        let t = Time::ZERO;
+        assert_eq!(q.push_best_effort(t, frame(10, 1), 1, 30), Shed::default());
+        assert_eq!(q.push_best_effort(t, frame(10, 2), 1, 30), Shed::default());
+        assert_eq!(q.push_best_effort(t, frame(10, 3), 5, 30), Shed::default());
+        // Full: a priority-7 frame evicts the oldest priority-1 frame.
+        let shed = q.push_best_effort(t, frame(10, 4), 7, 30);
+        assert_eq!(
+            shed,
+            Shed {
+                evicted: 1,
+                dropped: false
+            }
+        );
+        // A priority-1 frame finds nothing lower to evict and is dropped itself.
+        let shed = q.push_best_effort(t, frame(10, 5), 1, 30);
+        assert_eq!(
+            shed,
+            Shed {
+                evicted: 0,
+                dropped: true
+            }
+        );
+        let order: Vec<u8> = std::iter::from_fn(|| q.pop_best_effort())
+            .map(|f| f[0])
+            .collect();
+        assert_eq!(order, vec![4, 3, 2]);
+        assert_eq!(q.best_effort_bytes(), 0);
+    }
+
+    #[test]
+    fn batches_respect_the_limit_but_always_carry_one_frame() {
+        let mut q = OutQueue::default();
+        let t = Time::ZERO;
+        for i in 0..5 {
+            q.push_reliable(t, frame(40, i));
+        }
+        q.push_reliable(t, frame(500, 9));
+        let mut out = Vec::new();
+        assert_eq!(q.drain_into(&mut out, 100, true, t), 80);
+        out.clear();
+        assert_eq!(q.drain_into(&mut out, 100, true, t), 80);
+        out.clear();
+        assert_eq!(q.drain_into(&mut out, 100, true, t), 40);
+        out.clear();
+        assert_eq!(q.drain_into(&mut out, 100, true, t), 500);
+        assert!(q.is_empty());
+        assert_eq!(q.reliable_bytes(), 0);
+    }
+}

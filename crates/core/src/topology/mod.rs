@@ -1,0 +1,1 @@
+//! Topology files: routers, cliques and parent links as a block graph. Being written.

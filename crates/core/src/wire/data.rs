@@ -1,0 +1,254 @@
+//! Data frames: the only frames that carry simulation traffic.
+//!
+//! ```text
+//! header (6) | flags: u8 | id count: u16 | federation: u64 | source: u64 | seq: u64
+//!            | ids: count × u32 | payload
+//! flags: bits 0-2 priority (7 most urgent), bit 3 reliable, bits 4-7 zero
+//! ```
+//!
+//! A decoded [`DataFrame`] is a validated view over the received bytes. Routers forward those
+//! same bytes (a reference-counted `Bytes`) to every matching link: no copy, no re-encoding.
+
+use super::{put_header, FederationId, FrameKind, NodeId, WireError, FRAME_HEADER_LEN};
+use bytes::{BufMut, Bytes, BytesMut};
+
+/// At most this many interest ids on one data frame (the count is a u16).
+pub const MAX_IDS_PER_FRAME: usize = u16::MAX as usize;
+
+const FLAGS: usize = FRAME_HEADER_LEN;
+const ID_COUNT: usize = FLAGS + 1;
+const FEDERATION: usize = ID_COUNT + 2;
+const SOURCE: usize = FEDERATION + 8;
+const SEQ: usize = SOURCE + 8;
+const IDS: usize = SEQ + 8;
+
+const PRIORITY_MASK: u8 = 0b0111;
+const RELIABLE_BIT: u8 = 0b1000;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TransportClass {
+    /// Delivered exactly once, in order per source; a full queue pushes back on the sender.
+    Reliable,
+    /// May be dropped when a queue is full (lowest priority first), or lost on UDP.
+    BestEffort,
+}
+
+impl TransportClass {
+    pub fn name(self) -> &'static str {
+        match self {
+            TransportClass::Reliable => "reliable",
+            TransportClass::BestEffort => "best-effort",
+        }
+    }
+}
+
+/// Everything in a data frame except its ids and payload.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DataHeader {
+    pub federation: FederationId,
+    pub source: NodeId,
+    pub seq: u64,
+    /// 0 (least urgent) to 7 (most urgent).
+    pub priority: u8,
+    pub class: TransportClass,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataFrame {
+    bytes: Bytes,
+}
+
+impl DataFrame {
+    /// Size of the encoded frame for this many ids and payload bytes.
+    pub const fn encoded_len(id_count: usize, payload_len: usize) -> usize {
+        IDS + id_count * 4 + payload_len
+    }
+
+    /// Append one encoded data frame to `out`.
+    ///
+    /// The caller guarantees 1 ≤ `ids.len()` ≤ [`MAX_IDS_PER_FRAME`], priority ≤ 7 and a total
+    /// below the frame limit; the router's publish path checks these and reports a clear
+    /// error instead.
+    pub fn encode(out: &mut BytesMut, header: &DataHeader, ids: &[u32], payload: &[u8]) {
+        debug_assert!(!ids.is_empty() && ids.len() <= MAX_IDS_PER_FRAME);
+        debug_assert!(header.priority <= PRIORITY_MASK);
+        let total = Self::encoded_len(ids.len(), payload.len());
+        out.reserve(total);
+        put_header(out, FrameKind::Data, total - FRAME_HEADER_LEN);
+        let mut flags = header.priority & PRIORITY_MASK;
+        if header.class == TransportClass::Reliable {
+            flags |= RELIABLE_BIT;
+        }
+        out.put_u8(flags);
+        out.put_u16_le(ids.len() as u16);
+        out.put_u64_le(header.federation.0);
+        out.put_u64_le(header.source.0);
+        out.put_u64_le(header.seq);
+        for &id in ids {
+            out.put_u32_le(id);
+        }
+        out.put_slice(payload);
+    }
+
+    /// Take a frame encoded elsewhere (an application thread), check it, and stamp it with
+    /// its source and sequence number: the node's event loop assigns those as it sends.
+    pub fn from_encoded(
+        mut frame: BytesMut,
+        source: NodeId,
+        seq: u64,
+    ) -> Result<DataFrame, WireError> {
+        match super::check_header(&frame, usize::MAX)? {
+            Some(FrameKind::Data) => {}
+            _ => {
+                return Err(WireError::Malformed {
+                    kind: "data",
+                    what: "not a data frame",
+                })
+            }
+        }
+        if super::LENGTH_PREFIX + super::read_length(&frame) as usize != frame.len() {
+            return Err(WireError::Malformed {
+                kind: "data",
+                what: "length prefix does not match the frame",
+            });
+        }
+        Self::validate(&frame)?;
+        frame[SOURCE..SOURCE + 8].copy_from_slice(&source.0.to_le_bytes());
+        frame[SEQ..SEQ + 8].copy_from_slice(&seq.to_le_bytes());
+        Ok(DataFrame {
+            bytes: frame.freeze(),
+        })
+    }
+
+    /// Validate a complete frame (length prefix included) whose kind byte says data.
+    pub(crate) fn from_bytes(bytes: Bytes) -> Result<DataFrame, WireError> {
+        Self::validate(&bytes)?;
+        Ok(DataFrame { bytes })
+    }
+
+    fn validate(bytes: &[u8]) -> Result<(), WireError> {
+        let malformed = |what| WireError::Malformed { kind: "data", what };
+        if bytes.len() < IDS {
+            return Err(malformed("shorter than the data header"));
+        }
+        if bytes[FLAGS] & !(PRIORITY_MASK | RELIABLE_BIT) != 0 {
+            return Err(malformed("reserved flag bits set"));
+        }
+        let count = u16::from_le_bytes([bytes[ID_COUNT], bytes[ID_COUNT + 1]]) as usize;
+        if count == 0 {
+            return Err(malformed("no interest ids"));
+        }
+        if bytes.len() < IDS + count * 4 {
+            return Err(malformed("id count runs past the end of the frame"));
+        }
+        Ok(())
+    }
+
+    /// Rebuild the view over bytes this crate validated before (frames held in queues).
+    pub(crate) fn from_validated(bytes: Bytes) -> DataFrame {
+        debug_assert!(Self::validate(&bytes).is_ok());
+        DataFrame { bytes }
+    }
+
+    fn u64_at(&self, at: usize) -> u64 {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(&self.bytes[at..at + 8]);
+        u64::from_le_bytes(a)
+    }
+
+    pub fn federation(&self) -> FederationId {
+        FederationId(self.u64_at(FEDERATION))
+    }
+
+    pub fn source(&self) -> NodeId {
+        NodeId(self.u64_at(SOURCE))
+    }
+
+    pub fn seq(&self) -> u64 {
+        self.u64_at(SEQ)
+    }
+
+    pub fn priority(&self) -> u8 {
+        self.bytes[FLAGS] & PRIORITY_MASK
+    }
+
+    pub fn class(&self) -> TransportClass {
+        if self.bytes[FLAGS] & RELIABLE_BIT != 0 {
+            TransportClass::Reliable
+        } else {
+            TransportClass::BestEffort
+        }
+    }
+
+    pub fn header(&self) -> DataHeader {
+        DataHeader {
+            federation: self.federation(),
+            source: self.source(),
+            seq: self.seq(),
+            priority: self.priority(),
+            class: self.class(),
+        }
+    }
+
+    pub fn id_count(&self) -> usize {
+        u16::from_le_bytes([self.bytes[ID_COUNT], self.bytes[ID_COUNT + 1]]) as usize
+    }
+
+    /// The interest ids, read in place.
+    pub fn ids(&self) -> DataIds<'_> {
+        DataIds {
+            raw: &self.bytes[IDS..IDS + self.id_count() * 4],
+        }
+    }
+
+    fn payload_start(&self) -> usize {
+        IDS + self.id_count() * 4
+    }
+
+    /// The payload as a slice of the received buffer.
+    pub fn payload(&self) -> &[u8] {
+        &self.bytes[self.payload_start()..]
+    }
+
+    /// The payload as its own `Bytes`, sharing the received buffer.
+    pub fn payload_bytes(&self) -> Bytes {
+        self.bytes.slice(self.payload_start()..)
+    }
+
+    /// The whole encoded frame, ready to forward.
+    pub fn as_bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    pub fn into_bytes(self) -> Bytes {
+        self.bytes
+    }
+
+    /// Encoded size in bytes, header included.
+    pub fn wire_len(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+/// Iterator over a data frame's interest ids, decoded on the fly.
+#[derive(Clone)]
+pub struct DataIds<'a> {
+    raw: &'a [u8],
+}
+
+impl Iterator for DataIds<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        let (id, rest) = self.raw.split_first_chunk::<4>()?;
+        self.raw = rest;
+        Some(u32::from_le_bytes(*id))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.raw.len() / 4;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for DataIds<'_> {}

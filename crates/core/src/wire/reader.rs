@@ -1,0 +1,83 @@
+//! Bounds-checked reading of little-endian fields from an untrusted frame body.
+
+use super::WireError;
+
+pub(crate) struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    kind: &'static str,
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(buf: &'a [u8], kind: &'static str) -> Reader<'a> {
+        Reader { buf, pos: 0, kind }
+    }
+
+    pub(crate) fn malformed(&self, what: &'static str) -> WireError {
+        WireError::Malformed {
+            kind: self.kind,
+            what,
+        }
+    }
+
+    pub(crate) fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    pub(crate) fn bytes(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], WireError> {
+        if self.remaining() < n {
+            return Err(self.malformed(what));
+        }
+        let out = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(out)
+    }
+
+    pub(crate) fn u8(&mut self, what: &'static str) -> Result<u8, WireError> {
+        Ok(self.bytes(1, what)?[0])
+    }
+
+    pub(crate) fn u16(&mut self, what: &'static str) -> Result<u16, WireError> {
+        let b = self.bytes(2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    pub(crate) fn u32(&mut self, what: &'static str) -> Result<u32, WireError> {
+        let b = self.bytes(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    pub(crate) fn u64(&mut self, what: &'static str) -> Result<u64, WireError> {
+        let b = self.bytes(8, what)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+
+    /// A string with a one-byte length.
+    pub(crate) fn short_str(&mut self, what: &'static str) -> Result<String, WireError> {
+        let len = self.u8(what)? as usize;
+        self.utf8(len, what)
+    }
+
+    /// A string with a two-byte length.
+    pub(crate) fn long_str(&mut self, what: &'static str) -> Result<String, WireError> {
+        let len = self.u16(what)? as usize;
+        self.utf8(len, what)
+    }
+
+    fn utf8(&mut self, len: usize, what: &'static str) -> Result<String, WireError> {
+        let raw = self.bytes(len, what)?;
+        std::str::from_utf8(raw)
+            .map(str::to_owned)
+            .map_err(|_| self.malformed("text field is not UTF-8"))
+    }
+
+    /// Every byte of the body must have been consumed.
+    pub(crate) fn finish(&self) -> Result<(), WireError> {
+        if self.remaining() != 0 {
+            return Err(self.malformed("trailing bytes after the last field"));
+        }
+        Ok(())
+    }
+}
