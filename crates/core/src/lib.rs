@@ -8,6 +8,7 @@
 pub mod fom;
 pub mod interest;
 pub mod router;
+pub mod sim;
 pub mod time;
 pub mod topology;
 pub mod wire;

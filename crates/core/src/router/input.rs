@@ -24,7 +24,10 @@ impl Router {
         link.last_received = now;
         link.stats.bytes_in += bytes.len() as u64;
         link.inbuf.extend_from_slice(bytes);
-        self.process_input(now, slot);
+        // A paused link's bytes wait: they are processed when it resumes.
+        if link.stalled.is_none() {
+            self.process_input(now, slot);
+        }
     }
 
     /// The link's stream ended. A partial frame left in the buffer is reported as truncated.

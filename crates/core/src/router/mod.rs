@@ -85,6 +85,8 @@ pub struct LinkInfo {
     pub up: bool,
     pub closing: bool,
     pub peer: Option<PeerInfo>,
+    /// The block (DESIGN.md §2) the link belongs to once up: links of one clique share it.
+    pub block: Option<u32>,
     pub reliable_queued: usize,
     pub best_effort_queued: usize,
     pub stats: LinkStats,
@@ -340,6 +342,7 @@ impl Router {
             up: link.is_up(),
             closing: link.is_closing(),
             peer: link.peer.clone(),
+            block: link.block,
             reliable_queued: link.out.reliable_bytes(),
             best_effort_queued: link.out.best_effort_bytes(),
             stats: link.stats,
