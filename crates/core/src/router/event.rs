@@ -30,6 +30,8 @@ pub enum Event {
     ReadResumed { link: LinkId },
     /// The far side receives best-effort datagrams on this UDP port (at the link's address).
     UdpPeer { link: LinkId, port: u16 },
+    /// The interest the far side of `link` declared to us changed.
+    InterestChanged { link: LinkId },
 }
 
 /// Why a link closed. The text is what the log shows and what the goodbye carries.

@@ -245,6 +245,10 @@ impl Router {
         }
         *self.link_mut(slot).interest_mut(fed) = next;
         self.propagate(now, fed, slot, &added, &removed);
+        if !added.is_empty() || !removed.is_empty() {
+            let link = self.link(slot).id;
+            self.events.push_back(Event::InterestChanged { link });
+        }
     }
 
     fn on_data(&mut self, now: Time, slot: Slot, frame: DataFrame) {

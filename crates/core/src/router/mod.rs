@@ -589,6 +589,27 @@ impl Router {
         self.link(slot).interest(fed).cloned().unwrap_or_default()
     }
 
+    /// What the rest of the network wants from the local application: the union of the
+    /// interest every other link declared in its federation. A publisher can wait for this
+    /// to cover its ids before it starts.
+    pub fn network_interest(&self) -> RoaringBitmap {
+        let Some(slot) = self.app else {
+            return RoaringBitmap::new();
+        };
+        let Binding::Federation(fed) = self.link(slot).binding else {
+            return RoaringBitmap::new();
+        };
+        let mut union = RoaringBitmap::new();
+        for link in self.links.iter().flatten() {
+            if !link.is_app() && link.is_up() {
+                if let Some(set) = link.interest(fed) {
+                    union |= set;
+                }
+            }
+        }
+        union
+    }
+
     /// The next message for the local application.
     pub fn poll_delivery(&mut self) -> Option<DataFrame> {
         let slot = self.app?;

@@ -1,0 +1,152 @@
+//! The local application of a federate node: commands in from its thread, deliveries out.
+
+use bytes::BytesMut;
+use flume::TrySendError;
+use roaring::RoaringBitmap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use trellis_core::router::Router;
+use trellis_core::wire::DataFrame;
+use trellis_core::Time;
+
+/// Commands handled per turn before other hosts get a go.
+const COMMANDS_PER_TURN: usize = 1024;
+
+pub(crate) enum AppCommand {
+    /// A data frame encoded by the application thread; the router stamps source and seq.
+    Publish(BytesMut),
+    Subscribe(RoaringBitmap),
+    Unsubscribe(RoaringBitmap),
+    SetInterest(RoaringBitmap),
+    /// Reply with what the rest of the network wants from this node.
+    NetworkInterest(flume::Sender<RoaringBitmap>),
+}
+
+/// What happened to the node's links, for callers waiting on a condition.
+#[derive(Clone, Debug)]
+pub(crate) enum Notice {
+    LinkUp,
+    LinkDown(String),
+    DialFailed { why: String, gave_up: bool },
+    InterestChanged,
+}
+
+#[derive(Default)]
+pub(crate) struct AppSignals {
+    /// The loop stopped delivering because the application's channel was full. The
+    /// application clears it and wakes the loop after it takes a message.
+    pub(crate) delivery_blocked: AtomicBool,
+}
+
+pub(crate) struct AppPort {
+    pub(crate) commands: flume::Receiver<AppCommand>,
+    pub(crate) deliveries: flume::Sender<DataFrame>,
+    pub(crate) notices: flume::Sender<Notice>,
+    pub(crate) signals: Arc<AppSignals>,
+}
+
+pub(crate) struct AppState {
+    port: AppPort,
+    /// A command that could not run yet (a publish under back-pressure). Later commands
+    /// wait behind it, so the application's order is kept.
+    held_command: Option<AppCommand>,
+    held_delivery: Option<DataFrame>,
+}
+
+impl AppState {
+    pub(crate) fn new(port: AppPort) -> AppState {
+        AppState {
+            port,
+            held_command: None,
+            held_delivery: None,
+        }
+    }
+
+    pub(crate) fn has_work(&self, router: &Router) -> bool {
+        match &self.held_command {
+            Some(_) => router.can_publish(),
+            None => !self.port.commands.is_empty(),
+        }
+    }
+
+    pub(crate) fn notify(&self, notice: Notice) {
+        // Notices are hints for waiters that re-check state; a full channel loses nothing
+        // they need.
+        let _ = self.port.notices.try_send(notice);
+    }
+}
+
+impl super::host::Host {
+    /// Run the application's commands. Returns whether any ran.
+    pub(crate) fn take_app_commands(&mut self, now: Time) -> bool {
+        let Some(app) = self.app.as_mut() else {
+            return false;
+        };
+        let mut progressed = false;
+        for _ in 0..COMMANDS_PER_TURN {
+            let command = match app.held_command.take() {
+                Some(command) => command,
+                None => match app.port.commands.try_recv() {
+                    Ok(command) => command,
+                    Err(_) => break,
+                },
+            };
+            match command {
+                AppCommand::Publish(frame) => {
+                    if !self.router.can_publish() {
+                        app.held_command = Some(AppCommand::Publish(frame));
+                        break;
+                    }
+                    if let Err(e) = self.router.publish_encoded(now, frame) {
+                        tracing::warn!(host = %self.name, "publish refused: {e}");
+                    }
+                }
+                AppCommand::Subscribe(ids) => self.router.subscribe(now, &ids),
+                AppCommand::Unsubscribe(ids) => self.router.unsubscribe(now, &ids),
+                AppCommand::SetInterest(ids) => self.router.set_interest(now, &ids),
+                AppCommand::NetworkInterest(reply) => {
+                    let _ = reply.send(self.router.network_interest());
+                }
+            }
+            progressed = true;
+        }
+        progressed
+    }
+
+    /// Move deliveries to the application's channel until it is full.
+    pub(crate) fn deliver(&mut self) -> bool {
+        let Some(app) = self.app.as_mut() else {
+            return false;
+        };
+        let signals = &app.port.signals;
+        if signals.delivery_blocked.load(Ordering::SeqCst) {
+            return false;
+        }
+        let mut progressed = false;
+        loop {
+            let frame = match app.held_delivery.take() {
+                Some(frame) => frame,
+                None => match self.router.poll_delivery() {
+                    Some(frame) => frame,
+                    None => break,
+                },
+            };
+            match app.port.deliveries.try_send(frame) {
+                Ok(()) => progressed = true,
+                Err(TrySendError::Full(frame)) => {
+                    app.held_delivery = Some(frame);
+                    signals.delivery_blocked.store(true, Ordering::SeqCst);
+                    // The application may have emptied the channel before it could see
+                    // the flag; check again so no wake-up is lost.
+                    if app.port.deliveries.is_full() {
+                        break;
+                    }
+                    signals.delivery_blocked.store(false, Ordering::SeqCst);
+                }
+                // The application is gone; what arrives for it is dropped.
+                Err(TrySendError::Disconnected(_)) => progressed = true,
+            }
+        }
+        progressed
+    }
+}

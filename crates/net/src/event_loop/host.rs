@@ -1,0 +1,301 @@
+//! A host: one router core, its listeners, dials, and (for a federate node) its application.
+
+use super::app::AppState;
+use super::{AppPort, Conn, EventLoop, Notice, Source};
+use crate::runtime::{DialConfig, HostConfig, HostId, HostStats};
+use mio::Token;
+use rustc_hash::FxHashMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+use trellis_core::router::{CloseReason, Event, LinkId, Router};
+use trellis_core::Time;
+
+pub(super) enum Transport {
+    Tcp(Token),
+    /// A memory pipe and which end of it this link is.
+    Memory(usize, usize),
+}
+
+pub(super) enum DialState {
+    Waiting(Time),
+    Connecting(Token),
+    Up(LinkId),
+    GaveUp,
+}
+
+pub(super) struct Dialer {
+    pub(super) config: DialConfig,
+    pub(super) state: DialState,
+    /// Failed attempts since the last success.
+    pub(super) failures: u32,
+}
+
+pub(super) struct Host {
+    pub(super) name: String,
+    pub(super) router: Router,
+    pub(super) listeners: Vec<Token>,
+    pub(super) udp: Option<(Token, u16)>,
+    pub(super) memory_names: Vec<String>,
+    pub(super) transports: FxHashMap<LinkId, Transport>,
+    pub(super) dialers: Vec<Dialer>,
+    /// Links whose far side takes best-effort datagrams, and where.
+    pub(super) udp_peers: Vec<(LinkId, SocketAddr)>,
+    /// A datagram the socket refused for now (`WouldBlock`), sent first when writable.
+    pub(super) udp_held: Option<(Vec<u8>, SocketAddr)>,
+    pub(super) app: Option<AppState>,
+    link_waiters: Vec<(usize, flume::Sender<()>)>,
+    stopping: bool,
+    stop_replies: Vec<flume::Sender<()>>,
+    pub(super) max_links: usize,
+}
+
+/// Redial delay after `failures` failed attempts: 50 ms doubling to a 2 s cap.
+fn backoff(failures: u32) -> Duration {
+    let exp = failures.saturating_sub(1).min(6);
+    (Duration::from_millis(50) * (1 << exp)).min(Duration::from_secs(2))
+}
+
+impl Host {
+    pub(super) fn new(now: Time, config: &HostConfig, app: Option<AppPort>) -> Host {
+        Host {
+            name: config.router.node_name.clone(),
+            router: Router::new(config.router.clone(), now),
+            listeners: Vec::new(),
+            udp: None,
+            memory_names: Vec::new(),
+            transports: FxHashMap::default(),
+            dialers: config
+                .dial
+                .iter()
+                .map(|d| Dialer {
+                    config: d.clone(),
+                    state: DialState::Waiting(now),
+                    failures: 0,
+                })
+                .collect(),
+            udp_peers: Vec::new(),
+            udp_held: None,
+            app: app.map(AppState::new),
+            link_waiters: Vec::new(),
+            stopping: false,
+            stop_replies: Vec::new(),
+            max_links: config.max_links,
+        }
+    }
+
+    pub(super) fn is_stopping(&self) -> bool {
+        self.stopping
+    }
+
+    pub(super) fn has_immediate_work(&self) -> bool {
+        self.app
+            .as_ref()
+            .is_some_and(|app| app.has_work(&self.router))
+    }
+
+    pub(super) fn next_timer(&self) -> Time {
+        let mut next = self.router.poll_timeout();
+        for dialer in &self.dialers {
+            if let DialState::Waiting(at) = dialer.state {
+                next = next.min(at);
+            }
+        }
+        next
+    }
+
+    pub(super) fn due_dialers(&self, now: Time) -> Vec<usize> {
+        if self.stopping {
+            return Vec::new();
+        }
+        (0..self.dialers.len())
+            .filter(|&i| matches!(self.dialers[i].state, DialState::Waiting(at) if at <= now))
+            .collect()
+    }
+
+    /// A dial attempt failed: retry after a backoff, or give up after the limit.
+    pub(super) fn dial_failed(&mut self, now: Time, dialer: usize, why: &str) {
+        let d = &mut self.dialers[dialer];
+        d.failures += 1;
+        let endpoint = d.config.endpoint.to_string();
+        let gave_up = d.failures >= d.config.max_attempts;
+        if gave_up {
+            d.state = DialState::GaveUp;
+            tracing::error!(host = %self.name, %endpoint, attempts = d.failures, "giving up: {why}");
+        } else {
+            d.state = DialState::Waiting(now + backoff(d.failures));
+            tracing::debug!(host = %self.name, %endpoint, attempt = d.failures, "dial failed: {why}");
+        }
+        self.notify(Notice::DialFailed {
+            why: why.to_owned(),
+            gave_up,
+        });
+    }
+
+    fn notify(&self, notice: Notice) {
+        if let Some(app) = &self.app {
+            app.notify(notice);
+        }
+    }
+
+    pub(super) fn stop(&mut self, now: Time, reply: Option<flume::Sender<()>>) {
+        if !self.stopping {
+            self.stopping = true;
+            self.router.shutdown(now, "shutting down");
+        }
+        self.stop_replies.extend(reply);
+    }
+
+    /// A stopping host whose links have all closed.
+    pub(super) fn finished(&self) -> bool {
+        // Dials still connecting are dropped with the host.
+        self.stopping && !self.router.has_links()
+    }
+
+    pub(super) fn stopped(self) {
+        for reply in self.stop_replies {
+            let _ = reply.send(());
+        }
+    }
+
+    pub(super) fn stats(&self) -> HostStats {
+        HostStats {
+            router: *self.router.stats(),
+            links: self
+                .router
+                .link_ids()
+                .into_iter()
+                .filter_map(|id| self.router.link_info(id))
+                .collect(),
+        }
+    }
+
+    fn links_up(&self) -> usize {
+        self.router
+            .link_ids()
+            .into_iter()
+            .filter_map(|id| self.router.link_info(id))
+            .filter(|l| l.up && l.peer.is_some())
+            .count()
+    }
+
+    pub(super) fn wait_for_links(&mut self, count: usize, reply: flume::Sender<()>) {
+        if self.links_up() >= count {
+            let _ = reply.send(());
+        } else {
+            self.link_waiters.push((count, reply));
+        }
+    }
+
+    fn on_link_up(&mut self, link: LinkId) {
+        for dialer in &mut self.dialers {
+            if matches!(dialer.state, DialState::Up(l) if l == link) {
+                dialer.failures = 0;
+            }
+        }
+        let up = self.links_up();
+        self.link_waiters.retain(|(count, reply)| {
+            if up >= *count {
+                let _ = reply.send(());
+                false
+            } else {
+                true
+            }
+        });
+        self.notify(Notice::LinkUp);
+    }
+
+    /// Forget a closed link; returns its transport.
+    fn on_link_closed(
+        &mut self,
+        now: Time,
+        link: LinkId,
+        reason: &CloseReason,
+    ) -> Option<Transport> {
+        let stopping = self.stopping;
+        for dialer in &mut self.dialers {
+            if matches!(dialer.state, DialState::Up(l) if l == link) {
+                dialer.state = if dialer.config.persistent && !stopping {
+                    DialState::Waiting(now + backoff(1))
+                } else {
+                    DialState::GaveUp
+                };
+            }
+        }
+        self.udp_peers.retain(|(l, _)| *l != link);
+        self.notify(Notice::LinkDown(reason.to_string()));
+        self.transports.remove(&link)
+    }
+}
+
+impl EventLoop {
+    /// Act on a host's router events. Returns whether there were any.
+    pub(super) fn host_events(&mut self, now: Time, host: HostId) -> bool {
+        let mut progressed = false;
+        while let Some(h) = self.hosts[host].as_mut() {
+            let Some(event) = h.router.poll_event(now) else {
+                break;
+            };
+            progressed = true;
+            match event {
+                Event::LinkUp { link, peer } => {
+                    let label = h
+                        .router
+                        .link_info(link)
+                        .map(|l| l.label)
+                        .unwrap_or_default();
+                    tracing::info!(
+                        host = %h.name, peer = %peer.node_name, role = peer.role.name(),
+                        federation = %peer.federation, via = %label, "link up"
+                    );
+                    h.on_link_up(link);
+                }
+                Event::LinkClosed { link, reason } => {
+                    match &reason {
+                        CloseReason::Local(_) | CloseReason::PeerGoodbye(_) => {
+                            tracing::info!(host = %h.name, %link, "link closed: {reason}")
+                        }
+                        _ => tracing::warn!(host = %h.name, %link, "link closed: {reason}"),
+                    }
+                    match h.on_link_closed(now, link, &reason) {
+                        Some(Transport::Tcp(token)) => self.close_conn(token),
+                        Some(Transport::Memory(pipe, end)) => self.memory_closed(pipe, end),
+                        None => {}
+                    }
+                }
+                Event::ReadResumed { link } => {
+                    if let Some(Transport::Tcp(token)) = h.transports.get(&link) {
+                        self.pending_reads.push(*token);
+                    }
+                }
+                Event::UdpPeer { link, port } => {
+                    if let Some(Transport::Tcp(token)) = h.transports.get(&link) {
+                        if let Some(Source::Conn(conn)) = self.sources[token.0 - 1].as_ref() {
+                            h.udp_peers
+                                .push((link, SocketAddr::new(conn.peer.ip(), port)));
+                        }
+                    }
+                }
+                Event::InterestChanged { .. } => h.notify(Notice::InterestChanged),
+            }
+        }
+        progressed
+    }
+
+    /// Write what is left of a closed link's output once, without waiting, and drop it.
+    fn close_conn(&mut self, token: Token) {
+        if let Some(Source::Conn(mut conn)) = self.deregister(token) {
+            finish_writing(&mut conn);
+        }
+    }
+}
+
+fn finish_writing(conn: &mut Conn) {
+    use std::io::Write;
+    while conn.wpos < conn.wbuf.len() {
+        match conn.stream.write(&conn.wbuf[conn.wpos..]) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => conn.wpos += n,
+        }
+    }
+    let _ = conn.stream.shutdown(std::net::Shutdown::Write);
+}

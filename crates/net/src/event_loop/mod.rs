@@ -1,0 +1,506 @@
+//! The event loop: one thread, one `mio::Poll`, driving every host of a runtime.
+//!
+//! Each turn it takes commands from other threads, feeds socket input to the routers,
+//! moves their output to sockets and memory pipes, hands deliveries to applications and
+//! runs timers. No lock is taken anywhere: other threads talk to the loop only through
+//! channels and a waker.
+
+mod app;
+mod host;
+mod memory;
+mod tcp;
+mod udp;
+
+pub(crate) use app::{AppCommand, AppPort, AppSignals, Notice};
+
+use crate::clock::Clock;
+use crate::endpoint::Endpoint;
+use crate::error::NetError;
+use crate::runtime::{HostConfig, HostId, HostStats, Shared};
+use crate::wake::Wakeup;
+use host::Host;
+use memory::MemoryPipe;
+use mio::net::{TcpListener, TcpStream, UdpSocket};
+use mio::{Events, Poll, Token};
+use rustc_hash::FxHashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use trellis_core::router::LinkId;
+use trellis_core::Time;
+
+const WAKER: Token = Token(0);
+/// Bytes read from a socket at a time.
+const READ_CHUNK: usize = 64 << 10;
+/// Reads from one socket per turn before others get a go.
+const READS_PER_TURN: usize = 16;
+/// Batches written to one socket per turn before others get a go.
+const WRITES_PER_TURN: usize = 16;
+/// Turns without polling the sockets before the loop polls anyway.
+const MAX_BUSY_TURNS: usize = 64;
+
+pub(crate) enum Command {
+    AddHost {
+        config: Box<HostConfig>,
+        app: Option<AppPort>,
+        reply: flume::Sender<Result<HostInfo, NetError>>,
+    },
+    StopHost {
+        host: HostId,
+        reply: flume::Sender<()>,
+    },
+    Stats {
+        host: HostId,
+        reply: flume::Sender<Option<HostStats>>,
+    },
+    WaitForLinks {
+        host: HostId,
+        count: usize,
+        reply: flume::Sender<()>,
+    },
+    Shutdown {
+        reply: flume::Sender<()>,
+    },
+}
+
+pub(crate) struct HostInfo {
+    pub(crate) id: HostId,
+    pub(crate) listening: Vec<Endpoint>,
+}
+
+/// A TCP connection and what it still has to write.
+pub(crate) struct Conn {
+    host: HostId,
+    stream: TcpStream,
+    peer: SocketAddr,
+    /// `None` while a dial is still connecting.
+    link: Option<LinkId>,
+    /// The dialer that opened it, if we dialed.
+    dialer: Option<usize>,
+    wbuf: Vec<u8>,
+    wpos: usize,
+    /// The last write did not hit `WouldBlock`.
+    writable: bool,
+}
+
+pub(crate) enum Source {
+    Listener { host: HostId, socket: TcpListener },
+    Udp { host: HostId, socket: UdpSocket },
+    Conn(Conn),
+}
+
+pub(crate) struct EventLoop {
+    poll: Poll,
+    events: Events,
+    clock: Clock,
+    wakeup: Arc<Wakeup>,
+    commands: flume::Receiver<Command>,
+    sources: Vec<Option<Source>>,
+    free_tokens: Vec<usize>,
+    hosts: Vec<Option<Host>>,
+    memory_names: FxHashMap<String, HostId>,
+    pipes: Vec<Option<MemoryPipe>>,
+    read_buf: Box<[u8]>,
+    /// Connections with unread input we stopped reading (back-pressure or fairness).
+    pending_reads: Vec<Token>,
+    /// Connections whose socket became writable or that have more to write.
+    pending_writes: Vec<Token>,
+    ready_events: Vec<(Token, bool, bool)>,
+    shutting_down: Option<flume::Sender<()>>,
+}
+
+impl EventLoop {
+    pub(crate) fn new() -> Result<(EventLoop, Shared), NetError> {
+        let poll = Poll::new()?;
+        let waker = mio::Waker::new(poll.registry(), WAKER)?;
+        let wakeup = Arc::new(Wakeup::new(waker));
+        let (commands_tx, commands) = flume::bounded(1024);
+        let event_loop = EventLoop {
+            poll,
+            events: Events::with_capacity(1024),
+            clock: Clock::new(),
+            wakeup: wakeup.clone(),
+            commands,
+            sources: Vec::new(),
+            free_tokens: Vec::new(),
+            hosts: Vec::new(),
+            memory_names: FxHashMap::default(),
+            pipes: Vec::new(),
+            read_buf: vec![0u8; READ_CHUNK].into_boxed_slice(),
+            pending_reads: Vec::new(),
+            pending_writes: Vec::new(),
+            ready_events: Vec::new(),
+            shutting_down: None,
+        };
+        Ok((
+            event_loop,
+            Shared {
+                commands: commands_tx,
+                wakeup,
+            },
+        ))
+    }
+
+    pub(crate) fn run(mut self) {
+        loop {
+            self.turn();
+            if self.shutting_down.is_some() && self.hosts.iter().all(Option::is_none) {
+                break;
+            }
+            let timeout = if self.has_immediate_work() {
+                Some(Duration::ZERO)
+            } else {
+                self.wakeup.going_to_sleep();
+                // A command may have arrived between the last check and the flag.
+                if self.has_immediate_work() {
+                    self.wakeup.awake();
+                    Some(Duration::ZERO)
+                } else {
+                    Some(self.timeout())
+                }
+            };
+            if let Err(e) = self.poll.poll(&mut self.events, timeout) {
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    tracing::error!("event loop cannot poll: {e}");
+                    break;
+                }
+            }
+            self.wakeup.awake();
+            let now = self.clock.now();
+            self.ready_events.clear();
+            for event in self.events.iter() {
+                let readable = event.is_readable() || event.is_read_closed() || event.is_error();
+                let writable = event.is_writable() || event.is_write_closed();
+                self.ready_events.push((event.token(), readable, writable));
+            }
+            for i in 0..self.ready_events.len() {
+                let (token, readable, writable) = self.ready_events[i];
+                if token != WAKER {
+                    self.on_ready(now, token, readable, writable);
+                }
+            }
+            self.run_timers(now);
+        }
+        if let Some(reply) = self.shutting_down.take() {
+            let _ = reply.send(());
+        }
+    }
+
+    fn has_immediate_work(&self) -> bool {
+        !self.commands.is_empty()
+            || !self.pending_reads.is_empty()
+            || !self.pending_writes.is_empty()
+            || self.hosts.iter().flatten().any(Host::has_immediate_work)
+    }
+
+    /// How long the loop may sleep: until the next router timer or dial attempt.
+    fn timeout(&self) -> Duration {
+        let now = self.clock.now();
+        let next = self
+            .hosts
+            .iter()
+            .flatten()
+            .map(Host::next_timer)
+            .min()
+            .unwrap_or(now + Duration::from_secs(1));
+        next.since(now).min(Duration::from_secs(1))
+    }
+
+    /// Act on everything that can be done without waiting, a bounded number of times.
+    fn turn(&mut self) {
+        for _ in 0..MAX_BUSY_TURNS {
+            let now = self.clock.now();
+            let mut progressed = self.take_commands(now);
+            for host in 0..self.hosts.len() {
+                if self.hosts[host].is_some() {
+                    progressed |= self.step_host(now, host);
+                }
+            }
+            progressed |= self.retry_reads(now);
+            progressed |= self.retry_writes(now);
+            progressed |= self.move_memory(now);
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    fn take_commands(&mut self, now: Time) -> bool {
+        let mut progressed = false;
+        while let Ok(command) = self.commands.try_recv() {
+            progressed = true;
+            match command {
+                Command::AddHost { config, app, reply } => {
+                    let result = self.add_host(now, *config, app);
+                    let _ = reply.send(result);
+                }
+                Command::StopHost { host, reply } => {
+                    match self.hosts.get_mut(host).and_then(Option::as_mut) {
+                        Some(h) => h.stop(now, Some(reply)),
+                        None => {
+                            let _ = reply.send(());
+                        }
+                    }
+                }
+                Command::Stats { host, reply } => {
+                    let stats = self
+                        .hosts
+                        .get(host)
+                        .and_then(Option::as_ref)
+                        .map(Host::stats);
+                    let _ = reply.send(stats);
+                }
+                Command::WaitForLinks { host, count, reply } => {
+                    if let Some(h) = self.hosts.get_mut(host).and_then(Option::as_mut) {
+                        h.wait_for_links(count, reply);
+                    }
+                }
+                Command::Shutdown { reply } => {
+                    for host in self.hosts.iter_mut().flatten() {
+                        host.stop(now, None);
+                    }
+                    self.shutting_down = Some(reply);
+                }
+            }
+        }
+        progressed
+    }
+
+    fn add_host(
+        &mut self,
+        now: Time,
+        config: HostConfig,
+        app: Option<AppPort>,
+    ) -> Result<HostInfo, NetError> {
+        let id = self
+            .hosts
+            .iter()
+            .position(Option::is_none)
+            .unwrap_or(self.hosts.len());
+        let mut host = Host::new(now, &config, app);
+        let mut listening = Vec::new();
+        let mut tokens = Vec::new();
+        let result = (|| {
+            for endpoint in &config.listen {
+                let bound = match endpoint {
+                    Endpoint::Tcp(addr) => {
+                        let socket = tcp::listen(*addr).map_err(|source| NetError::Listen {
+                            endpoint: endpoint.clone(),
+                            source,
+                        })?;
+                        let bound = Endpoint::Tcp(socket.local_addr()?);
+                        let token = self.register(Source::Listener { host: id, socket })?;
+                        tokens.push(token);
+                        host.listeners.push(token);
+                        bound
+                    }
+                    Endpoint::Udp(addr) => {
+                        let socket = UdpSocket::bind(*addr).map_err(|source| NetError::Listen {
+                            endpoint: endpoint.clone(),
+                            source,
+                        })?;
+                        let bound = socket.local_addr()?;
+                        let token = self.register(Source::Udp { host: id, socket })?;
+                        tokens.push(token);
+                        host.udp = Some((token, bound.port()));
+                        Endpoint::Udp(bound)
+                    }
+                    Endpoint::Memory(name) => {
+                        if self.memory_names.contains_key(name) {
+                            return Err(NetError::Listen {
+                                endpoint: endpoint.clone(),
+                                source: std::io::Error::new(
+                                    std::io::ErrorKind::AddrInUse,
+                                    "name already in use",
+                                ),
+                            });
+                        }
+                        self.memory_names.insert(name.clone(), id);
+                        host.memory_names.push(name.clone());
+                        endpoint.clone()
+                    }
+                };
+                listening.push(bound);
+            }
+            // A node that dials with UDP needs a socket of its own to receive datagrams.
+            if host.udp.is_none() && config.dial.iter().any(|d| d.udp) {
+                let ip = config
+                    .dial
+                    .iter()
+                    .find_map(|d| match &d.endpoint {
+                        Endpoint::Tcp(addr) => Some(addr.ip()),
+                        _ => None,
+                    })
+                    .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
+                let socket = UdpSocket::bind(SocketAddr::new(ip, 0))?;
+                let port = socket.local_addr()?.port();
+                let token = self.register(Source::Udp { host: id, socket })?;
+                tokens.push(token);
+                host.udp = Some((token, port));
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            for token in tokens {
+                self.deregister(token);
+            }
+            for name in &host.memory_names {
+                self.memory_names.remove(name);
+            }
+            return Err(e);
+        }
+        tracing::info!(host = %host.name, listening = ?listening.iter().map(ToString::to_string).collect::<Vec<_>>(), "host started");
+        if id == self.hosts.len() {
+            self.hosts.push(Some(host));
+        } else {
+            self.hosts[id] = Some(host);
+        }
+        Ok(HostInfo { id, listening })
+    }
+
+    fn register(&mut self, mut source: Source) -> std::io::Result<Token> {
+        let index = self.free_tokens.pop().unwrap_or_else(|| {
+            self.sources.push(None);
+            self.sources.len() - 1
+        });
+        let token = Token(index + 1);
+        let interest = mio::Interest::READABLE | mio::Interest::WRITABLE;
+        let registry = self.poll.registry();
+        let registered = match &mut source {
+            Source::Listener { socket, .. } => {
+                registry.register(socket, token, mio::Interest::READABLE)
+            }
+            Source::Udp { socket, .. } => registry.register(socket, token, interest),
+            Source::Conn(conn) => registry.register(&mut conn.stream, token, interest),
+        };
+        if let Err(e) = registered {
+            self.free_tokens.push(index);
+            return Err(e);
+        }
+        self.sources[index] = Some(source);
+        Ok(token)
+    }
+
+    fn deregister(&mut self, token: Token) -> Option<Source> {
+        let mut source = self.sources.get_mut(token.0 - 1)?.take()?;
+        let registry = self.poll.registry();
+        let _ = match &mut source {
+            Source::Listener { socket, .. } => registry.deregister(socket),
+            Source::Udp { socket, .. } => registry.deregister(socket),
+            Source::Conn(conn) => registry.deregister(&mut conn.stream),
+        };
+        self.free_tokens.push(token.0 - 1);
+        Some(source)
+    }
+
+    fn on_ready(&mut self, now: Time, token: Token, readable: bool, writable: bool) {
+        match self.sources.get(token.0 - 1).and_then(Option::as_ref) {
+            Some(Source::Listener { host, .. }) => {
+                let host = *host;
+                self.accept(now, token, host);
+            }
+            Some(Source::Udp { .. }) => {
+                if readable {
+                    self.receive_datagrams(now, token);
+                }
+                if writable {
+                    self.send_datagrams_for_token(now, token);
+                }
+            }
+            Some(Source::Conn(conn)) => {
+                if conn.link.is_none() {
+                    self.finish_connect(now, token);
+                    return;
+                }
+                if writable {
+                    if let Some(Source::Conn(conn)) = self.sources[token.0 - 1].as_mut() {
+                        conn.writable = true;
+                    }
+                    self.flush(now, token);
+                }
+                if readable {
+                    self.read(now, token);
+                }
+            }
+            None => {}
+        }
+    }
+
+    fn run_timers(&mut self, now: Time) {
+        for host in 0..self.hosts.len() {
+            let Some(h) = self.hosts[host].as_mut() else {
+                continue;
+            };
+            if h.router.poll_timeout() <= now {
+                h.router.handle_timeout(now);
+            }
+            for dialer in h.due_dialers(now) {
+                self.dial(now, host, dialer);
+            }
+        }
+    }
+
+    /// One host's share of a turn. Returns whether anything happened.
+    fn step_host(&mut self, now: Time, host: HostId) -> bool {
+        let mut progressed = self.hosts[host]
+            .as_mut()
+            .expect("host is live")
+            .take_app_commands(now);
+        progressed |= self.host_events(now, host);
+        // Links with new output.
+        loop {
+            let Some(h) = self.hosts[host].as_mut() else {
+                return progressed;
+            };
+            let Some(link) = h.router.poll_ready() else {
+                break;
+            };
+            progressed = true;
+            match h.transports.get(&link) {
+                Some(host::Transport::Tcp(token)) => {
+                    let token = *token;
+                    self.flush(now, token);
+                }
+                Some(host::Transport::Memory(..)) | None => {}
+            }
+        }
+        progressed |= self.send_datagrams(now, host);
+        if let Some(h) = self.hosts[host].as_mut() {
+            progressed |= h.deliver();
+            if h.finished() {
+                self.remove_host(host);
+            }
+        }
+        progressed
+    }
+
+    fn remove_host(&mut self, host: HostId) {
+        let Some(mut h) = self.hosts[host].take() else {
+            return;
+        };
+        for token in h.listeners.drain(..) {
+            self.deregister(token);
+        }
+        if let Some((token, _)) = h.udp.take() {
+            self.deregister(token);
+        }
+        for name in &h.memory_names {
+            self.memory_names.remove(name);
+        }
+        // Connections still open or connecting at this point failed to close in time.
+        let open = h.transports.values().filter_map(|t| match t {
+            host::Transport::Tcp(token) => Some(*token),
+            host::Transport::Memory(..) => None,
+        });
+        let connecting = h.dialers.iter().filter_map(|d| match d.state {
+            host::DialState::Connecting(token) => Some(token),
+            _ => None,
+        });
+        let tokens: Vec<Token> = open.chain(connecting).collect();
+        for token in tokens {
+            self.deregister(token);
+        }
+        tracing::info!(host = %h.name, "host stopped");
+        h.stopped();
+    }
+}

@@ -1,0 +1,279 @@
+//! TCP pipes: listening, accepting, dialing, reading into the router, writing its batches.
+
+use super::host::{DialState, Transport};
+use super::{Conn, EventLoop, Source, READS_PER_TURN, WRITES_PER_TURN};
+use crate::endpoint::Endpoint;
+use crate::runtime::HostId;
+use mio::net::{TcpListener, TcpStream};
+use mio::Token;
+use std::io::{ErrorKind, Read, Write};
+use std::net::SocketAddr;
+use trellis_core::router::LinkSpec;
+use trellis_core::wire::{LinkFlags, UdpOffer};
+use trellis_core::Time;
+
+/// Bind a listener. Unlike `mio`'s default, a port another socket listens on is an error
+/// here even on systems where address reuse would allow it.
+pub(super) fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(addr),
+        socket2::Type::STREAM,
+        Some(socket2::Protocol::TCP),
+    )?;
+    // Reuse lets a restarted router bind while old connections sit in TIME_WAIT; Linux
+    // still refuses a port that another socket is listening on.
+    socket.set_reuse_address(true)?;
+    socket.set_nonblocking(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(1024)?;
+    Ok(TcpListener::from_std(socket.into()))
+}
+
+/// A fresh session token for a UDP offer: unpredictable enough that stray datagrams of an
+/// old session never match a new one.
+pub(super) fn session_token() -> u64 {
+    use std::hash::BuildHasher;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    std::collections::hash_map::RandomState::new().hash_one(n) | 1
+}
+
+impl EventLoop {
+    pub(super) fn accept(&mut self, now: Time, token: Token, host: HostId) {
+        loop {
+            let accepted = match self.sources[token.0 - 1].as_ref() {
+                Some(Source::Listener { socket, .. }) => socket.accept(),
+                _ => return,
+            };
+            let (stream, peer) = match accepted {
+                Ok(pair) => pair,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    tracing::warn!("accept failed: {e}");
+                    return;
+                }
+            };
+            let Some(h) = self.hosts[host].as_ref() else {
+                return;
+            };
+            if h.is_stopping() || h.transports.len() >= h.max_links {
+                tracing::warn!(host = %h.name, %peer, "refusing connection: {} links is the limit", h.max_links);
+                continue;
+            }
+            let _ = stream.set_nodelay(true);
+            let udp = h.udp.map(|(_, port)| UdpOffer {
+                port,
+                token: session_token(),
+            });
+            let conn = Conn {
+                host,
+                stream,
+                peer,
+                link: None,
+                dialer: None,
+                wbuf: Vec::new(),
+                wpos: 0,
+                writable: true,
+            };
+            let Ok(conn_token) = self.register(Source::Conn(conn)) else {
+                continue;
+            };
+            let h = self.hosts[host].as_mut().expect("host is live");
+            let mut spec = LinkSpec::accepted(format!("tcp://{peer}"));
+            if let Some(offer) = udp {
+                spec = spec.with_udp(offer);
+            }
+            let link = h.router.add_link(now, spec);
+            h.transports.insert(link, Transport::Tcp(conn_token));
+            if let Some(Source::Conn(conn)) = self.sources[conn_token.0 - 1].as_mut() {
+                conn.link = Some(link);
+            }
+            // Data may already be waiting: edge-triggered readiness would not repeat it.
+            self.read(now, conn_token);
+        }
+    }
+
+    pub(super) fn dial(&mut self, now: Time, host: HostId, dialer: usize) {
+        let Some(h) = self.hosts[host].as_mut() else {
+            return;
+        };
+        let endpoint = h.dialers[dialer].config.endpoint.clone();
+        match endpoint {
+            Endpoint::Tcp(addr) => match TcpStream::connect(addr) {
+                Ok(stream) => {
+                    let conn = Conn {
+                        host,
+                        stream,
+                        peer: addr,
+                        link: None,
+                        dialer: Some(dialer),
+                        wbuf: Vec::new(),
+                        wpos: 0,
+                        writable: true,
+                    };
+                    match self.register(Source::Conn(conn)) {
+                        Ok(token) => {
+                            let h = self.hosts[host].as_mut().expect("host is live");
+                            h.dialers[dialer].state = DialState::Connecting(token);
+                        }
+                        Err(e) => h_dial_failed(self, now, host, dialer, &e.to_string()),
+                    }
+                }
+                Err(e) => h.dial_failed(now, dialer, &e.to_string()),
+            },
+            Endpoint::Memory(name) => self.dial_memory(now, host, dialer, &name),
+            Endpoint::Udp(_) => h.dial_failed(
+                now,
+                dialer,
+                "a link is dialed over tcp:// or mem://, not udp://",
+            ),
+        }
+    }
+
+    /// A dialing socket became ready: it connected or failed.
+    pub(super) fn finish_connect(&mut self, now: Time, token: Token) {
+        let Some(Source::Conn(conn)) = self.sources[token.0 - 1].as_mut() else {
+            return;
+        };
+        let (host, dialer) = (
+            conn.host,
+            conn.dialer.expect("only dialed connections connect"),
+        );
+        let failed = match conn.stream.take_error() {
+            Ok(Some(e)) | Err(e) => Some(e.to_string()),
+            Ok(None) => match conn.stream.peer_addr() {
+                Ok(_) => None,
+                // Not connected yet: a spurious wake-up.
+                Err(e) if e.kind() == ErrorKind::NotConnected => return,
+                Err(e) => Some(e.to_string()),
+            },
+        };
+        if self.hosts[host].as_ref().is_none_or(|h| h.is_stopping()) {
+            self.deregister(token);
+            return;
+        }
+        if let Some(why) = failed {
+            self.deregister(token);
+            h_dial_failed(self, now, host, dialer, &why);
+            return;
+        }
+        let _ = conn.stream.set_nodelay(true);
+        let h = self.hosts[host].as_mut().expect("host is live");
+        let config = &h.dialers[dialer].config;
+        let mut flags = LinkFlags::source_sink();
+        if config.persistent {
+            flags = flags | LinkFlags::PERSISTENT;
+        }
+        let mut spec = LinkSpec::dialed(
+            config.far_role,
+            config.federation.clone(),
+            config.clique.clone(),
+            config.endpoint.to_string(),
+        )
+        .with_flags(flags);
+        if let Some(link_config) = &config.link {
+            spec = spec.with_config(link_config.clone());
+        }
+        if let (true, Some((_, port))) = (config.udp, h.udp) {
+            spec = spec.with_udp(UdpOffer {
+                port,
+                token: session_token(),
+            });
+        }
+        let link = h.router.add_link(now, spec);
+        h.dialers[dialer].state = DialState::Up(link);
+        h.transports.insert(link, Transport::Tcp(token));
+        conn.link = Some(link);
+        self.flush(now, token);
+        self.read(now, token);
+    }
+
+    /// Read until the socket is empty, the router pauses the link, or the per-turn budget
+    /// is spent (then the read is retried next turn).
+    pub(super) fn read(&mut self, now: Time, token: Token) {
+        for _ in 0..READS_PER_TURN {
+            let Some(Source::Conn(conn)) =
+                self.sources.get_mut(token.0 - 1).and_then(Option::as_mut)
+            else {
+                return;
+            };
+            let Some(link) = conn.link else { return };
+            let Some(h) = self.hosts[conn.host].as_mut() else {
+                return;
+            };
+            if !h.router.wants_read(link) {
+                return; // ReadResumed puts it back on the list.
+            }
+            match conn.stream.read(&mut self.read_buf) {
+                Ok(0) => return h.router.handle_eof(now, link),
+                Ok(n) => h.router.handle_bytes(now, link, &self.read_buf[..n]),
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return h.router.handle_transport_error(now, link, e.to_string()),
+            }
+        }
+        self.pending_reads.push(token);
+    }
+
+    /// Write the pending batch and further ones until the socket is full, the router has
+    /// nothing more, or the per-turn budget is spent.
+    pub(super) fn flush(&mut self, now: Time, token: Token) {
+        for _ in 0..WRITES_PER_TURN {
+            let Some(Source::Conn(conn)) =
+                self.sources.get_mut(token.0 - 1).and_then(Option::as_mut)
+            else {
+                return;
+            };
+            let Some(link) = conn.link else { return };
+            if !conn.writable {
+                return; // the next writable event flushes
+            }
+            let Some(h) = self.hosts[conn.host].as_mut() else {
+                return;
+            };
+            if conn.wpos == conn.wbuf.len() {
+                conn.wbuf.clear();
+                conn.wpos = 0;
+                if h.router.poll_transmit(now, link, &mut conn.wbuf) == 0 {
+                    return;
+                }
+            }
+            match conn.stream.write(&conn.wbuf[conn.wpos..]) {
+                Ok(n) => conn.wpos += n,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    conn.writable = false;
+                    return;
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return h.router.handle_transport_error(now, link, e.to_string()),
+            }
+        }
+        self.pending_writes.push(token);
+    }
+
+    pub(super) fn retry_reads(&mut self, now: Time) -> bool {
+        let tokens = std::mem::take(&mut self.pending_reads);
+        let progressed = !tokens.is_empty();
+        for token in tokens {
+            self.read(now, token);
+        }
+        progressed
+    }
+
+    pub(super) fn retry_writes(&mut self, now: Time) -> bool {
+        let tokens = std::mem::take(&mut self.pending_writes);
+        let progressed = !tokens.is_empty();
+        for token in tokens {
+            self.flush(now, token);
+        }
+        progressed
+    }
+}
+
+fn h_dial_failed(event_loop: &mut EventLoop, now: Time, host: HostId, dialer: usize, why: &str) {
+    if let Some(h) = event_loop.hosts[host].as_mut() {
+        h.dial_failed(now, dialer, why);
+    }
+}

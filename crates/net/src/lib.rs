@@ -1,0 +1,15 @@
+//! Everything of Trellis that talks to the world: TCP, UDP and memory pipes, the event loop
+//! that drives the sans-IO core, and the node API programs use.
+
+mod clock;
+mod endpoint;
+mod error;
+mod event_loop;
+mod node;
+mod runtime;
+mod wake;
+
+pub use endpoint::{Endpoint, EndpointError};
+pub use error::NetError;
+pub use node::{Attachment, Message, Node, NodeConfig};
+pub use runtime::{DialConfig, Host, HostConfig, HostStats, Runtime, DEFAULT_MAX_ATTEMPTS};

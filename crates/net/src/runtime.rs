@@ -1,0 +1,242 @@
+//! A runtime is one event-loop thread that drives one or more hosts (router cores with their
+//! listeners and dials). A router process runs one host; a test or `trellis up --in-process`
+//! may run several in one runtime, linked by memory pipes.
+
+use crate::endpoint::Endpoint;
+use crate::error::NetError;
+use crate::event_loop::{Command, EventLoop};
+use crate::wake::Wakeup;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+use trellis_core::router::{LinkConfig, LinkInfo, RouterConfig, RouterStats};
+use trellis_core::wire::Role;
+
+/// A link a host opens itself, and reopens after failures when persistent.
+#[derive(Clone, Debug)]
+pub struct DialConfig {
+    /// `tcp://` or `mem://`.
+    pub endpoint: Endpoint,
+    /// What the far side is to us: `Parent` (we are its child) or `Peer`.
+    pub far_role: Role,
+    /// The federation the link serves; empty for a router-to-router link carrying all.
+    pub federation: String,
+    /// For peers: the clique both belong to.
+    pub clique: String,
+    /// Carry best-effort frames over UDP beside the TCP link.
+    pub udp: bool,
+    pub link: Option<LinkConfig>,
+    /// Redial after the link fails.
+    pub persistent: bool,
+    /// Give up after this many failed attempts in a row.
+    pub max_attempts: u32,
+}
+
+impl DialConfig {
+    pub fn parent(endpoint: Endpoint, federation: impl Into<String>) -> DialConfig {
+        DialConfig {
+            endpoint,
+            far_role: Role::Parent,
+            federation: federation.into(),
+            clique: String::new(),
+            udp: false,
+            link: None,
+            persistent: true,
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+        }
+    }
+
+    pub fn peer(
+        endpoint: Endpoint,
+        federation: impl Into<String>,
+        clique: impl Into<String>,
+    ) -> DialConfig {
+        DialConfig {
+            far_role: Role::Peer,
+            clique: clique.into(),
+            ..DialConfig::parent(endpoint, federation)
+        }
+    }
+}
+
+/// About ten minutes of redialing at the capped backoff.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 300;
+
+/// One router core and how it meets the world.
+#[derive(Clone, Debug)]
+pub struct HostConfig {
+    pub router: RouterConfig,
+    /// `tcp://`, `udp://` (best-effort datagrams for accepted links) or `mem://`.
+    pub listen: Vec<Endpoint>,
+    pub dial: Vec<DialConfig>,
+    /// Links accepted beyond this are closed at once.
+    pub max_links: usize,
+}
+
+impl HostConfig {
+    pub fn new(router: RouterConfig) -> HostConfig {
+        HostConfig {
+            router,
+            listen: Vec::new(),
+            dial: Vec::new(),
+            max_links: 4096,
+        }
+    }
+}
+
+pub(crate) type HostId = usize;
+
+/// What a running host reports.
+#[derive(Clone, Debug)]
+pub struct HostStats {
+    pub router: RouterStats,
+    pub links: Vec<LinkInfo>,
+}
+
+impl HostStats {
+    pub fn links_up(&self) -> usize {
+        self.links
+            .iter()
+            .filter(|l| l.up && l.peer.is_some())
+            .count()
+    }
+}
+
+pub(crate) struct Shared {
+    pub(crate) commands: flume::Sender<Command>,
+    pub(crate) wakeup: Arc<Wakeup>,
+}
+
+impl Shared {
+    pub(crate) fn send(&self, command: Command) -> Result<(), NetError> {
+        self.commands.send(command).map_err(|_| NetError::Stopped)?;
+        self.wakeup.wake();
+        Ok(())
+    }
+
+    /// Send a command that answers on `reply`, and wait for the answer.
+    pub(crate) fn ask<T>(
+        &self,
+        make: impl FnOnce(flume::Sender<T>) -> Command,
+    ) -> Result<T, NetError> {
+        let (reply, answer) = flume::bounded(1);
+        self.send(make(reply))?;
+        answer.recv().map_err(|_| NetError::Stopped)
+    }
+}
+
+/// An event-loop thread. Dropping it stops every host gracefully (goodbyes flushed, bounded
+/// by each link's close timeout) and joins the thread.
+pub struct Runtime {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Runtime {
+    pub fn start(name: &str) -> Result<Runtime, NetError> {
+        let (event_loop, shared) = EventLoop::new()?;
+        let shared = Arc::new(shared);
+        let thread = std::thread::Builder::new()
+            .name(format!("trellis-{name}"))
+            .spawn(move || event_loop.run())?;
+        Ok(Runtime {
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// Start a host: bind its listeners (errors come back here, e.g. a port in use) and
+    /// begin dialing.
+    pub fn add_host(&self, config: HostConfig) -> Result<Host, NetError> {
+        self.add_host_with(config, None)
+    }
+
+    pub(crate) fn add_host_with(
+        &self,
+        config: HostConfig,
+        app: Option<crate::event_loop::AppPort>,
+    ) -> Result<Host, NetError> {
+        let info = self.shared.ask(|reply| Command::AddHost {
+            config: Box::new(config),
+            app,
+            reply,
+        })??;
+        Ok(Host {
+            id: info.id,
+            listening: info.listening,
+            shared: self.shared.clone(),
+        })
+    }
+
+    /// Stop every host, flushing goodbyes, and wait for the loop to end.
+    pub fn shutdown(mut self) {
+        self.stop_and_join();
+    }
+
+    fn stop_and_join(&mut self) {
+        if let Some(thread) = self.thread.take() {
+            if self.shared.ask(|reply| Command::Shutdown { reply }).is_ok() {
+                let _ = thread.join();
+            }
+        }
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        self.stop_and_join();
+    }
+}
+
+/// A running host.
+#[derive(Clone)]
+pub struct Host {
+    id: HostId,
+    listening: Vec<Endpoint>,
+    shared: Arc<Shared>,
+}
+
+impl Host {
+    /// Where the host listens, with ports chosen by the system filled in.
+    pub fn listening(&self) -> &[Endpoint] {
+        &self.listening
+    }
+
+    pub fn stats(&self) -> Result<HostStats, NetError> {
+        self.shared
+            .ask(|reply| Command::Stats {
+                host: self.id,
+                reply,
+            })?
+            .ok_or(NetError::Stopped)
+    }
+
+    /// Close every link with a goodbye and remove the host.
+    pub fn stop(&self) -> Result<(), NetError> {
+        self.shared.ask(|reply| Command::StopHost {
+            host: self.id,
+            reply,
+        })
+    }
+
+    /// Wait until at least `count` links have finished their handshake.
+    pub fn wait_for_links(&self, count: usize, timeout: Duration) -> Result<(), NetError> {
+        let (reply, answer) = flume::bounded(1);
+        self.shared.send(Command::WaitForLinks {
+            host: self.id,
+            count,
+            reply,
+        })?;
+        match answer.recv_timeout(timeout) {
+            Ok(()) => Ok(()),
+            Err(flume::RecvTimeoutError::Timeout) => {
+                Err(NetError::Timeout(timeout, "links to come up"))
+            }
+            Err(flume::RecvTimeoutError::Disconnected) => Err(NetError::Stopped),
+        }
+    }
+}
