@@ -201,13 +201,14 @@ fn nodes_form_a_clique_without_a_router() {
     for node in &nodes {
         node.wait_for_links(2, WAIT).unwrap();
     }
+    // Distinct ids, so that waiting for both proves both subscriptions arrived.
     nodes[1].subscribe(&ids(&[5])).unwrap();
-    nodes[2].subscribe(&ids(&[5])).unwrap();
+    nodes[2].subscribe(&ids(&[6])).unwrap();
     nodes[0]
-        .wait_for_network_interest(&ids(&[5]), WAIT)
+        .wait_for_network_interest(&ids(&[5, 6]), WAIT)
         .unwrap();
     nodes[0]
-        .publish(&[5], TransportClass::Reliable, b"to both")
+        .publish(&[5, 6], TransportClass::Reliable, b"to both")
         .unwrap();
     assert_eq!(receive(&nodes[1], 1)[0].payload(), b"to both");
     assert_eq!(receive(&nodes[2], 1)[0].payload(), b"to both");
