@@ -11,5 +11,5 @@ mod wake;
 
 pub use endpoint::{Endpoint, EndpointError};
 pub use error::NetError;
-pub use node::{Attachment, Message, Node, NodeConfig};
+pub use node::{Attachment, DirectNode, Message, Node, NodeConfig};
 pub use runtime::{DialConfig, Host, HostConfig, HostStats, Runtime, DEFAULT_MAX_ATTEMPTS};

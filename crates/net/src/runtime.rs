@@ -134,7 +134,14 @@ pub struct Runtime {
 
 impl Runtime {
     pub fn start(name: &str) -> Result<Runtime, NetError> {
-        let (event_loop, shared) = EventLoop::new()?;
+        Runtime::start_spinning(name, Duration::ZERO)
+    }
+
+    /// Start a runtime whose loop polls without sleeping for up to `spin` after it runs out
+    /// of work (see [`NodeConfig::spin`](crate::NodeConfig)): lower latency, more CPU.
+    pub fn start_spinning(name: &str, spin: Duration) -> Result<Runtime, NetError> {
+        let (mut event_loop, shared) = EventLoop::new()?;
+        event_loop.set_spin(spin);
         let shared = Arc::new(shared);
         let thread = std::thread::Builder::new()
             .name(format!("trellis-{name}"))

@@ -106,6 +106,10 @@ pub(crate) struct EventLoop {
     /// Connections whose socket became writable or that have more to write.
     pending_writes: Vec<Token>,
     ready_events: Vec<(Token, bool, bool)>,
+    /// The time at the start of the current turn or wake-up.
+    now: Time,
+    /// How long to poll without blocking before sleeping.
+    spin: Duration,
     shutting_down: Option<flume::Sender<()>>,
 }
 
@@ -130,6 +134,8 @@ impl EventLoop {
             pending_reads: Vec::new(),
             pending_writes: Vec::new(),
             ready_events: Vec::new(),
+            now: Time::ZERO,
+            spin: Duration::ZERO,
             shutting_down: None,
         };
         Ok((
@@ -147,42 +153,97 @@ impl EventLoop {
             if self.shutting_down.is_some() && self.hosts.iter().all(Option::is_none) {
                 break;
             }
-            let timeout = if self.has_immediate_work() {
-                Some(Duration::ZERO)
-            } else {
-                self.wakeup.going_to_sleep();
-                // A command may have arrived between the last check and the flag.
-                if self.has_immediate_work() {
-                    self.wakeup.awake();
-                    Some(Duration::ZERO)
-                } else {
-                    Some(self.timeout())
-                }
-            };
-            if let Err(e) = self.poll.poll(&mut self.events, timeout) {
-                if e.kind() != std::io::ErrorKind::Interrupted {
-                    tracing::error!("event loop cannot poll: {e}");
-                    break;
-                }
+            if let Err(e) = self.wait(None) {
+                tracing::error!("event loop cannot poll: {e}");
+                break;
             }
-            self.wakeup.awake();
-            let now = self.clock.now();
-            self.ready_events.clear();
-            for event in self.events.iter() {
-                let readable = event.is_readable() || event.is_read_closed() || event.is_error();
-                let writable = event.is_writable() || event.is_write_closed();
-                self.ready_events.push((event.token(), readable, writable));
-            }
-            for i in 0..self.ready_events.len() {
-                let (token, readable, writable) = self.ready_events[i];
-                if token != WAKER {
-                    self.on_ready(now, token, readable, writable);
-                }
-            }
-            self.run_timers(now);
         }
         if let Some(reply) = self.shutting_down.take() {
             let _ = reply.send(());
+        }
+    }
+
+    /// Block until socket readiness, a wake-up or a timer is due (or `limit` passes), then
+    /// act on what is ready. Call `turn` to act on the consequences.
+    pub(crate) fn wait(&mut self, limit: Option<Duration>) -> std::io::Result<()> {
+        let timeout = if self.has_immediate_work() {
+            Duration::ZERO
+        } else {
+            self.wakeup.going_to_sleep();
+            // A command may have arrived between the last check and the flag.
+            if self.has_immediate_work() {
+                Duration::ZERO
+            } else {
+                let timeout = self.timeout(self.now);
+                limit.map_or(timeout, |limit| timeout.min(limit))
+            }
+        };
+        let polled = self.poll_spinning(timeout);
+        self.wakeup.awake();
+        if let Err(e) = polled {
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+        let now = self.clock.now();
+        self.now = now;
+        self.ready_events.clear();
+        for event in self.events.iter() {
+            let readable = event.is_readable() || event.is_read_closed() || event.is_error();
+            let writable = event.is_writable() || event.is_write_closed();
+            self.ready_events.push((event.token(), readable, writable));
+        }
+        for i in 0..self.ready_events.len() {
+            let (token, readable, writable) = self.ready_events[i];
+            if token != WAKER {
+                self.on_ready(now, token, readable, writable);
+            }
+        }
+        self.run_timers(now);
+        Ok(())
+    }
+
+    /// Poll the sockets. With a spin budget, first poll without blocking, yielding the CPU
+    /// in between, for up to that long: on virtual machines, waking a thread that sleeps on
+    /// another core costs tens of microseconds, and a spinning thread is woken by data alone.
+    fn poll_spinning(&mut self, timeout: Duration) -> std::io::Result<()> {
+        if !self.spin.is_zero() && !timeout.is_zero() {
+            let start = std::time::Instant::now();
+            while start.elapsed() < self.spin.min(timeout) {
+                self.poll.poll(&mut self.events, Some(Duration::ZERO))?;
+                if !self.events.is_empty() {
+                    return Ok(());
+                }
+                std::thread::yield_now();
+            }
+        }
+        self.poll.poll(&mut self.events, Some(timeout))
+    }
+
+    pub(crate) fn set_spin(&mut self, spin: Duration) {
+        self.spin = spin;
+    }
+
+    pub(crate) fn now(&self) -> Time {
+        self.clock.now()
+    }
+
+    /// Whether a host is still running (a stopped one is gone once its links closed).
+    pub(crate) fn has_host(&self, host: HostId) -> bool {
+        self.hosts.get(host).is_some_and(Option::is_some)
+    }
+
+    pub(crate) fn host_stats(&self, host: HostId) -> Option<HostStats> {
+        self.hosts
+            .get(host)
+            .and_then(Option::as_ref)
+            .map(Host::stats)
+    }
+
+    pub(crate) fn stop_host(&mut self, host: HostId) {
+        let now = self.clock.now();
+        if let Some(h) = self.hosts.get_mut(host).and_then(Option::as_mut) {
+            h.stop(now, None);
         }
     }
 
@@ -194,8 +255,7 @@ impl EventLoop {
     }
 
     /// How long the loop may sleep: until the next router timer or dial attempt.
-    fn timeout(&self) -> Duration {
-        let now = self.clock.now();
+    fn timeout(&self, now: Time) -> Duration {
         let next = self
             .hosts
             .iter()
@@ -207,9 +267,11 @@ impl EventLoop {
     }
 
     /// Act on everything that can be done without waiting, a bounded number of times.
-    fn turn(&mut self) {
+    pub(crate) fn turn(&mut self) {
+        // One clock read per turn: timers work in milliseconds, a turn takes microseconds.
+        let now = self.clock.now();
+        self.now = now;
         for _ in 0..MAX_BUSY_TURNS {
-            let now = self.clock.now();
             let mut progressed = self.take_commands(now);
             for host in 0..self.hosts.len() {
                 if self.hosts[host].is_some() {
@@ -266,7 +328,7 @@ impl EventLoop {
         progressed
     }
 
-    fn add_host(
+    pub(crate) fn add_host(
         &mut self,
         now: Time,
         config: HostConfig,

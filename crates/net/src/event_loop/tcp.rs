@@ -208,7 +208,14 @@ impl EventLoop {
             }
             match conn.stream.read(&mut self.read_buf) {
                 Ok(0) => return h.router.handle_eof(now, link),
-                Ok(n) => h.router.handle_bytes(now, link, &self.read_buf[..n]),
+                Ok(n) => {
+                    h.router.handle_bytes(now, link, &self.read_buf[..n]);
+                    // A short read emptied the socket. Bytes that arrive later raise a new
+                    // edge, so reading on to WouldBlock would only cost a syscall.
+                    if n < self.read_buf.len() {
+                        return;
+                    }
+                }
                 Err(e) if e.kind() == ErrorKind::WouldBlock => return,
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 Err(e) => return h.router.handle_transport_error(now, link, e.to_string()),

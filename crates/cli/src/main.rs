@@ -1,0 +1,68 @@
+//! The `trellis` command. Thin: parse arguments, configure, call the libraries.
+
+mod bench;
+mod router;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "trellis",
+    version,
+    about = "Trellis: an interest-managed RTI for distributed simulation"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a router until Ctrl-C or SIGTERM.
+    Router(router::RouterArgs),
+    /// Measure throughput, latency and loss.
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+}
+
+/// A failure the user caused by what they typed: one line, exit code 2.
+#[derive(Debug)]
+pub(crate) struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("TRELLIS_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    let result = match cli.command {
+        Command::Router(args) => router::run(args),
+        Command::Bench(command) => bench::run(command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            if e.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}

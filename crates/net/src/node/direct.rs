@@ -1,0 +1,234 @@
+//! [`DirectNode`]: the core and its sockets run on the caller's thread, in its calls.
+//!
+//! Every call does the I/O it needs and returns: `publish` writes at once when the link is
+//! idle, `recv_timeout` waits in the socket poll itself. Between calls nothing runs, so a
+//! program must call in (`recv_timeout` or `poll`) at least every heartbeat interval, as an
+//! HLA federate must tick.
+
+use super::{connect_error, default_priority, AppClient, Attachment, Message, NodeConfig};
+use crate::endpoint::Endpoint;
+use crate::error::NetError;
+use crate::event_loop::{AppCommand, EventLoop};
+use crate::runtime::{HostId, HostStats};
+use roaring::RoaringBitmap;
+use std::time::{Duration, Instant};
+use trellis_core::wire::{NodeId, TransportClass};
+use trellis_core::InterestId;
+
+/// How long dropping a node may take to flush its goodbye.
+const CLOSE_BOUND: Duration = Duration::from_secs(2);
+
+pub struct DirectNode {
+    event_loop: EventLoop,
+    host: HostId,
+    listening: Vec<Endpoint>,
+    client: AppClient,
+}
+
+impl DirectNode {
+    /// Join the network. For a router attachment, returns once the link is up.
+    pub fn connect(config: NodeConfig) -> Result<DirectNode, NetError> {
+        let (mut event_loop, _) = EventLoop::new()?;
+        event_loop.set_spin(config.spin);
+        let (client, port, host) = AppClient::new(&config);
+        let now = event_loop.now();
+        let info = event_loop.add_host(now, host, Some(port))?;
+        let mut node = DirectNode {
+            event_loop,
+            host: info.id,
+            listening: info.listening,
+            client,
+        };
+        if let Attachment::Router(endpoint) = &config.attach {
+            node.wait_connected(endpoint, config.connect_timeout)?;
+        }
+        Ok(node)
+    }
+
+    fn wait_connected(&mut self, endpoint: &Endpoint, timeout: Duration) -> Result<(), NetError> {
+        let deadline = Instant::now() + timeout;
+        let mut last_failure = None;
+        loop {
+            while let Ok(notice) = self.client.notices.try_recv() {
+                if let Some(outcome) = self.client.connect_outcome(notice, &mut last_failure) {
+                    return outcome.map_err(|why| connect_error(endpoint, why));
+                }
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                let why = last_failure.unwrap_or_else(|| format!("no answer within {timeout:?}"));
+                return Err(connect_error(endpoint, why));
+            }
+            self.poll(left)?;
+        }
+    }
+
+    pub fn node_id(&self) -> NodeId {
+        self.client.node_id
+    }
+
+    /// Do the network's work for at most `timeout`: read, route, write, run timers. Returns
+    /// early once anything happened.
+    pub fn poll(&mut self, timeout: Duration) -> Result<(), NetError> {
+        self.event_loop.wait(Some(timeout))?;
+        self.event_loop.turn();
+        Ok(())
+    }
+
+    /// Queue a command and act on it at once. If the queue is full because the network
+    /// pushes back, drive the network until there is room.
+    fn command(&mut self, mut command: AppCommand) -> Result<(), NetError> {
+        loop {
+            match self.client.commands.try_send(command) {
+                Ok(()) => break,
+                Err(flume::TrySendError::Full(back)) => {
+                    command = back;
+                    self.poll(Duration::from_millis(10))?;
+                }
+                Err(flume::TrySendError::Disconnected(_)) => return Err(NetError::Stopped),
+            }
+        }
+        self.event_loop.turn();
+        Ok(())
+    }
+
+    pub fn subscribe(&mut self, ids: &RoaringBitmap) -> Result<(), NetError> {
+        self.command(AppCommand::Subscribe(ids.clone()))
+    }
+
+    pub fn unsubscribe(&mut self, ids: &RoaringBitmap) -> Result<(), NetError> {
+        self.command(AppCommand::Unsubscribe(ids.clone()))
+    }
+
+    pub fn set_interest(&mut self, ids: &RoaringBitmap) -> Result<(), NetError> {
+        self.command(AppCommand::SetInterest(ids.clone()))
+    }
+
+    /// Publish at the class's default priority.
+    pub fn publish(
+        &mut self,
+        ids: &[InterestId],
+        class: TransportClass,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        self.publish_with_priority(ids, class, default_priority(class), payload)
+    }
+
+    pub fn publish_with_priority(
+        &mut self,
+        ids: &[InterestId],
+        class: TransportClass,
+        priority: u8,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        let frame = self.client.encode(ids, class, priority, payload)?;
+        self.command(AppCommand::Publish(frame))
+    }
+
+    /// The next message, driving the network for at most `timeout` while none is there.
+    pub fn recv_timeout(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
+        if let Some(message) = self.try_recv()? {
+            return Ok(Some(message));
+        }
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(None);
+            }
+            self.poll(left)?;
+            if let Some(message) = self.take_delivery()? {
+                return Ok(Some(message));
+            }
+        }
+    }
+
+    /// A message already handed over by the host, if any.
+    fn take_delivery(&mut self) -> Result<Option<Message>, NetError> {
+        match self.client.deliveries.try_recv() {
+            Ok(frame) => {
+                if self.client.took_one() {
+                    self.event_loop.turn();
+                }
+                Ok(Some(Message(frame)))
+            }
+            Err(flume::TryRecvError::Empty) => Ok(None),
+            Err(flume::TryRecvError::Disconnected) => Err(NetError::Stopped),
+        }
+    }
+
+    /// The next message if one has arrived, without waiting.
+    pub fn try_recv(&mut self) -> Result<Option<Message>, NetError> {
+        if let Some(message) = self.take_delivery()? {
+            return Ok(Some(message));
+        }
+        self.event_loop.turn();
+        self.take_delivery()
+    }
+
+    /// What the rest of the network wants from this node.
+    pub fn network_interest(&mut self) -> Result<RoaringBitmap, NetError> {
+        let (reply, answer) = flume::bounded(1);
+        self.command(AppCommand::NetworkInterest(reply))?;
+        answer.try_recv().map_err(|_| NetError::Stopped)
+    }
+
+    /// Drive the network until every id in `ids` is wanted by some other node.
+    pub fn wait_for_network_interest(
+        &mut self,
+        ids: &RoaringBitmap,
+        timeout: Duration,
+    ) -> Result<(), NetError> {
+        let deadline = Instant::now() + timeout;
+        while !ids.is_subset(&self.network_interest()?) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(NetError::Timeout(timeout, "subscribers' interest"));
+            }
+            self.poll(left)?;
+        }
+        Ok(())
+    }
+
+    /// Drive the network until `count` links are up (for a clique of peers).
+    pub fn wait_for_links(&mut self, count: usize, timeout: Duration) -> Result<(), NetError> {
+        let deadline = Instant::now() + timeout;
+        while self.stats()?.links_up() < count {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(NetError::Timeout(timeout, "links to come up"));
+            }
+            self.poll(left)?;
+        }
+        Ok(())
+    }
+
+    pub fn stats(&self) -> Result<HostStats, NetError> {
+        self.event_loop
+            .host_stats(self.host)
+            .ok_or(NetError::Stopped)
+    }
+
+    pub fn listening(&self) -> &[Endpoint] {
+        &self.listening
+    }
+}
+
+impl Drop for DirectNode {
+    /// Leave cleanly: say goodbye and flush, within a bound.
+    fn drop(&mut self) {
+        self.event_loop.stop_host(self.host);
+        let deadline = Instant::now() + CLOSE_BOUND;
+        while self.event_loop.has_host(self.host) && Instant::now() < deadline {
+            self.event_loop.turn();
+            let left = deadline.saturating_duration_since(Instant::now());
+            if self
+                .event_loop
+                .wait(Some(left.min(Duration::from_millis(50))))
+                .is_err()
+            {
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! The node API: what a program uses to join the network as a federate-like node.
+//!
+//! A node is a router core with a local application. It comes in two drivings:
+//! - [`Node`]: an event-loop thread runs the core; calling threads talk to it through bounded
+//!   channels, so `publish` blocks (or awaits) when the network pushes back and messages
+//!   arrive through `recv_timeout` or `recv_async`. Batches form on their own while the
+//!   application keeps publishing: the choice for throughput and for async code.
+//! - [`DirectNode`]: no thread of its own; the core and its sockets run on the caller's
+//!   thread whenever it calls in (HLA's tick model). A message crosses no thread on its way
+//!   in or out: the choice for latency.
+
+mod direct;
+mod threaded;
+
+pub use direct::DirectNode;
+pub use threaded::Node;
+
+use crate::endpoint::Endpoint;
+use crate::error::NetError;
+use crate::event_loop::{AppCommand, AppPort, AppSignals, Notice};
+use crate::runtime::{DialConfig, HostConfig};
+use bytes::{Bytes, BytesMut};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+use trellis_core::router::{LinkConfig, PublishError, RouterConfig};
+use trellis_core::wire::{
+    DataFrame, DataHeader, FederationId, NodeId, TransportClass, MAX_IDS_PER_FRAME,
+};
+use trellis_core::InterestId;
+
+/// How a node joins the network.
+#[derive(Clone, Debug)]
+pub enum Attachment {
+    /// As the child of a router.
+    Router(Endpoint),
+    /// As a member of a clique of nodes linked directly. Every member lists the others;
+    /// of each pair, the one whose listen address sorts first dials.
+    Peers {
+        listen: Endpoint,
+        peers: Vec<Endpoint>,
+        clique: String,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct NodeConfig {
+    pub name: String,
+    pub federation: String,
+    pub attach: Attachment,
+    /// Carry best-effort frames over UDP (the router must listen on udp:// too).
+    pub udp: bool,
+    pub link: LinkConfig,
+    pub max_frame_size: usize,
+    /// Messages the node buffers for the application before it pushes back on the network.
+    pub delivery_capacity: usize,
+    /// Publishes buffered toward the event loop before `publish` blocks.
+    pub command_capacity: usize,
+    /// How long `connect` waits for the first link.
+    pub connect_timeout: Duration,
+    /// Poll without sleeping for up to this long when idle, yielding the CPU in between.
+    /// Costs CPU; saves the wake-up of a sleeping thread, which on virtual machines can
+    /// dominate latency. Zero (the default) sleeps at once.
+    pub spin: Duration,
+}
+
+impl NodeConfig {
+    pub fn new(
+        name: impl Into<String>,
+        federation: impl Into<String>,
+        attach: Attachment,
+    ) -> NodeConfig {
+        NodeConfig {
+            name: name.into(),
+            federation: federation.into(),
+            attach,
+            udp: false,
+            link: LinkConfig::default(),
+            max_frame_size: trellis_core::wire::DEFAULT_MAX_FRAME_SIZE,
+            delivery_capacity: 16 << 10,
+            command_capacity: 16 << 10,
+            connect_timeout: Duration::from_secs(10),
+            spin: Duration::ZERO,
+        }
+    }
+
+    /// A node that joins as the child of the router at `endpoint`.
+    pub fn child_of(
+        name: impl Into<String>,
+        federation: impl Into<String>,
+        endpoint: Endpoint,
+    ) -> NodeConfig {
+        NodeConfig::new(name, federation, Attachment::Router(endpoint))
+    }
+}
+
+/// A message as the application receives it: the data frame, shared with the receive
+/// buffer (no copy).
+#[derive(Clone, Debug)]
+pub struct Message(DataFrame);
+
+impl Message {
+    pub fn source(&self) -> NodeId {
+        self.0.source()
+    }
+
+    pub fn seq(&self) -> u64 {
+        self.0.seq()
+    }
+
+    pub fn class(&self) -> TransportClass {
+        self.0.class()
+    }
+
+    pub fn priority(&self) -> u8 {
+        self.0.priority()
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = InterestId> + '_ {
+        self.0.ids()
+    }
+
+    pub fn payload(&self) -> &[u8] {
+        self.0.payload()
+    }
+
+    pub fn payload_bytes(&self) -> Bytes {
+        self.0.payload_bytes()
+    }
+}
+
+/// The application's side of the channels to its host, shared by both drivings.
+struct AppClient {
+    commands: flume::Sender<AppCommand>,
+    deliveries: flume::Receiver<DataFrame>,
+    notices: flume::Receiver<Notice>,
+    signals: Arc<AppSignals>,
+    federation: FederationId,
+    node_id: NodeId,
+    max_frame_size: usize,
+}
+
+fn random_node_id() -> NodeId {
+    use std::hash::BuildHasher;
+    NodeId(std::collections::hash_map::RandomState::new().hash_one(std::process::id()))
+}
+
+impl AppClient {
+    /// The channels, the host's end of them, and the host to run.
+    fn new(config: &NodeConfig) -> (AppClient, AppPort, HostConfig) {
+        let node_id = random_node_id();
+        let mut router =
+            RouterConfig::federate(config.name.clone(), node_id, config.federation.clone());
+        router.max_frame_size = config.max_frame_size;
+        router.link_defaults = config.link.clone();
+        let mut host = HostConfig::new(router);
+        match &config.attach {
+            Attachment::Router(endpoint) => {
+                let mut dial = DialConfig::parent(endpoint.clone(), config.federation.clone());
+                dial.udp = config.udp;
+                host.dial.push(dial);
+            }
+            Attachment::Peers {
+                listen,
+                peers,
+                clique,
+            } => {
+                host.listen.push(listen.clone());
+                for peer in peers.iter().filter(|p| *p > listen) {
+                    let mut dial =
+                        DialConfig::peer(peer.clone(), config.federation.clone(), clique.clone());
+                    dial.udp = config.udp;
+                    host.dial.push(dial);
+                }
+                if config.udp {
+                    if let Endpoint::Tcp(addr) = listen {
+                        host.listen
+                            .push(Endpoint::Udp(std::net::SocketAddr::new(addr.ip(), 0)));
+                    }
+                }
+            }
+        }
+        let (commands, commands_rx) = flume::bounded(config.command_capacity);
+        let (deliveries_tx, deliveries) = flume::bounded(config.delivery_capacity);
+        let (notices_tx, notices) = flume::bounded(1024);
+        let signals = Arc::new(AppSignals::default());
+        let port = AppPort {
+            commands: commands_rx,
+            deliveries: deliveries_tx,
+            notices: notices_tx,
+            signals: signals.clone(),
+        };
+        let client = AppClient {
+            commands,
+            deliveries,
+            notices,
+            signals,
+            federation: FederationId::of(&config.federation),
+            node_id,
+            max_frame_size: trellis_core::wire::clamp_max_frame_size(config.max_frame_size),
+        };
+        (client, port, host)
+    }
+
+    /// Check and encode on the caller's thread, so errors are reported to the caller and
+    /// the event loop only stamps and routes.
+    fn encode(
+        &self,
+        ids: &[InterestId],
+        class: TransportClass,
+        priority: u8,
+        payload: &[u8],
+    ) -> Result<BytesMut, NetError> {
+        if ids.is_empty() {
+            return Err(PublishError::NoIds.into());
+        }
+        if ids.len() > MAX_IDS_PER_FRAME {
+            return Err(PublishError::TooManyIds(ids.len()).into());
+        }
+        if priority > 7 {
+            return Err(PublishError::BadPriority(priority).into());
+        }
+        let size = DataFrame::encoded_len(ids.len(), payload.len());
+        if size > self.max_frame_size {
+            return Err(PublishError::TooLarge {
+                size,
+                max: self.max_frame_size,
+            }
+            .into());
+        }
+        let header = DataHeader {
+            federation: self.federation,
+            source: self.node_id,
+            seq: 0,
+            priority,
+            class,
+        };
+        let mut frame = BytesMut::with_capacity(size);
+        DataFrame::encode(&mut frame, &header, ids, payload);
+        Ok(frame)
+    }
+
+    /// After taking a message: whether the loop stopped delivering and must be woken.
+    fn took_one(&self) -> bool {
+        self.signals.delivery_blocked.swap(false, Ordering::SeqCst)
+    }
+
+    /// What `connect` waits for: the first link up, or a dial that gave up.
+    fn connect_outcome(
+        &self,
+        notice: Notice,
+        last_failure: &mut Option<String>,
+    ) -> Option<Result<(), String>> {
+        match notice {
+            Notice::LinkUp => Some(Ok(())),
+            Notice::DialFailed { why, gave_up: true } => Some(Err(why)),
+            Notice::DialFailed { why, .. } | Notice::LinkDown(why) => {
+                *last_failure = Some(why);
+                None
+            }
+            Notice::InterestChanged => None,
+        }
+    }
+}
+
+/// Default priority: 4 for reliable traffic, 0 (first to shed) for best effort.
+fn default_priority(class: TransportClass) -> u8 {
+    match class {
+        TransportClass::Reliable => 4,
+        TransportClass::BestEffort => 0,
+    }
+}
+
+fn connect_error(endpoint: &Endpoint, why: String) -> NetError {
+    NetError::Connect {
+        endpoint: endpoint.clone(),
+        why,
+    }
+}

@@ -1,0 +1,226 @@
+//! [`Node`]: the core on an event-loop thread, the application on its own threads.
+
+use super::{connect_error, default_priority, AppClient, Attachment, Message, NodeConfig};
+use crate::endpoint::Endpoint;
+use crate::error::NetError;
+use crate::event_loop::AppCommand;
+use crate::runtime::{Host, HostStats, Runtime, Shared};
+use roaring::RoaringBitmap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use trellis_core::wire::{NodeId, TransportClass};
+use trellis_core::InterestId;
+
+pub struct Node {
+    /// Set when the node runs its own event loop; dropped (stopping it) with the node.
+    own_runtime: Option<Runtime>,
+    host: Host,
+    shared: Arc<Shared>,
+    client: AppClient,
+}
+
+impl Node {
+    /// Start an event loop for this node alone and join the network.
+    pub fn connect(config: NodeConfig) -> Result<Node, NetError> {
+        let runtime = Runtime::start_spinning(&config.name, config.spin)?;
+        let mut node = Node::connect_in(&runtime, config)?;
+        node.own_runtime = Some(runtime);
+        Ok(node)
+    }
+
+    /// Join the network as a host of `runtime`. For a router attachment, returns once the
+    /// link to the router is up.
+    pub fn connect_in(runtime: &Runtime, config: NodeConfig) -> Result<Node, NetError> {
+        let (client, port, host) = AppClient::new(&config);
+        let host = runtime.add_host_with(host, Some(port))?;
+        let node = Node {
+            own_runtime: None,
+            host,
+            shared: runtime.shared().clone(),
+            client,
+        };
+        if let Attachment::Router(endpoint) = &config.attach {
+            node.wait_connected(endpoint, config.connect_timeout)?;
+        }
+        Ok(node)
+    }
+
+    fn wait_connected(&self, endpoint: &Endpoint, timeout: Duration) -> Result<(), NetError> {
+        let deadline = Instant::now() + timeout;
+        let mut last_failure = None;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Ok(notice) = self.client.notices.recv_timeout(left) else {
+                let why = last_failure.unwrap_or_else(|| format!("no answer within {timeout:?}"));
+                return Err(connect_error(endpoint, why));
+            };
+            if let Some(outcome) = self.client.connect_outcome(notice, &mut last_failure) {
+                return outcome.map_err(|why| connect_error(endpoint, why));
+            }
+        }
+    }
+
+    pub fn node_id(&self) -> NodeId {
+        self.client.node_id
+    }
+
+    fn command(&self, command: AppCommand) -> Result<(), NetError> {
+        self.client
+            .commands
+            .send(command)
+            .map_err(|_| NetError::Stopped)?;
+        self.shared.wakeup.wake();
+        Ok(())
+    }
+
+    pub fn subscribe(&self, ids: &RoaringBitmap) -> Result<(), NetError> {
+        self.command(AppCommand::Subscribe(ids.clone()))
+    }
+
+    pub fn unsubscribe(&self, ids: &RoaringBitmap) -> Result<(), NetError> {
+        self.command(AppCommand::Unsubscribe(ids.clone()))
+    }
+
+    /// Replace the node's whole interest.
+    pub fn set_interest(&self, ids: &RoaringBitmap) -> Result<(), NetError> {
+        self.command(AppCommand::SetInterest(ids.clone()))
+    }
+
+    /// Publish at the class's default priority.
+    pub fn publish(
+        &self,
+        ids: &[InterestId],
+        class: TransportClass,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        self.publish_with_priority(ids, class, default_priority(class), payload)
+    }
+
+    /// Publish. Blocks while the node's command queue is full (the network pushes back).
+    pub fn publish_with_priority(
+        &self,
+        ids: &[InterestId],
+        class: TransportClass,
+        priority: u8,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        let frame = self.client.encode(ids, class, priority, payload)?;
+        self.command(AppCommand::Publish(frame))
+    }
+
+    /// Publish from async code: waits without blocking the thread while the queue is full.
+    pub async fn publish_async(
+        &self,
+        ids: &[InterestId],
+        class: TransportClass,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        let frame = self
+            .client
+            .encode(ids, class, default_priority(class), payload)?;
+        self.client
+            .commands
+            .send_async(AppCommand::Publish(frame))
+            .await
+            .map_err(|_| NetError::Stopped)?;
+        self.shared.wakeup.wake();
+        Ok(())
+    }
+
+    fn took_one(&self) {
+        if self.client.took_one() {
+            self.shared.wakeup.wake();
+        }
+    }
+
+    /// The next message, waiting at most `timeout`.
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<Option<Message>, NetError> {
+        match self.client.deliveries.recv_timeout(timeout) {
+            Ok(frame) => {
+                self.took_one();
+                Ok(Some(Message(frame)))
+            }
+            Err(flume::RecvTimeoutError::Timeout) => Ok(None),
+            Err(flume::RecvTimeoutError::Disconnected) => Err(NetError::Stopped),
+        }
+    }
+
+    /// The next message if one is waiting.
+    pub fn try_recv(&self) -> Result<Option<Message>, NetError> {
+        match self.client.deliveries.try_recv() {
+            Ok(frame) => {
+                self.took_one();
+                Ok(Some(Message(frame)))
+            }
+            Err(flume::TryRecvError::Empty) => Ok(None),
+            Err(flume::TryRecvError::Disconnected) => Err(NetError::Stopped),
+        }
+    }
+
+    /// The next message, awaited.
+    pub async fn recv_async(&self) -> Result<Message, NetError> {
+        let frame = self
+            .client
+            .deliveries
+            .recv_async()
+            .await
+            .map_err(|_| NetError::Stopped)?;
+        self.took_one();
+        Ok(Message(frame))
+    }
+
+    /// What the rest of the network wants from this node.
+    pub fn network_interest(&self) -> Result<RoaringBitmap, NetError> {
+        let (reply, answer) = flume::bounded(1);
+        self.command(AppCommand::NetworkInterest(reply))?;
+        answer.recv().map_err(|_| NetError::Stopped)
+    }
+
+    /// Wait until every id in `ids` is wanted by some other node, e.g. before starting to
+    /// publish so that subscribers that joined first miss nothing.
+    pub fn wait_for_network_interest(
+        &self,
+        ids: &RoaringBitmap,
+        timeout: Duration,
+    ) -> Result<(), NetError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if ids.is_subset(&self.network_interest()?) {
+                return Ok(());
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(NetError::Timeout(timeout, "subscribers' interest"));
+            }
+            // Any notice (interest changed, link up) is a reason to look again.
+            let _ = self.client.notices.recv_timeout(left);
+        }
+    }
+
+    /// Wait until the node has `count` links up (for a clique of peers).
+    pub fn wait_for_links(&self, count: usize, timeout: Duration) -> Result<(), NetError> {
+        self.host.wait_for_links(count, timeout)
+    }
+
+    pub fn stats(&self) -> Result<HostStats, NetError> {
+        self.host.stats()
+    }
+
+    /// Where the node listens (peer attachment).
+    pub fn listening(&self) -> &[Endpoint] {
+        self.host.listening()
+    }
+
+    /// Leave the network: flush, say goodbye, stop.
+    pub fn close(self) {
+        drop(self);
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        if self.own_runtime.is_none() {
+            let _ = self.host.stop();
+        }
+    }
+}

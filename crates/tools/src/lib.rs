@@ -1,0 +1,4 @@
+//! Tools built on the Trellis library: the benchmarks (and, as they land, topology launch and
+//! reports).
+
+pub mod bench;
