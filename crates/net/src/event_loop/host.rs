@@ -250,13 +250,23 @@ impl EventLoop {
                     h.on_link_up(link);
                 }
                 Event::LinkClosed { link, reason } => {
+                    let host_name = h.name.clone();
+                    let transport = h.on_link_closed(now, link, &reason);
+                    let peer = match &transport {
+                        Some(Transport::Tcp(token)) => match self.sources[token.0 - 1].as_ref() {
+                            Some(Source::Conn(conn)) => format!("tcp://{}", conn.peer),
+                            _ => String::new(),
+                        },
+                        Some(Transport::Memory(..)) => "memory pipe".into(),
+                        None => String::new(),
+                    };
                     match &reason {
                         CloseReason::Local(_) | CloseReason::PeerGoodbye(_) => {
-                            tracing::info!(host = %h.name, %link, "link closed: {reason}")
+                            tracing::info!(host = %host_name, %peer, "link closed: {reason}")
                         }
-                        _ => tracing::warn!(host = %h.name, %link, "link closed: {reason}"),
+                        _ => tracing::warn!(host = %host_name, %peer, "link closed: {reason}"),
                     }
-                    match h.on_link_closed(now, link, &reason) {
+                    match transport {
                         Some(Transport::Tcp(token)) => self.close_conn(token),
                         Some(Transport::Memory(pipe, end)) => self.memory_closed(pipe, end),
                         None => {}

@@ -1,0 +1,232 @@
+//! The real `trellis router` binary on loopback: bad clients are dropped one by one while
+//! good ones keep working, memory stays bounded, signals stop it cleanly, and mistakes on
+//! the command line are one-line errors with exit code 2.
+
+use roaring::RoaringBitmap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use trellis_core::wire::TransportClass;
+use trellis_net::{Endpoint, Node, NodeConfig};
+
+const WAIT: Duration = Duration::from_secs(10);
+const FED: &str = "ProcessTest";
+
+/// A router process, killed if the test fails before stopping it.
+struct RouterProcess {
+    child: Child,
+    endpoints: Vec<Endpoint>,
+}
+
+impl RouterProcess {
+    fn start(args: &[&str]) -> RouterProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+            .arg("router")
+            .args(args)
+            .env("TRELLIS_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("trellis runs");
+        let stdout = child.stdout.take().unwrap();
+        let mut lines = BufReader::new(stdout).lines();
+        let listens = args.iter().filter(|a| **a == "--listen").count();
+        let endpoints = (0..listens)
+            .map(|_| {
+                let line = lines.next().expect("router prints where it listens").unwrap();
+                line.strip_prefix("listening on ").expect("listening line").parse().unwrap()
+            })
+            .collect();
+        RouterProcess { child, endpoints }
+    }
+
+    fn tcp(&self) -> Endpoint {
+        self.endpoints.iter().find(|e| matches!(e, Endpoint::Tcp(_))).unwrap().clone()
+    }
+
+    fn address(&self) -> std::net::SocketAddr {
+        match self.tcp() {
+            Endpoint::Tcp(addr) => addr,
+            _ => unreachable!(),
+        }
+    }
+
+    /// Resident memory of the process, in kB.
+    fn rss_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    }
+
+    /// Send SIGTERM and wait for the exit status, within a bound.
+    fn terminate(mut self) -> std::process::ExitStatus {
+        let status = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status().unwrap();
+        assert!(status.success());
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "router did not stop after SIGTERM");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for RouterProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn ids(list: &[u32]) -> RoaringBitmap {
+    list.iter().copied().collect()
+}
+
+fn exchange(publisher: &Node, subscriber: &Node, id: u32, payload: &[u8]) {
+    publisher.wait_for_network_interest(&ids(&[id]), WAIT).unwrap();
+    publisher.publish(&[id], TransportClass::Reliable, payload).unwrap();
+    let got = subscriber.recv_timeout(WAIT).unwrap().expect("message arrives");
+    assert_eq!(got.payload(), payload);
+}
+
+/// Read until the router closes the connection; returns what it sent.
+fn read_until_closed(mut stream: TcpStream) -> Vec<u8> {
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let mut got = Vec::new();
+    match stream.read_to_end(&mut got) {
+        Ok(_) => got,
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => got,
+        Err(e) => panic!("router kept a bad connection open: {e}"),
+    }
+}
+
+#[test]
+fn bad_clients_are_dropped_and_good_ones_keep_working() {
+    let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
+    let a = Node::connect(NodeConfig::child_of("a", FED, router.tcp())).unwrap();
+    let b = Node::connect(NodeConfig::child_of("b", FED, router.tcp())).unwrap();
+    b.subscribe(&ids(&[1])).unwrap();
+    exchange(&a, &b, 1, b"before");
+    let rss_before = router.rss_kb();
+
+    // Garbage: an HTTP request.
+    let mut garbage = TcpStream::connect(router.address()).unwrap();
+    garbage.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let reply = read_until_closed(garbage);
+    assert!(
+        String::from_utf8_lossy(&reply).contains("protocol error"),
+        "the router says why before it hangs up"
+    );
+
+    // An oversize length: 1 GiB claimed, refused before any of it is buffered.
+    let mut oversize = TcpStream::connect(router.address()).unwrap();
+    oversize.write_all(&(1u32 << 30).to_le_bytes()).unwrap();
+    oversize.write_all(&[0u8; 4096]).unwrap();
+    let reply = read_until_closed(oversize);
+    assert!(String::from_utf8_lossy(&reply).contains("exceeds the limit"));
+
+    // A truncated frame: a hello cut short, then the connection ends.
+    let mut truncated = TcpStream::connect(router.address()).unwrap();
+    truncated.write_all(&[40, 0, 0, 0, 1, 1, 0, 0]).unwrap();
+    truncated.shutdown(std::net::Shutdown::Write).unwrap();
+    read_until_closed(truncated);
+
+    // Many bad clients at once do not add up either.
+    let floods: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut s = TcpStream::connect(router.address()).unwrap();
+            s.write_all(&(1000u32 << 20).to_le_bytes()).unwrap();
+            s
+        })
+        .collect();
+    for s in floods {
+        read_until_closed(s);
+    }
+
+    exchange(&a, &b, 1, b"after");
+    let rss_after = router.rss_kb();
+    assert!(
+        rss_after < rss_before + 16 * 1024,
+        "router memory grew from {rss_before} kB to {rss_after} kB"
+    );
+    drop((a, b));
+    assert!(router.terminate().success(), "SIGTERM ends the router with status 0");
+}
+
+#[test]
+fn sigterm_says_goodbye_to_every_link() {
+    let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
+    let mut config = NodeConfig::child_of("watcher", FED, router.tcp());
+    config.link.heartbeat_timeout = Duration::from_secs(60);
+    let watcher = Node::connect(config).unwrap();
+    let status = router.terminate();
+    assert!(status.success());
+    // The node's link closes because of the goodbye, not a timeout: the stats show it gone
+    // well before the 60 s heartbeat timeout.
+    let deadline = Instant::now() + WAIT;
+    while watcher.stats().unwrap().links_up() > 0 {
+        assert!(Instant::now() < deadline, "link still up after the router stopped");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn routers_link_as_a_mesh_and_a_tree() {
+    let ports: Vec<u16> = (0..2)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port())
+        .collect();
+    let url = |p: u16| format!("tcp://127.0.0.1:{p}");
+    let (m0, m1) = (url(ports[0]), url(ports[1]));
+    let r0 = RouterProcess::start(&["--name", "m0", "--listen", &m0, "--peer", &m1]);
+    let r1 = RouterProcess::start(&["--name", "m1", "--listen", &m1, "--peer", &m0]);
+    let leaf = RouterProcess::start(&["--name", "leaf", "--listen", "tcp://127.0.0.1:0", "--parent", &m1]);
+    let a = Node::connect(NodeConfig::child_of("a", FED, r0.tcp())).unwrap();
+    let b = Node::connect(NodeConfig::child_of("b", FED, leaf.tcp())).unwrap();
+    b.subscribe(&ids(&[3])).unwrap();
+    a.subscribe(&ids(&[4])).unwrap();
+    exchange(&a, &b, 3, b"down the tree");
+    exchange(&b, &a, 4, b"up and across");
+    drop((a, b));
+    for r in [leaf, r1, r0] {
+        assert!(r.terminate().success());
+    }
+}
+
+fn run_expecting_failure(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(args)
+        .env("TRELLIS_LOG", "off")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    (out.status.code().unwrap(), stderr)
+}
+
+#[test]
+fn a_port_in_use_is_a_one_line_error_with_exit_code_2() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("tcp://{}", taken.local_addr().unwrap());
+    let (code, stderr) = run_expecting_failure(&["router", "--listen", &url]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot listen on") && stderr.contains(&url), "{stderr}");
+}
+
+#[test]
+fn a_bad_url_is_a_one_line_error_with_exit_code_2() {
+    for (url, why) in [("tcp//127.0.0.1:1", "expected scheme://address"), ("ftp://127.0.0.1:1", "unknown scheme")] {
+        let (code, stderr) = run_expecting_failure(&["router", "--listen", url]);
+        assert_eq!(code, 2, "{url}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(url) && stderr.contains(why), "{stderr}");
+    }
+    let (code, stderr) = run_expecting_failure(&["router", "--listen", "tcp://127.0.0.1:0", "--peer", "nonsense"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("\"nonsense\""), "{stderr}");
+}
