@@ -24,7 +24,7 @@ impl RouterProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
             .arg("router")
             .args(args)
-            .env("TRELLIS_LOG", "warn")
+            .env("TRELLIS_LOG", "error")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -34,15 +34,25 @@ impl RouterProcess {
         let listens = args.iter().filter(|a| **a == "--listen").count();
         let endpoints = (0..listens)
             .map(|_| {
-                let line = lines.next().expect("router prints where it listens").unwrap();
-                line.strip_prefix("listening on ").expect("listening line").parse().unwrap()
+                let line = lines
+                    .next()
+                    .expect("router prints where it listens")
+                    .unwrap();
+                line.strip_prefix("listening on ")
+                    .expect("listening line")
+                    .parse()
+                    .unwrap()
             })
             .collect();
         RouterProcess { child, endpoints }
     }
 
     fn tcp(&self) -> Endpoint {
-        self.endpoints.iter().find(|e| matches!(e, Endpoint::Tcp(_))).unwrap().clone()
+        self.endpoints
+            .iter()
+            .find(|e| matches!(e, Endpoint::Tcp(_)))
+            .unwrap()
+            .clone()
     }
 
     fn address(&self) -> std::net::SocketAddr {
@@ -64,14 +74,21 @@ impl RouterProcess {
 
     /// Send SIGTERM and wait for the exit status, within a bound.
     fn terminate(mut self) -> std::process::ExitStatus {
-        let status = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status().unwrap();
+        let status = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status()
+            .unwrap();
         assert!(status.success());
         let deadline = Instant::now() + WAIT;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return status;
             }
-            assert!(Instant::now() < deadline, "router did not stop after SIGTERM");
+            assert!(
+                Instant::now() < deadline,
+                "router did not stop after SIGTERM"
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
     }
@@ -89,9 +106,16 @@ fn ids(list: &[u32]) -> RoaringBitmap {
 }
 
 fn exchange(publisher: &Node, subscriber: &Node, id: u32, payload: &[u8]) {
-    publisher.wait_for_network_interest(&ids(&[id]), WAIT).unwrap();
-    publisher.publish(&[id], TransportClass::Reliable, payload).unwrap();
-    let got = subscriber.recv_timeout(WAIT).unwrap().expect("message arrives");
+    publisher
+        .wait_for_network_interest(&ids(&[id]), WAIT)
+        .unwrap();
+    publisher
+        .publish(&[id], TransportClass::Reliable, payload)
+        .unwrap();
+    let got = subscriber
+        .recv_timeout(WAIT)
+        .unwrap()
+        .expect("message arrives");
     assert_eq!(got.payload(), payload);
 }
 
@@ -117,7 +141,9 @@ fn bad_clients_are_dropped_and_good_ones_keep_working() {
 
     // Garbage: an HTTP request.
     let mut garbage = TcpStream::connect(router.address()).unwrap();
-    garbage.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    garbage
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
     let reply = read_until_closed(garbage);
     assert!(
         String::from_utf8_lossy(&reply).contains("protocol error"),
@@ -156,7 +182,10 @@ fn bad_clients_are_dropped_and_good_ones_keep_working() {
         "router memory grew from {rss_before} kB to {rss_after} kB"
     );
     drop((a, b));
-    assert!(router.terminate().success(), "SIGTERM ends the router with status 0");
+    assert!(
+        router.terminate().success(),
+        "SIGTERM ends the router with status 0"
+    );
 }
 
 #[test]
@@ -171,7 +200,10 @@ fn sigterm_says_goodbye_to_every_link() {
     // well before the 60 s heartbeat timeout.
     let deadline = Instant::now() + WAIT;
     while watcher.stats().unwrap().links_up() > 0 {
-        assert!(Instant::now() < deadline, "link still up after the router stopped");
+        assert!(
+            Instant::now() < deadline,
+            "link still up after the router stopped"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
 }
@@ -179,13 +211,26 @@ fn sigterm_says_goodbye_to_every_link() {
 #[test]
 fn routers_link_as_a_mesh_and_a_tree() {
     let ports: Vec<u16> = (0..2)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port())
+        .map(|_| {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        })
         .collect();
     let url = |p: u16| format!("tcp://127.0.0.1:{p}");
     let (m0, m1) = (url(ports[0]), url(ports[1]));
     let r0 = RouterProcess::start(&["--name", "m0", "--listen", &m0, "--peer", &m1]);
     let r1 = RouterProcess::start(&["--name", "m1", "--listen", &m1, "--peer", &m0]);
-    let leaf = RouterProcess::start(&["--name", "leaf", "--listen", "tcp://127.0.0.1:0", "--parent", &m1]);
+    let leaf = RouterProcess::start(&[
+        "--name",
+        "leaf",
+        "--listen",
+        "tcp://127.0.0.1:0",
+        "--parent",
+        &m1,
+    ]);
     let a = Node::connect(NodeConfig::child_of("a", FED, r0.tcp())).unwrap();
     let b = Node::connect(NodeConfig::child_of("b", FED, leaf.tcp())).unwrap();
     b.subscribe(&ids(&[3])).unwrap();
@@ -215,18 +260,30 @@ fn a_port_in_use_is_a_one_line_error_with_exit_code_2() {
     let (code, stderr) = run_expecting_failure(&["router", "--listen", &url]);
     assert_eq!(code, 2);
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("cannot listen on") && stderr.contains(&url), "{stderr}");
+    assert!(
+        stderr.contains("cannot listen on") && stderr.contains(&url),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn a_bad_url_is_a_one_line_error_with_exit_code_2() {
-    for (url, why) in [("tcp//127.0.0.1:1", "expected scheme://address"), ("ftp://127.0.0.1:1", "unknown scheme")] {
+    for (url, why) in [
+        ("tcp//127.0.0.1:1", "expected scheme://address"),
+        ("ftp://127.0.0.1:1", "unknown scheme"),
+    ] {
         let (code, stderr) = run_expecting_failure(&["router", "--listen", url]);
         assert_eq!(code, 2, "{url}: {stderr}");
         assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
         assert!(stderr.contains(url) && stderr.contains(why), "{stderr}");
     }
-    let (code, stderr) = run_expecting_failure(&["router", "--listen", "tcp://127.0.0.1:0", "--peer", "nonsense"]);
+    let (code, stderr) = run_expecting_failure(&[
+        "router",
+        "--listen",
+        "tcp://127.0.0.1:0",
+        "--peer",
+        "nonsense",
+    ]);
     assert_eq!(code, 2);
     assert!(stderr.contains("\"nonsense\""), "{stderr}");
 }

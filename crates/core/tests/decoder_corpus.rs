@@ -12,7 +12,10 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).filter(|p| p.is_file()).collect();
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
     files.sort();
     files
 }
@@ -31,7 +34,10 @@ fn refused(data: &[u8]) -> bool {
         match decode_frame(&mut buf, DEFAULT_MAX_FRAME_SIZE) {
             Ok(Some(_)) => continue,
             Ok(None) => {
-                assert!(buf.len() < DEFAULT_MAX_FRAME_SIZE, "incomplete frames stay under the limit");
+                assert!(
+                    buf.len() < DEFAULT_MAX_FRAME_SIZE,
+                    "incomplete frames stay under the limit"
+                );
                 return !buf.is_empty();
             }
             Err(_) => return true,
