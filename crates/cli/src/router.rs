@@ -25,6 +25,10 @@ pub(crate) struct RouterArgs {
     /// Name of the clique our --peer links form.
     #[arg(long, default_value = "mesh")]
     clique: String,
+    /// Do not hold the federation registry. By default the router at the top holds it: one
+    /// with no --parent whose address sorts before every --peer.
+    #[arg(long)]
+    no_registry: bool,
 }
 
 fn endpoint(text: &str) -> Result<Endpoint> {
@@ -51,7 +55,9 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
         .ok_or_else(|| UsageError("--listen needs a tcp:// or mem:// address".into()))?;
 
     let node_id = NodeId(std::process::id() as u64 ^ (own.to_string().len() as u64) << 32);
-    let mut config = HostConfig::new(RouterConfig::new(args.name.clone(), node_id));
+    let mut router = RouterConfig::new(args.name.clone(), node_id);
+    router.hosts_registry = !args.no_registry && parent.is_none() && peers.iter().all(|p| *p > own);
+    let mut config = HostConfig::new(router);
     config.listen = listen;
     for peer in peers.into_iter().filter(|p| *p > own) {
         config

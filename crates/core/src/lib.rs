@@ -7,6 +7,7 @@
 
 pub mod fom;
 pub mod interest;
+pub mod registry;
 pub mod router;
 pub mod sim;
 pub mod time;

@@ -63,6 +63,8 @@ pub struct RouterConfig {
     pub reassembly_timeout: Duration,
     /// Most fragmented frames being reassembled at once per link.
     pub max_partial_frames: usize,
+    /// This router holds the federation registry (exactly one node of a network should).
+    pub hosts_registry: bool,
 }
 
 impl RouterConfig {
@@ -78,6 +80,7 @@ impl RouterConfig {
             max_datagram_size: super::DEFAULT_MAX_DATAGRAM,
             reassembly_timeout: Duration::from_secs(1),
             max_partial_frames: 64,
+            hosts_registry: false,
         }
     }
 

@@ -115,6 +115,8 @@ impl Router {
             Frame::Heartbeat => {}
             Frame::Interest(interest) => self.on_interest(now, slot, interest),
             Frame::Data(data) => self.on_data(now, slot, data),
+            Frame::RegistryRoute(route) => self.on_registry_route(now, slot, route),
+            Frame::Manage(frame) => self.on_manage(now, slot, frame),
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::event::{CloseReason, Event};
 use super::index::Slot;
-use super::link::LinkState;
+use super::link::{Binding, LinkState};
 use super::{LinkId, Router};
 use crate::time::Time;
 use crate::wire::{encode_heartbeat, Goodbye};
@@ -52,6 +52,7 @@ impl Router {
             return;
         }
         self.detach(now, slot);
+        self.update_registry_route(now);
         let keep_queue = matches!(reason, CloseReason::Local(_));
         if !keep_queue || !goodbye {
             let dropped = self.link_mut(slot).out.clear() as u64;
@@ -74,6 +75,16 @@ impl Router {
 
     /// Withdraw the link's interest, take it out of its block, and release whoever waited on it.
     fn detach(&mut self, now: Time, slot: Slot) {
+        let link = self.link_mut(slot);
+        // No route to the registry through a closing link.
+        link.registry_distance = crate::wire::RegistryRoute::UNREACHABLE;
+        let federate_gone = match (&link.binding, &link.peer) {
+            (Binding::Federation(_), Some(peer)) if link.is_up() => Some(peer.node_id),
+            _ => None,
+        };
+        if let Some(node) = federate_gone {
+            self.report_node_gone(now, node);
+        }
         let interest = std::mem::take(&mut self.link_mut(slot).interest);
         for (fed, set) in interest {
             self.propagate(now, fed, slot, &RoaringBitmap::new(), &set);
@@ -161,6 +172,7 @@ impl Router {
             return;
         }
         self.next_housekeeping = now + self.config.housekeeping_interval;
+        self.expire_pending_manage(now);
         for id in self.link_ids() {
             let slot = id.slot;
             let link = self.link(slot);

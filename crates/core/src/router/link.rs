@@ -65,6 +65,10 @@ pub(crate) struct Link {
     pub fragmenting: Option<super::udp::Fragmenting>,
     /// Number for the next fragmented frame sent on this link.
     pub next_fragmented: u32,
+    /// The far side's distance to the registry, as it last announced it.
+    pub registry_distance: u8,
+    /// What we last announced to it.
+    pub registry_announced: Option<u8>,
     /// Received bytes not yet decoded.
     pub inbuf: BytesMut,
     /// A reliable frame from this link waiting for room downstream; while set, no further

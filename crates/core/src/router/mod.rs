@@ -18,6 +18,7 @@ mod index;
 mod input;
 mod lifecycle;
 mod link;
+mod manage;
 mod propagate;
 mod queue;
 mod stats;
@@ -138,6 +139,15 @@ pub struct Router {
     stats: RouterStats,
     udp_sessions: FxHashMap<u64, Slot>,
     reassembly: udp::Reassembly,
+    /// The federation registry, on the one router that hosts it.
+    registry: Option<crate::registry::Registry>,
+    registry_distance: u8,
+    registry_via: Option<Slot>,
+    /// Requests forwarded toward the registry, by (origin, request), awaiting their reply.
+    pending_manage: FxHashMap<(crate::wire::NodeId, u64), manage::Pending>,
+    /// Answers for the local application: (request, body).
+    manage_replies: VecDeque<(u64, Bytes)>,
+    next_request: u64,
 }
 
 const ENCODE_CHUNK: usize = 64 << 10;
@@ -169,7 +179,18 @@ impl Router {
             stats: RouterStats::default(),
             udp_sessions: FxHashMap::default(),
             reassembly: udp::Reassembly::default(),
+            registry: config.hosts_registry.then(crate::registry::Registry::new),
+            registry_distance: crate::wire::RegistryRoute::UNREACHABLE,
+            registry_via: None,
+            pending_manage: FxHashMap::default(),
+            manage_replies: VecDeque::new(),
+            next_request: 1,
             config,
+        };
+        router.registry_distance = if router.registry.is_some() {
+            0
+        } else {
+            router.registry_distance
         };
         if let Some(app) = router.config.application.clone() {
             let fed = router
@@ -292,6 +313,8 @@ impl Router {
             udp_peer: None,
             fragmenting: None,
             next_fragmented: 0,
+            registry_distance: crate::wire::RegistryRoute::UNREACHABLE,
+            registry_announced: None,
             inbuf: BytesMut::new(),
             stalled: None,
             waiters: Vec::new(),

@@ -51,6 +51,7 @@ impl Router {
             }
         }
         self.events.push_back(Event::LinkUp { link: id, peer });
+        self.update_registry_route(now);
     }
 
     /// Union of the interest of every up link outside `block` that carries `fed`.

@@ -529,8 +529,8 @@ fn bundling_delay_holds_output_until_due() {
     use crate::wire::FrameKind;
     assert_eq!(
         kinds,
-        vec![FrameKind::Hello, FrameKind::Data],
-        "one write carries both"
+        vec![FrameKind::Hello, FrameKind::RegistryRoute, FrameKind::Data],
+        "one write carries everything that waited"
     );
 }
 
@@ -778,4 +778,149 @@ fn the_application_publishes_and_receives_through_its_router() {
             .publish(now, &[1], TransportClass::Reliable, 9, b""),
         Err(PublishError::BadPriority(9))
     );
+}
+
+mod registry {
+    use super::*;
+    use crate::registry::{ErrorKind, Request, Response};
+
+    fn registry_router(sim: &mut Sim, name: &str) -> usize {
+        let mut config = RouterConfig::new(name, NodeId(1000 + sim.nodes.len() as u64));
+        config.hosts_registry = true;
+        sim.add_node(config)
+    }
+
+    fn ask(sim: &mut Sim, node: usize, request: Request) -> Response {
+        let now = sim.now();
+        let id = sim.nodes[node].router.manage(now, &request);
+        quiet(sim);
+        let (answered, response) = sim.nodes[node]
+            .router
+            .poll_manage_reply()
+            .expect("an answer");
+        assert_eq!(answered, id);
+        response
+    }
+
+    fn join(federation: &str, name: &str, fingerprint: u64) -> Request {
+        Request::Join {
+            federation: federation.into(),
+            federate_name: name.into(),
+            federate_type: "test".into(),
+            fingerprint,
+        }
+    }
+
+    #[test]
+    fn requests_find_the_registry_up_a_tree_and_answers_come_back() {
+        let mut sim = Sim::new(11, SimConfig::default());
+        let root = registry_router(&mut sim, "root");
+        let mid = sim.add_router("mid");
+        let leaf = sim.add_router("leaf");
+        sim.connect_parent(mid, root, "");
+        sim.connect_parent(leaf, mid, "");
+        let a = sim.add_federate("a", FED);
+        let b = sim.add_federate("b", FED);
+        sim.connect_parent(a, leaf, FED);
+        sim.connect_parent(b, root, FED);
+        quiet(&mut sim);
+        let distances: Vec<_> = [root, mid, leaf, a, b]
+            .iter()
+            .map(|&n| sim.nodes[n].router.registry_distance())
+            .collect();
+        assert_eq!(distances, vec![Some(0), Some(1), Some(2), Some(3), Some(1)]);
+
+        let create = Request::Create {
+            federation: FED.into(),
+            fingerprint: 5,
+            modules: vec![],
+        };
+        assert_eq!(ask(&mut sim, a, create.clone()), Response::Created);
+        assert!(matches!(
+            ask(&mut sim, b, create),
+            Response::Error {
+                kind: ErrorKind::FederationExists,
+                ..
+            }
+        ));
+        assert_eq!(
+            ask(&mut sim, a, join(FED, "a", 5)),
+            Response::Joined { federate: 1 }
+        );
+        assert!(matches!(
+            ask(&mut sim, b, join(FED, "b", 6)),
+            Response::Error {
+                kind: ErrorKind::InconsistentFom,
+                ..
+            }
+        ));
+        assert_eq!(
+            ask(&mut sim, b, join(FED, "b", 5)),
+            Response::Joined { federate: 2 }
+        );
+    }
+
+    #[test]
+    fn a_federate_whose_link_fails_is_resigned_for_it() {
+        let mut sim = Sim::new(12, SimConfig::default());
+        let root = registry_router(&mut sim, "root");
+        let a = sim.add_federate("a", FED);
+        let b = sim.add_federate("b", FED);
+        let pipe = sim.connect_parent(a, root, FED);
+        sim.connect_parent(b, root, FED);
+        quiet(&mut sim);
+        let create = Request::Create {
+            federation: FED.into(),
+            fingerprint: 1,
+            modules: vec![],
+        };
+        assert_eq!(ask(&mut sim, a, create), Response::Created);
+        assert_eq!(
+            ask(&mut sim, a, join(FED, "tank", 1)),
+            Response::Joined { federate: 1 }
+        );
+        assert!(matches!(
+            ask(&mut sim, b, join(FED, "tank", 1)),
+            Response::Error {
+                kind: ErrorKind::FederateNameInUse,
+                ..
+            }
+        ));
+        sim.sever(pipe);
+        quiet(&mut sim);
+        assert_eq!(
+            ask(&mut sim, b, join(FED, "tank", 1)),
+            Response::Joined { federate: 2 }
+        );
+    }
+
+    #[test]
+    fn a_mesh_routes_to_its_registry_and_reports_when_none_is_reachable() {
+        let mut sim = Sim::new(13, SimConfig::default());
+        let m0 = registry_router(&mut sim, "m0");
+        let m1 = sim.add_router("m1");
+        let m2 = sim.add_router("m2");
+        sim.clique(&[m0, m1, m2], "", "mesh");
+        let f = sim.add_federate("f", FED);
+        sim.connect_parent(f, m2, FED);
+        let island = sim.add_router("island");
+        let g = sim.add_federate("g", FED);
+        sim.connect_parent(g, island, FED);
+        quiet(&mut sim);
+        assert_eq!(sim.nodes[m1].router.registry_distance(), Some(1));
+        assert_eq!(sim.nodes[f].router.registry_distance(), Some(2));
+        let create = Request::Create {
+            federation: FED.into(),
+            fingerprint: 1,
+            modules: vec![],
+        };
+        assert_eq!(ask(&mut sim, f, create.clone()), Response::Created);
+        assert!(matches!(
+            ask(&mut sim, g, create),
+            Response::Error {
+                kind: ErrorKind::NoRegistry,
+                ..
+            }
+        ));
+    }
 }

@@ -14,10 +14,13 @@
 
 mod control;
 mod data;
-mod reader;
+mod manage;
+pub(crate) mod reader;
 
+pub(crate) use control::clip as control_clip;
 pub use control::{Goodbye, Hello, InterestFrame, InterestOp, LinkFlags, Role, UdpOffer};
 pub use data::{DataFrame, DataHeader, DataIds, TransportClass, MAX_IDS_PER_FRAME};
+pub use manage::{ManageDirection, ManageFrame, RegistryRoute};
 
 use bytes::BytesMut;
 use reader::Reader;
@@ -84,6 +87,8 @@ pub enum FrameKind {
     Data = 3,
     Heartbeat = 4,
     Goodbye = 5,
+    RegistryRoute = 6,
+    Manage = 7,
 }
 
 impl FrameKind {
@@ -94,6 +99,8 @@ impl FrameKind {
             3 => FrameKind::Data,
             4 => FrameKind::Heartbeat,
             5 => FrameKind::Goodbye,
+            6 => FrameKind::RegistryRoute,
+            7 => FrameKind::Manage,
             _ => return None,
         })
     }
@@ -105,6 +112,8 @@ impl FrameKind {
             FrameKind::Data => "data",
             FrameKind::Heartbeat => "heartbeat",
             FrameKind::Goodbye => "goodbye",
+            FrameKind::RegistryRoute => "registry route",
+            FrameKind::Manage => "manage",
         }
     }
 }
@@ -135,6 +144,8 @@ pub enum Frame {
     Data(DataFrame),
     Heartbeat,
     Goodbye(Goodbye),
+    RegistryRoute(RegistryRoute),
+    Manage(ManageFrame),
 }
 
 impl Frame {
@@ -145,6 +156,8 @@ impl Frame {
             Frame::Data(_) => FrameKind::Data,
             Frame::Heartbeat => FrameKind::Heartbeat,
             Frame::Goodbye(_) => FrameKind::Goodbye,
+            Frame::RegistryRoute(_) => FrameKind::RegistryRoute,
+            Frame::Manage(_) => FrameKind::Manage,
         }
     }
 
@@ -193,6 +206,13 @@ impl Frame {
                 r.finish()?;
                 Ok(Frame::Goodbye(goodbye))
             }
+            FrameKind::RegistryRoute => {
+                let mut r = Reader::new(&frame[FRAME_HEADER_LEN..], "registry route");
+                let route = RegistryRoute::decode(&mut r)?;
+                r.finish()?;
+                Ok(Frame::RegistryRoute(route))
+            }
+            FrameKind::Manage => ManageFrame::from_frame(frame).map(Frame::Manage),
         }
     }
 }

@@ -1,0 +1,213 @@
+//! Federation management on the router: the route to the registry, and forwarding manage
+//! frames along it (requests toward the registry, replies back the way they came).
+//!
+//! The route is a distance vector with split horizon per block: a router announces its
+//! distance to every link except into the block its own route leaves through (to those it
+//! announces "unreachable"). In a block graph that removes every loop, so routes converge
+//! after a failure without counting to infinity.
+
+use super::index::Slot;
+use super::{LinkId, Router};
+use crate::registry::{ErrorKind, Request, Response};
+use crate::time::Time;
+use crate::wire::{ManageDirection, ManageFrame, NodeId, RegistryRoute};
+use std::time::Duration;
+
+/// Most requests a router forwards at once; beyond it, asking nodes get an error.
+pub(crate) const MAX_PENDING: usize = 4096;
+/// A forwarded request whose reply has not come back by then is forgotten.
+const PENDING_TIMEOUT: Duration = Duration::from_secs(30);
+/// Routes longer than this are treated as unreachable.
+const MAX_DISTANCE: u8 = 64;
+
+pub(crate) struct Pending {
+    asker: LinkId,
+    expires: Time,
+}
+
+impl Router {
+    /// This router's distance to the registry and the link its route leaves through.
+    fn best_registry_route(&self) -> (u8, Option<Slot>) {
+        if self.registry.is_some() {
+            return (0, None);
+        }
+        let mut best = (RegistryRoute::UNREACHABLE, None);
+        for link in self.links.iter().flatten() {
+            if link.is_app() || !link.is_up() {
+                continue;
+            }
+            let distance = link.registry_distance.saturating_add(1);
+            if distance <= MAX_DISTANCE && distance < best.0 {
+                best = (distance, Some(link.id.slot));
+            }
+        }
+        best
+    }
+
+    /// Recompute the route and tell every link what changed for it.
+    pub(super) fn update_registry_route(&mut self, now: Time) {
+        let (distance, via) = self.best_registry_route();
+        self.registry_distance = distance;
+        self.registry_via = via;
+        let via_block = via.and_then(|v| self.link(v).block);
+        for id in self.link_ids() {
+            let link = self.link(id.slot);
+            if link.is_app() || !link.is_up() {
+                continue;
+            }
+            let announce = if via_block.is_some() && link.block == via_block {
+                RegistryRoute::UNREACHABLE
+            } else {
+                distance
+            };
+            if link.registry_announced != Some(announce) {
+                self.link_mut(id.slot).registry_announced = Some(announce);
+                self.send_control(now, id.slot, |out| {
+                    RegistryRoute { distance: announce }.encode(out)
+                });
+            }
+        }
+    }
+
+    pub(super) fn on_registry_route(&mut self, now: Time, slot: Slot, route: RegistryRoute) {
+        self.link_mut(slot).registry_distance = route.distance;
+        self.update_registry_route(now);
+    }
+
+    fn request_frame(&mut self, request: &Request) -> ManageFrame {
+        let id = self.next_request;
+        self.next_request += 1;
+        ManageFrame {
+            direction: ManageDirection::Request,
+            origin: self.config.node_id,
+            request: id,
+            body: request.encode(),
+        }
+    }
+
+    /// Ask the registry for the local application. The answer comes from
+    /// `poll_manage_reply` with the returned number.
+    pub fn manage(&mut self, now: Time, request: &Request) -> u64 {
+        let frame = self.request_frame(request);
+        let id = frame.request;
+        let asker = self.app.map(|app| self.link(app).id);
+        self.forward_request(now, asker, frame);
+        id
+    }
+
+    /// The next answer to a `manage` request of the local application.
+    pub fn poll_manage_reply(&mut self) -> Option<(u64, Response)> {
+        let (id, body) = self.manage_replies.pop_front()?;
+        let response = Response::decode(&body).unwrap_or_else(|e| Response::Error {
+            kind: ErrorKind::Malformed,
+            message: format!("the registry's answer did not decode: {e}"),
+        });
+        Some((id, response))
+    }
+
+    pub(super) fn on_manage(&mut self, now: Time, slot: Slot, frame: ManageFrame) {
+        match frame.direction {
+            ManageDirection::Request => {
+                let asker = self.link(slot).id;
+                self.forward_request(now, Some(asker), frame)
+            }
+            ManageDirection::Reply => {
+                if let Some(pending) = self.pending_manage.remove(&(frame.origin, frame.request)) {
+                    self.send_reply(now, pending.asker, frame);
+                }
+            }
+        }
+    }
+
+    /// Answer a request here if we hold the registry, else pass it on toward it.
+    fn forward_request(&mut self, now: Time, asker: Option<LinkId>, frame: ManageFrame) {
+        if let Some(registry) = self.registry.as_mut() {
+            let response = match Request::decode(&frame.body) {
+                Ok(request) => registry.handle(frame.origin, request),
+                Err(e) => Response::Error {
+                    kind: ErrorKind::Malformed,
+                    message: format!("registry request did not decode: {e}"),
+                },
+            };
+            if let Some(asker) = asker {
+                self.reply(now, asker, &frame, response);
+            }
+            return;
+        }
+        let Some(via) = self.registry_via else {
+            if let Some(asker) = asker {
+                let response = Response::Error {
+                    kind: ErrorKind::NoRegistry,
+                    message: format!(
+                        "no federation registry is reachable from {}",
+                        self.config.node_name
+                    ),
+                };
+                self.reply(now, asker, &frame, response);
+            }
+            return;
+        };
+        if let Some(asker) = asker {
+            if self.pending_manage.len() >= MAX_PENDING {
+                let response = Response::Error {
+                    kind: ErrorKind::LimitReached,
+                    message: format!(
+                        "{} has {MAX_PENDING} registry requests in flight",
+                        self.config.node_name
+                    ),
+                };
+                self.reply(now, asker, &frame, response);
+                return;
+            }
+            let pending = Pending {
+                asker,
+                expires: now + PENDING_TIMEOUT,
+            };
+            self.pending_manage
+                .insert((frame.origin, frame.request), pending);
+        }
+        let bytes = self.encode(|out| frame.encode(out));
+        self.queue_control(now, via, bytes);
+    }
+
+    fn reply(&mut self, now: Time, asker: LinkId, request: &ManageFrame, response: Response) {
+        let frame = ManageFrame {
+            direction: ManageDirection::Reply,
+            origin: request.origin,
+            request: request.request,
+            body: response.encode(),
+        };
+        self.send_reply(now, asker, frame);
+    }
+
+    fn send_reply(&mut self, now: Time, asker: LinkId, frame: ManageFrame) {
+        let Some(slot) = self.live(asker) else { return };
+        if self.link(slot).is_app() {
+            self.manage_replies.push_back((frame.request, frame.body));
+            return;
+        }
+        let bytes = self.encode(|out| frame.encode(out));
+        self.queue_control(now, slot, bytes);
+    }
+
+    /// Tell the registry that the node behind a closing federate link is gone.
+    pub(super) fn report_node_gone(&mut self, now: Time, node: NodeId) {
+        // The router's own request: nobody waits for its answer.
+        let frame = self.request_frame(&Request::NodeGone { node });
+        self.forward_request(now, None, frame);
+    }
+
+    pub(super) fn expire_pending_manage(&mut self, now: Time) {
+        self.pending_manage.retain(|_, p| p.expires > now);
+    }
+
+    /// Whether this router holds the federation registry.
+    pub fn hosts_registry(&self) -> bool {
+        self.registry.is_some()
+    }
+
+    /// Links between this router and the registry (`None` when unreachable).
+    pub fn registry_distance(&self) -> Option<u8> {
+        (self.registry_distance != RegistryRoute::UNREACHABLE).then_some(self.registry_distance)
+    }
+}
