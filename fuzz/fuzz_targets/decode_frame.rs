@@ -13,7 +13,10 @@ fuzz_target!(|data: &[u8]| {
         match decode_frame(&mut buf, LIMIT) {
             Ok(Some(_)) => continue,
             Ok(None) => {
-                assert!(buf.len() < LIMIT, "an incomplete frame never exceeds the limit");
+                assert!(
+                    buf.len() < LIMIT,
+                    "an incomplete frame never exceeds the limit"
+                );
                 break;
             }
             Err(_) => break,
