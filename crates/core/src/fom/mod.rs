@@ -1,1 +1,433 @@
-//! Object models (IEEE 1516-2010 OMT / FDD XML). Being written.
+//! Object models: IEEE 1516-2010 OMT / FDD XML modules, merged into one model.
+//!
+//! Classes of several modules merge by qualified name (RPR modules repeat their parents as
+//! scaffolding); a member declared twice must be declared alike, or loading fails with an
+//! error naming both places. Every error names the file, line and element. Handles follow
+//! sorted qualified names, so two processes that load the same modules in any order agree
+//! on every handle and on the model's fingerprint.
+
+mod error;
+mod merge;
+mod parse;
+
+pub use error::{FomError, FomErrors};
+
+use serde::Serialize;
+use std::path::Path;
+
+macro_rules! handle {
+    ($name:ident) => {
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        pub struct $name(pub u32);
+    };
+}
+
+handle!(ObjectClassHandle);
+handle!(AttributeHandle);
+handle!(InteractionClassHandle);
+handle!(ParameterHandle);
+handle!(DimensionHandle);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Order {
+    Receive,
+    TimeStamp,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transportation {
+    pub name: String,
+    pub reliable: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ObjectClass {
+    pub handle: ObjectClassHandle,
+    pub name: String,
+    pub qualified_name: String,
+    pub parent: Option<ObjectClassHandle>,
+    /// Declared here, not inherited.
+    pub attributes: Vec<AttributeHandle>,
+    pub children: Vec<ObjectClassHandle>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Attribute {
+    pub handle: AttributeHandle,
+    pub class: ObjectClassHandle,
+    pub name: String,
+    pub data_type: String,
+    pub transportation: Transportation,
+    pub order: Order,
+    pub dimensions: Vec<DimensionHandle>,
+}
+
+#[derive(Clone, Debug)]
+pub struct InteractionClass {
+    pub handle: InteractionClassHandle,
+    pub name: String,
+    pub qualified_name: String,
+    pub parent: Option<InteractionClassHandle>,
+    /// Declared here, not inherited.
+    pub parameters: Vec<ParameterHandle>,
+    pub transportation: Transportation,
+    pub order: Order,
+    pub dimensions: Vec<DimensionHandle>,
+    pub children: Vec<InteractionClassHandle>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Parameter {
+    pub handle: ParameterHandle,
+    pub class: InteractionClassHandle,
+    pub name: String,
+    pub data_type: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Dimension {
+    pub handle: DimensionHandle,
+    pub name: String,
+    pub upper_bound: u64,
+    pub data_type: String,
+}
+
+/// What `trellis fom check` prints. Roots count as classes; attributes and parameters
+/// count where they are declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub object_classes: usize,
+    pub interaction_classes: usize,
+    pub attributes: usize,
+    pub parameters: usize,
+    pub dimensions: usize,
+}
+
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} object classes, {} interaction classes, {} attributes, {} parameters, {} dimensions",
+            self.object_classes, self.interaction_classes, self.attributes, self.parameters, self.dimensions
+        )
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ObjectModel {
+    modules: Vec<String>,
+    object_classes: Vec<ObjectClass>,
+    attributes: Vec<Attribute>,
+    interaction_classes: Vec<InteractionClass>,
+    parameters: Vec<Parameter>,
+    dimensions: Vec<Dimension>,
+    fingerprint: u64,
+}
+
+impl ObjectModel {
+    /// Load and merge modules from files.
+    pub fn load<P: AsRef<Path>>(paths: &[P]) -> Result<ObjectModel, FomErrors> {
+        let mut sources = Vec::new();
+        let mut errors = Vec::new();
+        for path in paths {
+            let path = path.as_ref();
+            match std::fs::read_to_string(path) {
+                Ok(text) => sources.push((path.display().to_string(), text)),
+                Err(e) => errors.push(FomError {
+                    file: path.display().to_string(),
+                    line: 0,
+                    element: "file".into(),
+                    message: format!("cannot read: {e}"),
+                }),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(FomErrors(errors));
+        }
+        let borrowed: Vec<(&str, &str)> = sources
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        ObjectModel::from_sources(&borrowed)
+    }
+
+    /// Load and merge modules given as (name for messages, XML text).
+    pub fn from_sources(sources: &[(&str, &str)]) -> Result<ObjectModel, FomErrors> {
+        let mut modules = Vec::new();
+        let mut errors = Vec::new();
+        for (name, text) in sources {
+            match parse::parse_module(name, text) {
+                Ok(module) => modules.push(module),
+                Err(e) => errors.extend(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(FomErrors(errors));
+        }
+        merge::merge(modules).map_err(FomErrors)
+    }
+
+    fn new(
+        modules: Vec<String>,
+        object_classes: Vec<ObjectClass>,
+        attributes: Vec<Attribute>,
+        interaction_classes: Vec<InteractionClass>,
+        parameters: Vec<Parameter>,
+        dimensions: Vec<Dimension>,
+    ) -> ObjectModel {
+        let mut model = ObjectModel {
+            modules,
+            object_classes,
+            attributes,
+            interaction_classes,
+            parameters,
+            dimensions,
+            fingerprint: 0,
+        };
+        model.fingerprint = model.compute_fingerprint();
+        model
+    }
+
+    /// FNV-1a over a canonical listing of the merged model (not of file names), so
+    /// federates can tell whether they loaded the same model.
+    fn compute_fingerprint(&self) -> u64 {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut feed = |text: &str| {
+            for byte in text.bytes().chain([0u8]) {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        for class in &self.object_classes {
+            feed(&class.qualified_name);
+            for &a in &class.attributes {
+                let a = self.attribute(a);
+                feed(&format!(
+                    "{}|{}|{}|{:?}|{:?}",
+                    a.name, a.data_type, a.transportation.name, a.order, a.dimensions
+                ));
+            }
+        }
+        for class in &self.interaction_classes {
+            feed(&format!(
+                "{}|{}|{:?}|{:?}",
+                class.qualified_name, class.transportation.name, class.order, class.dimensions
+            ));
+            for &p in &class.parameters {
+                let p = self.parameter(p);
+                feed(&format!("{}|{}", p.name, p.data_type));
+            }
+        }
+        for d in &self.dimensions {
+            feed(&format!("{}|{}", d.name, d.upper_bound));
+        }
+        hash
+    }
+
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    /// The files (or names) the model was loaded from.
+    pub fn modules(&self) -> &[String] {
+        &self.modules
+    }
+
+    pub fn counts(&self) -> Counts {
+        Counts {
+            object_classes: self.object_classes.len(),
+            interaction_classes: self.interaction_classes.len(),
+            attributes: self.attributes.len(),
+            parameters: self.parameters.len(),
+            dimensions: self.dimensions.len(),
+        }
+    }
+
+    pub fn object_classes(&self) -> &[ObjectClass] {
+        &self.object_classes
+    }
+
+    pub fn interaction_classes(&self) -> &[InteractionClass] {
+        &self.interaction_classes
+    }
+
+    pub fn dimensions(&self) -> &[Dimension] {
+        &self.dimensions
+    }
+
+    pub fn object_class(&self, handle: ObjectClassHandle) -> &ObjectClass {
+        &self.object_classes[handle.0 as usize]
+    }
+
+    pub fn attribute(&self, handle: AttributeHandle) -> &Attribute {
+        &self.attributes[handle.0 as usize]
+    }
+
+    pub fn interaction_class(&self, handle: InteractionClassHandle) -> &InteractionClass {
+        &self.interaction_classes[handle.0 as usize]
+    }
+
+    pub fn parameter(&self, handle: ParameterHandle) -> &Parameter {
+        &self.parameters[handle.0 as usize]
+    }
+
+    pub fn dimension(&self, handle: DimensionHandle) -> &Dimension {
+        &self.dimensions[handle.0 as usize]
+    }
+
+    /// A handle that came over the wire, if the model has it.
+    pub fn object_class_checked(&self, handle: u32) -> Option<ObjectClassHandle> {
+        ((handle as usize) < self.object_classes.len()).then_some(ObjectClassHandle(handle))
+    }
+
+    pub fn interaction_class_checked(&self, handle: u32) -> Option<InteractionClassHandle> {
+        ((handle as usize) < self.interaction_classes.len())
+            .then_some(InteractionClassHandle(handle))
+    }
+
+    /// By qualified name ("HLAobjectRoot.BaseEntity"), by the name without the root
+    /// ("BaseEntity.PhysicalEntity"), or by its own name when that is unambiguous.
+    pub fn find_object_class(&self, name: &str) -> Option<ObjectClassHandle> {
+        find(&self.object_classes, name, "HLAobjectRoot", |c| {
+            (&c.qualified_name, &c.name)
+        })
+        .map(ObjectClassHandle)
+    }
+
+    pub fn find_interaction_class(&self, name: &str) -> Option<InteractionClassHandle> {
+        find(&self.interaction_classes, name, "HLAinteractionRoot", |c| {
+            (&c.qualified_name, &c.name)
+        })
+        .map(InteractionClassHandle)
+    }
+
+    pub fn find_dimension(&self, name: &str) -> Option<DimensionHandle> {
+        self.dimensions
+            .iter()
+            .find(|d| d.name == name)
+            .map(|d| d.handle)
+    }
+
+    /// An attribute of `class`, declared there or inherited.
+    pub fn find_attribute(&self, class: ObjectClassHandle, name: &str) -> Option<AttributeHandle> {
+        self.object_ancestry(class)
+            .flat_map(|c| self.object_class(c).attributes.iter().copied())
+            .find(|&a| self.attribute(a).name == name)
+    }
+
+    /// A parameter of `class`, declared there or inherited.
+    pub fn find_parameter(
+        &self,
+        class: InteractionClassHandle,
+        name: &str,
+    ) -> Option<ParameterHandle> {
+        self.interaction_ancestry(class)
+            .flat_map(|c| self.interaction_class(c).parameters.iter().copied())
+            .find(|&p| self.parameter(p).name == name)
+    }
+
+    /// `class`, its parent, and so on up to the root.
+    pub fn object_ancestry(
+        &self,
+        class: ObjectClassHandle,
+    ) -> impl Iterator<Item = ObjectClassHandle> + '_ {
+        std::iter::successors(Some(class), |&c| self.object_class(c).parent)
+    }
+
+    pub fn interaction_ancestry(
+        &self,
+        class: InteractionClassHandle,
+    ) -> impl Iterator<Item = InteractionClassHandle> + '_ {
+        std::iter::successors(Some(class), |&c| self.interaction_class(c).parent)
+    }
+
+    /// Whether `class` is `ancestor` or one of its subclasses.
+    pub fn is_object_subclass(
+        &self,
+        class: ObjectClassHandle,
+        ancestor: ObjectClassHandle,
+    ) -> bool {
+        self.object_ancestry(class).any(|c| c == ancestor)
+    }
+
+    pub fn is_interaction_subclass(
+        &self,
+        class: InteractionClassHandle,
+        ancestor: InteractionClassHandle,
+    ) -> bool {
+        self.interaction_ancestry(class).any(|c| c == ancestor)
+    }
+
+    /// `class` and every class below it.
+    pub fn object_descendants(&self, class: ObjectClassHandle) -> Vec<ObjectClassHandle> {
+        let mut out = vec![class];
+        let mut i = 0;
+        while i < out.len() {
+            out.extend(self.object_class(out[i]).children.iter().copied());
+            i += 1;
+        }
+        out
+    }
+
+    pub fn interaction_descendants(
+        &self,
+        class: InteractionClassHandle,
+    ) -> Vec<InteractionClassHandle> {
+        let mut out = vec![class];
+        let mut i = 0;
+        while i < out.len() {
+            out.extend(self.interaction_class(out[i]).children.iter().copied());
+            i += 1;
+        }
+        out
+    }
+
+    /// Every attribute an instance of `class` has: its own and inherited ones.
+    pub fn available_attributes(&self, class: ObjectClassHandle) -> Vec<AttributeHandle> {
+        let mut out: Vec<AttributeHandle> = self
+            .object_ancestry(class)
+            .flat_map(|c| self.object_class(c).attributes.iter().copied())
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Every parameter of `class`: its own and inherited ones.
+    pub fn available_parameters(&self, class: InteractionClassHandle) -> Vec<ParameterHandle> {
+        let mut out: Vec<ParameterHandle> = self
+            .interaction_ancestry(class)
+            .flat_map(|c| self.interaction_class(c).parameters.iter().copied())
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+/// Index of the class named `name`: qualified, qualified without the root, or its own
+/// name if exactly one class has it.
+fn find<T>(
+    classes: &[T],
+    name: &str,
+    root: &str,
+    names: impl Fn(&T) -> (&String, &String),
+) -> Option<u32> {
+    let with_root = if name == root || name.starts_with(&format!("{root}.")) {
+        name.to_owned()
+    } else {
+        format!("{root}.{name}")
+    };
+    if let Some(i) = classes.iter().position(|c| *names(c).0 == with_root) {
+        return Some(i as u32);
+    }
+    let mut matches = classes
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| *names(c).1 == name);
+    match (matches.next(), matches.next()) {
+        (Some((i, _)), None) => Some(i as u32),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

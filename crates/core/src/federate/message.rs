@@ -1,0 +1,346 @@
+//! What federates say to each other inside data frames: registrations, attribute updates,
+//! interactions, deletions and update requests. Values stay slices of the received frame.
+//!
+//! ```text
+//! kind: u8 | sender federate: u32 | class: u32 | time: u64 | tag: u16 len + bytes | body
+//! register:  object: u64 | name
+//! update:    object: u64 | name | region | count: u16 | (handle: u32, len: u32, value)*
+//! interact:  region | count: u16 | (handle: u32, len: u32, value)*
+//! delete:    object: u64
+//! request:   object: u64 (0: every instance of the class) | count: u16 | handle: u32 *
+//! region:    count: u8 | (dimension: u32, lower: u64, upper: u64)*
+//! ```
+
+use super::region::{Range, Region};
+use crate::wire::reader::Reader;
+use crate::wire::WireError;
+use bytes::{BufMut, Bytes, BytesMut};
+
+/// An object instance, network-wide: the registering federate's handle and its own number.
+/// Registering needs no round trip to anyone.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectId(pub u64);
+
+impl ObjectId {
+    pub fn new(federate: u32, local: u32) -> ObjectId {
+        ObjectId((u64::from(federate) << 32) | u64::from(local))
+    }
+
+    pub fn federate(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+}
+
+impl std::fmt::Display for ObjectId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.0 >> 32, self.0 as u32)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Body {
+    Register {
+        object: ObjectId,
+        name: String,
+    },
+    Update {
+        object: ObjectId,
+        name: String,
+        region: Option<Region>,
+        values: Vec<(u32, Bytes)>,
+    },
+    Interaction {
+        region: Option<Region>,
+        values: Vec<(u32, Bytes)>,
+    },
+    Delete {
+        object: ObjectId,
+    },
+    Request {
+        object: Option<ObjectId>,
+        attributes: Vec<u32>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    pub sender: u32,
+    /// Object class (the instance's registered class) or interaction class.
+    pub class: u32,
+    /// The sender's time stamp (nanoseconds of its clock, or a logical time it chose).
+    pub time: u64,
+    pub tag: Bytes,
+    pub body: Body,
+}
+
+fn put_region(out: &mut BytesMut, region: &Option<Region>) {
+    match region {
+        None => out.put_u8(0),
+        Some(region) => {
+            let ranges: Vec<(u32, Range)> = region.ranges().take(u8::MAX as usize).collect();
+            out.put_u8(ranges.len() as u8);
+            for (dimension, range) in ranges {
+                out.put_u32_le(dimension);
+                out.put_u64_le(range.lower);
+                out.put_u64_le(range.upper);
+            }
+        }
+    }
+}
+
+fn put_values(out: &mut BytesMut, values: &[(u32, Bytes)]) {
+    out.put_u16_le(values.len() as u16);
+    for (handle, value) in values {
+        out.put_u32_le(*handle);
+        out.put_u32_le(value.len() as u32);
+        out.put_slice(value);
+    }
+}
+
+fn put_text(out: &mut BytesMut, text: &str) {
+    let text = crate::wire::control_clip(text, u16::MAX as usize);
+    out.put_u16_le(text.len() as u16);
+    out.put_slice(text.as_bytes());
+}
+
+impl Message {
+    /// Most values in one message (the count is a u16).
+    pub const MAX_VALUES: usize = u16::MAX as usize;
+
+    /// Bytes the encoding takes, to size buffers.
+    pub fn encoded_len(&self) -> usize {
+        let values = |v: &[(u32, Bytes)]| 2 + v.iter().map(|(_, b)| 8 + b.len()).sum::<usize>();
+        let region = |r: &Option<Region>| 1 + r.as_ref().map_or(0, |r| r.ranges().count() * 20);
+        1 + 4
+            + 4
+            + 8
+            + 2
+            + self.tag.len()
+            + match &self.body {
+                Body::Register { name, .. } => 8 + 2 + name.len(),
+                Body::Update {
+                    name,
+                    region: r,
+                    values: v,
+                    ..
+                } => 8 + 2 + name.len() + region(r) + values(v),
+                Body::Interaction {
+                    region: r,
+                    values: v,
+                } => region(r) + values(v),
+                Body::Delete { .. } => 8,
+                Body::Request { attributes, .. } => 8 + 2 + 4 * attributes.len(),
+            }
+    }
+
+    /// Append the encoding to `out`. The caller keeps counts within their limits.
+    pub fn encode(&self, out: &mut BytesMut) {
+        out.reserve(self.encoded_len());
+        let kind = match &self.body {
+            Body::Register { .. } => 1,
+            Body::Update { .. } => 2,
+            Body::Interaction { .. } => 3,
+            Body::Delete { .. } => 4,
+            Body::Request { .. } => 5,
+        };
+        out.put_u8(kind);
+        out.put_u32_le(self.sender);
+        out.put_u32_le(self.class);
+        out.put_u64_le(self.time);
+        out.put_u16_le(self.tag.len().min(u16::MAX as usize) as u16);
+        out.put_slice(&self.tag[..self.tag.len().min(u16::MAX as usize)]);
+        match &self.body {
+            Body::Register { object, name } => {
+                out.put_u64_le(object.0);
+                put_text(out, name);
+            }
+            Body::Update {
+                object,
+                name,
+                region,
+                values,
+            } => {
+                out.put_u64_le(object.0);
+                put_text(out, name);
+                put_region(out, region);
+                put_values(out, values);
+            }
+            Body::Interaction { region, values } => {
+                put_region(out, region);
+                put_values(out, values);
+            }
+            Body::Delete { object } => out.put_u64_le(object.0),
+            Body::Request { object, attributes } => {
+                out.put_u64_le(object.map_or(0, |o| o.0));
+                out.put_u16_le(attributes.len() as u16);
+                for a in attributes {
+                    out.put_u32_le(*a);
+                }
+            }
+        }
+    }
+
+    /// Decode a payload; values and the tag share its buffer.
+    pub fn decode(payload: &Bytes) -> Result<Message, WireError> {
+        let mut r = Reader::new(payload, "federate message");
+        let kind = r.u8("kind")?;
+        let sender = r.u32("sender")?;
+        let class = r.u32("class")?;
+        let time = r.u64("time")?;
+        let tag_len = r.u16("tag length")? as usize;
+        let tag = slice(payload, &mut r, tag_len, "tag")?;
+        let body = match kind {
+            1 => Body::Register {
+                object: ObjectId(r.u64("object")?),
+                name: r.long_str("name")?,
+            },
+            2 => Body::Update {
+                object: ObjectId(r.u64("object")?),
+                name: r.long_str("name")?,
+                region: region(&mut r)?,
+                values: values(payload, &mut r)?,
+            },
+            3 => Body::Interaction {
+                region: region(&mut r)?,
+                values: values(payload, &mut r)?,
+            },
+            4 => Body::Delete {
+                object: ObjectId(r.u64("object")?),
+            },
+            5 => {
+                let object = r.u64("object")?;
+                let count = r.u16("attribute count")? as usize;
+                let mut attributes = Vec::with_capacity(count.min(r.remaining() / 4));
+                for _ in 0..count {
+                    attributes.push(r.u32("attribute")?);
+                }
+                Body::Request {
+                    object: (object != 0).then_some(ObjectId(object)),
+                    attributes,
+                }
+            }
+            _ => return Err(r.malformed("unknown message kind")),
+        };
+        r.finish()?;
+        Ok(Message {
+            sender,
+            class,
+            time,
+            tag,
+            body,
+        })
+    }
+}
+
+/// Take `len` bytes as a slice of `payload` (no copy), advancing the reader.
+fn slice(
+    payload: &Bytes,
+    r: &mut Reader<'_>,
+    len: usize,
+    what: &'static str,
+) -> Result<Bytes, WireError> {
+    let start = payload.len() - r.remaining();
+    r.bytes(len, what)?;
+    Ok(payload.slice(start..start + len))
+}
+
+fn region(r: &mut Reader<'_>) -> Result<Option<Region>, WireError> {
+    let count = r.u8("region dimensions")?;
+    if count == 0 {
+        return Ok(None);
+    }
+    let mut region = Region::new();
+    for _ in 0..count {
+        let dimension = r.u32("dimension")?;
+        let lower = r.u64("range lower")?;
+        let upper = r.u64("range upper")?;
+        region.set(dimension, Range::new(lower, upper));
+    }
+    Ok(Some(region))
+}
+
+fn values(payload: &Bytes, r: &mut Reader<'_>) -> Result<Vec<(u32, Bytes)>, WireError> {
+    let count = r.u16("value count")? as usize;
+    // Each value takes at least 8 bytes, so a lying count cannot reserve memory.
+    let mut values = Vec::with_capacity(count.min(r.remaining() / 8));
+    for _ in 0..count {
+        let handle = r.u32("handle")?;
+        let len = r.u32("value length")? as usize;
+        values.push((handle, slice(payload, r, len, "value")?));
+    }
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_round_trip_sharing_the_payload() {
+        let messages = vec![
+            Message {
+                sender: 3,
+                class: 7,
+                time: 99,
+                tag: Bytes::from_static(b"tag"),
+                body: Body::Update {
+                    object: ObjectId::new(3, 1),
+                    name: "Tank-1".into(),
+                    region: Some(Region::new().with(1, Range::new(5, 10))),
+                    values: vec![(1, Bytes::from_static(b"pos")), (2, Bytes::new())],
+                },
+            },
+            Message {
+                sender: 1,
+                class: 2,
+                time: 0,
+                tag: Bytes::new(),
+                body: Body::Request {
+                    object: None,
+                    attributes: vec![4, 5],
+                },
+            },
+            Message {
+                sender: 1,
+                class: 2,
+                time: 0,
+                tag: Bytes::new(),
+                body: Body::Interaction {
+                    region: None,
+                    values: vec![(9, Bytes::from_static(b"fire"))],
+                },
+            },
+        ];
+        for message in messages {
+            let mut out = BytesMut::new();
+            message.encode(&mut out);
+            assert_eq!(out.len(), message.encoded_len());
+            let payload = out.freeze();
+            assert_eq!(Message::decode(&payload).unwrap(), message);
+        }
+    }
+
+    #[test]
+    fn truncated_and_lying_messages_are_errors() {
+        let mut out = BytesMut::new();
+        Message {
+            sender: 1,
+            class: 1,
+            time: 1,
+            tag: Bytes::new(),
+            body: Body::Interaction {
+                region: None,
+                values: vec![(1, Bytes::from_static(b"abcdef"))],
+            },
+        }
+        .encode(&mut out);
+        let full = out.freeze();
+        for cut in 0..full.len() {
+            assert!(Message::decode(&full.slice(..cut)).is_err(), "cut at {cut}");
+        }
+        let mut lying = full.to_vec();
+        let count_at = 1 + 4 + 4 + 8 + 2 + 1;
+        lying[count_at] = 0xff;
+        assert!(Message::decode(&Bytes::from(lying)).is_err());
+    }
+}

@@ -1,0 +1,241 @@
+//! Data distribution management: regions, their overlap, and the routing cells they cover.
+//!
+//! A routing space is the set of dimensions a class uses, each split into bins. A cell is
+//! one bin of every dimension; routers filter by cell, and the federate library then checks
+//! exact region overlap, so nothing outside a subscription is ever handed to the user.
+
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// A half-open range `[lower, upper)` on one dimension, in the dimension's own units
+/// (0 to its upper bound, as the object model declares it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Range {
+    pub lower: u64,
+    pub upper: u64,
+}
+
+impl Range {
+    pub fn new(lower: u64, upper: u64) -> Range {
+        Range { lower, upper }
+    }
+
+    fn overlaps(&self, other: &Range) -> bool {
+        self.lower < other.upper && other.lower < self.upper
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RegionError {
+    #[error("dimension {dimension}: empty range [{lower}, {upper})")]
+    EmptyRange {
+        dimension: String,
+        lower: u64,
+        upper: u64,
+    },
+    #[error("dimension {dimension}: range [{lower}, {upper}) passes its upper bound {bound}")]
+    OutOfBounds {
+        dimension: String,
+        lower: u64,
+        upper: u64,
+        bound: u64,
+    },
+}
+
+/// Ranges on some dimensions (by handle). A dimension the region does not name is
+/// unbounded: the region spans all of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Region {
+    ranges: BTreeMap<u32, Range>,
+}
+
+impl Region {
+    pub fn new() -> Region {
+        Region::default()
+    }
+
+    pub fn with(mut self, dimension: u32, range: Range) -> Region {
+        self.ranges.insert(dimension, range);
+        self
+    }
+
+    pub fn set(&mut self, dimension: u32, range: Range) {
+        self.ranges.insert(dimension, range);
+    }
+
+    pub fn ranges(&self) -> impl Iterator<Item = (u32, Range)> + '_ {
+        self.ranges.iter().map(|(d, r)| (*d, *r))
+    }
+
+    pub fn range(&self, dimension: u32) -> Option<Range> {
+        self.ranges.get(&dimension).copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    /// Two regions overlap when their ranges overlap on every dimension both name.
+    pub fn overlaps(&self, other: &Region) -> bool {
+        self.ranges
+            .iter()
+            .all(|(d, r)| other.ranges.get(d).is_none_or(|o| r.overlaps(o)))
+    }
+}
+
+/// One dimension of a class's routing space.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    pub dimension: u32,
+    pub name: String,
+    pub upper_bound: u64,
+    pub bins: u32,
+}
+
+impl Axis {
+    fn bin(&self, value: u64) -> u32 {
+        let bound = self.upper_bound.max(1);
+        let value = value.min(bound - 1);
+        ((u128::from(value) * u128::from(self.bins)) / u128::from(bound)) as u32
+    }
+}
+
+/// How a class's routing space is cut into cells: its axes in dimension-handle order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellLayout {
+    axes: Vec<Axis>,
+}
+
+impl CellLayout {
+    pub fn new(mut axes: Vec<Axis>) -> CellLayout {
+        axes.sort_by_key(|a| a.dimension);
+        CellLayout { axes }
+    }
+
+    pub fn axes(&self) -> &[Axis] {
+        &self.axes
+    }
+
+    /// Cells in the whole space.
+    pub fn cell_count(&self) -> u64 {
+        self.axes.iter().map(|a| u64::from(a.bins)).product()
+    }
+
+    /// Check a region against the axes' bounds.
+    pub fn validate(&self, region: &Region) -> Result<(), RegionError> {
+        for (dimension, range) in region.ranges() {
+            let Some(axis) = self.axes.iter().find(|a| a.dimension == dimension) else {
+                continue;
+            };
+            if range.lower >= range.upper {
+                return Err(RegionError::EmptyRange {
+                    dimension: axis.name.clone(),
+                    lower: range.lower,
+                    upper: range.upper,
+                });
+            }
+            if range.upper > axis.upper_bound {
+                return Err(RegionError::OutOfBounds {
+                    dimension: axis.name.clone(),
+                    lower: range.lower,
+                    upper: range.upper,
+                    bound: axis.upper_bound,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every cell the region touches (a dimension it does not name counts as all bins).
+    pub fn cells(&self, region: &Region) -> Vec<u32> {
+        let mut cells = vec![0u32];
+        for axis in &self.axes {
+            let (first, last) = match region.range(axis.dimension) {
+                Some(r) if r.upper > r.lower => (axis.bin(r.lower), axis.bin(r.upper - 1)),
+                _ => (0, axis.bins - 1),
+            };
+            let mut next = Vec::with_capacity(cells.len() * (last - first + 1) as usize);
+            for cell in &cells {
+                for bin in first..=last {
+                    next.push(cell * axis.bins + bin);
+                }
+            }
+            cells = next;
+        }
+        cells
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout() -> CellLayout {
+        CellLayout::new(vec![
+            Axis {
+                dimension: 2,
+                name: "Y".into(),
+                upper_bound: 1000,
+                bins: 4,
+            },
+            Axis {
+                dimension: 1,
+                name: "X".into(),
+                upper_bound: 1000,
+                bins: 10,
+            },
+        ])
+    }
+
+    #[test]
+    fn regions_overlap_on_every_shared_dimension() {
+        let a = Region::new()
+            .with(1, Range::new(0, 100))
+            .with(2, Range::new(0, 100));
+        let b = Region::new().with(1, Range::new(99, 200));
+        let c = Region::new().with(1, Range::new(100, 200));
+        let d = Region::new()
+            .with(1, Range::new(50, 60))
+            .with(2, Range::new(500, 600));
+        assert!(a.overlaps(&b) && b.overlaps(&a));
+        assert!(!a.overlaps(&c), "half-open: 100 is outside [0, 100)");
+        assert!(!a.overlaps(&d), "overlap on X but not on Y");
+        assert!(
+            a.overlaps(&Region::new()),
+            "an empty region spans everything"
+        );
+    }
+
+    #[test]
+    fn cells_cover_exactly_the_bins_a_region_touches() {
+        let layout = layout();
+        assert_eq!(layout.cell_count(), 40);
+        // X (dimension 1) is the first axis: cell = x_bin * 4 + y_bin.
+        let point = Region::new()
+            .with(1, Range::new(150, 151))
+            .with(2, Range::new(10, 11));
+        assert_eq!(layout.cells(&point), vec![4]);
+        let strip = Region::new().with(1, Range::new(0, 200));
+        assert_eq!(layout.cells(&strip), vec![0, 1, 2, 3, 4, 5, 6, 7]);
+        let edge = Region::new()
+            .with(1, Range::new(999, 1000))
+            .with(2, Range::new(999, 1000));
+        assert_eq!(layout.cells(&edge), vec![39]);
+        assert_eq!(layout.cells(&Region::new()).len(), 40);
+    }
+
+    #[test]
+    fn regions_are_checked_against_the_bounds() {
+        let layout = layout();
+        let bad = Region::new().with(1, Range::new(10, 10));
+        assert!(matches!(
+            layout.validate(&bad),
+            Err(RegionError::EmptyRange { .. })
+        ));
+        let bad = Region::new().with(2, Range::new(900, 1001));
+        assert_eq!(
+            layout.validate(&bad).unwrap_err().to_string(),
+            "dimension Y: range [900, 1001) passes its upper bound 1000"
+        );
+    }
+}
