@@ -1,6 +1,7 @@
 //! The `trellis` command. Thin: parse arguments, configure, call the libraries.
 
 mod bench;
+mod fom;
 mod router;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +25,9 @@ enum Command {
     /// Measure throughput, latency and loss.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Object models (FOM / FDD modules).
+    #[command(subcommand)]
+    Fom(fom::FomCommand),
 }
 
 /// A failure the user caused by what they typed: one line, exit code 2.
@@ -53,9 +57,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Router(args) => router::run(args),
         Command::Bench(command) => bench::run(command),
+        Command::Fom(command) => fom::run(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The errors were printed one per line already.
+        Err(e) if e.downcast_ref::<fom::Invalid>().is_some() => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("error: {e:#}");
             if e.downcast_ref::<UsageError>().is_some() {

@@ -1,0 +1,56 @@
+//! `trellis fom check`: load and merge object-model modules, print what they hold.
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use trellis_core::fom::ObjectModel;
+
+#[derive(Subcommand)]
+pub(crate) enum FomCommand {
+    /// Load and merge modules; print their counts, or every error and exit 1.
+    Check(CheckArgs),
+}
+
+#[derive(Args)]
+pub(crate) struct CheckArgs {
+    /// OMT / FDD XML modules (IEEE 1516-2010).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print the counts as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A check that found errors: they are printed already, the exit code says so.
+#[derive(Debug)]
+pub(crate) struct Invalid;
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the object model has errors")
+    }
+}
+
+impl std::error::Error for Invalid {}
+
+pub(crate) fn run(command: FomCommand) -> Result<()> {
+    let FomCommand::Check(args) = command;
+    match ObjectModel::load(&args.files) {
+        Ok(model) => {
+            let counts = model.counts();
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&counts)?);
+            } else {
+                println!("{} modules: {counts}", model.modules().len());
+                println!("fingerprint {:016x}", model.fingerprint());
+            }
+            Ok(())
+        }
+        Err(errors) => {
+            for e in &errors.0 {
+                eprintln!("{e}");
+            }
+            Err(Invalid.into())
+        }
+    }
+}
