@@ -3,8 +3,10 @@
 use bytes::BytesMut;
 use flume::TrySendError;
 use roaring::RoaringBitmap;
+use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use trellis_core::registry::{Request, Response};
 use trellis_core::router::Router;
 use trellis_core::wire::DataFrame;
 use trellis_core::Time;
@@ -20,6 +22,8 @@ pub(crate) enum AppCommand {
     SetInterest(RoaringBitmap),
     /// Reply with what the rest of the network wants from this node.
     NetworkInterest(flume::Sender<RoaringBitmap>),
+    /// Ask the federation registry; the answer goes to the sender.
+    Manage(Request, flume::Sender<Response>),
 }
 
 /// What happened to the node's links, for callers waiting on a condition.
@@ -51,6 +55,9 @@ pub(crate) struct AppState {
     /// wait behind it, so the application's order is kept.
     held_command: Option<AppCommand>,
     held_delivery: Option<DataFrame>,
+    /// Registry requests in flight, by request number. Answers to callers that gave up
+    /// waiting are dropped with their channel.
+    pending_manage: FxHashMap<u64, flume::Sender<Response>>,
 }
 
 impl AppState {
@@ -59,6 +66,7 @@ impl AppState {
             port,
             held_command: None,
             held_delivery: None,
+            pending_manage: FxHashMap::default(),
         }
     }
 
@@ -107,22 +115,34 @@ impl super::host::Host {
                 AppCommand::NetworkInterest(reply) => {
                     let _ = reply.send(self.router.network_interest());
                 }
+                AppCommand::Manage(request, reply) => {
+                    let id = self.router.manage(now, &request);
+                    app.pending_manage.insert(id, reply);
+                }
             }
             progressed = true;
         }
         progressed
     }
 
-    /// Move deliveries to the application's channel until it is full.
+    /// Move deliveries to the application's channel until it is full, and registry
+    /// answers to whoever asked.
     pub(crate) fn deliver(&mut self) -> bool {
         let Some(app) = self.app.as_mut() else {
             return false;
         };
+        let mut answered = false;
+        while let Some((id, response)) = self.router.poll_manage_reply() {
+            if let Some(reply) = app.pending_manage.remove(&id) {
+                let _ = reply.send(response);
+            }
+            answered = true;
+        }
         let signals = &app.port.signals;
         if signals.delivery_blocked.load(Ordering::SeqCst) {
-            return false;
+            return answered;
         }
-        let mut progressed = false;
+        let mut progressed = answered;
         loop {
             let frame = match app.held_delivery.take() {
                 Some(frame) => frame,

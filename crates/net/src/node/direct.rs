@@ -12,6 +12,7 @@ use crate::event_loop::{AppCommand, EventLoop};
 use crate::runtime::{HostId, HostStats};
 use roaring::RoaringBitmap;
 use std::time::{Duration, Instant};
+use trellis_core::registry::{Request, Response};
 use trellis_core::wire::{NodeId, TransportClass};
 use trellis_core::InterestId;
 
@@ -164,6 +165,23 @@ impl DirectNode {
         }
         self.event_loop.turn();
         self.take_delivery()
+    }
+
+    /// Ask the federation registry, driving the network until it answers.
+    pub fn manage(&mut self, request: Request, timeout: Duration) -> Result<Response, NetError> {
+        let (reply, answer) = flume::bounded(1);
+        self.command(AppCommand::Manage(request, reply))?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(response) = answer.try_recv() {
+                return Ok(response);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(NetError::Timeout(timeout, "the federation registry"));
+            }
+            self.poll(left)?;
+        }
     }
 
     /// What the rest of the network wants from this node.

@@ -8,6 +8,7 @@ use crate::runtime::{Host, HostStats, Runtime, Shared};
 use roaring::RoaringBitmap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use trellis_core::registry::{Request, Response};
 use trellis_core::wire::{NodeId, TransportClass};
 use trellis_core::InterestId;
 
@@ -167,6 +168,15 @@ impl Node {
             .map_err(|_| NetError::Stopped)?;
         self.took_one();
         Ok(Message(frame))
+    }
+
+    /// Ask the federation registry and wait for its answer.
+    pub fn manage(&self, request: Request, timeout: Duration) -> Result<Response, NetError> {
+        let (reply, answer) = flume::bounded(1);
+        self.command(AppCommand::Manage(request, reply))?;
+        answer
+            .recv_timeout(timeout)
+            .map_err(|_| NetError::Timeout(timeout, "the federation registry"))
     }
 
     /// What the rest of the network wants from this node.

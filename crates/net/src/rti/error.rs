@@ -1,0 +1,32 @@
+use crate::error::NetError;
+use thiserror::Error;
+use trellis_core::federate::FederateError;
+
+/// Why an RTI service failed. Names follow the IEEE 1516-2010 exceptions.
+#[derive(Debug, Error)]
+pub enum RtiError {
+    #[error(transparent)]
+    Federate(#[from] FederateError),
+    #[error("federation execution {0:?} already exists")]
+    FederationExecutionAlreadyExists(String),
+    #[error("federation execution {0:?} does not exist")]
+    FederationExecutionDoesNotExist(String),
+    #[error("{0}")]
+    FederatesCurrentlyJoined(String),
+    #[error("inconsistent object model: {0}")]
+    InconsistentFdd(String),
+    #[error("{0}")]
+    FederateNameAlreadyInUse(String),
+    #[error("this federate has not joined a federation execution")]
+    FederateNotExecutionMember,
+    #[error("this federate has already joined federation execution {0:?}")]
+    FederateAlreadyExecutionMember(String),
+    #[error("object instance name {0:?} is already reserved")]
+    ObjectInstanceNameInUse(String),
+    #[error("the federation registry: {0}")]
+    Registry(String),
+    #[error("async callbacks need a thread-driven connection (Driver::Thread)")]
+    AsyncNeedsThreadDriver,
+    #[error(transparent)]
+    Net(#[from] NetError),
+}

@@ -1,0 +1,590 @@
+//! The RTI ambassador: HLA federate services over a Trellis node.
+//!
+//! One ambassador is one federate's connection to one federation. Service calls run the
+//! federate state machine of `trellis_core::federate` and hand its actions to the node at
+//! once; callbacks come from `evoke_callback` on the caller's thread (HLA's tick model) or,
+//! with the thread driver, from `next_callback().await`.
+//!
+//! Federation management (create, join, resign, destroy, name reservation) asks the
+//! federation registry, which one router of the network holds; everything else travels
+//! between federates without it.
+
+mod error;
+
+pub use error::RtiError;
+
+use crate::error::NetError;
+use crate::node::{DirectNode, Message, Node, NodeConfig};
+use roaring::RoaringBitmap;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use trellis_core::federate::{
+    Action, Callback, Federate, FederateStats, ObjectId, Region, DEFAULT_BINS,
+};
+use trellis_core::fom::{
+    AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel,
+    ParameterHandle,
+};
+use trellis_core::registry::{ErrorKind, Request, Response};
+use trellis_core::wire::TransportClass;
+
+/// How the node under the ambassador runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Driver {
+    /// On the caller's thread, inside service calls and `evoke_callback`: lowest latency.
+    Direct,
+    /// On an event-loop thread of its own: batches form while the caller works, and
+    /// callbacks can be awaited.
+    Thread,
+}
+
+#[derive(Clone, Debug)]
+pub struct RtiConfig {
+    pub node: NodeConfig,
+    pub driver: Driver,
+    /// Bins per dimension of every routing space; all federates of a federation use the
+    /// same (it is part of the object-model fingerprint).
+    pub bins: u32,
+    /// How long a federation-management request may take.
+    pub timeout: Duration,
+}
+
+impl RtiConfig {
+    pub fn new(node: NodeConfig) -> RtiConfig {
+        RtiConfig {
+            node,
+            driver: Driver::Direct,
+            bins: DEFAULT_BINS,
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Per-call choices beyond the HLA arguments.
+#[derive(Clone, Debug, Default)]
+pub struct SendOptions<'a> {
+    /// The time stamp carried; the sender's clock (nanoseconds since 1970) when `None`.
+    pub time: Option<u64>,
+    /// Send with this region (DDM); the default region otherwise.
+    pub region: Option<&'a Region>,
+    /// Override the object model's transportation.
+    pub transport: Option<TransportClass>,
+}
+
+enum Link {
+    Direct(Box<DirectNode>),
+    Thread(Node),
+}
+
+impl Link {
+    fn set_interest(&mut self, ids: &RoaringBitmap) -> Result<(), NetError> {
+        match self {
+            Link::Direct(n) => n.set_interest(ids),
+            Link::Thread(n) => n.set_interest(ids),
+        }
+    }
+
+    fn publish(
+        &mut self,
+        ids: &[u32],
+        class: TransportClass,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        match self {
+            Link::Direct(n) => n.publish(ids, class, payload),
+            Link::Thread(n) => n.publish(ids, class, payload),
+        }
+    }
+
+    fn recv_timeout(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
+        match self {
+            Link::Direct(n) => n.recv_timeout(timeout),
+            Link::Thread(n) => n.recv_timeout(timeout),
+        }
+    }
+
+    fn manage(&mut self, request: Request, timeout: Duration) -> Result<Response, NetError> {
+        match self {
+            Link::Direct(n) => n.manage(request, timeout),
+            Link::Thread(n) => n.manage(request, timeout),
+        }
+    }
+}
+
+fn clock() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+struct Joined {
+    federate: Federate,
+    name: String,
+}
+
+pub struct RtiAmbassador {
+    link: Link,
+    federation: String,
+    bins: u32,
+    timeout: Duration,
+    joined: Option<Joined>,
+}
+
+impl RtiAmbassador {
+    /// Connect to the network for one federation (not yet joined).
+    pub fn connect(config: RtiConfig) -> Result<RtiAmbassador, RtiError> {
+        let federation = config.node.federation.clone();
+        let link = match config.driver {
+            Driver::Direct => Link::Direct(Box::new(DirectNode::connect(config.node)?)),
+            Driver::Thread => Link::Thread(Node::connect(config.node)?),
+        };
+        Ok(RtiAmbassador {
+            link,
+            federation,
+            bins: config.bins,
+            timeout: config.timeout,
+            joined: None,
+        })
+    }
+
+    pub fn federation(&self) -> &str {
+        &self.federation
+    }
+
+    fn ask(&mut self, request: Request) -> Result<Response, RtiError> {
+        let federation = self.federation.clone();
+        match self.link.manage(request, self.timeout)? {
+            Response::Error { kind, message } => Err(match kind {
+                ErrorKind::FederationExists => {
+                    RtiError::FederationExecutionAlreadyExists(federation)
+                }
+                ErrorKind::FederationUnknown => {
+                    RtiError::FederationExecutionDoesNotExist(federation)
+                }
+                ErrorKind::FederatesJoined => RtiError::FederatesCurrentlyJoined(message),
+                ErrorKind::InconsistentFom => RtiError::InconsistentFdd(message),
+                ErrorKind::FederateNameInUse => RtiError::FederateNameAlreadyInUse(message),
+                ErrorKind::FederateUnknown => RtiError::FederateNotExecutionMember,
+                ErrorKind::LimitReached | ErrorKind::NoRegistry | ErrorKind::Malformed => {
+                    RtiError::Registry(message)
+                }
+            }),
+            response => Ok(response),
+        }
+    }
+
+    fn unexpected(response: Response) -> RtiError {
+        RtiError::Registry(format!("unexpected answer {response:?}"))
+    }
+
+    /// Create the federation execution with this object model.
+    pub fn create_federation_execution(&mut self, model: &ObjectModel) -> Result<(), RtiError> {
+        let request = Request::Create {
+            federation: self.federation.clone(),
+            fingerprint: Federate::fingerprint(model, self.bins),
+            modules: model.modules().to_vec(),
+        };
+        match self.ask(request)? {
+            Response::Created => Ok(()),
+            other => Err(Self::unexpected(other)),
+        }
+    }
+
+    pub fn destroy_federation_execution(&mut self) -> Result<(), RtiError> {
+        let request = Request::Destroy {
+            federation: self.federation.clone(),
+        };
+        match self.ask(request)? {
+            Response::Destroyed => Ok(()),
+            other => Err(Self::unexpected(other)),
+        }
+    }
+
+    /// Join with an object model that must match the federation's. Returns the federate
+    /// handle, unique within the federation.
+    pub fn join_federation_execution(
+        &mut self,
+        federate_name: &str,
+        federate_type: &str,
+        model: Arc<ObjectModel>,
+    ) -> Result<u32, RtiError> {
+        if self.joined.is_some() {
+            return Err(RtiError::FederateAlreadyExecutionMember(
+                self.federation.clone(),
+            ));
+        }
+        let request = Request::Join {
+            federation: self.federation.clone(),
+            federate_name: federate_name.to_owned(),
+            federate_type: federate_type.to_owned(),
+            fingerprint: Federate::fingerprint(&model, self.bins),
+        };
+        let handle = match self.ask(request)? {
+            Response::Joined { federate } => federate,
+            other => return Err(Self::unexpected(other)),
+        };
+        self.joined = Some(Joined {
+            federate: Federate::new(model, handle, self.bins)?,
+            name: federate_name.to_owned(),
+        });
+        Ok(handle)
+    }
+
+    /// Delete the instances this federate owns and leave the federation.
+    pub fn resign_federation_execution(&mut self) -> Result<(), RtiError> {
+        let owned: Vec<ObjectId> = self.federate()?.owned_objects().collect();
+        for object in owned {
+            self.delete_object_instance(object, b"resigned")?;
+        }
+        let handle = self.federate()?.handle();
+        let request = Request::Resign {
+            federation: self.federation.clone(),
+            federate: handle,
+        };
+        self.joined = None;
+        self.link.set_interest(&RoaringBitmap::new())?;
+        match self.ask(request)? {
+            Response::Resigned => Ok(()),
+            other => Err(Self::unexpected(other)),
+        }
+    }
+
+    /// The joined federate's state: handle lookups, statistics.
+    pub fn federate(&self) -> Result<&Federate, RtiError> {
+        self.joined
+            .as_ref()
+            .map(|j| &j.federate)
+            .ok_or(RtiError::FederateNotExecutionMember)
+    }
+
+    pub fn federate_name(&self) -> Option<&str> {
+        self.joined.as_ref().map(|j| j.name.as_str())
+    }
+
+    /// Run a service on the federate and hand what it asks for to the node.
+    fn with<T>(
+        &mut self,
+        service: impl FnOnce(&mut Federate) -> Result<T, RtiError>,
+    ) -> Result<T, RtiError> {
+        let joined = self
+            .joined
+            .as_mut()
+            .ok_or(RtiError::FederateNotExecutionMember)?;
+        let result = service(&mut joined.federate);
+        while let Some(action) = joined.federate.poll_action() {
+            match action {
+                Action::SetInterest(ids) => self.link.set_interest(&ids)?,
+                Action::Publish {
+                    ids,
+                    class,
+                    payload,
+                } => self.link.publish(&ids, class, &payload)?,
+            }
+        }
+        result
+    }
+
+    // ---- names ----------------------------------------------------------------------------
+
+    pub fn object_class_handle(&self, name: &str) -> Result<ObjectClassHandle, RtiError> {
+        Ok(self.federate()?.object_class(name)?)
+    }
+
+    pub fn attribute_handle(
+        &self,
+        class: ObjectClassHandle,
+        name: &str,
+    ) -> Result<AttributeHandle, RtiError> {
+        Ok(self.federate()?.attribute(class, name)?)
+    }
+
+    pub fn interaction_class_handle(&self, name: &str) -> Result<InteractionClassHandle, RtiError> {
+        Ok(self.federate()?.interaction_class(name)?)
+    }
+
+    pub fn parameter_handle(
+        &self,
+        class: InteractionClassHandle,
+        name: &str,
+    ) -> Result<ParameterHandle, RtiError> {
+        Ok(self.federate()?.parameter(class, name)?)
+    }
+
+    pub fn dimension_handle(&self, name: &str) -> Result<DimensionHandle, RtiError> {
+        Ok(self.federate()?.dimension(name)?)
+    }
+
+    // ---- declaration management -----------------------------------------------------------
+
+    pub fn publish_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.publish_object_class_attributes(class, attributes)?))
+    }
+
+    pub fn unpublish_object_class(&mut self, class: ObjectClassHandle) -> Result<(), RtiError> {
+        self.with(|f| {
+            f.unpublish_object_class(class);
+            Ok(())
+        })
+    }
+
+    pub fn subscribe_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), RtiError> {
+        self.subscribe_object_class_attributes_with_regions(class, attributes, &[])
+    }
+
+    /// Subscribe within regions (DDM): only updates overlapping one of them are reflected.
+    pub fn subscribe_object_class_attributes_with_regions(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        regions: &[Region],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.subscribe_object_class_attributes(class, attributes, regions)?))
+    }
+
+    pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) -> Result<(), RtiError> {
+        self.with(|f| {
+            f.unsubscribe_object_class(class);
+            Ok(())
+        })
+    }
+
+    pub fn publish_interaction_class(
+        &mut self,
+        class: InteractionClassHandle,
+    ) -> Result<(), RtiError> {
+        self.with(|f| {
+            f.publish_interaction_class(class);
+            Ok(())
+        })
+    }
+
+    pub fn unpublish_interaction_class(
+        &mut self,
+        class: InteractionClassHandle,
+    ) -> Result<(), RtiError> {
+        self.with(|f| {
+            f.unpublish_interaction_class(class);
+            Ok(())
+        })
+    }
+
+    pub fn subscribe_interaction_class(
+        &mut self,
+        class: InteractionClassHandle,
+    ) -> Result<(), RtiError> {
+        self.subscribe_interaction_class_with_regions(class, &[])
+    }
+
+    pub fn subscribe_interaction_class_with_regions(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[Region],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.subscribe_interaction_class(class, regions)?))
+    }
+
+    pub fn unsubscribe_interaction_class(
+        &mut self,
+        class: InteractionClassHandle,
+    ) -> Result<(), RtiError> {
+        self.with(|f| {
+            f.unsubscribe_interaction_class(class);
+            Ok(())
+        })
+    }
+
+    // ---- object management ----------------------------------------------------------------
+
+    /// Reserve a federation-unique name with the registry (waits for its answer).
+    pub fn reserve_object_instance_name(&mut self, name: &str) -> Result<(), RtiError> {
+        let handle = self.federate()?.handle();
+        let request = Request::ReserveName {
+            federation: self.federation.clone(),
+            federate: handle,
+            name: name.to_owned(),
+        };
+        match self.ask(request)? {
+            Response::NameReserved { .. } => self.with(|f| {
+                f.name_reserved(name);
+                Ok(())
+            }),
+            Response::NameRefused { name } => Err(RtiError::ObjectInstanceNameInUse(name)),
+            other => Err(Self::unexpected(other)),
+        }
+    }
+
+    pub fn register_object_instance(
+        &mut self,
+        class: ObjectClassHandle,
+    ) -> Result<ObjectId, RtiError> {
+        self.with(|f| Ok(f.register_object_instance(class, None, clock())?))
+    }
+
+    /// Register with a name reserved before.
+    pub fn register_object_instance_with_name(
+        &mut self,
+        class: ObjectClassHandle,
+        name: &str,
+    ) -> Result<ObjectId, RtiError> {
+        self.with(|f| Ok(f.register_object_instance(class, Some(name), clock())?))
+    }
+
+    pub fn update_attribute_values<V: AsRef<[u8]>>(
+        &mut self,
+        object: ObjectId,
+        values: &[(AttributeHandle, V)],
+        tag: &[u8],
+    ) -> Result<(), RtiError> {
+        self.update_attribute_values_with(object, values, tag, &SendOptions::default())
+    }
+
+    pub fn update_attribute_values_with<V: AsRef<[u8]>>(
+        &mut self,
+        object: ObjectId,
+        values: &[(AttributeHandle, V)],
+        tag: &[u8],
+        options: &SendOptions<'_>,
+    ) -> Result<(), RtiError> {
+        let time = options.time.unwrap_or_else(clock);
+        self.with(|f| {
+            Ok(f.update_attribute_values(
+                object,
+                values,
+                tag,
+                time,
+                options.region,
+                options.transport,
+            )?)
+        })
+    }
+
+    pub fn delete_object_instance(&mut self, object: ObjectId, tag: &[u8]) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.delete_object_instance(object, tag, clock())?))
+    }
+
+    pub fn send_interaction<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+        tag: &[u8],
+    ) -> Result<(), RtiError> {
+        self.send_interaction_with(class, parameters, tag, &SendOptions::default())
+    }
+
+    pub fn send_interaction_with<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+        tag: &[u8],
+        options: &SendOptions<'_>,
+    ) -> Result<(), RtiError> {
+        let time = options.time.unwrap_or_else(clock);
+        self.with(|f| {
+            Ok(f.send_interaction(
+                class,
+                parameters,
+                tag,
+                time,
+                options.region,
+                options.transport,
+            )?)
+        })
+    }
+
+    pub fn request_attribute_value_update(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.request_object_attribute_value_update(object, attributes, tag)?))
+    }
+
+    pub fn request_class_attribute_value_update(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.request_class_attribute_value_update(class, attributes, tag)?))
+    }
+
+    // ---- callbacks ------------------------------------------------------------------------
+
+    fn take_message(&mut self, message: Message) {
+        if let Some(joined) = self.joined.as_mut() {
+            joined
+                .federate
+                .handle_message(&message.payload_bytes(), message.class());
+        }
+    }
+
+    /// The next callback, doing the network's work for at most `timeout` while none is
+    /// ready (HLA's evokeCallback).
+    pub fn evoke_callback(&mut self, timeout: Duration) -> Result<Option<Callback>, RtiError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(callback) = self
+                .joined
+                .as_mut()
+                .and_then(|j| j.federate.poll_callback())
+            {
+                return Ok(Some(callback));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.link.recv_timeout(left)? {
+                Some(message) => self.take_message(message),
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// Every callback ready within `timeout`, at most `max`.
+    pub fn evoke_multiple_callbacks(
+        &mut self,
+        timeout: Duration,
+        max: usize,
+    ) -> Result<Vec<Callback>, RtiError> {
+        let deadline = Instant::now() + timeout;
+        let mut out = Vec::new();
+        while out.len() < max {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.evoke_callback(left)? {
+                Some(callback) => out.push(callback),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// The next callback, awaited (thread driver only).
+    pub async fn next_callback(&mut self) -> Result<Callback, RtiError> {
+        loop {
+            if let Some(callback) = self
+                .joined
+                .as_mut()
+                .and_then(|j| j.federate.poll_callback())
+            {
+                return Ok(callback);
+            }
+            let message = match &self.link {
+                Link::Thread(node) => node.recv_async().await?,
+                Link::Direct(_) => return Err(RtiError::AsyncNeedsThreadDriver),
+            };
+            self.take_message(message);
+        }
+    }
+
+    /// What arrived and what the exact checks discarded (over-delivery).
+    pub fn stats(&self) -> Result<FederateStats, RtiError> {
+        Ok(self.federate()?.stats())
+    }
+}
