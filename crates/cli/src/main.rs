@@ -1,6 +1,7 @@
 //! The `trellis` command. Thin: parse arguments, configure, call the libraries.
 
 mod bench;
+mod demo;
 mod fom;
 mod router;
 
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// A federation on this machine: vehicles on a map, a region subscriber, per-second counts.
+    Demo(demo::DemoArgs),
     /// Run a router until Ctrl-C or SIGTERM.
     Router(router::RouterArgs),
     /// Measure throughput, latency and loss.
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging();
     let result = match cli.command {
+        Command::Demo(args) => demo::run(args),
         Command::Router(args) => router::run(args),
         Command::Bench(command) => bench::run(command),
         Command::Fom(command) => fom::run(command),

@@ -2,3 +2,4 @@
 //! reports).
 
 pub mod bench;
+pub mod demo;
