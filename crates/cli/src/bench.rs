@@ -4,7 +4,7 @@ use crate::UsageError;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use trellis_net::Endpoint;
-use trellis_tools::bench::{pingpong, throughput, Transport};
+use trellis_tools::bench::{pingpong, throughput, Api, Transport};
 
 #[derive(Subcommand)]
 pub(crate) enum BenchCommand {
@@ -29,8 +29,26 @@ impl From<TransportArg> for Transport {
     }
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum ApiArg {
+    Federate,
+    Node,
+}
+
+impl From<ApiArg> for Api {
+    fn from(a: ApiArg) -> Api {
+        match a {
+            ApiArg::Federate => Api::Federate,
+            ApiArg::Node => Api::Node,
+        }
+    }
+}
+
 #[derive(Args)]
 struct Common {
+    /// HLA federate services (attribute updates) or the node API (tagged payloads).
+    #[arg(long, value_enum, default_value = "federate")]
+    api: ApiArg,
     /// Use this router instead of starting one on loopback.
     #[arg(long, value_name = "URL")]
     router: Option<String>,
@@ -103,12 +121,13 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 subscribers: args.subscribers,
                 transport: args.common.transport.into(),
                 raw: args.common.raw,
+                api: args.common.api.into(),
             };
             let r = throughput::run(&options)?;
             print(args.common.json, &r, || {
                 format!(
-                    "throughput ({:?}, {:?}, {} B, {} subscriber(s), {:.1} s): {:.0} msg/s per subscriber ({:.1} MB/s); sent {}, received {}, lost {}",
-                    r.mode, r.transport, r.size, r.subscribers, r.seconds, r.msgs_per_sec, r.payload_mb_per_sec, r.sent, r.received, r.lost
+                    "throughput ({:?}, {:?} API, {:?}, {} B, {} subscriber(s), {:.1} s): {:.0} msg/s per subscriber ({:.1} MB/s); sent {}, received {}, lost {}",
+                    r.mode, r.api, r.transport, r.size, r.subscribers, r.seconds, r.msgs_per_sec, r.payload_mb_per_sec, r.sent, r.received, r.lost
                 )
             })
         }
@@ -119,13 +138,14 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 count: args.count,
                 transport: args.common.transport.into(),
                 raw: args.common.raw,
+                api: args.common.api.into(),
                 spin: std::time::Duration::from_micros(args.spin_us),
             };
             let r = pingpong::run(&options)?;
             print(args.common.json, &r, || {
                 format!(
-                    "pingpong ({:?}, {:?}, {} B, {} round trips): p50 {:.1} µs, p99 {:.1} µs, mean {:.1} µs, lost {}",
-                    r.mode, r.transport, r.size, r.count, r.rtt_p50_us, r.rtt_p99_us, r.rtt_mean_us, r.lost
+                    "pingpong ({:?}, {:?} API, {:?}, {} B, {} round trips): p50 {:.1} µs, p99 {:.1} µs, mean {:.1} µs, lost {}",
+                    r.mode, r.api, r.transport, r.size, r.count, r.rtt_p50_us, r.rtt_p99_us, r.rtt_mean_us, r.lost
                 )
             })
         }

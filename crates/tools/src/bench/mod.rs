@@ -37,10 +37,22 @@ pub enum Mode {
     RawTcp,
 }
 
+/// Which API the workload uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Api {
+    /// HLA federate services: attribute updates and reflections.
+    Federate,
+    /// The node API: payloads tagged with interest ids.
+    Node,
+}
+
 #[derive(Debug, Error)]
 pub enum BenchError {
     #[error(transparent)]
     Net(#[from] NetError),
+    #[error(transparent)]
+    Rti(#[from] trellis_net::rti::RtiError),
     #[error("benchmark I/O: {0}")]
     Io(#[from] std::io::Error),
     #[error("{0}")]

@@ -1,12 +1,14 @@
 //! Round trips between two nodes through the router: ping publishes, pong echoes.
 
 use super::network::{ids, Network, SETUP_TIMEOUT};
-use super::{raw, BenchError, Mode, Transport};
+use super::{raw, Api, BenchError, Mode, Transport};
 use hdrhistogram::Histogram;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use trellis_core::federate::Callback;
+use trellis_net::rti::{Driver, RtiAmbassador, SendOptions};
 use trellis_net::Endpoint;
 
 const PING_ID: u32 = 1;
@@ -23,6 +25,7 @@ pub struct PingpongOptions {
     pub count: usize,
     pub transport: Transport,
     pub raw: bool,
+    pub api: Api,
     /// How long event loops poll before they sleep (see `NodeConfig::spin`).
     pub spin: Duration,
 }
@@ -30,6 +33,8 @@ pub struct PingpongOptions {
 #[derive(Clone, Debug, Serialize)]
 pub struct PingpongResult {
     pub mode: Mode,
+    /// The API the workload used (not meaningful for raw runs).
+    pub api: Api,
     pub transport: Transport,
     pub size: usize,
     /// Round trips measured.
@@ -46,10 +51,10 @@ pub struct PingpongResult {
 pub fn run(options: &PingpongOptions) -> Result<PingpongResult, BenchError> {
     let mut histogram = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
         .map_err(|e| BenchError::Failed(format!("histogram: {e}")))?;
-    let lost = if options.raw {
-        raw::pingpong(options, &mut histogram)?
-    } else {
-        through_router(options, &mut histogram)?
+    let lost = match (options.raw, options.api) {
+        (true, _) => raw::pingpong(options, &mut histogram)?,
+        (false, Api::Node) => through_router(options, &mut histogram)?,
+        (false, Api::Federate) => through_federates(options, &mut histogram)?,
     };
     let us = |nanos: u64| nanos as f64 / 1000.0;
     Ok(PingpongResult {
@@ -58,6 +63,7 @@ pub fn run(options: &PingpongOptions) -> Result<PingpongResult, BenchError> {
         } else {
             Mode::Trellis
         },
+        api: options.api,
         transport: options.transport,
         size: options.size,
         count: histogram.len() as usize,
@@ -130,4 +136,109 @@ fn through_router(
     echo.join()
         .map_err(|_| BenchError::Failed("echo thread panicked".into()))??;
     Ok(lost)
+}
+
+/// Ping and pong as federates: ping updates its object, pong reflects the update and
+/// updates its own with the same value, ping reflects that.
+fn through_federates(
+    options: &PingpongOptions,
+    histogram: &mut Histogram<u64>,
+) -> Result<usize, BenchError> {
+    let network = Network::start(options.router.as_ref(), options.transport, options.spin)?;
+    let federation = network.federation()?;
+    let mut ping = network.federate(&federation, "ping", Driver::Direct)?;
+    let mut pong = network.federate(&federation, "pong", Driver::Direct)?;
+    let send_options = SendOptions {
+        transport: Some(options.transport.class()),
+        ..Default::default()
+    };
+    let (ping_object, name) = echo_setup(&mut ping)?;
+    let (pong_object, _) = echo_setup(&mut pong)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let echo = {
+        let (stop, send_options) = (stop.clone(), send_options.clone());
+        std::thread::spawn(move || -> Result<(), BenchError> {
+            while !stop.load(Ordering::Relaxed) {
+                if let Some(Callback::ReflectAttributeValues { values, .. }) =
+                    pong.evoke_callback(Duration::from_millis(50))?
+                {
+                    let send = SendOptions {
+                        time: Some(0),
+                        ..send_options.clone()
+                    };
+                    pong.update_attribute_values_with(
+                        pong_object,
+                        &[(name, &values[0].1)],
+                        b"",
+                        &send,
+                    )?;
+                }
+            }
+            pong.resign_federation_execution()?;
+            Ok(())
+        })
+    };
+    let mut payload = vec![0u8; options.size.max(8)];
+    let mut lost = 0;
+    let mut exchange = |i: u64, ping: &mut RtiAmbassador| -> Result<Option<Duration>, BenchError> {
+        payload[..8].copy_from_slice(&i.to_le_bytes());
+        let sent_at = Instant::now();
+        ping.update_attribute_values_with(
+            ping_object,
+            &[(name, payload.as_slice())],
+            b"",
+            &send_options,
+        )?;
+        loop {
+            let left = LOSS_TIMEOUT.saturating_sub(sent_at.elapsed());
+            match ping.evoke_callback(left)? {
+                Some(Callback::ReflectAttributeValues { values, .. })
+                    if values[0].1.get(..8) == Some(&payload[..8]) =>
+                {
+                    return Ok(Some(sent_at.elapsed()))
+                }
+                Some(_) => continue,
+                None => return Ok(None),
+            }
+        }
+    };
+    // Until the first answer, subscriptions may still be on their way.
+    let setup_deadline = Instant::now() + SETUP_TIMEOUT;
+    let mut i = 0u64;
+    while exchange(i, &mut ping)?.is_none() {
+        if Instant::now() > setup_deadline {
+            return Err(BenchError::Failed("pong never answered".into()));
+        }
+        i += 1;
+    }
+    for n in 0..WARMUP_EXCHANGES + options.count {
+        i += 1;
+        match (exchange(i, &mut ping)?, n >= WARMUP_EXCHANGES) {
+            (Some(rtt), true) => record(histogram, rtt),
+            (None, true) => lost += 1,
+            _ => {}
+        }
+    }
+    stop.store(true, Ordering::SeqCst);
+    echo.join()
+        .map_err(|_| BenchError::Failed("echo thread panicked".into()))??;
+    ping.resign_federation_execution()?;
+    Ok(lost)
+}
+
+/// Publish and subscribe Vehicle.Name and register one vehicle.
+fn echo_setup(
+    rti: &mut RtiAmbassador,
+) -> Result<
+    (
+        trellis_core::federate::ObjectId,
+        trellis_core::fom::AttributeHandle,
+    ),
+    BenchError,
+> {
+    let vehicle = rti.object_class_handle("Vehicle")?;
+    let name = rti.attribute_handle(vehicle, "Name")?;
+    rti.publish_object_class_attributes(vehicle, &[name])?;
+    rti.subscribe_object_class_attributes(vehicle, &[name])?;
+    Ok((rti.register_object_instance(vehicle)?, name))
 }

@@ -1,11 +1,13 @@
 //! One publisher, N subscribers: how many messages per second each subscriber receives.
 
 use super::network::{ids, Network, SETUP_TIMEOUT};
-use super::{raw, BenchError, Mode, Transport, DATA_ID, FIRST_SUBSCRIBER_ID};
+use super::{raw, Api, BenchError, Mode, Transport, DATA_ID, FIRST_SUBSCRIBER_ID};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use trellis_core::federate::Callback;
+use trellis_net::rti::{Driver, RtiAmbassador, SendOptions};
 use trellis_net::{Endpoint, Node};
 
 #[derive(Clone, Debug)]
@@ -16,11 +18,14 @@ pub struct ThroughputOptions {
     pub subscribers: usize,
     pub transport: Transport,
     pub raw: bool,
+    pub api: Api,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ThroughputResult {
     pub mode: Mode,
+    /// The API the workload used (not meaningful for raw runs).
+    pub api: Api,
     pub transport: Transport,
     pub size: usize,
     pub seconds: f64,
@@ -51,10 +56,10 @@ pub fn run(options: &ThroughputOptions) -> Result<ThroughputResult, BenchError> 
             "at least one subscriber is needed".into(),
         ));
     }
-    let (sent, tallies) = if options.raw {
-        raw::throughput(options)?
-    } else {
-        through_router(options)?
+    let (sent, tallies) = match (options.raw, options.api) {
+        (true, _) => raw::throughput(options)?,
+        (false, Api::Node) => through_router(options)?,
+        (false, Api::Federate) => through_federates(options)?,
     };
     Ok(summarize(options, sent, &tallies))
 }
@@ -76,6 +81,7 @@ pub(crate) fn summarize(
         } else {
             Mode::Trellis
         },
+        api: options.api,
         transport: options.transport,
         size: options.size,
         seconds: options.seconds,
@@ -180,21 +186,23 @@ fn read_until_stopped(node: &Node, counter: &Counter, stop: &AtomicBool, start: 
 /// Wait until every subscriber has everything (reliable) or nothing more arrives for a
 /// while (best effort), within a bound.
 pub(crate) fn wait_for_drain(counters: &[Arc<Counter>], sent: u64, transport: Transport) {
+    wait_for_drain_to(counters, &vec![sent; counters.len()], transport);
+}
+
+/// As `wait_for_drain`, with what each subscriber should end up with.
+fn wait_for_drain_to(counters: &[Arc<Counter>], expected: &[u64], transport: Transport) {
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut last_total = u64::MAX;
     let mut quiet_since = Instant::now();
     while Instant::now() < deadline {
-        let total: u64 = counters
+        let counts: Vec<u64> = counters
             .iter()
             .map(|c| c.received.load(Ordering::SeqCst))
-            .sum();
-        if transport == Transport::Reliable
-            && counters
-                .iter()
-                .all(|c| c.received.load(Ordering::SeqCst) >= sent)
-        {
+            .collect();
+        if transport == Transport::Reliable && counts.iter().zip(expected).all(|(c, e)| c >= e) {
             return;
         }
+        let total: u64 = counts.iter().sum();
         if total != last_total {
             last_total = total;
             quiet_since = Instant::now();
@@ -203,4 +211,118 @@ pub(crate) fn wait_for_drain(counters: &[Arc<Counter>], sent: u64, transport: Tr
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// The same workload through HLA services: one federate updates one attribute of one
+/// object, the others reflect it. A warm-up runs until every subscriber reflected once, so
+/// the measured run starts with all subscriptions in place.
+fn through_federates(options: &ThroughputOptions) -> Result<(u64, Vec<Tally>), BenchError> {
+    let network = Network::start(options.router.as_ref(), options.transport, Duration::ZERO)?;
+    let federation = network.federation()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let counters: Vec<Arc<Counter>> = (0..options.subscribers).map(|_| Arc::default()).collect();
+    let start = Instant::now();
+    let mut readers = Vec::new();
+    for (i, counter) in counters.iter().enumerate() {
+        let mut rti = network.federate(&federation, &format!("subscriber-{i}"), Driver::Thread)?;
+        let vehicle = rti.object_class_handle("Vehicle")?;
+        let name = rti.attribute_handle(vehicle, "Name")?;
+        rti.subscribe_object_class_attributes(vehicle, &[name])?;
+        let (counter, stop) = (counter.clone(), stop.clone());
+        readers.push(std::thread::spawn(move || {
+            reflect_until_stopped(&mut rti, &counter, &stop, start)
+        }));
+    }
+    let mut publisher = network.federate(&federation, "publisher", Driver::Thread)?;
+    let vehicle = publisher.object_class_handle("Vehicle")?;
+    let name = publisher.attribute_handle(vehicle, "Name")?;
+    publisher.publish_object_class_attributes(vehicle, &[name])?;
+    let object = publisher.register_object_instance(vehicle)?;
+    let value = vec![0xA5u8; options.size];
+    let send_options = SendOptions {
+        transport: Some(options.transport.class()),
+        ..Default::default()
+    };
+    let values = [(name, value.as_slice())];
+
+    let warmup_deadline = Instant::now() + SETUP_TIMEOUT;
+    while counters
+        .iter()
+        .any(|c| c.received.load(Ordering::SeqCst) == 0)
+    {
+        if Instant::now() > warmup_deadline {
+            return Err(BenchError::Failed(
+                "subscribers reflected nothing during the warm-up".into(),
+            ));
+        }
+        publisher.update_attribute_values_with(object, &values, b"", &send_options)?;
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let baseline: Vec<u64> = counters
+        .iter()
+        .map(|c| c.received.load(Ordering::SeqCst))
+        .collect();
+    let measured_from = start.elapsed();
+    let duration = Duration::from_secs_f64(options.seconds);
+    let began = Instant::now();
+    let mut sent = 0u64;
+    while began.elapsed() < duration {
+        for _ in 0..256 {
+            publisher.update_attribute_values_with(object, &values, b"", &send_options)?;
+            sent += 1;
+        }
+    }
+    let expected: Vec<u64> = baseline.iter().map(|b| b + sent).collect();
+    wait_for_drain_to(&counters, &expected, options.transport);
+    stop.store(true, Ordering::SeqCst);
+    for reader in readers {
+        reader
+            .join()
+            .map_err(|_| BenchError::Failed("subscriber thread panicked".into()))??;
+    }
+    let tallies = counters
+        .iter()
+        .zip(&baseline)
+        .map(|(c, base)| {
+            let t = c.tally();
+            Tally {
+                received: t.received.saturating_sub(*base),
+                elapsed: t.elapsed.saturating_sub(measured_from),
+            }
+        })
+        .collect();
+    publisher.resign_federation_execution()?;
+    Ok((sent, tallies))
+}
+
+fn reflect_until_stopped(
+    rti: &mut RtiAmbassador,
+    counter: &Counter,
+    stop: &AtomicBool,
+    start: Instant,
+) -> Result<(), BenchError> {
+    let mut received = 0u64;
+    let mut last = Duration::ZERO;
+    let publish = |received: u64, last: Duration| {
+        counter
+            .last_nanos
+            .store(last.as_nanos() as u64, Ordering::SeqCst);
+        counter.received.store(received, Ordering::SeqCst);
+    };
+    while !stop.load(Ordering::Relaxed) {
+        match rti.evoke_callback(Duration::from_millis(20))? {
+            Some(Callback::ReflectAttributeValues { .. }) => {
+                received += 1;
+                last = start.elapsed();
+                if received % 64 == 0 || received == 1 {
+                    publish(received, last);
+                }
+            }
+            Some(_) => {}
+            None => publish(received, last),
+        }
+    }
+    publish(received, last);
+    rti.resign_federation_execution()?;
+    Ok(())
 }
