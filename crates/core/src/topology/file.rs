@@ -1,0 +1,109 @@
+//! The topology file as written: TOML read and written with serde, nothing checked beyond
+//! the shape of the text. [`super::Topology::from_file`] does the checking.
+
+use super::link::LinkOverrides;
+use serde::{Deserialize, Serialize};
+
+/// A topology file. Every table refuses keys it does not know, so a misspelt key is an
+/// error with its line, never a silently ignored setting.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopologyFile {
+    /// Options of every link that does not set its own.
+    #[serde(default, skip_serializing_if = "LinkOverrides::is_empty")]
+    pub defaults: LinkOverrides,
+    #[serde(default, rename = "router", skip_serializing_if = "Vec::is_empty")]
+    pub routers: Vec<RouterEntry>,
+    #[serde(default, rename = "federate", skip_serializing_if = "Vec::is_empty")]
+    pub federates: Vec<FederateEntry>,
+    #[serde(default, rename = "clique", skip_serializing_if = "Vec::is_empty")]
+    pub cliques: Vec<CliqueEntry>,
+}
+
+/// `[[router]]`: a router process.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouterEntry {
+    pub name: String,
+    /// Where it accepts links: `tcp://host:port`, `udp://host:port`, `mem://name`, at most
+    /// one of each scheme.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub listen: Vec<String>,
+    /// The router or federate this one dials as its parent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Options of the link to the parent.
+    #[serde(default, skip_serializing_if = "LinkOverrides::is_empty")]
+    pub link: LinkOverrides,
+}
+
+/// `[[federate]]`: where one federate process (or `count` of them) attaches.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FederateEntry {
+    pub name: String,
+    /// Declares `count` federates named `name-1` … `name-count`, alike in everything else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    /// Needed only by a federate that others dial: a parent, or a clique member.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub listen: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Options of the link to the parent.
+    #[serde(default, skip_serializing_if = "LinkOverrides::is_empty")]
+    pub link: LinkOverrides,
+}
+
+/// `[[clique]]`: routers and federates all linked to each other (a block of DESIGN.md §2).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CliqueEntry {
+    pub name: String,
+    pub members: Vec<String>,
+    /// Options of every link between two members.
+    #[serde(default, skip_serializing_if = "LinkOverrides::is_empty")]
+    pub link: LinkOverrides,
+}
+
+impl TopologyFile {
+    /// Reads the text of a topology file. Errors carry the line and column, and name the
+    /// key when it is unknown.
+    pub fn from_toml(text: &str) -> Result<TopologyFile, toml::de::Error> {
+        toml::from_str(text)
+    }
+
+    pub fn to_toml(&self) -> Result<String, toml::ser::Error> {
+        toml::to_string(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_key_is_named_with_its_line() {
+        let text = "[[router]]\nname = \"hub\"\nlisten = [\"tcp://127.0.0.1:7000\"]\n\n\
+                    [[federate]]\nname = \"a\"\nparnet = \"hub\"\n";
+        let err = TopologyFile::from_toml(text).unwrap_err().to_string();
+        assert!(err.contains("line 7"), "{err}");
+        assert!(err.contains("parnet"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_link_option_is_refused() {
+        let text = "[defaults]\nbundling_ms = 5\n";
+        let err = TopologyFile::from_toml(text).unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(err.contains("bundling_ms"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_pipe_is_refused() {
+        let text = "[defaults]\npipe = \"mpi\"\n";
+        let err = TopologyFile::from_toml(text).unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(err.contains("mpi"), "{err}");
+    }
+}

@@ -1,0 +1,192 @@
+//! The checked topology: routers, federates, cliques and the links between them.
+//!
+//! A [`Topology`] exists only once every check of [`super::validate`] passed, so everything
+//! that reads it (analysis, plans) can rely on the block-graph rule and on every dialed
+//! node having an address for the pipe it is dialed over.
+
+use super::address::ListenAddress;
+use super::file::{CliqueEntry, FederateEntry, RouterEntry, TopologyFile};
+use super::link::{LinkOptions, LinkOverrides};
+use super::{validate, TopologyError};
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    Router,
+    Federate,
+}
+
+impl fmt::Display for NodeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NodeKind::Router => "router",
+            NodeKind::Federate => "federate",
+        })
+    }
+}
+
+/// One process: a router, or a federate (a router with a local application).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub name: String,
+    pub kind: NodeKind,
+    pub listen: Vec<ListenAddress>,
+    pub parent: Option<ParentLink>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParentLink {
+    /// Index of the parent in [`Topology::nodes`].
+    pub node: usize,
+    /// As written on the child; [`Link::options`] has them resolved.
+    pub link: LinkOverrides,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clique {
+    pub name: String,
+    /// Indices in [`Topology::nodes`], in the order the file lists them.
+    pub members: Vec<usize>,
+    pub link: LinkOverrides,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    /// The dialer is the child, the listener its parent.
+    Parent,
+    /// Both ends belong to the clique of this index in [`Topology::cliques`].
+    Peer { clique: usize },
+}
+
+/// One connection between two processes, and which of them opens it: a child dials its
+/// parent; of two peers, the one whose name sorts first (byte order) dials.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub dialer: usize,
+    pub listener: usize,
+    pub kind: LinkKind,
+    pub options: LinkOptions,
+    pub target: DialTarget,
+}
+
+/// The listener's addresses the dialer needs for the link's pipe.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DialTarget {
+    /// `tcp://` for the tcp and udp pipes, `mem://` for the memory pipe.
+    pub address: ListenAddress,
+    /// For the udp pipe: where best-effort datagrams go.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub udp: Option<ListenAddress>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Topology {
+    pub(super) defaults: LinkOverrides,
+    /// Routers first, then federates, each in the order the file declares them.
+    pub(super) nodes: Vec<Node>,
+    pub(super) cliques: Vec<Clique>,
+    pub(super) links: Vec<Link>,
+    pub(super) by_name: FxHashMap<String, usize>,
+}
+
+impl Topology {
+    /// Reads and checks the text of a topology file.
+    pub fn from_toml(text: &str) -> Result<Topology, TopologyError> {
+        Topology::from_file(&TopologyFile::from_toml(text)?)
+    }
+
+    /// Checks a topology file, reporting every problem found rather than the first.
+    pub fn from_file(file: &TopologyFile) -> Result<Topology, TopologyError> {
+        validate::validate(file).map_err(TopologyError::Invalid)
+    }
+
+    /// The file that reads back as this topology. Federate groups come back one by one.
+    pub fn to_file(&self) -> TopologyFile {
+        let name_of = |index: usize| self.nodes[index].name.clone();
+        let listen_of = |node: &Node| node.listen.iter().map(ToString::to_string).collect();
+        let parent_of = |node: &Node| node.parent.as_ref().map(|parent| name_of(parent.node));
+        let link_of = |node: &Node| {
+            node.parent
+                .as_ref()
+                .map(|parent| parent.link.clone())
+                .unwrap_or_default()
+        };
+        TopologyFile {
+            defaults: self.defaults.clone(),
+            routers: self
+                .routers()
+                .map(|node| RouterEntry {
+                    name: node.name.clone(),
+                    listen: listen_of(node),
+                    parent: parent_of(node),
+                    link: link_of(node),
+                })
+                .collect(),
+            federates: self
+                .federates()
+                .map(|node| FederateEntry {
+                    name: node.name.clone(),
+                    count: None,
+                    listen: listen_of(node),
+                    parent: parent_of(node),
+                    link: link_of(node),
+                })
+                .collect(),
+            cliques: self
+                .cliques
+                .iter()
+                .map(|clique| CliqueEntry {
+                    name: clique.name.clone(),
+                    members: clique.members.iter().map(|&m| name_of(m)).collect(),
+                    link: clique.link.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    pub fn to_toml(&self) -> Result<String, toml::ser::Error> {
+        self.to_file().to_toml()
+    }
+
+    /// The file's `[defaults]`, as written.
+    pub fn defaults(&self) -> &LinkOverrides {
+        &self.defaults
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub fn cliques(&self) -> &[Clique] {
+        &self.cliques
+    }
+
+    /// Parent links in the order of their children, then each clique's links.
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+
+    pub fn node_index(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    pub fn node(&self, name: &str) -> Option<&Node> {
+        self.node_index(name).map(|index| &self.nodes[index])
+    }
+
+    pub fn routers(&self) -> impl Iterator<Item = &Node> {
+        self.nodes
+            .iter()
+            .filter(|node| node.kind == NodeKind::Router)
+    }
+
+    pub fn federates(&self) -> impl Iterator<Item = &Node> {
+        self.nodes
+            .iter()
+            .filter(|node| node.kind == NodeKind::Federate)
+    }
+}

@@ -1,0 +1,140 @@
+//! Who opens which link: the view of one process, which `trellis up` writes out as that
+//! process's configuration and a federate reads to find its router(s).
+//!
+//! A child dials its parent (and redials it after a failure); of two peers in a clique, the
+//! one whose name sorts first in byte order dials. Every other link of a process is one it
+//! accepts.
+
+use super::address::ListenAddress;
+use super::link::LinkOptions;
+use super::model::{Link, LinkKind, NodeKind, Topology};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// What the far node of a link is to this one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkRole {
+    Parent,
+    Child,
+    Peer,
+}
+
+/// Everything one process must open and accept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodePlan {
+    pub name: String,
+    pub kind: NodeKind,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub listen: Vec<ListenAddress>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dial: Vec<Dial>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<Accept>,
+}
+
+/// A link this process opens.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dial {
+    pub far: String,
+    pub role: LinkRole,
+    /// For a peer link, the clique both ends belong to: routers key split horizon by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clique: Option<String>,
+    /// `tcp://` for the tcp and udp pipes, `mem://` for the memory pipe.
+    pub address: ListenAddress,
+    /// For the udp pipe: where the far node takes best-effort datagrams.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub udp: Option<ListenAddress>,
+    pub options: LinkOptions,
+}
+
+/// A link the far node opens to this process. Its options apply from this side too.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Accept {
+    pub far: String,
+    pub role: LinkRole,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clique: Option<String>,
+    pub options: LinkOptions,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("the topology has no router or federate named {0:?}")]
+pub struct UnknownNode(pub String);
+
+impl Topology {
+    /// The plan of every router and federate, in the order of [`Topology::nodes`].
+    pub fn plans(&self) -> Vec<NodePlan> {
+        let mut links_of = vec![Vec::new(); self.nodes.len()];
+        for link in &self.links {
+            links_of[link.dialer].push(link);
+            links_of[link.listener].push(link);
+        }
+        links_of
+            .into_iter()
+            .enumerate()
+            .map(|(node, links)| self.plan_of(node, links))
+            .collect()
+    }
+
+    pub fn plan(&self, name: &str) -> Result<NodePlan, UnknownNode> {
+        let node = self
+            .node_index(name)
+            .ok_or_else(|| UnknownNode(name.to_owned()))?;
+        let links = self
+            .links
+            .iter()
+            .filter(|link| link.dialer == node || link.listener == node)
+            .collect();
+        Ok(self.plan_of(node, links))
+    }
+
+    /// The links the named process dials to join the network: for a federate, its router
+    /// (or its parent and the peers of its cliques). A clique member may also have links
+    /// to accept; [`Topology::plan`] has those.
+    pub fn attachment(&self, name: &str) -> Result<Vec<Dial>, UnknownNode> {
+        Ok(self.plan(name)?.dial)
+    }
+
+    fn plan_of(&self, node: usize, links: Vec<&Link>) -> NodePlan {
+        let mut plan = NodePlan {
+            name: self.nodes[node].name.clone(),
+            kind: self.nodes[node].kind,
+            listen: self.nodes[node].listen.clone(),
+            dial: Vec::new(),
+            accept: Vec::new(),
+        };
+        for link in links {
+            let dialing = link.dialer == node;
+            let (role, clique) = match link.kind {
+                LinkKind::Parent if dialing => (LinkRole::Parent, None),
+                LinkKind::Parent => (LinkRole::Child, None),
+                LinkKind::Peer { clique } => {
+                    (LinkRole::Peer, Some(self.cliques[clique].name.clone()))
+                }
+            };
+            if dialing {
+                plan.dial.push(Dial {
+                    far: self.nodes[link.listener].name.clone(),
+                    role,
+                    clique,
+                    address: link.target.address.clone(),
+                    udp: link.target.udp.clone(),
+                    options: link.options,
+                });
+            } else {
+                plan.accept.push(Accept {
+                    far: self.nodes[link.dialer].name.clone(),
+                    role,
+                    clique,
+                    options: link.options,
+                });
+            }
+        }
+        plan
+    }
+}
