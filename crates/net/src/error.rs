@@ -20,6 +20,8 @@ pub enum NetError {
     Timeout(std::time::Duration, &'static str),
     #[error(transparent)]
     Publish(#[from] PublishError),
+    #[error("topology plan: {0}")]
+    Plan(String),
     #[error("event loop I/O: {0}")]
     Io(#[from] std::io::Error),
 }

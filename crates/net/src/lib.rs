@@ -6,6 +6,7 @@ mod endpoint;
 mod error;
 mod event_loop;
 mod node;
+pub mod plan;
 pub mod rti;
 mod runtime;
 mod wake;

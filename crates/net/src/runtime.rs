@@ -71,6 +71,8 @@ pub struct HostConfig {
     pub dial: Vec<DialConfig>,
     /// Links accepted beyond this are closed at once.
     pub max_links: usize,
+    /// Settings for accepted links, by the far node's name (known once its hello arrives).
+    pub accept: Vec<(String, LinkConfig)>,
 }
 
 impl HostConfig {
@@ -80,6 +82,7 @@ impl HostConfig {
             listen: Vec::new(),
             dial: Vec::new(),
             max_links: 4096,
+            accept: Vec::new(),
         }
     }
 }

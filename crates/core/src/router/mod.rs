@@ -373,6 +373,14 @@ impl Router {
         })
     }
 
+    /// Change a link's settings (e.g. once its hello says which topology link it is).
+    /// Queued frames stay; new bounds apply from the next frame on.
+    pub fn set_link_config(&mut self, id: LinkId, config: LinkConfig) {
+        if let Some(slot) = self.live(id) {
+            self.link_mut(slot).config = config;
+        }
+    }
+
     fn fed_index(&self, federation: &str) -> Option<FedIndex> {
         self.fed_by_id.get(&FederationId::of(federation)).copied()
     }

@@ -32,6 +32,9 @@ pub struct NodePlan {
     pub dial: Vec<Dial>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accept: Vec<Accept>,
+    /// This process holds the federation registry (see [`Topology::registry_host`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hosts_registry: bool,
 }
 
 /// A link this process opens.
@@ -100,6 +103,18 @@ impl Topology {
         Ok(self.plan(name)?.dial)
     }
 
+    /// The one process that holds the federation registry: of the routers without a
+    /// parent, the one whose name sorts first; with no routers, likewise of the federates.
+    /// Every process reaches it along its links.
+    pub fn registry_host(&self) -> Option<usize> {
+        let top = |kind: NodeKind| {
+            (0..self.nodes.len())
+                .filter(|&i| self.nodes[i].kind == kind && self.nodes[i].parent.is_none())
+                .min_by(|&a, &b| self.nodes[a].name.cmp(&self.nodes[b].name))
+        };
+        top(NodeKind::Router).or_else(|| top(NodeKind::Federate))
+    }
+
     fn plan_of(&self, node: usize, links: Vec<&Link>) -> NodePlan {
         let mut plan = NodePlan {
             name: self.nodes[node].name.clone(),
@@ -107,6 +122,7 @@ impl Topology {
             listen: self.nodes[node].listen.clone(),
             dial: Vec::new(),
             accept: Vec::new(),
+            hosts_registry: self.registry_host() == Some(node),
         };
         for link in links {
             let dialing = link.dialer == node;

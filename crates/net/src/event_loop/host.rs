@@ -44,6 +44,8 @@ pub(super) struct Host {
     pub(super) udp_held: Option<(Vec<u8>, SocketAddr)>,
     pub(super) app: Option<AppState>,
     link_waiters: Vec<(usize, flume::Sender<()>)>,
+    /// Settings of accepted links, by the far node's name.
+    accept: FxHashMap<String, trellis_core::router::LinkConfig>,
     stopping: bool,
     stop_replies: Vec<flume::Sender<()>>,
     pub(super) max_links: usize,
@@ -77,6 +79,7 @@ impl Host {
             udp_held: None,
             app: app.map(AppState::new),
             link_waiters: Vec::new(),
+            accept: config.accept.iter().cloned().collect(),
             stopping: false,
             stop_replies: Vec::new(),
             max_links: config.max_links,
@@ -247,6 +250,9 @@ impl EventLoop {
                         host = %h.name, peer = %peer.node_name, role = peer.role.name(),
                         federation = %peer.federation, via = %label, "link up"
                     );
+                    if let Some(config) = h.accept.get(&peer.node_name) {
+                        h.router.set_link_config(link, config.clone());
+                    }
                     h.on_link_up(link);
                 }
                 Event::LinkClosed { link, reason } => {

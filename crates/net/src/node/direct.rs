@@ -5,7 +5,7 @@
 //! program must call in (`recv_timeout` or `poll`) at least every heartbeat interval, as an
 //! HLA federate must tick.
 
-use super::{connect_error, default_priority, AppClient, Attachment, Message, NodeConfig};
+use super::{connect_error, default_priority, AppClient, Message, NodeConfig};
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::event_loop::{AppCommand, EventLoop};
@@ -31,7 +31,7 @@ impl DirectNode {
     pub fn connect(config: NodeConfig) -> Result<DirectNode, NetError> {
         let (mut event_loop, _) = EventLoop::new()?;
         event_loop.set_spin(config.spin);
-        let (client, port, host) = AppClient::new(&config);
+        let (client, port, host) = AppClient::new(&config)?;
         let now = event_loop.now();
         let info = event_loop.add_host(now, host, Some(port))?;
         let mut node = DirectNode {
@@ -40,8 +40,8 @@ impl DirectNode {
             listening: info.listening,
             client,
         };
-        if let Attachment::Router(endpoint) = &config.attach {
-            node.wait_connected(endpoint, config.connect_timeout)?;
+        if let Some(endpoint) = AppClient::first_dial(&config) {
+            node.wait_connected(&endpoint, config.connect_timeout)?;
         }
         Ok(node)
     }

@@ -41,6 +41,10 @@ pub enum Attachment {
         peers: Vec<Endpoint>,
         clique: String,
     },
+    /// As a topology places it (see `NodeConfig::from_plan`).
+    Plan {
+        plan: Box<trellis_core::topology::NodePlan>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -147,7 +151,7 @@ fn random_node_id() -> NodeId {
 
 impl AppClient {
     /// The channels, the host's end of them, and the host to run.
-    fn new(config: &NodeConfig) -> (AppClient, AppPort, HostConfig) {
+    fn new(config: &NodeConfig) -> Result<(AppClient, AppPort, HostConfig), NetError> {
         let node_id = random_node_id();
         let mut router =
             RouterConfig::federate(config.name.clone(), node_id, config.federation.clone());
@@ -159,6 +163,13 @@ impl AppClient {
                 let mut dial = DialConfig::parent(endpoint.clone(), config.federation.clone());
                 dial.udp = config.udp;
                 host.dial.push(dial);
+            }
+            Attachment::Plan { plan } => {
+                let planned = crate::plan::host_config(plan, host.router.clone(), &config.federation)?;
+                host.listen = planned.listen;
+                host.dial = planned.dial;
+                host.accept = planned.accept;
+                host.router.hosts_registry = plan.hosts_registry;
             }
             Attachment::Peers {
                 listen,
@@ -199,7 +210,7 @@ impl AppClient {
             node_id,
             max_frame_size: trellis_core::wire::clamp_max_frame_size(config.max_frame_size),
         };
-        (client, port, host)
+        Ok((client, port, host))
     }
 
     /// Check and encode on the caller's thread, so errors are reported to the caller and
@@ -243,6 +254,16 @@ impl AppClient {
     /// After taking a message: whether the loop stopped delivering and must be woken.
     fn took_one(&self) -> bool {
         self.signals.delivery_blocked.swap(false, Ordering::SeqCst)
+    }
+
+    /// The endpoint `connect` waits to reach: the router, or a planned node's first dial.
+    /// `None` when the node only listens.
+    fn first_dial(config: &NodeConfig) -> Option<Endpoint> {
+        match &config.attach {
+            Attachment::Router(endpoint) => Some(endpoint.clone()),
+            Attachment::Plan { plan } => plan.dial.first().and_then(|d| d.address.to_string().parse().ok()),
+            Attachment::Peers { .. } => None,
+        }
     }
 
     /// What `connect` waits for: the first link up, or a dial that gave up.

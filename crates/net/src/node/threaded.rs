@@ -1,6 +1,6 @@
 //! [`Node`]: the core on an event-loop thread, the application on its own threads.
 
-use super::{connect_error, default_priority, AppClient, Attachment, Message, NodeConfig};
+use super::{connect_error, default_priority, AppClient, Message, NodeConfig};
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::event_loop::AppCommand;
@@ -32,7 +32,7 @@ impl Node {
     /// Join the network as a host of `runtime`. For a router attachment, returns once the
     /// link to the router is up.
     pub fn connect_in(runtime: &Runtime, config: NodeConfig) -> Result<Node, NetError> {
-        let (client, port, host) = AppClient::new(&config);
+        let (client, port, host) = AppClient::new(&config)?;
         let host = runtime.add_host_with(host, Some(port))?;
         let node = Node {
             own_runtime: None,
@@ -40,8 +40,8 @@ impl Node {
             shared: runtime.shared().clone(),
             client,
         };
-        if let Attachment::Router(endpoint) = &config.attach {
-            node.wait_connected(endpoint, config.connect_timeout)?;
+        if let Some(endpoint) = AppClient::first_dial(&config) {
+            node.wait_connected(&endpoint, config.connect_timeout)?;
         }
         Ok(node)
     }

@@ -1,0 +1,83 @@
+//! Topology plans (`trellis_core::topology`) into host configurations: how a router
+//! process, or a federate, opens and accepts the links the topology gives it.
+
+use crate::endpoint::Endpoint;
+use crate::error::NetError;
+use crate::node::{Attachment, NodeConfig};
+use crate::runtime::{DialConfig, HostConfig, DEFAULT_MAX_ATTEMPTS};
+use std::time::Duration;
+use trellis_core::router::{LinkConfig, RouterConfig};
+use trellis_core::topology::{Dial, LinkOptions, LinkRole, ListenAddress, NodePlan, Pipe};
+use trellis_core::wire::Role;
+
+fn endpoint(address: &ListenAddress) -> Result<Endpoint, NetError> {
+    address.to_string().parse().map_err(|e: crate::EndpointError| NetError::Plan(e.to_string()))
+}
+
+/// A topology link's options over the router's defaults.
+pub fn link_config(options: &LinkOptions) -> LinkConfig {
+    LinkConfig {
+        bundling_delay: Duration::from_millis(options.bundling_delay_ms),
+        queue_limit_bytes: options.queue_limit_bytes as usize,
+        ..LinkConfig::default()
+    }
+}
+
+/// How to open one dialed link. `federation` is empty for a router (its links carry
+/// every federation).
+pub fn dial_config(dial: &Dial, federation: &str) -> Result<DialConfig, NetError> {
+    let far_role = match dial.role {
+        LinkRole::Parent => Role::Parent,
+        LinkRole::Peer => Role::Peer,
+        LinkRole::Child => return Err(NetError::Plan(format!("a plan never dials a child ({})", dial.far))),
+    };
+    Ok(DialConfig {
+        endpoint: endpoint(&dial.address)?,
+        far_role,
+        federation: federation.to_owned(),
+        clique: dial.clique.clone().unwrap_or_default(),
+        udp: dial.options.pipe == Pipe::Udp,
+        link: Some(link_config(&dial.options)),
+        persistent: true,
+        max_attempts: DEFAULT_MAX_ATTEMPTS,
+    })
+}
+
+/// Listen, dial and accept as `plan` says.
+pub fn host_config(plan: &NodePlan, mut router: RouterConfig, federation: &str) -> Result<HostConfig, NetError> {
+    router.hosts_registry = plan.hosts_registry;
+    let mut host = HostConfig::new(router);
+    host.listen = plan.listen.iter().map(endpoint).collect::<Result<_, _>>()?;
+    host.dial = plan
+        .dial
+        .iter()
+        .map(|d| dial_config(d, federation))
+        .collect::<Result<_, _>>()?;
+    host.accept = plan
+        .accept
+        .iter()
+        .map(|a| (a.far.clone(), link_config(&a.options)))
+        .collect();
+    Ok(host)
+}
+
+impl NodeConfig {
+    /// A federate placed in a topology: it listens, dials and accepts as its plan says.
+    pub fn from_plan(plan: &NodePlan, federation: impl Into<String>) -> Result<NodeConfig, NetError> {
+        let federation = federation.into();
+        let dial = plan
+            .dial
+            .iter()
+            .map(|d| dial_config(d, &federation))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut config = NodeConfig::new(
+            plan.name.clone(),
+            federation,
+            Attachment::Plan {
+                plan: Box::new(plan.clone()),
+            },
+        );
+        config.udp = dial.iter().any(|d| d.udp);
+        Ok(config)
+    }
+}
