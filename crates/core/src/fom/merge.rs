@@ -8,6 +8,7 @@ use super::{
     InteractionClassHandle, ObjectClass, ObjectClassHandle, ObjectModel, Order, Parameter,
     ParameterHandle, Transportation,
 };
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 const OBJECT_ROOT: &str = "HLAobjectRoot";
@@ -51,6 +52,9 @@ struct Tree {
     kind: &'static str,
     member_kind: &'static str,
     classes: BTreeMap<String, Class>,
+    /// Each class name's first qualified name and place, to catch a module that repeats a
+    /// class under another parent: merging by qualified name would silently fork it.
+    first_by_name: FxHashMap<String, (String, Site)>,
 }
 
 /// Merge `value` declared at `site` into `slot`, or report a conflict with the first.
@@ -79,6 +83,7 @@ impl Tree {
             kind,
             member_kind,
             classes: BTreeMap::new(),
+            first_by_name: FxHashMap::default(),
         }
     }
 
@@ -87,6 +92,27 @@ impl Tree {
             Some(p) => format!("{p}.{}", decl.name),
             None => decl.name.clone(),
         };
+        match self.first_by_name.get(&decl.name) {
+            Some((first, first_site))
+                if *first != qualified && first_site.file != decl.site.file =>
+            {
+                let first_parent = first.rsplit_once('.').map_or("none", |(p, _)| p);
+                errors.push(decl.site.error(
+                    self.kind,
+                    format!(
+                        "{} has parent {} here but parent {} at {first_site}",
+                        decl.name,
+                        parent.unwrap_or("none"),
+                        first_parent,
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None => {
+                self.first_by_name
+                    .insert(decl.name.clone(), (qualified.clone(), decl.site.clone()));
+            }
+        }
         let class = self
             .classes
             .entry(qualified.clone())
@@ -316,17 +342,30 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
                         (d.upper_bound, d.data_type.clone(), d.site.clone()),
                     );
                 }
-                Some((bound, _, site)) => match (*bound, d.upper_bound) {
-                    (Some(a), Some(b)) if a != b => errors.push(d.site.error(
-                        "dimension",
-                        format!(
-                            "dimension {}: upper bound {b} conflicts with {a} declared at {site}",
-                            d.name
-                        ),
-                    )),
-                    (None, Some(b)) => *bound = Some(b),
-                    _ => {}
-                },
+                Some((bound, data_type, site)) => {
+                    match (*bound, d.upper_bound) {
+                        (Some(a), Some(b)) if a != b => errors.push(d.site.error(
+                            "dimension",
+                            format!(
+                                "dimension {}: upper bound {b} conflicts with {a} declared at {site}",
+                                d.name
+                            ),
+                        )),
+                        (None, Some(b)) => *bound = Some(b),
+                        _ => {}
+                    }
+                    if data_type.is_empty() {
+                        data_type.clone_from(&d.data_type);
+                    } else if !d.data_type.is_empty() && *data_type != d.data_type {
+                        errors.push(d.site.error(
+                            "dimension",
+                            format!(
+                                "dimension {}: data type {} conflicts with {data_type} declared at {site}",
+                                d.name, d.data_type
+                            ),
+                        ));
+                    }
+                }
             }
         }
     }

@@ -203,15 +203,24 @@ impl ObjectModel {
             for &a in &class.attributes {
                 let a = self.attribute(a);
                 feed(&format!(
-                    "{}|{}|{}|{:?}|{:?}",
-                    a.name, a.data_type, a.transportation.name, a.order, a.dimensions
+                    "{}|{}|{}|{}|{:?}|{:?}",
+                    a.name,
+                    a.data_type,
+                    a.transportation.name,
+                    a.transportation.reliable,
+                    a.order,
+                    a.dimensions
                 ));
             }
         }
         for class in &self.interaction_classes {
             feed(&format!(
-                "{}|{}|{:?}|{:?}",
-                class.qualified_name, class.transportation.name, class.order, class.dimensions
+                "{}|{}|{}|{:?}|{:?}",
+                class.qualified_name,
+                class.transportation.name,
+                class.transportation.reliable,
+                class.order,
+                class.dimensions
             ));
             for &p in &class.parameters {
                 let p = self.parameter(p);
@@ -302,10 +311,33 @@ impl ObjectModel {
     }
 
     pub fn find_dimension(&self, name: &str) -> Option<DimensionHandle> {
+        // Dimensions are numbered in name order.
         self.dimensions
+            .binary_search_by(|d| d.name.as_str().cmp(name))
+            .ok()
+            .map(|i| self.dimensions[i].handle)
+    }
+
+    /// The dimensions `attribute` is updated in, each with its upper bound.
+    pub fn attribute_dimensions(
+        &self,
+        attribute: AttributeHandle,
+    ) -> impl Iterator<Item = &Dimension> + '_ {
+        self.attribute(attribute)
+            .dimensions
             .iter()
-            .find(|d| d.name == name)
-            .map(|d| d.handle)
+            .map(|&d| self.dimension(d))
+    }
+
+    /// The dimensions `class` is sent in, each with its upper bound.
+    pub fn interaction_dimensions(
+        &self,
+        class: InteractionClassHandle,
+    ) -> impl Iterator<Item = &Dimension> + '_ {
+        self.interaction_class(class)
+            .dimensions
+            .iter()
+            .map(|&d| self.dimension(d))
     }
 
     /// An attribute of `class`, declared there or inherited.
@@ -416,7 +448,8 @@ fn find<T>(
     } else {
         format!("{root}.{name}")
     };
-    if let Some(i) = classes.iter().position(|c| *names(c).0 == with_root) {
+    // Classes are numbered in qualified-name order.
+    if let Ok(i) = classes.binary_search_by(|c| names(c).0.as_str().cmp(&with_root)) {
         return Some(i as u32);
     }
     let mut matches = classes

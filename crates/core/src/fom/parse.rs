@@ -2,6 +2,7 @@
 
 use super::error::{FomError, Site};
 use roxmltree::{Document, Node};
+use rustc_hash::FxHashMap;
 
 pub(crate) struct MemberDecl {
     pub name: String,
@@ -44,6 +45,26 @@ pub(crate) struct Module {
     pub transportations: Vec<TransportationDecl>,
 }
 
+/// Far deeper than real models nest (RPR 2.0 goes four levels below its roots).
+const MAX_CLASS_DEPTH: usize = 64;
+
+/// The element names of one class hierarchy.
+#[derive(Copy, Clone)]
+struct ClassTags {
+    class: &'static str,
+    member: &'static str,
+}
+
+const OBJECT_TAGS: ClassTags = ClassTags {
+    class: "objectClass",
+    member: "attribute",
+};
+
+const INTERACTION_TAGS: ClassTags = ClassTags {
+    class: "interactionClass",
+    member: "parameter",
+};
+
 struct Parser<'a> {
     file: &'a str,
     doc: &'a Document<'a>,
@@ -74,25 +95,43 @@ impl Parser<'_> {
     }
 
     fn name(&mut self, node: Node<'_, '_>) -> Option<String> {
-        let name = text(node, "name");
-        if name.is_none() {
-            let element = node.tag_name().name().to_owned();
+        let element = node.tag_name().name();
+        let Some(name) = text(node, "name") else {
             let site = self.site(node);
-            self.errors.push(site.error(&element, "has no <name>"));
+            self.errors.push(site.error(element, "has no <name>"));
+            return None;
+        };
+        // A dot inside a name would make two different classes share a qualified name.
+        if name.contains('.') {
+            let site = self.site(node);
+            self.errors.push(site.error(
+                element,
+                format!(
+                    "name {name:?} contains a dot, which separates the parts of qualified names"
+                ),
+            ));
+            return None;
         }
-        name
+        Some(name)
     }
 
-    fn dimension_refs(&self, node: Node<'_, '_>) -> Option<Vec<(String, Site)>> {
+    fn dimension_refs(&mut self, node: Node<'_, '_>) -> Option<Vec<(String, Site)>> {
         let dims = child(node, "dimensions")?;
-        Some(
-            children(dims, "dimension")
-                .filter_map(|d| {
-                    let name = d.text()?.trim();
-                    (!name.is_empty()).then(|| (name.to_owned(), self.site(d)))
-                })
-                .collect(),
-        )
+        let mut refs = Vec::new();
+        for reference in children(dims, "dimension") {
+            let site = self.site(reference);
+            match reference
+                .text()
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+            {
+                Some(name) => refs.push((name.to_owned(), site)),
+                None => self
+                    .errors
+                    .push(site.error("dimension", "a dimension reference has no name")),
+            }
+        }
+        Some(refs)
     }
 
     fn member(&mut self, node: Node<'_, '_>) -> Option<MemberDecl> {
@@ -107,24 +146,46 @@ impl Parser<'_> {
         })
     }
 
-    fn class(
-        &mut self,
-        node: Node<'_, '_>,
-        class_tag: &'static str,
-        member_tag: &'static str,
-    ) -> Option<ClassDecl> {
+    fn class(&mut self, node: Node<'_, '_>, tags: ClassTags, depth: usize) -> Option<ClassDecl> {
+        let site = self.site(node);
+        // Real models nest a handful of levels; a limit keeps hostile input from exhausting
+        // the stack here or memory in the quadratic growth of qualified names.
+        if depth > MAX_CLASS_DEPTH {
+            self.errors.push(site.error(
+                tags.class,
+                format!("classes nest deeper than {MAX_CLASS_DEPTH} levels"),
+            ));
+            return None;
+        }
         let name = self.name(node)?;
-        let members = children(node, member_tag)
+        let members = children(node, tags.member)
             .filter_map(|m| self.member(m))
             .collect();
-        let children = children(node, class_tag)
-            .filter_map(|c| self.class(c, class_tag, member_tag))
-            .collect();
+        let mut subclasses: Vec<ClassDecl> = Vec::new();
+        let mut lines_by_name: FxHashMap<String, u32> = FxHashMap::default();
+        for subclass in children(node, tags.class) {
+            let Some(decl) = self.class(subclass, tags, depth + 1) else {
+                continue;
+            };
+            match lines_by_name.get(&decl.name) {
+                Some(first_line) => self.errors.push(decl.site.error(
+                    tags.class,
+                    format!(
+                        "{} is declared twice under {name} in this module (first at line {first_line})",
+                        decl.name
+                    ),
+                )),
+                None => {
+                    lines_by_name.insert(decl.name.clone(), decl.site.line);
+                    subclasses.push(decl);
+                }
+            }
+        }
         Some(ClassDecl {
             name,
-            site: self.site(node),
+            site,
             members,
-            children,
+            children: subclasses,
             transportation: text(node, "transportation"),
             order: text(node, "order"),
             dimensions: self.dimension_refs(node),
@@ -132,23 +193,18 @@ impl Parser<'_> {
     }
 
     /// The single root class of a section, if the section is there.
-    fn root(
-        &mut self,
-        section: Option<Node<'_, '_>>,
-        class_tag: &'static str,
-        member_tag: &'static str,
-    ) -> Option<ClassDecl> {
+    fn root(&mut self, section: Option<Node<'_, '_>>, tags: ClassTags) -> Option<ClassDecl> {
         let section = section?;
-        let mut roots = children(section, class_tag);
+        let mut roots = children(section, tags.class);
         let root = roots.next()?;
         for extra in roots {
             let site = self.site(extra);
             self.errors.push(site.error(
-                class_tag,
+                tags.class,
                 "a module has one root class per section; this is a second",
             ));
         }
-        self.class(root, class_tag, member_tag)
+        self.class(root, tags, 0)
     }
 
     fn dimensions(&mut self, root: Node<'_, '_>) -> Vec<DimensionDecl> {
@@ -244,8 +300,8 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
         doc: &doc,
         errors: Vec::new(),
     };
-    let objects = parser.root(child(root, "objects"), "objectClass", "attribute");
-    let interactions = parser.root(child(root, "interactions"), "interactionClass", "parameter");
+    let objects = parser.root(child(root, "objects"), OBJECT_TAGS);
+    let interactions = parser.root(child(root, "interactions"), INTERACTION_TAGS);
     let dimensions = parser.dimensions(root);
     let transportations = parser.transportations(root);
     if !parser.errors.is_empty() {

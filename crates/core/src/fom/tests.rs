@@ -234,3 +234,47 @@ fn conflicting_dimensions_and_a_wrong_root_are_errors() {
         e[0]
     );
 }
+
+#[test]
+fn dotted_names_twin_subclasses_and_blank_dimension_references_are_errors() {
+    let text = module(
+        "Tank",
+        "<attribute><name>A.B</name></attribute>\n\
+         <objectClass><name>Heavy</name></objectClass>\n\
+         <objectClass><name>Heavy</name></objectClass>\n\
+         <attribute><name>C</name><dimensions><dimension> </dimension></dimensions></attribute>",
+    );
+    let mut e = errors(&[("names.xml", &text)]);
+    e.sort_by_key(|e| e.line);
+    let places: Vec<(u32, &str)> = e.iter().map(|e| (e.line, e.element.as_str())).collect();
+    assert_eq!(
+        places,
+        [(7, "attribute"), (9, "objectClass"), (10, "dimension")],
+        "{e:#?}"
+    );
+    assert!(e[0].message.contains("contains a dot"), "{}", e[0]);
+    assert_eq!(
+        e[1].message,
+        "Heavy is declared twice under Tank in this module (first at line 8)"
+    );
+}
+
+#[test]
+fn a_dimension_with_two_data_types_is_a_conflict() {
+    let dims = |data_type: &str| {
+        format!(
+            "<objectModel><dimensions><dimension><name>X</name><dataType>{data_type}</dataType>\
+             <upperBound>10</upperBound></dimension></dimensions></objectModel>"
+        )
+    };
+    let e = errors(&[
+        ("a.xml", &dims("HLAinteger32BE")),
+        ("b.xml", &dims("HLAinteger64BE")),
+    ]);
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert_eq!(
+        e[0].to_string(),
+        "b.xml:1: <dimension>: dimension X: data type HLAinteger64BE conflicts with \
+         HLAinteger32BE declared at a.xml:1"
+    );
+}
