@@ -3,7 +3,10 @@
 mod bench;
 mod demo;
 mod fom;
+mod plan;
 mod router;
+mod topology;
+mod up;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -31,6 +34,13 @@ enum Command {
     /// Object models (FOM / FDD modules).
     #[command(subcommand)]
     Fom(fom::FomCommand),
+    /// Topology files: generate the papers' shapes, check any file.
+    #[command(subcommand)]
+    Topology(topology::TopologyCommand),
+    /// Start every router of a topology on this machine until Ctrl-C or SIGTERM.
+    Up(up::UpArgs),
+    /// Write per-process configuration and launch scripts for a topology across hosts.
+    Plan(plan::PlanArgs),
 }
 
 /// A failure the user caused by what they typed: one line, exit code 2.
@@ -62,11 +72,19 @@ fn main() -> ExitCode {
         Command::Router(args) => router::run(args),
         Command::Bench(command) => bench::run(command),
         Command::Fom(command) => fom::run(command),
+        Command::Topology(command) => topology::run(command),
+        Command::Up(args) => up::run(args),
+        Command::Plan(args) => plan::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The errors were printed one per line already.
-        Err(e) if e.downcast_ref::<fom::Invalid>().is_some() => ExitCode::FAILURE,
+        Err(e)
+            if e.downcast_ref::<fom::Invalid>().is_some()
+                || e.downcast_ref::<topology::Invalid>().is_some() =>
+        {
+            ExitCode::FAILURE
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             if e.downcast_ref::<UsageError>().is_some() {

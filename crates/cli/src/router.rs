@@ -1,17 +1,20 @@
 //! `trellis router`: one router host, listening and dialing, until a signal.
 
 use crate::UsageError;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use signal_hook::consts::{SIGINT, SIGTERM};
+use std::path::PathBuf;
+use std::time::Duration;
 use trellis_core::router::RouterConfig;
+use trellis_core::topology::{NodeKind, NodePlan};
 use trellis_core::wire::NodeId;
 use trellis_net::{DialConfig, Endpoint, HostConfig, NetError, Runtime};
 
 #[derive(Args)]
 pub(crate) struct RouterArgs {
     /// Where to listen: tcp://HOST:PORT, udp://HOST:PORT (best effort beside TCP), mem://NAME.
-    #[arg(long = "listen", value_name = "URL", required = true)]
+    #[arg(long = "listen", value_name = "URL", required_unless_present_any = ["topology", "plan"])]
     listen: Vec<String>,
     /// Another router of our mesh (clique); of each pair, the lower address dials.
     #[arg(long = "peer", value_name = "URL")]
@@ -19,7 +22,7 @@ pub(crate) struct RouterArgs {
     /// Our parent router in a tree; we dial it and redial it after failures.
     #[arg(long, value_name = "URL")]
     parent: Option<String>,
-    /// Name shown to peers and in logs.
+    /// Name shown to peers and in logs (with --topology: which router of the file to run).
     #[arg(long, default_value = "router")]
     name: String,
     /// Name of the clique our --peer links form.
@@ -29,6 +32,12 @@ pub(crate) struct RouterArgs {
     /// with no --parent whose address sorts before every --peer.
     #[arg(long)]
     no_registry: bool,
+    /// Run the router named --name of this topology file, with the links it gives it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["listen", "peers", "parent", "plan"])]
+    topology: Option<PathBuf>,
+    /// Run from a per-process plan written by `trellis plan`.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["listen", "peers", "parent"])]
+    plan: Option<PathBuf>,
 }
 
 fn endpoint(text: &str) -> Result<Endpoint> {
@@ -36,7 +45,13 @@ fn endpoint(text: &str) -> Result<Endpoint> {
         .map_err(|e| UsageError(e.to_string()).into())
 }
 
-pub(crate) fn run(args: RouterArgs) -> Result<()> {
+fn node_id(name: &str) -> NodeId {
+    use std::hash::BuildHasher;
+    NodeId(std::collections::hash_map::RandomState::new().hash_one((name, std::process::id())))
+}
+
+/// The host of the classic flags: --listen, --peer, --parent.
+fn host_from_flags(args: &RouterArgs) -> Result<HostConfig> {
     let listen = args
         .listen
         .iter()
@@ -53,9 +68,7 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
         .find(|e| matches!(e, Endpoint::Tcp(_) | Endpoint::Memory(_)))
         .cloned()
         .ok_or_else(|| UsageError("--listen needs a tcp:// or mem:// address".into()))?;
-
-    let node_id = NodeId(std::process::id() as u64 ^ (own.to_string().len() as u64) << 32);
-    let mut router = RouterConfig::new(args.name.clone(), node_id);
+    let mut router = RouterConfig::new(args.name.clone(), node_id(&args.name));
     router.hosts_registry = !args.no_registry && parent.is_none() && peers.iter().all(|p| *p > own);
     let mut config = HostConfig::new(router);
     config.listen = listen;
@@ -67,18 +80,79 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
     if let Some(parent) = parent {
         config.dial.push(DialConfig::parent(parent, ""));
     }
+    Ok(config)
+}
+
+/// The host a topology plan describes.
+pub(crate) fn host_from_plan(plan: &NodePlan, no_registry: bool) -> Result<HostConfig> {
+    if plan.kind != NodeKind::Router {
+        return Err(UsageError(format!("{} is a federate, not a router", plan.name)).into());
+    }
+    let mut config = trellis_net::plan::host_config(
+        plan,
+        RouterConfig::new(plan.name.clone(), node_id(&plan.name)),
+        "",
+    )?;
+    config.router.hosts_registry &= !no_registry;
+    Ok(config)
+}
+
+/// Links to other routers a plan opens or accepts: up once every router runs.
+pub(crate) fn router_links(plan: &NodePlan, is_router: impl Fn(&str) -> bool) -> usize {
+    plan.dial.iter().filter(|d| is_router(&d.far)).count()
+        + plan.accept.iter().filter(|a| is_router(&a.far)).count()
+}
+
+pub(crate) fn run(args: RouterArgs) -> Result<()> {
+    // With a topology, `trellis up` waits for a "ready" line once the router links are up.
+    let (config, ready_after) = if let Some(file) = &args.topology {
+        let topology = crate::topology::load(file)?;
+        let plan = topology
+            .plan(&args.name)
+            .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+        let is_router = |name: &str| {
+            topology
+                .node(name)
+                .is_some_and(|n| n.kind == NodeKind::Router)
+        };
+        (
+            host_from_plan(&plan, args.no_registry)?,
+            Some(router_links(&plan, is_router)),
+        )
+    } else if let Some(file) = &args.plan {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let plan: NodePlan =
+            toml::from_str(&text).map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+        (host_from_plan(&plan, args.no_registry)?, None)
+    } else {
+        (host_from_flags(&args)?, None)
+    };
+    let name = config.router.node_name.clone();
     // Register the handlers before the router starts, so an early signal is not lost.
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
-    let runtime = Runtime::start(&args.name)?;
+    let runtime = Runtime::start(&name)?;
     let host = runtime.add_host(config).map_err(|e| match e {
         NetError::Listen { .. } => UsageError(e.to_string()).into(),
         other => anyhow::Error::from(other),
     })?;
+    use std::io::Write;
     for endpoint in host.listening() {
         println!("listening on {endpoint}");
     }
-    use std::io::Write;
     std::io::stdout().flush()?;
+    if let Some(expected_links) = ready_after {
+        let host = host.clone();
+        std::thread::spawn(move || {
+            if host
+                .wait_for_links(expected_links, Duration::from_secs(3600))
+                .is_ok()
+            {
+                println!("ready: {expected_links} router links up");
+                let _ = std::io::stdout().flush();
+            }
+        });
+    }
     if let Some(signal) = signals.forever().next() {
         tracing::info!(signal, "stopping: closing links");
     }

@@ -24,7 +24,13 @@ pub struct DirectNode {
     host: HostId,
     listening: Vec<Endpoint>,
     client: AppClient,
+    /// When the sockets were last looked at.
+    last_poll: Instant,
 }
+
+/// A node that only publishes still reads its sockets this often, inside `publish`: the
+/// interest its router declares arrives there, and without it everything is squelched.
+const READ_AT_LEAST_EVERY: Duration = Duration::from_millis(1);
 
 impl DirectNode {
     /// Join the network. For a router attachment, returns once the link is up.
@@ -39,6 +45,7 @@ impl DirectNode {
             host: info.id,
             listening: info.listening,
             client,
+            last_poll: Instant::now(),
         };
         if let Some(endpoint) = AppClient::first_dial(&config) {
             node.wait_connected(&endpoint, config.connect_timeout)?;
@@ -71,6 +78,7 @@ impl DirectNode {
     /// Do the network's work for at most `timeout`: read, route, write, run timers. Returns
     /// early once anything happened.
     pub fn poll(&mut self, timeout: Duration) -> Result<(), NetError> {
+        self.last_poll = Instant::now();
         self.event_loop.wait(Some(timeout))?;
         self.event_loop.turn();
         Ok(())
@@ -90,6 +98,9 @@ impl DirectNode {
             }
         }
         self.event_loop.turn();
+        if self.last_poll.elapsed() >= READ_AT_LEAST_EVERY {
+            self.poll(Duration::ZERO)?;
+        }
         Ok(())
     }
 

@@ -165,7 +165,8 @@ impl AppClient {
                 host.dial.push(dial);
             }
             Attachment::Plan { plan } => {
-                let planned = crate::plan::host_config(plan, host.router.clone(), &config.federation)?;
+                let planned =
+                    crate::plan::host_config(plan, host.router.clone(), &config.federation)?;
                 host.listen = planned.listen;
                 host.dial = planned.dial;
                 host.accept = planned.accept;
@@ -261,7 +262,10 @@ impl AppClient {
     fn first_dial(config: &NodeConfig) -> Option<Endpoint> {
         match &config.attach {
             Attachment::Router(endpoint) => Some(endpoint.clone()),
-            Attachment::Plan { plan } => plan.dial.first().and_then(|d| d.address.to_string().parse().ok()),
+            Attachment::Plan { plan } => plan
+                .dial
+                .first()
+                .and_then(|d| d.address.to_string().parse().ok()),
             Attachment::Peers { .. } => None,
         }
     }

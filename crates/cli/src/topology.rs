@@ -1,0 +1,172 @@
+//! `trellis topology gen | check`: write the papers' shapes, check any topology file.
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use trellis_core::topology::{generate, GenerateOptions, Pipe, Shape, Topology};
+
+#[derive(Subcommand)]
+pub(crate) enum TopologyCommand {
+    /// Write a topology file of one of the papers' shapes.
+    Gen(GenArgs),
+    /// Validate a topology file and summarise it: routers, cliques, depth, and how many
+    /// federate pairs are how many links apart.
+    Check(CheckArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ShapeArg {
+    Centralized,
+    Collocated,
+    Tree,
+    Mesh,
+    Hierarchical,
+    DistributorPerFederate,
+    MeshOfTrees,
+    TreeOfMeshes,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PipeArg {
+    Tcp,
+    Udp,
+    Memory,
+}
+
+#[derive(Args)]
+pub(crate) struct GenArgs {
+    #[arg(value_enum)]
+    shape: ShapeArg,
+    /// Federates per leaf router (per router for mesh, per segment for hierarchical), or in
+    /// total for collocated, centralized and distributor-per-federate.
+    #[arg(long, default_value_t = 2)]
+    federates: usize,
+    /// Children per router (tree, mesh-of-trees; lower meshes per mesh for tree-of-meshes).
+    #[arg(long, default_value_t = 2)]
+    fanout: usize,
+    /// Levels of routers, leaf routers included (tree: the papers' tree is 4).
+    #[arg(long, default_value_t = 3)]
+    levels: usize,
+    /// Routers in the mesh (mesh, tree-of-meshes), or tree roots in the mesh (mesh-of-trees).
+    #[arg(long, default_value_t = 4)]
+    routers: usize,
+    /// Segments (hierarchical).
+    #[arg(long, default_value_t = 3)]
+    segments: usize,
+    /// Host the processes listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// First port; each listening process takes the next.
+    #[arg(long, default_value_t = 7000)]
+    base_port: u16,
+    #[arg(long, value_enum, default_value = "tcp")]
+    pipe: PipeArg,
+    /// Bundling delay of every link, in milliseconds.
+    #[arg(long)]
+    bundling_ms: Option<u64>,
+    /// Where to write the file.
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
+}
+
+#[derive(Args)]
+pub(crate) struct CheckArgs {
+    file: PathBuf,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A topology that failed validation: its problems are printed already.
+#[derive(Debug)]
+pub(crate) struct Invalid;
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the topology is invalid")
+    }
+}
+
+impl std::error::Error for Invalid {}
+
+/// Read and validate a topology file, printing every problem if it has any.
+pub(crate) fn load(file: &PathBuf) -> Result<Topology> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    Topology::from_toml(&text).map_err(|e| {
+        eprintln!("{}: {e}", file.display());
+        Invalid.into()
+    })
+}
+
+pub(crate) fn run(command: TopologyCommand) -> Result<()> {
+    match command {
+        TopologyCommand::Gen(args) => {
+            let shape = match args.shape {
+                ShapeArg::Centralized => Shape::Centralized {
+                    federates: args.federates,
+                },
+                ShapeArg::Collocated => Shape::Collocated {
+                    federates: args.federates,
+                },
+                ShapeArg::Tree => Shape::Tree {
+                    fanout: args.fanout,
+                    levels: args.levels,
+                    federates: args.federates,
+                },
+                ShapeArg::Mesh => Shape::Mesh {
+                    routers: args.routers,
+                    federates: args.federates,
+                },
+                ShapeArg::Hierarchical => Shape::Hierarchical {
+                    segments: args.segments,
+                    federates: args.federates,
+                },
+                ShapeArg::DistributorPerFederate => Shape::DistributorPerFederate {
+                    federates: args.federates,
+                },
+                ShapeArg::MeshOfTrees => Shape::MeshOfTrees {
+                    roots: args.routers,
+                    fanout: args.fanout,
+                    levels: args.levels,
+                    federates: args.federates,
+                },
+                ShapeArg::TreeOfMeshes => Shape::TreeOfMeshes {
+                    routers: args.routers,
+                    fanout: args.fanout,
+                    levels: args.levels,
+                    federates: args.federates,
+                },
+            };
+            let options = GenerateOptions {
+                host: args.host,
+                base_port: args.base_port,
+                pipe: match args.pipe {
+                    PipeArg::Tcp => Pipe::Tcp,
+                    PipeArg::Udp => Pipe::Udp,
+                    PipeArg::Memory => Pipe::Memory,
+                },
+                bundling_delay_ms: args.bundling_ms,
+                queue_limit_bytes: None,
+            };
+            let topology =
+                generate(&shape, &options).map_err(|e| crate::UsageError(e.to_string()))?;
+            let text = topology.to_toml()?;
+            std::fs::write(&args.output, text)
+                .with_context(|| format!("cannot write {}", args.output.display()))?;
+            println!("wrote {} ({})", args.output.display(), shape.name());
+            print!("{}", topology.summary());
+            Ok(())
+        }
+        TopologyCommand::Check(args) => {
+            let topology = load(&args.file)?;
+            let summary = topology.summary();
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&summary)?);
+            } else {
+                print!("{summary}");
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! `trellis up`: every router of a topology on this machine, as processes (or in one
+//! process over memory pipes), until Ctrl-C or SIGTERM stops them all.
+
+use crate::router::{host_from_plan, router_links};
+use crate::UsageError;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use trellis_core::topology::{NodeKind, Pipe, Topology};
+use trellis_net::Runtime;
+
+/// Print a line; a reader that went away (a closed pipe) must not stop the routers.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+#[derive(Args)]
+pub(crate) struct UpArgs {
+    file: PathBuf,
+    /// Run every router in this process, one event loop, memory pipes allowed.
+    #[arg(long)]
+    in_process: bool,
+    /// How long routers may take to start and link up.
+    #[arg(long, default_value_t = 30)]
+    timeout_secs: u64,
+}
+
+fn routers(topology: &Topology) -> Vec<String> {
+    topology.routers().map(|r| r.name.clone()).collect()
+}
+
+pub(crate) fn run(args: UpArgs) -> Result<()> {
+    let topology = crate::topology::load(&args.file)?;
+    let names = routers(&topology);
+    if names.is_empty() {
+        say!(
+            "{}: no routers to start; its federates link to each other directly",
+            args.file.display()
+        );
+        return Ok(());
+    }
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+    let timeout = Duration::from_secs(args.timeout_secs);
+    if args.in_process {
+        let runtime = in_process(&topology, &names, timeout)?;
+        if let Some(signal) = signals.forever().next() {
+            say!("signal {signal}: stopping {} routers", names.len());
+        }
+        runtime.shutdown();
+        return Ok(());
+    }
+    if topology
+        .links()
+        .iter()
+        .any(|l| l.options.pipe == Pipe::Memory)
+    {
+        return Err(UsageError(
+            "memory pipes join routers of one process: use --in-process".into(),
+        )
+        .into());
+    }
+    let mut children = Vec::new();
+    let result = start_processes(&args.file, &names, timeout, &mut children);
+    if result.is_ok() {
+        if let Some(signal) = signals.forever().next() {
+            say!("signal {signal}: stopping {} routers", names.len());
+        }
+    }
+    stop_all(&mut children);
+    result
+}
+
+fn in_process(topology: &Topology, names: &[String], timeout: Duration) -> Result<Runtime> {
+    let runtime = Runtime::start("up")?;
+    let is_router = |name: &str| {
+        topology
+            .node(name)
+            .is_some_and(|n| n.kind == NodeKind::Router)
+    };
+    let mut hosts = Vec::new();
+    for name in names {
+        let plan = topology
+            .plan(name)
+            .expect("a router of the topology has a plan");
+        let host = runtime.add_host(host_from_plan(&plan, false)?)?;
+        for endpoint in host.listening() {
+            say!("{name} listening on {endpoint}");
+        }
+        hosts.push((host, router_links(&plan, is_router)));
+    }
+    for (host, links) in &hosts {
+        host.wait_for_links(*links, timeout)?;
+    }
+    say!(
+        "{} routers up, every router link connected (one process)",
+        names.len()
+    );
+    Ok(runtime)
+}
+
+/// Start one `trellis router` per router and wait until each says its links are up.
+fn start_processes(
+    file: &PathBuf,
+    names: &[String],
+    timeout: Duration,
+    children: &mut Vec<(String, Child)>,
+) -> Result<()> {
+    let exe = std::env::current_exe().context("cannot find the trellis executable")?;
+    let (lines, incoming) = std::sync::mpsc::channel();
+    for name in names {
+        let mut command = Command::new(&exe);
+        command
+            .args(["router", "--topology"])
+            .arg(file)
+            .args(["--name", name])
+            .stdout(Stdio::piped());
+        // SAFETY: prctl is async-signal-safe and touches only the child being set up. If
+        // `trellis up` dies without stopping its routers, the kernel stops them.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("cannot start router {name}"))?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (lines, name_for_thread) = (lines.clone(), name.clone());
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if lines.send((name_for_thread.clone(), line)).is_err() {
+                    break;
+                }
+            }
+        });
+        children.push((name.clone(), child));
+    }
+    let deadline = Instant::now() + timeout;
+    let mut ready = 0;
+    while ready < names.len() {
+        for (name, child) in children.iter_mut() {
+            if let Some(status) = child.try_wait()? {
+                bail!("router {name} stopped during start-up ({status}); see its error above");
+            }
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            bail!(
+                "{} of {} routers linked up within {timeout:?}",
+                ready,
+                names.len()
+            );
+        }
+        match incoming.recv_timeout(left.min(Duration::from_millis(200))) {
+            Ok((name, line)) if line.starts_with("listening on ") => say!("{name} {line}"),
+            Ok((_, line)) if line.starts_with("ready:") => ready += 1,
+            Ok(_) | Err(_) => {}
+        }
+    }
+    say!("{} routers up, every router link connected", names.len());
+    Ok(())
+}
+
+/// SIGTERM every router, wait for each within a bound, kill what is left.
+fn stop_all(children: &mut [(String, Child)]) {
+    for (_, child) in children.iter() {
+        // SAFETY: kill(2) on the pid of a child we started and have not reaped.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    for (name, child) in children.iter_mut() {
+        loop {
+            match child.try_wait() {
+                Ok(Some(_)) | Err(_) => break,
+                Ok(None) if Instant::now() >= deadline => {
+                    eprintln!("router {name} did not stop in time; killing it");
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break;
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            }
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! `trellis topology gen | check`, invalid files, `trellis plan`, and `trellis up` with real
+//! router processes and federates at different leaves.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use trellis_core::federate::Callback;
+use trellis_core::fom::ObjectModel;
+use trellis_core::topology::Topology;
+use trellis_net::rti::{RtiAmbassador, RtiConfig};
+use trellis_net::NodeConfig;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn trellis(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(args)
+        .env("TRELLIS_LOG", "error")
+        .output()
+        .unwrap()
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("trellis-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn histogram(file: &Path) -> serde_json::Value {
+    let out = trellis(&["topology", "check", "--json", file.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["links_histogram"].clone()
+}
+
+#[test]
+fn generated_tree_and_mesh_show_the_jespp_link_counts() {
+    let dir = TempDir::new("jespp");
+    let tree = dir.path("tree.toml");
+    let out = trellis(&[
+        "topology",
+        "gen",
+        "tree",
+        "--levels",
+        "4",
+        "--fanout",
+        "2",
+        "--federates",
+        "2",
+        "-o",
+        tree.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    // 0-, 1-, 2- and 3-hop pairs: the paper's 2 / 6 / 8 for 0, 2 and 3 hops.
+    assert_eq!(
+        histogram(&tree),
+        serde_json::json!({"2": 8, "4": 16, "6": 32, "8": 64})
+    );
+    let mesh = dir.path("mesh.toml");
+    let out = trellis(&[
+        "topology",
+        "gen",
+        "mesh",
+        "--routers",
+        "4",
+        "--federates",
+        "2",
+        "-o",
+        mesh.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    // Same router: 2 links; across the mesh: 3, whatever the distance.
+    assert_eq!(histogram(&mesh), serde_json::json!({"2": 4, "3": 24}));
+    let text = trellis(&["topology", "check", tree.to_str().unwrap()]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("routers    15") && text.contains("depth      4"),
+        "{text}"
+    );
+}
+
+#[test]
+fn invalid_files_are_refused_naming_the_problem() {
+    let dir = TempDir::new("invalid");
+    let cases = [
+        (
+            // r1 and r2 are a clique; both hang below r3 and r4 is linked to both through
+            // separate parents: the biconnected component {r1, r2, r3, r4} is no clique.
+            "[[router]]\nname = \"r1\"\nlisten = [\"tcp://127.0.0.1:1\"]\nparent = \"r3\"\n\
+             [[router]]\nname = \"r2\"\nlisten = [\"tcp://127.0.0.1:2\"]\nparent = \"r4\"\n\
+             [[router]]\nname = \"r3\"\nlisten = [\"tcp://127.0.0.1:3\"]\n\
+             [[router]]\nname = \"r4\"\nlisten = [\"tcp://127.0.0.1:4\"]\n\
+             [[clique]]\nname = \"top\"\nmembers = [\"r3\", \"r4\"]\n\
+             [[clique]]\nname = \"low\"\nmembers = [\"r1\", \"r2\"]\n",
+            "not a clique",
+        ),
+        (
+            "[[router]]\nname = \"a\"\nlisten = [\"tcp://127.0.0.1:1\"]\nparent = \"b\"\n\
+             [[router]]\nname = \"b\"\nlisten = [\"tcp://127.0.0.1:2\"]\nparent = \"a\"\n",
+            "cycle",
+        ),
+        (
+            "[[router]]\nname = \"a\"\nlisten = [\"tcp://127.0.0.1:1\"]\n\
+             [[federate]]\nname = \"f\"\nparent = \"nowhere\"\n",
+            "\"nowhere\"",
+        ),
+        (
+            "[[router]]\nname = \"a\"\nlisten = [\"tcp://127.0.0.1:1\"]\ncolour = \"red\"\n",
+            "unknown field `colour`",
+        ),
+    ];
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let file = dir.path(&format!("bad-{i}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let out = trellis(&["topology", "check", file.to_str().unwrap()]);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "case {i}: {stderr}");
+        assert!(
+            stderr.contains(expected),
+            "case {i}: expected {expected:?} in {stderr}"
+        );
+    }
+}
+
+#[test]
+fn plan_writes_process_configurations_and_launch_scripts() {
+    let dir = TempDir::new("plan");
+    let tree = dir.path("tree.toml");
+    trellis(&[
+        "topology",
+        "gen",
+        "tree",
+        "--levels",
+        "2",
+        "--fanout",
+        "2",
+        "--federates",
+        "1",
+        "-o",
+        tree.to_str().unwrap(),
+    ]);
+    let hosts = dir.path("hosts.toml");
+    std::fs::write(
+        &hosts,
+        "default = \"localhost\"\n[nodes]\n\"root.2\" = \"other\"\n",
+    )
+    .unwrap();
+    for (format, script) in [
+        ("script", "launch-localhost.sh"),
+        ("ssh", "launch.sh"),
+        ("slurm", "launch.sbatch"),
+    ] {
+        let out_dir = dir.path(format);
+        let out = trellis(&[
+            "plan",
+            tree.to_str().unwrap(),
+            "--hosts",
+            hosts.to_str().unwrap(),
+            "--format",
+            format,
+            "-o",
+            out_dir.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(out_dir.join(script)).unwrap();
+        assert!(
+            text.contains("trellis router --plan 'root.toml'"),
+            "{format}: {text}"
+        );
+        let plan: trellis_core::topology::NodePlan =
+            toml::from_str(&std::fs::read_to_string(out_dir.join("root.2.toml")).unwrap()).unwrap();
+        assert_eq!(plan.dial[0].far, "root");
+    }
+    let slurm = std::fs::read_to_string(dir.path("slurm").join("launch.sbatch")).unwrap();
+    assert!(slurm.contains("--nodelist=localhost,other"), "{slurm}");
+}
+
+/// `count` consecutive free ports on loopback, checked by binding them all.
+fn free_ports(count: u16) -> u16 {
+    // Tests run in parallel: each call starts its search elsewhere.
+    static CALLS: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    for attempt in 0..200u16 {
+        let base = 20_000
+            + (std::process::id() as u16 % 97) * 100
+            + call * 5_000 % 30_000
+            + attempt * 211 % 10_000;
+        let held: Vec<_> = (0..count)
+            .map_while(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).ok())
+            .collect();
+        if held.len() == count as usize {
+            return base;
+        }
+    }
+    panic!("no {count} consecutive free ports");
+}
+
+struct Up {
+    child: Child,
+}
+
+impl Up {
+    fn start(file: &Path) -> Up {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+            .args(["up", file.to_str().unwrap()])
+            .env("TRELLIS_LOG", "error")
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (ready, up) = std::sync::mpsc::channel();
+        // Keep reading until the end, so trellis up never writes into a closed pipe.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if line.contains("every router link connected") {
+                    let _ = ready.send(());
+                }
+            }
+        });
+        up.recv_timeout(WAIT)
+            .expect("trellis up reports every router link connected");
+        Up { child }
+    }
+
+    /// SIGTERM, exit status 0, and no router process of ours left.
+    fn stop(mut self) {
+        let pid = self.child.id();
+        let routers_before = router_children(pid);
+        assert!(!routers_before.is_empty());
+        assert!(Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success());
+        let deadline = Instant::now() + WAIT;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "trellis up did not stop");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{status}");
+        for router in routers_before {
+            assert!(
+                !Path::new(&format!("/proc/{router}")).exists() || is_zombie(router),
+                "router process {router} left behind"
+            );
+        }
+    }
+}
+
+impl Drop for Up {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn router_children(parent: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let fields: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(parent) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+fn is_zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z'))
+    })
+}
+
+/// Two federates at the given attachment points exchange an update through the routers.
+fn exchange(topology: &Topology, a: &str, b: &str) {
+    let model = Arc::new(
+        ObjectModel::from_sources(&[("demo.xml", include_str!("../../../foms/trellis-demo.xml"))])
+            .unwrap(),
+    );
+    let federation = format!("Up{}", std::process::id());
+    let connect = |name: &str| {
+        let plan = topology.plan(name).unwrap();
+        RtiAmbassador::connect(RtiConfig::new(
+            NodeConfig::from_plan(&plan, federation.clone()).unwrap(),
+        ))
+        .unwrap()
+    };
+    let mut sender = connect(a);
+    sender.create_federation_execution(&model).unwrap();
+    sender
+        .join_federation_execution(a, "sender", model.clone())
+        .unwrap();
+    let mut receiver = connect(b);
+    receiver
+        .join_federation_execution(b, "receiver", model)
+        .unwrap();
+    let vehicle = sender.object_class_handle("Vehicle").unwrap();
+    let name = sender.attribute_handle(vehicle, "Name").unwrap();
+    sender
+        .publish_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    receiver
+        .subscribe_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    let object = sender.register_object_instance(vehicle).unwrap();
+    let deadline = Instant::now() + WAIT;
+    loop {
+        assert!(Instant::now() < deadline, "no update from {a} reached {b}");
+        sender
+            .update_attribute_values(object, &[(name, b"across".as_slice())], b"")
+            .unwrap();
+        let got = receiver
+            .evoke_multiple_callbacks(Duration::from_millis(100), 10)
+            .unwrap();
+        if got.iter().any(|c| matches!(c, Callback::ReflectAttributeValues { values, .. } if &values[0].1[..] == b"across")) {
+            break;
+        }
+    }
+    sender.resign_federation_execution().unwrap();
+    receiver.resign_federation_execution().unwrap();
+    sender.destroy_federation_execution().unwrap();
+}
+
+fn gen(dir: &TempDir, file: &str, args: &[&str], ports: u16) -> (PathBuf, Topology) {
+    let path = dir.path(file);
+    let base = free_ports(ports).to_string();
+    let mut all = vec!["topology", "gen"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--base-port", &base, "-o", path.to_str().unwrap()]);
+    let out = trellis(&all);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let topology = Topology::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    (path, topology)
+}
+
+#[test]
+fn up_runs_a_three_level_tree_of_processes_and_stops_them_all() {
+    let dir = TempDir::new("up-tree");
+    let (file, topology) = gen(
+        &dir,
+        "tree.toml",
+        &["tree", "--levels", "3", "--fanout", "2", "--federates", "1"],
+        7,
+    );
+    let up = Up::start(&file);
+    // fed-1 under root.1.1, fed-4 under root.2.2: the message crosses the root.
+    exchange(&topology, "fed-1", "fed-4");
+    up.stop();
+}
+
+#[test]
+fn up_runs_a_four_router_mesh_of_processes_and_stops_them_all() {
+    let dir = TempDir::new("up-mesh");
+    let (file, topology) = gen(
+        &dir,
+        "mesh.toml",
+        &["mesh", "--routers", "4", "--federates", "1"],
+        4,
+    );
+    let up = Up::start(&file);
+    exchange(&topology, "fed-1", "fed-3");
+    up.stop();
+}
