@@ -1,17 +1,30 @@
-//! `trellis bench`: the benchmarks, printed for people or as JSON.
+//! `trellis bench`: the characterisation benchmarks. Each writes a results folder and
+//! prints its summary for people or, with --json, as JSON.
 
 use crate::UsageError;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
+use serde::Serialize;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use std::path::PathBuf;
+use std::time::Duration;
 use trellis_net::Endpoint;
-use trellis_tools::bench::{pingpong, throughput, Api, Transport};
+use trellis_tools::bench::results::{Meta, Results};
+use trellis_tools::bench::{
+    latency, pingpong, symmetric, throughput, Api, Bundling, Mode, Raw, Setup, Transport,
+};
 
 #[derive(Subcommand)]
 pub(crate) enum BenchCommand {
-    /// One publisher, N subscribers: messages per second per subscriber.
-    Throughput(ThroughputArgs),
-    /// Round trips between two nodes: latency percentiles.
+    /// rtiperf: N master/slave pairs, message sizes swept; per size the mean over pairs
+    /// after discarding the two largest pair means.
     Pingpong(PingpongArgs),
+    /// BmThruput: one sender, N receivers (swept); each receiver's rate and losses.
+    Throughput(ThroughputArgs),
+    /// Every federate sends and receives (swept over federate counts).
+    Symmetric(SymmetricArgs),
+    /// BmLatency: one sender, N receivers, only the targeted one answers; half the round trip.
+    Latency(LatencyArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -20,134 +33,331 @@ enum TransportArg {
     BestEffort,
 }
 
-impl From<TransportArg> for Transport {
-    fn from(t: TransportArg) -> Transport {
-        match t {
-            TransportArg::Reliable => Transport::Reliable,
-            TransportArg::BestEffort => Transport::BestEffort,
-        }
-    }
-}
-
 #[derive(Clone, Copy, ValueEnum)]
 enum ApiArg {
     Federate,
     Node,
 }
 
-impl From<ApiArg> for Api {
-    fn from(a: ApiArg) -> Api {
-        match a {
-            ApiArg::Federate => Api::Federate,
-            ApiArg::Node => Api::Node,
-        }
-    }
+#[derive(Clone, Copy, ValueEnum)]
+enum RawArg {
+    Tcp,
+    Udp,
 }
 
 #[derive(Args)]
 struct Common {
+    /// Use this running router instead of starting one on loopback.
+    #[arg(long, value_name = "URL", conflicts_with = "topology")]
+    router: Option<String>,
+    /// Run on this topology: its routers start in this process (unless --routers-running)
+    /// and federates sit at its named attachment points.
+    #[arg(long, value_name = "FILE")]
+    topology: Option<PathBuf>,
+    /// The topology's routers already run (`trellis up`).
+    #[arg(long, requires = "topology")]
+    routers_running: bool,
+    #[arg(long, value_enum, default_value = "reliable")]
+    transport: TransportArg,
+    /// off, adaptive (the default: batches form under load, an idle link writes at once), or
+    /// a fixed delay in milliseconds.
+    #[arg(long, default_value = "adaptive")]
+    bundling: String,
     /// HLA federate services (attribute updates) or the node API (tagged payloads).
     #[arg(long, value_enum, default_value = "federate")]
     api: ApiArg,
-    /// Use this router instead of starting one on loopback.
-    #[arg(long, value_name = "URL")]
-    router: Option<String>,
-    /// Payload bytes per message.
-    #[arg(long, default_value_t = 64)]
-    size: usize,
-    #[arg(long, value_enum, default_value = "reliable")]
-    transport: TransportArg,
-    /// Print the result as JSON.
+    /// Microseconds each event loop polls before it sleeps (0: sleep at once).
+    #[arg(long, default_value_t = 0)]
+    spin_us: u64,
+    /// The results folder (default results/<benchmark>-<time>).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the run's summary as JSON on stdout.
     #[arg(long)]
     json: bool,
-    /// The same workload over plain TCP sockets, one write per message, no router.
-    #[arg(long)]
-    raw: bool,
-}
-
-#[derive(Args)]
-pub(crate) struct ThroughputArgs {
-    #[command(flatten)]
-    common: Common,
-    #[arg(long, default_value_t = 5.0)]
-    seconds: f64,
-    #[arg(long, default_value_t = 1)]
-    subscribers: usize,
 }
 
 #[derive(Args)]
 pub(crate) struct PingpongArgs {
     #[command(flatten)]
     common: Common,
-    /// Round trips to measure.
-    #[arg(long, default_value_t = 10_000)]
-    count: usize,
-    /// Microseconds each event loop polls before it sleeps (0: sleep at once).
-    #[arg(long, default_value_t = 0)]
-    spin_us: u64,
+    /// The same workload over plain sockets (tcp when no value is given), no Trellis.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "tcp")]
+    raw: Option<RawArg>,
+    #[arg(long, default_value_t = 1)]
+    pairs: usize,
+    /// Message sizes in bytes, comma separated (default 64 B to 64 KiB).
+    #[arg(long, value_delimiter = ',', conflicts_with = "size")]
+    sizes: Vec<usize>,
+    /// One message size (same as --sizes with one value).
+    #[arg(long)]
+    size: Option<usize>,
+    /// Measured exchanges per size per pair.
+    #[arg(long, default_value_t = 50, conflicts_with = "count")]
+    exchanges: usize,
+    /// Round trips to measure (same as --exchanges).
+    #[arg(long)]
+    count: Option<usize>,
 }
 
-fn router(common: &Common) -> Result<Option<Endpoint>> {
-    common
-        .router
-        .as_deref()
-        .map(|r| {
-            r.parse::<Endpoint>()
-                .map_err(|e| UsageError(e.to_string()).into())
-        })
-        .transpose()
+#[derive(Args)]
+pub(crate) struct ThroughputArgs {
+    #[command(flatten)]
+    common: Common,
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "tcp")]
+    raw: Option<RawArg>,
+    #[arg(long, default_value_t = 64)]
+    size: usize,
+    /// Seconds of sending per case.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    /// Receiver counts, comma separated (default 1,3,6,9,12,15).
+    #[arg(long, value_delimiter = ',')]
+    subscribers: Vec<usize>,
 }
 
-fn print<T: serde::Serialize>(
-    json: bool,
-    result: &T,
-    human: impl FnOnce() -> String,
+#[derive(Args)]
+pub(crate) struct SymmetricArgs {
+    #[command(flatten)]
+    common: Common,
+    #[arg(long, default_value_t = 64)]
+    size: usize,
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Federate counts, comma separated (default 2,4,6).
+    #[arg(long, value_delimiter = ',')]
+    federates: Vec<usize>,
+}
+
+#[derive(Args)]
+pub(crate) struct LatencyArgs {
+    #[command(flatten)]
+    common: Common,
+    #[arg(long, default_value_t = 64)]
+    size: usize,
+    /// Receiver counts, comma separated (default 1,3,6,9,12,15).
+    #[arg(long, value_delimiter = ',')]
+    receivers: Vec<usize>,
+    /// Measured exchanges per case.
+    #[arg(long, default_value_t = 200)]
+    exchanges: usize,
+}
+
+fn setup(common: &Common) -> Result<Setup> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    Ok(Setup {
+        router: common
+            .router
+            .as_deref()
+            .map(|r| r.parse::<Endpoint>().map_err(|e| UsageError(e.to_string())))
+            .transpose()?,
+        topology: common.topology.clone(),
+        routers_running: common.routers_running,
+        transport: match common.transport {
+            TransportArg::Reliable => Transport::Reliable,
+            TransportArg::BestEffort => Transport::BestEffort,
+        },
+        bundling: common.bundling.parse::<Bundling>().map_err(UsageError)?,
+        api: match common.api {
+            ApiArg::Federate => Api::Federate,
+            ApiArg::Node => Api::Node,
+        },
+        spin: Duration::from_micros(common.spin_us),
+        stop,
+    })
+}
+
+fn raw(raw: Option<RawArg>) -> Option<Raw> {
+    raw.map(|r| match r {
+        RawArg::Tcp => Raw::Tcp,
+        RawArg::Udp => Raw::Udp,
+    })
+}
+
+fn mode(raw: Option<Raw>) -> Mode {
+    match raw {
+        None => Mode::Trellis,
+        Some(Raw::Tcp) => Mode::RawTcp,
+        Some(Raw::Udp) => Mode::RawUdp,
+    }
+}
+
+/// Run one benchmark inside its results folder and print what it found.
+fn with_results<T: Serialize>(
+    benchmark: &str,
+    common: &Common,
+    setup: &Setup,
+    mode: Mode,
+    run: impl FnOnce(&Results) -> Result<T, trellis_tools::bench::BenchError>,
+    human: impl FnOnce(&T) -> String,
 ) -> Result<()> {
-    if json {
-        println!("{}", serde_json::to_string_pretty(result)?);
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut results = Results::create(
+        common.out.as_deref(),
+        Meta::new(benchmark, &command, setup, mode),
+    )?;
+    let summary = run(&results);
+    let interrupted = setup.stop.load(std::sync::atomic::Ordering::SeqCst);
+    results.finish(summary.is_ok() && !interrupted)?;
+    let summary = summary?;
+    if common.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
-        println!("{}", human());
+        println!("{}", human(&summary));
+        println!(
+            "results in {}{}",
+            results.dir().display(),
+            if interrupted { " (interrupted)" } else { "" }
+        );
     }
     Ok(())
 }
 
 pub(crate) fn run(command: BenchCommand) -> Result<()> {
     match command {
-        BenchCommand::Throughput(args) => {
-            let options = throughput::ThroughputOptions {
-                router: router(&args.common)?,
-                size: args.common.size,
-                seconds: args.seconds,
-                subscribers: args.subscribers,
-                transport: args.common.transport.into(),
-                raw: args.common.raw,
-                api: args.common.api.into(),
-            };
-            let r = throughput::run(&options)?;
-            print(args.common.json, &r, || {
-                format!(
-                    "throughput ({:?}, {:?} API, {:?}, {} B, {} subscriber(s), {:.1} s): {:.0} msg/s per subscriber ({:.1} MB/s); sent {}, received {}, lost {}",
-                    r.mode, r.api, r.transport, r.size, r.subscribers, r.seconds, r.msgs_per_sec, r.payload_mb_per_sec, r.sent, r.received, r.lost
-                )
-            })
-        }
         BenchCommand::Pingpong(args) => {
+            let setup = setup(&args.common)?;
             let options = pingpong::PingpongOptions {
-                router: router(&args.common)?,
-                size: args.common.size,
-                count: args.count,
-                transport: args.common.transport.into(),
-                raw: args.common.raw,
-                api: args.common.api.into(),
-                spin: std::time::Duration::from_micros(args.spin_us),
+                setup: setup.clone(),
+                raw: raw(args.raw),
+                pairs: args.pairs,
+                sizes: match (args.size, args.sizes.is_empty()) {
+                    (Some(size), _) => vec![size],
+                    (None, true) => pingpong::DEFAULT_SIZES.to_vec(),
+                    (None, false) => args.sizes.clone(),
+                },
+                exchanges: args.count.unwrap_or(args.exchanges),
             };
-            let r = pingpong::run(&options)?;
-            print(args.common.json, &r, || {
-                format!(
-                    "pingpong ({:?}, {:?} API, {:?}, {} B, {} round trips): p50 {:.1} µs, p99 {:.1} µs, mean {:.1} µs, lost {}",
-                    r.mode, r.api, r.transport, r.size, r.count, r.rtt_p50_us, r.rtt_p99_us, r.rtt_mean_us, r.lost
-                )
-            })
+            with_results(
+                "pingpong",
+                &args.common,
+                &setup,
+                mode(options.raw),
+                |r| pingpong::run(&options, r),
+                |s| {
+                    let mut text = format!(
+                    "pingpong ({:?}, {:?} API, {:?}, {} pair(s)): p50 {:.1} µs, p99 {:.1} µs, mean {:.1} µs over {} round trips, lost {}",
+                    s.mode, s.api, s.transport, s.pairs.len(), s.rtt_p50_us, s.rtt_p99_us, s.rtt_mean_us, s.count, s.lost
+                );
+                    for size in &s.sizes {
+                        text.push_str(&format!(
+                            "\n  {:>6} B: mean {:.1} µs ± {:.1} (pairs {:?}, discarded {:?})",
+                            size.size,
+                            size.mean_us,
+                            size.std_us,
+                            size.pair_means_us
+                                .iter()
+                                .map(|m| (m * 10.0).round() / 10.0)
+                                .collect::<Vec<_>>(),
+                            size.discarded_us
+                                .iter()
+                                .map(|m| (m * 10.0).round() / 10.0)
+                                .collect::<Vec<_>>()
+                        ));
+                    }
+                    text
+                },
+            )
+        }
+        BenchCommand::Throughput(args) => {
+            let setup = setup(&args.common)?;
+            let options = throughput::ThroughputOptions {
+                setup: setup.clone(),
+                raw: raw(args.raw),
+                size: args.size,
+                seconds: args.seconds,
+                subscribers: if args.subscribers.is_empty() {
+                    throughput::DEFAULT_SUBSCRIBERS.to_vec()
+                } else {
+                    args.subscribers.clone()
+                },
+            };
+            with_results(
+                "throughput",
+                &args.common,
+                &setup,
+                mode(options.raw),
+                |r| throughput::run(&options, r),
+                |s| {
+                    let mut text = format!(
+                        "throughput ({:?}, {:?} API, {:?}, {} B):",
+                        s.mode, s.api, s.transport, s.size
+                    );
+                    for c in &s.cases {
+                        text.push_str(&format!(
+                        "\n  {:>2} receiver(s): {:.0} msg/s each ({:.1} MB/s), sender {:.0} msg/s; sent {}, received {}, lost {}",
+                        c.subscribers, c.msgs_per_sec, c.payload_mb_per_sec, c.sender_msgs_per_sec, c.sent, c.received, c.lost
+                    ));
+                    }
+                    text
+                },
+            )
+        }
+        BenchCommand::Symmetric(args) => {
+            let setup = setup(&args.common)?;
+            let options = symmetric::SymmetricOptions {
+                setup: setup.clone(),
+                size: args.size,
+                seconds: args.seconds,
+                federates: if args.federates.is_empty() {
+                    symmetric::DEFAULT_FEDERATES.to_vec()
+                } else {
+                    args.federates.clone()
+                },
+            };
+            with_results(
+                "symmetric",
+                &args.common,
+                &setup,
+                Mode::Trellis,
+                |r| symmetric::run(&options, r),
+                |s| {
+                    let mut text = format!("symmetric ({:?} API, {:?}):", s.api, s.transport);
+                    for c in &s.cases {
+                        text.push_str(&format!(
+                        "\n  {:>2} federates: {:.0} msg/s received in all; sent {}, received {}, lost {}",
+                        c.federates, c.total_msgs_per_sec, c.sent, c.received, c.lost
+                    ));
+                    }
+                    text
+                },
+            )
+        }
+        BenchCommand::Latency(args) => {
+            let setup = setup(&args.common)?;
+            let options = latency::LatencyOptions {
+                setup: setup.clone(),
+                size: args.size,
+                receivers: if args.receivers.is_empty() {
+                    latency::DEFAULT_RECEIVERS.to_vec()
+                } else {
+                    args.receivers.clone()
+                },
+                exchanges: args.exchanges,
+            };
+            with_results(
+                "latency",
+                &args.common,
+                &setup,
+                Mode::Trellis,
+                |r| latency::run(&options, r),
+                |s| {
+                    let mut text = format!(
+                        "latency ({:?} API, {:?}), half round trip:",
+                        s.api, s.transport
+                    );
+                    for c in &s.cases {
+                        text.push_str(&format!(
+                            "\n  {:>2} receiver(s): {:.1} µs ± {:.1} over {} exchanges, lost {}",
+                            c.receivers, c.mean_us, c.std_us, c.count, c.lost
+                        ));
+                    }
+                    text
+                },
+            )
         }
     }
 }

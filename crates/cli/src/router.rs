@@ -97,12 +97,6 @@ pub(crate) fn host_from_plan(plan: &NodePlan, no_registry: bool) -> Result<HostC
     Ok(config)
 }
 
-/// Links to other routers a plan opens or accepts: up once every router runs.
-pub(crate) fn router_links(plan: &NodePlan, is_router: impl Fn(&str) -> bool) -> usize {
-    plan.dial.iter().filter(|d| is_router(&d.far)).count()
-        + plan.accept.iter().filter(|a| is_router(&a.far)).count()
-}
-
 pub(crate) fn run(args: RouterArgs) -> Result<()> {
     // With a topology, `trellis up` waits for a "ready" line once the router links are up.
     let (config, ready_after) = if let Some(file) = &args.topology {
@@ -110,14 +104,9 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
         let plan = topology
             .plan(&args.name)
             .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
-        let is_router = |name: &str| {
-            topology
-                .node(name)
-                .is_some_and(|n| n.kind == NodeKind::Router)
-        };
         (
             host_from_plan(&plan, args.no_registry)?,
-            Some(router_links(&plan, is_router)),
+            Some(trellis_net::plan::router_links(&topology, &plan)),
         )
     } else if let Some(file) = &args.plan {
         let text = std::fs::read_to_string(file)

@@ -1,7 +1,7 @@
 //! `trellis up`: every router of a topology on this machine, as processes (or in one
 //! process over memory pipes), until Ctrl-C or SIGTERM stops them all.
 
-use crate::router::{host_from_plan, router_links};
+use crate::router::host_from_plan;
 use crate::UsageError;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -11,7 +11,9 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use trellis_core::topology::{NodeKind, Pipe, Topology};
+use trellis_core::router::RouterConfig;
+use trellis_core::topology::{Pipe, Topology};
+use trellis_core::wire::NodeId;
 use trellis_net::Runtime;
 
 /// Print a line; a reader that went away (a closed pipe) must not stop the routers.
@@ -80,24 +82,19 @@ pub(crate) fn run(args: UpArgs) -> Result<()> {
 
 fn in_process(topology: &Topology, names: &[String], timeout: Duration) -> Result<Runtime> {
     let runtime = Runtime::start("up")?;
-    let is_router = |name: &str| {
-        topology
-            .node(name)
-            .is_some_and(|n| n.kind == NodeKind::Router)
-    };
-    let mut hosts = Vec::new();
-    for name in names {
+    let config = |name: &str| {
         let plan = topology
             .plan(name)
             .expect("a router of the topology has a plan");
-        let host = runtime.add_host(host_from_plan(&plan, false)?)?;
+        host_from_plan(&plan, false)
+            .map(|host| host.router)
+            .unwrap_or_else(|_| RouterConfig::new(name, NodeId(0)))
+    };
+    let hosts = trellis_net::plan::start_routers(&runtime, topology, config, timeout)?;
+    for (name, host) in names.iter().zip(&hosts) {
         for endpoint in host.listening() {
             say!("{name} listening on {endpoint}");
         }
-        hosts.push((host, router_links(&plan, is_router)));
-    }
-    for (host, links) in &hosts {
-        host.wait_for_links(*links, timeout)?;
     }
     say!(
         "{} routers up, every router link connected (one process)",

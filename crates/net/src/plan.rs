@@ -4,14 +4,19 @@
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::node::{Attachment, NodeConfig};
-use crate::runtime::{DialConfig, HostConfig, DEFAULT_MAX_ATTEMPTS};
+use crate::runtime::{DialConfig, Host, HostConfig, Runtime, DEFAULT_MAX_ATTEMPTS};
 use std::time::Duration;
 use trellis_core::router::{LinkConfig, RouterConfig};
-use trellis_core::topology::{Dial, LinkOptions, LinkRole, ListenAddress, NodePlan, Pipe};
+use trellis_core::topology::{
+    Dial, LinkOptions, LinkRole, ListenAddress, NodeKind, NodePlan, Pipe, Topology,
+};
 use trellis_core::wire::Role;
 
 fn endpoint(address: &ListenAddress) -> Result<Endpoint, NetError> {
-    address.to_string().parse().map_err(|e: crate::EndpointError| NetError::Plan(e.to_string()))
+    address
+        .to_string()
+        .parse()
+        .map_err(|e: crate::EndpointError| NetError::Plan(e.to_string()))
 }
 
 /// A topology link's options over the router's defaults.
@@ -29,7 +34,12 @@ pub fn dial_config(dial: &Dial, federation: &str) -> Result<DialConfig, NetError
     let far_role = match dial.role {
         LinkRole::Parent => Role::Parent,
         LinkRole::Peer => Role::Peer,
-        LinkRole::Child => return Err(NetError::Plan(format!("a plan never dials a child ({})", dial.far))),
+        LinkRole::Child => {
+            return Err(NetError::Plan(format!(
+                "a plan never dials a child ({})",
+                dial.far
+            )))
+        }
     };
     Ok(DialConfig {
         endpoint: endpoint(&dial.address)?,
@@ -37,14 +47,19 @@ pub fn dial_config(dial: &Dial, federation: &str) -> Result<DialConfig, NetError
         federation: federation.to_owned(),
         clique: dial.clique.clone().unwrap_or_default(),
         udp: dial.options.pipe == Pipe::Udp,
-        link: Some(link_config(&dial.options)),
+        // A link the topology leaves at the defaults takes the host's own defaults.
+        link: (dial.options != LinkOptions::default()).then(|| link_config(&dial.options)),
         persistent: true,
         max_attempts: DEFAULT_MAX_ATTEMPTS,
     })
 }
 
 /// Listen, dial and accept as `plan` says.
-pub fn host_config(plan: &NodePlan, mut router: RouterConfig, federation: &str) -> Result<HostConfig, NetError> {
+pub fn host_config(
+    plan: &NodePlan,
+    mut router: RouterConfig,
+    federation: &str,
+) -> Result<HostConfig, NetError> {
     router.hosts_registry = plan.hosts_registry;
     let mut host = HostConfig::new(router);
     host.listen = plan.listen.iter().map(endpoint).collect::<Result<_, _>>()?;
@@ -56,6 +71,7 @@ pub fn host_config(plan: &NodePlan, mut router: RouterConfig, federation: &str) 
     host.accept = plan
         .accept
         .iter()
+        .filter(|a| a.options != LinkOptions::default())
         .map(|a| (a.far.clone(), link_config(&a.options)))
         .collect();
     Ok(host)
@@ -63,7 +79,10 @@ pub fn host_config(plan: &NodePlan, mut router: RouterConfig, federation: &str) 
 
 impl NodeConfig {
     /// A federate placed in a topology: it listens, dials and accepts as its plan says.
-    pub fn from_plan(plan: &NodePlan, federation: impl Into<String>) -> Result<NodeConfig, NetError> {
+    pub fn from_plan(
+        plan: &NodePlan,
+        federation: impl Into<String>,
+    ) -> Result<NodeConfig, NetError> {
         let federation = federation.into();
         let dial = plan
             .dial
@@ -80,4 +99,37 @@ impl NodeConfig {
         config.udp = dial.iter().any(|d| d.udp);
         Ok(config)
     }
+}
+
+/// Links of `plan` to other routers: the ones that come up once every router runs.
+pub fn router_links(topology: &Topology, plan: &NodePlan) -> usize {
+    let is_router = |name: &str| {
+        topology
+            .node(name)
+            .is_some_and(|n| n.kind == NodeKind::Router)
+    };
+    plan.dial.iter().filter(|d| is_router(&d.far)).count()
+        + plan.accept.iter().filter(|a| is_router(&a.far)).count()
+}
+
+/// Start every router of `topology` as a host of `runtime` (`router` gives each its
+/// settings by name) and wait until all router links are up.
+pub fn start_routers(
+    runtime: &Runtime,
+    topology: &Topology,
+    router: impl Fn(&str) -> RouterConfig,
+    timeout: Duration,
+) -> Result<Vec<Host>, NetError> {
+    let mut hosts = Vec::new();
+    for node in topology.routers() {
+        let plan = topology
+            .plan(&node.name)
+            .map_err(|e| NetError::Plan(e.to_string()))?;
+        let host = runtime.add_host(host_config(&plan, router(&node.name), "")?)?;
+        hosts.push((host, router_links(topology, &plan)));
+    }
+    for (host, links) in &hosts {
+        host.wait_for_links(*links, timeout)?;
+    }
+    Ok(hosts.into_iter().map(|(host, _)| host).collect())
 }

@@ -1,14 +1,33 @@
-//! Benchmarks. Each runs its own router on loopback unless given one, and each has a `raw`
-//! twin that runs the same workload over plain sockets with no Trellis: the baseline.
+//! The characterisation harness: the papers' measurement methods on any topology, beside
+//! raw-socket baselines, written to a results folder (see [`results`]).
+//!
+//! Every benchmark runs on its own router on loopback, on a router given by address, or on
+//! every router of a topology file started in this process; publishers and subscribers sit
+//! on the topology's named attachment points. Raw twins run the same workload over plain
+//! sockets with no Trellis.
 
+pub mod latency;
 mod network;
 pub mod pingpong;
+mod progress;
 mod raw;
+pub mod results;
+mod sides;
+mod stats;
+pub mod symmetric;
 pub mod throughput;
 
+pub use network::Attachments;
+
 use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 use thiserror::Error;
+use trellis_core::router::LinkConfig;
 use trellis_core::wire::TransportClass;
+use trellis_net::Endpoint;
 use trellis_net::NetError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -27,16 +46,6 @@ impl Transport {
     }
 }
 
-/// What carried the workload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// Trellis nodes through a router.
-    Trellis,
-    /// Plain TCP sockets, one write per message, no router.
-    RawTcp,
-}
-
 /// Which API the workload uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -45,6 +54,115 @@ pub enum Api {
     Federate,
     /// The node API: payloads tagged with interest ids.
     Node,
+}
+
+/// What carried the workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Trellis through routers.
+    Trellis,
+    /// Plain TCP sockets, one write per message, no router.
+    RawTcp,
+    /// Plain UDP datagrams, one per message, no router.
+    RawUdp,
+}
+
+/// The raw-socket baselines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Raw {
+    Tcp,
+    Udp,
+}
+
+/// How frames are bundled into writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bundling {
+    /// One frame per write.
+    Off,
+    /// Frames queued while a write is under way leave together; an idle link writes at
+    /// once (the default).
+    Adaptive,
+    /// Hold frames this long to bundle them (the papers' 5 ms, 20 ms).
+    Fixed(Duration),
+}
+
+impl Bundling {
+    /// Link settings for this bundling.
+    pub fn link_config(self) -> LinkConfig {
+        let mut config = LinkConfig::default();
+        match self {
+            // A batch always carries at least one frame: a one-byte limit means one each.
+            Bundling::Off => config.batch_limit_bytes = 1,
+            Bundling::Adaptive => {}
+            Bundling::Fixed(delay) => config.bundling_delay = delay,
+        }
+        config
+    }
+
+    pub fn label(self) -> String {
+        match self {
+            Bundling::Off => "off".into(),
+            Bundling::Adaptive => "adaptive".into(),
+            Bundling::Fixed(d) => format!("{}ms", d.as_millis()),
+        }
+    }
+}
+
+impl std::str::FromStr for Bundling {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Bundling, String> {
+        match text {
+            "off" => Ok(Bundling::Off),
+            "adaptive" => Ok(Bundling::Adaptive),
+            ms => ms
+                .trim_end_matches("ms")
+                .parse::<u64>()
+                .map(|ms| Bundling::Fixed(Duration::from_millis(ms)))
+                .map_err(|_| format!("bundling is off, adaptive or a delay in ms, not {text:?}")),
+        }
+    }
+}
+
+/// Where and how every benchmark runs.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// A running router to use instead of starting one.
+    pub router: Option<Endpoint>,
+    /// A topology file: its routers start in this process (unless `routers_running`), and
+    /// federates attach at its named attachment points.
+    pub topology: Option<PathBuf>,
+    /// The topology's routers are already running (`trellis up`).
+    pub routers_running: bool,
+    pub transport: Transport,
+    pub bundling: Bundling,
+    pub api: Api,
+    /// How long event loops poll before they sleep.
+    pub spin: Duration,
+    /// Set on Ctrl-C: benchmarks stop after the case under way and keep what finished.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup {
+            router: None,
+            topology: None,
+            routers_running: false,
+            transport: Transport::Reliable,
+            bundling: Bundling::Adaptive,
+            api: Api::Federate,
+            spin: Duration::ZERO,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+impl Setup {
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
 }
 
 #[derive(Debug, Error)]

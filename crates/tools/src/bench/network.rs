@@ -1,14 +1,32 @@
-//! The router a benchmark runs against: its own on loopback, or one given by address.
+//! The routers a benchmark runs on: its own on loopback, one given by address, or every
+//! router of a topology file; and the attachment points where its federates sit.
 
-use super::{BenchError, Transport};
+use super::{BenchError, Setup, Transport};
 use roaring::RoaringBitmap;
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 use trellis_core::fom::ObjectModel;
 use trellis_core::router::RouterConfig;
+use trellis_core::topology::{NodeKind, Topology};
 use trellis_core::wire::NodeId;
 use trellis_net::rti::{Driver, RtiAmbassador, RtiConfig};
 use trellis_net::{DirectNode, Endpoint, HostConfig, Node, NodeConfig, Runtime};
+
+pub(crate) const FEDERATION: &str = "bench";
+pub(crate) const SETUP_TIMEOUT: Duration = Duration::from_secs(20);
+
+enum Target {
+    Router(Endpoint),
+    Topology(Box<Topology>),
+}
+
+pub(crate) struct Network {
+    /// Event loops of the routers we started.
+    _routers: Option<Runtime>,
+    target: Target,
+    setup: Setup,
+}
 
 /// A federation execution created for one benchmark run, destroyed after it.
 pub(crate) struct Federation {
@@ -25,40 +43,150 @@ impl Drop for Federation {
     }
 }
 
-pub(crate) const FEDERATION: &str = "bench";
-pub(crate) const SETUP_TIMEOUT: Duration = Duration::from_secs(20);
+/// The places federates can sit, and how many links apart two of them are.
+pub struct Attachments {
+    names: Vec<String>,
+    distances: Option<Vec<Vec<usize>>>,
+}
 
-pub(crate) struct Network {
-    /// Our own router's event loop, when we started one.
-    _router: Option<Runtime>,
-    endpoint: Endpoint,
-    transport: Transport,
-    spin: Duration,
+impl Attachments {
+    /// The first `count` attachment points, or an error naming how many there are.
+    pub fn take(&self, count: usize) -> Result<Vec<String>, BenchError> {
+        if self.distances.is_none() {
+            return Ok((1..=count).map(|i| format!("fed-{i}")).collect());
+        }
+        if count > self.names.len() {
+            return Err(BenchError::Failed(format!(
+                "the topology has {} federate attachment points; {count} are needed",
+                self.names.len()
+            )));
+        }
+        Ok(self.names[..count].to_vec())
+    }
+
+    /// Links a message crosses from `a` to `b` (2 under one local router).
+    pub fn links(&self, a: &str, b: &str) -> usize {
+        let Some(distances) = &self.distances else {
+            return 2;
+        };
+        let index = |n: &str| self.names.iter().position(|x| x == n);
+        match (index(a), index(b)) {
+            (Some(a), Some(b)) => distances[a][b],
+            _ => 0,
+        }
+    }
+
+    /// `count` disjoint pairs, cycling through the distances the topology offers so that
+    /// every hop count is represented.
+    pub fn pairs(&self, count: usize) -> Result<Vec<(String, String)>, BenchError> {
+        let Some(distances) = &self.distances else {
+            return Ok((1..=count)
+                .map(|i| (format!("master-{i}"), format!("slave-{i}")))
+                .collect());
+        };
+        let n = self.names.len();
+        let mut by_distance: std::collections::BTreeMap<usize, VecDeque<(usize, usize)>> =
+            Default::default();
+        for (a, row) in distances.iter().enumerate() {
+            for (b, &links) in row.iter().enumerate().skip(a + 1) {
+                by_distance.entry(links).or_default().push_back((a, b));
+            }
+        }
+        let mut used = vec![false; n];
+        let mut pairs = Vec::new();
+        while pairs.len() < count {
+            let mut progressed = false;
+            for candidates in by_distance.values_mut() {
+                while let Some((a, b)) = candidates.pop_front() {
+                    if !used[a] && !used[b] {
+                        used[a] = true;
+                        used[b] = true;
+                        pairs.push((self.names[a].clone(), self.names[b].clone()));
+                        progressed = true;
+                        break;
+                    }
+                }
+                if pairs.len() == count {
+                    break;
+                }
+            }
+            if !progressed {
+                return Err(BenchError::Failed(format!(
+                    "the topology's {n} attachment points make only {} disjoint pairs; {count} are needed",
+                    pairs.len()
+                )));
+            }
+        }
+        Ok(pairs)
+    }
+}
+
+/// Links between every two federates of a topology (BFS over its links).
+fn federate_distances(topology: &Topology, federates: &[usize]) -> Vec<Vec<usize>> {
+    let n = topology.nodes().len();
+    let mut adjacent = vec![Vec::new(); n];
+    for link in topology.links() {
+        adjacent[link.dialer].push(link.listener);
+        adjacent[link.listener].push(link.dialer);
+    }
+    federates
+        .iter()
+        .map(|&source| {
+            let mut distance = vec![usize::MAX; n];
+            distance[source] = 0;
+            let mut queue = VecDeque::from([source]);
+            while let Some(node) = queue.pop_front() {
+                for &far in &adjacent[node] {
+                    if distance[far] == usize::MAX {
+                        distance[far] = distance[node] + 1;
+                        queue.push_back(far);
+                    }
+                }
+            }
+            federates.iter().map(|&f| distance[f]).collect()
+        })
+        .collect()
+}
+
+fn router_config(name: &str, id: u64, setup: &Setup) -> RouterConfig {
+    let mut router = RouterConfig::new(name, NodeId(id));
+    router.link_defaults = setup.bundling.link_config();
+    router
 }
 
 impl Network {
-    pub(crate) fn start(
-        router: Option<&Endpoint>,
-        transport: Transport,
-        spin: Duration,
-    ) -> Result<Network, BenchError> {
-        if let Some(endpoint) = router {
+    pub(crate) fn start(setup: &Setup) -> Result<Network, BenchError> {
+        if let Some(file) = &setup.topology {
+            let text = std::fs::read_to_string(file)?;
+            let topology = Topology::from_toml(&text)
+                .map_err(|e| BenchError::Failed(format!("{}: {e}", file.display())))?;
+            let routers = if setup.routers_running {
+                None
+            } else {
+                Some(start_topology(&topology, setup)?)
+            };
             return Ok(Network {
-                _router: None,
-                endpoint: endpoint.clone(),
-                transport,
-                spin,
+                _routers: routers,
+                target: Target::Topology(Box::new(topology)),
+                setup: setup.clone(),
             });
         }
-        let runtime = Runtime::start_spinning("bench-router", spin)?;
-        let mut router = RouterConfig::new("bench-router", NodeId(1));
+        if let Some(endpoint) = &setup.router {
+            return Ok(Network {
+                _routers: None,
+                target: Target::Router(endpoint.clone()),
+                setup: setup.clone(),
+            });
+        }
+        let runtime = Runtime::start_spinning("bench-router", setup.spin)?;
+        let mut router = router_config("bench-router", 1, setup);
         // Federate benchmarks need the federation registry; it costs nothing otherwise.
         router.hosts_registry = true;
         let mut config = HostConfig::new(router);
         config
             .listen
             .push("tcp://127.0.0.1:0".parse().expect("valid endpoint"));
-        if transport == Transport::BestEffort {
+        if setup.transport == Transport::BestEffort {
             config
                 .listen
                 .push("udp://127.0.0.1:0".parse().expect("valid endpoint"));
@@ -71,32 +199,66 @@ impl Network {
             .cloned()
             .ok_or_else(|| BenchError::Failed("router has no TCP listener".into()))?;
         Ok(Network {
-            _router: Some(runtime),
-            endpoint,
-            transport,
-            spin,
+            _routers: Some(runtime),
+            target: Target::Router(endpoint),
+            setup: setup.clone(),
         })
     }
 
-    fn node_config(&self, name: &str) -> NodeConfig {
-        self.node_config_in(name, FEDERATION)
+    pub(crate) fn attachments(&self) -> Attachments {
+        match &self.target {
+            Target::Router(_) => Attachments {
+                names: Vec::new(),
+                distances: None,
+            },
+            Target::Topology(topology) => {
+                let federates: Vec<usize> = (0..topology.nodes().len())
+                    .filter(|&i| topology.nodes()[i].kind == NodeKind::Federate)
+                    .collect();
+                Attachments {
+                    names: federates
+                        .iter()
+                        .map(|&i| topology.nodes()[i].name.clone())
+                        .collect(),
+                    distances: Some(federate_distances(topology, &federates)),
+                }
+            }
+        }
     }
 
-    fn node_config_in(&self, name: &str, federation: &str) -> NodeConfig {
-        let mut config = NodeConfig::child_of(name, federation, self.endpoint.clone());
-        // Best-effort frames go by UDP where the router offers it.
-        config.udp = self.transport == Transport::BestEffort;
-        config.spin = self.spin;
-        config
+    fn node_config(&self, name: &str, federation: &str) -> Result<NodeConfig, BenchError> {
+        let mut config = match &self.target {
+            Target::Router(endpoint) => {
+                let mut config = NodeConfig::child_of(name, federation, endpoint.clone());
+                // Best-effort frames go by UDP where the router offers it.
+                config.udp = self.setup.transport == Transport::BestEffort;
+                config
+            }
+            Target::Topology(topology) => {
+                let plan = topology
+                    .plan(name)
+                    .map_err(|e| BenchError::Failed(format!("attachment point: {e}")))?;
+                NodeConfig::from_plan(&plan, federation)?
+            }
+        };
+        config.spin = self.setup.spin;
+        config.link = self.setup.bundling.link_config();
+        Ok(config)
     }
 
     /// A node with an event-loop thread of its own.
     pub(crate) fn node(&self, name: &str) -> Result<Node, BenchError> {
-        Ok(Node::connect(self.node_config(name))?)
+        Ok(Node::connect(self.node_config(name, FEDERATION)?)?)
+    }
+
+    /// A node driven by the calling thread.
+    pub(crate) fn direct_node(&self, name: &str) -> Result<DirectNode, BenchError> {
+        Ok(DirectNode::connect(self.node_config(name, FEDERATION)?)?)
     }
 
     /// Create a federation execution of its own for this run, on the demo object model.
-    pub(crate) fn federation(&self) -> Result<Federation, BenchError> {
+    /// `creator` is the attachment point the creating federate uses (and leaves).
+    pub(crate) fn federation(&self, creator: &str) -> Result<Federation, BenchError> {
         use std::hash::BuildHasher;
         let suffix = std::collections::hash_map::RandomState::new().hash_one(std::process::id());
         let name = format!("bench-{suffix:016x}");
@@ -104,8 +266,9 @@ impl Network {
             ObjectModel::from_sources(&[("trellis-demo.xml", crate::demo::DEMO_FOM)])
                 .map_err(|e| BenchError::Failed(e.to_string()))?,
         );
-        let mut creator =
-            RtiAmbassador::connect(RtiConfig::new(self.node_config_in("creator", &name)))?;
+        let mut config = self.node_config(creator, &name)?;
+        config.name = format!("{creator}-creator");
+        let mut creator = RtiAmbassador::connect(RtiConfig::new(config))?;
         creator.create_federation_execution(&model)?;
         Ok(Federation {
             name,
@@ -114,24 +277,33 @@ impl Network {
         })
     }
 
-    /// A federate joined to `federation`.
+    /// A federate joined to `federation` at attachment point `name`.
     pub(crate) fn federate(
         &self,
         federation: &Federation,
         name: &str,
         driver: Driver,
     ) -> Result<RtiAmbassador, BenchError> {
-        let mut config = RtiConfig::new(self.node_config_in(name, &federation.name));
+        let mut config = RtiConfig::new(self.node_config(name, &federation.name)?);
         config.driver = driver;
         let mut rti = RtiAmbassador::connect(config)?;
         rti.join_federation_execution(name, "bench", federation.model.clone())?;
         Ok(rti)
     }
+}
 
-    /// A node driven by the calling thread.
-    pub(crate) fn direct_node(&self, name: &str) -> Result<DirectNode, BenchError> {
-        Ok(DirectNode::connect(self.node_config(name))?)
-    }
+/// Every router of a topology in one event loop of this process, linked up.
+fn start_topology(topology: &Topology, setup: &Setup) -> Result<Runtime, BenchError> {
+    let runtime = Runtime::start_spinning("bench-routers", setup.spin)?;
+    let names: Vec<String> = topology.routers().map(|r| r.name.clone()).collect();
+    let id = |name: &str| 100 + names.iter().position(|n| n == name).unwrap_or(0) as u64;
+    trellis_net::plan::start_routers(
+        &runtime,
+        topology,
+        |name| router_config(name, id(name), setup),
+        SETUP_TIMEOUT,
+    )?;
+    Ok(runtime)
 }
 
 pub(crate) fn ids(list: impl IntoIterator<Item = u32>) -> RoaringBitmap {

@@ -1,45 +1,65 @@
-//! Round trips between two nodes through the router: ping publishes, pong echoes.
+//! rtiperf's ping-pong: N master/slave pairs exchange messages of swept sizes; per size,
+//! the mean over pairs after discarding the two largest pair means, the standard
+//! deviation, and every pair's mean.
 
-use super::network::{ids, Network, SETUP_TIMEOUT};
-use super::{raw, Api, BenchError, Mode, Transport};
+use super::network::Network;
+use super::results::Results;
+use super::sides::{federate_pair, node_pair, tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
+use super::stats::{mean_std, without_two_largest};
+use super::{Api, BenchError, Mode, Raw, Setup, Transport};
 use hdrhistogram::Histogram;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use trellis_core::federate::Callback;
-use trellis_net::rti::{Driver, RtiAmbassador, SendOptions};
-use trellis_net::Endpoint;
 
-const PING_ID: u32 = 1;
-const PONG_ID: u32 = 2;
 /// Exchanges before measuring: connections and caches warm up.
-pub(crate) const WARMUP_EXCHANGES: usize = 200;
-/// A best-effort ping whose answer has not come back by then counts as lost.
-const LOSS_TIMEOUT: Duration = Duration::from_millis(500);
+pub(crate) const WARMUP_EXCHANGES: usize = 20;
+/// A ping whose answer has not come back by then counts as lost.
+const LOSS_TIMEOUT: Duration = Duration::from_secs(1);
+/// The default size sweep: 64 B to 64 KiB.
+pub const DEFAULT_SIZES: [usize; 6] = [64, 256, 1024, 4096, 16384, 65536];
 
 #[derive(Clone, Debug)]
 pub struct PingpongOptions {
-    pub router: Option<Endpoint>,
-    pub size: usize,
-    pub count: usize,
-    pub transport: Transport,
-    pub raw: bool,
-    pub api: Api,
-    /// How long event loops poll before they sleep (see `NodeConfig::spin`).
-    pub spin: Duration,
+    pub setup: Setup,
+    pub raw: Option<Raw>,
+    pub pairs: usize,
+    pub sizes: Vec<usize>,
+    /// Measured exchanges per size per pair.
+    pub exchanges: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct PingpongResult {
+pub struct PairInfo {
+    pub master: String,
+    pub slave: String,
+    /// Links a message crosses between them (0 for raw sockets).
+    pub links: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SizeResult {
+    pub size: usize,
+    /// Mean round trip over pairs, the two largest pair means left out.
+    pub mean_us: f64,
+    pub std_us: f64,
+    /// Every pair's mean round trip, in the order of `pairs`.
+    pub pair_means_us: Vec<f64>,
+    pub discarded_us: Vec<f64>,
+    pub lost: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PingpongSummary {
     pub mode: Mode,
-    /// The API the workload used (not meaningful for raw runs).
     pub api: Api,
     pub transport: Transport,
-    pub size: usize,
-    /// Round trips measured.
+    pub pairs: Vec<PairInfo>,
+    pub sizes: Vec<SizeResult>,
+    /// Round trips measured, every size and pair together.
     pub count: usize,
-    /// Pings whose answer never came (best effort only).
     pub lost: usize,
     pub rtt_p50_us: f64,
     pub rtt_p99_us: f64,
@@ -48,197 +68,319 @@ pub struct PingpongResult {
     pub rtt_max_us: f64,
 }
 
-pub fn run(options: &PingpongOptions) -> Result<PingpongResult, BenchError> {
-    let mut histogram = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
+/// What a master measured for one size.
+struct Measured {
+    pair: usize,
+    rtts: Vec<Duration>,
+    lost: usize,
+}
+
+type Sides = (Box<dyn Side>, Box<dyn Side>);
+
+fn mode(raw: Option<Raw>) -> Mode {
+    match raw {
+        None => Mode::Trellis,
+        Some(Raw::Tcp) => Mode::RawTcp,
+        Some(Raw::Udp) => Mode::RawUdp,
+    }
+}
+
+pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSummary, BenchError> {
+    if options.pairs == 0 || options.sizes.is_empty() || options.exchanges == 0 {
+        return Err(BenchError::Failed(
+            "ping-pong needs at least one pair, size and exchange".into(),
+        ));
+    }
+    let setup = &options.setup;
+    if options.raw == Some(Raw::Udp) && options.sizes.iter().any(|&s| s > MAX_UDP_PAYLOAD) {
+        return Err(BenchError::Failed(format!(
+            "raw UDP carries at most {MAX_UDP_PAYLOAD} bytes per datagram; choose --sizes below that"
+        )));
+    }
+    // Sides are made before any thread starts: a setup failure leaves nothing running.
+    let network = match options.raw {
+        None => Some(Network::start(setup)?),
+        Some(_) => None,
+    };
+    let mut pairs = Vec::new();
+    let mut sides: Vec<Sides> = Vec::new();
+    match &network {
+        None => {
+            for i in 0..options.pairs {
+                pairs.push(PairInfo {
+                    master: format!("master-{}", i + 1),
+                    slave: format!("slave-{}", i + 1),
+                    links: 0,
+                });
+                sides.push(match options.raw {
+                    Some(Raw::Udp) => {
+                        let (a, b) = udp_pair()?;
+                        (Box::new(a), Box::new(b))
+                    }
+                    _ => {
+                        let (a, b) = tcp_pair()?;
+                        (Box::new(a), Box::new(b))
+                    }
+                });
+            }
+        }
+        Some(network) => {
+            let attachments = network.attachments();
+            let placed = attachments.pairs(options.pairs)?;
+            let federation = match setup.api {
+                Api::Federate => Some(network.federation(&placed[0].0)?),
+                Api::Node => None,
+            };
+            for (i, (master, slave)) in placed.iter().enumerate() {
+                pairs.push(PairInfo {
+                    master: master.clone(),
+                    slave: slave.clone(),
+                    links: attachments.links(master, slave),
+                });
+                sides.push(match &federation {
+                    Some(federation) => {
+                        let (a, b) = federate_pair(
+                            network,
+                            federation,
+                            master,
+                            slave,
+                            i as u32,
+                            setup.transport,
+                        )?;
+                        (Box::new(a), Box::new(b))
+                    }
+                    None => {
+                        let (a, b) = node_pair(network, master, slave, i as u32, setup.transport)?;
+                        (Box::new(a), Box::new(b))
+                    }
+                });
+            }
+        }
+    }
+    let summary = exchange(options, pairs, sides, results)?;
+    drop(network);
+    Ok(summary)
+}
+
+/// Run the sizes over the prepared pairs, all pairs at once per size.
+fn exchange(
+    options: &PingpongOptions,
+    pairs: Vec<PairInfo>,
+    sides: Vec<Sides>,
+    results: &Results,
+) -> Result<PingpongSummary, BenchError> {
+    let setup = &options.setup;
+    let stop_slaves = Arc::new(AtomicBool::new(false));
+    let (measured_tx, measured) = mpsc::channel::<Result<Measured, BenchError>>();
+    let mut go = Vec::new();
+    let mut threads = Vec::new();
+    for (i, (mut master, mut slave)) in sides.into_iter().enumerate() {
+        let stop = stop_slaves.clone();
+        threads.push(std::thread::spawn(move || -> Result<(), BenchError> {
+            while !stop.load(Ordering::Relaxed) {
+                if let Some(payload) = slave.recv(Duration::from_millis(50))? {
+                    slave.send(&payload)?;
+                }
+            }
+            Ok(())
+        }));
+        let (go_tx, go_rx) = mpsc::channel::<Option<(usize, usize)>>();
+        go.push(go_tx);
+        let (tx, exchanges) = (measured_tx.clone(), options.exchanges);
+        threads.push(std::thread::spawn(move || -> Result<(), BenchError> {
+            let mut warmed = false;
+            while let Ok(Some((index, size))) = go_rx.recv() {
+                let outcome = run_size(master.as_mut(), i, index, size, exchanges, &mut warmed);
+                let failed = outcome.is_err();
+                let _ = tx.send(outcome);
+                if failed {
+                    break;
+                }
+            }
+            Ok(())
+        }));
+    }
+    drop(measured_tx);
+    let mut histogram = Histogram::<u64>::new_with_bounds(1, 60_000_000_000, 3)
         .map_err(|e| BenchError::Failed(format!("histogram: {e}")))?;
-    let lost = match (options.raw, options.api) {
-        (true, _) => raw::pingpong(options, &mut histogram)?,
-        (false, Api::Node) => through_router(options, &mut histogram)?,
-        (false, Api::Federate) => through_federates(options, &mut histogram)?,
+    let mut summary = PingpongSummary {
+        mode: mode(options.raw),
+        api: setup.api,
+        transport: setup.transport,
+        pairs,
+        sizes: Vec::new(),
+        count: 0,
+        lost: 0,
+        rtt_p50_us: f64::NAN,
+        rtt_p99_us: f64::NAN,
+        rtt_mean_us: f64::NAN,
+        rtt_min_us: f64::NAN,
+        rtt_max_us: f64::NAN,
     };
-    let us = |nanos: u64| nanos as f64 / 1000.0;
-    Ok(PingpongResult {
-        mode: if options.raw {
-            Mode::RawTcp
-        } else {
-            Mode::Trellis
-        },
-        api: options.api,
-        transport: options.transport,
-        size: options.size,
-        count: histogram.len() as usize,
-        lost,
-        rtt_p50_us: us(histogram.value_at_quantile(0.5)),
-        rtt_p99_us: us(histogram.value_at_quantile(0.99)),
-        rtt_mean_us: histogram.mean() / 1000.0,
-        rtt_min_us: us(histogram.min()),
-        rtt_max_us: us(histogram.max()),
-    })
-}
-
-/// Record one round trip (nanoseconds; the histogram saturates rather than fails).
-pub(crate) fn record(histogram: &mut Histogram<u64>, rtt: Duration) {
-    histogram.saturating_record(rtt.as_nanos().max(1) as u64);
-}
-
-fn through_router(
-    options: &PingpongOptions,
-    histogram: &mut Histogram<u64>,
-) -> Result<usize, BenchError> {
-    let network = Network::start(options.router.as_ref(), options.transport, options.spin)?;
-    // Direct nodes: each message crosses only the router's thread between the two ends.
-    let mut ping = network.direct_node("ping")?;
-    let mut pong = network.direct_node("pong")?;
-    ping.subscribe(&ids([PONG_ID]))?;
-    pong.subscribe(&ids([PING_ID]))?;
-    ping.wait_for_network_interest(&ids([PING_ID]), SETUP_TIMEOUT)?;
-    pong.wait_for_network_interest(&ids([PONG_ID]), SETUP_TIMEOUT)?;
-    let class = options.transport.class();
-    let stop = Arc::new(AtomicBool::new(false));
-    let echo = {
-        let stop = stop.clone();
-        std::thread::spawn(move || -> Result<(), BenchError> {
-            while !stop.load(Ordering::Relaxed) {
-                if let Some(message) = pong.recv_timeout(Duration::from_millis(50))? {
-                    pong.publish(&[PONG_ID], class, message.payload())?;
-                }
-            }
-            Ok(())
-        })
-    };
-    let mut payload = vec![0u8; options.size.max(8)];
-    let mut lost = 0;
-    for i in 0..WARMUP_EXCHANGES + options.count {
-        // The exchange number travels in the payload so a late answer is not mistaken
-        // for the current one.
-        payload[..8].copy_from_slice(&(i as u64).to_le_bytes());
-        let sent_at = Instant::now();
-        ping.publish(&[PING_ID], class, &payload)?;
-        let answered = loop {
-            let left = LOSS_TIMEOUT.saturating_sub(sent_at.elapsed());
-            match ping.recv_timeout(left)? {
-                Some(answer) if answer.payload().get(..8) == Some(&payload[..8]) => break true,
-                Some(_) => continue,
-                None => break false,
-            }
-        };
-        let rtt = sent_at.elapsed();
-        match (answered, i >= WARMUP_EXCHANGES) {
-            (true, true) => record(histogram, rtt),
-            (false, true) => lost += 1,
-            (false, false) if options.transport == Transport::Reliable => {
-                return Err(BenchError::Failed("a reliable ping got no answer".into()))
-            }
-            _ => {}
+    let progress = super::progress::bar(options.sizes.len() as u64, "ping-pong sizes");
+    let mut rows = Vec::new();
+    let mut failure = None;
+    for (index, &size) in options.sizes.iter().enumerate() {
+        if setup.stopped() {
+            break;
         }
-    }
-    stop.store(true, Ordering::SeqCst);
-    echo.join()
-        .map_err(|_| BenchError::Failed("echo thread panicked".into()))??;
-    Ok(lost)
-}
-
-/// Ping and pong as federates: ping updates its object, pong reflects the update and
-/// updates its own with the same value, ping reflects that.
-fn through_federates(
-    options: &PingpongOptions,
-    histogram: &mut Histogram<u64>,
-) -> Result<usize, BenchError> {
-    let network = Network::start(options.router.as_ref(), options.transport, options.spin)?;
-    let federation = network.federation()?;
-    let mut ping = network.federate(&federation, "ping", Driver::Direct)?;
-    let mut pong = network.federate(&federation, "pong", Driver::Direct)?;
-    let send_options = SendOptions {
-        transport: Some(options.transport.class()),
-        ..Default::default()
-    };
-    let (ping_object, name) = echo_setup(&mut ping)?;
-    let (pong_object, _) = echo_setup(&mut pong)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let echo = {
-        let (stop, send_options) = (stop.clone(), send_options.clone());
-        std::thread::spawn(move || -> Result<(), BenchError> {
-            while !stop.load(Ordering::Relaxed) {
-                if let Some(Callback::ReflectAttributeValues { values, .. }) =
-                    pong.evoke_callback(Duration::from_millis(50))?
-                {
-                    let send = SendOptions {
-                        time: Some(0),
-                        ..send_options.clone()
-                    };
-                    pong.update_attribute_values_with(
-                        pong_object,
-                        &[(name, &values[0].1)],
-                        b"",
-                        &send,
-                    )?;
+        for g in &go {
+            let _ = g.send(Some((index, size)));
+        }
+        let mut per_pair: Vec<Option<Measured>> = (0..go.len()).map(|_| None).collect();
+        for _ in 0..go.len() {
+            match measured.recv() {
+                Ok(Ok(m)) => {
+                    let pair = m.pair;
+                    per_pair[pair] = Some(m);
                 }
+                Ok(Err(e)) => failure = Some(e),
+                Err(_) => failure = Some(BenchError::Failed("a ping-pong master stopped".into())),
             }
-            pong.resign_federation_execution()?;
-            Ok(())
-        })
-    };
-    let mut payload = vec![0u8; options.size.max(8)];
-    let mut lost = 0;
-    let mut exchange = |i: u64, ping: &mut RtiAmbassador| -> Result<Option<Duration>, BenchError> {
-        payload[..8].copy_from_slice(&i.to_le_bytes());
-        let sent_at = Instant::now();
-        ping.update_attribute_values_with(
-            ping_object,
-            &[(name, payload.as_slice())],
-            b"",
-            &send_options,
+        }
+        if failure.is_some() {
+            break;
+        }
+        let mut pair_means = Vec::new();
+        let mut lost = 0;
+        for (pair, m) in per_pair.into_iter().enumerate() {
+            let m = m.expect("every pair answered");
+            let us: Vec<f64> = m.rtts.iter().map(|d| d.as_secs_f64() * 1e6).collect();
+            for d in &m.rtts {
+                histogram.saturating_record(d.as_nanos().max(1) as u64);
+            }
+            let mean = mean_std(&us).map_or(f64::NAN, |(mean, _)| mean);
+            lost += m.lost;
+            let info = &summary.pairs[pair];
+            rows.push(vec![
+                size.to_string(),
+                (pair + 1).to_string(),
+                info.master.clone(),
+                info.slave.clone(),
+                info.links.to_string(),
+                format!("{mean:.3}"),
+                m.rtts.len().to_string(),
+                m.lost.to_string(),
+            ]);
+            pair_means.push(mean);
+        }
+        let (mean_us, std_us, discarded_us) = without_two_largest(&pair_means);
+        summary.lost += lost;
+        summary.sizes.push(SizeResult {
+            size,
+            mean_us,
+            std_us,
+            pair_means_us: pair_means,
+            discarded_us,
+            lost,
+        });
+        summarise(&mut summary, &histogram);
+        results.write_summary(&summary)?;
+        results.write_csv(
+            "pingpong.csv",
+            &[
+                "size",
+                "pair",
+                "master",
+                "slave",
+                "links",
+                "mean_rtt_us",
+                "exchanges",
+                "lost",
+            ],
+            &rows,
         )?;
-        loop {
-            let left = LOSS_TIMEOUT.saturating_sub(sent_at.elapsed());
-            match ping.evoke_callback(left)? {
-                Some(Callback::ReflectAttributeValues { values, .. })
-                    if values[0].1.get(..8) == Some(&payload[..8]) =>
-                {
-                    return Ok(Some(sent_at.elapsed()))
-                }
-                Some(_) => continue,
-                None => return Ok(None),
-            }
-        }
-    };
-    // Until the first answer, subscriptions may still be on their way.
-    let setup_deadline = Instant::now() + SETUP_TIMEOUT;
-    let mut i = 0u64;
-    while exchange(i, &mut ping)?.is_none() {
-        if Instant::now() > setup_deadline {
-            return Err(BenchError::Failed("pong never answered".into()));
-        }
-        i += 1;
+        progress.inc(1);
     }
-    for n in 0..WARMUP_EXCHANGES + options.count {
-        i += 1;
-        match (exchange(i, &mut ping)?, n >= WARMUP_EXCHANGES) {
-            (Some(rtt), true) => record(histogram, rtt),
-            (None, true) => lost += 1,
-            _ => {}
-        }
+    progress.finish_and_clear();
+    for g in &go {
+        let _ = g.send(None);
     }
-    stop.store(true, Ordering::SeqCst);
-    echo.join()
-        .map_err(|_| BenchError::Failed("echo thread panicked".into()))??;
-    ping.resign_federation_execution()?;
-    Ok(lost)
+    stop_slaves.store(true, Ordering::SeqCst);
+    for thread in threads {
+        thread
+            .join()
+            .map_err(|_| BenchError::Failed("a ping-pong thread panicked".into()))??;
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
 }
 
-/// Publish and subscribe Vehicle.Name and register one vehicle.
-fn echo_setup(
-    rti: &mut RtiAmbassador,
-) -> Result<
-    (
-        trellis_core::federate::ObjectId,
-        trellis_core::fom::AttributeHandle,
-    ),
-    BenchError,
-> {
-    let vehicle = rti.object_class_handle("Vehicle")?;
-    let name = rti.attribute_handle(vehicle, "Name")?;
-    rti.publish_object_class_attributes(vehicle, &[name])?;
-    rti.subscribe_object_class_attributes(vehicle, &[name])?;
-    Ok((rti.register_object_instance(vehicle)?, name))
+fn summarise(summary: &mut PingpongSummary, histogram: &Histogram<u64>) {
+    let us = |nanos: u64| nanos as f64 / 1000.0;
+    summary.count = histogram.len() as usize;
+    if histogram.is_empty() {
+        return;
+    }
+    summary.rtt_p50_us = us(histogram.value_at_quantile(0.5));
+    summary.rtt_p99_us = us(histogram.value_at_quantile(0.99));
+    summary.rtt_mean_us = histogram.mean() / 1000.0;
+    summary.rtt_min_us = us(histogram.min());
+    summary.rtt_max_us = us(histogram.max());
+}
+
+/// One round trip: the payload names pair, size and exchange so a late answer is never
+/// taken for the current one. `None` if no answer came in time.
+fn round_trip(
+    side: &mut dyn Side,
+    payload: &mut [u8],
+    tag: (usize, usize, u64),
+) -> Result<Option<Duration>, BenchError> {
+    payload[..4].copy_from_slice(&(tag.0 as u32).to_le_bytes());
+    payload[4..8].copy_from_slice(&(tag.1 as u32).to_le_bytes());
+    payload[8..16].copy_from_slice(&tag.2.to_le_bytes());
+    let sent_at = Instant::now();
+    side.send(payload)?;
+    loop {
+        let left = LOSS_TIMEOUT.saturating_sub(sent_at.elapsed());
+        match side.recv(left)? {
+            Some(answer) if answer.get(..16) == Some(&payload[..16]) => {
+                return Ok(Some(sent_at.elapsed()))
+            }
+            Some(_) => continue,
+            None => return Ok(None),
+        }
+    }
+}
+
+fn run_size(
+    side: &mut dyn Side,
+    pair: usize,
+    index: usize,
+    size: usize,
+    exchanges: usize,
+    warmed: &mut bool,
+) -> Result<Measured, BenchError> {
+    let mut payload = vec![0xA5u8; size.max(16)];
+    let mut serial = 0u64;
+    if !*warmed {
+        // Until the first answer, subscriptions may still be on their way.
+        let deadline = Instant::now() + super::network::SETUP_TIMEOUT;
+        while round_trip(side, &mut payload, (pair, index, serial))?.is_none() {
+            serial += 1;
+            if Instant::now() > deadline {
+                return Err(BenchError::Failed(format!(
+                    "pair {} never answered",
+                    pair + 1
+                )));
+            }
+        }
+        *warmed = true;
+    }
+    for _ in 0..WARMUP_EXCHANGES {
+        serial += 1;
+        round_trip(side, &mut payload, (pair, index, serial))?;
+    }
+    let mut rtts = Vec::with_capacity(exchanges);
+    let mut lost = 0;
+    for _ in 0..exchanges {
+        serial += 1;
+        match round_trip(side, &mut payload, (pair, index, serial))? {
+            Some(rtt) => rtts.push(rtt),
+            None => lost += 1,
+        }
+    }
+    Ok(Measured { pair, rtts, lost })
 }

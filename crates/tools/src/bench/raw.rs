@@ -1,20 +1,13 @@
-//! The baselines: the same workloads over plain TCP sockets, one write per message, no
-//! router, no Trellis. Messages are a 4-byte length and the payload.
+//! The baselines' 1→N workload over plain sockets: one write (or datagram) per message per
+//! receiver, no router, no Trellis.
 
-use super::pingpong::{record, PingpongOptions};
-use super::throughput::{wait_for_drain, Counter, Tally, ThroughputOptions};
-use super::BenchError;
-use hdrhistogram::Histogram;
+use super::throughput::{send_for, wait_for_drain, Counter, Outcome, ThroughputOptions};
+use super::{BenchError, Raw, Transport};
 use std::io::{Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::{Shutdown, TcpListener, TcpStream, UdpSocket};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-fn frame(size: usize) -> Vec<u8> {
-    let mut frame = (size as u32).to_le_bytes().to_vec();
-    frame.resize(4 + size, 0xA5);
-    frame
-}
 
 fn connected_pair() -> Result<(TcpStream, TcpStream), BenchError> {
     let listener = TcpListener::bind("127.0.0.1:0")?;
@@ -25,11 +18,22 @@ fn connected_pair() -> Result<(TcpStream, TcpStream), BenchError> {
     Ok((client, server))
 }
 
-pub(crate) fn throughput(options: &ThroughputOptions) -> Result<(u64, Vec<Tally>), BenchError> {
+pub(crate) fn throughput(
+    raw: Raw,
+    options: &ThroughputOptions,
+    receivers: usize,
+) -> Result<Outcome, BenchError> {
+    match raw {
+        Raw::Tcp => tcp(options, receivers),
+        Raw::Udp => udp(options, receivers),
+    }
+}
+
+fn tcp(options: &ThroughputOptions, receivers: usize) -> Result<Outcome, BenchError> {
     let start = Instant::now();
     let mut writers = Vec::new();
     let mut readers = Vec::new();
-    let counters: Vec<Arc<Counter>> = (0..options.subscribers).map(|_| Arc::default()).collect();
+    let counters: Vec<Arc<Counter>> = (0..receivers).map(|_| Arc::default()).collect();
     for counter in &counters {
         let (writer, mut reader) = connected_pair()?;
         writers.push(writer);
@@ -39,28 +43,36 @@ pub(crate) fn throughput(options: &ThroughputOptions) -> Result<(u64, Vec<Tally>
             count_frames(&mut reader, size, &counter, start)
         }));
     }
-    let message = frame(options.size);
-    let duration = Duration::from_secs_f64(options.seconds);
-    let mut sent = 0u64;
-    while start.elapsed() < duration {
-        for _ in 0..64 {
-            for writer in &mut writers {
-                // One write per message: what a naive sender without bundling does.
-                writer.write_all(&message)?;
-            }
-            sent += 1;
+    let mut message = (options.size as u32).to_le_bytes().to_vec();
+    message.resize(4 + options.size, 0xA5);
+    let (sent, send_time) = send_for(options.seconds, || {
+        for writer in &mut writers {
+            // One write per message: what a sender without bundling does.
+            writer.write_all(&message)?;
         }
-    }
+        Ok(())
+    })?;
     for writer in &writers {
         writer.shutdown(Shutdown::Write)?;
     }
-    wait_for_drain(&counters, sent, options.transport);
+    wait_for_drain(&counters, &vec![sent; receivers], Transport::Reliable);
     for reader in readers {
         reader
             .join()
             .map_err(|_| BenchError::Failed("reader panicked".into()))??;
     }
-    Ok((sent, counters.iter().map(|c| c.tally()).collect()))
+    Ok(Outcome {
+        sent,
+        send_time,
+        receivers: counters
+            .iter()
+            .map(|c| (c.received.load(Ordering::SeqCst), elapsed(c)))
+            .collect(),
+    })
+}
+
+fn elapsed(counter: &Counter) -> Duration {
+    Duration::from_nanos(counter.last_nanos.load(Ordering::SeqCst))
 }
 
 fn count_frames(
@@ -69,7 +81,6 @@ fn count_frames(
     counter: &Counter,
     start: Instant,
 ) -> Result<(), BenchError> {
-    use std::sync::atomic::Ordering;
     let frame_len = 4 + size;
     let mut buf = vec![0u8; 64 << 10];
     let mut carried = 0usize;
@@ -77,48 +88,70 @@ fn count_frames(
     loop {
         let n = stream.read(&mut buf)?;
         if n == 0 {
-            break;
+            return Ok(());
         }
         carried += n;
         let whole = carried / frame_len;
         carried %= frame_len;
         if whole > 0 {
             received += whole as u64;
-            counter
-                .last_nanos
-                .store(start.elapsed().as_nanos() as u64, Ordering::SeqCst);
-            counter.received.store(received, Ordering::SeqCst);
+            counter.record(received, start);
         }
     }
-    Ok(())
 }
 
-pub(crate) fn pingpong(
-    options: &PingpongOptions,
-    histogram: &mut Histogram<u64>,
-) -> Result<usize, BenchError> {
-    let (mut ping, mut pong) = connected_pair()?;
-    let size = options.size;
-    let total = super::pingpong::WARMUP_EXCHANGES + options.count;
-    let echo = std::thread::spawn(move || -> Result<(), BenchError> {
-        let mut buf = vec![0u8; 4 + size];
-        for _ in 0..total {
-            pong.read_exact(&mut buf)?;
-            pong.write_all(&buf)?;
+fn udp(options: &ThroughputOptions, receivers: usize) -> Result<Outcome, BenchError> {
+    if options.size > super::sides::MAX_UDP_PAYLOAD {
+        return Err(BenchError::Failed(format!(
+            "raw UDP carries at most {} bytes per datagram",
+            super::sides::MAX_UDP_PAYLOAD
+        )));
+    }
+    let start = Instant::now();
+    let stop = Arc::new(AtomicBool::new(false));
+    let counters: Vec<Arc<Counter>> = (0..receivers).map(|_| Arc::default()).collect();
+    let mut addresses = Vec::new();
+    let mut readers = Vec::new();
+    for counter in &counters {
+        let socket = UdpSocket::bind("127.0.0.1:0")?;
+        socket.set_read_timeout(Some(Duration::from_millis(20)))?;
+        addresses.push(socket.local_addr()?);
+        let (counter, stop) = (counter.clone(), stop.clone());
+        readers.push(std::thread::spawn(move || {
+            let mut buf = vec![0u8; super::sides::MAX_UDP_PAYLOAD];
+            let mut received = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                if socket.recv(&mut buf).is_ok() {
+                    received += 1;
+                    counter.record(received, start);
+                }
+            }
+        }));
+    }
+    let sender = UdpSocket::bind("127.0.0.1:0")?;
+    let datagram = vec![0xA5u8; options.size];
+    let (sent, send_time) = send_for(options.seconds, || {
+        for address in &addresses {
+            match sender.send_to(&datagram, address) {
+                Ok(_) => {}
+                // A full buffer loses the datagram: that is what best effort means here.
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e.into()),
+            }
         }
         Ok(())
-    });
-    let message = frame(size);
-    let mut answer = vec![0u8; message.len()];
-    for i in 0..total {
-        let sent_at = Instant::now();
-        ping.write_all(&message)?;
-        ping.read_exact(&mut answer)?;
-        if i >= super::pingpong::WARMUP_EXCHANGES {
-            record(histogram, sent_at.elapsed());
-        }
+    })?;
+    wait_for_drain(&counters, &vec![sent; receivers], Transport::BestEffort);
+    stop.store(true, Ordering::SeqCst);
+    for reader in readers {
+        let _ = reader.join();
     }
-    echo.join()
-        .map_err(|_| BenchError::Failed("echo thread panicked".into()))??;
-    Ok(0)
+    Ok(Outcome {
+        sent,
+        send_time,
+        receivers: counters
+            .iter()
+            .map(|c| (c.received.load(Ordering::SeqCst), elapsed(c)))
+            .collect(),
+    })
 }

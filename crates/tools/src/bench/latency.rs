@@ -1,0 +1,190 @@
+//! BmLatency: one sender, N receivers all subscribed; each message names one receiver, and
+//! only that one answers. Half the round trip is the reported latency, per receiver count.
+
+use super::network::Network;
+use super::results::Results;
+use super::sides::{peer, Channel, Peer};
+use super::stats::mean_std;
+use super::{Api, BenchError, Mode, Setup, Transport};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub const DEFAULT_RECEIVERS: [usize; 6] = [1, 3, 6, 9, 12, 15];
+const LOSS_TIMEOUT: Duration = Duration::from_secs(1);
+
+#[derive(Clone, Debug)]
+pub struct LatencyOptions {
+    pub setup: Setup,
+    pub size: usize,
+    pub receivers: Vec<usize>,
+    /// Measured exchanges per case.
+    pub exchanges: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LatencyCase {
+    pub receivers: usize,
+    pub size: usize,
+    /// Half the round trip, mean over exchanges.
+    pub mean_us: f64,
+    pub std_us: f64,
+    pub count: usize,
+    pub lost: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LatencySummary {
+    pub mode: Mode,
+    pub api: Api,
+    pub transport: Transport,
+    pub cases: Vec<LatencyCase>,
+}
+
+pub fn run(options: &LatencyOptions, results: &Results) -> Result<LatencySummary, BenchError> {
+    if options.receivers.contains(&0) || options.exchanges == 0 {
+        return Err(BenchError::Failed(
+            "every case needs receivers and exchanges".into(),
+        ));
+    }
+    let setup = &options.setup;
+    let mut summary = LatencySummary {
+        mode: Mode::Trellis,
+        api: setup.api,
+        transport: setup.transport,
+        cases: Vec::new(),
+    };
+    let progress = super::progress::bar(options.receivers.len() as u64, "latency cases");
+    for &n in &options.receivers {
+        if setup.stopped() {
+            break;
+        }
+        summary.cases.push(run_case(options, n)?);
+        results.write_summary(&summary)?;
+        let rows: Vec<Vec<String>> = summary
+            .cases
+            .iter()
+            .map(|c| {
+                vec![
+                    c.receivers.to_string(),
+                    c.size.to_string(),
+                    format!("{:.3}", c.mean_us),
+                    format!("{:.3}", c.std_us),
+                    c.count.to_string(),
+                    c.lost.to_string(),
+                ]
+            })
+            .collect();
+        results.write_csv(
+            "latency.csv",
+            &["receivers", "size", "mean_us", "std_us", "count", "lost"],
+            &rows,
+        )?;
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    Ok(summary)
+}
+
+fn tagged(payload: &mut [u8], target: u32, serial: u64) {
+    payload[..4].copy_from_slice(&target.to_le_bytes());
+    payload[4..12].copy_from_slice(&serial.to_le_bytes());
+}
+
+fn run_case(options: &LatencyOptions, n: usize) -> Result<LatencyCase, BenchError> {
+    let network = Network::start(&options.setup)?;
+    let places = network.attachments().take(n + 1)?;
+    let federation = match options.setup.api {
+        Api::Federate => Some(network.federation(&places[0])?),
+        Api::Node => None,
+    };
+    let transport = options.setup.transport;
+    let mut sender = peer(
+        &network,
+        federation.as_ref(),
+        &places[0],
+        &[Channel::Reply],
+        transport,
+    )?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut threads = Vec::new();
+    for (i, place) in places[1..].iter().enumerate() {
+        let mut receiver = peer(
+            &network,
+            federation.as_ref(),
+            place,
+            &[Channel::Data],
+            transport,
+        )?;
+        let stop = stop.clone();
+        threads.push(std::thread::spawn(move || -> Result<(), BenchError> {
+            while !stop.load(Ordering::Relaxed) {
+                if let Some((Channel::Data, payload)) = receiver.recv(Duration::from_millis(50))? {
+                    if payload.get(..4) == Some(&(i as u32).to_le_bytes()[..]) {
+                        receiver.send(Channel::Reply, &payload)?;
+                    }
+                }
+            }
+            Ok(())
+        }));
+    }
+    let mut payload = vec![0xA5u8; options.size.max(12)];
+    let mut exchange = |sender: &mut Box<dyn Peer>,
+                        target: u32,
+                        serial: u64|
+     -> Result<Option<Duration>, BenchError> {
+        tagged(&mut payload, target, serial);
+        let sent_at = Instant::now();
+        sender.send(Channel::Data, &payload)?;
+        loop {
+            let left = LOSS_TIMEOUT.saturating_sub(sent_at.elapsed());
+            match sender.recv(left)? {
+                Some((Channel::Reply, answer)) if answer.get(..12) == Some(&payload[..12]) => {
+                    return Ok(Some(sent_at.elapsed() / 2))
+                }
+                Some(_) => continue,
+                None => return Ok(None),
+            }
+        }
+    };
+    // Every receiver answers once before measuring: subscriptions are in place.
+    let mut serial = 0u64;
+    let deadline = Instant::now() + super::network::SETUP_TIMEOUT;
+    for target in 0..n as u32 {
+        while exchange(&mut sender, target, serial)?.is_none() {
+            serial += 1;
+            if Instant::now() > deadline {
+                return Err(BenchError::Failed(format!(
+                    "receiver {} never answered",
+                    target + 1
+                )));
+            }
+        }
+        serial += 1;
+    }
+    let mut one_way = Vec::new();
+    let mut lost = 0;
+    for k in 0..options.exchanges {
+        serial += 1;
+        match exchange(&mut sender, (k % n) as u32, serial)? {
+            Some(latency) => one_way.push(latency.as_secs_f64() * 1e6),
+            None => lost += 1,
+        }
+    }
+    stop.store(true, Ordering::SeqCst);
+    for thread in threads {
+        thread
+            .join()
+            .map_err(|_| BenchError::Failed("a receiver panicked".into()))??;
+    }
+    let (mean_us, std_us) = mean_std(&one_way).unwrap_or((f64::NAN, f64::NAN));
+    Ok(LatencyCase {
+        receivers: n,
+        size: options.size,
+        mean_us,
+        std_us,
+        count: one_way.len(),
+        lost,
+    })
+}

@@ -1,0 +1,223 @@
+//! RTI-NG's symmetric test: every federate sends as fast as it can and receives what all
+//! the others send. Swept over federate counts.
+
+use super::network::Network;
+use super::results::Results;
+use super::sides::{peer, Channel, Peer};
+use super::{Api, BenchError, Mode, Setup, Transport};
+use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+pub const DEFAULT_FEDERATES: [usize; 3] = [2, 4, 6];
+/// After sending stops, how long a party keeps reading while messages still arrive.
+const DRAIN_QUIET: Duration = Duration::from_millis(500);
+
+#[derive(Clone, Debug)]
+pub struct SymmetricOptions {
+    pub setup: Setup,
+    pub size: usize,
+    pub seconds: f64,
+    pub federates: Vec<usize>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SymmetricCase {
+    pub federates: usize,
+    pub size: usize,
+    pub per_federate_msgs_per_sec: Vec<f64>,
+    /// Messages received per second, all federates together.
+    pub total_msgs_per_sec: f64,
+    pub sent: u64,
+    pub received: u64,
+    /// Every message should reach every other federate: sent × (federates − 1) − received.
+    pub lost: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SymmetricSummary {
+    pub mode: Mode,
+    pub api: Api,
+    pub transport: Transport,
+    pub cases: Vec<SymmetricCase>,
+}
+
+pub fn run(options: &SymmetricOptions, results: &Results) -> Result<SymmetricSummary, BenchError> {
+    if options.federates.iter().any(|&n| n < 2) {
+        return Err(BenchError::Failed(
+            "a symmetric case needs at least two federates".into(),
+        ));
+    }
+    let setup = &options.setup;
+    let mut summary = SymmetricSummary {
+        mode: Mode::Trellis,
+        api: setup.api,
+        transport: setup.transport,
+        cases: Vec::new(),
+    };
+    let progress = super::progress::bar(options.federates.len() as u64, "symmetric cases");
+    for &n in &options.federates {
+        if setup.stopped() {
+            break;
+        }
+        summary.cases.push(run_case(options, n)?);
+        results.write_summary(&summary)?;
+        let rows: Vec<Vec<String>> = summary
+            .cases
+            .iter()
+            .map(|c| {
+                vec![
+                    c.federates.to_string(),
+                    c.size.to_string(),
+                    c.sent.to_string(),
+                    c.received.to_string(),
+                    c.lost.to_string(),
+                    format!("{:.1}", c.total_msgs_per_sec),
+                ]
+            })
+            .collect();
+        results.write_csv(
+            "symmetric.csv",
+            &[
+                "federates",
+                "size",
+                "sent",
+                "received",
+                "lost",
+                "total_msgs_per_sec",
+            ],
+            &rows,
+        )?;
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    Ok(summary)
+}
+
+fn run_case(options: &SymmetricOptions, n: usize) -> Result<SymmetricCase, BenchError> {
+    let network = Network::start(&options.setup)?;
+    let places = network.attachments().take(n)?;
+    let federation = match options.setup.api {
+        Api::Federate => Some(network.federation(&places[0])?),
+        Api::Node => None,
+    };
+    let mut peers = Vec::new();
+    for place in &places {
+        peers.push(peer(
+            &network,
+            federation.as_ref(),
+            place,
+            &[Channel::Data],
+            options.setup.transport,
+        )?);
+    }
+    // Every party hears one message from every other before the clock starts.
+    let ready = Arc::new(AtomicUsize::new(0));
+    let start = Arc::new(Barrier::new(n));
+    let threads: Vec<_> = peers
+        .into_iter()
+        .enumerate()
+        .map(|(i, party)| {
+            let (ready, start, size, seconds) =
+                (ready.clone(), start.clone(), options.size, options.seconds);
+            std::thread::spawn(move || party_run(party, i, n, size, seconds, &ready, &start))
+        })
+        .collect();
+    let mut per_federate = Vec::new();
+    let (mut sent, mut received) = (0, 0);
+    for thread in threads {
+        let (s, r, elapsed) = thread
+            .join()
+            .map_err(|_| BenchError::Failed("a symmetric party panicked".into()))??;
+        sent += s;
+        received += r;
+        per_federate.push(r as f64 / elapsed.as_secs_f64().max(1e-9));
+    }
+    Ok(SymmetricCase {
+        federates: n,
+        size: options.size,
+        total_msgs_per_sec: per_federate.iter().sum(),
+        per_federate_msgs_per_sec: per_federate,
+        sent,
+        received,
+        lost: (sent * (n as u64 - 1)).saturating_sub(received),
+    })
+}
+
+/// Returns (sent, received, time from the start to the last receipt).
+fn party_run(
+    mut party: Box<dyn Peer>,
+    me: usize,
+    n: usize,
+    size: usize,
+    seconds: f64,
+    ready: &AtomicUsize,
+    start: &Barrier,
+) -> Result<(u64, u64, Duration), BenchError> {
+    // A warm-up message each, resent until everyone has heard everyone: a party that has
+    // heard all keeps greeting until all say so, or a slower one might never hear it.
+    let mut heard = vec![false; n];
+    heard[me] = true;
+    let mut counted = false;
+    let hello = (me as u32).to_le_bytes();
+    let deadline = Instant::now() + super::network::SETUP_TIMEOUT;
+    while ready.load(Ordering::SeqCst) < n {
+        if Instant::now() > deadline {
+            return Err(BenchError::Failed(format!(
+                "party {me} did not hear every other party"
+            )));
+        }
+        party.send(Channel::Data, &hello)?;
+        while let Some((_, payload)) = party.recv(Duration::from_millis(20))? {
+            if let Some(from) = payload.get(..4) {
+                let from = u32::from_le_bytes(from.try_into().expect("four bytes")) as usize;
+                if from < n {
+                    heard[from] = true;
+                }
+            }
+        }
+        if !counted && heard.iter().all(|h| *h) {
+            counted = true;
+            ready.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    // Late warm-up messages still in flight are not counted: mark measured ones.
+    let mut payload = vec![0xA5u8; size.max(8)];
+    payload[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let keep_reading = |party: &mut Box<dyn Peer>,
+                        received: &mut u64,
+                        last: &mut Instant|
+     -> Result<bool, BenchError> {
+        match party.recv(Duration::ZERO)? {
+            Some((_, p)) => {
+                if p.get(..4) == Some(&u32::MAX.to_le_bytes()[..]) {
+                    *received += 1;
+                    *last = Instant::now();
+                }
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    };
+    start.wait();
+    let began = Instant::now();
+    let (mut sent, mut received, mut last) = (0u64, 0u64, began);
+    let duration = Duration::from_secs_f64(seconds);
+    while began.elapsed() < duration {
+        for _ in 0..16 {
+            party.send(Channel::Data, &payload)?;
+            sent += 1;
+        }
+        while keep_reading(&mut party, &mut received, &mut last)? {}
+    }
+    let mut quiet_since = Instant::now();
+    while quiet_since.elapsed() < DRAIN_QUIET {
+        if keep_reading(&mut party, &mut received, &mut last)? {
+            quiet_since = Instant::now();
+        } else {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    Ok((sent, received, last - began))
+}
