@@ -301,25 +301,30 @@ pub(crate) fn wait_for_drain(counters: &[Arc<Counter>], expected: &[u64], transp
     }
 }
 
+/// First byte of a warm-up update's value; measured updates carry `MEASURED`.
+const WARMUP: u8 = 0;
+const MEASURED: u8 = 1;
+
 /// The same workload through HLA services: one federate updates one attribute of one
 /// object, the others reflect it. A warm-up runs until every receiver reflected once, so
-/// the measured run starts with all subscriptions in place.
+/// the measured run starts with all subscriptions in place; only measured updates count.
 fn federates(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchError> {
     let network = Network::start(&options.setup)?;
     let places = network.attachments().take(n + 1)?;
     let federation = network.federation(&places[0])?;
     let stop = Arc::new(AtomicBool::new(false));
     let counters: Vec<Arc<Counter>> = (0..n).map(|_| Arc::default()).collect();
+    let warmed: Vec<Arc<AtomicBool>> = (0..n).map(|_| Arc::default()).collect();
     let start = Instant::now();
     let mut readers = Vec::new();
-    for (place, counter) in places[1..].iter().zip(&counters) {
+    for ((place, counter), warmed) in places[1..].iter().zip(&counters).zip(&warmed) {
         let mut rti = network.federate(&federation, place, Driver::Thread)?;
         let vehicle = rti.object_class_handle("Vehicle")?;
         let name = rti.attribute_handle(vehicle, "Name")?;
         rti.subscribe_object_class_attributes(vehicle, &[name])?;
-        let (counter, stop) = (counter.clone(), stop.clone());
+        let (counter, warmed, stop) = (counter.clone(), warmed.clone(), stop.clone());
         readers.push(std::thread::spawn(move || {
-            reflect(&mut rti, &counter, &stop, start)
+            reflect(&mut rti, &counter, &warmed, &stop, start)
         }));
     }
     let mut publisher = network.federate(&federation, &places[0], Driver::Thread)?;
@@ -327,29 +332,28 @@ fn federates(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchErro
     let name = publisher.attribute_handle(vehicle, "Name")?;
     publisher.publish_object_class_attributes(vehicle, &[name])?;
     let object = publisher.register_object_instance(vehicle)?;
-    let value = vec![0xA5u8; options.size];
+    let mut value = vec![WARMUP; options.size.max(1)];
     let send = SendOptions {
         transport: Some(options.setup.transport.class()),
         ..Default::default()
     };
-    let values = [(name, value.as_slice())];
     let warmup_deadline = Instant::now() + SETUP_TIMEOUT;
-    while counters.iter().any(|c| c.received() == 0) {
+    while warmed.iter().any(|w| !w.load(Ordering::SeqCst)) {
         if Instant::now() > warmup_deadline {
             return Err(BenchError::Failed(
                 "receivers reflected nothing during the warm-up".into(),
             ));
         }
-        publisher.update_attribute_values_with(object, &values, b"", &send)?;
+        publisher.update_attribute_values_with(object, &[(name, value.as_slice())], b"", &send)?;
         std::thread::sleep(Duration::from_millis(1));
     }
-    let baseline: Vec<u64> = counters.iter().map(|c| c.received()).collect();
     let measured_from = start.elapsed();
+    value[0] = MEASURED;
+    let values = [(name, value.as_slice())];
     let (sent, send_time) = send_for(options.seconds, || {
         Ok(publisher.update_attribute_values_with(object, &values, b"", &send)?)
     })?;
-    let expected: Vec<u64> = baseline.iter().map(|b| b + sent).collect();
-    wait_for_drain(&counters, &expected, options.setup.transport);
+    wait_for_drain(&counters, &vec![sent; n], options.setup.transport);
     stop.store(true, Ordering::SeqCst);
     for reader in readers {
         reader
@@ -362,13 +366,7 @@ fn federates(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchErro
         send_time,
         receivers: counters
             .iter()
-            .zip(&baseline)
-            .map(|(c, base)| {
-                (
-                    c.received().saturating_sub(*base),
-                    c.elapsed().saturating_sub(measured_from),
-                )
-            })
+            .map(|c| (c.received(), c.elapsed().saturating_sub(measured_from)))
             .collect(),
     })
 }
@@ -376,15 +374,20 @@ fn federates(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchErro
 fn reflect(
     rti: &mut RtiAmbassador,
     counter: &Counter,
+    warmed: &AtomicBool,
     stop: &AtomicBool,
     start: Instant,
 ) -> Result<(), BenchError> {
     let mut received = 0u64;
     while !stop.load(Ordering::Relaxed) {
         match rti.evoke_callback(Duration::from_millis(20))? {
-            Some(Callback::ReflectAttributeValues { .. }) => {
+            Some(Callback::ReflectAttributeValues { values, .. }) => {
+                if values.first().and_then(|(_, v)| v.first()) != Some(&MEASURED) {
+                    warmed.store(true, Ordering::SeqCst);
+                    continue;
+                }
                 received += 1;
-                if received % 64 == 0 || received == 1 {
+                if received % 64 == 0 {
                     counter.record(received, start);
                 }
             }
