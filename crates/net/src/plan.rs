@@ -133,3 +133,21 @@ pub fn start_routers(
     }
     Ok(hosts.into_iter().map(|(host, _)| host).collect())
 }
+
+impl NodeConfig {
+    /// A federate program's way in: its attachment point `name` in the topology `file`.
+    pub fn from_topology(
+        file: &std::path::Path,
+        name: &str,
+        federation: impl Into<String>,
+    ) -> Result<NodeConfig, NetError> {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| NetError::Plan(format!("{}: {e}", file.display())))?;
+        let topology = Topology::from_toml(&text)
+            .map_err(|e| NetError::Plan(format!("{}: {e}", file.display())))?;
+        let plan = topology
+            .plan(name)
+            .map_err(|e| NetError::Plan(format!("{}: {e}", file.display())))?;
+        NodeConfig::from_plan(&plan, federation)
+    }
+}
