@@ -21,18 +21,6 @@ pub(crate) struct CheckArgs {
     json: bool,
 }
 
-/// A check that found errors: they are printed already, the exit code says so.
-#[derive(Debug)]
-pub(crate) struct Invalid;
-
-impl std::fmt::Display for Invalid {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the object model has errors")
-    }
-}
-
-impl std::error::Error for Invalid {}
-
 pub(crate) fn run(command: FomCommand) -> Result<()> {
     let FomCommand::Check(args) = command;
     match ObjectModel::load(&args.files) {
@@ -50,7 +38,7 @@ pub(crate) fn run(command: FomCommand) -> Result<()> {
             for e in &errors.0 {
                 eprintln!("{e}");
             }
-            Err(Invalid.into())
+            Err(crate::Reported("the object model has errors").into())
         }
     }
 }

@@ -4,6 +4,7 @@ mod bench;
 mod demo;
 mod fom;
 mod plan;
+mod report;
 mod router;
 mod topology;
 mod up;
@@ -41,6 +42,8 @@ enum Command {
     Up(up::UpArgs),
     /// Write per-process configuration and launch scripts for a topology across hosts.
     Plan(plan::PlanArgs),
+    /// Write one self-contained HTML report on benchmark results folders.
+    Report(report::ReportArgs),
 }
 
 /// A failure the user caused by what they typed: one line, exit code 2.
@@ -54,6 +57,18 @@ impl std::fmt::Display for UsageError {
 }
 
 impl std::error::Error for UsageError {}
+
+/// A failure whose details were printed already, one per line: exit code 1, nothing more.
+#[derive(Debug)]
+pub(crate) struct Reported(pub &'static str);
+
+impl std::fmt::Display for Reported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for Reported {}
 
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("TRELLIS_LOG")
@@ -75,16 +90,12 @@ fn main() -> ExitCode {
         Command::Topology(command) => topology::run(command),
         Command::Up(args) => up::run(args),
         Command::Plan(args) => plan::run(args),
+        Command::Report(args) => report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The errors were printed one per line already.
-        Err(e)
-            if e.downcast_ref::<fom::Invalid>().is_some()
-                || e.downcast_ref::<topology::Invalid>().is_some() =>
-        {
-            ExitCode::FAILURE
-        }
+        Err(e) if e.downcast_ref::<Reported>().is_some() => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("error: {e:#}");
             if e.downcast_ref::<UsageError>().is_some() {

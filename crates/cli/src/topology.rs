@@ -77,25 +77,13 @@ pub(crate) struct CheckArgs {
     json: bool,
 }
 
-/// A topology that failed validation: its problems are printed already.
-#[derive(Debug)]
-pub(crate) struct Invalid;
-
-impl std::fmt::Display for Invalid {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the topology is invalid")
-    }
-}
-
-impl std::error::Error for Invalid {}
-
 /// Read and validate a topology file, printing every problem if it has any.
 pub(crate) fn load(file: &PathBuf) -> Result<Topology> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     Topology::from_toml(&text).map_err(|e| {
         eprintln!("{}: {e}", file.display());
-        Invalid.into()
+        crate::Reported("the topology is invalid").into()
     })
 }
 

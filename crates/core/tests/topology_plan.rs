@@ -71,7 +71,10 @@ fn a_router_dials_its_parent_and_accepts_its_children() {
             hosts_registry: false,
         }
     );
-    assert!(tree().plan("root").unwrap().hosts_registry, "the root holds the registry");
+    assert!(
+        tree().plan("root").unwrap().hosts_registry,
+        "the root holds the registry"
+    );
 }
 
 #[test]
@@ -93,8 +96,16 @@ fn of_two_peers_the_name_sorting_first_dials() {
     assert_eq!(peers(&plans[0]), (vec!["r2", "r3"], vec![]));
     assert_eq!(peers(&plans[1]), (vec!["r3"], vec!["r1"]));
     assert_eq!(peers(&plans[2]), (vec![], vec!["r1", "r2"]));
-    let holders: Vec<&str> = plans.iter().filter(|p| p.hosts_registry).map(|p| p.name.as_str()).collect();
-    assert_eq!(holders, vec!["r1"], "exactly one router of the mesh holds the registry");
+    let holders: Vec<&str> = plans
+        .iter()
+        .filter(|p| p.hosts_registry)
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(
+        holders,
+        vec!["r1"],
+        "exactly one router of the mesh holds the registry"
+    );
     for dial in plans.iter().flat_map(|plan| &plan.dial) {
         assert_eq!(dial.role, LinkRole::Peer);
         assert_eq!(dial.clique.as_deref(), Some("mesh"));

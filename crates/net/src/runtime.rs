@@ -33,6 +33,26 @@ pub struct DialConfig {
 }
 
 impl DialConfig {
+    /// The router's view of the link this dial opens, labelled `label` in logs.
+    pub(crate) fn link_spec(&self, label: String) -> trellis_core::router::LinkSpec {
+        use trellis_core::wire::LinkFlags;
+        let mut flags = LinkFlags::source_sink();
+        if self.persistent {
+            flags = flags | LinkFlags::PERSISTENT;
+        }
+        let mut spec = trellis_core::router::LinkSpec::dialed(
+            self.far_role,
+            self.federation.clone(),
+            self.clique.clone(),
+            label,
+        )
+        .with_flags(flags);
+        if let Some(link) = &self.link {
+            spec = spec.with_config(link.clone());
+        }
+        spec
+    }
+
     pub fn parent(endpoint: Endpoint, federation: impl Into<String>) -> DialConfig {
         DialConfig {
             endpoint,

@@ -359,7 +359,10 @@ impl Federate {
         name: Option<&str>,
         time: u64,
     ) -> Result<ObjectId, FederateError> {
-        if self.published_objects.get(&class).is_none_or(BTreeSet::is_empty)
+        if self
+            .published_objects
+            .get(&class)
+            .is_none_or(BTreeSet::is_empty)
         {
             return Err(FederateError::ObjectClassNotPublished(
                 self.class_name(class),
@@ -744,13 +747,7 @@ impl Federate {
             return;
         };
         let subscription = &self.object_subscriptions[&known];
-        let in_region = match &region {
-            None => true,
-            Some(r) => {
-                subscription.regions.is_empty()
-                    || subscription.regions.iter().any(|s| s.overlaps(r))
-            }
-        };
+        let in_region = covers(&subscription.regions, region.as_ref());
         let attribute_count = self.model.counts().attributes;
         let values: Vec<(AttributeHandle, Bytes)> = values
             .into_iter()
@@ -808,10 +805,7 @@ impl Federate {
             return;
         };
         let regions = &self.interaction_subscriptions[&known];
-        let in_region = match &region {
-            None => true,
-            Some(r) => regions.is_empty() || regions.iter().any(|s| s.overlaps(r)),
-        };
+        let in_region = covers(regions, region.as_ref());
         if !in_region {
             self.stats.over_delivered += 1;
             return;
@@ -886,6 +880,15 @@ impl Federate {
     /// Instances this federate has discovered.
     pub fn known_objects(&self) -> impl Iterator<Item = (ObjectId, ObjectClassHandle)> + '_ {
         self.known.iter().map(|(id, k)| (*id, k.class))
+    }
+}
+
+/// Whether a subscription in `regions` (none: the whole space) takes something sent in
+/// `region` (none: the default region, which overlaps everything).
+fn covers(regions: &[Region], region: Option<&Region>) -> bool {
+    match region {
+        None => true,
+        Some(r) => regions.is_empty() || regions.iter().any(|s| s.overlaps(r)),
     }
 }
 

@@ -392,26 +392,14 @@ impl ObjectModel {
 
     /// `class` and every class below it.
     pub fn object_descendants(&self, class: ObjectClassHandle) -> Vec<ObjectClassHandle> {
-        let mut out = vec![class];
-        let mut i = 0;
-        while i < out.len() {
-            out.extend(self.object_class(out[i]).children.iter().copied());
-            i += 1;
-        }
-        out
+        descendants(class, |c| &self.object_class(c).children)
     }
 
     pub fn interaction_descendants(
         &self,
         class: InteractionClassHandle,
     ) -> Vec<InteractionClassHandle> {
-        let mut out = vec![class];
-        let mut i = 0;
-        while i < out.len() {
-            out.extend(self.interaction_class(out[i]).children.iter().copied());
-            i += 1;
-        }
-        out
+        descendants(class, |c| &self.interaction_class(c).children)
     }
 
     /// Every attribute an instance of `class` has: its own and inherited ones.
@@ -460,6 +448,17 @@ fn find<T>(
         (Some((i, _)), None) => Some(i as u32),
         _ => None,
     }
+}
+
+/// `root` and everything below it, breadth first.
+fn descendants<'a, H: Copy + 'a>(root: H, children: impl Fn(H) -> &'a [H]) -> Vec<H> {
+    let mut out = vec![root];
+    let mut i = 0;
+    while i < out.len() {
+        out.extend(children(out[i]).iter().copied());
+        i += 1;
+    }
+    out
 }
 
 #[cfg(test)]

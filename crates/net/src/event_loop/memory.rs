@@ -6,7 +6,6 @@ use super::host::{DialState, Transport};
 use super::EventLoop;
 use crate::runtime::HostId;
 use trellis_core::router::{LinkId, LinkSpec};
-use trellis_core::wire::LinkFlags;
 use trellis_core::Time;
 
 pub(super) struct MemoryPipe {
@@ -43,21 +42,7 @@ impl EventLoop {
             .name
             .clone();
         let h = self.hosts[host].as_mut().expect("host is live");
-        let config = &h.dialers[dialer].config;
-        let mut flags = LinkFlags::source_sink();
-        if config.persistent {
-            flags = flags | LinkFlags::PERSISTENT;
-        }
-        let mut spec = LinkSpec::dialed(
-            config.far_role,
-            config.federation.clone(),
-            config.clique.clone(),
-            format!("mem://{name}"),
-        )
-        .with_flags(flags);
-        if let Some(link_config) = &config.link {
-            spec = spec.with_config(link_config.clone());
-        }
+        let spec = h.dialers[dialer].config.link_spec(format!("mem://{name}"));
         let near_link = h.router.add_link(now, spec);
         h.dialers[dialer].state = DialState::Up(near_link);
         h.transports.insert(near_link, Transport::Memory(pipe, 0));

@@ -9,7 +9,7 @@ use mio::Token;
 use std::io::{ErrorKind, Read, Write};
 use std::net::SocketAddr;
 use trellis_core::router::LinkSpec;
-use trellis_core::wire::{LinkFlags, UdpOffer};
+use trellis_core::wire::UdpOffer;
 use trellis_core::Time;
 
 /// Bind a listener. Unlike `mio`'s default, a port another socket listens on is an error
@@ -162,20 +162,7 @@ impl EventLoop {
         let _ = conn.stream.set_nodelay(true);
         let h = self.hosts[host].as_mut().expect("host is live");
         let config = &h.dialers[dialer].config;
-        let mut flags = LinkFlags::source_sink();
-        if config.persistent {
-            flags = flags | LinkFlags::PERSISTENT;
-        }
-        let mut spec = LinkSpec::dialed(
-            config.far_role,
-            config.federation.clone(),
-            config.clique.clone(),
-            config.endpoint.to_string(),
-        )
-        .with_flags(flags);
-        if let Some(link_config) = &config.link {
-            spec = spec.with_config(link_config.clone());
-        }
+        let mut spec = config.link_spec(config.endpoint.to_string());
         if let (true, Some((_, port))) = (config.udp, h.udp) {
             spec = spec.with_udp(UdpOffer {
                 port,
