@@ -1,0 +1,388 @@
+//! Reading results folders: `meta.json` and `summary.json` as `trellis bench --out DIR`
+//! writes them. Unknown fields are ignored; numbers that may be missing (or were not finite
+//! when written, which JSON stores as `null`) are `Option`s.
+
+use super::ReportError;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Benchmark {
+    Pingpong,
+    Throughput,
+    Symmetric,
+    Latency,
+    Oneway,
+    Matrix,
+    Testfed,
+}
+
+impl Benchmark {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Benchmark::Pingpong => "pingpong",
+            Benchmark::Throughput => "throughput",
+            Benchmark::Symmetric => "symmetric",
+            Benchmark::Latency => "latency",
+            Benchmark::Oneway => "oneway",
+            Benchmark::Matrix => "matrix",
+            Benchmark::Testfed => "testfed",
+        }
+    }
+}
+
+/// `meta.json`: what ran, where, how, and whether it finished.
+#[derive(Deserialize)]
+pub(crate) struct Meta {
+    pub benchmark: Benchmark,
+    pub command: Option<String>,
+    pub version: Option<String>,
+    pub machine: Option<Machine>,
+    pub topology: Option<Topology>,
+    pub mode: Option<String>,
+    pub api: Option<String>,
+    pub transport: Option<String>,
+    pub bundling: Option<String>,
+    pub started_unix: Option<u64>,
+    pub finished_unix: Option<u64>,
+    pub complete: Option<bool>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Machine {
+    pub cores: Option<u64>,
+    pub kernel: Option<String>,
+    pub hostname: Option<String>,
+    pub cpu: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Topology {
+    pub file: Option<String>,
+    pub name: Option<String>,
+    pub summary: Option<TopologySummary>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct TopologySummary {
+    pub routers: Option<u64>,
+    pub federates: Option<u64>,
+    pub cliques: Option<u64>,
+    pub links: Option<u64>,
+    pub depth: Option<u64>,
+    pub links_histogram: Option<BTreeMap<String, u64>>,
+}
+
+/// The two router layouts the JESPP paper compares.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Shape {
+    Tree,
+    Mesh,
+}
+
+impl Shape {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Shape::Tree => "tree",
+            Shape::Mesh => "mesh",
+        }
+    }
+}
+
+impl Topology {
+    /// Tree: no cliques and more than one router. Mesh: the routers form a clique (at least
+    /// one clique, depth 1). Otherwise the name or file name says "tree" or "mesh".
+    pub(crate) fn shape(&self) -> Option<Shape> {
+        if let Some(s) = &self.summary {
+            match (s.cliques, s.routers, s.depth) {
+                (Some(0), Some(routers), _) if routers > 1 => return Some(Shape::Tree),
+                (Some(cliques), _, Some(1)) if cliques >= 1 => return Some(Shape::Mesh),
+                _ => {}
+            }
+        }
+        let names = [&self.name, &self.file];
+        let says = |word: &str| {
+            names
+                .iter()
+                .filter_map(|n| n.as_deref())
+                .any(|n| n.to_lowercase().contains(word))
+        };
+        match (says("tree"), says("mesh")) {
+            (true, false) => Some(Shape::Tree),
+            (false, true) => Some(Shape::Mesh),
+            _ => None,
+        }
+    }
+}
+
+/// `summary.json` of a ping-pong (rtiperf) run; times are round trips in microseconds.
+#[derive(Deserialize)]
+pub(crate) struct Pingpong {
+    pub pairs: Vec<Pair>,
+    pub sizes: Vec<PingpongSize>,
+    pub rtt_p50_us: Option<f64>,
+    pub rtt_p99_us: Option<f64>,
+    pub rtt_mean_us: Option<f64>,
+    pub count: Option<u64>,
+    pub lost: Option<u64>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Pair {
+    pub master: String,
+    pub slave: String,
+    pub links: u64,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct PingpongSize {
+    pub size: u64,
+    /// Mean of the pair means after discarding the two largest.
+    pub mean_us: Option<f64>,
+    pub std_us: Option<f64>,
+    /// One per pair, in the order of `pairs`.
+    pub pair_means_us: Vec<Option<f64>>,
+    #[serde(default)]
+    pub discarded_us: Vec<Option<f64>>,
+}
+
+/// `summary.json` of a 1 → N throughput sweep.
+#[derive(Deserialize)]
+pub(crate) struct Throughput {
+    pub cases: Vec<ThroughputCase>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct ThroughputCase {
+    pub subscribers: u64,
+    pub size: u64,
+    pub sent: Option<u64>,
+    pub received: Option<u64>,
+    pub lost: Option<u64>,
+    pub sender_msgs_per_sec: Option<f64>,
+    pub msgs_per_sec: Option<f64>,
+    #[serde(default)]
+    pub per_subscriber_msgs_per_sec: Vec<Option<f64>>,
+}
+
+/// `summary.json` of an N ↔ N symmetric run.
+#[derive(Deserialize)]
+pub(crate) struct Symmetric {
+    pub cases: Vec<SymmetricCase>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct SymmetricCase {
+    pub federates: u64,
+    pub size: u64,
+    #[serde(default)]
+    pub per_federate_msgs_per_sec: Vec<Option<f64>>,
+    pub total_msgs_per_sec: Option<f64>,
+    pub sent: Option<u64>,
+    pub received: Option<u64>,
+    pub lost: Option<u64>,
+}
+
+/// `summary.json` of a multi-receiver latency run; times are one-way, in microseconds.
+#[derive(Deserialize)]
+pub(crate) struct Latency {
+    pub cases: Vec<LatencyCase>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct LatencyCase {
+    pub receivers: u64,
+    pub size: u64,
+    pub mean_us: Option<f64>,
+    pub std_us: Option<f64>,
+    pub count: Option<u64>,
+    pub lost: Option<u64>,
+}
+
+/// `summary.json` of a one-way size × rate matrix (JADS).
+#[derive(Deserialize)]
+pub(crate) struct Oneway {
+    pub cases: Vec<OnewayCase>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct OnewayCase {
+    pub size: u64,
+    pub rate_hz: f64,
+    pub transport: Option<String>,
+    pub sent: Option<u64>,
+    pub received: Option<u64>,
+    pub missing: Option<u64>,
+    pub min_us: Option<f64>,
+    pub max_us: Option<f64>,
+    pub mean_us: Option<f64>,
+    pub data_file: Option<String>,
+}
+
+/// `summary.json` of the EC1 characterisation matrix (3CE).
+#[derive(Deserialize)]
+pub(crate) struct Matrix {
+    pub cases: Vec<MatrixCase>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct MatrixCase {
+    pub entities: u64,
+    pub rate_hz: f64,
+    pub size: u64,
+    pub transport: Option<String>,
+    pub config: Option<String>,
+    pub throughput_mbps: Option<f64>,
+    pub theoretical_mbps: Option<f64>,
+    pub reliability: Option<f64>,
+    pub mean_latency_us: Option<f64>,
+    pub jitter_us: Option<f64>,
+}
+
+/// `summary.json` of a testfed load run.
+#[derive(Deserialize)]
+pub(crate) struct Testfed {
+    pub federates: Vec<TestfedFederate>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct TestfedFederate {
+    pub name: String,
+    pub attributes: Option<u64>,
+    pub rate_hz: Option<f64>,
+    pub size: Option<u64>,
+    pub interaction_rate_hz: Option<f64>,
+    pub ramp_seconds: Option<f64>,
+    pub updates_sent: Option<u64>,
+    pub interactions_sent: Option<u64>,
+    pub updates_received: Option<u64>,
+}
+
+/// A summary, by benchmark.
+pub(crate) enum Summary {
+    Pingpong(Pingpong),
+    Throughput(Throughput),
+    Symmetric(Symmetric),
+    Latency(Latency),
+    Oneway(Oneway),
+    Matrix(Matrix),
+    Testfed(Testfed),
+}
+
+/// One results folder.
+pub(crate) struct Run {
+    pub dir: PathBuf,
+    /// Names the run in charts and tables: the folder's name, or its whole path when two
+    /// folders share a name.
+    pub label: String,
+    pub meta: Meta,
+    pub summary: Summary,
+}
+
+impl Run {
+    /// A raw-socket run (`raw-tcp`, `raw-udp`): a baseline beside the Trellis runs.
+    pub(crate) fn is_baseline(&self) -> bool {
+        self.meta
+            .mode
+            .as_deref()
+            .is_some_and(|mode| mode.starts_with("raw"))
+    }
+
+    /// The run's name in legends: baselines say so.
+    pub(crate) fn series_name(&self) -> String {
+        match (&self.meta.mode, self.is_baseline()) {
+            (Some(mode), true) => format!("{} (baseline, {mode})", self.label),
+            _ => self.label.clone(),
+        }
+    }
+
+    pub(crate) fn shape(&self) -> Option<Shape> {
+        self.meta.topology.as_ref().and_then(Topology::shape)
+    }
+}
+
+fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
+    let text = std::fs::read_to_string(path).map_err(|error| ReportError::Read {
+        path: path.to_owned(),
+        error,
+    })?;
+    serde_json::from_str(&text).map_err(|error| ReportError::Malformed {
+        path: path.to_owned(),
+        error,
+    })
+}
+
+fn invalid(path: &Path, message: String) -> ReportError {
+    ReportError::Invalid {
+        path: path.to_owned(),
+        message,
+    }
+}
+
+fn read_summary(benchmark: Benchmark, path: &Path) -> Result<Summary, ReportError> {
+    Ok(match benchmark {
+        Benchmark::Pingpong => {
+            let summary: Pingpong = read_json(path)?;
+            for size in &summary.sizes {
+                if size.pair_means_us.len() != summary.pairs.len() {
+                    return Err(invalid(
+                        path,
+                        format!(
+                            "size {}: {} pair means for {} pairs",
+                            size.size,
+                            size.pair_means_us.len(),
+                            summary.pairs.len()
+                        ),
+                    ));
+                }
+            }
+            Summary::Pingpong(summary)
+        }
+        Benchmark::Throughput => Summary::Throughput(read_json(path)?),
+        Benchmark::Symmetric => Summary::Symmetric(read_json(path)?),
+        Benchmark::Latency => Summary::Latency(read_json(path)?),
+        Benchmark::Oneway => Summary::Oneway(read_json(path)?),
+        Benchmark::Matrix => Summary::Matrix(read_json(path)?),
+        Benchmark::Testfed => Summary::Testfed(read_json(path)?),
+    })
+}
+
+fn load(dir: &Path) -> Result<(Meta, Summary), ReportError> {
+    if !dir.is_dir() {
+        return Err(ReportError::NotAFolder(dir.to_owned()));
+    }
+    let meta: Meta = read_json(&dir.join("meta.json"))?;
+    let summary = read_summary(meta.benchmark, &dir.join("summary.json"))?;
+    Ok((meta, summary))
+}
+
+/// Every folder, in the order given, each labelled by its name (or its path when names
+/// repeat).
+pub(crate) fn load_all(dirs: &[PathBuf]) -> Result<Vec<Run>, ReportError> {
+    let name = |dir: &Path| {
+        dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    };
+    dirs.iter()
+        .map(|dir| {
+            let (meta, summary) = load(dir)?;
+            let short = name(dir);
+            let repeated = dirs.iter().filter(|d| name(d) == short).count() > 1;
+            Ok(Run {
+                dir: dir.clone(),
+                label: if repeated {
+                    dir.display().to_string()
+                } else {
+                    short
+                },
+                meta,
+                summary,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,88 @@
+//! Ping-pong (rtiperf) sections, after the JESPP paper: mean round-trip time against message
+//! size, one line per hop count; the tree / mesh time ratio against message size; and the
+//! spread of the pair means behind each mean, with the two discarded ones marked.
+
+mod latency;
+mod pairs;
+mod ratio;
+
+use super::axis::Axis;
+use super::html::Section;
+use super::load::{Pingpong, PingpongSize, Run, Summary};
+use std::collections::BTreeMap;
+
+/// A ping-pong run and its summary.
+type PingpongRun<'a> = (&'a Run, &'a Pingpong);
+
+pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
+    let runs: Vec<PingpongRun> = runs
+        .iter()
+        .filter_map(|run| match &run.summary {
+            Summary::Pingpong(p) => Some((run, p)),
+            _ => None,
+        })
+        .collect();
+    if runs.is_empty() {
+        return Vec::new();
+    }
+    let mut sections = vec![latency::section(&runs)];
+    sections.extend(ratio::section(&runs));
+    sections.push(pairs::section(&runs));
+    sections
+}
+
+/// How the overall mean was taken.
+const MEAN: &str = "mean (two largest pair means discarded)";
+
+fn size_axis() -> Axis {
+    Axis::log("message size (bytes, log scale)")
+}
+
+fn time_axis(what: &str) -> Axis {
+    Axis::log(format!("{what} (µs, log scale)"))
+}
+
+/// "1 link", "4 links".
+fn links(n: u64) -> String {
+    if n == 1 {
+        "1 link".to_owned()
+    } else {
+        format!("{n} links")
+    }
+}
+
+/// Pair indices grouped by how many links the pair's messages cross.
+fn hop_groups(p: &Pingpong) -> BTreeMap<u64, Vec<usize>> {
+    let mut groups: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+    for (i, pair) in p.pairs.iter().enumerate() {
+        groups.entry(pair.links).or_default().push(i);
+    }
+    groups
+}
+
+/// Pair `i`'s mean at one size, if it has one.
+fn pair_mean(size: &PingpongSize, i: usize) -> Option<f64> {
+    size.pair_means_us.get(i).copied().flatten()
+}
+
+/// Plain mean of the finite pair means of `pairs` at one size.
+fn group_mean(size: &PingpongSize, pairs: &[usize]) -> Option<f64> {
+    let values: Vec<f64> = pairs
+        .iter()
+        .filter_map(|&i| pair_mean(size, i))
+        .filter(|v| v.is_finite())
+        .collect();
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// (size, overall mean) of every size that has a mean.
+fn mean_points(p: &Pingpong) -> Vec<(f64, f64)> {
+    p.sizes
+        .iter()
+        .filter_map(|s| s.mean_us.map(|m| (s.size as f64, m)))
+        .collect()
+}
+
+fn size_of(p: &Pingpong, size: u64) -> Option<&PingpongSize> {
+    p.sizes.iter().find(|s| s.size == size)
+}

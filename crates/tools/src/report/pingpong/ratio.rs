@@ -1,0 +1,150 @@
+//! The JESPP paper's mesh / tree comparison: R = (mean tree time) / (mean mesh time) against
+//! message size, overall and per hop count of the tree.
+
+use super::{group_mean, hop_groups, links, size_axis, size_of, PingpongRun, MEAN};
+use crate::report::axis::Axis;
+use crate::report::html::{figure, opt_number, paragraph, Cell, Section, Table};
+use crate::report::load::{Pingpong, PingpongSize, Shape};
+use crate::report::svg::{LineChart, Mark, Series};
+use std::collections::HashMap;
+
+/// A chart and table for every (tree run, mesh run) combination; `None` without at least one
+/// Trellis run of each shape.
+pub(super) fn section(runs: &[PingpongRun]) -> Option<Section> {
+    let of_shape = |shape| -> Vec<&PingpongRun> {
+        runs.iter()
+            .filter(|(r, _)| !r.is_baseline() && r.shape() == Some(shape))
+            .collect()
+    };
+    let (trees, meshes) = (of_shape(Shape::Tree), of_shape(Shape::Mesh));
+    if trees.is_empty() || meshes.is_empty() {
+        return None;
+    }
+    let mut body = paragraph(
+        "The JESPP paper's comparison: R = (mean tree time) / (mean mesh time) at each message \
+         size both runs measured. R above 1 means the mesh was faster. Per-hop lines take the \
+         pairs with that many links in the tree and the same pairs (matched by master and \
+         slave names) in the mesh, and divide the plain means of their pair means.",
+    );
+    let several = trees.len() * meshes.len() > 1;
+    for tree in &trees {
+        for mesh in &meshes {
+            body.push_str(&compare(tree, mesh, several));
+        }
+    }
+    Some(Section {
+        id: "tree-mesh-ratio",
+        title: "Tree / mesh time ratio against message size".to_owned(),
+        body,
+    })
+}
+
+/// `a / b` when both exist and the quotient is finite.
+fn quotient(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    let q = a? / b?;
+    q.is_finite().then_some(q)
+}
+
+/// Per hop count of the tree, the ratio at each of `sizes` for the pairs both runs have.
+fn per_hop(
+    t: &Pingpong,
+    m: &Pingpong,
+    sizes: &[(&PingpongSize, &PingpongSize)],
+) -> Vec<(u64, Vec<Option<f64>>)> {
+    let in_mesh: HashMap<(&str, &str), usize> = m
+        .pairs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ((p.master.as_str(), p.slave.as_str()), i))
+        .collect();
+    let mut hops = Vec::new();
+    for (count, pairs) in hop_groups(t) {
+        let (tree_pairs, mesh_pairs): (Vec<usize>, Vec<usize>) = pairs
+            .iter()
+            .filter_map(|&i| {
+                let pair = &t.pairs[i];
+                let key = (pair.master.as_str(), pair.slave.as_str());
+                in_mesh.get(&key).map(|&j| (i, j))
+            })
+            .unzip();
+        if tree_pairs.is_empty() {
+            continue;
+        }
+        let ratios = sizes
+            .iter()
+            .map(|(ts, ms)| quotient(group_mean(ts, &tree_pairs), group_mean(ms, &mesh_pairs)))
+            .collect();
+        hops.push((count, ratios));
+    }
+    hops
+}
+
+/// The chart and table of one tree run against one mesh run.
+fn compare((tree, t): &PingpongRun, (mesh, m): &PingpongRun, several: bool) -> String {
+    let prefix = if several {
+        format!("{} / {}: ", tree.label, mesh.label)
+    } else {
+        String::new()
+    };
+    let title = format!("Tree / mesh time ratio: {} / {}", tree.label, mesh.label);
+    let sizes: Vec<(&PingpongSize, &PingpongSize)> = t
+        .sizes
+        .iter()
+        .filter_map(|ts| size_of(m, ts.size).map(|ms| (ts, ms)))
+        .collect();
+    let overall: Vec<Option<f64>> = sizes
+        .iter()
+        .map(|(ts, ms)| quotient(ts.mean_us, ms.mean_us))
+        .collect();
+    let hops = per_hop(t, m, &sizes);
+
+    let points = |ratios: &[Option<f64>]| -> Vec<(f64, f64)> {
+        sizes
+            .iter()
+            .zip(ratios)
+            .filter_map(|((ts, _), r)| r.map(|r| (ts.size as f64, r)))
+            .collect()
+    };
+    let mut chart = LineChart::new(
+        title.clone(),
+        size_axis(),
+        Axis::from_zero("tree time / mesh time"),
+    );
+    chart.reference = Some((1.0, "equal times".to_owned()));
+    let name = format!("{prefix}{MEAN}");
+    chart
+        .series
+        .push(Series::new(name, Mark::Line, points(&overall)));
+    for (count, ratios) in &hops {
+        let name = format!("{prefix}pairs with {} in the tree", links(*count));
+        chart
+            .series
+            .push(Series::new(name, Mark::Line, points(ratios)));
+    }
+
+    let mut head = vec![
+        "size (B)".to_owned(),
+        format!("tree mean (µs): {}", tree.label),
+        format!("mesh mean (µs): {}", mesh.label),
+        "ratio tree / mesh".to_owned(),
+    ];
+    head.extend(
+        hops.iter()
+            .map(|(count, _)| format!("ratio, {} in the tree", links(*count))),
+    );
+    let mut table = Table::new(title, head);
+    for (k, (ts, ms)) in sizes.iter().enumerate() {
+        let mut row: Vec<Cell> = vec![
+            ts.size.to_string().into(),
+            opt_number(ts.mean_us).into(),
+            opt_number(ms.mean_us).into(),
+            opt_number(overall[k]).into(),
+        ];
+        row.extend(hops.iter().map(|(_, r)| opt_number(r[k]).into()));
+        table.rows.push(row);
+    }
+    figure(
+        chart.render(),
+        "Above the dotted line at 1 the mesh was faster.",
+    ) + &table.render()
+}
