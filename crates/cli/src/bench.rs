@@ -86,6 +86,10 @@ pub(crate) struct PingpongArgs {
     raw: Option<RawArg>,
     #[arg(long, default_value_t = 1)]
     pairs: usize,
+    /// Place a pair at these attachment points (repeat for more pairs; overrides --pairs):
+    /// compare topologies with the same pairs.
+    #[arg(long = "pair", value_name = "MASTER:SLAVE")]
+    pair: Vec<String>,
     /// Message sizes in bytes, comma separated (default 64 B to 64 KiB).
     #[arg(long, value_delimiter = ',', conflicts_with = "size")]
     sizes: Vec<usize>,
@@ -224,6 +228,17 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 setup: setup.clone(),
                 raw: raw(args.raw),
                 pairs: args.pairs,
+                placement: args
+                    .pair
+                    .iter()
+                    .map(|p| {
+                        p.split_once(':')
+                            .map(|(m, s)| (m.to_owned(), s.to_owned()))
+                            .ok_or_else(|| {
+                                UsageError(format!("--pair {p:?}: expected MASTER:SLAVE"))
+                            })
+                    })
+                    .collect::<Result<_, _>>()?,
                 sizes: match (args.size, args.sizes.is_empty()) {
                     (Some(size), _) => vec![size],
                     (None, true) => pingpong::DEFAULT_SIZES.to_vec(),

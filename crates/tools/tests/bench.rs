@@ -71,6 +71,7 @@ fn pingpong_pairs_on_a_tree_discard_exactly_the_two_largest_means() {
         setup: setup.clone(),
         raw: None,
         pairs: 4,
+        placement: Vec::new(),
         sizes: vec![64, 2048],
         exchanges: 10,
     };
@@ -119,6 +120,7 @@ fn raw_baselines_answer_every_ping() {
             setup,
             raw: Some(raw),
             pairs: 3,
+            placement: Vec::new(),
             sizes: vec![64, 1000],
             exchanges: 20,
         };

@@ -26,6 +26,9 @@ pub struct PingpongOptions {
     pub setup: Setup,
     pub raw: Option<Raw>,
     pub pairs: usize,
+    /// Place the pairs at these (master, slave) attachment points instead of choosing:
+    /// the way to compare topologies with the same pairs.
+    pub placement: Vec<(String, String)>,
     pub sizes: Vec<usize>,
     /// Measured exchanges per size per pair.
     pub exchanges: usize,
@@ -86,7 +89,12 @@ fn mode(raw: Option<Raw>) -> Mode {
 }
 
 pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSummary, BenchError> {
-    if options.pairs == 0 || options.sizes.is_empty() || options.exchanges == 0 {
+    let pair_count = if options.placement.is_empty() {
+        options.pairs
+    } else {
+        options.placement.len()
+    };
+    if pair_count == 0 || options.sizes.is_empty() || options.exchanges == 0 {
         return Err(BenchError::Failed(
             "ping-pong needs at least one pair, size and exchange".into(),
         ));
@@ -106,7 +114,7 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
     let mut sides: Vec<Sides> = Vec::new();
     match &network {
         None => {
-            for i in 0..options.pairs {
+            for i in 0..pair_count {
                 pairs.push(PairInfo {
                     master: format!("master-{}", i + 1),
                     slave: format!("slave-{}", i + 1),
@@ -126,7 +134,11 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
         }
         Some(network) => {
             let attachments = network.attachments();
-            let placed = attachments.pairs(options.pairs)?;
+            let placed = if options.placement.is_empty() {
+                attachments.pairs(options.pairs)?
+            } else {
+                options.placement.clone()
+            };
             let federation = match setup.api {
                 Api::Federate => Some(network.federation(&placed[0].0)?),
                 Api::Node => None,
