@@ -4,17 +4,20 @@
 //!
 //! Every message must reach every interested federate exactly once and no other, crossing
 //! exactly the links of the shortest paths to its receivers; declared interest must
-//! converge to the union rule after random subscription changes. A failure names its seed;
+//! converge to the union rule after random subscription changes; every federate reaches the
+//! federation registry along the registry route. A failure names its seed;
 //! `TRELLIS_SEED=<n>` replays it.
 
 use roaring::RoaringBitmap;
 use std::collections::{BTreeSet, VecDeque};
 use std::time::Duration;
+use trellis_core::registry::{ErrorKind, Request, Response};
+use trellis_core::router::RouterConfig;
 use trellis_core::sim::{NodeIndex, Rng, Sim, SimConfig};
 use trellis_core::topology::{
     CliqueEntry, FederateEntry, LinkKind, NodeKind, RouterEntry, Topology, TopologyFile,
 };
-use trellis_core::wire::TransportClass;
+use trellis_core::wire::{NodeId, TransportClass};
 
 const FED: &str = "Shapes";
 const IDS: u64 = 16;
@@ -105,12 +108,19 @@ fn build(seed: u64) -> World {
         },
     );
     let topology = random_topology(sim.rng());
+    let registry = topology.registry_host();
     let nodes: Vec<NodeIndex> = topology
         .nodes()
         .iter()
-        .map(|n| match n.kind {
-            NodeKind::Router => sim.add_router(&n.name),
-            NodeKind::Federate => sim.add_federate(&n.name, FED),
+        .enumerate()
+        .map(|(i, n)| {
+            let id = NodeId(i as u64 + 1);
+            let mut config = match n.kind {
+                NodeKind::Router => RouterConfig::new(n.name.as_str(), id),
+                NodeKind::Federate => RouterConfig::federate(n.name.as_str(), id, FED),
+            };
+            config.hosts_registry = registry == Some(i);
+            sim.add_node(config)
         })
         .collect();
     let federation = |i: usize| match topology.nodes()[i].kind {
@@ -231,9 +241,47 @@ impl World {
     }
 }
 
+/// Every federate reaches the one registry along the registry route and gets its answer.
+fn verify_registry(w: &mut World) -> Result<(), String> {
+    let seed = w.sim.seed;
+    let mut asked = Vec::new();
+    for f in w.federates.clone() {
+        let node = w.nodes[f];
+        let now = w.sim.now();
+        let id = w.sim.nodes[node].router.manage(
+            now,
+            &Request::Federates {
+                federation: "nobody".into(),
+            },
+        );
+        asked.push((f, id));
+    }
+    w.quiet()?;
+    for (f, id) in asked {
+        let node = w.nodes[f];
+        match w.sim.nodes[node].router.poll_manage_reply() {
+            Some((
+                answered,
+                Response::Error {
+                    kind: ErrorKind::FederationUnknown,
+                    ..
+                },
+            )) if answered == id => {}
+            other => {
+                return Err(format!(
+                    "seed {seed}: {} asked the registry and got {other:?}",
+                    w.topology.nodes()[f].name
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
 fn run(seed: u64) -> Result<(), String> {
     let mut w = build(seed);
     w.quiet()?;
+    verify_registry(&mut w)?;
     for f in w.federates.clone() {
         let ids: RoaringBitmap = w.random_ids().into_iter().collect();
         let node = w.nodes[f];
