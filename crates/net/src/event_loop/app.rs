@@ -71,10 +71,15 @@ impl AppState {
     }
 
     pub(crate) fn has_work(&self, router: &Router) -> bool {
-        match &self.held_command {
+        let commands = match &self.held_command {
             Some(_) => router.can_publish(),
             None => !self.port.commands.is_empty(),
-        }
+        };
+        // Deliveries held back while the application's channel was full go out as soon as
+        // it has taken some: the loop must not sleep on them.
+        let deliveries = !self.port.signals.delivery_blocked.load(Ordering::SeqCst)
+            && (self.held_delivery.is_some() || router.pending_delivery_bytes() > 0);
+        commands || deliveries
     }
 
     pub(crate) fn notify(&self, notice: Notice) {
