@@ -13,6 +13,7 @@ use trellis_tools::bench::results::{Meta, Results};
 use trellis_tools::bench::{
     latency, pingpong, symmetric, throughput, Api, Bundling, Mode, Raw, Setup, Transport,
 };
+use trellis_tools::bench::{matrix, oneway, testfed};
 
 #[derive(Subcommand)]
 pub(crate) enum BenchCommand {
@@ -25,6 +26,15 @@ pub(crate) enum BenchCommand {
     Symmetric(SymmetricArgs),
     /// BmLatency: one sender, N receivers, only the targeted one answers; half the round trip.
     Latency(LatencyArgs),
+    /// JADS one-way: size × rate matrix, serial numbers and send times; per case a data file
+    /// (latency or MISSING per serial) and min / max / mean latency.
+    Oneway(OnewayArgs),
+    /// 3CE EC1: entities × rate × payload × delivery × 1-1/1-N/N-1/N-N; throughput against
+    /// theoretical, reliability, latency and jitter.
+    Matrix(MatrixArgs),
+    /// JADS testfed: load federates with their own attribute counts, rates, sizes,
+    /// interactions and ramp-up, each counting what it hears from the others.
+    Testfed(TestfedArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -145,6 +155,93 @@ pub(crate) struct LatencyArgs {
     /// Measured exchanges per case.
     #[arg(long, default_value_t = 200)]
     exchanges: usize,
+}
+
+#[derive(Args)]
+pub(crate) struct OnewayArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The same workload over plain sockets (tcp when no value is given), no Trellis.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "tcp")]
+    raw: Option<RawArg>,
+    /// Message sizes in bytes, comma separated, each at least 17 (default
+    /// 17,51,101,301,501,1001).
+    #[arg(long, value_delimiter = ',')]
+    sizes: Vec<usize>,
+    /// Send rates in Hz, comma separated (default 5,10,20,50,100,200,400,500).
+    #[arg(long, value_delimiter = ',')]
+    rates: Vec<f64>,
+    /// Seconds of sending per case.
+    #[arg(long, default_value_t = oneway::DEFAULT_SECONDS)]
+    seconds: f64,
+}
+
+#[derive(Args)]
+pub(crate) struct MatrixArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Plain sockets instead (tcp when no value is given): a connection or socket pair per
+    /// sender and receiver it serves; the socket decides delivery, so --deliveries is unused.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "tcp")]
+    raw: Option<RawArg>,
+    /// Entities per sender, comma separated (default 1,10,100).
+    #[arg(long, value_delimiter = ',')]
+    entities: Vec<usize>,
+    /// Update rates in Hz, comma separated (default 10,20,60,120).
+    #[arg(long, value_delimiter = ',')]
+    rates: Vec<f64>,
+    /// Payload sizes in bytes, comma separated, each at least 24 (default 128,1024,9000).
+    #[arg(long, value_delimiter = ',')]
+    sizes: Vec<usize>,
+    /// Deliveries, comma separated (default both). The matrix sweeps these instead of
+    /// using --transport.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    deliveries: Vec<TransportArg>,
+    /// Configurations, comma separated: 1-1, 1-N, N-1, N-N (default all).
+    #[arg(long, value_delimiter = ',')]
+    configs: Vec<matrix::Configuration>,
+    /// Seconds of sending per case.
+    #[arg(long, default_value_t = matrix::DEFAULT_SECONDS)]
+    seconds: f64,
+    /// N of 1-N, N-1 and N-N.
+    #[arg(long, default_value_t = matrix::DEFAULT_N)]
+    n: usize,
+}
+
+#[derive(Args)]
+pub(crate) struct TestfedArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The load federates, as TOML: `seconds`, and [[federate]] tables with name,
+    /// attributes, rate_hz, size, interaction_rate_hz, ramp_seconds, ramp_rate_hz. Without
+    /// it, the paper's three federates (11, 2 and 1 attributes at 20 Hz, 121 B, interactions
+    /// at 1 Hz, 5 s ramp at 1 Hz).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Seconds of the whole run, ramps included (overrides the file's).
+    #[arg(long)]
+    seconds: Option<f64>,
+}
+
+fn transport(arg: TransportArg) -> Transport {
+    match arg {
+        TransportArg::Reliable => Transport::Reliable,
+        TransportArg::BestEffort => Transport::BestEffort,
+    }
+}
+
+/// The values given, or the defaults when none were.
+fn or_default<T: Clone>(given: &[T], default: &[T]) -> Vec<T> {
+    if given.is_empty() {
+        default.to_vec()
+    } else {
+        given.to_vec()
+    }
+}
+
+/// Microseconds for people: "-" when there is no figure.
+fn us(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
 }
 
 fn setup(common: &Common) -> Result<Setup> {
@@ -368,6 +465,116 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                         text.push_str(&format!(
                             "\n  {:>2} receiver(s): {:.1} µs ± {:.1} over {} exchanges, lost {}",
                             c.receivers, c.mean_us, c.std_us, c.count, c.lost
+                        ));
+                    }
+                    text
+                },
+            )
+        }
+        BenchCommand::Oneway(args) => {
+            let setup = setup(&args.common)?;
+            let options = oneway::OnewayOptions {
+                setup: setup.clone(),
+                raw: raw(args.raw),
+                sizes: or_default(&args.sizes, &oneway::DEFAULT_SIZES),
+                rates: or_default(&args.rates, &oneway::DEFAULT_RATES),
+                seconds: args.seconds,
+                drop_every: None,
+            };
+            with_results(
+                "oneway",
+                &args.common,
+                &setup,
+                mode(options.raw),
+                |r| oneway::run(&options, r),
+                |s| {
+                    let mut text = format!(
+                        "oneway ({:?}, {:?} API, {:?}), {} s per case, latency in µs:",
+                        s.mode, s.api, s.transport, s.seconds
+                    );
+                    for c in &s.cases {
+                        text.push_str(&format!(
+                            "\n  {:>5} B @ {:>4} Hz: sent {:>5}, received {:>5}, missing {:>4}; min {} mean {} max {}",
+                            c.size, c.rate_hz, c.sent, c.received, c.missing, us(c.min_us), us(c.mean_us), us(c.max_us)
+                        ));
+                    }
+                    text
+                },
+            )
+        }
+        BenchCommand::Matrix(args) => {
+            let setup = setup(&args.common)?;
+            let options = matrix::MatrixOptions {
+                setup: setup.clone(),
+                raw: raw(args.raw),
+                entities: or_default(&args.entities, &matrix::DEFAULT_ENTITIES),
+                rates: or_default(&args.rates, &matrix::DEFAULT_RATES),
+                sizes: or_default(&args.sizes, &matrix::DEFAULT_SIZES),
+                deliveries: if args.deliveries.is_empty() {
+                    vec![Transport::Reliable, Transport::BestEffort]
+                } else {
+                    args.deliveries.iter().map(|&d| transport(d)).collect()
+                },
+                configurations: or_default(&args.configs, &matrix::ALL_CONFIGURATIONS),
+                seconds: args.seconds,
+                n: args.n,
+            };
+            with_results(
+                "matrix",
+                &args.common,
+                &setup,
+                mode(options.raw),
+                |r| matrix::run(&options, r),
+                |s| {
+                    let mut text = format!(
+                        "matrix ({:?}, {:?} API, N = {}), {} s per case; throughput / theoretical in Mbps per receiver:",
+                        s.mode, s.api, s.n, s.seconds
+                    );
+                    for c in &s.cases {
+                        text.push_str(&format!(
+                            "\n  {} {:>3} entities {:>4} Hz {:>5} B {:<12} {:.3} / {:.3}, reliability {:.4}, latency {} µs, jitter {} µs",
+                            c.config.label(), c.entities, c.rate_hz, c.size,
+                            match c.transport { Transport::Reliable => "reliable:", Transport::BestEffort => "best-effort:" },
+                            c.throughput_mbps, c.theoretical_mbps, c.reliability, us(c.mean_latency_us), us(c.jitter_us)
+                        ));
+                    }
+                    text
+                },
+            )
+        }
+        BenchCommand::Testfed(args) => {
+            let setup = setup(&args.common)?;
+            let mut config = match &args.config {
+                Some(file) => {
+                    testfed::TestfedConfig::load(file).map_err(|e| UsageError(e.to_string()))?
+                }
+                None => testfed::TestfedConfig::jads(),
+            };
+            if let Some(seconds) = args.seconds {
+                config.seconds = seconds;
+            }
+            config.validate().map_err(UsageError)?;
+            let options = testfed::TestfedOptions {
+                setup: setup.clone(),
+                config,
+            };
+            with_results(
+                "testfed",
+                &args.common,
+                &setup,
+                Mode::Trellis,
+                |r| testfed::run(&options, r),
+                |s| {
+                    let mut text = format!(
+                        "testfed ({:?} API, attributes {:?}, interactions reliable), {} s:",
+                        s.api, s.transport, s.seconds
+                    );
+                    for f in &s.federates {
+                        text.push_str(&format!(
+                            "\n  {:<12} sent {} updates ({} in the ramp), {} interactions; received {} updates, {} interactions; missing {} / {}; max latency {} / {} µs",
+                            f.name, f.updates_sent, f.ramp_updates_sent, f.interactions_sent,
+                            f.updates_received, f.interactions_received, f.updates_missing, f.interactions_missing,
+                            us(f.update_latency_max_us), us(f.interaction_latency_max_us)
                         ));
                     }
                     text

@@ -7,7 +7,9 @@
 //! sockets with no Trellis.
 
 pub mod latency;
+pub mod matrix;
 mod network;
+pub mod oneway;
 pub mod pingpong;
 mod progress;
 mod raw;
@@ -15,6 +17,7 @@ pub mod results;
 mod sides;
 mod stats;
 pub mod symmetric;
+pub mod testfed;
 pub mod throughput;
 
 pub use network::Attachments;

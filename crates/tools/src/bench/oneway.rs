@@ -1,0 +1,570 @@
+//! JADS one-way tests: one sender, one receiver, a matrix of message sizes × send rates.
+//! Every message carries a serial number and its send time; the receiver notes when each
+//! serial arrived. Per case a data file lists every serial sent with its latency, or the
+//! word MISSING, and the summary gives sent, received, missing and min / max / mean latency.
+//!
+//! Both ends run in this process, so one monotonic clock ([`Clock`]) replaces the GPS and
+//! NTP synchronisation the paper needed.
+
+use super::network::{Network, SETUP_TIMEOUT};
+use super::results::Results;
+use super::sides::{federate_pair, node_pair, tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
+use super::{Api, BenchError, Mode, Raw, Setup, Transport};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The paper's sizes (bytes) and rates (Hz).
+pub const DEFAULT_SIZES: [usize; 6] = [17, 51, 101, 301, 501, 1001];
+pub const DEFAULT_RATES: [f64; 8] = [5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 400.0, 500.0];
+pub const DEFAULT_SECONDS: f64 = 2.0;
+
+/// Serial (u64), send time (u64 nanoseconds) and a case marker (u8): the smallest of the
+/// paper's sizes, 17 B, holds exactly that.
+pub const HEADER_BYTES: usize = 17;
+/// The case marker of warm-up messages; cases use 1 to 255 in turn, so a straggler from an
+/// earlier case is never taken for one of the current case.
+const WARMUP_MARKER: u8 = 0;
+
+/// The largest payload any of these benchmarks sends: Trellis's hard frame cap.
+pub(crate) const MAX_PAYLOAD_BYTES: usize = 64 << 20;
+/// A case keeps a record per message and writes a line per message: rate × seconds may not
+/// exceed this.
+const MAX_MESSAGES_PER_CASE: u64 = 1_000_000;
+/// After the last send, stragglers are awaited while they keep coming, until none came for
+/// this long...
+const STRAGGLER_QUIET: Duration = Duration::from_millis(500);
+/// ...and never longer than this: then whatever has not arrived is MISSING.
+const STRAGGLER_LIMIT: Duration = Duration::from_secs(10);
+/// How long a receiver waits for one message before it looks at the clock again.
+const RECEIVE_POLL: Duration = Duration::from_millis(20);
+/// Poll timeouts round up to whole milliseconds: a sender drives its node until this much
+/// is left before a deadline, then sleeps the rest.
+const POLL_GRANULARITY: Duration = Duration::from_millis(1);
+
+#[derive(Clone, Debug)]
+pub struct OnewayOptions {
+    pub setup: Setup,
+    pub raw: Option<Raw>,
+    /// Message sizes in bytes, each at least [`HEADER_BYTES`].
+    pub sizes: Vec<usize>,
+    /// Send rates in Hz.
+    pub rates: Vec<f64>,
+    /// Seconds of sending per case.
+    pub seconds: f64,
+    /// Test hook: the sender skips every k-th serial (serials k−1, 2k−1, …) but counts it
+    /// as sent, so the receiver must report it MISSING.
+    pub drop_every: Option<u64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OnewayCase {
+    pub size: usize,
+    pub rate_hz: f64,
+    pub transport: Transport,
+    pub sent: u64,
+    pub received: u64,
+    pub missing: u64,
+    /// Latency over the received messages; `None` (null) when nothing arrived.
+    pub min_us: Option<f64>,
+    pub max_us: Option<f64>,
+    pub mean_us: Option<f64>,
+    /// The case's data file in the results folder.
+    pub data_file: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OnewaySummary {
+    pub mode: Mode,
+    pub api: Api,
+    pub transport: Transport,
+    pub seconds: f64,
+    pub cases: Vec<OnewayCase>,
+}
+
+/// Nanoseconds on one monotonic clock shared by every end of a run in this process: what a
+/// message carries as its send time, and what its receiver reads on arrival.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Clock(Instant);
+
+impl Clock {
+    pub(crate) fn start() -> Clock {
+        Clock(Instant::now())
+    }
+
+    pub(crate) fn nanos(self) -> u64 {
+        self.0.elapsed().as_nanos() as u64
+    }
+
+    /// The instant `nanos` after the clock started.
+    pub(crate) fn instant(self, nanos: u64) -> Instant {
+        self.0 + Duration::from_nanos(nanos)
+    }
+}
+
+/// When the `k`-th event at `rate_hz` after `start` is due. Computed from `k`, never by
+/// adding periods, so an event sent late does not delay the ones after it (no drift).
+pub(crate) fn deadline(start: Instant, k: u64, rate_hz: f64) -> Instant {
+    start + Duration::from_secs_f64(k as f64 / rate_hz)
+}
+
+/// Raises a flag when dropped: a thread that stops, by success or error, says so.
+pub(crate) struct RaiseOnDrop<'a>(pub(crate) &'a AtomicBool);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Rejects rates that are not positive and finite, naming `what`.
+pub(crate) fn check_rate(what: &str, rate_hz: f64) -> Result<(), BenchError> {
+    if rate_hz.is_finite() && rate_hz > 0.0 {
+        Ok(())
+    } else {
+        Err(BenchError::Failed(format!(
+            "{what} must be a positive number of Hz, not {rate_hz}"
+        )))
+    }
+}
+
+/// Rejects durations that are not positive and finite, naming `what`.
+pub(crate) fn check_seconds(what: &str, seconds: f64) -> Result<(), BenchError> {
+    if seconds.is_finite() && seconds > 0.0 {
+        Ok(())
+    } else {
+        Err(BenchError::Failed(format!(
+            "{what} must be a positive number of seconds, not {seconds}"
+        )))
+    }
+}
+
+/// Messages a case sends: the whole periods that fit in `seconds`.
+fn message_count(rate_hz: f64, seconds: f64) -> u64 {
+    (rate_hz * seconds + 1e-9).floor() as u64
+}
+
+/// How results files name a delivery (as the JSON does).
+pub(crate) fn transport_label(transport: Transport) -> &'static str {
+    match transport {
+        Transport::Reliable => "reliable",
+        Transport::BestEffort => "best-effort",
+    }
+}
+
+fn mode(raw: Option<Raw>) -> Mode {
+    match raw {
+        None => Mode::Trellis,
+        Some(Raw::Tcp) => Mode::RawTcp,
+        Some(Raw::Udp) => Mode::RawUdp,
+    }
+}
+
+/// The delivery a run gets: the socket's own for raw baselines, the chosen one otherwise.
+fn transport(options: &OnewayOptions) -> Transport {
+    match options.raw {
+        None => options.setup.transport,
+        Some(Raw::Tcp) => Transport::Reliable,
+        Some(Raw::Udp) => Transport::BestEffort,
+    }
+}
+
+fn validate(options: &OnewayOptions) -> Result<(), BenchError> {
+    if options.sizes.is_empty() || options.rates.is_empty() {
+        return Err(BenchError::Failed(
+            "the one-way matrix needs at least one size and one rate".into(),
+        ));
+    }
+    if let Some(&size) = options.sizes.iter().find(|&&s| s < HEADER_BYTES) {
+        return Err(BenchError::Failed(format!(
+            "a one-way message carries a {HEADER_BYTES}-byte serial, send time and case marker; {size} B is too small"
+        )));
+    }
+    if let Some(&size) = options.sizes.iter().find(|&&s| s > MAX_PAYLOAD_BYTES) {
+        return Err(BenchError::Failed(format!(
+            "{size} B is more than the {MAX_PAYLOAD_BYTES} bytes a message may carry"
+        )));
+    }
+    if options.raw == Some(Raw::Udp) && options.sizes.iter().any(|&s| s > MAX_UDP_PAYLOAD) {
+        return Err(BenchError::Failed(format!(
+            "raw UDP carries at most {MAX_UDP_PAYLOAD} bytes per datagram; choose --sizes below that"
+        )));
+    }
+    check_seconds("--seconds", options.seconds)?;
+    for &rate in &options.rates {
+        check_rate("every rate", rate)?;
+        let count = message_count(rate, options.seconds);
+        if count == 0 {
+            return Err(BenchError::Failed(format!(
+                "{rate} Hz for {} s sends no message; raise --seconds",
+                options.seconds
+            )));
+        }
+        if count > MAX_MESSAGES_PER_CASE {
+            return Err(BenchError::Failed(format!(
+                "{rate} Hz for {} s is {count} messages; a case sends at most {MAX_MESSAGES_PER_CASE}",
+                options.seconds
+            )));
+        }
+    }
+    if options.drop_every == Some(0) {
+        return Err(BenchError::Failed(
+            "drop_every counts from 1 (every k-th serial)".into(),
+        ));
+    }
+    Ok(())
+}
+
+pub fn run(options: &OnewayOptions, results: &Results) -> Result<OnewaySummary, BenchError> {
+    validate(options)?;
+    let setup = &options.setup;
+    // Declared before the sides so that they are dropped after them: the federation and
+    // routers outlive the federates.
+    let network;
+    let federation;
+    let (mut sender, mut receiver): (Box<dyn Side>, Box<dyn Side>) = match options.raw {
+        Some(Raw::Tcp) => {
+            let (a, b) = tcp_pair()?;
+            (Box::new(a), Box::new(b))
+        }
+        Some(Raw::Udp) => {
+            let (a, b) = udp_pair()?;
+            (Box::new(a), Box::new(b))
+        }
+        None => {
+            network = Network::start(setup)?;
+            let (from, to) = network.attachments().pairs(1)?.remove(0);
+            match setup.api {
+                Api::Federate => {
+                    federation = network.federation(&from)?;
+                    let (a, b) =
+                        federate_pair(&network, &federation, &from, &to, 0, setup.transport)?;
+                    (Box::new(a), Box::new(b))
+                }
+                Api::Node => {
+                    let (a, b) = node_pair(&network, &from, &to, 0, setup.transport)?;
+                    (Box::new(a), Box::new(b))
+                }
+            }
+        }
+    };
+    let clock = Clock::start();
+    warm_up(sender.as_mut(), receiver.as_mut(), clock)?;
+    let mut summary = OnewaySummary {
+        mode: mode(options.raw),
+        api: setup.api,
+        transport: transport(options),
+        seconds: options.seconds,
+        cases: Vec::new(),
+    };
+    let total = options.sizes.len() * options.rates.len();
+    let progress = super::progress::bar(total as u64, "one-way cases");
+    let mut rows = Vec::new();
+    'matrix: for &size in &options.sizes {
+        for &rate in &options.rates {
+            if setup.stopped() {
+                break 'matrix;
+            }
+            let marker = (summary.cases.len() % 255 + 1) as u8;
+            let plan = CasePlan {
+                size,
+                rate_hz: rate,
+                count: message_count(rate, options.seconds),
+                marker,
+                drop_every: options.drop_every,
+            };
+            let arrivals = run_case(&plan, sender.as_mut(), receiver.as_mut(), clock)?;
+            let data_file = format!("oneway-{size}B-{rate}Hz.dat");
+            results.write_file(&data_file, &data_text(&plan, summary.transport, &arrivals))?;
+            let case = summarise(&plan, summary.transport, &arrivals, data_file);
+            rows.push(csv_row(&case));
+            summary.cases.push(case);
+            results.write_summary(&summary)?;
+            results.write_csv("oneway.csv", &CSV_HEADER, &rows)?;
+            progress.inc(1);
+        }
+    }
+    progress.finish_and_clear();
+    Ok(summary)
+}
+
+/// One case: what to send.
+struct CasePlan {
+    size: usize,
+    rate_hz: f64,
+    count: u64,
+    marker: u8,
+    drop_every: Option<u64>,
+}
+
+impl CasePlan {
+    /// Whether the test hook holds this serial back.
+    fn dropped(&self, serial: u64) -> bool {
+        self.drop_every.is_some_and(|k| (serial + 1) % k == 0)
+    }
+}
+
+/// Per serial: send and receive time in nanoseconds on the run's clock, if it arrived.
+type Arrivals = Vec<Option<(u64, u64)>>;
+
+fn encode(payload: &mut [u8], serial: u64, sent_nanos: u64, marker: u8) {
+    payload[..8].copy_from_slice(&serial.to_le_bytes());
+    payload[8..16].copy_from_slice(&sent_nanos.to_le_bytes());
+    payload[16] = marker;
+}
+
+/// Serial, send time and case marker of a message, if it is long enough to be one.
+fn decode(payload: &[u8]) -> Option<(u64, u64, u8)> {
+    let serial = u64::from_le_bytes(payload.get(..8)?.try_into().ok()?);
+    let sent = u64::from_le_bytes(payload.get(8..16)?.try_into().ok()?);
+    Some((serial, sent, *payload.get(16)?))
+}
+
+/// Until the receiver has one message, subscriptions may still be on their way: send
+/// warm-up messages until one arrives.
+fn warm_up(sender: &mut dyn Side, receiver: &mut dyn Side, clock: Clock) -> Result<(), BenchError> {
+    let receiver_done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let listening = scope.spawn(|| -> Result<(), BenchError> {
+            let _done = RaiseOnDrop(&receiver_done);
+            let deadline = Instant::now() + SETUP_TIMEOUT;
+            while Instant::now() < deadline {
+                if let Some(payload) = receiver.recv(RECEIVE_POLL)? {
+                    if matches!(decode(&payload), Some((_, _, WARMUP_MARKER))) {
+                        return Ok(());
+                    }
+                }
+            }
+            Err(BenchError::Failed(format!(
+                "the one-way receiver heard nothing within {SETUP_TIMEOUT:?}"
+            )))
+        });
+        let mut payload = vec![0xA5u8; HEADER_BYTES];
+        let mut serial = 0;
+        while !receiver_done.load(Ordering::SeqCst) {
+            encode(&mut payload, serial, clock.nanos(), WARMUP_MARKER);
+            sender.send(&payload)?;
+            serial += 1;
+            // Drives the sender's node while it waits.
+            sender.recv(Duration::from_millis(5))?;
+        }
+        listening
+            .join()
+            .map_err(|_| BenchError::Failed("the one-way receiver panicked".into()))?
+    })
+}
+
+/// Send one case on a deadline schedule while the receiver notes arrivals; then wait for
+/// stragglers.
+fn run_case(
+    plan: &CasePlan,
+    sender: &mut dyn Side,
+    receiver: &mut dyn Side,
+    clock: Clock,
+) -> Result<Arrivals, BenchError> {
+    let sending_done = AtomicBool::new(false);
+    let receiving_done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let receiving = scope.spawn(|| {
+            let _done = RaiseOnDrop(&receiving_done);
+            receive(plan, receiver, clock, &sending_done)
+        });
+        let sent = send(plan, sender, clock, &sending_done, &receiving_done);
+        let arrivals = receiving
+            .join()
+            .map_err(|_| BenchError::Failed("the one-way receiver panicked".into()))?;
+        sent?;
+        arrivals
+    })
+}
+
+fn send(
+    plan: &CasePlan,
+    sender: &mut dyn Side,
+    clock: Clock,
+    sending_done: &AtomicBool,
+    receiving_done: &AtomicBool,
+) -> Result<(), BenchError> {
+    let done = RaiseOnDrop(sending_done);
+    let mut payload = vec![0xA5u8; plan.size];
+    let start = Instant::now();
+    for serial in 0..plan.count {
+        let due = deadline(start, serial, plan.rate_hz);
+        loop {
+            let left = due.saturating_duration_since(Instant::now());
+            if left > POLL_GRANULARITY {
+                // Reading drives the sender's node (a direct node works only in calls);
+                // nothing is sent to the sender.
+                sender.recv(left - POLL_GRANULARITY)?;
+            } else {
+                std::thread::sleep(left);
+                break;
+            }
+        }
+        if plan.dropped(serial) {
+            continue;
+        }
+        encode(&mut payload, serial, clock.nanos(), plan.marker);
+        sender.send(&payload)?;
+    }
+    drop(done);
+    // Frames still queued leave only while the node is driven: keep driving it until the
+    // receiver has finished (its own wait is bounded; this one is bounded beyond it).
+    let limit = Instant::now() + STRAGGLER_LIMIT + Duration::from_secs(1);
+    while !receiving_done.load(Ordering::SeqCst) && Instant::now() < limit {
+        sender.recv(RECEIVE_POLL)?;
+    }
+    Ok(())
+}
+
+fn receive(
+    plan: &CasePlan,
+    receiver: &mut dyn Side,
+    clock: Clock,
+    sending_done: &AtomicBool,
+) -> Result<Arrivals, BenchError> {
+    let mut arrivals: Arrivals = vec![None; plan.count as usize];
+    let mut received = 0u64;
+    let mut last_arrival = Instant::now();
+    let mut sending_ended: Option<Instant> = None;
+    while received < plan.count {
+        if let Some(payload) = receiver.recv(RECEIVE_POLL)? {
+            let now = clock.nanos();
+            if let Some((serial, sent, marker)) = decode(&payload) {
+                if marker == plan.marker && serial < plan.count {
+                    let slot = &mut arrivals[serial as usize];
+                    if slot.is_none() {
+                        *slot = Some((sent, now));
+                        received += 1;
+                        last_arrival = Instant::now();
+                    }
+                }
+            }
+        }
+        if sending_done.load(Ordering::SeqCst) {
+            let ended = *sending_ended.get_or_insert_with(Instant::now);
+            let quiet = last_arrival.max(ended).elapsed();
+            if quiet > STRAGGLER_QUIET || ended.elapsed() > STRAGGLER_LIMIT {
+                break;
+            }
+        }
+    }
+    Ok(arrivals)
+}
+
+fn latency_us((sent, received): (u64, u64)) -> f64 {
+    received.saturating_sub(sent) as f64 / 1e3
+}
+
+/// The paper's data file: a record per serial sent, with send time, receive time and
+/// latency, or MISSING.
+fn data_text(plan: &CasePlan, transport: Transport, arrivals: &Arrivals) -> String {
+    let mut text = String::with_capacity(arrivals.len() * 40 + 200);
+    let _ = writeln!(
+        text,
+        "# one-way {} B at {} Hz, {}: serial, send and receive time (µs on the run's clock), latency (µs); MISSING when it never arrived",
+        plan.size,
+        plan.rate_hz,
+        transport_label(transport)
+    );
+    for (serial, arrival) in arrivals.iter().enumerate() {
+        let _ = match arrival {
+            Some((sent, received)) => writeln!(
+                text,
+                "{serial} {:.3} {:.3} {:.3}",
+                *sent as f64 / 1e3,
+                *received as f64 / 1e3,
+                latency_us((*sent, *received))
+            ),
+            None => writeln!(text, "{serial} MISSING"),
+        };
+    }
+    text
+}
+
+fn summarise(
+    plan: &CasePlan,
+    transport: Transport,
+    arrivals: &Arrivals,
+    data_file: String,
+) -> OnewayCase {
+    let latencies: Vec<f64> = arrivals.iter().flatten().map(|&a| latency_us(a)).collect();
+    let received = latencies.len() as u64;
+    let mean_us = super::stats::mean_std(&latencies).map(|(mean, _)| mean);
+    OnewayCase {
+        size: plan.size,
+        rate_hz: plan.rate_hz,
+        transport,
+        sent: plan.count,
+        received,
+        missing: plan.count - received,
+        min_us: latencies.iter().copied().reduce(f64::min),
+        max_us: latencies.iter().copied().reduce(f64::max),
+        mean_us,
+        data_file,
+    }
+}
+
+const CSV_HEADER: [&str; 10] = [
+    "size",
+    "rate_hz",
+    "transport",
+    "sent",
+    "received",
+    "missing",
+    "min_us",
+    "max_us",
+    "mean_us",
+    "data_file",
+];
+
+fn csv_row(case: &OnewayCase) -> Vec<String> {
+    let us = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.3}"));
+    vec![
+        case.size.to_string(),
+        case.rate_hz.to_string(),
+        transport_label(case.transport).to_owned(),
+        case.sent.to_string(),
+        case.received.to_string(),
+        case.missing.to_string(),
+        us(case.min_us),
+        us(case.max_us),
+        us(case.mean_us),
+        case.data_file.clone(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadlines_do_not_drift() {
+        let start = Instant::now();
+        let late = deadline(start, 1_000_000, 300.0) - start;
+        let expected = Duration::from_secs_f64(1_000_000.0 / 300.0);
+        assert!(late.abs_diff(expected) < Duration::from_micros(1));
+    }
+
+    #[test]
+    fn the_drop_hook_holds_back_every_kth_serial() {
+        let plan = CasePlan {
+            size: 17,
+            rate_hz: 10.0,
+            count: 10,
+            marker: 1,
+            drop_every: Some(4),
+        };
+        let dropped: Vec<u64> = (0..10).filter(|&s| plan.dropped(s)).collect();
+        assert_eq!(dropped, vec![3, 7]);
+    }
+
+    #[test]
+    fn a_header_survives_the_round_trip() {
+        let mut payload = vec![0u8; 17];
+        encode(&mut payload, 42, 123_456, 7);
+        assert_eq!(decode(&payload), Some((42, 123_456, 7)));
+        assert_eq!(decode(&payload[..16]), None);
+    }
+}

@@ -1,0 +1,871 @@
+//! JADS testfed: several load federates, each publishing its own number of attribute updates
+//! at its own rate and value size, interactions at its own rate, after a ramp-up at a low
+//! rate (the paper's -w option: federates that all started at full rate at once lost data
+//! at the start). Every load federate subscribes to the others and counts what it
+//! receives, and how late.
+//!
+//! Configured by a TOML file:
+//!
+//! ```toml
+//! seconds = 20            # the whole run, ramps included
+//!
+//! [[federate]]
+//! name = "afewes"
+//! attributes = 11         # attribute updates per tick, one Vehicle each
+//! rate_hz = 20
+//! size = 121              # bytes per attribute value and per interaction
+//! interaction_rate_hz = 1 # optional, default 0 (none)
+//! ramp_seconds = 5        # optional, default 0 (full rate from the start)
+//! ramp_rate_hz = 1        # optional, default 1
+//! ```
+//!
+//! Attribute updates travel with the run's transport; interactions are reliable, as the
+//! paper's were.
+
+use super::network::{Federation, Network, SETUP_TIMEOUT};
+use super::oneway::{check_rate, check_seconds, Clock, MAX_PAYLOAD_BYTES};
+use super::results::Results;
+use super::{Api, BenchError, Mode, Setup, Transport};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+use trellis_core::federate::{Callback, ObjectId};
+use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
+use trellis_net::rti::{Driver, RtiAmbassador, SendOptions};
+
+pub const DEFAULT_SECONDS: f64 = 20.0;
+/// The tag of greetings, sent until every federate hears every other; measured traffic
+/// carries [`LOAD_TAG`], so late greetings are never counted.
+const GREETING_TAG: &[u8] = b"greeting";
+const LOAD_TAG: &[u8] = b"load";
+const GREETING_EVERY: Duration = Duration::from_millis(10);
+const START_LEAD: Duration = Duration::from_millis(20);
+/// After everyone stops sending, receivers wait for stragglers while they keep coming, until
+/// none came for this long, and never longer than the limit.
+const STRAGGLER_QUIET: Duration = Duration::from_millis(500);
+const STRAGGLER_LIMIT: Duration = Duration::from_secs(10);
+const RECEIVE_POLL: Duration = Duration::from_millis(10);
+/// Each attribute is an object instance of its own; far beyond any load the paper ran.
+const MAX_ATTRIBUTES: usize = 100_000;
+
+fn default_seconds() -> f64 {
+    DEFAULT_SECONDS
+}
+
+fn default_ramp_rate() -> f64 {
+    1.0
+}
+
+/// A testfed run: how long, and the load federates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestfedConfig {
+    /// Seconds of sending, ramps included.
+    #[serde(default = "default_seconds")]
+    pub seconds: f64,
+    #[serde(rename = "federate")]
+    pub federates: Vec<LoadFederate>,
+}
+
+/// One load federate (the paper's testfed -n, -r, -s, -i and -w options).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadFederate {
+    pub name: String,
+    /// Attribute updates per tick: one Vehicle per attribute, each updating its Position.
+    pub attributes: usize,
+    /// Ticks per second at full rate.
+    pub rate_hz: f64,
+    /// Bytes per attribute value and per interaction.
+    pub size: usize,
+    /// Radio interactions per second (0: none).
+    #[serde(default)]
+    pub interaction_rate_hz: f64,
+    /// Seconds at `ramp_rate_hz` before the full rate.
+    #[serde(default)]
+    pub ramp_seconds: f64,
+    #[serde(default = "default_ramp_rate")]
+    pub ramp_rate_hz: f64,
+}
+
+impl TestfedConfig {
+    /// The paper's three-federate test: 11, 2 and 1 attribute updates at 20 Hz, 121 bytes,
+    /// interactions at 1 Hz, after 5 seconds at 1 Hz.
+    pub fn jads() -> TestfedConfig {
+        let load = |name: &str, attributes| LoadFederate {
+            name: name.to_owned(),
+            attributes,
+            rate_hz: 20.0,
+            size: 121,
+            interaction_rate_hz: 1.0,
+            ramp_seconds: 5.0,
+            ramp_rate_hz: 1.0,
+        };
+        TestfedConfig {
+            seconds: DEFAULT_SECONDS,
+            federates: vec![load("afewes", 11), load("jads", 2), load("acetef", 1)],
+        }
+    }
+
+    /// Parse and check a configuration.
+    pub fn from_toml(text: &str) -> Result<TestfedConfig, String> {
+        let config: TestfedConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Read, parse and check a configuration file; errors name the file.
+    pub fn load(path: &Path) -> Result<TestfedConfig, BenchError> {
+        let failed = |e: String| BenchError::Failed(format!("{}: {}", path.display(), e.trim()));
+        let text = std::fs::read_to_string(path).map_err(|e| failed(e.to_string()))?;
+        TestfedConfig::from_toml(&text).map_err(failed)
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let message = |e: BenchError| e.to_string();
+        if self.federates.is_empty() {
+            return Err("a testfed run needs at least one [[federate]]".into());
+        }
+        check_seconds("seconds", self.seconds).map_err(message)?;
+        let mut names = BTreeSet::new();
+        for federate in &self.federates {
+            if federate.name.trim().is_empty() {
+                return Err("every federate needs a name".into());
+            }
+            if !names.insert(federate.name.as_str()) {
+                return Err(format!("two federates are named {:?}", federate.name));
+            }
+            let about = |e: String| format!("federate {:?}: {e}", federate.name);
+            check_rate("rate_hz", federate.rate_hz)
+                .map_err(message)
+                .map_err(about)?;
+            check_rate("ramp_rate_hz", federate.ramp_rate_hz)
+                .map_err(message)
+                .map_err(about)?;
+            if federate.ramp_rate_hz > federate.rate_hz {
+                return Err(about(format!(
+                    "ramp_rate_hz ({}) is above rate_hz ({}): a ramp-up starts lower",
+                    federate.ramp_rate_hz, federate.rate_hz
+                )));
+            }
+            if federate.attributes > MAX_ATTRIBUTES {
+                return Err(about(format!(
+                    "attributes may be at most {MAX_ATTRIBUTES}, not {}",
+                    federate.attributes
+                )));
+            }
+            if federate.size > MAX_PAYLOAD_BYTES {
+                return Err(about(format!(
+                    "size may be at most {MAX_PAYLOAD_BYTES} bytes, not {}",
+                    federate.size
+                )));
+            }
+            let interactions = federate.interaction_rate_hz;
+            if !(interactions.is_finite() && interactions >= 0.0) {
+                return Err(about(format!(
+                    "interaction_rate_hz must be 0 or a positive number of Hz, not {interactions}"
+                )));
+            }
+            let ramp = federate.ramp_seconds;
+            if !(ramp.is_finite() && ramp >= 0.0 && ramp < self.seconds) {
+                return Err(about(format!(
+                    "ramp_seconds must be at least 0 and less than the run's {} seconds, not {ramp}",
+                    self.seconds
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TestfedOptions {
+    pub setup: Setup,
+    pub config: TestfedConfig,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FederateResult {
+    pub name: String,
+    /// The attachment point it ran at.
+    pub at: String,
+    pub attributes: usize,
+    pub rate_hz: f64,
+    pub size: usize,
+    pub interaction_rate_hz: f64,
+    pub ramp_seconds: f64,
+    pub ramp_rate_hz: f64,
+    pub updates_sent: u64,
+    /// Of `updates_sent`, those sent during the ramp.
+    pub ramp_updates_sent: u64,
+    pub interactions_sent: u64,
+    pub updates_received: u64,
+    pub interactions_received: u64,
+    /// What the others sent that never arrived here.
+    pub updates_missing: u64,
+    pub interactions_missing: u64,
+    /// Latency of what arrived here; `None` (null) when nothing did.
+    pub update_latency_mean_us: Option<f64>,
+    pub update_latency_max_us: Option<f64>,
+    pub interaction_latency_mean_us: Option<f64>,
+    pub interaction_latency_max_us: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TestfedSummary {
+    pub mode: Mode,
+    pub api: Api,
+    /// Of attribute updates; interactions are reliable.
+    pub transport: Transport,
+    pub seconds: f64,
+    pub federates: Vec<FederateResult>,
+}
+
+/// When a load federate's ticks are due, in seconds from the start: every 1/ramp rate
+/// during the ramp, then every 1/rate until the end. Computed from tick counts, so a late
+/// tick does not delay the next (no drift).
+struct Ticks {
+    ramp_seconds: f64,
+    ramp_rate_hz: f64,
+    rate_hz: f64,
+    seconds: f64,
+    ramp_ticks: u64,
+    full_ticks: u64,
+}
+
+impl Ticks {
+    fn new(load: &LoadFederate, seconds: f64) -> Ticks {
+        Ticks {
+            ramp_seconds: load.ramp_seconds,
+            ramp_rate_hz: load.ramp_rate_hz,
+            rate_hz: load.rate_hz,
+            seconds,
+            ramp_ticks: 0,
+            full_ticks: 0,
+        }
+    }
+
+    /// The next tick: when, and whether it falls in the ramp; `None` after the end.
+    fn next(&self) -> Option<(f64, bool)> {
+        let ramp_tick = self.ramp_ticks as f64 / self.ramp_rate_hz;
+        if ramp_tick < self.ramp_seconds {
+            return Some((ramp_tick, true));
+        }
+        let full_tick = self.ramp_seconds + self.full_ticks as f64 / self.rate_hz;
+        (full_tick < self.seconds).then_some((full_tick, false))
+    }
+
+    fn advance(&mut self, in_ramp: bool) {
+        if in_ramp {
+            self.ramp_ticks += 1;
+        } else {
+            self.full_ticks += 1;
+        }
+    }
+}
+
+/// Running latency figures, in microseconds.
+#[derive(Default)]
+struct Latency {
+    count: u64,
+    sum_us: f64,
+    max_us: f64,
+}
+
+impl Latency {
+    fn record(&mut self, sent_nanos: u64, received_nanos: u64) {
+        let us = received_nanos.saturating_sub(sent_nanos) as f64 / 1e3;
+        self.count += 1;
+        self.sum_us += us;
+        self.max_us = self.max_us.max(us);
+    }
+
+    fn mean_us(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum_us / self.count as f64)
+    }
+
+    fn max_us(&self) -> Option<f64> {
+        (self.count > 0).then_some(self.max_us)
+    }
+}
+
+/// What one load federate did and got.
+#[derive(Default)]
+struct Counts {
+    updates_sent: u64,
+    ramp_updates_sent: u64,
+    interactions_sent: u64,
+    updates: Latency,
+    interactions: Latency,
+}
+
+/// How the federates coordinate: all in this process, so plain atomics.
+struct Shared {
+    /// Federates that heard every other's greeting.
+    ready: AtomicUsize,
+    /// When sending starts, nanoseconds on the run's clock; 0 until set.
+    start_nanos: AtomicU64,
+    updates_sent: Vec<AtomicU64>,
+    interactions_sent: Vec<AtomicU64>,
+    done_sending: AtomicUsize,
+    drained: AtomicUsize,
+    /// A federate failed, or the start never came: everyone stops.
+    abort: AtomicBool,
+}
+
+impl Shared {
+    fn aborted(&self) -> bool {
+        self.abort.load(Ordering::SeqCst)
+    }
+
+    /// What every federate but `me` sent: updates and interactions.
+    fn sent_by_others(&self, me: usize) -> (u64, u64) {
+        let others = |counts: &[AtomicU64]| -> u64 {
+            counts
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != me)
+                .map(|(_, c)| c.load(Ordering::SeqCst))
+                .sum()
+        };
+        (others(&self.updates_sent), others(&self.interactions_sent))
+    }
+}
+
+/// A joined load federate and its handles.
+struct Load {
+    rti: RtiAmbassador,
+    objects: Vec<ObjectId>,
+    position: AttributeHandle,
+    radio: InteractionClassHandle,
+    sender: ParameterHandle,
+    text: ParameterHandle,
+}
+
+fn join(
+    network: &Network,
+    federation: &Federation,
+    at: &str,
+    load: &LoadFederate,
+) -> Result<Load, BenchError> {
+    let mut rti = network.federate(federation, at, Driver::Direct)?;
+    let vehicle = rti.object_class_handle("Vehicle")?;
+    let position = rti.attribute_handle(vehicle, "Position")?;
+    let radio = rti.interaction_class_handle("Radio")?;
+    let sender = rti.parameter_handle(radio, "Sender")?;
+    let text = rti.parameter_handle(radio, "Text")?;
+    // Attributes before interactions: interest travels in order, so a federate that hears
+    // another's greeting (an interaction) also has its attribute subscription in place.
+    rti.subscribe_object_class_attributes(vehicle, &[position])?;
+    rti.subscribe_interaction_class(radio)?;
+    rti.publish_object_class_attributes(vehicle, &[position])?;
+    rti.publish_interaction_class(radio)?;
+    let mut objects = Vec::with_capacity(load.attributes);
+    for _ in 0..load.attributes {
+        objects.push(rti.register_object_instance(vehicle)?);
+    }
+    Ok(Load {
+        rti,
+        objects,
+        position,
+        radio,
+        sender,
+        text,
+    })
+}
+
+pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary, BenchError> {
+    let config = &options.config;
+    config.validate().map_err(BenchError::Failed)?;
+    let setup = &options.setup;
+    if setup.api == Api::Node {
+        return Err(BenchError::Failed(
+            "testfed exercises the HLA services (attribute updates and interactions); it has no node-API form"
+                .into(),
+        ));
+    }
+    let mut summary = TestfedSummary {
+        mode: Mode::Trellis,
+        api: setup.api,
+        transport: setup.transport,
+        seconds: config.seconds,
+        federates: Vec::new(),
+    };
+    if setup.stopped() {
+        return Ok(summary);
+    }
+    let n = config.federates.len();
+    let network = Network::start(setup)?;
+    let places = network.attachments().take(n)?;
+    let federation = network.federation(&places[0])?;
+    let mut loads = Vec::with_capacity(n);
+    for (place, load) in places.iter().zip(&config.federates) {
+        loads.push(join(&network, &federation, place, load)?);
+    }
+    let shared = Shared {
+        ready: AtomicUsize::new(0),
+        start_nanos: AtomicU64::new(0),
+        updates_sent: (0..n).map(|_| AtomicU64::new(0)).collect(),
+        interactions_sent: (0..n).map(|_| AtomicU64::new(0)).collect(),
+        done_sending: AtomicUsize::new(0),
+        drained: AtomicUsize::new(0),
+        abort: AtomicBool::new(false),
+    };
+    let clock = Clock::start();
+    let outcomes = std::thread::scope(|scope| {
+        let shared = &shared;
+        let threads: Vec<_> = loads
+            .into_iter()
+            .enumerate()
+            .map(|(me, mut load)| {
+                let part = Run {
+                    me,
+                    config,
+                    transport: setup.transport,
+                    shared,
+                    clock,
+                    stop: &setup.stop,
+                };
+                scope.spawn(move || {
+                    let outcome = part.federate(&mut load);
+                    if outcome.is_err() {
+                        shared.abort.store(true, Ordering::SeqCst);
+                    }
+                    outcome
+                })
+            })
+            .collect();
+        let started = start_when_ready(shared, n, clock);
+        if started.is_ok() {
+            follow(shared, n, config.seconds, clock);
+        }
+        let mut outcomes = Vec::new();
+        for thread in threads {
+            outcomes.push(
+                thread
+                    .join()
+                    .map_err(|_| BenchError::Failed("a load federate panicked".into()))
+                    .and_then(|outcome| outcome),
+            );
+        }
+        started.map(|()| outcomes)
+    })?;
+    // A failure is the cause; federates that stopped because of it have nothing to add.
+    let outcomes = outcomes.into_iter().collect::<Result<Vec<_>, _>>()?;
+    for (me, ((load, place), counts)) in config
+        .federates
+        .iter()
+        .zip(&places)
+        .zip(outcomes)
+        .enumerate()
+    {
+        let counts = counts.ok_or_else(|| {
+            BenchError::Failed(format!("load federate {:?} stopped early", load.name))
+        })?;
+        let (updates_expected, interactions_expected) = shared.sent_by_others(me);
+        summary.federates.push(FederateResult {
+            name: load.name.clone(),
+            at: place.clone(),
+            attributes: load.attributes,
+            rate_hz: load.rate_hz,
+            size: load.size,
+            interaction_rate_hz: load.interaction_rate_hz,
+            ramp_seconds: load.ramp_seconds,
+            ramp_rate_hz: load.ramp_rate_hz,
+            updates_sent: counts.updates_sent,
+            ramp_updates_sent: counts.ramp_updates_sent,
+            interactions_sent: counts.interactions_sent,
+            updates_received: counts.updates.count,
+            interactions_received: counts.interactions.count,
+            updates_missing: updates_expected.saturating_sub(counts.updates.count),
+            interactions_missing: interactions_expected.saturating_sub(counts.interactions.count),
+            update_latency_mean_us: counts.updates.mean_us(),
+            update_latency_max_us: counts.updates.max_us(),
+            interaction_latency_mean_us: counts.interactions.mean_us(),
+            interaction_latency_max_us: counts.interactions.max_us(),
+        });
+    }
+    results.write_summary(&summary)?;
+    results.write_csv("testfed.csv", &CSV_HEADER, &csv_rows(&summary))?;
+    Ok(summary)
+}
+
+/// Set the start once every federate heard every other, within a bound.
+fn start_when_ready(shared: &Shared, n: usize, clock: Clock) -> Result<(), BenchError> {
+    let deadline = Instant::now() + SETUP_TIMEOUT;
+    while shared.ready.load(Ordering::SeqCst) < n {
+        if shared.aborted() {
+            // The failing federate reports why.
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            shared.abort.store(true, Ordering::SeqCst);
+            return Err(BenchError::Failed(format!(
+                "load federates did not hear each other within {SETUP_TIMEOUT:?}"
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let start = clock.nanos() + START_LEAD.as_nanos() as u64;
+    shared.start_nanos.store(start, Ordering::SeqCst);
+    Ok(())
+}
+
+/// Show the run's progress while the federates send.
+fn follow(shared: &Shared, n: usize, seconds: f64, clock: Clock) {
+    let progress = super::progress::bar(seconds.ceil() as u64, "testfed seconds");
+    let start = clock.instant(shared.start_nanos.load(Ordering::SeqCst));
+    let limit = start + Duration::from_secs_f64(seconds) + STRAGGLER_LIMIT;
+    while shared.done_sending.load(Ordering::SeqCst) < n
+        && !shared.aborted()
+        && Instant::now() < limit
+    {
+        progress.set_position(start.elapsed().as_secs());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    progress.finish_and_clear();
+}
+
+/// One load federate's part of the run.
+struct Run<'a> {
+    me: usize,
+    config: &'a TestfedConfig,
+    transport: Transport,
+    shared: &'a Shared,
+    clock: Clock,
+    /// Ctrl-C: stop sending, count what arrived, report.
+    stop: &'a AtomicBool,
+}
+
+impl Run<'_> {
+    fn load(&self) -> &LoadFederate {
+        &self.config.federates[self.me]
+    }
+
+    /// Greet until the start, send the load, wait for stragglers, keep the node going until
+    /// everyone is done, resign. `None` when another federate failed.
+    fn federate(&self, load: &mut Load) -> Result<Option<Counts>, BenchError> {
+        let n = self.config.federates.len();
+        let mut counts = Counts::default();
+        let Some(start) = self.greet(load, &mut counts)? else {
+            return Ok(None);
+        };
+        if !self.send(load, &mut counts, start)? {
+            return Ok(None);
+        }
+        self.shared.updates_sent[self.me].store(counts.updates_sent, Ordering::SeqCst);
+        self.shared.interactions_sent[self.me].store(counts.interactions_sent, Ordering::SeqCst);
+        self.shared.done_sending.fetch_add(1, Ordering::SeqCst);
+        if !self.drain(load, &mut counts, start)? {
+            return Ok(None);
+        }
+        self.shared.drained.fetch_add(1, Ordering::SeqCst);
+        // Frames still queued leave only while the node is driven: keep it going until
+        // every federate is done (bounded).
+        let limit = Instant::now() + STRAGGLER_LIMIT;
+        while self.shared.drained.load(Ordering::SeqCst) < n
+            && !self.shared.aborted()
+            && Instant::now() < limit
+        {
+            load.rti.evoke_callback(RECEIVE_POLL)?;
+        }
+        load.rti.resign_federation_execution()?;
+        Ok(Some(counts))
+    }
+
+    /// Greetings until every federate heard every other and the start is set; the start.
+    fn greet(&self, load: &mut Load, counts: &mut Counts) -> Result<Option<Instant>, BenchError> {
+        let others = self.config.federates.len() - 1;
+        let mut greeted = BTreeSet::new();
+        let mut counted_ready = false;
+        let mut next_greeting = Instant::now();
+        let limit = Instant::now() + SETUP_TIMEOUT + Duration::from_secs(1);
+        loop {
+            if self.shared.aborted() {
+                return Ok(None);
+            }
+            match self.shared.start_nanos.load(Ordering::SeqCst) {
+                0 => {}
+                start => return Ok(Some(self.clock.instant(start))),
+            }
+            if Instant::now() > limit {
+                return Err(BenchError::Failed(format!(
+                    "load federate {:?} saw no start within {SETUP_TIMEOUT:?}",
+                    self.load().name
+                )));
+            }
+            if Instant::now() >= next_greeting {
+                self.interaction(load, GREETING_TAG, &[])?;
+                next_greeting = Instant::now() + GREETING_EVERY;
+            }
+            if let Some(sender) = self.receive(load, counts, GREETING_EVERY)? {
+                greeted.insert(sender);
+            }
+            if !counted_ready && greeted.len() >= others {
+                counted_ready = true;
+                self.shared.ready.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// The load: attribute ticks (ramp, then full rate) and interactions, each on its own
+    /// deadline schedule, receiving between them. False when another federate failed.
+    fn send(
+        &self,
+        load: &mut Load,
+        counts: &mut Counts,
+        start: Instant,
+    ) -> Result<bool, BenchError> {
+        let federate = self.load();
+        let mut ticks = Ticks::new(federate, self.config.seconds);
+        let mut interactions_sent = 0u64;
+        let next_interaction = |sent: u64| {
+            let at = sent as f64 / federate.interaction_rate_hz;
+            (federate.interaction_rate_hz > 0.0 && at < self.config.seconds).then_some(at)
+        };
+        let value = vec![0xA5u8; federate.size];
+        let update_options = SendOptions {
+            transport: Some(self.transport.class()),
+            ..Default::default()
+        };
+        let at = |seconds: f64| start + Duration::from_secs_f64(seconds);
+        loop {
+            if self.shared.aborted() {
+                return Ok(false);
+            }
+            if self.stop.load(Ordering::SeqCst) {
+                return Ok(true);
+            }
+            let tick = ticks.next().filter(|_| federate.attributes > 0);
+            let interaction = next_interaction(interactions_sent);
+            let due = match (tick, interaction) {
+                (None, None) => return Ok(true),
+                (Some((t, _)), None) => t,
+                (None, Some(i)) => i,
+                (Some((t, _)), Some(i)) => t.min(i),
+            };
+            let left = at(due).saturating_duration_since(Instant::now());
+            if !left.is_zero() {
+                // Receiving while waiting: a send may leave up to a poll granule (1 ms)
+                // late; its stamp is taken as it leaves.
+                self.receive(load, counts, left)?;
+                continue;
+            }
+            if let Some((_, in_ramp)) = tick.filter(|(t, _)| *t <= due) {
+                let time = self.clock.nanos();
+                let options = SendOptions {
+                    time: Some(time),
+                    ..update_options.clone()
+                };
+                for &object in &load.objects {
+                    load.rti.update_attribute_values_with(
+                        object,
+                        &[(load.position, value.as_slice())],
+                        LOAD_TAG,
+                        &options,
+                    )?;
+                }
+                counts.updates_sent += load.objects.len() as u64;
+                if in_ramp {
+                    counts.ramp_updates_sent += load.objects.len() as u64;
+                }
+                ticks.advance(in_ramp);
+            }
+            if interaction.is_some_and(|i| i <= due) {
+                self.interaction(load, LOAD_TAG, &value)?;
+                interactions_sent += 1;
+                counts.interactions_sent += 1;
+            }
+        }
+    }
+
+    /// Receive until everything the others sent has arrived or stragglers stop coming
+    /// (bounded). False when another federate failed.
+    fn drain(
+        &self,
+        load: &mut Load,
+        counts: &mut Counts,
+        start: Instant,
+    ) -> Result<bool, BenchError> {
+        let n = self.config.federates.len();
+        let limit = start + Duration::from_secs_f64(self.config.seconds) + 2 * STRAGGLER_LIMIT;
+        let mut all_done: Option<Instant> = None;
+        let mut last_receipt = Instant::now();
+        while Instant::now() < limit {
+            if self.shared.aborted() {
+                return Ok(false);
+            }
+            if self.shared.done_sending.load(Ordering::SeqCst) == n {
+                let done = *all_done.get_or_insert_with(Instant::now);
+                let (updates, interactions) = self.shared.sent_by_others(self.me);
+                let complete =
+                    counts.updates.count >= updates && counts.interactions.count >= interactions;
+                if complete
+                    || last_receipt.max(done).elapsed() > STRAGGLER_QUIET
+                    || done.elapsed() > STRAGGLER_LIMIT
+                {
+                    break;
+                }
+            }
+            let before = counts.updates.count + counts.interactions.count;
+            self.receive(load, counts, RECEIVE_POLL)?;
+            if counts.updates.count + counts.interactions.count > before {
+                last_receipt = Instant::now();
+            }
+        }
+        Ok(true)
+    }
+
+    fn interaction(&self, load: &mut Load, tag: &[u8], text: &[u8]) -> Result<(), BenchError> {
+        let options = SendOptions {
+            time: Some(self.clock.nanos()),
+            ..Default::default()
+        };
+        let name = self.load().name.as_bytes();
+        load.rti.send_interaction_with(
+            load.radio,
+            &[(load.sender, name), (load.text, text)],
+            tag,
+            &options,
+        )?;
+        Ok(())
+    }
+
+    /// Take one callback within `timeout` and count it. Returns the sender of a greeting.
+    fn receive(
+        &self,
+        load: &mut Load,
+        counts: &mut Counts,
+        timeout: Duration,
+    ) -> Result<Option<u32>, BenchError> {
+        let callback = load.rti.evoke_callback(timeout)?;
+        let now = self.clock.nanos();
+        match callback {
+            Some(Callback::ReflectAttributeValues { tag, time, .. }) if tag == LOAD_TAG => {
+                counts.updates.record(time, now);
+            }
+            Some(Callback::ReceiveInteraction {
+                tag, time, sender, ..
+            }) => {
+                if tag == GREETING_TAG {
+                    return Ok(Some(sender));
+                }
+                if tag == LOAD_TAG {
+                    counts.interactions.record(time, now);
+                }
+            }
+            _ => {}
+        }
+        Ok(None)
+    }
+}
+
+const CSV_HEADER: [&str; 17] = [
+    "name",
+    "at",
+    "attributes",
+    "rate_hz",
+    "size",
+    "interaction_rate_hz",
+    "ramp_seconds",
+    "ramp_rate_hz",
+    "updates_sent",
+    "ramp_updates_sent",
+    "interactions_sent",
+    "updates_received",
+    "interactions_received",
+    "updates_missing",
+    "interactions_missing",
+    "update_latency_max_us",
+    "interaction_latency_max_us",
+];
+
+fn csv_rows(summary: &TestfedSummary) -> Vec<Vec<String>> {
+    let us = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.3}"));
+    summary
+        .federates
+        .iter()
+        .map(|f| {
+            vec![
+                f.name.clone(),
+                f.at.clone(),
+                f.attributes.to_string(),
+                f.rate_hz.to_string(),
+                f.size.to_string(),
+                f.interaction_rate_hz.to_string(),
+                f.ramp_seconds.to_string(),
+                f.ramp_rate_hz.to_string(),
+                f.updates_sent.to_string(),
+                f.ramp_updates_sent.to_string(),
+                f.interactions_sent.to_string(),
+                f.updates_received.to_string(),
+                f.interactions_received.to_string(),
+                f.updates_missing.to_string(),
+                f.interactions_missing.to_string(),
+                us(f.update_latency_max_us),
+                us(f.interaction_latency_max_us),
+            ]
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_ramp_then_run_at_full_rate() {
+        let load = LoadFederate {
+            name: "a".into(),
+            attributes: 1,
+            rate_hz: 10.0,
+            size: 8,
+            interaction_rate_hz: 0.0,
+            ramp_seconds: 2.0,
+            ramp_rate_hz: 1.0,
+        };
+        let mut ticks = Ticks::new(&load, 3.0);
+        let mut seen = Vec::new();
+        while let Some((at, in_ramp)) = ticks.next() {
+            seen.push((at, in_ramp));
+            ticks.advance(in_ramp);
+        }
+        let ramp: Vec<f64> = seen.iter().filter(|t| t.1).map(|t| t.0).collect();
+        assert_eq!(ramp, vec![0.0, 1.0]);
+        let full: Vec<f64> = seen.iter().filter(|t| !t.1).map(|t| t.0).collect();
+        assert_eq!(full.len(), 10);
+        assert_eq!(full[0], 2.0);
+        assert!(full.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn the_built_in_load_is_the_papers() {
+        let config = TestfedConfig::jads();
+        config.validate().unwrap();
+        let attributes: Vec<usize> = config.federates.iter().map(|f| f.attributes).collect();
+        assert_eq!(attributes, vec![11, 2, 1]);
+        let text = toml::to_string(&config).unwrap();
+        assert_eq!(TestfedConfig::from_toml(&text).unwrap(), config);
+    }
+
+    #[test]
+    fn bad_configurations_say_what_is_wrong() {
+        let error = |text: &str| TestfedConfig::from_toml(text).unwrap_err();
+        let one = |extra: &str| {
+            format!("seconds = 5\n[[federate]]\nname = \"a\"\nattributes = 1\nrate_hz = 10\nsize = 8\n{extra}")
+        };
+        assert!(error(&one("colour = \"red\"")).contains("colour"));
+        assert!(error("seconds = 5\n").contains("federate"));
+        assert!(error(&one("ramp_seconds = 9")).contains("ramp_seconds"));
+        assert!(error(&one("ramp_rate_hz = 50")).contains("ramp_rate_hz"));
+        assert!(error(&one("interaction_rate_hz = -1")).contains("interaction_rate_hz"));
+        let twice = format!(
+            "{}\n[[federate]]\nname = \"a\"\nattributes = 1\nrate_hz = 1\nsize = 1\n",
+            one("")
+        );
+        assert!(error(&twice).contains("two federates"));
+        assert!(TestfedConfig::from_toml(&one("")).is_ok());
+    }
+}
