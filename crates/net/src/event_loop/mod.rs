@@ -357,7 +357,7 @@ impl EventLoop {
                         bound
                     }
                     Endpoint::Udp(addr) => {
-                        let socket = UdpSocket::bind(*addr).map_err(|source| NetError::Listen {
+                        let socket = udp::bind(*addr).map_err(|source| NetError::Listen {
                             endpoint: endpoint.clone(),
                             source,
                         })?;
@@ -394,7 +394,7 @@ impl EventLoop {
                         _ => None,
                     })
                     .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
-                let socket = UdpSocket::bind(SocketAddr::new(ip, 0))?;
+                let socket = udp::bind(SocketAddr::new(ip, 0))?;
                 let port = socket.local_addr()?.port();
                 let token = self.register(Source::Udp { host: id, socket })?;
                 tokens.push(token);

@@ -6,6 +6,25 @@ use mio::Token;
 use std::io::ErrorKind;
 use trellis_core::Time;
 
+/// Socket buffers asked for: a burst of large fragmented frames must not overflow the
+/// receive buffer (the kernel caps the request at its `rmem_max` / `wmem_max`).
+const SOCKET_BUFFER: usize = 4 << 20;
+
+/// A non-blocking UDP socket with room for bursts.
+pub(super) fn bind(addr: std::net::SocketAddr) -> std::io::Result<mio::net::UdpSocket> {
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(addr),
+        socket2::Type::DGRAM,
+        Some(socket2::Protocol::UDP),
+    )?;
+    // Best effort: a smaller buffer still works, it just drops bursts sooner.
+    let _ = socket.set_recv_buffer_size(SOCKET_BUFFER);
+    let _ = socket.set_send_buffer_size(SOCKET_BUFFER);
+    socket.set_nonblocking(true)?;
+    socket.bind(&addr.into())?;
+    Ok(mio::net::UdpSocket::from_std(socket.into()))
+}
+
 impl EventLoop {
     pub(super) fn receive_datagrams(&mut self, now: Time, token: Token) {
         loop {
