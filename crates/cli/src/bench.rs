@@ -278,11 +278,16 @@ fn raw(raw: Option<RawArg>) -> Option<Raw> {
     })
 }
 
-fn mode(raw: Option<Raw>) -> Mode {
-    match raw {
-        None => Mode::Trellis,
-        Some(Raw::Tcp) => Mode::RawTcp,
-        Some(Raw::Udp) => Mode::RawUdp,
+/// What carried a run, for the printed summary: the API and transport class only mean
+/// something when Trellis carried it.
+fn carrier(mode: Mode, api: Api, transport: Option<Transport>) -> String {
+    match mode {
+        Mode::Trellis => match transport {
+            Some(transport) => format!("Trellis, {api:?} API, {transport:?}"),
+            None => format!("Trellis, {api:?} API"),
+        },
+        Mode::RawTcp => "raw TCP".to_owned(),
+        Mode::RawUdp => "raw UDP".to_owned(),
     }
 }
 
@@ -347,12 +352,12 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 "pingpong",
                 &args.common,
                 &setup,
-                mode(options.raw),
+                Mode::carrying(options.raw),
                 |r| pingpong::run(&options, r),
                 |s| {
                     let mut text = format!(
-                    "pingpong ({:?}, {:?} API, {:?}, {} pair(s)): p50 {:.1} µs, p99 {:.1} µs, mean {:.1} µs over {} round trips, lost {}",
-                    s.mode, s.api, s.transport, s.pairs.len(), s.rtt_p50_us, s.rtt_p99_us, s.rtt_mean_us, s.count, s.lost
+                    "pingpong ({}, {} pair(s)): p50 {:.1} µs, p99 {:.1} µs, mean {:.1} µs over {} round trips, lost {}",
+                    carrier(s.mode, s.api, Some(s.transport)), s.pairs.len(), s.rtt_p50_us, s.rtt_p99_us, s.rtt_mean_us, s.count, s.lost
                 );
                     for size in &s.sizes {
                         text.push_str(&format!(
@@ -391,12 +396,13 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 "throughput",
                 &args.common,
                 &setup,
-                mode(options.raw),
+                Mode::carrying(options.raw),
                 |r| throughput::run(&options, r),
                 |s| {
                     let mut text = format!(
-                        "throughput ({:?}, {:?} API, {:?}, {} B):",
-                        s.mode, s.api, s.transport, s.size
+                        "throughput ({}, {} B):",
+                        carrier(s.mode, s.api, Some(s.transport)),
+                        s.size
                     );
                     for c in &s.cases {
                         text.push_str(&format!(
@@ -485,12 +491,13 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 "oneway",
                 &args.common,
                 &setup,
-                mode(options.raw),
+                Mode::carrying(options.raw),
                 |r| oneway::run(&options, r),
                 |s| {
                     let mut text = format!(
-                        "oneway ({:?}, {:?} API, {:?}), {} s per case, latency in µs:",
-                        s.mode, s.api, s.transport, s.seconds
+                        "oneway ({}), {} s per case, latency in µs:",
+                        carrier(s.mode, s.api, Some(s.transport)),
+                        s.seconds
                     );
                     for c in &s.cases {
                         text.push_str(&format!(
@@ -523,12 +530,12 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 "matrix",
                 &args.common,
                 &setup,
-                mode(options.raw),
+                Mode::carrying(options.raw),
                 |r| matrix::run(&options, r),
                 |s| {
                     let mut text = format!(
-                        "matrix ({:?}, {:?} API, N = {}), {} s per case; throughput / theoretical in Mbps per receiver:",
-                        s.mode, s.api, s.n, s.seconds
+                        "matrix ({}, N = {}), {} s per case; throughput / theoretical in Mbps per receiver:",
+                        carrier(s.mode, s.api, None), s.n, s.seconds
                     );
                     for c in &s.cases {
                         text.push_str(&format!(

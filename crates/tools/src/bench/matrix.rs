@@ -190,14 +190,6 @@ pub struct MatrixSummary {
     pub cases: Vec<MatrixCase>,
 }
 
-fn mode(raw: Option<Raw>) -> Mode {
-    match raw {
-        None => Mode::Trellis,
-        Some(Raw::Tcp) => Mode::RawTcp,
-        Some(Raw::Udp) => Mode::RawUdp,
-    }
-}
-
 /// Ticks (updates of every entity) a case schedules: the whole periods in `seconds`.
 fn tick_count(rate_hz: f64, seconds: f64) -> u64 {
     (rate_hz * seconds + 1e-9).floor() as u64
@@ -320,7 +312,7 @@ pub fn run(options: &MatrixOptions, results: &Results) -> Result<MatrixSummary, 
         }
     }
     let mut summary = MatrixSummary {
-        mode: mode(options.raw),
+        mode: Mode::carrying(options.raw),
         api: options.setup.api,
         seconds: options.seconds,
         n: options.n,

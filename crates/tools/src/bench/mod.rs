@@ -71,6 +71,17 @@ pub enum Mode {
     RawUdp,
 }
 
+impl Mode {
+    /// The mode of a run with this raw baseline, or of a Trellis run when there is none.
+    pub fn carrying(raw: Option<Raw>) -> Mode {
+        match raw {
+            None => Mode::Trellis,
+            Some(Raw::Tcp) => Mode::RawTcp,
+            Some(Raw::Udp) => Mode::RawUdp,
+        }
+    }
+}
+
 /// The raw-socket baselines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Raw {

@@ -153,14 +153,6 @@ pub(crate) fn transport_label(transport: Transport) -> &'static str {
     }
 }
 
-fn mode(raw: Option<Raw>) -> Mode {
-    match raw {
-        None => Mode::Trellis,
-        Some(Raw::Tcp) => Mode::RawTcp,
-        Some(Raw::Udp) => Mode::RawUdp,
-    }
-}
-
 /// The delivery a run gets: the socket's own for raw baselines, the chosen one otherwise.
 fn transport(options: &OnewayOptions) -> Transport {
     match options.raw {
@@ -252,7 +244,7 @@ pub fn run(options: &OnewayOptions, results: &Results) -> Result<OnewaySummary, 
     let clock = Clock::start();
     warm_up(sender.as_mut(), receiver.as_mut(), clock)?;
     let mut summary = OnewaySummary {
-        mode: mode(options.raw),
+        mode: Mode::carrying(options.raw),
         api: setup.api,
         transport: transport(options),
         seconds: options.seconds,

@@ -80,14 +80,6 @@ struct Measured {
 
 type Sides = (Box<dyn Side>, Box<dyn Side>);
 
-fn mode(raw: Option<Raw>) -> Mode {
-    match raw {
-        None => Mode::Trellis,
-        Some(Raw::Tcp) => Mode::RawTcp,
-        Some(Raw::Udp) => Mode::RawUdp,
-    }
-}
-
 pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSummary, BenchError> {
     let pair_count = if options.placement.is_empty() {
         options.pairs
@@ -216,7 +208,7 @@ fn exchange(
     let mut histogram = Histogram::<u64>::new_with_bounds(1, 60_000_000_000, 3)
         .map_err(|e| BenchError::Failed(format!("histogram: {e}")))?;
     let mut summary = PingpongSummary {
-        mode: mode(options.raw),
+        mode: Mode::carrying(options.raw),
         api: setup.api,
         transport: setup.transport,
         pairs,
