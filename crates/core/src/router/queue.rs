@@ -1,5 +1,6 @@
 //! A link's outbound queue: reliable frames in one bounded FIFO, best-effort frames in one
-//! FIFO per priority so that overflow can shed the least urgent first.
+//! FIFO per priority so that overflow can shed the least urgent first and, within a
+//! priority, the oldest: a newer update of simulation state is worth more than an older one.
 
 use crate::time::Time;
 use bytes::Bytes;
@@ -16,11 +17,26 @@ pub(crate) struct Shed {
     pub dropped: bool,
 }
 
+/// The best-effort frames of one priority.
+#[derive(Debug, Default)]
+struct Lane {
+    frames: VecDeque<Bytes>,
+    bytes: usize,
+}
+
+impl Lane {
+    fn pop_front(&mut self) -> Option<Bytes> {
+        let frame = self.frames.pop_front()?;
+        self.bytes -= frame.len();
+        Some(frame)
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct OutQueue {
     reliable: VecDeque<Bytes>,
     reliable_bytes: usize,
-    best_effort: [VecDeque<Bytes>; PRIORITIES],
+    best_effort: [Lane; PRIORITIES],
     best_effort_bytes: usize,
     /// When the oldest frame still queued arrived; drives the bundling delay.
     pub(crate) oldest: Option<Time>,
@@ -63,8 +79,9 @@ impl OutQueue {
         self.reliable.push_back(frame);
     }
 
-    /// Queue a best-effort frame within `limit` bytes, evicting older frames of strictly lower
-    /// priority (lowest first) when full.
+    /// Queue a best-effort frame within `limit` bytes. When full, it evicts queued frames of
+    /// its own or lower priority, lowest priority first and oldest first within one; it is
+    /// dropped itself only when those could not make room (nothing queued is evicted then).
     pub(crate) fn push_best_effort(
         &mut self,
         now: Time,
@@ -74,20 +91,26 @@ impl OutQueue {
     ) -> Shed {
         let priority = usize::from(priority).min(PRIORITIES - 1);
         let mut shed = Shed::default();
+        let over = (self.best_effort_bytes + frame.len()).saturating_sub(limit);
+        let evictable: usize = self.best_effort[..=priority].iter().map(|l| l.bytes).sum();
+        if over > evictable {
+            shed.dropped = true;
+            return shed;
+        }
         while self.best_effort_bytes + frame.len() > limit {
-            let Some(lowest) = (0..priority).find(|&p| !self.best_effort[p].is_empty()) else {
-                shed.dropped = true;
-                return shed;
-            };
-            let victim = self.best_effort[lowest]
-                .pop_front()
-                .expect("queue is non-empty");
+            let lane = self.best_effort[..=priority]
+                .iter_mut()
+                .find(|l| !l.frames.is_empty())
+                .expect("evictable bytes cover the excess");
+            let victim = lane.pop_front().expect("lane is non-empty");
             self.best_effort_bytes -= victim.len();
             shed.evicted += 1;
         }
         self.touch(now);
         self.best_effort_bytes += frame.len();
-        self.best_effort[priority].push_back(frame);
+        let lane = &mut self.best_effort[priority];
+        lane.bytes += frame.len();
+        lane.frames.push_back(frame);
         shed
     }
 
@@ -133,22 +156,22 @@ impl OutQueue {
     }
 
     fn drain_best_effort(&mut self, out: &mut Vec<u8>, start: usize, limit: usize) {
-        for queue in self.best_effort.iter_mut().rev() {
-            while let Some(frame) = queue.front() {
+        for lane in self.best_effort.iter_mut().rev() {
+            while let Some(frame) = lane.frames.front() {
                 if out.len() > start && out.len() - start + frame.len() > limit {
                     return;
                 }
                 out.extend_from_slice(frame);
                 self.best_effort_bytes -= frame.len();
-                queue.pop_front();
+                lane.pop_front();
             }
         }
     }
 
     /// Take the next best-effort frame, most urgent first (for datagram packing).
     pub(crate) fn pop_best_effort(&mut self) -> Option<Bytes> {
-        for queue in self.best_effort.iter_mut().rev() {
-            if let Some(frame) = queue.pop_front() {
+        for lane in self.best_effort.iter_mut().rev() {
+            if let Some(frame) = lane.pop_front() {
                 self.best_effort_bytes -= frame.len();
                 if self.is_empty() {
                     self.oldest = None;
@@ -161,7 +184,7 @@ impl OutQueue {
 
     /// Look at the next best-effort frame without taking it.
     pub(crate) fn peek_best_effort(&self) -> Option<&Bytes> {
-        self.best_effort.iter().rev().find_map(|q| q.front())
+        self.best_effort.iter().rev().find_map(|l| l.frames.front())
     }
 
     /// Take the next frame for a local application: reliable first, then most urgent.
@@ -178,11 +201,14 @@ impl OutQueue {
 
     /// Empty the queue; returns how many frames were thrown away.
     pub(crate) fn clear(&mut self) -> usize {
-        let n = self.reliable.len() + self.best_effort.iter().map(VecDeque::len).sum::<usize>();
+        let n = self.reliable.len()
+            + self
+                .best_effort
+                .iter()
+                .map(|l| l.frames.len())
+                .sum::<usize>();
         self.reliable.clear();
-        for q in &mut self.best_effort {
-            q.clear();
-        }
+        self.best_effort = Default::default();
         self.reliable_bytes = 0;
         self.best_effort_bytes = 0;
         self.oldest = None;
@@ -214,8 +240,26 @@ mod tests {
                 dropped: false
             }
         );
-        // A priority-1 frame finds nothing lower to evict and is dropped itself.
+        // A priority-1 frame evicts the older priority-1 frame: the newer update is kept.
         let shed = q.push_best_effort(t, frame(10, 5), 1, 30);
+        assert_eq!(
+            shed,
+            Shed {
+                evicted: 1,
+                dropped: false
+            }
+        );
+        // A priority-0 frame finds nothing of its priority or lower and is dropped itself.
+        let shed = q.push_best_effort(t, frame(10, 6), 0, 30);
+        assert_eq!(
+            shed,
+            Shed {
+                evicted: 0,
+                dropped: true
+            }
+        );
+        // A frame that higher priorities leave no room for evicts nothing on its way out.
+        let shed = q.push_best_effort(t, frame(20, 7), 1, 30);
         assert_eq!(
             shed,
             Shed {
@@ -226,7 +270,7 @@ mod tests {
         let order: Vec<u8> = std::iter::from_fn(|| q.pop_best_effort())
             .map(|f| f[0])
             .collect();
-        assert_eq!(order, vec![4, 3, 2]);
+        assert_eq!(order, vec![4, 3, 5]);
         assert_eq!(q.best_effort_bytes(), 0);
     }
 
