@@ -323,3 +323,61 @@ fn a_small_delivery_buffer_pushes_back_without_losing_or_stalling() {
         assert_eq!(m.payload(), (i as u32).to_le_bytes());
     }
 }
+
+#[test]
+fn a_reader_that_falls_behind_gets_the_newest_best_effort_frames() {
+    let (_router, listening) = router(&["tcp://127.0.0.1:0"]);
+    let at = tcp_of(&listening);
+    let mut config = NodeConfig::child_of("sub", FED, at.clone());
+    config.delivery_limit_bytes = 4 << 10;
+    config.link.queue_limit_bytes = 8 << 10;
+    let subscriber = Node::connect(config).unwrap();
+    let publisher = Node::connect(NodeConfig::child_of("pub", FED, at)).unwrap();
+    subscriber.subscribe(&ids(&[3])).unwrap();
+    publisher
+        .wait_for_network_interest(&ids(&[3]), WAIT)
+        .unwrap();
+    const SENT: u32 = 1000;
+    for i in 0..SENT {
+        let mut payload = [0u8; 100];
+        payload[..4].copy_from_slice(&i.to_le_bytes());
+        publisher
+            .publish(&[3], TransportClass::BestEffort, &payload)
+            .unwrap();
+    }
+    // The application reads nothing until every frame has reached its node.
+    let deadline = Instant::now() + WAIT;
+    let stats = loop {
+        let stats = subscriber.stats().unwrap();
+        if stats.router.data_delivered == u64::from(SENT) {
+            break stats;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} of {SENT} frames reached the subscriber's node",
+            stats.router.data_delivered
+        );
+        std::thread::yield_now();
+    };
+    let shed = stats.router.drops.evicted + stats.router.drops.queue_full;
+    assert!(shed > 0, "12 KiB of buffers cannot hold 100 KiB of frames");
+    let got = receive(&subscriber, (u64::from(SENT) - shed) as usize);
+    let serials: Vec<u32> = got
+        .iter()
+        .map(|m| u32::from_le_bytes(m.payload()[..4].try_into().unwrap()))
+        .collect();
+    assert!(serials.windows(2).all(|w| w[0] < w[1]), "{serials:?}");
+    assert_eq!(
+        serials.last(),
+        Some(&(SENT - 1)),
+        "the newest frame is kept, older ones are shed"
+    );
+    // What waited is bounded by the two buffers, not by what was sent.
+    let frame_len = trellis_core::wire::DataFrame::encoded_len(1, 100);
+    assert!(
+        got.len() <= (12 << 10) / frame_len + 1,
+        "{} frames of {frame_len} B kept",
+        got.len()
+    );
+    assert!(subscriber.try_recv().unwrap().is_none());
+}

@@ -4,7 +4,7 @@ use bytes::BytesMut;
 use flume::TrySendError;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use trellis_core::registry::{Request, Response};
 use trellis_core::router::Router;
@@ -35,11 +35,37 @@ pub(crate) enum Notice {
     InterestChanged,
 }
 
-#[derive(Default)]
 pub(crate) struct AppSignals {
     /// The loop stopped delivering because the application's channel was full. The
     /// application clears it and wakes the loop after it takes a message.
     pub(crate) delivery_blocked: AtomicBool,
+    /// Frame bytes in the application's channel. The channel is bounded in bytes as well as
+    /// in messages: best-effort frames kept back in the router can be shed by priority and
+    /// stay fresh, while frames in the channel wait however stale they get.
+    delivery_bytes: AtomicUsize,
+    delivery_limit_bytes: usize,
+}
+
+impl AppSignals {
+    pub(crate) fn new(delivery_limit_bytes: usize) -> AppSignals {
+        AppSignals {
+            delivery_blocked: AtomicBool::new(false),
+            delivery_bytes: AtomicUsize::new(0),
+            delivery_limit_bytes,
+        }
+    }
+
+    /// Whether a frame of `len` bytes fits the channel's byte budget; an empty channel takes
+    /// one frame however large.
+    fn has_room_for(&self, len: usize) -> bool {
+        let queued = self.delivery_bytes.load(Ordering::SeqCst);
+        queued == 0 || queued + len <= self.delivery_limit_bytes
+    }
+
+    /// The application took a frame of `len` bytes out of the channel.
+    pub(crate) fn took(&self, len: usize) {
+        self.delivery_bytes.fetch_sub(len, Ordering::SeqCst);
+    }
 }
 
 pub(crate) struct AppPort {
@@ -156,21 +182,39 @@ impl super::host::Host {
                     None => break,
                 },
             };
-            match app.port.deliveries.try_send(frame) {
-                Ok(()) => progressed = true,
-                Err(TrySendError::Full(frame)) => {
-                    app.held_delivery = Some(frame);
-                    signals.delivery_blocked.store(true, Ordering::SeqCst);
-                    // The application may have emptied the channel before it could see
-                    // the flag; check again so no wake-up is lost.
-                    if app.port.deliveries.is_full() {
-                        break;
+            let len = frame.as_bytes().len();
+            let full = |app: &AppState| {
+                app.port.deliveries.is_full() || !app.port.signals.has_room_for(len)
+            };
+            if !full(app) {
+                // Counted before the send: the application may take the frame at once.
+                signals.delivery_bytes.fetch_add(len, Ordering::SeqCst);
+                match app.port.deliveries.try_send(frame) {
+                    Ok(()) => {
+                        progressed = true;
+                        continue;
                     }
-                    signals.delivery_blocked.store(false, Ordering::SeqCst);
+                    Err(TrySendError::Full(returned)) => {
+                        signals.took(len);
+                        app.held_delivery = Some(returned);
+                    }
+                    // The application is gone; what arrives for it is dropped.
+                    Err(TrySendError::Disconnected(_)) => {
+                        signals.took(len);
+                        progressed = true;
+                        continue;
+                    }
                 }
-                // The application is gone; what arrives for it is dropped.
-                Err(TrySendError::Disconnected(_)) => progressed = true,
+            } else {
+                app.held_delivery = Some(frame);
             }
+            signals.delivery_blocked.store(true, Ordering::SeqCst);
+            // The application may have emptied the channel before it could see the flag;
+            // check again so no wake-up is lost.
+            if full(app) {
+                break;
+            }
+            signals.delivery_blocked.store(false, Ordering::SeqCst);
         }
         progressed
     }

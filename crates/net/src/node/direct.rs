@@ -161,7 +161,7 @@ impl DirectNode {
     fn take_delivery(&mut self) -> Result<Option<Message>, NetError> {
         match self.client.deliveries.try_recv() {
             Ok(frame) => {
-                if self.client.took_one() {
+                if self.client.took(&frame) {
                     self.event_loop.turn();
                 }
                 Ok(Some(Message(frame)))

@@ -58,6 +58,10 @@ pub struct NodeConfig {
     pub max_frame_size: usize,
     /// Messages the node buffers for the application before it pushes back on the network.
     pub delivery_capacity: usize,
+    /// Bytes of messages the node buffers for the application (at least one message is
+    /// always let through). Beyond it reliable traffic pushes back and best-effort traffic
+    /// is shed in the router, least urgent first, rather than waiting here to go stale.
+    pub delivery_limit_bytes: usize,
     /// Publishes buffered toward the event loop before `publish` blocks.
     pub command_capacity: usize,
     /// How long `connect` waits for the first link.
@@ -82,6 +86,7 @@ impl NodeConfig {
             link: LinkConfig::default(),
             max_frame_size: trellis_core::wire::DEFAULT_MAX_FRAME_SIZE,
             delivery_capacity: 16 << 10,
+            delivery_limit_bytes: 1 << 20,
             command_capacity: 16 << 10,
             connect_timeout: Duration::from_secs(10),
             spin: Duration::ZERO,
@@ -195,7 +200,7 @@ impl AppClient {
         let (commands, commands_rx) = flume::bounded(config.command_capacity);
         let (deliveries_tx, deliveries) = flume::bounded(config.delivery_capacity);
         let (notices_tx, notices) = flume::bounded(1024);
-        let signals = Arc::new(AppSignals::default());
+        let signals = Arc::new(AppSignals::new(config.delivery_limit_bytes));
         let port = AppPort {
             commands: commands_rx,
             deliveries: deliveries_tx,
@@ -252,8 +257,9 @@ impl AppClient {
         Ok(frame)
     }
 
-    /// After taking a message: whether the loop stopped delivering and must be woken.
-    fn took_one(&self) -> bool {
+    /// After taking `frame`: whether the loop stopped delivering and must be woken.
+    fn took(&self, frame: &DataFrame) -> bool {
+        self.signals.took(frame.as_bytes().len());
         self.signals.delivery_blocked.swap(false, Ordering::SeqCst)
     }
 

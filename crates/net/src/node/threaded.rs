@@ -9,7 +9,7 @@ use roaring::RoaringBitmap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::registry::{Request, Response};
-use trellis_core::wire::{NodeId, TransportClass};
+use trellis_core::wire::{DataFrame, NodeId, TransportClass};
 use trellis_core::InterestId;
 
 pub struct Node {
@@ -128,8 +128,8 @@ impl Node {
         Ok(())
     }
 
-    fn took_one(&self) {
-        if self.client.took_one() {
+    fn took(&self, frame: &DataFrame) {
+        if self.client.took(frame) {
             self.shared.wakeup.wake();
         }
     }
@@ -138,7 +138,7 @@ impl Node {
     pub fn recv_timeout(&self, timeout: Duration) -> Result<Option<Message>, NetError> {
         match self.client.deliveries.recv_timeout(timeout) {
             Ok(frame) => {
-                self.took_one();
+                self.took(&frame);
                 Ok(Some(Message(frame)))
             }
             Err(flume::RecvTimeoutError::Timeout) => Ok(None),
@@ -150,7 +150,7 @@ impl Node {
     pub fn try_recv(&self) -> Result<Option<Message>, NetError> {
         match self.client.deliveries.try_recv() {
             Ok(frame) => {
-                self.took_one();
+                self.took(&frame);
                 Ok(Some(Message(frame)))
             }
             Err(flume::TryRecvError::Empty) => Ok(None),
@@ -166,7 +166,7 @@ impl Node {
             .recv_async()
             .await
             .map_err(|_| NetError::Stopped)?;
-        self.took_one();
+        self.took(&frame);
         Ok(Message(frame))
     }
 
