@@ -268,7 +268,11 @@ impl Network {
         );
         let mut config = self.node_config(creator, &name)?;
         config.name = format!("{creator}-creator");
-        let mut creator = RtiAmbassador::connect(RtiConfig::new(config))?;
+        // It stays joined until the run ends, to destroy the federation then, and nothing
+        // else drives it in between: its own thread keeps its link alive.
+        let mut config = RtiConfig::new(config);
+        config.driver = Driver::Thread;
+        let mut creator = RtiAmbassador::connect(config)?;
         creator.create_federation_execution(&model)?;
         Ok(Federation {
             name,
