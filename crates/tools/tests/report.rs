@@ -223,6 +223,21 @@ fn report_draws_raw_baselines_beside_the_trellis_runs() {
     let tree = table(&html, "tree-pingpong: round-trip time");
     assert_eq!(tree[0].last().unwrap(), "39.5");
     assert!(html.contains("stroke-dasharray=\"7 4\""));
+    // Only the Trellis run's header lists the Trellis settings a baseline never used.
+    let header = |run: &str| {
+        let start = html.find(&format!("<h3>{run}")).unwrap();
+        let rest = &html[start..];
+        rest[..rest.find("</div>").unwrap()].to_owned()
+    };
+    assert!(header("tree-pingpong").contains("<th>API</th>"));
+    let raw = header(name);
+    for setting in ["<th>API</th>", "<th>Transport</th>", "<th>Bundling</th>"] {
+        assert!(
+            !raw.contains(setting),
+            "the baseline's header shows {setting}"
+        );
+    }
+    assert!(raw.contains("<th>Mode</th>"));
 }
 
 #[test]

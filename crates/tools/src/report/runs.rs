@@ -36,6 +36,7 @@ fn rows(run: &Run) -> Vec<(&'static str, Cell)> {
         ),
     ];
     let text = |v: &Option<String>| v.clone().map(Cell::from);
+    let trellis = !run.is_baseline();
     let optional = [
         ("Command", meta.command.clone().map(Cell::code)),
         ("Version", text(&meta.version)),
@@ -46,9 +47,11 @@ fn rows(run: &Run) -> Vec<(&'static str, Cell)> {
                 .as_ref()
                 .map(|mode| mode_cell(mode, run.is_baseline())),
         ),
-        ("API", text(&meta.api)),
-        ("Transport", text(&meta.transport)),
-        ("Bundling", text(&meta.bundling)),
+        // A raw baseline ran no Trellis: its API, transport class and bundling are unused
+        // defaults, and the mode already names the socket.
+        ("API", text(&meta.api).filter(|_| trellis)),
+        ("Transport", text(&meta.transport).filter(|_| trellis)),
+        ("Bundling", text(&meta.bundling).filter(|_| trellis)),
         ("Topology", meta.topology.as_ref().map(topology)),
         (
             "Time",
