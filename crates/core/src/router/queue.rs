@@ -37,7 +37,6 @@ pub(crate) struct OutQueue {
     reliable: VecDeque<Bytes>,
     reliable_bytes: usize,
     best_effort: [Lane; PRIORITIES],
-    best_effort_bytes: usize,
     /// When the oldest frame still queued arrived; drives the bundling delay.
     pub(crate) oldest: Option<Time>,
     /// Alternates which class leads a batch so neither can starve the other.
@@ -50,11 +49,11 @@ impl OutQueue {
     }
 
     pub(crate) fn best_effort_bytes(&self) -> usize {
-        self.best_effort_bytes
+        self.best_effort.iter().map(|l| l.bytes).sum()
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.reliable.is_empty() && self.best_effort_bytes == 0
+        self.reliable.is_empty() && !self.has_best_effort()
     }
 
     pub(crate) fn has_reliable(&self) -> bool {
@@ -62,7 +61,7 @@ impl OutQueue {
     }
 
     pub(crate) fn has_best_effort(&self) -> bool {
-        self.best_effort_bytes > 0
+        self.best_effort.iter().any(|l| l.bytes > 0)
     }
 
     fn touch(&mut self, now: Time) {
@@ -91,23 +90,22 @@ impl OutQueue {
     ) -> Shed {
         let priority = usize::from(priority).min(PRIORITIES - 1);
         let mut shed = Shed::default();
-        let over = (self.best_effort_bytes + frame.len()).saturating_sub(limit);
+        let mut over = (self.best_effort_bytes() + frame.len()).saturating_sub(limit);
         let evictable: usize = self.best_effort[..=priority].iter().map(|l| l.bytes).sum();
         if over > evictable {
             shed.dropped = true;
             return shed;
         }
-        while self.best_effort_bytes + frame.len() > limit {
+        while over > 0 {
             let lane = self.best_effort[..=priority]
                 .iter_mut()
                 .find(|l| !l.frames.is_empty())
                 .expect("evictable bytes cover the excess");
             let victim = lane.pop_front().expect("lane is non-empty");
-            self.best_effort_bytes -= victim.len();
+            over = over.saturating_sub(victim.len());
             shed.evicted += 1;
         }
         self.touch(now);
-        self.best_effort_bytes += frame.len();
         let lane = &mut self.best_effort[priority];
         lane.bytes += frame.len();
         lane.frames.push_back(frame);
@@ -162,7 +160,6 @@ impl OutQueue {
                     return;
                 }
                 out.extend_from_slice(frame);
-                self.best_effort_bytes -= frame.len();
                 lane.pop_front();
             }
         }
@@ -172,7 +169,6 @@ impl OutQueue {
     pub(crate) fn pop_best_effort(&mut self) -> Option<Bytes> {
         for lane in self.best_effort.iter_mut().rev() {
             if let Some(frame) = lane.pop_front() {
-                self.best_effort_bytes -= frame.len();
                 if self.is_empty() {
                     self.oldest = None;
                 }
@@ -210,7 +206,6 @@ impl OutQueue {
         self.reliable.clear();
         self.best_effort = Default::default();
         self.reliable_bytes = 0;
-        self.best_effort_bytes = 0;
         self.oldest = None;
         n
     }
