@@ -62,7 +62,13 @@ impl AppSignals {
         queued == 0 || queued + len <= self.delivery_limit_bytes
     }
 
-    /// The application took a frame of `len` bytes out of the channel.
+    /// A frame of `len` bytes is about to enter the channel. Counted before the send: the
+    /// application may take the frame at once.
+    fn entering(&self, len: usize) {
+        self.delivery_bytes.fetch_add(len, Ordering::SeqCst);
+    }
+
+    /// A frame of `len` bytes left the count: the application took it, or it never got in.
     pub(crate) fn took(&self, len: usize) {
         self.delivery_bytes.fetch_sub(len, Ordering::SeqCst);
     }
@@ -187,8 +193,7 @@ impl super::host::Host {
                 app.port.deliveries.is_full() || !app.port.signals.has_room_for(len)
             };
             if !full(app) {
-                // Counted before the send: the application may take the frame at once.
-                signals.delivery_bytes.fetch_add(len, Ordering::SeqCst);
+                signals.entering(len);
                 match app.port.deliveries.try_send(frame) {
                     Ok(()) => {
                         progressed = true;
