@@ -8,6 +8,21 @@ use roaring::RoaringBitmap;
 /// One interest id. All 2^32 values are usable.
 pub type InterestId = u32;
 
+/// Ids that every link carrying a federation receives whether or not it declared them:
+/// federation-wide control traffic (registry events, time-management announcements).
+///
+/// Why not ordinary interest: a federate's interest reaches a mesh peer over one link while
+/// a registry event reaches that peer over another, so a reply sent on a freshly declared id
+/// could be dropped there. Flooding these few ids along the block graph (split horizon still
+/// applies, so each node gets each frame once, along the unique path) removes that race.
+/// The federate library's class ids never reach this range (its slots stop below 0xFFF).
+pub const BROADCAST_IDS: std::ops::RangeInclusive<InterestId> = 0xFFF0_0000..=0xFFF0_00FF;
+
+/// Whether routers flood `id` to every link of its federation.
+pub fn is_broadcast(id: InterestId) -> bool {
+    BROADCAST_IDS.contains(&id)
+}
+
 /// The set of interest ids a link has declared, or that we declared toward it.
 pub type InterestSet = RoaringBitmap;
 

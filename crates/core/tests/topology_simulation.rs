@@ -8,87 +8,18 @@
 //! federation registry along the registry route. A failure names its seed;
 //! `TRELLIS_SEED=<n>` replays it.
 
+mod common;
+
 use roaring::RoaringBitmap;
 use std::collections::{BTreeSet, VecDeque};
 use std::time::Duration;
 use trellis_core::registry::{ErrorKind, Request, Response};
-use trellis_core::router::RouterConfig;
-use trellis_core::sim::{NodeIndex, Rng, Sim, SimConfig};
-use trellis_core::topology::{
-    CliqueEntry, FederateEntry, LinkKind, NodeKind, RouterEntry, Topology, TopologyFile,
-};
-use trellis_core::wire::{NodeId, TransportClass};
+use trellis_core::sim::{NodeIndex, Sim};
+use trellis_core::topology::Topology;
+use trellis_core::wire::TransportClass;
 
 const FED: &str = "Shapes";
 const IDS: u64 = 16;
-
-/// Grow a random block graph: each step adds new nodes attached to one existing node, so
-/// blocks only ever meet at shared nodes.
-fn random_topology(rng: &mut Rng) -> Topology {
-    let mut kinds: Vec<bool> = vec![true]; // true: router
-    let mut parent: Vec<Option<usize>> = vec![None];
-    let mut cliques: Vec<Vec<usize>> = Vec::new();
-    let steps = rng.between(3, 10);
-    for _ in 0..steps {
-        let at = rng.below(kinds.len() as u64) as usize;
-        match rng.below(3) {
-            0 => {
-                kinds.push(rng.chance(0.5));
-                parent.push(Some(at));
-            }
-            1 if parent[at].is_none() => {
-                kinds.push(true);
-                parent.push(None);
-                parent[at] = Some(kinds.len() - 1);
-            }
-            _ => {
-                let mut members = vec![at];
-                for _ in 0..rng.between(1, 3) {
-                    kinds.push(rng.chance(0.4));
-                    parent.push(None);
-                    members.push(kinds.len() - 1);
-                }
-                cliques.push(members);
-            }
-        }
-    }
-    // At least two federates to send between.
-    while kinds.iter().filter(|&&router| !router).count() < 2 {
-        let at = rng.below(kinds.len() as u64) as usize;
-        kinds.push(false);
-        parent.push(Some(at));
-    }
-    let name = |i: usize| format!("n{i:02}");
-    let mut file = TopologyFile::default();
-    for (i, &router) in kinds.iter().enumerate() {
-        let listen = vec![format!("tcp://127.0.0.1:{}", 10_000 + i)];
-        let parent = parent[i].map(name);
-        if router {
-            file.routers.push(RouterEntry {
-                name: name(i),
-                listen,
-                parent,
-                link: Default::default(),
-            });
-        } else {
-            file.federates.push(FederateEntry {
-                name: name(i),
-                listen,
-                parent,
-                link: Default::default(),
-                count: None,
-            });
-        }
-    }
-    for (c, members) in cliques.iter().enumerate() {
-        file.cliques.push(CliqueEntry {
-            name: format!("c{c}"),
-            members: members.iter().map(|&m| name(m)).collect(),
-            link: Default::default(),
-        });
-    }
-    Topology::from_file(&file).unwrap_or_else(|e| panic!("generated an invalid topology: {e}"))
-}
 
 struct World {
     sim: Sim,
@@ -99,54 +30,12 @@ struct World {
 }
 
 fn build(seed: u64) -> World {
-    let mut sim = Sim::new(
-        seed,
-        SimConfig {
-            min_delay: Duration::from_micros(10),
-            max_delay: Duration::from_millis(2),
-            ..SimConfig::default()
-        },
-    );
-    let topology = random_topology(sim.rng());
-    let registry = topology.registry_host();
-    let nodes: Vec<NodeIndex> = topology
-        .nodes()
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            let id = NodeId(i as u64 + 1);
-            let mut config = match n.kind {
-                NodeKind::Router => RouterConfig::new(n.name.as_str(), id),
-                NodeKind::Federate => RouterConfig::federate(n.name.as_str(), id, FED),
-            };
-            config.hosts_registry = registry == Some(i);
-            sim.add_node(config)
-        })
-        .collect();
-    let federation = |i: usize| match topology.nodes()[i].kind {
-        NodeKind::Federate => FED,
-        NodeKind::Router => "",
-    };
-    for link in topology.links() {
-        let (dialer, listener) = (nodes[link.dialer], nodes[link.listener]);
-        match link.kind {
-            LinkKind::Parent => {
-                sim.connect_parent(dialer, listener, federation(link.dialer));
-            }
-            LinkKind::Peer { clique } => {
-                let name = topology.cliques()[clique].name.clone();
-                sim.connect_peers(dialer, listener, federation(link.dialer), &name);
-            }
-        }
-    }
-    let federates = (0..topology.nodes().len())
-        .filter(|&i| topology.nodes()[i].kind == NodeKind::Federate)
-        .collect();
+    let network = common::build_network(seed, FED);
     World {
-        sim,
-        topology,
-        nodes,
-        federates,
+        sim: network.sim,
+        topology: network.topology,
+        nodes: network.nodes,
+        federates: network.federates,
     }
 }
 

@@ -1,8 +1,12 @@
 //! What the federate library hands the user: the HLA federate-ambassador callbacks.
 
+use super::logical_time::LogicalTime;
 use super::message::ObjectId;
 use super::region::Region;
-use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle};
+use crate::fom::{
+    AttributeHandle, InteractionClassHandle, ObjectClassHandle, Order, ParameterHandle,
+};
+use crate::registry::SyncFailure;
 use crate::wire::TransportClass;
 use bytes::Bytes;
 
@@ -27,12 +31,18 @@ pub enum Callback {
         sender: u32,
         transport: TransportClass,
         region: Option<Region>,
+        /// How it was sent and how it is delivered (time-stamp order only to a constrained
+        /// federate, from a regulating one).
+        sent_order: Order,
+        received_order: Order,
     },
     RemoveObjectInstance {
         object: ObjectId,
         tag: Bytes,
         time: u64,
         sender: u32,
+        sent_order: Order,
+        received_order: Order,
     },
     ReceiveInteraction {
         /// The subscribed class the interaction is presented as.
@@ -43,11 +53,38 @@ pub enum Callback {
         sender: u32,
         transport: TransportClass,
         region: Option<Region>,
+        sent_order: Order,
+        received_order: Order,
     },
     /// Another federate asks for current values of attributes this federate owns.
     ProvideAttributeValueUpdate {
         object: ObjectId,
         attributes: Vec<AttributeHandle>,
         tag: Bytes,
+    },
+    SynchronizationPointRegistrationSucceeded {
+        label: String,
+    },
+    SynchronizationPointRegistrationFailed {
+        label: String,
+        reason: SyncFailure,
+    },
+    AnnounceSynchronizationPoint {
+        label: String,
+        tag: Bytes,
+    },
+    /// Every member achieved the point; `failed` achieved it without success.
+    FederationSynchronized {
+        label: String,
+        failed: Vec<u32>,
+    },
+    TimeRegulationEnabled {
+        time: LogicalTime,
+    },
+    TimeConstrainedEnabled {
+        time: LogicalTime,
+    },
+    TimeAdvanceGrant {
+        time: LogicalTime,
     },
 }

@@ -3,6 +3,7 @@
 
 use super::message::ObjectId;
 use super::region::RegionError;
+use super::time::TimeError;
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -37,4 +38,14 @@ pub enum FederateError {
     TooManyValues(usize),
     #[error("the object model has {0} classes; routing allows at most 4095")]
     TooManyClasses(usize),
+    #[error(transparent)]
+    Time(#[from] TimeError),
+    #[error("federate handle {0} names no joined federate")]
+    InvalidFederateHandle(u32),
+    #[error("no joined federate is named {0:?}")]
+    NameNotFound(String),
+    #[error("synchronization point {0:?} has not been announced to this federate")]
+    SynchronizationPointLabelNotAnnounced(String),
+    #[error("synchronization point {0:?} was already achieved by this federate")]
+    SynchronizationPointAlreadyAchieved(String),
 }

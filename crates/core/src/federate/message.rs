@@ -2,7 +2,7 @@
 //! interactions, deletions and update requests. Values stay slices of the received frame.
 //!
 //! ```text
-//! kind: u8 | sender federate: u32 | class: u32 | time: u64 | tag: u16 len + bytes | body
+//! kind: u8 (bit 7: sent in time-stamp order) | sender federate: u32 | class: u32 | time: u64 | tag: u16 len + bytes | body
 //! register:  object: u64 | name
 //! update:    object: u64 | name | region | count: u16 | (handle: u32, len: u32, value)*
 //! interact:  region | count: u16 | (handle: u32, len: u32, value)*
@@ -69,6 +69,8 @@ pub struct Message {
     pub class: u32,
     /// The sender's time stamp (nanoseconds of its clock, or a logical time it chose).
     pub time: u64,
+    /// Sent in time-stamp order: `time` is a logical time key (`LogicalTime::key`).
+    pub time_stamped: bool,
     pub tag: Bytes,
     pub body: Body,
 }
@@ -105,8 +107,12 @@ pub struct Header<'a> {
     pub sender: u32,
     pub class: u32,
     pub time: u64,
+    pub time_stamped: bool,
     pub tag: &'a [u8],
 }
+
+/// The kind byte's flag for a message sent in time-stamp order.
+const TIME_STAMPED: u8 = 0x80;
 
 fn region_len(region: Option<&Region>) -> usize {
     1 + region.map_or(0, |r| r.ranges().count().min(u8::MAX as usize) * 20)
@@ -189,7 +195,11 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
             Outgoing::Delete { .. } => 4,
             Outgoing::Request { .. } => 5,
         };
-        out.put_u8(kind);
+        out.put_u8(if header.time_stamped {
+            kind | TIME_STAMPED
+        } else {
+            kind
+        });
         out.put_u32_le(header.sender);
         out.put_u32_le(header.class);
         out.put_u64_le(header.time);
@@ -233,6 +243,8 @@ impl Message {
     pub fn decode(payload: &Bytes) -> Result<Message, WireError> {
         let mut r = Reader::new(payload, "federate message");
         let kind = r.u8("kind")?;
+        let time_stamped = kind & TIME_STAMPED != 0;
+        let kind = kind & !TIME_STAMPED;
         let sender = r.u32("sender")?;
         let class = r.u32("class")?;
         let time = r.u64("time")?;
@@ -275,6 +287,7 @@ impl Message {
             sender,
             class,
             time,
+            time_stamped,
             tag,
             body,
         })
@@ -286,6 +299,7 @@ impl Message {
             sender: self.sender,
             class: self.class,
             time: self.time,
+            time_stamped: self.time_stamped,
             tag: &self.tag,
         };
         let outgoing: Outgoing<'_, Bytes> = match &self.body {
@@ -368,6 +382,7 @@ mod tests {
                 sender: 3,
                 class: 7,
                 time: 99,
+                time_stamped: true,
                 tag: Bytes::from_static(b"tag"),
                 body: Body::Update {
                     object: ObjectId::new(3, 1),
@@ -380,6 +395,7 @@ mod tests {
                 sender: 1,
                 class: 2,
                 time: 0,
+                time_stamped: false,
                 tag: Bytes::new(),
                 body: Body::Request {
                     object: None,
@@ -390,6 +406,7 @@ mod tests {
                 sender: 1,
                 class: 2,
                 time: 0,
+                time_stamped: false,
                 tag: Bytes::new(),
                 body: Body::Interaction {
                     region: None,
@@ -412,6 +429,7 @@ mod tests {
             sender: 1,
             class: 1,
             time: 1,
+            time_stamped: false,
             tag: Bytes::new(),
             body: Body::Interaction {
                 region: None,

@@ -6,27 +6,37 @@
 
 pub mod callback;
 pub mod error;
+mod federation;
 pub mod layout;
+pub mod logical_time;
 pub mod message;
 pub mod region;
+pub mod time;
+mod timed;
 
 pub use callback::Callback;
 pub use error::FederateError;
+pub use federation::MAX_EARLY_EVENTS;
+pub use logical_time::{Interval, LogicalTime, TimeRepresentation};
 pub use message::ObjectId;
 pub use region::{Range, Region};
+pub use time::{AdvanceKind, TimeError, TimeStats};
 
 use crate::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel,
-    ParameterHandle,
+    Order, ParameterHandle,
 };
+use crate::registry::{Request, REGISTRY_EVENT_KIND};
 use crate::wire::TransportClass;
 use bytes::{Bytes, BytesMut};
+use federation::FederationView;
 use layout::{Layouts, REQUEST_CELL, WILDCARD_CELL};
 use message::{Body, Header, Message, Outgoing, MAX_VALUES};
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
+use time::{TimeManager, TIME_MESSAGE_KIND};
 
 /// A value to send: attribute or parameter handle, and the bytes.
 type Value<'a> = (u32, &'a [u8]);
@@ -47,6 +57,8 @@ pub enum Action {
         class: TransportClass,
         payload: Bytes,
     },
+    /// Send this to the registry and hand its answer to `Federate::handle_reply`.
+    Ask(Request),
 }
 
 /// Counts of what arrived and what the exact checks threw away.
@@ -62,6 +74,8 @@ pub struct FederateStats {
     pub over_delivered: u64,
     /// Messages that did not decode or named things the object model lacks.
     pub malformed: u64,
+    /// Requests the registry refused with an error.
+    pub registry_refusals: u64,
 }
 
 struct ObjectSubscription {
@@ -97,6 +111,10 @@ pub struct Federate {
     callbacks: VecDeque<Callback>,
     stats: FederateStats,
     encode_buf: BytesMut,
+    view: FederationView,
+    time: TimeManager,
+    /// The logical time stamp of the message being sent, when it goes time-stamp order.
+    sending_time_stamp: Option<LogicalTime>,
 }
 
 impl Federate {
@@ -122,6 +140,9 @@ impl Federate {
             callbacks: VecDeque::new(),
             stats: FederateStats::default(),
             encode_buf: BytesMut::new(),
+            view: FederationView::default(),
+            time: TimeManager::new(TimeRepresentation::default(), handle),
+            sending_time_stamp: None,
         })
     }
 
@@ -419,10 +440,17 @@ impl Federate {
         tag: &[u8],
         outgoing: Outgoing<'_, V>,
     ) {
+        // A time-stamped message always travels reliably: a lost one would leave a hole in
+        // time-stamp order, and a best-effort one could overtake its sender's bound.
+        let (time, time_stamped, class) = match self.sending_time_stamp {
+            Some(stamp) => (stamp.key(), true, TransportClass::Reliable),
+            None => (time, false, class),
+        };
         let header = Header {
             sender: self.handle,
             class: fom_class,
             time,
+            time_stamped,
             tag,
         };
         let payload = self.encode(&header, &outgoing);
@@ -641,10 +669,16 @@ impl Federate {
     /// A message for this federate's application arrived over `transport`.
     pub fn handle_message(&mut self, payload: &Bytes, transport: TransportClass) {
         self.stats.messages += 1;
+        match payload.first() {
+            Some(&REGISTRY_EVENT_KIND) => return self.on_registry_payload(payload),
+            Some(&TIME_MESSAGE_KIND) => return self.on_time_payload(payload),
+            _ => {}
+        }
         let Ok(message) = Message::decode(payload) else {
             self.stats.malformed += 1;
             return;
         };
+        let stamp = Stamp::of(&message);
         match message.body {
             Body::Register { object, name } => self.on_register(message.class, object, name),
             Body::Update {
@@ -659,27 +693,28 @@ impl Federate {
                 region,
                 values,
                 message.tag,
-                message.time,
-                message.sender,
+                stamp,
                 transport,
             ),
-            Body::Interaction { region, values } => self.on_interaction(
-                message.class,
-                region,
-                values,
-                message.tag,
-                message.time,
-                message.sender,
-                transport,
-            ),
+            Body::Interaction { region, values } => {
+                self.on_interaction(message.class, region, values, message.tag, stamp, transport)
+            }
             Body::Delete { object } => {
+                // The instance is forgotten on arrival; a time-stamped removal is still
+                // handed over in time-stamp order.
                 if self.known.remove(&object).is_some() {
-                    self.callbacks.push_back(Callback::RemoveObjectInstance {
-                        object,
-                        tag: message.tag,
-                        time: message.time,
-                        sender: message.sender,
-                    });
+                    let (sent_order, received_order) = self.orders(stamp);
+                    self.deliver(
+                        stamp,
+                        Callback::RemoveObjectInstance {
+                            object,
+                            tag: message.tag,
+                            time: message.time,
+                            sender: message.sender,
+                            sent_order,
+                            received_order,
+                        },
+                    );
                 }
             }
             Body::Request { object, attributes } => {
@@ -734,8 +769,7 @@ impl Federate {
         region: Option<Region>,
         values: Vec<(u32, Bytes)>,
         tag: Bytes,
-        time: u64,
-        sender: u32,
+        stamp: Stamp,
         transport: TransportClass,
     ) {
         let Some(class) = self.model.object_class_checked(class) else {
@@ -769,16 +803,20 @@ impl Federate {
             }
         };
         self.stats.reflections += 1;
-        self.callbacks.push_back(Callback::ReflectAttributeValues {
+        let (sent_order, received_order) = self.orders(stamp);
+        let callback = Callback::ReflectAttributeValues {
             object,
             class,
             values,
             tag,
-            time,
-            sender,
+            time: stamp.time,
+            sender: stamp.sender,
             transport,
             region,
-        });
+            sent_order,
+            received_order,
+        };
+        self.deliver(stamp, callback);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -788,8 +826,7 @@ impl Federate {
         region: Option<Region>,
         values: Vec<(u32, Bytes)>,
         tag: Bytes,
-        time: u64,
-        sender: u32,
+        stamp: Stamp,
         transport: TransportClass,
     ) {
         let Some(class) = self.model.interaction_class_checked(class) else {
@@ -818,15 +855,19 @@ impl Federate {
             .map(|(p, v)| (ParameterHandle(p), v))
             .collect();
         self.stats.interactions += 1;
-        self.callbacks.push_back(Callback::ReceiveInteraction {
+        let (sent_order, received_order) = self.orders(stamp);
+        let callback = Callback::ReceiveInteraction {
             class: known,
             parameters,
             tag,
-            time,
-            sender,
+            time: stamp.time,
+            sender: stamp.sender,
             transport,
             region,
-        });
+            sent_order,
+            received_order,
+        };
+        self.deliver(stamp, callback);
     }
 
     fn on_request(
@@ -872,6 +913,28 @@ impl Federate {
         }
     }
 
+    /// (sent, received) order of a message: time-stamp order is kept only by a constrained
+    /// federate; to anyone else a time-stamped message arrives in receive order.
+    fn orders(&self, stamp: Stamp) -> (Order, Order) {
+        match (stamp.time_stamped, self.time.is_constrained()) {
+            (false, _) => (Order::Receive, Order::Receive),
+            (true, false) => (Order::TimeStamp, Order::Receive),
+            (true, true) => (Order::TimeStamp, Order::TimeStamp),
+        }
+    }
+
+    /// Hand a callback to the application now, or to time management to hold until its
+    /// time stamp is granted.
+    fn deliver(&mut self, stamp: Stamp, callback: Callback) {
+        if stamp.time_stamped && self.time.is_constrained() {
+            self.time
+                .on_time_stamped(LogicalTime::from_key(stamp.time), callback);
+            self.drain_time();
+        } else {
+            self.callbacks.push_back(callback);
+        }
+    }
+
     /// Instances this federate registered and still owns.
     pub fn owned_objects(&self) -> impl Iterator<Item = ObjectId> + '_ {
         self.owned.keys().copied()
@@ -880,6 +943,24 @@ impl Federate {
     /// Instances this federate has discovered.
     pub fn known_objects(&self) -> impl Iterator<Item = (ObjectId, ObjectClassHandle)> + '_ {
         self.known.iter().map(|(id, k)| (*id, k.class))
+    }
+}
+
+/// Who sent a message, with which time stamp, and whether in time-stamp order.
+#[derive(Copy, Clone)]
+struct Stamp {
+    sender: u32,
+    time: u64,
+    time_stamped: bool,
+}
+
+impl Stamp {
+    fn of(message: &Message) -> Stamp {
+        Stamp {
+            sender: message.sender,
+            time: message.time,
+            time_stamped: message.time_stamped,
+        }
     }
 }
 

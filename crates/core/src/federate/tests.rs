@@ -56,6 +56,9 @@ impl World {
                     } => {
                         router.publish(now, &ids, class, 0, &payload).unwrap();
                     }
+                    Action::Ask(request) => {
+                        panic!("these tests make no registry requests, got {request:?}")
+                    }
                 }
             }
         }

@@ -1,8 +1,28 @@
 //! The bodies of manage frames: registry requests and responses, bounds-checked both ways.
 
+use super::event::{get_str_bytes, put_str_bytes, TimeSwitch};
+use super::sync::SyncFailure;
 use crate::wire::reader::Reader;
 use crate::wire::{NodeId, WireError};
 use bytes::{BufMut, Bytes, BytesMut};
+
+/// What a joining federate needs to take part in the federation's ordered history: the
+/// registry's sequence number at the join (events up to it are already reflected here) and
+/// the state those events built.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    pub seq: u64,
+    /// The federation's logical time representation ("HLAinteger64Time", "HLAfloat64Time").
+    pub time_representation: String,
+    /// (handle, name, type) of every joined federate, the new one included.
+    pub federates: Vec<(u32, String, String)>,
+    /// Regulating federates with the sequence number of the event that switched them on
+    /// (their regulation epoch).
+    pub regulating: Vec<(u32, u64)>,
+    pub constrained: Vec<u32>,
+    /// Pending synchronization points the new federate is a member of: (label, tag).
+    pub sync_points: Vec<(String, Bytes)>,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
@@ -11,6 +31,8 @@ pub enum Request {
         fingerprint: u64,
         /// The object model's modules, for messages that name them.
         modules: Vec<String>,
+        /// The logical time representation every federate of it uses.
+        time_representation: String,
     },
     Destroy {
         federation: String,
@@ -42,6 +64,28 @@ pub enum Request {
     Federates {
         federation: String,
     },
+    /// registerFederationSynchronizationPoint; `members` empty: the whole federation.
+    RegisterSync {
+        federation: String,
+        federate: u32,
+        label: String,
+        tag: Bytes,
+        members: Vec<u32>,
+    },
+    AchieveSync {
+        federation: String,
+        federate: u32,
+        label: String,
+        success: bool,
+    },
+    /// Order a time-management switch among the federation's events.
+    Time {
+        federation: String,
+        federate: u32,
+        switch: TimeSwitch,
+    },
+    /// listFederationExecutions.
+    ListFederations,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -57,22 +101,66 @@ pub enum ErrorKind {
     NoRegistry,
     /// The request did not decode.
     Malformed,
+    /// A synchronization point that is not pending or not announced to the asker.
+    SyncPointUnknown,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Response {
     Created,
     Destroyed,
-    Joined { federate: u32 },
+    Joined {
+        federate: u32,
+        snapshot: Snapshot,
+    },
     Resigned,
-    NameReserved { name: String },
-    NameRefused { name: String },
+    NameReserved {
+        name: String,
+    },
+    NameRefused {
+        name: String,
+    },
     Ack,
     Federates(Vec<(u32, String, String)>),
-    Error { kind: ErrorKind, message: String },
+    Error {
+        kind: ErrorKind,
+        message: String,
+    },
+    SyncRegistered {
+        label: String,
+    },
+    SyncRefused {
+        label: String,
+        reason: SyncFailure,
+    },
+    /// (name, time representation) of every federation execution.
+    Federations(Vec<(String, String)>),
 }
 
-fn put_str(out: &mut BytesMut, text: &str) {
+pub(crate) fn put_handles(out: &mut BytesMut, handles: &[u32]) {
+    let handles = &handles[..handles.len().min(u16::MAX as usize)];
+    out.put_u16_le(handles.len() as u16);
+    for h in handles {
+        out.put_u32_le(*h);
+    }
+}
+
+pub(crate) fn get_handles(r: &mut Reader<'_>) -> Result<Vec<u32>, WireError> {
+    let count = r.u16("handle count")?;
+    (0..count).map(|_| r.u32("handle")).collect()
+}
+
+/// Entries of a list that each take at least `min_len` bytes: a lying count cannot reserve
+/// memory.
+fn checked_count(r: &mut Reader<'_>, min_len: usize) -> Result<usize, WireError> {
+    let count = r.u32("count")? as usize;
+    if count > r.remaining() / min_len {
+        return Err(r.malformed("count runs past the end"));
+    }
+    Ok(count)
+}
+
+pub(crate) fn put_str(out: &mut BytesMut, text: &str) {
     let text = crate::wire::control_clip(text, u16::MAX as usize);
     out.put_u16_le(text.len() as u16);
     out.put_slice(text.as_bytes());
@@ -86,6 +174,7 @@ impl Request {
                 federation,
                 fingerprint,
                 modules,
+                time_representation,
             } => {
                 out.put_u8(1);
                 put_str(&mut out, federation);
@@ -94,6 +183,7 @@ impl Request {
                 for module in modules.iter().take(u16::MAX as usize) {
                     put_str(&mut out, module);
                 }
+                put_str(&mut out, time_representation);
             }
             Request::Destroy { federation } => {
                 out.put_u8(2);
@@ -147,6 +237,43 @@ impl Request {
                 out.put_u8(8);
                 put_str(&mut out, federation);
             }
+            Request::RegisterSync {
+                federation,
+                federate,
+                label,
+                tag,
+                members,
+            } => {
+                out.put_u8(9);
+                put_str(&mut out, federation);
+                out.put_u32_le(*federate);
+                put_str(&mut out, label);
+                put_str_bytes(&mut out, tag);
+                put_handles(&mut out, members);
+            }
+            Request::AchieveSync {
+                federation,
+                federate,
+                label,
+                success,
+            } => {
+                out.put_u8(10);
+                put_str(&mut out, federation);
+                out.put_u32_le(*federate);
+                put_str(&mut out, label);
+                out.put_u8(u8::from(*success));
+            }
+            Request::Time {
+                federation,
+                federate,
+                switch,
+            } => {
+                out.put_u8(11);
+                put_str(&mut out, federation);
+                out.put_u32_le(*federate);
+                out.put_u8(switch.to_byte());
+            }
+            Request::ListFederations => out.put_u8(12),
         }
         out.freeze()
     }
@@ -166,6 +293,7 @@ impl Request {
                     federation,
                     fingerprint,
                     modules,
+                    time_representation: r.long_str("time representation")?,
                 }
             }
             2 => Request::Destroy {
@@ -197,6 +325,26 @@ impl Request {
             8 => Request::Federates {
                 federation: r.long_str("federation")?,
             },
+            9 => Request::RegisterSync {
+                federation: r.long_str("federation")?,
+                federate: r.u32("federate")?,
+                label: r.long_str("label")?,
+                tag: get_str_bytes(&mut r)?,
+                members: get_handles(&mut r)?,
+            },
+            10 => Request::AchieveSync {
+                federation: r.long_str("federation")?,
+                federate: r.u32("federate")?,
+                label: r.long_str("label")?,
+                success: r.u8("success")? != 0,
+            },
+            11 => Request::Time {
+                federation: r.long_str("federation")?,
+                federate: r.u32("federate")?,
+                switch: TimeSwitch::from_byte(r.u8("switch")?)
+                    .ok_or(r.malformed("unknown time switch"))?,
+            },
+            12 => Request::ListFederations,
             _ => return Err(r.malformed("unknown request kind")),
         };
         r.finish()?;
@@ -216,6 +364,7 @@ impl ErrorKind {
             ErrorKind::LimitReached => 7,
             ErrorKind::NoRegistry => 8,
             ErrorKind::Malformed => 9,
+            ErrorKind::SyncPointUnknown => 10,
         }
     }
 
@@ -230,6 +379,7 @@ impl ErrorKind {
             7 => ErrorKind::LimitReached,
             8 => ErrorKind::NoRegistry,
             9 => ErrorKind::Malformed,
+            10 => ErrorKind::SyncPointUnknown,
             _ => return None,
         })
     }
@@ -241,9 +391,10 @@ impl Response {
         match self {
             Response::Created => out.put_u8(1),
             Response::Destroyed => out.put_u8(2),
-            Response::Joined { federate } => {
+            Response::Joined { federate, snapshot } => {
                 out.put_u8(3);
                 out.put_u32_le(*federate);
+                snapshot.encode(&mut out);
             }
             Response::Resigned => out.put_u8(4),
             Response::NameReserved { name } => {
@@ -257,17 +408,32 @@ impl Response {
             Response::Ack => out.put_u8(7),
             Response::Federates(list) => {
                 out.put_u8(8);
-                out.put_u32_le(list.len() as u32);
-                for (handle, name, kind) in list {
-                    out.put_u32_le(*handle);
-                    put_str(&mut out, name);
-                    put_str(&mut out, kind);
-                }
+                put_federates(&mut out, list);
             }
             Response::Error { kind, message } => {
                 out.put_u8(9);
                 out.put_u8(kind.to_byte());
                 put_str(&mut out, message);
+            }
+            Response::SyncRegistered { label } => {
+                out.put_u8(10);
+                put_str(&mut out, label);
+            }
+            Response::SyncRefused { label, reason } => {
+                out.put_u8(11);
+                put_str(&mut out, label);
+                out.put_u8(match reason {
+                    SyncFailure::LabelNotUnique => 1,
+                    SyncFailure::MemberNotJoined => 2,
+                });
+            }
+            Response::Federations(list) => {
+                out.put_u8(12);
+                out.put_u32_le(list.len() as u32);
+                for (name, time) in list {
+                    put_str(&mut out, name);
+                    put_str(&mut out, time);
+                }
             }
         }
         out.freeze()
@@ -280,6 +446,7 @@ impl Response {
             2 => Response::Destroyed,
             3 => Response::Joined {
                 federate: r.u32("federate")?,
+                snapshot: Snapshot::decode(&mut r)?,
             },
             4 => Response::Resigned,
             5 => Response::NameReserved {
@@ -289,27 +456,97 @@ impl Response {
                 name: r.long_str("name")?,
             },
             7 => Response::Ack,
-            8 => {
-                let count = r.u32("federate count")? as usize;
-                // Each entry takes at least 8 bytes: a lying count cannot reserve memory.
-                if count > r.remaining() / 8 {
-                    return Err(r.malformed("federate count runs past the end"));
-                }
-                let mut list = Vec::with_capacity(count);
-                for _ in 0..count {
-                    list.push((r.u32("handle")?, r.long_str("name")?, r.long_str("type")?));
-                }
-                Response::Federates(list)
-            }
+            8 => Response::Federates(get_federates(&mut r)?),
             9 => Response::Error {
                 kind: ErrorKind::from_byte(r.u8("error kind")?)
                     .ok_or(r.malformed("unknown error kind"))?,
                 message: r.long_str("message")?,
             },
+            10 => Response::SyncRegistered {
+                label: r.long_str("label")?,
+            },
+            11 => Response::SyncRefused {
+                label: r.long_str("label")?,
+                reason: match r.u8("reason")? {
+                    1 => SyncFailure::LabelNotUnique,
+                    2 => SyncFailure::MemberNotJoined,
+                    _ => return Err(r.malformed("unknown synchronization failure")),
+                },
+            },
+            12 => {
+                let count = checked_count(&mut r, 4)?;
+                let mut list = Vec::with_capacity(count);
+                for _ in 0..count {
+                    list.push((r.long_str("name")?, r.long_str("time")?));
+                }
+                Response::Federations(list)
+            }
             _ => return Err(r.malformed("unknown response kind")),
         };
         r.finish()?;
         Ok(response)
+    }
+}
+
+fn put_federates(out: &mut BytesMut, list: &[(u32, String, String)]) {
+    out.put_u32_le(list.len() as u32);
+    for (handle, name, kind) in list {
+        out.put_u32_le(*handle);
+        put_str(out, name);
+        put_str(out, kind);
+    }
+}
+
+fn get_federates(r: &mut Reader<'_>) -> Result<Vec<(u32, String, String)>, WireError> {
+    let count = checked_count(r, 8)?;
+    let mut list = Vec::with_capacity(count);
+    for _ in 0..count {
+        list.push((r.u32("handle")?, r.long_str("name")?, r.long_str("type")?));
+    }
+    Ok(list)
+}
+
+impl Snapshot {
+    fn encode(&self, out: &mut BytesMut) {
+        out.put_u64_le(self.seq);
+        put_str(out, &self.time_representation);
+        put_federates(out, &self.federates);
+        out.put_u32_le(self.regulating.len() as u32);
+        for (handle, epoch) in &self.regulating {
+            out.put_u32_le(*handle);
+            out.put_u64_le(*epoch);
+        }
+        put_handles(out, &self.constrained);
+        out.put_u32_le(self.sync_points.len() as u32);
+        for (label, tag) in &self.sync_points {
+            put_str(out, label);
+            put_str_bytes(out, tag);
+        }
+    }
+
+    fn decode(r: &mut Reader<'_>) -> Result<Snapshot, WireError> {
+        let seq = r.u64("seq")?;
+        let time_representation = r.long_str("time representation")?;
+        let federates = get_federates(r)?;
+        let count = checked_count(r, 12)?;
+        let mut regulating = Vec::with_capacity(count);
+        for _ in 0..count {
+            regulating.push((r.u32("handle")?, r.u64("epoch")?));
+        }
+        let constrained = get_handles(r)?;
+        let count = checked_count(r, 4)?;
+        let mut sync_points = Vec::with_capacity(count);
+        for _ in 0..count {
+            sync_points.push((r.long_str("label")?, get_str_bytes(r)?));
+        }
+        Ok(Snapshot {
+            seq,
+            time_representation,
+            federates,
+            regulating,
+            constrained,
+            sync_points,
+        })
     }
 }
 
@@ -324,7 +561,21 @@ mod tests {
                 federation: "F".into(),
                 fingerprint: 9,
                 modules: vec!["a.xml".into(), "b.xml".into()],
+                time_representation: "HLAfloat64Time".into(),
             },
+            Request::RegisterSync {
+                federation: "F".into(),
+                federate: 2,
+                label: "ReadyToRun".into(),
+                tag: Bytes::from_static(b"go"),
+                members: vec![1, 2],
+            },
+            Request::Time {
+                federation: "F".into(),
+                federate: 2,
+                switch: TimeSwitch::RegulationOn,
+            },
+            Request::ListFederations,
             Request::Join {
                 federation: "F".into(),
                 federate_name: "tank".into(),
@@ -337,7 +588,22 @@ mod tests {
             assert_eq!(Request::decode(&request.encode()).unwrap(), request);
         }
         let responses = [
-            Response::Joined { federate: 3 },
+            Response::Joined {
+                federate: 3,
+                snapshot: Snapshot {
+                    seq: 9,
+                    time_representation: "HLAinteger64Time".into(),
+                    federates: vec![(3, "a".into(), "t".into())],
+                    regulating: vec![(1, 4)],
+                    constrained: vec![1, 3],
+                    sync_points: vec![("ReadyToRun".into(), Bytes::from_static(b"x"))],
+                },
+            },
+            Response::SyncRefused {
+                label: "x".into(),
+                reason: SyncFailure::LabelNotUnique,
+            },
+            Response::Federations(vec![("F".into(), "HLAfloat64Time".into())]),
             Response::Federates(vec![(1, "a".into(), "t".into())]),
             Response::Error {
                 kind: ErrorKind::InconsistentFom,

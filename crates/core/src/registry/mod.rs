@@ -9,13 +9,25 @@
 //!
 //! When a federate's link to its router fails, that router tells the registry
 //! (`NodeGone`), which resigns the federates of that node.
+//!
+//! The registry is also the federation's sequencer: membership changes, synchronization
+//! points and time-management switches become [`FederationEvent`]s with one sequence number
+//! per federation, which the hosting router broadcasts to every federate (`poll_event`).
+//! Every federate therefore sees the same history in the same order; a joining federate
+//! gets a [`Snapshot`] of that history instead of its past events.
 
 mod codec;
+mod event;
+mod sync;
 
-pub use codec::{ErrorKind, Request, Response};
+pub use codec::{ErrorKind, Request, Response, Snapshot};
+pub use event::{FederationEvent, TimeSwitch, FEDERATION_CONTROL_ID, REGISTRY_EVENT_KIND};
+pub use sync::{SyncFailure, MAX_SYNC_POINTS};
 
 use crate::wire::NodeId;
-use std::collections::BTreeMap;
+use bytes::Bytes;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use sync::SyncPoint;
 
 /// Most federation executions one registry holds.
 pub const MAX_FEDERATIONS: usize = 1024;
@@ -33,14 +45,50 @@ struct FederateRecord {
 struct FederationRecord {
     fingerprint: u64,
     modules: Vec<String>,
+    time_representation: String,
     federates: BTreeMap<u32, FederateRecord>,
     next_handle: u32,
     reserved: BTreeMap<String, u32>,
+    /// Sequence number of the last event.
+    seq: u64,
+    sync_points: BTreeMap<String, SyncPoint>,
+    /// Regulating federates, with the sequence number of the event that switched each on.
+    regulating: BTreeMap<u32, u64>,
+    constrained: BTreeSet<u32>,
+}
+
+impl FederationRecord {
+    fn joined(&self) -> BTreeSet<u32> {
+        self.federates.keys().copied().collect()
+    }
+
+    fn snapshot(&self, federate: u32) -> Snapshot {
+        Snapshot {
+            seq: self.seq,
+            time_representation: self.time_representation.clone(),
+            federates: self
+                .federates
+                .iter()
+                .map(|(h, f)| (*h, f.name.clone(), f.kind.clone()))
+                .collect(),
+            regulating: self.regulating.iter().map(|(h, e)| (*h, *e)).collect(),
+            constrained: self.constrained.iter().copied().collect(),
+            sync_points: self
+                .sync_points
+                .iter()
+                .filter(|(_, p)| p.includes(federate))
+                .map(|(label, p)| (label.clone(), p.tag.clone()))
+                .collect(),
+        }
+    }
 }
 
 #[derive(Default)]
 pub struct Registry {
     federations: BTreeMap<String, FederationRecord>,
+    /// Events to broadcast: (federation, encoded payload). Drained by the hosting router
+    /// right after each request, so it never holds more than one request's events.
+    events: VecDeque<(String, Bytes)>,
 }
 
 fn error(kind: ErrorKind, message: String) -> Response {
@@ -52,6 +100,67 @@ impl Registry {
         Registry::default()
     }
 
+    /// The next event to broadcast to every federate of a federation: (federation name,
+    /// data payload for `FEDERATION_CONTROL_ID`).
+    pub fn poll_event(&mut self) -> Option<(String, Bytes)> {
+        self.events.pop_front()
+    }
+
+    fn emit(&mut self, federation: &str, event: FederationEvent) {
+        let Some(record) = self.federations.get_mut(federation) else {
+            return;
+        };
+        record.seq += 1;
+        self.events
+            .push_back((federation.to_owned(), event.encode(record.seq)));
+    }
+
+    /// `federate` left (resigned, or died with its node): its reservations go, it counts as
+    /// having achieved every pending synchronization point, and its time switches end.
+    fn federate_left(&mut self, federation: &str, federate: u32, died: bool) {
+        let Some(record) = self.federations.get_mut(federation) else {
+            return;
+        };
+        record.reserved.retain(|_, owner| *owner != federate);
+        record.regulating.remove(&federate);
+        record.constrained.remove(&federate);
+        for point in record.sync_points.values_mut() {
+            if let Some(members) = point.members.as_mut() {
+                members.remove(&federate);
+            }
+            point.achieved.remove(&federate);
+        }
+        self.emit(federation, FederationEvent::FederateLeft { federate, died });
+        self.complete_sync_points(federation);
+    }
+
+    /// Announce `FederationSynchronized` for every point all its joined members achieved.
+    fn complete_sync_points(&mut self, federation: &str) {
+        let Some(record) = self.federations.get_mut(federation) else {
+            return;
+        };
+        let joined = record.joined();
+        let done: Vec<String> = record
+            .sync_points
+            .iter()
+            .filter(|(_, p)| p.complete(&joined))
+            .map(|(label, _)| label.clone())
+            .collect();
+        let finished: Vec<(String, Vec<u32>)> = done
+            .into_iter()
+            .filter_map(|label| {
+                let point = record.sync_points.remove(&label)?;
+                Some((label, point.failed()))
+            })
+            .collect();
+        for (label, failed) in finished {
+            self.emit(
+                federation,
+                FederationEvent::FederationSynchronized { label, failed },
+            );
+        }
+    }
+
     /// Act on a request from `origin` and answer it.
     pub fn handle(&mut self, origin: NodeId, request: Request) -> Response {
         match request {
@@ -59,6 +168,7 @@ impl Registry {
                 federation,
                 fingerprint,
                 modules,
+                time_representation,
             } => {
                 if self.federations.contains_key(&federation) {
                     return error(
@@ -77,9 +187,14 @@ impl Registry {
                     FederationRecord {
                         fingerprint,
                         modules,
+                        time_representation,
                         federates: BTreeMap::new(),
                         next_handle: 1,
                         reserved: BTreeMap::new(),
+                        seq: 0,
+                        sync_points: BTreeMap::new(),
+                        regulating: BTreeMap::new(),
+                        constrained: BTreeSet::new(),
                     },
                 );
                 Response::Created
@@ -137,12 +252,24 @@ impl Registry {
                 record.federates.insert(
                     handle,
                     FederateRecord {
-                        name: federate_name,
-                        kind: federate_type,
+                        name: federate_name.clone(),
+                        kind: federate_type.clone(),
                         node: origin,
                     },
                 );
-                Response::Joined { federate: handle }
+                self.emit(
+                    &federation,
+                    FederationEvent::FederateJoined {
+                        federate: handle,
+                        name: federate_name,
+                        kind: federate_type,
+                    },
+                );
+                let snapshot = self.federations[&federation].snapshot(handle);
+                Response::Joined {
+                    federate: handle,
+                    snapshot,
+                }
             }
             Request::Resign {
                 federation,
@@ -157,7 +284,7 @@ impl Registry {
                         format!("federate {federate} is not joined to {federation:?}"),
                     );
                 }
-                record.reserved.retain(|_, owner| *owner != federate);
+                self.federate_left(&federation, federate, false);
                 Response::Resigned
             }
             Request::ReserveName {
@@ -196,20 +323,44 @@ impl Registry {
                 Response::Ack
             }
             Request::NodeGone { node } => {
-                for record in self.federations.values_mut() {
-                    let gone: Vec<u32> = record
-                        .federates
-                        .iter()
-                        .filter(|(_, f)| f.node == node)
-                        .map(|(h, _)| *h)
-                        .collect();
-                    for handle in gone {
-                        record.federates.remove(&handle);
-                        record.reserved.retain(|_, owner| *owner != handle);
-                    }
+                let mut gone = Vec::new();
+                for (name, record) in &mut self.federations {
+                    record.federates.retain(|handle, f| {
+                        if f.node == node {
+                            gone.push((name.clone(), *handle));
+                        }
+                        f.node != node
+                    });
+                }
+                for (federation, handle) in gone {
+                    self.federate_left(&federation, handle, true);
                 }
                 Response::Ack
             }
+            Request::RegisterSync {
+                federation,
+                federate,
+                label,
+                tag,
+                members,
+            } => self.register_sync(&federation, federate, label, tag, members),
+            Request::AchieveSync {
+                federation,
+                federate,
+                label,
+                success,
+            } => self.achieve_sync(&federation, federate, &label, success),
+            Request::Time {
+                federation,
+                federate,
+                switch,
+            } => self.switch_time(&federation, federate, switch),
+            Request::ListFederations => Response::Federations(
+                self.federations
+                    .iter()
+                    .map(|(name, r)| (name.clone(), r.time_representation.clone()))
+                    .collect(),
+            ),
             Request::Federates { federation } => {
                 let Some(record) = self.federations.get(&federation) else {
                     return unknown(&federation);
@@ -223,6 +374,123 @@ impl Registry {
                 )
             }
         }
+    }
+}
+
+impl Registry {
+    fn member(
+        &mut self,
+        federation: &str,
+        federate: u32,
+    ) -> Result<&mut FederationRecord, Box<Response>> {
+        let record = self
+            .federations
+            .get_mut(federation)
+            .ok_or_else(|| Box::new(unknown(federation)))?;
+        if !record.federates.contains_key(&federate) {
+            return Err(Box::new(error(
+                ErrorKind::FederateUnknown,
+                format!("federate {federate} is not joined to {federation:?}"),
+            )));
+        }
+        Ok(record)
+    }
+
+    fn register_sync(
+        &mut self,
+        federation: &str,
+        federate: u32,
+        label: String,
+        tag: Bytes,
+        members: Vec<u32>,
+    ) -> Response {
+        let record = match self.member(federation, federate) {
+            Ok(record) => record,
+            Err(response) => return *response,
+        };
+        let refused = |reason| Response::SyncRefused {
+            label: label.clone(),
+            reason,
+        };
+        if record.sync_points.contains_key(&label) {
+            return refused(SyncFailure::LabelNotUnique);
+        }
+        if members.iter().any(|m| !record.federates.contains_key(m)) {
+            return refused(SyncFailure::MemberNotJoined);
+        }
+        if record.sync_points.len() >= MAX_SYNC_POINTS {
+            return error(
+                ErrorKind::LimitReached,
+                format!("federation execution {federation:?} has {MAX_SYNC_POINTS} synchronization points pending"),
+            );
+        }
+        let point = SyncPoint {
+            tag: tag.clone(),
+            members: (!members.is_empty()).then(|| members.iter().copied().collect()),
+            achieved: BTreeMap::new(),
+        };
+        record.sync_points.insert(label.clone(), point);
+        self.emit(
+            federation,
+            FederationEvent::SyncAnnounced {
+                label: label.clone(),
+                tag,
+                members,
+            },
+        );
+        Response::SyncRegistered { label }
+    }
+
+    fn achieve_sync(
+        &mut self,
+        federation: &str,
+        federate: u32,
+        label: &str,
+        success: bool,
+    ) -> Response {
+        let record = match self.member(federation, federate) {
+            Ok(record) => record,
+            Err(response) => return *response,
+        };
+        match record.sync_points.get_mut(label) {
+            Some(point) if point.includes(federate) => {
+                point.achieved.insert(federate, success);
+            }
+            _ => {
+                return error(
+                    ErrorKind::SyncPointUnknown,
+                    format!(
+                        "synchronization point {label:?} is not announced to federate {federate}"
+                    ),
+                )
+            }
+        }
+        self.complete_sync_points(federation);
+        Response::Ack
+    }
+
+    fn switch_time(&mut self, federation: &str, federate: u32, switch: TimeSwitch) -> Response {
+        let record = match self.member(federation, federate) {
+            Ok(record) => record,
+            Err(response) => return *response,
+        };
+        match switch {
+            // The event about to be emitted gets the next sequence number: the epoch.
+            TimeSwitch::RegulationOn => {
+                record.regulating.insert(federate, record.seq + 1);
+            }
+            TimeSwitch::RegulationOff => {
+                record.regulating.remove(&federate);
+            }
+            TimeSwitch::ConstrainedOn => {
+                record.constrained.insert(federate);
+            }
+            TimeSwitch::ConstrainedOff => {
+                record.constrained.remove(&federate);
+            }
+        }
+        self.emit(federation, FederationEvent::Time { federate, switch });
+        Response::Ack
     }
 }
 
@@ -244,6 +512,7 @@ mod tests {
                 federation: name.into(),
                 fingerprint,
                 modules: vec!["demo.xml".into()],
+                time_representation: "HLAinteger64Time".into(),
             },
         )
     }
@@ -286,14 +555,14 @@ mod tests {
             kind(join(&mut r, 2, "F", "a", 8)),
             ErrorKind::InconsistentFom
         );
-        assert_eq!(
+        assert!(matches!(
             join(&mut r, 2, "F", "a", 7),
-            Response::Joined { federate: 1 }
-        );
-        assert_eq!(
+            Response::Joined { federate: 1, .. }
+        ));
+        assert!(matches!(
             join(&mut r, 3, "F", "b", 7),
-            Response::Joined { federate: 2 }
-        );
+            Response::Joined { federate: 2, .. }
+        ));
         assert_eq!(
             kind(join(&mut r, 4, "F", "a", 7)),
             ErrorKind::FederateNameInUse
@@ -362,5 +631,212 @@ mod tests {
                 name: "Tank-1".into()
             }
         );
+    }
+}
+
+#[cfg(test)]
+mod sync_tests {
+    use super::*;
+
+    fn events(r: &mut Registry) -> Vec<FederationEvent> {
+        std::iter::from_fn(|| r.poll_event())
+            .map(|(_, payload)| FederationEvent::decode(&payload).unwrap().1)
+            .collect()
+    }
+
+    fn setup() -> Registry {
+        let mut r = Registry::new();
+        r.handle(
+            NodeId(1),
+            Request::Create {
+                federation: "F".into(),
+                fingerprint: 1,
+                modules: vec![],
+                time_representation: "HLAfloat64Time".into(),
+            },
+        );
+        for (node, name) in [(2, "a"), (3, "b"), (4, "c")] {
+            r.handle(
+                NodeId(node),
+                Request::Join {
+                    federation: "F".into(),
+                    federate_name: name.into(),
+                    federate_type: "t".into(),
+                    fingerprint: 1,
+                },
+            );
+        }
+        events(&mut r);
+        r
+    }
+
+    fn register(r: &mut Registry, label: &str, members: Vec<u32>) -> Response {
+        r.handle(
+            NodeId(2),
+            Request::RegisterSync {
+                federation: "F".into(),
+                federate: 1,
+                label: label.into(),
+                tag: Bytes::from_static(b"tag"),
+                members,
+            },
+        )
+    }
+
+    fn achieve(r: &mut Registry, federate: u32, label: &str, success: bool) -> Response {
+        r.handle(
+            NodeId(2),
+            Request::AchieveSync {
+                federation: "F".into(),
+                federate,
+                label: label.into(),
+                success,
+            },
+        )
+    }
+
+    #[test]
+    fn a_point_is_announced_once_and_synchronized_when_all_achieved() {
+        let mut r = setup();
+        assert_eq!(
+            register(&mut r, "ReadyToRun", vec![]),
+            Response::SyncRegistered {
+                label: "ReadyToRun".into()
+            }
+        );
+        assert_eq!(
+            register(&mut r, "ReadyToRun", vec![]),
+            Response::SyncRefused {
+                label: "ReadyToRun".into(),
+                reason: SyncFailure::LabelNotUnique
+            }
+        );
+        assert_eq!(
+            register(&mut r, "Other", vec![1, 9]),
+            Response::SyncRefused {
+                label: "Other".into(),
+                reason: SyncFailure::MemberNotJoined
+            }
+        );
+        assert!(
+            matches!(&events(&mut r)[..], [FederationEvent::SyncAnnounced { label, .. }] if label == "ReadyToRun")
+        );
+        achieve(&mut r, 1, "ReadyToRun", true);
+        achieve(&mut r, 2, "ReadyToRun", false);
+        assert!(events(&mut r).is_empty(), "c has not achieved yet");
+        // A federate that resigns counts as achieved.
+        r.handle(
+            NodeId(4),
+            Request::Resign {
+                federation: "F".into(),
+                federate: 3,
+            },
+        );
+        assert_eq!(
+            events(&mut r),
+            vec![
+                FederationEvent::FederateLeft {
+                    federate: 3,
+                    died: false
+                },
+                FederationEvent::FederationSynchronized {
+                    label: "ReadyToRun".into(),
+                    failed: vec![2]
+                }
+            ]
+        );
+        assert!(matches!(
+            achieve(&mut r, 1, "ReadyToRun", true),
+            Response::Error {
+                kind: ErrorKind::SyncPointUnknown,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn late_joiners_get_pending_points_and_a_dead_member_counts_as_achieved() {
+        let mut r = setup();
+        register(&mut r, "All", vec![]);
+        register(&mut r, "Pair", vec![1, 2]);
+        let Response::Joined { federate, snapshot } = r.handle(
+            NodeId(5),
+            Request::Join {
+                federation: "F".into(),
+                federate_name: "late".into(),
+                federate_type: "t".into(),
+                fingerprint: 1,
+            },
+        ) else {
+            panic!("join refused")
+        };
+        assert_eq!(federate, 4);
+        let labels: Vec<&str> = snapshot
+            .sync_points
+            .iter()
+            .map(|(l, _)| l.as_str())
+            .collect();
+        assert_eq!(
+            labels,
+            ["All"],
+            "the late joiner is a member of the federation-wide point only"
+        );
+        assert_eq!(snapshot.time_representation, "HLAfloat64Time");
+        assert_eq!(snapshot.federates.len(), 4);
+        events(&mut r);
+        for f in [1, 3, 4] {
+            achieve(&mut r, f, "All", true);
+        }
+        achieve(&mut r, 1, "Pair", true);
+        assert!(events(&mut r).is_empty());
+        r.handle(NodeId(9), Request::NodeGone { node: NodeId(3) });
+        let after = events(&mut r);
+        assert_eq!(after.len(), 3, "{after:?}");
+        assert!(after.contains(&FederationEvent::FederationSynchronized {
+            label: "All".into(),
+            failed: vec![]
+        }));
+        assert!(after.contains(&FederationEvent::FederationSynchronized {
+            label: "Pair".into(),
+            failed: vec![]
+        }));
+    }
+
+    #[test]
+    fn time_switches_are_ordered_with_their_epochs() {
+        let mut r = setup();
+        let switch = |r: &mut Registry, federate, switch| {
+            r.handle(
+                NodeId(2),
+                Request::Time {
+                    federation: "F".into(),
+                    federate,
+                    switch,
+                },
+            )
+        };
+        assert_eq!(switch(&mut r, 1, TimeSwitch::RegulationOn), Response::Ack);
+        switch(&mut r, 2, TimeSwitch::ConstrainedOn);
+        let Response::Joined { snapshot, .. } = r.handle(
+            NodeId(5),
+            Request::Join {
+                federation: "F".into(),
+                federate_name: "late".into(),
+                federate_type: "t".into(),
+                fingerprint: 1,
+            },
+        ) else {
+            panic!("join refused")
+        };
+        let epoch = snapshot.regulating[0].1;
+        assert_eq!(snapshot.regulating, vec![(1, epoch)]);
+        assert_eq!(snapshot.constrained, vec![2]);
+        assert!(matches!(
+            switch(&mut r, 42, TimeSwitch::RegulationOn),
+            Response::Error {
+                kind: ErrorKind::FederateUnknown,
+                ..
+            }
+        ));
     }
 }

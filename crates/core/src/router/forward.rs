@@ -24,11 +24,18 @@ impl Router {
         targets.clear();
         self.stamp += 1;
         let stamp = self.stamp;
+        if frame
+            .ids()
+            .next()
+            .is_some_and(crate::interest::is_broadcast)
+        {
+            self.broadcast_targets(origin_block, fed, &mut targets);
+        }
         let index = &self.feds[fed as usize]
             .as_ref()
             .expect("federation index is live")
             .index;
-        for id in frame.ids() {
+        for id in frame.ids().filter(|&id| !crate::interest::is_broadcast(id)) {
             for &slot in index.links(id) {
                 let link = self.links[slot as usize]
                     .as_mut()
@@ -67,6 +74,41 @@ impl Router {
         }
         self.targets = targets;
         true
+    }
+
+    /// Every up link of `fed` outside `origin_block`: where a broadcast frame goes
+    /// (`crate::interest::BROADCAST_IDS`). Marks them with the current stamp.
+    fn broadcast_targets(
+        &mut self,
+        origin_block: Option<super::link::BlockId>,
+        fed: FedIndex,
+        targets: &mut Vec<Slot>,
+    ) {
+        let stamp = self.stamp;
+        for link in self.links.iter_mut().flatten() {
+            if link.is_up() && link.carries(fed) && link.block != origin_block {
+                link.stamp = stamp;
+                targets.push(link.id.slot);
+            }
+        }
+    }
+
+    /// Send a frame the registry on this router originates (an event of federation `fed`)
+    /// to every link of the federation, the local application included. Registry events
+    /// are few (at most one per registry request, and requests are bounded by
+    /// `manage::MAX_PENDING` per router), so they are queued even past a full queue's
+    /// limit; they count toward its bytes, so the stuck-consumer rule still applies.
+    pub(super) fn originate_broadcast(&mut self, now: Time, fed: FedIndex, frame: DataFrame) {
+        let mut targets = std::mem::take(&mut self.targets);
+        targets.clear();
+        self.stamp += 1;
+        self.broadcast_targets(None, fed, &mut targets);
+        self.next_seq += 1;
+        let bytes = frame.into_bytes();
+        for &target in &targets {
+            self.enqueue(now, target, &bytes, TransportClass::Reliable, 7);
+        }
+        self.targets = targets;
     }
 
     fn enqueue(

@@ -8,9 +8,12 @@
 
 use super::index::Slot;
 use super::{LinkId, Router};
-use crate::registry::{ErrorKind, Request, Response};
+use crate::registry::{ErrorKind, Request, Response, FEDERATION_CONTROL_ID};
 use crate::time::Time;
-use crate::wire::{ManageDirection, ManageFrame, NodeId, RegistryRoute};
+use crate::wire::{
+    DataFrame, DataHeader, FederationId, ManageDirection, ManageFrame, NodeId, RegistryRoute,
+    TransportClass,
+};
 use std::time::Duration;
 
 /// Most requests a router forwards at once; beyond it, asking nodes get an error.
@@ -129,6 +132,7 @@ impl Router {
                     message: format!("registry request did not decode: {e}"),
                 },
             };
+            self.broadcast_registry_events(now);
             if let Some(asker) = asker {
                 self.reply(now, asker, &frame, response);
             }
@@ -168,6 +172,29 @@ impl Router {
         }
         let bytes = self.encode(|out| frame.encode(out));
         self.queue_control(now, via, bytes);
+    }
+
+    /// Send what the registry has to tell federates. Events go out before the reply to the
+    /// request that caused them, though a federate must not rely on it: replies travel as
+    /// control frames and may overtake data.
+    fn broadcast_registry_events(&mut self, now: Time) {
+        while let Some((federation, payload)) = self.registry.as_mut().and_then(|r| r.poll_event())
+        {
+            let Ok(fed) = self.federation_by_name(&federation) else {
+                self.stats.registry_events_unsent += 1;
+                continue;
+            };
+            let header = DataHeader {
+                federation: FederationId::of(&federation),
+                source: self.config.node_id,
+                seq: self.next_seq,
+                priority: 7,
+                class: TransportClass::Reliable,
+            };
+            let frame = self
+                .encode(|out| DataFrame::encode(out, &header, &[FEDERATION_CONTROL_ID], &payload));
+            self.originate_broadcast(now, fed, DataFrame::from_validated(frame));
+        }
     }
 
     fn reply(&mut self, now: Time, asker: LinkId, request: &ManageFrame, response: Response) {

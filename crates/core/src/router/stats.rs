@@ -57,4 +57,7 @@ pub struct RouterStats {
     pub links_opened: u64,
     pub links_closed: u64,
     pub drops: Drops,
+    /// Registry events this router could not broadcast because it had no room for their
+    /// federation (its `max_federations` limit).
+    pub registry_events_unsent: u64,
 }

@@ -10,6 +10,8 @@
 //! between federates without it.
 
 mod error;
+mod sync;
+mod time;
 
 pub use error::RtiError;
 
@@ -19,7 +21,7 @@ use roaring::RoaringBitmap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use trellis_core::federate::{
-    Action, Callback, Federate, FederateStats, ObjectId, Region, DEFAULT_BINS,
+    Action, Callback, Federate, FederateStats, ObjectId, Region, TimeRepresentation, DEFAULT_BINS,
 };
 use trellis_core::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel,
@@ -165,9 +167,10 @@ impl RtiAmbassador {
                 ErrorKind::InconsistentFom => RtiError::InconsistentFdd(message),
                 ErrorKind::FederateNameInUse => RtiError::FederateNameAlreadyInUse(message),
                 ErrorKind::FederateUnknown => RtiError::FederateNotExecutionMember,
-                ErrorKind::LimitReached | ErrorKind::NoRegistry | ErrorKind::Malformed => {
-                    RtiError::Registry(message)
-                }
+                ErrorKind::LimitReached
+                | ErrorKind::NoRegistry
+                | ErrorKind::Malformed
+                | ErrorKind::SyncPointUnknown => RtiError::Registry(message),
             }),
             response => Ok(response),
         }
@@ -177,12 +180,23 @@ impl RtiAmbassador {
         RtiError::Registry(format!("unexpected answer {response:?}"))
     }
 
-    /// Create the federation execution with this object model.
+    /// Create the federation execution with this object model, on HLAinteger64Time.
     pub fn create_federation_execution(&mut self, model: &ObjectModel) -> Result<(), RtiError> {
+        self.create_federation_execution_with_time(model, TimeRepresentation::Integer64)
+    }
+
+    /// Create the federation execution with this object model and logical time
+    /// representation (the standard's logical time implementation name).
+    pub fn create_federation_execution_with_time(
+        &mut self,
+        model: &ObjectModel,
+        time: TimeRepresentation,
+    ) -> Result<(), RtiError> {
         let request = Request::Create {
             federation: self.federation.clone(),
             fingerprint: Federate::fingerprint(model, self.bins),
             modules: model.modules().to_vec(),
+            time_representation: time.name().to_owned(),
         };
         match self.ask(request)? {
             Response::Created => Ok(()),
@@ -219,12 +233,14 @@ impl RtiAmbassador {
             federate_type: federate_type.to_owned(),
             fingerprint: Federate::fingerprint(&model, self.bins),
         };
-        let handle = match self.ask(request)? {
-            Response::Joined { federate } => federate,
+        let (handle, snapshot) = match self.ask(request)? {
+            Response::Joined { federate, snapshot } => (federate, snapshot),
             other => return Err(Self::unexpected(other)),
         };
+        let mut federate = Federate::new(model, handle, self.bins)?;
+        federate.apply_join(&self.federation, &snapshot);
         self.joined = Some(Joined {
-            federate: Federate::new(model, handle, self.bins)?,
+            federate,
             name: federate_name.to_owned(),
         });
         Ok(handle)
@@ -236,6 +252,12 @@ impl RtiAmbassador {
         for object in owned {
             self.delete_object_instance(object, b"resigned")?;
         }
+        // Regulating and constrained federates stop waiting for this one once its last
+        // time-stamped message is in.
+        self.with(|f| {
+            f.depart();
+            Ok(())
+        })?;
         let handle = self.federate()?.handle();
         let request = Request::Resign {
             federation: self.federation.clone(),
@@ -271,7 +293,17 @@ impl RtiAmbassador {
             .as_mut()
             .ok_or(RtiError::FederateNotExecutionMember)?;
         let result = service(&mut joined.federate);
-        while let Some(action) = joined.federate.poll_action() {
+        self.flush_actions()?;
+        result
+    }
+
+    /// Hand the federate's queued actions to the node: after service calls, and after
+    /// incoming messages (time management answers and grants from there).
+    fn flush_actions(&mut self) -> Result<(), RtiError> {
+        loop {
+            let Some(action) = self.joined.as_mut().and_then(|j| j.federate.poll_action()) else {
+                return Ok(());
+            };
             match action {
                 Action::SetInterest(ids) => self.link.set_interest(&ids)?,
                 Action::Publish {
@@ -279,9 +311,14 @@ impl RtiAmbassador {
                     class,
                     payload,
                 } => self.link.publish(&ids, class, &payload)?,
+                Action::Ask(request) => {
+                    let response = self.link.manage(request.clone(), self.timeout)?;
+                    if let Some(joined) = self.joined.as_mut() {
+                        joined.federate.handle_reply(&request, response);
+                    }
+                }
             }
         }
-        result
     }
 
     // ---- names ----------------------------------------------------------------------------
@@ -519,12 +556,13 @@ impl RtiAmbassador {
 
     // ---- callbacks ------------------------------------------------------------------------
 
-    fn take_message(&mut self, message: Message) {
+    fn take_message(&mut self, message: Message) -> Result<(), RtiError> {
         if let Some(joined) = self.joined.as_mut() {
             joined
                 .federate
                 .handle_message(&message.payload_bytes(), message.class());
         }
+        self.flush_actions()
     }
 
     /// The next callback, doing the network's work for at most `timeout` while none is
@@ -541,7 +579,7 @@ impl RtiAmbassador {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.link.recv_timeout(left)? {
-                Some(message) => self.take_message(message),
+                Some(message) => self.take_message(message)?,
                 None => return Ok(None),
             }
         }
@@ -579,7 +617,7 @@ impl RtiAmbassador {
                 Link::Thread(node) => node.recv_async().await?,
                 Link::Direct(_) => return Err(RtiError::AsyncNeedsThreadDriver),
             };
-            self.take_message(message);
+            self.take_message(message)?;
         }
     }
 

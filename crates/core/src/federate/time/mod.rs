@@ -1,0 +1,836 @@
+//! Conservative time management (IEEE 1516.1-2010 §8) for a network of routers.
+//!
+//! # The scheme, and why it is safe
+//!
+//! Every regulating federate R keeps a *bound*: a promise that it will send no
+//! time-stamp-order (TSO) message with a time stamp below it. It broadcasts the bound
+//! whenever it rises (`TimeBody::Bound`, on `TIME_ID`). A constrained federate C keeps the
+//! latest bound of each regulating federate; GALT is their minimum, and C releases a TSO
+//! message, or grants an advance, only below GALT (or at it, for the *available* variants).
+//!
+//! 1. **Bounds cannot be overtaken by the data they bound.** Bounds travel as reliable
+//!    data frames from R's node, like R's TSO messages. In a block graph the path between
+//!    two nodes is unique, and every link keeps reliable frames in FIFO order (one queue per
+//!    link; a full queue stalls its source instead of reordering). So when C reads bound b
+//!    from R, every TSO message R sent before announcing b is already in C's queue, and
+//!    every later one has a time stamp of at least b. Routers never look at time: the time
+//!    channel is a broadcast id (`crate::interest::BROADCAST_IDS`) flooded along the block
+//!    graph, so no interest declaration can race with it.
+//! 2. **Bounds only rise.** R computes its bound from its state (below) and announces
+//!    `max(computed, promised)`. Lowering lookahead therefore takes effect only as logical
+//!    time catches up with the old promise (the standard's gradual lookahead reduction), and
+//!    R's sends are checked against the promise, so R can never break it.
+//! 3. **Who is regulating is agreed.** Switching regulation or constraint on or off, joins
+//!    and departures are ordered by the registry (`FederationEvent::Time`), and every
+//!    federate sees the same order. For each pair (R, C) exactly one side's switch comes
+//!    second in that order, and that side runs a handshake with the other:
+//!    - R switches regulation on while C is constrained: C answers with its logical time
+//!      and, until R announces, assumes R's bound is just after it (R will start at a
+//!      time no earlier than any constrained federate's answer, and as if granted by TAR,
+//!      so its first bound is strictly later). R waits for every answer before it is
+//!      enabled. Thus R never sends into the past of any constrained federate.
+//!    - C switches constraint on while R regulates: R answers with its bound (or "not
+//!      regulating"), and C is enabled only when every regulating federate answered and
+//!      GALT has reached C's logical time.
+//!
+//!    A regulating federate that switches off or resigns says so on the time channel
+//!    (`RegulationOff`, `Departing`), behind its last TSO message, and constrained
+//!    federates drop it only then. A federate that *dies* is dropped when the registry
+//!    reports it; a TSO message of it still in flight that arrives in the past is handed
+//!    over in receive order and counted (`late_time_stamped`), never silently.
+//!    Epochs (the registry sequence number of each regulation switch-on) make stale
+//!    messages of an earlier regulation period harmless.
+//! 4. **Zero lookahead.** A federate granted by TAR or NMR (or just enabled) promises time
+//!    stamps strictly after its time (`successor`), so all-TAR federations with zero
+//!    lookahead advance; TARA and NMRA promise "at or after", and their grants accept
+//!    messages at the granted time later, as the standard says.
+//!
+//! Liveness: with every regulating federate requesting advances by TAR/TARA, each bound is
+//! a function of the federate's own request only, so every request is granted once all
+//! other regulating federates have requested at least as far. NMR/NMRA bounds also depend
+//! on GALT (a message may arrive and be granted at); the bound is recomputed whenever GALT
+//! moves, so with positive lookahead a ring of NMR federates rises by a lookahead per
+//! round. **Known limit:** federates with zero lookahead that all wait in NMR/NMRA on one
+//! another hold each other's bound where it is: proving that no message is in transit
+//! needs a global snapshot (the standard's centralised GALT), which this scheme does not
+//! take yet. Zero-lookahead federates should advance by TAR/TARA (or one of them with a
+//! positive lookahead breaks the ring).
+//!
+//! The scheme needs no router to understand logical time; each constrained federate hears
+//! from every regulating federate (N-1 bound messages per grant for N federates). See the
+//! closing note of the issue for the measured message count.
+
+pub mod wire;
+
+use super::callback::Callback;
+use super::logical_time::{Interval, LogicalTime, TimeRepresentation};
+use crate::registry::TimeSwitch;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use thiserror::Error;
+pub use wire::{TimeBody, TimeMessage, TIME_ID, TIME_MESSAGE_KIND};
+
+/// Most TSO messages held for later release; past it new TSO messages are refused
+/// (counted) rather than letting a stalled advance grow memory without bound.
+pub const MAX_QUEUED_TSO: usize = 1 << 20;
+
+/// The errors of §8, by the standard's exception names.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TimeError {
+    #[error("time regulation is already enabled")]
+    TimeRegulationAlreadyEnabled,
+    #[error("time regulation is not enabled")]
+    TimeRegulationIsNotEnabled,
+    #[error("a request for time regulation is pending")]
+    RequestForTimeRegulationPending,
+    #[error("time constrained is already enabled")]
+    TimeConstrainedAlreadyEnabled,
+    #[error("time constrained is not enabled")]
+    TimeConstrainedIsNotEnabled,
+    #[error("a request for time constrained is pending")]
+    RequestForTimeConstrainedPending,
+    #[error("the federate is in the time advancing state")]
+    InTimeAdvancingState,
+    #[error("invalid lookahead: {0}")]
+    InvalidLookahead(String),
+    #[error("invalid logical time: {0}")]
+    InvalidLogicalTime(String),
+    #[error("logical time {0} has already passed")]
+    LogicalTimeAlreadyPassed(String),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AdvanceKind {
+    /// timeAdvanceRequest
+    Tar,
+    /// timeAdvanceRequestAvailable
+    Tara,
+    /// nextMessageRequest
+    Nmr,
+    /// nextMessageRequestAvailable
+    Nmra,
+    /// flushQueueRequest
+    Flush,
+}
+
+impl AdvanceKind {
+    /// Whether a grant of this kind still accepts messages at the granted time.
+    fn available(self) -> bool {
+        matches!(
+            self,
+            AdvanceKind::Tara | AdvanceKind::Nmra | AdvanceKind::Flush
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Switch {
+    Off,
+    /// Asked the registry; waiting for our own event.
+    Asked,
+    /// Our event came; waiting for the handshake to finish.
+    Pending,
+    On,
+}
+
+/// One TSO message held for release, ordered by (time stamp, arrival).
+struct Held {
+    time: LogicalTime,
+    arrival: u64,
+    callback: Callback,
+}
+
+impl PartialEq for Held {
+    fn eq(&self, other: &Self) -> bool {
+        (self.time, self.arrival) == (other.time, other.arrival)
+    }
+}
+impl Eq for Held {}
+impl PartialOrd for Held {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Held {
+    // BinaryHeap is a max-heap: the earliest message must compare greatest.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.time, other.arrival).cmp(&(self.time, self.arrival))
+    }
+}
+
+/// What time management asks of the federate around it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimeOutput {
+    /// Broadcast this on `TIME_ID`.
+    Send(TimeMessage),
+    /// Ask the registry to order this switch.
+    Ask(TimeSwitch),
+    /// Hand this callback to the application.
+    Deliver(Callback),
+}
+
+/// Counts of what time management did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeStats {
+    pub grants: u64,
+    pub bounds_sent: u64,
+    pub time_messages_received: u64,
+    /// TSO messages that arrived below the granted time (only from a federate that died
+    /// with messages in flight), handed over in receive order.
+    pub late_time_stamped: u64,
+    /// TSO messages refused because `MAX_QUEUED_TSO` were held.
+    pub queue_overflow: u64,
+}
+
+pub struct TimeManager {
+    repr: TimeRepresentation,
+    me: u32,
+    time: LogicalTime,
+    lookahead: Interval,
+    regulation: Switch,
+    constraint: Switch,
+    /// The registry's epoch of our regulation (0 when off).
+    epoch: u64,
+    advance: Option<(AdvanceKind, LogicalTime)>,
+    /// The last grant was of an available kind: our own promise may include our time.
+    last_grant_available: bool,
+    /// A TSO message stamped exactly our logical time may still arrive and be held (after
+    /// an available grant, or once constraint or regulation was enabled at a time GALT
+    /// only reached).
+    open_at_time: bool,
+    /// The bound last announced; bounds only rise.
+    promised: LogicalTime,
+    /// Regulating federates in the registry's order, with the epoch of their switch-on.
+    regulating: BTreeMap<u32, u64>,
+    constrained: BTreeSet<u32>,
+    /// While constrained (or becoming so): each regulating federate's bound, `None` while
+    /// its answer is awaited.
+    bounds: BTreeMap<u32, Option<LogicalTime>>,
+    /// While becoming regulating: constrained federates whose answer is awaited, and the
+    /// latest time any of them reported.
+    awaiting_constrained: BTreeSet<u32>,
+    enable_time: LogicalTime,
+    /// Constrained federates that asked for our bound while our regulation was pending.
+    deferred_replies: Vec<u32>,
+    /// Answers to our own switch that overtook the registry's event announcing it (they
+    /// travel different paths): regulators' (epoch, bound), constrained federates' times.
+    early_regulator_replies: BTreeMap<u32, (u64, Option<LogicalTime>)>,
+    early_constrained_replies: BTreeMap<u32, LogicalTime>,
+    held: BinaryHeap<Held>,
+    arrivals: u64,
+    out: VecDeque<TimeOutput>,
+    stats: TimeStats,
+}
+
+impl TimeManager {
+    pub fn new(repr: TimeRepresentation, me: u32) -> TimeManager {
+        TimeManager {
+            repr,
+            me,
+            time: LogicalTime::ZERO,
+            lookahead: match repr {
+                TimeRepresentation::Integer64 => Interval::Integer(0),
+                TimeRepresentation::Float64 => Interval::Float(0.0),
+            },
+            regulation: Switch::Off,
+            constraint: Switch::Off,
+            epoch: 0,
+            advance: None,
+            last_grant_available: false,
+            open_at_time: true,
+            promised: LogicalTime::ZERO,
+            regulating: BTreeMap::new(),
+            constrained: BTreeSet::new(),
+            bounds: BTreeMap::new(),
+            awaiting_constrained: BTreeSet::new(),
+            enable_time: LogicalTime::ZERO,
+            deferred_replies: Vec::new(),
+            early_regulator_replies: BTreeMap::new(),
+            early_constrained_replies: BTreeMap::new(),
+            held: BinaryHeap::new(),
+            arrivals: 0,
+            out: VecDeque::new(),
+            stats: TimeStats::default(),
+        }
+    }
+
+    /// The registry's view at our join: who regulates (with epochs) and who is constrained.
+    pub fn join(&mut self, regulating: &[(u32, u64)], constrained: &[u32]) {
+        self.regulating = regulating.iter().copied().collect();
+        self.constrained = constrained.iter().copied().collect();
+    }
+
+    #[must_use]
+    pub fn poll_output(&mut self) -> Option<TimeOutput> {
+        self.out.pop_front()
+    }
+
+    pub fn representation(&self) -> TimeRepresentation {
+        self.repr
+    }
+
+    pub fn stats(&self) -> TimeStats {
+        self.stats
+    }
+
+    // ---- queries ------------------------------------------------------------------------
+
+    pub fn logical_time(&self) -> LogicalTime {
+        self.time
+    }
+
+    pub fn is_regulating(&self) -> bool {
+        self.regulation == Switch::On
+    }
+
+    pub fn is_constrained(&self) -> bool {
+        self.constraint == Switch::On
+    }
+
+    pub fn is_advancing(&self) -> bool {
+        self.advance.is_some()
+    }
+
+    /// What this federate waits for, for diagnostics: regulating federates whose bound is
+    /// unknown, and constrained federates whose answer is awaited.
+    pub fn waiting_for(&self) -> (Vec<u32>, Vec<u32>) {
+        let bounds = self
+            .bounds
+            .iter()
+            .filter(|(_, b)| b.is_none())
+            .map(|(h, _)| *h)
+            .collect();
+        (bounds, self.awaiting_constrained.iter().copied().collect())
+    }
+
+    /// queryLookahead.
+    pub fn lookahead(&self) -> Result<Interval, TimeError> {
+        if self.regulation != Switch::On {
+            return Err(TimeError::TimeRegulationIsNotEnabled);
+        }
+        Ok(self.lookahead)
+    }
+
+    /// queryGALT: `None` when no federate constrains this one (GALT undefined).
+    pub fn galt(&self) -> Option<LogicalTime> {
+        let mut galt: Option<LogicalTime> = None;
+        for bound in self.bounds.values() {
+            let bound = bound.unwrap_or(self.time);
+            galt = Some(galt.map_or(bound, |g| g.min(bound)));
+        }
+        galt
+    }
+
+    /// queryLITS: the least of GALT and the earliest TSO message held.
+    pub fn lits(&self) -> Option<LogicalTime> {
+        let next = self.held.peek().map(|h| h.time);
+        match (self.galt(), next) {
+            (Some(g), Some(n)) => Some(g.min(n)),
+            (g, n) => g.or(n),
+        }
+    }
+
+    /// The earliest time stamp this federate may send with now (when regulating).
+    pub fn earliest_send(&self) -> LogicalTime {
+        self.promised
+    }
+
+    // ---- switches ------------------------------------------------------------------------
+
+    fn check_switchable(&self) -> Result<(), TimeError> {
+        if self.advance.is_some() {
+            return Err(TimeError::InTimeAdvancingState);
+        }
+        if matches!(self.regulation, Switch::Asked | Switch::Pending) {
+            return Err(TimeError::RequestForTimeRegulationPending);
+        }
+        if matches!(self.constraint, Switch::Asked | Switch::Pending) {
+            return Err(TimeError::RequestForTimeConstrainedPending);
+        }
+        Ok(())
+    }
+
+    fn check_lookahead(&self, lookahead: Interval) -> Result<(), TimeError> {
+        if !self.repr.matches(lookahead) || !lookahead.is_valid_lookahead() {
+            return Err(TimeError::InvalidLookahead(format!(
+                "{lookahead:?} is not a non-negative {} interval",
+                self.repr.name()
+            )));
+        }
+        Ok(())
+    }
+
+    /// enableTimeRegulation.
+    pub fn enable_regulation(&mut self, lookahead: Interval) -> Result<(), TimeError> {
+        if self.regulation == Switch::On {
+            return Err(TimeError::TimeRegulationAlreadyEnabled);
+        }
+        self.check_switchable()?;
+        self.check_lookahead(lookahead)?;
+        self.lookahead = lookahead;
+        self.regulation = Switch::Asked;
+        self.out
+            .push_back(TimeOutput::Ask(TimeSwitch::RegulationOn));
+        Ok(())
+    }
+
+    /// disableTimeRegulation.
+    pub fn disable_regulation(&mut self) -> Result<(), TimeError> {
+        if self.regulation != Switch::On {
+            return Err(TimeError::TimeRegulationIsNotEnabled);
+        }
+        self.regulation = Switch::Off;
+        self.send(TimeBody::RegulationOff);
+        self.epoch = 0;
+        self.out
+            .push_back(TimeOutput::Ask(TimeSwitch::RegulationOff));
+        Ok(())
+    }
+
+    /// enableTimeConstrained.
+    pub fn enable_constrained(&mut self) -> Result<(), TimeError> {
+        if self.constraint == Switch::On {
+            return Err(TimeError::TimeConstrainedAlreadyEnabled);
+        }
+        self.check_switchable()?;
+        self.constraint = Switch::Asked;
+        self.out
+            .push_back(TimeOutput::Ask(TimeSwitch::ConstrainedOn));
+        Ok(())
+    }
+
+    /// disableTimeConstrained: held TSO messages are handed over at once, in time-stamp
+    /// order, as receive-order messages now are.
+    pub fn disable_constrained(&mut self) -> Result<(), TimeError> {
+        if self.constraint != Switch::On {
+            return Err(TimeError::TimeConstrainedIsNotEnabled);
+        }
+        self.constraint = Switch::Off;
+        self.bounds.clear();
+        self.release_through(LogicalTime::MAX);
+        self.out
+            .push_back(TimeOutput::Ask(TimeSwitch::ConstrainedOff));
+        self.refresh();
+        Ok(())
+    }
+
+    /// modifyLookahead.
+    pub fn modify_lookahead(&mut self, lookahead: Interval) -> Result<(), TimeError> {
+        if self.regulation != Switch::On {
+            return Err(TimeError::TimeRegulationIsNotEnabled);
+        }
+        if self.advance.is_some() {
+            return Err(TimeError::InTimeAdvancingState);
+        }
+        self.check_lookahead(lookahead)?;
+        self.lookahead = lookahead;
+        self.refresh();
+        Ok(())
+    }
+
+    /// The federate resigns: regulating federates are told on the time channel, behind the
+    /// last TSO message, so none waits for it any more.
+    pub fn depart(&mut self) {
+        self.send(TimeBody::Departing);
+        self.regulation = Switch::Off;
+        self.constraint = Switch::Off;
+    }
+
+    // ---- advancing -----------------------------------------------------------------------
+
+    /// timeAdvanceRequest and its relatives.
+    pub fn request_advance(
+        &mut self,
+        kind: AdvanceKind,
+        time: LogicalTime,
+    ) -> Result<(), TimeError> {
+        if self.advance.is_some() {
+            return Err(TimeError::InTimeAdvancingState);
+        }
+        if matches!(self.regulation, Switch::Asked | Switch::Pending) {
+            return Err(TimeError::RequestForTimeRegulationPending);
+        }
+        if matches!(self.constraint, Switch::Asked | Switch::Pending) {
+            return Err(TimeError::RequestForTimeConstrainedPending);
+        }
+        if time < self.time {
+            return Err(TimeError::LogicalTimeAlreadyPassed(
+                self.repr.display(time).to_string(),
+            ));
+        }
+        self.advance = Some((kind, time));
+        self.refresh();
+        Ok(())
+    }
+
+    /// Check the time stamp of a TSO message about to be sent; `Ok(true)` when it goes
+    /// time-stamp order, `Ok(false)` when it goes receive order (not regulating).
+    pub fn check_send(&self, time: LogicalTime) -> Result<bool, TimeError> {
+        if self.regulation != Switch::On {
+            return Ok(false);
+        }
+        if time < self.promised {
+            return Err(TimeError::InvalidLogicalTime(format!(
+                "time stamp {} is below logical time plus lookahead ({})",
+                self.repr.display(time),
+                self.repr.display(self.promised)
+            )));
+        }
+        Ok(true)
+    }
+
+    // ---- arrivals ------------------------------------------------------------------------
+
+    /// A TSO message arrived; hand it over now (receive order) or hold it.
+    pub fn on_time_stamped(&mut self, time: LogicalTime, callback: Callback) {
+        if self.constraint != Switch::On {
+            self.out.push_back(TimeOutput::Deliver(callback));
+            return;
+        }
+        if time < self.time || (time == self.time && !self.open_at_time) {
+            self.stats.late_time_stamped += 1;
+            self.out.push_back(TimeOutput::Deliver(callback));
+            return;
+        }
+        if self.held.len() >= MAX_QUEUED_TSO {
+            self.stats.queue_overflow += 1;
+            return;
+        }
+        self.arrivals += 1;
+        self.held.push(Held {
+            time,
+            arrival: self.arrivals,
+            callback,
+        });
+        self.refresh();
+    }
+
+    /// A time message of another federate arrived.
+    pub fn on_message(&mut self, message: TimeMessage) {
+        self.stats.time_messages_received += 1;
+        let sender = message.sender;
+        let current = self.regulating.get(&sender).copied();
+        match message.body {
+            TimeBody::Bound(bound) => {
+                if current == Some(message.epoch) {
+                    self.raise_bound(sender, bound);
+                }
+            }
+            TimeBody::RegulatorReply { to, bound } if to == self.me => {
+                if self.constraint == Switch::Asked {
+                    self.early_regulator_replies
+                        .insert(sender, (message.epoch, bound));
+                } else {
+                    self.take_regulator_reply(sender, message.epoch, bound);
+                }
+            }
+            TimeBody::ConstrainedReply { to, time } if to == self.me => {
+                if self.regulation == Switch::Asked {
+                    self.early_constrained_replies.insert(sender, time);
+                } else if self.awaiting_constrained.remove(&sender) {
+                    self.enable_time = self.enable_time.max(time);
+                }
+            }
+            TimeBody::RegulatorReply { .. } | TimeBody::ConstrainedReply { .. } => {}
+            TimeBody::RegulationOff => {
+                if current.is_none_or(|epoch| epoch <= message.epoch) {
+                    self.bounds.remove(&sender);
+                }
+            }
+            TimeBody::Departing => {
+                self.bounds.remove(&sender);
+                self.awaiting_constrained.remove(&sender);
+            }
+        }
+        self.refresh();
+    }
+
+    fn take_regulator_reply(&mut self, sender: u32, epoch: u64, bound: Option<LogicalTime>) {
+        if !self.bounds.contains_key(&sender) {
+            return;
+        }
+        match bound {
+            Some(bound) if self.regulating.get(&sender) == Some(&epoch) => {
+                self.raise_bound(sender, bound)
+            }
+            Some(_) => {}
+            None => {
+                self.bounds.remove(&sender);
+            }
+        }
+    }
+
+    fn raise_bound(&mut self, sender: u32, bound: LogicalTime) {
+        if let Some(entry) = self.bounds.get_mut(&sender) {
+            *entry = Some(entry.map_or(bound, |b| b.max(bound)));
+        }
+    }
+
+    /// A registry event about time switches, in the registry's order; `seq` is its number.
+    pub fn on_switch(&mut self, seq: u64, federate: u32, switch: TimeSwitch) {
+        let me = federate == self.me;
+        match switch {
+            TimeSwitch::RegulationOn => {
+                self.regulating.insert(federate, seq);
+                if me {
+                    self.start_regulation(seq);
+                } else if self.constrained.contains(&self.me) {
+                    self.answer_regulator(federate);
+                }
+            }
+            TimeSwitch::RegulationOff => {
+                self.regulating.remove(&federate);
+            }
+            TimeSwitch::ConstrainedOn => {
+                self.constrained.insert(federate);
+                if me {
+                    self.start_constraint();
+                } else if self.regulating.contains_key(&self.me) {
+                    self.answer_constrained(federate);
+                }
+            }
+            TimeSwitch::ConstrainedOff => {
+                self.constrained.remove(&federate);
+                self.awaiting_constrained.remove(&federate);
+            }
+        }
+        self.refresh();
+    }
+
+    /// The registry reports that `federate` left; `died` when its node vanished.
+    pub fn on_federate_left(&mut self, federate: u32, died: bool) {
+        self.regulating.remove(&federate);
+        self.constrained.remove(&federate);
+        self.awaiting_constrained.remove(&federate);
+        // A resigning federate said `Departing` behind its last TSO message; wait for that.
+        // One that died says nothing more.
+        if died {
+            self.bounds.remove(&federate);
+        }
+        self.refresh();
+    }
+
+    fn start_regulation(&mut self, epoch: u64) {
+        if self.regulation != Switch::Asked {
+            return;
+        }
+        self.epoch = epoch;
+        self.regulation = Switch::Pending;
+        self.enable_time = self.time;
+        self.awaiting_constrained = self
+            .constrained
+            .iter()
+            .copied()
+            .filter(|&c| c != self.me)
+            .collect();
+        for (sender, time) in std::mem::take(&mut self.early_constrained_replies) {
+            if self.awaiting_constrained.remove(&sender) {
+                self.enable_time = self.enable_time.max(time);
+            }
+        }
+    }
+
+    fn start_constraint(&mut self) {
+        if self.constraint != Switch::Asked {
+            return;
+        }
+        self.constraint = Switch::Pending;
+        self.bounds = self
+            .regulating
+            .keys()
+            .filter(|&&r| r != self.me)
+            .map(|&r| (r, None))
+            .collect();
+        for (sender, (epoch, bound)) in std::mem::take(&mut self.early_regulator_replies) {
+            self.take_regulator_reply(sender, epoch, bound);
+        }
+    }
+
+    /// `regulator` switched regulation on: tell it our time and assume its
+    /// bound is just after it until it announces one.
+    fn answer_regulator(&mut self, regulator: u32) {
+        self.send(TimeBody::ConstrainedReply {
+            to: regulator,
+            time: self.time,
+        });
+        if matches!(self.constraint, Switch::On | Switch::Pending) {
+            self.bounds.insert(regulator, Some(self.time.successor()));
+        }
+    }
+
+    /// `constrained` switched constraint on: tell it our bound, or that we do not regulate.
+    fn answer_constrained(&mut self, constrained: u32) {
+        match self.regulation {
+            Switch::On => self.send(TimeBody::RegulatorReply {
+                to: constrained,
+                bound: Some(self.promised),
+            }),
+            Switch::Pending | Switch::Asked => self.deferred_replies.push(constrained),
+            Switch::Off => self.send(TimeBody::RegulatorReply {
+                to: constrained,
+                bound: None,
+            }),
+        }
+    }
+
+    fn send(&mut self, body: TimeBody) {
+        self.out.push_back(TimeOutput::Send(TimeMessage {
+            sender: self.me,
+            epoch: self.epoch,
+            body,
+        }));
+    }
+
+    // ---- the engine ----------------------------------------------------------------------
+
+    /// Bring everything up to date: finish handshakes, announce a risen bound, grant.
+    fn refresh(&mut self) {
+        self.finish_regulation();
+        self.finish_constraint();
+        self.announce();
+        if self.try_grant() {
+            self.announce();
+        }
+    }
+
+    fn finish_regulation(&mut self) {
+        if self.regulation != Switch::Pending || !self.awaiting_constrained.is_empty() {
+            return;
+        }
+        let start = self.enable_time.max(self.time);
+        if self.constraint == Switch::On && self.galt().is_some_and(|g| g < start) {
+            return;
+        }
+        self.release_through(start);
+        self.time = start;
+        self.last_grant_available = false;
+        self.open_at_time = true;
+        self.regulation = Switch::On;
+        self.promised = self.compute_bound();
+        self.stats.bounds_sent += 1;
+        self.send(TimeBody::Bound(self.promised));
+        for constrained in std::mem::take(&mut self.deferred_replies) {
+            self.answer_constrained(constrained);
+        }
+        self.out
+            .push_back(TimeOutput::Deliver(Callback::TimeRegulationEnabled {
+                time: start,
+            }));
+    }
+
+    fn finish_constraint(&mut self) {
+        if self.constraint != Switch::Pending || self.bounds.values().any(Option::is_none) {
+            return;
+        }
+        if self.galt().is_some_and(|g| g < self.time) {
+            return;
+        }
+        self.constraint = Switch::On;
+        self.open_at_time = true;
+        self.out
+            .push_back(TimeOutput::Deliver(Callback::TimeConstrainedEnabled {
+                time: self.time,
+            }));
+    }
+
+    /// The bound our state implies (before the never-lower rule).
+    fn compute_bound(&self) -> LogicalTime {
+        let (base, available) = match self.advance {
+            None => (self.time, self.last_grant_available),
+            Some((kind @ (AdvanceKind::Tar | AdvanceKind::Tara), t)) => (t, kind.available()),
+            Some((kind, t)) => (self.next_event_time(t), kind.available()),
+        };
+        let bound = self.repr.add(base, self.lookahead);
+        if available || !self.lookahead.is_zero() {
+            bound
+        } else {
+            base.successor()
+        }
+    }
+
+    /// The earliest time an NMR / NMRA / flush to `t` could be granted at: `t`, the next
+    /// held message, or GALT (a message may still arrive there).
+    fn next_event_time(&self, t: LogicalTime) -> LogicalTime {
+        let mut next = t;
+        if let Some(held) = self.held.peek() {
+            next = next.min(held.time);
+        }
+        if self.constraint == Switch::On {
+            if let Some(galt) = self.galt() {
+                next = next.min(galt);
+            }
+        }
+        next.max(self.time)
+    }
+
+    fn announce(&mut self) {
+        if self.regulation != Switch::On {
+            return;
+        }
+        let bound = self.compute_bound();
+        if bound > self.promised {
+            self.promised = bound;
+            self.stats.bounds_sent += 1;
+            self.send(TimeBody::Bound(bound));
+        }
+    }
+
+    /// Grant the pending request if GALT allows; true when granted.
+    fn try_grant(&mut self) -> bool {
+        let Some((kind, t)) = self.advance else {
+            return false;
+        };
+        let constrained = self.constraint == Switch::On;
+        let galt = if constrained { self.galt() } else { None };
+        let next_held = self.held.peek().map(|h| h.time);
+        let target = match kind {
+            AdvanceKind::Tar | AdvanceKind::Tara => t,
+            AdvanceKind::Nmr | AdvanceKind::Nmra => next_held.map_or(t, |n| n.min(t)),
+            AdvanceKind::Flush => {
+                let mut g = t;
+                if let Some(n) = next_held {
+                    g = g.min(n);
+                }
+                if let Some(galt) = galt {
+                    g = g.min(galt);
+                }
+                g.max(self.time)
+            }
+        };
+        let allowed = match galt {
+            None => true,
+            Some(galt) if kind == AdvanceKind::Flush => galt >= self.time,
+            Some(galt) if kind.available() => galt >= target,
+            Some(galt) => galt > target,
+        };
+        if !allowed {
+            return false;
+        }
+        let through = if kind == AdvanceKind::Flush {
+            LogicalTime::MAX
+        } else {
+            target
+        };
+        self.release_through(through);
+        self.time = target;
+        self.advance = None;
+        self.last_grant_available = kind.available();
+        self.open_at_time = kind.available();
+        self.stats.grants += 1;
+        self.out
+            .push_back(TimeOutput::Deliver(Callback::TimeAdvanceGrant {
+                time: target,
+            }));
+        true
+    }
+
+    /// Hand over every held message with a time stamp at or below `through`.
+    fn release_through(&mut self, through: LogicalTime) {
+        while self.held.peek().is_some_and(|h| h.time <= through) {
+            let held = self.held.pop().expect("peeked");
+            self.out.push_back(TimeOutput::Deliver(held.callback));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

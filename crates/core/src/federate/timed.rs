@@ -1,0 +1,205 @@
+//! Time management services of the federate (IEEE 1516.1-2010 §8) and sending with a
+//! logical time stamp. The state machine is `time::TimeManager`; this file joins it to the
+//! federate: its outputs become actions and callbacks, its errors `FederateError::Time`.
+
+use super::logical_time::{Interval, LogicalTime, TimeRepresentation};
+use super::message::ObjectId;
+use super::region::Region;
+use super::time::{AdvanceKind, TimeError, TimeMessage, TimeStats};
+use super::{Callback, Federate, FederateError};
+use crate::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
+use crate::wire::TransportClass;
+
+impl Federate {
+    fn time_service(
+        &mut self,
+        service: impl FnOnce(&mut super::time::TimeManager) -> Result<(), TimeError>,
+    ) -> Result<(), FederateError> {
+        let result = service(&mut self.time);
+        self.drain_time();
+        Ok(result?)
+    }
+
+    pub fn time_representation(&self) -> TimeRepresentation {
+        self.time.representation()
+    }
+
+    pub fn enable_time_regulation(&mut self, lookahead: Interval) -> Result<(), FederateError> {
+        self.time_service(|t| t.enable_regulation(lookahead))
+    }
+
+    pub fn disable_time_regulation(&mut self) -> Result<(), FederateError> {
+        self.time_service(|t| t.disable_regulation())
+    }
+
+    pub fn enable_time_constrained(&mut self) -> Result<(), FederateError> {
+        self.time_service(|t| t.enable_constrained())
+    }
+
+    pub fn disable_time_constrained(&mut self) -> Result<(), FederateError> {
+        self.time_service(|t| t.disable_constrained())
+    }
+
+    /// timeAdvanceRequest, timeAdvanceRequestAvailable, nextMessageRequest,
+    /// nextMessageRequestAvailable, flushQueueRequest.
+    pub fn request_time_advance(
+        &mut self,
+        kind: AdvanceKind,
+        time: LogicalTime,
+    ) -> Result<(), FederateError> {
+        self.time_service(|t| t.request_advance(kind, time))
+    }
+
+    pub fn modify_lookahead(&mut self, lookahead: Interval) -> Result<(), FederateError> {
+        self.time_service(|t| t.modify_lookahead(lookahead))
+    }
+
+    pub fn query_lookahead(&self) -> Result<Interval, FederateError> {
+        Ok(self.time.lookahead()?)
+    }
+
+    pub fn query_logical_time(&self) -> LogicalTime {
+        self.time.logical_time()
+    }
+
+    /// queryGALT: `None` when GALT is undefined (no regulating federate constrains this one).
+    pub fn query_galt(&self) -> Option<LogicalTime> {
+        if self.time.is_constrained() {
+            self.time.galt()
+        } else {
+            None
+        }
+    }
+
+    /// queryLITS: `None` when undefined.
+    pub fn query_lits(&self) -> Option<LogicalTime> {
+        self.time.lits()
+    }
+
+    /// The smallest time stamp a time-stamp-order message may carry now: logical time
+    /// plus lookahead, or the bound already promised if that is later (after a lookahead
+    /// reduction). Meaningful while regulating.
+    pub fn earliest_time_stamp(&self) -> LogicalTime {
+        self.time.earliest_send()
+    }
+
+    pub fn is_time_regulating(&self) -> bool {
+        self.time.is_regulating()
+    }
+
+    pub fn is_time_constrained(&self) -> bool {
+        self.time.is_constrained()
+    }
+
+    pub fn is_time_advancing(&self) -> bool {
+        self.time.is_advancing()
+    }
+
+    /// Handles this federate's time management waits for (regulating federates whose bound
+    /// is unknown, constrained federates whose answer is awaited), for diagnostics.
+    pub fn time_waiting_for(&self) -> (Vec<u32>, Vec<u32>) {
+        self.time.waiting_for()
+    }
+
+    pub fn time_stats(&self) -> TimeStats {
+        self.time.stats()
+    }
+
+    /// Run `send` with a logical time stamp: time-stamp order when regulating (checked
+    /// against logical time plus lookahead), receive order otherwise.
+    fn with_time_stamp(
+        &mut self,
+        time: LogicalTime,
+        send: impl FnOnce(&mut Federate) -> Result<(), FederateError>,
+    ) -> Result<(), FederateError> {
+        let ordered = self.time.check_send(time)?;
+        self.sending_time_stamp = ordered.then_some(time);
+        let result = send(self);
+        self.sending_time_stamp = None;
+        result
+    }
+
+    /// updateAttributeValues with a logical time stamp.
+    pub fn update_attribute_values_at<V: AsRef<[u8]>>(
+        &mut self,
+        object: ObjectId,
+        values: &[(AttributeHandle, V)],
+        tag: &[u8],
+        time: LogicalTime,
+        region: Option<&Region>,
+    ) -> Result<(), FederateError> {
+        self.with_time_stamp(time, |f| {
+            f.update_attribute_values(object, values, tag, time.key(), region, None)
+        })
+    }
+
+    /// sendInteraction with a logical time stamp.
+    pub fn send_interaction_at<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+        tag: &[u8],
+        time: LogicalTime,
+        region: Option<&Region>,
+    ) -> Result<(), FederateError> {
+        self.with_time_stamp(time, |f| {
+            f.send_interaction(
+                class,
+                parameters,
+                tag,
+                time.key(),
+                region,
+                Some(TransportClass::Reliable),
+            )
+        })
+    }
+
+    /// deleteObjectInstance with a logical time stamp.
+    pub fn delete_object_instance_at(
+        &mut self,
+        object: ObjectId,
+        tag: &[u8],
+        time: LogicalTime,
+    ) -> Result<(), FederateError> {
+        self.with_time_stamp(time, |f| f.delete_object_instance(object, tag, time.key()))
+    }
+
+    /// About to resign: say so on the time channel, behind the last time-stamped message.
+    pub fn depart(&mut self) {
+        self.time.depart();
+        self.drain_time();
+    }
+
+    pub(super) fn on_time_payload(&mut self, payload: &[u8]) {
+        match TimeMessage::decode(payload) {
+            Ok(message) if message.sender != self.handle => {
+                self.time.on_message(message);
+                self.drain_time();
+            }
+            Ok(_) => {}
+            Err(_) => self.stats.malformed += 1,
+        }
+    }
+
+    /// `federate` left the federation: the instances it registered and still held are
+    /// removed here, as if it had deleted them.
+    pub(super) fn federate_gone(&mut self, federate: u32) {
+        let gone: Vec<ObjectId> = self
+            .known
+            .keys()
+            .copied()
+            .filter(|object| object.federate() == federate)
+            .collect();
+        for object in gone {
+            self.known.remove(&object);
+            self.callbacks.push_back(Callback::RemoveObjectInstance {
+                object,
+                tag: bytes::Bytes::from_static(b"federate left"),
+                time: 0,
+                sender: federate,
+                sent_order: crate::fom::Order::Receive,
+                received_order: crate::fom::Order::Receive,
+            });
+        }
+    }
+}

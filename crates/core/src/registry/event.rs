@@ -1,0 +1,219 @@
+//! Registry events: what the registry tells every joined federate of a federation, in one
+//! total order (a sequence number per federation). They travel as reliable data frames on
+//! the federation's broadcast id (`crate::interest::BROADCAST_IDS`), so every federate sees
+//! the same membership, synchronization-point and time-management history in the same order.
+//!
+//! ```text
+//! payload: REGISTRY_EVENT_KIND: u8 | seq: u64 | kind: u8 | body
+//! ```
+
+use super::codec::{get_handles, put_handles, put_str};
+use crate::wire::reader::Reader;
+use crate::wire::WireError;
+use bytes::{BufMut, Bytes, BytesMut};
+
+/// First byte of a registry event's payload. Federate messages use small kinds; this one
+/// can never be mistaken for one of them.
+pub const REGISTRY_EVENT_KIND: u8 = 0x40;
+
+/// The broadcast id registry events travel on.
+pub const FEDERATION_CONTROL_ID: u32 = *crate::interest::BROADCAST_IDS.start();
+
+/// A time-management membership switch, as the registry orders them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeSwitch {
+    RegulationOn,
+    RegulationOff,
+    ConstrainedOn,
+    ConstrainedOff,
+}
+
+impl TimeSwitch {
+    pub(crate) fn to_byte(self) -> u8 {
+        match self {
+            TimeSwitch::RegulationOn => 1,
+            TimeSwitch::RegulationOff => 2,
+            TimeSwitch::ConstrainedOn => 3,
+            TimeSwitch::ConstrainedOff => 4,
+        }
+    }
+
+    pub(crate) fn from_byte(byte: u8) -> Option<TimeSwitch> {
+        Some(match byte {
+            1 => TimeSwitch::RegulationOn,
+            2 => TimeSwitch::RegulationOff,
+            3 => TimeSwitch::ConstrainedOn,
+            4 => TimeSwitch::ConstrainedOff,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FederationEvent {
+    FederateJoined {
+        federate: u32,
+        name: String,
+        kind: String,
+    },
+    /// Resigned, or (`died`) its node's link failed.
+    FederateLeft {
+        federate: u32,
+        died: bool,
+    },
+    /// announceSynchronizationPoint; `members` empty: the whole federation, late joiners too.
+    SyncAnnounced {
+        label: String,
+        tag: Bytes,
+        members: Vec<u32>,
+    },
+    FederationSynchronized {
+        label: String,
+        failed: Vec<u32>,
+    },
+    /// A federate asked to switch regulation or constraint on or off.
+    Time {
+        federate: u32,
+        switch: TimeSwitch,
+    },
+}
+
+impl FederationEvent {
+    pub fn encode(&self, seq: u64) -> Bytes {
+        let mut out = BytesMut::new();
+        out.put_u8(REGISTRY_EVENT_KIND);
+        out.put_u64_le(seq);
+        match self {
+            FederationEvent::FederateJoined {
+                federate,
+                name,
+                kind,
+            } => {
+                out.put_u8(1);
+                out.put_u32_le(*federate);
+                put_str(&mut out, name);
+                put_str(&mut out, kind);
+            }
+            FederationEvent::FederateLeft { federate, died } => {
+                out.put_u8(2);
+                out.put_u32_le(*federate);
+                out.put_u8(u8::from(*died));
+            }
+            FederationEvent::SyncAnnounced {
+                label,
+                tag,
+                members,
+            } => {
+                out.put_u8(3);
+                put_str(&mut out, label);
+                put_str_bytes(&mut out, tag);
+                put_handles(&mut out, members);
+            }
+            FederationEvent::FederationSynchronized { label, failed } => {
+                out.put_u8(4);
+                put_str(&mut out, label);
+                put_handles(&mut out, failed);
+            }
+            FederationEvent::Time { federate, switch } => {
+                out.put_u8(5);
+                out.put_u32_le(*federate);
+                out.put_u8(switch.to_byte());
+            }
+        }
+        out.freeze()
+    }
+
+    /// (sequence number, event) from a payload that starts with `REGISTRY_EVENT_KIND`.
+    pub fn decode(payload: &[u8]) -> Result<(u64, FederationEvent), WireError> {
+        let mut r = Reader::new(payload, "registry event");
+        if r.u8("payload kind")? != REGISTRY_EVENT_KIND {
+            return Err(r.malformed("not a registry event"));
+        }
+        let seq = r.u64("seq")?;
+        let event = match r.u8("event kind")? {
+            1 => FederationEvent::FederateJoined {
+                federate: r.u32("federate")?,
+                name: r.long_str("name")?,
+                kind: r.long_str("type")?,
+            },
+            2 => FederationEvent::FederateLeft {
+                federate: r.u32("federate")?,
+                died: r.u8("died")? != 0,
+            },
+            3 => FederationEvent::SyncAnnounced {
+                label: r.long_str("label")?,
+                tag: get_str_bytes(&mut r)?,
+                members: get_handles(&mut r)?,
+            },
+            4 => FederationEvent::FederationSynchronized {
+                label: r.long_str("label")?,
+                failed: get_handles(&mut r)?,
+            },
+            5 => FederationEvent::Time {
+                federate: r.u32("federate")?,
+                switch: TimeSwitch::from_byte(r.u8("switch")?)
+                    .ok_or(r.malformed("unknown time switch"))?,
+            },
+            _ => return Err(r.malformed("unknown registry event")),
+        };
+        r.finish()?;
+        Ok((seq, event))
+    }
+}
+
+pub(crate) fn put_str_bytes(out: &mut BytesMut, bytes: &[u8]) {
+    let bytes = &bytes[..bytes.len().min(u16::MAX as usize)];
+    out.put_u16_le(bytes.len() as u16);
+    out.put_slice(bytes);
+}
+
+pub(crate) fn get_str_bytes(r: &mut Reader<'_>) -> Result<Bytes, WireError> {
+    let len = r.u16("tag length")? as usize;
+    Ok(Bytes::copy_from_slice(r.bytes(len, "tag")?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_round_trip_and_reject_garbage() {
+        let events = [
+            FederationEvent::FederateJoined {
+                federate: 3,
+                name: "tank".into(),
+                kind: "sim".into(),
+            },
+            FederationEvent::FederateLeft {
+                federate: 3,
+                died: true,
+            },
+            FederationEvent::SyncAnnounced {
+                label: "ReadyToRun".into(),
+                tag: Bytes::from_static(b"t"),
+                members: vec![1, 2],
+            },
+            FederationEvent::FederationSynchronized {
+                label: "ReadyToRun".into(),
+                failed: vec![2],
+            },
+            FederationEvent::Time {
+                federate: 1,
+                switch: TimeSwitch::ConstrainedOff,
+            },
+        ];
+        for (seq, event) in events.into_iter().enumerate() {
+            let bytes = event.encode(seq as u64);
+            assert_eq!(
+                FederationEvent::decode(&bytes).unwrap(),
+                (seq as u64, event)
+            );
+            for cut in 0..bytes.len() {
+                assert!(FederationEvent::decode(&bytes[..cut]).is_err());
+            }
+        }
+        assert!(
+            FederationEvent::decode(&[REGISTRY_EVENT_KIND, 0, 0, 0, 0, 0, 0, 0, 0, 9]).is_err()
+        );
+    }
+}

@@ -1,0 +1,95 @@
+//! Time management services (IEEE 1516.1-2010 §8) on the ambassador; the state machine is
+//! `trellis_core::federate::time`. Grants and enabled notices arrive as callbacks.
+
+use super::{RtiAmbassador, RtiError};
+use trellis_core::federate::{AdvanceKind, Interval, LogicalTime, ObjectId, Region};
+use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
+
+impl RtiAmbassador {
+    pub fn enable_time_regulation(&mut self, lookahead: Interval) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.enable_time_regulation(lookahead)?))
+    }
+
+    pub fn disable_time_regulation(&mut self) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.disable_time_regulation()?))
+    }
+
+    pub fn enable_time_constrained(&mut self) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.enable_time_constrained()?))
+    }
+
+    pub fn disable_time_constrained(&mut self) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.disable_time_constrained()?))
+    }
+
+    /// timeAdvanceRequest (`Tar`), timeAdvanceRequestAvailable (`Tara`),
+    /// nextMessageRequest (`Nmr`), nextMessageRequestAvailable (`Nmra`),
+    /// flushQueueRequest (`Flush`).
+    pub fn request_time_advance(
+        &mut self,
+        kind: AdvanceKind,
+        time: LogicalTime,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.request_time_advance(kind, time)?))
+    }
+
+    pub fn time_advance_request(&mut self, time: LogicalTime) -> Result<(), RtiError> {
+        self.request_time_advance(AdvanceKind::Tar, time)
+    }
+
+    pub fn modify_lookahead(&mut self, lookahead: Interval) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.modify_lookahead(lookahead)?))
+    }
+
+    pub fn query_lookahead(&self) -> Result<Interval, RtiError> {
+        Ok(self.federate()?.query_lookahead()?)
+    }
+
+    pub fn query_logical_time(&self) -> Result<LogicalTime, RtiError> {
+        Ok(self.federate()?.query_logical_time())
+    }
+
+    /// queryGALT: `None` when undefined.
+    pub fn query_galt(&self) -> Result<Option<LogicalTime>, RtiError> {
+        Ok(self.federate()?.query_galt())
+    }
+
+    /// queryLITS: `None` when undefined.
+    pub fn query_lits(&self) -> Result<Option<LogicalTime>, RtiError> {
+        Ok(self.federate()?.query_lits())
+    }
+
+    /// updateAttributeValues with a time stamp (time-stamp order when regulating).
+    pub fn update_attribute_values_at<V: AsRef<[u8]>>(
+        &mut self,
+        object: ObjectId,
+        values: &[(AttributeHandle, V)],
+        tag: &[u8],
+        time: LogicalTime,
+        region: Option<&Region>,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.update_attribute_values_at(object, values, tag, time, region)?))
+    }
+
+    /// sendInteraction with a time stamp (time-stamp order when regulating).
+    pub fn send_interaction_at<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+        tag: &[u8],
+        time: LogicalTime,
+        region: Option<&Region>,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.send_interaction_at(class, parameters, tag, time, region)?))
+    }
+
+    /// deleteObjectInstance with a time stamp.
+    pub fn delete_object_instance_at(
+        &mut self,
+        object: ObjectId,
+        tag: &[u8],
+        time: LogicalTime,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.delete_object_instance_at(object, tag, time)?))
+    }
+}
