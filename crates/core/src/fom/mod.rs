@@ -16,7 +16,7 @@ mod parse;
 mod support;
 mod update_rates;
 
-pub use error::{FomError, FomErrors};
+pub use error::{FddErrorKind, FomError, FomErrors};
 pub use mim::{is_standard_mim_designator, STANDARD_MIM_FILE, STANDARD_MIM_NAME, STANDARD_MIM_XML};
 pub use support::{
     LookupError, ServiceGroup, TransportationType, TransportationTypeHandle, RTI_CHOSEN_UPPER_BOUND,
@@ -520,5 +520,7 @@ fn descendants<'a, H: Copy + 'a>(root: H, children: impl Fn(H) -> &'a [H]) -> Ve
     out
 }
 
+#[cfg(test)]
+mod rules_tests;
 #[cfg(test)]
 mod tests;
