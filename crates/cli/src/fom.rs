@@ -13,7 +13,8 @@ pub(crate) enum FomCommand {
 
 #[derive(Args)]
 pub(crate) struct CheckArgs {
-    /// OMT / FDD XML modules (IEEE 1516-2010).
+    /// OMT / FDD XML modules (IEEE 1516-2010). The standard MIM is loaded first unless
+    /// one of them is a MIM; "HLAstandardMIM" names the built-in one.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Print the counts as JSON.
@@ -30,6 +31,7 @@ pub(crate) fn run(command: FomCommand) -> Result<()> {
                 println!("{}", serde_json::to_string_pretty(&counts)?);
             } else {
                 println!("{} modules: {counts}", model.modules().len());
+                println!("modules: {}", model.modules().join(", "));
                 println!("fingerprint {:016x}", model.fingerprint());
             }
             Ok(())

@@ -34,11 +34,13 @@ fn the_rpr_fom_counts_as_json() {
     );
     let json = String::from_utf8(out.stdout).unwrap();
     for (key, value) in [
-        ("object_classes", 64),
-        ("interaction_classes", 79),
-        ("attributes", 311),
-        ("parameters", 277),
-        ("dimensions", 0),
+        // RPR's own, merged after the standard MIM (4 object classes, 85 interaction
+        // classes, 45 attributes, 105 parameters, 2 dimensions; the roots count once).
+        ("object_classes", 64 + 4 - 1),
+        ("interaction_classes", 79 + 85 - 1),
+        ("attributes", 311 + 45),
+        ("parameters", 277 + 105),
+        ("dimensions", 2),
     ] {
         assert!(
             json.contains(&format!("\"{key}\": {value}")),
@@ -61,4 +63,81 @@ fn errors_name_file_and_line_and_exit_1() {
         "{stderr}"
     );
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A file in a fresh temporary directory of this test process.
+fn temp_file(test: &str, name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("trellis-fom-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn an_ieee_1516_2000_model_is_refused_with_what_to_do() {
+    let old = temp_file(
+        "old",
+        "old.xml",
+        "<objectModel DTDversion=\"1516.2\" name=\"Old\">\n<objects><objectClass name=\"HLAobjectRoot\"/></objects>\n</objectModel>\n",
+    );
+    let out = trellis(&["fom", "check", old.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "{}:1: <objectModel>: IEEE 1516-2000 object models are not supported; \
+             convert to IEEE 1516-2010 (HLA Evolved) format",
+            old.display()
+        )),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(old.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn two_definitions_of_a_class_that_differ_name_both_files() {
+    let module = |attribute: &str| {
+        format!(
+            "<objectModel>\n<objects><objectClass><name>HLAobjectRoot</name>\n\
+             <objectClass><name>Tank</name>\n\
+             <attribute><name>{attribute}</name><dataType>HLAfloat32BE</dataType></attribute>\n\
+             </objectClass></objectClass></objects></objectModel>\n"
+        )
+    };
+    let first = temp_file("differ", "first.xml", &module("Speed"));
+    let second = first.with_file_name("second.xml");
+    std::fs::write(&second, module("Armour")).unwrap();
+    let out = trellis(&[
+        "fom",
+        "check",
+        first.to_str().unwrap(),
+        second.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let expected = format!(
+        "{}:4: <attribute>: HLAobjectRoot.Tank is defined differently at {}:3: \
+         attribute Armour is defined here but not there",
+        second.display(),
+        first.display()
+    );
+    assert!(stderr.contains(&expected), "{expected}\n{stderr}");
+    std::fs::remove_dir_all(first.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn the_standard_mim_is_named_and_loads_by_its_designator() {
+    let out = trellis(&["fom", "check", "HLAstandardMIM"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("1 modules: 4 object classes, 85 interaction classes"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("modules: HLAstandardMIM.xml"), "{stdout}");
 }

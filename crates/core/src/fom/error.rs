@@ -12,6 +12,29 @@ pub struct FomError {
     pub message: String,
 }
 
+/// Which IEEE 1516.1-2010 exception of createFederationExecution / joinFederationExecution
+/// an error is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FddErrorKind {
+    /// CouldNotOpenFDD: the module could not be read.
+    CouldNotOpen,
+    /// ErrorReadingFDD: not well-formed XML, or not an IEEE 1516-2010 object model.
+    ErrorReading,
+    /// InconsistentFDD: the modules do not make one consistent model (conflicting or
+    /// missing definitions, unknown references).
+    Inconsistent,
+}
+
+impl FomError {
+    pub fn kind(&self) -> FddErrorKind {
+        match self.element.as_str() {
+            "file" => FddErrorKind::CouldNotOpen,
+            "xml" | "FED" | "objectModel" => FddErrorKind::ErrorReading,
+            _ => FddErrorKind::Inconsistent,
+        }
+    }
+}
+
 /// Every problem found while loading a set of modules.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub struct FomErrors(pub Vec<FomError>);

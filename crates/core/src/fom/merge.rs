@@ -1,231 +1,21 @@
-//! Several modules into one model: classes merge by qualified name, members by name, and
-//! anything declared twice must be declared the same way.
+//! Several modules into one model: classes merge by qualified name (by the rules in
+//! `definitions`), dimensions, transportations and update rates by name, and anything
+//! defined twice must be defined the same way.
 
+use super::definitions::Tree;
 use super::error::{FomError, Site};
-use super::parse::{ClassDecl, MemberDecl, Module};
+use super::parse::Module;
+use super::support::{transportation_types, RTI_CHOSEN_UPPER_BOUND};
+use super::update_rates;
 use super::{
     Attribute, AttributeHandle, Dimension, DimensionHandle, InteractionClass,
     InteractionClassHandle, ObjectClass, ObjectClassHandle, ObjectModel, Order, Parameter,
     ParameterHandle, Transportation,
 };
-use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 const OBJECT_ROOT: &str = "HLAobjectRoot";
 const INTERACTION_ROOT: &str = "HLAinteractionRoot";
-
-/// A member (attribute or parameter) as merged, with where it was first declared.
-struct Member {
-    data_type: String,
-    transportation: Option<String>,
-    order: Option<String>,
-    dimensions: Vec<(String, Site)>,
-    site: Site,
-}
-
-impl Member {
-    fn same_as(&self, other: &MemberDecl) -> bool {
-        let names = |d: &[(String, Site)]| {
-            let mut n: Vec<&str> = d.iter().map(|(n, _)| n.as_str()).collect();
-            n.sort_unstable();
-            n.dedup();
-            n.into_iter().map(str::to_owned).collect::<Vec<_>>()
-        };
-        self.data_type == other.data_type
-            && self.transportation == other.transportation
-            && self.order == other.order
-            && names(&self.dimensions) == names(&other.dimensions)
-    }
-}
-
-struct Class {
-    name: String,
-    parent: Option<String>,
-    site: Site,
-    members: BTreeMap<String, Member>,
-    transportation: Option<(String, Site)>,
-    order: Option<(String, Site)>,
-    dimensions: Option<(Vec<(String, Site)>, Site)>,
-}
-
-struct Tree {
-    kind: &'static str,
-    member_kind: &'static str,
-    classes: BTreeMap<String, Class>,
-    /// Each class name's first qualified name and place, to catch a module that repeats a
-    /// class under another parent: merging by qualified name would silently fork it.
-    first_by_name: FxHashMap<String, (String, Site)>,
-}
-
-/// Merge `value` declared at `site` into `slot`, or report a conflict with the first.
-fn merge_setting(
-    slot: &mut Option<(String, Site)>,
-    value: &Option<String>,
-    site: &Site,
-    what: &str,
-    qualified: &str,
-    errors: &mut Vec<FomError>,
-) {
-    let Some(value) = value else { return };
-    match slot {
-        None => *slot = Some((value.clone(), site.clone())),
-        Some((first, first_site)) if first != value => errors.push(site.error(
-            what,
-            format!("{qualified}: {what} {value} conflicts with {first} declared at {first_site}"),
-        )),
-        Some(_) => {}
-    }
-}
-
-impl Tree {
-    fn new(kind: &'static str, member_kind: &'static str) -> Tree {
-        Tree {
-            kind,
-            member_kind,
-            classes: BTreeMap::new(),
-            first_by_name: FxHashMap::default(),
-        }
-    }
-
-    fn add(&mut self, decl: &ClassDecl, parent: Option<&str>, errors: &mut Vec<FomError>) {
-        let qualified = match parent {
-            Some(p) => format!("{p}.{}", decl.name),
-            None => decl.name.clone(),
-        };
-        match self.first_by_name.get(&decl.name) {
-            Some((first, first_site))
-                if *first != qualified && first_site.file != decl.site.file =>
-            {
-                let first_parent = first.rsplit_once('.').map_or("none", |(p, _)| p);
-                errors.push(decl.site.error(
-                    self.kind,
-                    format!(
-                        "{} has parent {} here but parent {} at {first_site}",
-                        decl.name,
-                        parent.unwrap_or("none"),
-                        first_parent,
-                    ),
-                ));
-            }
-            Some(_) => {}
-            None => {
-                self.first_by_name
-                    .insert(decl.name.clone(), (qualified.clone(), decl.site.clone()));
-            }
-        }
-        let class = self
-            .classes
-            .entry(qualified.clone())
-            .or_insert_with(|| Class {
-                name: decl.name.clone(),
-                parent: parent.map(str::to_owned),
-                site: decl.site.clone(),
-                members: BTreeMap::new(),
-                transportation: None,
-                order: None,
-                dimensions: None,
-            });
-        merge_setting(
-            &mut class.transportation,
-            &decl.transportation,
-            &decl.site,
-            "transportation",
-            &qualified,
-            errors,
-        );
-        merge_setting(
-            &mut class.order,
-            &decl.order,
-            &decl.site,
-            "order",
-            &qualified,
-            errors,
-        );
-        if let Some(dims) = &decl.dimensions {
-            match &class.dimensions {
-                None => class.dimensions = Some((dims.clone(), decl.site.clone())),
-                Some((first, first_site)) => {
-                    let names = |d: &[(String, Site)]| {
-                        let mut n: Vec<String> = d.iter().map(|(n, _)| n.clone()).collect();
-                        n.sort();
-                        n
-                    };
-                    // Scaffolding repeats of a class often leave <dimensions/> empty.
-                    if !dims.is_empty() && !first.is_empty() && names(first) != names(dims) {
-                        errors.push(decl.site.error(
-                            "dimensions",
-                            format!("{qualified}: dimensions differ from those declared at {first_site}"),
-                        ));
-                    } else if first.is_empty() {
-                        class.dimensions = Some((dims.clone(), decl.site.clone()));
-                    }
-                }
-            }
-        }
-        let mut seen_here = BTreeMap::new();
-        for member in &decl.members {
-            if let Some(first) = seen_here.insert(member.name.clone(), member.site.clone()) {
-                errors.push(member.site.error(
-                    self.member_kind,
-                    format!(
-                        "{qualified}: {} {} is declared twice in this module (first at {first})",
-                        self.member_kind, member.name
-                    ),
-                ));
-                continue;
-            }
-            match class.members.get(&member.name) {
-                None => {
-                    class.members.insert(
-                        member.name.clone(),
-                        Member {
-                            data_type: member.data_type.clone(),
-                            transportation: member.transportation.clone(),
-                            order: member.order.clone(),
-                            dimensions: member.dimensions.clone(),
-                            site: member.site.clone(),
-                        },
-                    );
-                }
-                Some(first) if !first.same_as(member) => errors.push(member.site.error(
-                    self.member_kind,
-                    format!(
-                        "{qualified}: {} {} conflicts with its declaration at {}",
-                        self.member_kind, member.name, first.site
-                    ),
-                )),
-                Some(_) => {}
-            }
-        }
-        for child in &decl.children {
-            self.add(child, Some(&qualified), errors);
-        }
-    }
-
-    /// Members declared in `qualified` that an ancestor already declares.
-    fn check_shadowing(&self, errors: &mut Vec<FomError>) {
-        for (qualified, class) in &self.classes {
-            let mut ancestor = class.parent.as_deref();
-            while let Some(name) = ancestor {
-                let Some(up) = self.classes.get(name) else {
-                    break;
-                };
-                for (member, decl) in &class.members {
-                    if let Some(inherited) = up.members.get(member) {
-                        errors.push(decl.site.error(
-                            self.member_kind,
-                            format!(
-                                "{qualified}: {} {member} is already inherited from {name} (declared at {})",
-                                self.member_kind, inherited.site
-                            ),
-                        ));
-                    }
-                }
-                ancestor = up.parent.as_deref();
-            }
-        }
-    }
-}
 
 /// Resolves names of transportations, orders and dimensions, collecting errors.
 struct Resolver<'a> {
@@ -369,6 +159,9 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
             }
         }
     }
+    objects.settle(&mut errors);
+    interactions.settle(&mut errors);
+    let update_rates = update_rates::merge(&modules, &mut errors);
     check_root(&objects, OBJECT_ROOT, &mut errors);
     check_root(&interactions, INTERACTION_ROOT, &mut errors);
     objects.check_shadowing(&mut errors);
@@ -376,11 +169,9 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
 
     let mut dimensions = Vec::new();
     let mut dimension_handles = BTreeMap::new();
-    for (name, (bound, data_type, site)) in &dimension_decls {
-        let Some(upper_bound) = *bound else {
-            errors.push(site.error("dimension", format!("dimension {name} has no <upperBound>")));
-            continue;
-        };
+    for (name, (bound, data_type, _)) in &dimension_decls {
+        // The standard's HLAfederate dimension has no bound: the RTI chooses it.
+        let upper_bound = bound.unwrap_or(RTI_CHOSEN_UPPER_BOUND);
         let handle = DimensionHandle(dimensions.len() as u32);
         dimension_handles.insert(name.clone(), handle);
         dimensions.push(Dimension {
@@ -517,5 +308,7 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
         interaction_classes,
         parameters,
         dimensions,
+        transportation_types(&transportations),
+        update_rates,
     ))
 }

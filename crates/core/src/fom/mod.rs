@@ -1,16 +1,27 @@
 //! Object models: IEEE 1516-2010 OMT / FDD XML modules, merged into one model.
 //!
-//! Classes of several modules merge by qualified name (RPR modules repeat their parents as
-//! scaffolding); a member declared twice must be declared alike, or loading fails with an
-//! error naming both places. Every error names the file, line and element. Handles follow
+//! The standard MIM comes first, implicitly (see `mim`). Classes of several modules merge
+//! by qualified name: a class defined in two modules must be defined identically unless
+//! one definition is scaffolding (RPR modules repeat their parents that way), or loading
+//! fails with an error naming both places and the property that differs (`definitions`). Every error names the file, line and element. Handles follow
 //! sorted qualified names, so two processes that load the same modules in any order agree
 //! on every handle and on the model's fingerprint.
 
+mod definitions;
 mod error;
+mod format;
 mod merge;
+mod mim;
 mod parse;
+mod support;
+mod update_rates;
 
-pub use error::{FomError, FomErrors};
+pub use error::{FddErrorKind, FomError, FomErrors};
+pub use mim::{is_standard_mim_designator, STANDARD_MIM_FILE, STANDARD_MIM_NAME, STANDARD_MIM_XML};
+pub use support::{
+    LookupError, ServiceGroup, TransportationType, TransportationTypeHandle, RTI_CHOSEN_UPPER_BOUND,
+};
+pub use update_rates::UpdateRate;
 
 use serde::Serialize;
 use std::path::Path;
@@ -121,18 +132,29 @@ pub struct ObjectModel {
     interaction_classes: Vec<InteractionClass>,
     parameters: Vec<Parameter>,
     dimensions: Vec<Dimension>,
+    transportation_types: Vec<TransportationType>,
+    update_rates: Vec<UpdateRate>,
     fingerprint: u64,
 }
 
 impl ObjectModel {
-    /// Load and merge modules from files.
+    /// Load and merge modules from files, after the standard MIM. A path that does not
+    /// exist but names the standard MIM ("HLAstandardMIM", ".../HLAstandardMIM.xml") is the
+    /// built-in one.
     pub fn load<P: AsRef<Path>>(paths: &[P]) -> Result<ObjectModel, FomErrors> {
         let mut sources = Vec::new();
         let mut errors = Vec::new();
         for path in paths {
             let path = path.as_ref();
+            let name = path.display().to_string();
             match std::fs::read_to_string(path) {
-                Ok(text) => sources.push((path.display().to_string(), text)),
+                Ok(text) => sources.push((name, text)),
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        && is_standard_mim_designator(&name) =>
+                {
+                    sources.push((STANDARD_MIM_FILE.to_owned(), STANDARD_MIM_XML.to_owned()));
+                }
                 Err(e) => errors.push(FomError {
                     file: path.display().to_string(),
                     line: 0,
@@ -151,22 +173,32 @@ impl ObjectModel {
         ObjectModel::from_sources(&borrowed)
     }
 
-    /// Load and merge modules given as (name for messages, XML text).
+    /// Load and merge modules given as (name for messages, XML text). The standard MIM
+    /// is loaded first unless one of them is a MIM (see [`is_standard_mim_designator`]; a
+    /// module whose model identification is named HLAstandardMIM counts too), which then
+    /// takes its place.
     pub fn from_sources(sources: &[(&str, &str)]) -> Result<ObjectModel, FomErrors> {
-        let mut modules = Vec::new();
-        let mut errors = Vec::new();
-        for (name, text) in sources {
-            match parse::parse_module(name, text) {
-                Ok(module) => modules.push(module),
-                Err(e) => errors.extend(e),
-            }
-        }
-        if !errors.is_empty() {
-            return Err(FomErrors(errors));
+        let mut modules = parse_all(sources)?;
+        if !modules.iter().any(mim::is_mim) {
+            let standard =
+                parse::parse_module(STANDARD_MIM_FILE, STANDARD_MIM_XML).map_err(FomErrors)?;
+            modules.insert(0, standard);
         }
         merge::merge(modules).map_err(FomErrors)
     }
 
+    /// createFederationExecutionWithMIM: `mim` replaces the standard MIM, and is merged
+    /// first, before `sources`.
+    pub fn from_sources_with_mim(
+        mim: (&str, &str),
+        sources: &[(&str, &str)],
+    ) -> Result<ObjectModel, FomErrors> {
+        let mut all = vec![mim];
+        all.extend_from_slice(sources);
+        merge::merge(parse_all(&all)?).map_err(FomErrors)
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn new(
         modules: Vec<String>,
         object_classes: Vec<ObjectClass>,
@@ -174,6 +206,8 @@ impl ObjectModel {
         interaction_classes: Vec<InteractionClass>,
         parameters: Vec<Parameter>,
         dimensions: Vec<Dimension>,
+        transportation_types: Vec<TransportationType>,
+        update_rates: Vec<UpdateRate>,
     ) -> ObjectModel {
         let mut model = ObjectModel {
             modules,
@@ -182,6 +216,8 @@ impl ObjectModel {
             interaction_classes,
             parameters,
             dimensions,
+            transportation_types,
+            update_rates,
             fingerprint: 0,
         };
         model.fingerprint = model.compute_fingerprint();
@@ -229,6 +265,12 @@ impl ObjectModel {
         }
         for d in &self.dimensions {
             feed(&format!("{}|{}", d.name, d.upper_bound));
+        }
+        for t in &self.transportation_types {
+            feed(&format!("{}|{}", t.name, t.reliable));
+        }
+        for r in &self.update_rates {
+            feed(&format!("{}|{}", r.name, r.rate));
         }
         hash
     }
@@ -423,6 +465,23 @@ impl ObjectModel {
     }
 }
 
+/// Every module parsed, or every error of every module.
+fn parse_all(sources: &[(&str, &str)]) -> Result<Vec<parse::Module>, FomErrors> {
+    let mut modules = Vec::new();
+    let mut errors = Vec::new();
+    for (name, text) in sources {
+        match parse::parse_module(name, text) {
+            Ok(module) => modules.push(module),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(modules)
+    } else {
+        Err(FomErrors(errors))
+    }
+}
+
 /// Index of the class named `name`: qualified, qualified without the root, or its own
 /// name if exactly one class has it.
 fn find<T>(
@@ -461,5 +520,7 @@ fn descendants<'a, H: Copy + 'a>(root: H, children: impl Fn(H) -> &'a [H]) -> Ve
     out
 }
 
+#[cfg(test)]
+mod rules_tests;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,8 @@
 //! One OMT module's XML into declarations, with the line of each for later messages.
 
 use super::error::{FomError, Site};
+use super::format;
+use super::update_rates::UpdateRateDecl;
 use roxmltree::{Document, Node};
 use rustc_hash::FxHashMap;
 
@@ -11,6 +13,17 @@ pub(crate) struct MemberDecl {
     pub transportation: Option<String>,
     pub order: Option<String>,
     pub dimensions: Vec<(String, Site)>,
+    /// Compared when two modules define the same class; not used by the RTI otherwise.
+    pub properties: MemberProperties,
+}
+
+/// The OMT properties of an attribute the merge rules compare (1516.2-2010 table 5).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MemberProperties {
+    pub update_type: Option<String>,
+    pub update_condition: Option<String>,
+    pub ownership: Option<String>,
+    pub sharing: Option<String>,
 }
 
 pub(crate) struct ClassDecl {
@@ -22,6 +35,7 @@ pub(crate) struct ClassDecl {
     pub transportation: Option<String>,
     pub order: Option<String>,
     pub dimensions: Option<Vec<(String, Site)>>,
+    pub sharing: Option<String>,
 }
 
 pub(crate) struct DimensionDecl {
@@ -43,6 +57,9 @@ pub(crate) struct Module {
     pub interactions: Option<ClassDecl>,
     pub dimensions: Vec<DimensionDecl>,
     pub transportations: Vec<TransportationDecl>,
+    pub update_rates: Vec<UpdateRateDecl>,
+    /// `<modelIdentification><name>`, to recognise the standard MIM given explicitly.
+    pub model_name: Option<String>,
 }
 
 /// Far deeper than real models nest (RPR 2.0 goes four levels below its roots).
@@ -65,36 +82,39 @@ const INTERACTION_TAGS: ClassTags = ClassTags {
     member: "parameter",
 };
 
-struct Parser<'a> {
+pub(crate) struct Parser<'a> {
     file: &'a str,
     doc: &'a Document<'a>,
-    errors: Vec<FomError>,
+    pub(crate) errors: Vec<FomError>,
 }
 
-fn children<'a, 'i>(node: Node<'a, 'i>, tag: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+pub(crate) fn children<'a, 'i>(
+    node: Node<'a, 'i>,
+    tag: &'static str,
+) -> impl Iterator<Item = Node<'a, 'i>> {
     node.children()
         .filter(move |c| c.is_element() && c.tag_name().name() == tag)
 }
 
-fn child<'a, 'i>(node: Node<'a, 'i>, tag: &'static str) -> Option<Node<'a, 'i>> {
+pub(crate) fn child<'a, 'i>(node: Node<'a, 'i>, tag: &'static str) -> Option<Node<'a, 'i>> {
     children(node, tag).next()
 }
 
 /// The trimmed text of a child element, if present and not blank.
-fn text(node: Node<'_, '_>, tag: &'static str) -> Option<String> {
+pub(crate) fn text(node: Node<'_, '_>, tag: &'static str) -> Option<String> {
     let value = child(node, tag)?.text()?.trim();
     (!value.is_empty()).then(|| value.to_owned())
 }
 
 impl Parser<'_> {
-    fn site(&self, node: Node<'_, '_>) -> Site {
+    pub(crate) fn site(&self, node: Node<'_, '_>) -> Site {
         Site {
             file: self.file.to_owned(),
             line: self.doc.text_pos_at(node.range().start).row,
         }
     }
 
-    fn name(&mut self, node: Node<'_, '_>) -> Option<String> {
+    pub(crate) fn name(&mut self, node: Node<'_, '_>) -> Option<String> {
         let element = node.tag_name().name();
         let Some(name) = text(node, "name") else {
             let site = self.site(node);
@@ -143,6 +163,12 @@ impl Parser<'_> {
             transportation: text(node, "transportation"),
             order: text(node, "order"),
             dimensions: self.dimension_refs(node).unwrap_or_default(),
+            properties: MemberProperties {
+                update_type: text(node, "updateType"),
+                update_condition: text(node, "updateCondition"),
+                ownership: text(node, "ownership"),
+                sharing: text(node, "sharing"),
+            },
         })
     }
 
@@ -189,6 +215,7 @@ impl Parser<'_> {
             transportation: text(node, "transportation"),
             order: text(node, "order"),
             dimensions: self.dimension_refs(node),
+            sharing: text(node, "sharing"),
         })
     }
 
@@ -277,6 +304,9 @@ impl Parser<'_> {
 
 /// Parse one module. XML that does not parse is one error with its position.
 pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError>> {
+    if let Some(refused) = format::refuse_hla13(file, xml) {
+        return Err(vec![refused]);
+    }
     let doc = Document::parse(xml).map_err(|e| {
         let pos = e.pos();
         vec![FomError {
@@ -287,6 +317,9 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
         }]
     })?;
     let root = doc.root_element();
+    if let Some(refused) = format::refuse_1516_2000(file, &doc) {
+        return Err(vec![refused]);
+    }
     if root.tag_name().name() != "objectModel" {
         return Err(vec![FomError {
             file: file.to_owned(),
@@ -304,6 +337,8 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
     let interactions = parser.root(child(root, "interactions"), INTERACTION_TAGS);
     let dimensions = parser.dimensions(root);
     let transportations = parser.transportations(root);
+    let update_rates = parser.update_rates(root);
+    let model_name = child(root, "modelIdentification").and_then(|id| text(id, "name"));
     if !parser.errors.is_empty() {
         return Err(parser.errors);
     }
@@ -313,5 +348,7 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
         interactions,
         dimensions,
         transportations,
+        update_rates,
+        model_name,
     })
 }

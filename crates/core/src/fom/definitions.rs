@@ -1,0 +1,404 @@
+//! Class definitions of several modules merged by the IEEE 1516-2010 rule: a class (object
+//! or interaction) defined in two modules must be defined identically, same attributes or
+//! parameters with the same properties and the same class properties, unless one of the
+//! two is scaffolding. Scaffolding is a definition that declares no attributes
+//! (parameters) of its own: a module repeats its superclasses that way to hang its own
+//! classes under them (every RPR module does), and scaffolding says nothing about the class.
+
+use super::error::{FomError, Site};
+use super::parse::{ClassDecl, MemberDecl, MemberProperties};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
+
+/// A member (attribute or parameter) as defined, with where.
+#[derive(Clone)]
+pub(crate) struct Member {
+    pub data_type: String,
+    pub transportation: Option<String>,
+    pub order: Option<String>,
+    pub dimensions: Vec<(String, Site)>,
+    pub properties: MemberProperties,
+    pub site: Site,
+}
+
+fn sorted_names(refs: &[(String, Site)]) -> String {
+    let mut names: Vec<&str> = refs.iter().map(|(n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.join(", ")
+}
+
+fn shown(value: Option<&str>) -> String {
+    value.map_or_else(|| "not given".to_owned(), |v| format!("{v:?}"))
+}
+
+impl Member {
+    fn from_decl(decl: &MemberDecl) -> Member {
+        Member {
+            data_type: decl.data_type.clone(),
+            transportation: decl.transportation.clone(),
+            order: decl.order.clone(),
+            dimensions: decl.dimensions.clone(),
+            properties: decl.properties.clone(),
+            site: decl.site.clone(),
+        }
+    }
+
+    /// Every property the standard compares, by its OMT element name.
+    fn properties(&self) -> [(&'static str, Option<String>); 8] {
+        let p = &self.properties;
+        [
+            (
+                "dataType",
+                Some(self.data_type.clone()).filter(|t| !t.is_empty()),
+            ),
+            ("updateType", p.update_type.clone()),
+            ("updateCondition", p.update_condition.clone()),
+            ("ownership", p.ownership.clone()),
+            ("sharing", p.sharing.clone()),
+            ("transportation", self.transportation.clone()),
+            ("order", self.order.clone()),
+            ("dimensions", Some(sorted_names(&self.dimensions))),
+        ]
+    }
+
+    /// "dataType is X here but Y there; ..." for each property that differs, if any.
+    fn differences(&self, first: &Member) -> Option<String> {
+        let differing: Vec<String> = self
+            .properties()
+            .into_iter()
+            .zip(first.properties())
+            .filter(|((_, here), (_, there))| here != there)
+            .map(|((property, here), (_, there))| {
+                format!(
+                    "{property} is {} here but {} there",
+                    shown(here.as_deref()),
+                    shown(there.as_deref())
+                )
+            })
+            .collect();
+        (!differing.is_empty()).then(|| differing.join("; "))
+    }
+}
+
+/// One module's definition of a class.
+pub(crate) struct Definition {
+    pub site: Site,
+    pub sharing: Option<String>,
+    pub transportation: Option<String>,
+    pub order: Option<String>,
+    pub dimensions: Option<Vec<(String, Site)>>,
+    pub members: BTreeMap<String, Member>,
+}
+
+impl Definition {
+    fn is_scaffolding(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    fn class_properties(&self) -> [(&'static str, Option<String>); 4] {
+        [
+            ("sharing", self.sharing.clone()),
+            ("transportation", self.transportation.clone()),
+            ("order", self.order.clone()),
+            ("dimensions", self.dimensions.as_deref().map(sorted_names)),
+        ]
+    }
+}
+
+/// A class as merged. The settings are filled in by [`Tree::settle`].
+pub(crate) struct Class {
+    pub name: String,
+    pub parent: Option<String>,
+    pub site: Site,
+    /// The first definition with members of its own; any other must match it.
+    full: Option<Definition>,
+    scaffolding: Vec<Definition>,
+    pub members: BTreeMap<String, Member>,
+    pub transportation: Option<(String, Site)>,
+    pub order: Option<(String, Site)>,
+    pub dimensions: Option<(Vec<(String, Site)>, Site)>,
+}
+
+pub(crate) struct Tree {
+    pub kind: &'static str,
+    member_kind: &'static str,
+    pub classes: BTreeMap<String, Class>,
+    /// Each class name's first qualified name and place, to catch a module that repeats a
+    /// class under another parent: merging by qualified name would silently fork it.
+    first_by_name: FxHashMap<String, (String, Site)>,
+}
+
+/// Merge `value` declared at `site` into `slot`, or report a conflict with the first.
+fn merge_setting(
+    slot: &mut Option<(String, Site)>,
+    value: &Option<String>,
+    site: &Site,
+    what: &str,
+    qualified: &str,
+    errors: &mut Vec<FomError>,
+) {
+    let Some(value) = value else { return };
+    match slot {
+        None => *slot = Some((value.clone(), site.clone())),
+        Some((first, first_site)) if first != value => errors.push(site.error(
+            what,
+            format!("{qualified}: {what} {value} conflicts with {first} declared at {first_site}"),
+        )),
+        Some(_) => {}
+    }
+}
+
+impl Tree {
+    pub(crate) fn new(kind: &'static str, member_kind: &'static str) -> Tree {
+        Tree {
+            kind,
+            member_kind,
+            classes: BTreeMap::new(),
+            first_by_name: FxHashMap::default(),
+        }
+    }
+
+    /// One module's class `decl` (and its subclasses) under `parent`.
+    pub(crate) fn add(
+        &mut self,
+        decl: &ClassDecl,
+        parent: Option<&str>,
+        errors: &mut Vec<FomError>,
+    ) {
+        let qualified = match parent {
+            Some(p) => format!("{p}.{}", decl.name),
+            None => decl.name.clone(),
+        };
+        self.check_parent(decl, parent, &qualified, errors);
+        let definition = self.definition(decl, &qualified, errors);
+        let class = self
+            .classes
+            .entry(qualified.clone())
+            .or_insert_with(|| Class {
+                name: decl.name.clone(),
+                parent: parent.map(str::to_owned),
+                site: decl.site.clone(),
+                full: None,
+                scaffolding: Vec::new(),
+                members: BTreeMap::new(),
+                transportation: None,
+                order: None,
+                dimensions: None,
+            });
+        if definition.is_scaffolding() {
+            class.scaffolding.push(definition);
+        } else if let Some(first) = &class.full {
+            let member_kind = self.member_kind;
+            compare(
+                first,
+                &definition,
+                self.kind,
+                member_kind,
+                &qualified,
+                errors,
+            );
+        } else {
+            class.full = Some(definition);
+        }
+        for child in &decl.children {
+            self.add(child, Some(&qualified), errors);
+        }
+    }
+
+    fn check_parent(
+        &mut self,
+        decl: &ClassDecl,
+        parent: Option<&str>,
+        qualified: &str,
+        errors: &mut Vec<FomError>,
+    ) {
+        match self.first_by_name.get(&decl.name) {
+            Some((first, first_site))
+                if *first != qualified && first_site.file != decl.site.file =>
+            {
+                let first_parent = first.rsplit_once('.').map_or("none", |(p, _)| p);
+                errors.push(decl.site.error(
+                    self.kind,
+                    format!(
+                        "{} has parent {} here but parent {} at {first_site}",
+                        decl.name,
+                        parent.unwrap_or("none"),
+                        first_parent,
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None => {
+                self.first_by_name
+                    .insert(decl.name.clone(), (qualified.to_owned(), decl.site.clone()));
+            }
+        }
+    }
+
+    fn definition(
+        &self,
+        decl: &ClassDecl,
+        qualified: &str,
+        errors: &mut Vec<FomError>,
+    ) -> Definition {
+        let mut members = BTreeMap::new();
+        for member in &decl.members {
+            if let Some(first) = members.get(&member.name) {
+                let first: &Member = first;
+                errors.push(member.site.error(
+                    self.member_kind,
+                    format!(
+                        "{qualified}: {} {} is declared twice in this module (first at {})",
+                        self.member_kind, member.name, first.site
+                    ),
+                ));
+                continue;
+            }
+            members.insert(member.name.clone(), Member::from_decl(member));
+        }
+        Definition {
+            site: decl.site.clone(),
+            sharing: decl.sharing.clone(),
+            transportation: decl.transportation.clone(),
+            order: decl.order.clone(),
+            dimensions: decl.dimensions.clone(),
+            members,
+        }
+    }
+
+    /// Fix each class's members and settings: from its full definition if it has one,
+    /// otherwise from what its scaffolding definitions state (which must then agree).
+    pub(crate) fn settle(&mut self, errors: &mut Vec<FomError>) {
+        for (qualified, class) in &mut self.classes {
+            if let Some(full) = class.full.take() {
+                class.transportation = full.transportation.map(|t| (t, full.site.clone()));
+                class.order = full.order.map(|o| (o, full.site.clone()));
+                class.dimensions = full.dimensions.map(|d| (d, full.site.clone()));
+                class.members = full.members;
+                continue;
+            }
+            for definition in std::mem::take(&mut class.scaffolding) {
+                let site = &definition.site;
+                let t = &definition.transportation;
+                merge_setting(
+                    &mut class.transportation,
+                    t,
+                    site,
+                    "transportation",
+                    qualified,
+                    errors,
+                );
+                merge_setting(
+                    &mut class.order,
+                    &definition.order,
+                    site,
+                    "order",
+                    qualified,
+                    errors,
+                );
+                let Some(dims) = definition.dimensions else {
+                    continue;
+                };
+                match &class.dimensions {
+                    // Scaffolding repeats of a class often leave <dimensions/> empty.
+                    None => class.dimensions = Some((dims, site.clone())),
+                    Some((first, _)) if first.is_empty() => {
+                        class.dimensions = Some((dims, site.clone()));
+                    }
+                    Some((first, first_site)) => {
+                        if !dims.is_empty() && sorted_names(first) != sorted_names(&dims) {
+                            errors.push(site.error(
+                                "dimensions",
+                                format!("{qualified}: dimensions differ from those declared at {first_site}"),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Members declared in a class that an ancestor already declares.
+    pub(crate) fn check_shadowing(&self, errors: &mut Vec<FomError>) {
+        for (qualified, class) in &self.classes {
+            let mut ancestor = class.parent.as_deref();
+            while let Some(name) = ancestor {
+                let Some(up) = self.classes.get(name) else {
+                    break;
+                };
+                for (member, decl) in &class.members {
+                    if let Some(inherited) = up.members.get(member) {
+                        errors.push(decl.site.error(
+                            self.member_kind,
+                            format!(
+                                "{qualified}: {} {member} is already inherited from {name} (declared at {})",
+                                self.member_kind, inherited.site
+                            ),
+                        ));
+                    }
+                }
+                ancestor = up.parent.as_deref();
+            }
+        }
+    }
+}
+
+/// Two full definitions of the class `qualified`: every difference is an error at `here`,
+/// naming the place of `first`.
+fn compare(
+    first: &Definition,
+    here: &Definition,
+    kind: &str,
+    member_kind: &str,
+    qualified: &str,
+    errors: &mut Vec<FomError>,
+) {
+    let prefix = format!("{qualified} is defined differently at {}", first.site);
+    for ((property, mine), (_, theirs)) in here
+        .class_properties()
+        .into_iter()
+        .zip(first.class_properties())
+    {
+        if mine != theirs {
+            errors.push(here.site.error(
+                kind,
+                format!(
+                    "{prefix}: {property} is {} here but {} there",
+                    shown(mine.as_deref()),
+                    shown(theirs.as_deref())
+                ),
+            ));
+        }
+    }
+    for (name, member) in &here.members {
+        match first.members.get(name) {
+            None => errors.push(member.site.error(
+                member_kind,
+                format!("{prefix}: {member_kind} {name} is defined here but not there"),
+            )),
+            Some(theirs) => {
+                if let Some(differences) = member.differences(theirs) {
+                    errors.push(member.site.error(
+                        member_kind,
+                        format!(
+                            "{qualified}: {member_kind} {name} is defined differently at {}: {differences}",
+                            theirs.site
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    for (name, theirs) in &first.members {
+        if !here.members.contains_key(name) {
+            errors.push(here.site.error(
+                kind,
+                format!(
+                    "{prefix}: {member_kind} {name} is defined there (at {}) but not here",
+                    theirs.site
+                ),
+            ));
+        }
+    }
+}
