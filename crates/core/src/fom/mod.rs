@@ -6,10 +6,15 @@
 //! sorted qualified names, so two processes that load the same modules in any order agree
 //! on every handle and on the model's fingerprint.
 
+mod datatypes;
 mod error;
 mod merge;
 mod parse;
 
+pub use datatypes::{
+    Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind,
+    DataTypes, Endian, Enumerator, Field, Selector, PREDEFINED_FILE,
+};
 pub use error::{FomError, FomErrors};
 
 use serde::Serialize;
@@ -121,6 +126,7 @@ pub struct ObjectModel {
     interaction_classes: Vec<InteractionClass>,
     parameters: Vec<Parameter>,
     dimensions: Vec<Dimension>,
+    data_types: DataTypes,
     fingerprint: u64,
 }
 
@@ -164,7 +170,25 @@ impl ObjectModel {
         if !errors.is_empty() {
             return Err(FomErrors(errors));
         }
-        merge::merge(modules).map_err(FomErrors)
+        // Data types merge apart from classes; both sets of errors are reported together.
+        let uses = datatypes::type_uses(&modules);
+        let type_decls = modules
+            .iter_mut()
+            .map(|m| std::mem::take(&mut m.data_types))
+            .collect();
+        let data_types = datatypes::build(type_decls, &uses);
+        match (merge::merge(modules), data_types) {
+            (Ok(mut model), Ok(data_types)) => {
+                model.data_types = data_types;
+                model.fingerprint = model.compute_fingerprint();
+                Ok(model)
+            }
+            (model, data_types) => {
+                let mut errors = model.err().unwrap_or_default();
+                errors.extend(data_types.err().unwrap_or_default());
+                Err(FomErrors(errors))
+            }
+        }
     }
 
     fn new(
@@ -182,6 +206,7 @@ impl ObjectModel {
             interaction_classes,
             parameters,
             dimensions,
+            data_types: DataTypes::default(),
             fingerprint: 0,
         };
         model.fingerprint = model.compute_fingerprint();
@@ -230,6 +255,9 @@ impl ObjectModel {
         for d in &self.dimensions {
             feed(&format!("{}|{}", d.name, d.upper_bound));
         }
+        for listing in self.data_types.canonical() {
+            feed(&listing);
+        }
         hash
     }
 
@@ -240,6 +268,11 @@ impl ObjectModel {
     /// The files (or names) the model was loaded from.
     pub fn modules(&self) -> &[String] {
         &self.modules
+    }
+
+    /// The merged data types, predefined ones included.
+    pub fn data_types(&self) -> &DataTypes {
+        &self.data_types
     }
 
     pub fn counts(&self) -> Counts {

@@ -1,5 +1,6 @@
 //! One OMT module's XML into declarations, with the line of each for later messages.
 
+use super::datatypes::{parse_data_types, DataTypeDecl};
 use super::error::{FomError, Site};
 use roxmltree::{Document, Node};
 use rustc_hash::FxHashMap;
@@ -43,6 +44,7 @@ pub(crate) struct Module {
     pub interactions: Option<ClassDecl>,
     pub dimensions: Vec<DimensionDecl>,
     pub transportations: Vec<TransportationDecl>,
+    pub data_types: Vec<DataTypeDecl>,
 }
 
 /// Far deeper than real models nest (RPR 2.0 goes four levels below its roots).
@@ -304,6 +306,8 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
     let interactions = parser.root(child(root, "interactions"), INTERACTION_TAGS);
     let dimensions = parser.dimensions(root);
     let transportations = parser.transportations(root);
+    let (data_types, data_type_errors) = parse_data_types(file, &doc, root);
+    parser.errors.extend(data_type_errors);
     if !parser.errors.is_empty() {
         return Err(parser.errors);
     }
@@ -313,5 +317,6 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
         interactions,
         dimensions,
         transportations,
+        data_types,
     })
 }
