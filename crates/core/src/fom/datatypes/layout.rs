@@ -23,15 +23,6 @@ const NEUTRAL: Layout = Layout {
     min_len: 0,
 };
 
-/// RPR's padding arrays align what follows to 4 or 8 octets; they have no count.
-pub(crate) fn padding_array_boundary(encoding: &ArrayEncoding) -> Option<usize> {
-    match encoding {
-        ArrayEncoding::Other(name) if name == "RPRpaddingTo32Array" => Some(4),
-        ArrayEncoding::Other(name) if name == "RPRpaddingTo64Array" => Some(8),
-        _ => None,
-    }
-}
-
 struct Planner<'a> {
     types: &'a BTreeMap<String, DataType>,
     done: BTreeMap<String, Layout>,
@@ -103,7 +94,7 @@ impl<'a> Planner<'a> {
                         octet_boundary: element.octet_boundary.max(4),
                         min_len: elements.saturating_add(4),
                     },
-                    other if padding_array_boundary(other).is_some() => NEUTRAL,
+                    other if other.padding_boundary().is_some() => NEUTRAL,
                     ArrayEncoding::Other(_) => Layout {
                         octet_boundary: element.octet_boundary,
                         min_len: 0,

@@ -67,6 +67,18 @@ pub enum ArrayEncoding {
     Other(String),
 }
 
+impl ArrayEncoding {
+    /// RPR's padding arrays (RPRpaddingTo32Array, RPRpaddingTo64Array) hold no count and
+    /// no data: zero octets up to the next 4- or 8-octet boundary.
+    pub fn padding_boundary(&self) -> Option<usize> {
+        match self {
+            ArrayEncoding::Other(name) if name == "RPRpaddingTo32Array" => Some(4),
+            ArrayEncoding::Other(name) if name == "RPRpaddingTo64Array" => Some(8),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Field {
     pub name: String,
