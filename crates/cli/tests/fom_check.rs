@@ -33,12 +33,14 @@ fn the_rpr_fom_counts_as_json() {
         String::from_utf8_lossy(&out.stderr)
     );
     let json = String::from_utf8(out.stdout).unwrap();
+    assert!(json.contains("\"data_type_errors\": []"), "{json}");
     for (key, value) in [
         ("object_classes", 64),
         ("interaction_classes", 79),
         ("attributes", 311),
         ("parameters", 277),
         ("dimensions", 0),
+        ("data_types", 286),
     ] {
         assert!(
             json.contains(&format!("\"{key}\": {value}")),
@@ -60,5 +62,53 @@ fn errors_name_file_and_line_and_exit_1() {
         stderr.contains(&format!("{}:4: <attribute>: has no <name>", bad.display())),
         "{stderr}"
     );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn data_type_errors_name_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("trellis-fom-types-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let recursive = dir.join("recursive.xml");
+    std::fs::write(
+        &recursive,
+        "<objectModel>\n<dataTypes>\n<fixedRecordDataTypes>\n\
+         <fixedRecordData><name>Loop</name>\n\
+         <field><name>Again</name><dataType>Loop</dataType></field>\n\
+         </fixedRecordData>\n</fixedRecordDataTypes>\n</dataTypes>\n</objectModel>\n",
+    )
+    .unwrap();
+    let out = trellis(&["fom", "check", recursive.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "{}:4: <fixedRecordData>: data type Loop contains itself",
+            recursive.display()
+        )),
+        "{stderr}"
+    );
+
+    let unknown = dir.join("unknown.xml");
+    std::fs::write(
+        &unknown,
+        "<objectModel>\n<objects><objectClass><name>HLAobjectRoot</name>\n\
+         <attribute><name>Where</name><dataType>Location</dataType></attribute>\n\
+         </objectClass></objects>\n</objectModel>\n",
+    )
+    .unwrap();
+    let out = trellis(&["fom", "check", "--json", unknown.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "{}:3: <attribute>: HLAobjectRoot.Where: data type Location is not declared",
+            unknown.display()
+        )),
+        "{stderr}"
+    );
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(json.contains("\"line\": 3"), "{json}");
+    assert!(json.contains("data type Location is not declared"), "{json}");
     std::fs::remove_dir_all(dir).unwrap();
 }
