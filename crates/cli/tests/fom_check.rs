@@ -109,6 +109,9 @@ fn data_type_errors_name_file_and_line() {
     );
     let json = String::from_utf8(out.stdout).unwrap();
     assert!(json.contains("\"line\": 3"), "{json}");
-    assert!(json.contains("data type Location is not declared"), "{json}");
+    assert!(
+        json.contains("data type Location is not declared"),
+        "{json}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

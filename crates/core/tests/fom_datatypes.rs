@@ -10,7 +10,11 @@ const RPR_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fom/
 
 fn rpr_paths() -> Vec<PathBuf> {
     let dir = Path::new(RPR_DIR);
-    assert!(dir.is_dir(), "the RPR FOM 2.0 modules must be in {}", dir.display());
+    assert!(
+        dir.is_dir(),
+        "the RPR FOM 2.0 modules must be in {}",
+        dir.display()
+    );
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -33,7 +37,11 @@ fn the_rpr_data_types_load_together_with_nothing_unresolved() {
     assert_eq!(types.declared_count(), 286);
     assert!(types.unresolved().is_empty(), "{:#?}", types.unresolved());
     let location = types.get("WorldLocationStruct").unwrap();
-    assert!(location.file.ends_with("RPR-Base_v2.0.xml"), "{}", location.file);
+    assert!(
+        location.file.ends_with("RPR-Base_v2.0.xml"),
+        "{}",
+        location.file
+    );
     assert_eq!(location.line, 1178);
     assert_eq!(types.octet_boundary("EntityTypeStruct"), 2);
     assert_eq!(types.octet_boundary("SpatialVariantStruct"), 8);
@@ -51,7 +59,9 @@ fn a_module_alone_keeps_the_references_it_cannot_resolve() {
             && e.line == 1219),
         "{unresolved:#?}"
     );
-    assert!(unresolved.iter().all(|e| e.file == base.display().to_string()));
+    assert!(unresolved
+        .iter()
+        .all(|e| e.file == base.display().to_string()));
 }
 
 #[test]
@@ -64,7 +74,10 @@ fn entity_type_decodes_and_prints() {
         value.to_string(),
         "{EntityKind: 1, Domain: 2, CountryCode: 225, Category: 1, Subcategory: 3, Specific: 0, Extra: 4}"
     );
-    assert_eq!(encode_value(model.data_types(), "EntityTypeStruct", &value).unwrap(), bytes);
+    assert_eq!(
+        encode_value(model.data_types(), "EntityTypeStruct", &value).unwrap(),
+        bytes
+    );
 }
 
 fn f64_be(v: f64) -> [u8; 8] {
@@ -111,12 +124,20 @@ fn a_spatial_variant_decodes_prints_and_re_encodes() {
          IsFrozen: True, Orientation: {Psi: 0.5, Theta: -0.5, Phi: 0.25}, \
          VelocityVector: {XVelocity: 10, YVelocity: 0, ZVelocity: -1}}}"
     );
-    assert_eq!(encode_value(types, "SpatialVariantStruct", &value).unwrap(), bytes);
+    assert_eq!(
+        encode_value(types, "SpatialVariantStruct", &value).unwrap(),
+        bytes
+    );
     // Static (1) chooses SpatialStaticStruct: no velocity, so 12 bytes fewer.
     let mut static_bytes = bytes[..48].to_vec();
     static_bytes[0] = 1;
     let value = decode_value(types, "SpatialVariantStruct", &static_bytes).unwrap();
-    assert!(value.to_string().starts_with("{DeadReckoningAlgorithm: Static, SpatialStatic: {"), "{value}");
+    assert!(
+        value
+            .to_string()
+            .starts_with("{DeadReckoningAlgorithm: Static, SpatialStatic: {"),
+        "{value}"
+    );
     for end in 0..bytes.len() {
         assert!(decode_value(types, "SpatialVariantStruct", &bytes[..end]).is_err());
     }
@@ -129,14 +150,20 @@ fn rpr_specific_arrays() {
     // RTIobjectId: HLAASCIIchar up to a zero.
     let value = decode_value(types, "RTIobjectId", b"Tank-1\0").unwrap();
     assert_eq!(value.to_string(), "\"Tank-1\"");
-    assert_eq!(encode_value(types, "RTIobjectId", &value).unwrap(), b"Tank-1\0");
+    assert_eq!(
+        encode_value(types, "RTIobjectId", &value).unwrap(),
+        b"Tank-1\0"
+    );
     assert!(matches!(
         decode_value(types, "RTIobjectId", b"no end"),
         Err(DecodeError::Truncated { .. })
     ));
     // A lengthless array runs to the end of the buffer.
     let value = decode_value(types, "OrientationStructLengthlessArray", &[0u8; 24]).unwrap();
-    assert_eq!(value.to_string(), "[{Psi: 0, Theta: 0, Phi: 0}, {Psi: 0, Theta: 0, Phi: 0}]");
+    assert_eq!(
+        value.to_string(),
+        "[{Psi: 0, Theta: 0, Phi: 0}, {Psi: 0, Theta: 0, Phi: 0}]"
+    );
 }
 
 proptest! {
@@ -156,4 +183,21 @@ proptest! {
             }
         });
     }
+}
+
+#[test]
+fn the_demo_model_declares_the_position_the_demo_sends() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../foms/trellis-demo.xml");
+    let model = ObjectModel::load(&[demo]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        model.data_types().unresolved().is_empty(),
+        "{:#?}",
+        model.data_types().unresolved()
+    );
+    let vehicle = model.find_object_class("Vehicle").unwrap();
+    let position = model.attribute(model.find_attribute(vehicle, "Position").unwrap());
+    // x = 300, y = 700 as the demo writes them: two little-endian 32-bit integers.
+    let bytes = [44, 1, 0, 0, 188, 2, 0, 0];
+    let value = decode_value(model.data_types(), &position.data_type, &bytes).unwrap();
+    assert_eq!(value.to_string(), "{X: 300, Y: 700}");
 }

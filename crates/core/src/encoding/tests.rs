@@ -36,20 +36,29 @@ fn a_record_of_an_octet_and_an_int32_pads_three_bytes() {
     assert_eq!(record.encode(), [7, 0, 0, 0, 0, 0, 0, 5]);
     assert_eq!(record.encoded_len(), 8);
     assert_eq!(<(HlaOctet, HlaInteger32Be)>::OCTET_BOUNDARY, 4);
-    assert_eq!(<(HlaOctet, HlaInteger32Be)>::decode(&record.encode()), Ok(record));
+    assert_eq!(
+        <(HlaOctet, HlaInteger32Be)>::decode(&record.encode()),
+        Ok(record)
+    );
     // The other way round nothing pads: the record ends with its last field.
     assert_eq!((HlaInteger32Be(5), HlaOctet(7)).encode(), [0, 0, 0, 5, 7]);
 }
 
 #[test]
 fn array_elements_are_padded_to_their_boundary_but_the_last_is_not() {
-    let pairs = [(HlaInteger32Be(1), HlaOctet(2)), (HlaInteger32Be(3), HlaOctet(4))];
+    let pairs = [
+        (HlaInteger32Be(1), HlaOctet(2)),
+        (HlaInteger32Be(3), HlaOctet(4)),
+    ];
     assert_eq!(
         pairs.encode(),
         [0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 3, 4],
         "5 + 3 padding + 5"
     );
-    assert_eq!(<[(HlaInteger32Be, HlaOctet); 2]>::decode(&pairs.encode()), Ok(pairs));
+    assert_eq!(
+        <[(HlaInteger32Be, HlaOctet); 2]>::decode(&pairs.encode()),
+        Ok(pairs)
+    );
 }
 
 #[test]
@@ -68,7 +77,10 @@ fn a_variable_array_counts_then_pads_to_its_elements() {
 
 #[test]
 fn strings_and_opaque_data() {
-    assert_eq!(HlaAsciiString("ab".into()).encode(), [0, 0, 0, 2, b'a', b'b']);
+    assert_eq!(
+        HlaAsciiString("ab".into()).encode(),
+        [0, 0, 0, 2, b'a', b'b']
+    );
     assert_eq!(
         HlaUnicodeString("hé".into()).encode(),
         [0, 0, 0, 2, 0, 0x68, 0, 0xe9]
@@ -81,7 +93,10 @@ fn strings_and_opaque_data() {
         })
     );
     assert_eq!(HlaOpaqueData(vec![1, 2, 3]).encode(), [0, 0, 0, 3, 1, 2, 3]);
-    assert_eq!(HlaAsciiString::decode(&[0, 0, 0, 1, 0xe9]), Ok(HlaAsciiString("é".into())));
+    assert_eq!(
+        HlaAsciiString::decode(&[0, 0, 0, 1, 0xe9]),
+        Ok(HlaAsciiString("é".into()))
+    );
 }
 
 #[test]

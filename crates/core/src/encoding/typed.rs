@@ -154,7 +154,9 @@ impl HlaEncoding for HlaAsciiString {
 
     fn decode_from(decoder: &mut Decoder<'_>) -> Result<Self, DecodeError> {
         let octets = decode_octets(decoder)?;
-        Ok(HlaAsciiString(octets.iter().map(|&b| char::from(b)).collect()))
+        Ok(HlaAsciiString(
+            octets.iter().map(|&b| char::from(b)).collect(),
+        ))
     }
 }
 

@@ -3,8 +3,8 @@
 
 use super::{padding, DecodeError, Decoder, Encoder};
 use crate::fom::{
-    ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind, DataTypes,
-    Endian, Enumerator, Selector,
+    ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind, DataTypes, Endian,
+    Enumerator, Selector,
 };
 use std::fmt;
 use thiserror::Error;
@@ -149,7 +149,10 @@ fn choose(
     let selects = |s: &Selector| match s {
         Selector::Enumerator(n) => named == Some(n.as_str()),
         Selector::Range(first, last) => {
-            match (first_value(enumerators, first), first_value(enumerators, last)) {
+            match (
+                first_value(enumerators, first),
+                first_value(enumerators, last),
+            ) {
                 (Some(lo), Some(hi)) => (lo..=hi).contains(&value),
                 _ => false,
             }
@@ -230,11 +233,18 @@ impl<'a> Walk<'a> {
                 let at = decoder.position();
                 let value = match self.decode(representation, decoder, depth + 1)? {
                     DataValue::Signed(v) => v,
-                    DataValue::Unsigned(v) => i64::try_from(v).map_err(|_| DecodeError::Invalid {
-                        at,
-                        message: format!("{name}: value {v} is out of range"),
-                    })?,
-                    _ => return Err(Self::unsupported(name, "a representation that is not an integer")),
+                    DataValue::Unsigned(v) => {
+                        i64::try_from(v).map_err(|_| DecodeError::Invalid {
+                            at,
+                            message: format!("{name}: value {v} is out of range"),
+                        })?
+                    }
+                    _ => {
+                        return Err(Self::unsupported(
+                            name,
+                            "a representation that is not an integer",
+                        ))
+                    }
                 };
                 Ok(DataValue::Enumerator {
                     name: enumerator_of(enumerators, value).map(|e| e.name.clone()),
@@ -248,7 +258,10 @@ impl<'a> Walk<'a> {
             } => self.decode_array(name, element, *cardinality, encoding, decoder, depth),
             DataTypeKind::FixedRecord { fields, encoding } => {
                 if encoding != "HLAfixedRecord" {
-                    return Err(Self::unsupported(name, format!("record encoding {encoding}")));
+                    return Err(Self::unsupported(
+                        name,
+                        format!("record encoding {encoding}"),
+                    ));
                 }
                 let mut values = Vec::with_capacity(fields.len());
                 for field in fields {
@@ -264,12 +277,17 @@ impl<'a> Walk<'a> {
                 encoding,
             } => {
                 if encoding != "HLAvariantRecord" {
-                    return Err(Self::unsupported(name, format!("variant encoding {encoding}")));
+                    return Err(Self::unsupported(
+                        name,
+                        format!("variant encoding {encoding}"),
+                    ));
                 }
                 let at = decoder.position();
                 let chosen = self.decode(discriminant_type, decoder, depth + 1)?;
-                let (DataValue::Enumerator { value, .. }, DataTypeKind::Enumerated { enumerators, .. }) =
-                    (&chosen, &self.lookup(discriminant_type)?.kind)
+                let (
+                    DataValue::Enumerator { value, .. },
+                    DataTypeKind::Enumerated { enumerators, .. },
+                ) = (&chosen, &self.lookup(discriminant_type)?.kind)
                 else {
                     return Err(DecodeError::Invalid {
                         at,
@@ -313,7 +331,10 @@ impl<'a> Walk<'a> {
                     decoder.get_count(min_len)?
                 } else {
                     let Cardinality::Fixed(n) = cardinality else {
-                        return Err(Self::unsupported(name, "a fixed array without a fixed count"));
+                        return Err(Self::unsupported(
+                            name,
+                            "a fixed array without a fixed count",
+                        ));
                     };
                     decoder.check_count(decoder.position(), i64::from(n), min_len)?
                 };
@@ -327,13 +348,19 @@ impl<'a> Walk<'a> {
                     let start = decoder.position();
                     elements.push(next(decoder)?);
                     if decoder.position() == start {
-                        return Err(Self::unsupported(name, "a lengthless array of empty elements"));
+                        return Err(Self::unsupported(
+                            name,
+                            "a lengthless array of empty elements",
+                        ));
                     }
                 }
             }
             ArrayEncoding::Other(e) if e == NULL_TERMINATED => {
                 if min_len == 0 {
-                    return Err(Self::unsupported(name, "a null-terminated array of elements that may be empty"));
+                    return Err(Self::unsupported(
+                        name,
+                        "a null-terminated array of elements that may be empty",
+                    ));
                 }
                 loop {
                     decoder.align(self.types.octet_boundary(element))?;
@@ -353,11 +380,10 @@ impl<'a> Walk<'a> {
                 None => return Err(Self::unsupported(name, format!("array encoding {e}"))),
             },
         }
-        as_text(self.element_text(element), elements)
-            .map_err(|message| DecodeError::Invalid {
-                at: decoder.position(),
-                message: format!("{name}: {message}"),
-            })
+        as_text(self.element_text(element), elements).map_err(|message| DecodeError::Invalid {
+            at: decoder.position(),
+            message: format!("{name}: {message}"),
+        })
     }
 }
 
@@ -374,12 +400,9 @@ fn as_text(text: ElementText, elements: Vec<DataValue>) -> Result<DataValue, Str
     };
     Ok(match text {
         ElementText::None => DataValue::Array(elements),
-        ElementText::Latin1 => DataValue::Text(
-            units()?
-                .into_iter()
-                .map(|u| char::from(u as u8))
-                .collect(),
-        ),
+        ElementText::Latin1 => {
+            DataValue::Text(units()?.into_iter().map(|u| char::from(u as u8)).collect())
+        }
         ElementText::Octets => DataValue::Bytes(units()?.into_iter().map(|u| u as u8).collect()),
         ElementText::Utf16 => {
             let units: Vec<u16> = units()?.into_iter().map(|u| u as u16).collect();
@@ -398,7 +421,12 @@ fn decode_basic(
 ) -> Result<DataValue, DecodeError> {
     let size = match basic.size_bits {
         8 | 16 | 32 | 64 => basic.size_bits as usize / 8,
-        other => return Err(Walk::unsupported(name, format!("a basic type of {other} bits"))),
+        other => {
+            return Err(Walk::unsupported(
+                name,
+                format!("a basic type of {other} bits"),
+            ))
+        }
     };
     let bytes = decoder.get_bytes(size)?;
     let mut raw: u64 = 0;

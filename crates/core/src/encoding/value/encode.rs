@@ -1,8 +1,8 @@
 //! [`DataValue`]s into bytes, driven by their data type.
 
 use super::{
-    choose, first_value, DataValue, ElementText, EncodeError, Walk, LENGTHLESS,
-    MAX_VALUE_DEPTH, NULL_TERMINATED,
+    choose, first_value, DataValue, ElementText, EncodeError, Walk, LENGTHLESS, MAX_VALUE_DEPTH,
+    NULL_TERMINATED,
 };
 use crate::encoding::Encoder;
 use crate::fom::{ArrayEncoding, BasicData, BasicKind, Cardinality, DataTypeKind, Endian};
@@ -23,7 +23,10 @@ impl Walk<'_> {
         depth: usize,
     ) -> Result<(), EncodeError> {
         if depth > MAX_VALUE_DEPTH {
-            return Err(mismatch(name, format!("nests deeper than {MAX_VALUE_DEPTH} levels")));
+            return Err(mismatch(
+                name,
+                format!("nests deeper than {MAX_VALUE_DEPTH} levels"),
+            ));
         }
         let data_type = self
             .types
@@ -47,9 +50,19 @@ impl Walk<'_> {
                     }
                     DataValue::Unsigned(v) => i64::try_from(*v)
                         .map_err(|_| mismatch(name, format!("value {v} is out of range")))?,
-                    other => return Err(mismatch(name, format!("expects an enumerator, not {other}"))),
+                    other => {
+                        return Err(mismatch(
+                            name,
+                            format!("expects an enumerator, not {other}"),
+                        ))
+                    }
                 };
-                self.encode(representation, &DataValue::Signed(number), encoder, depth + 1)
+                self.encode(
+                    representation,
+                    &DataValue::Signed(number),
+                    encoder,
+                    depth + 1,
+                )
             }
             DataTypeKind::Array {
                 element,
@@ -58,7 +71,10 @@ impl Walk<'_> {
             } => self.encode_array(name, element, *cardinality, encoding, value, encoder, depth),
             DataTypeKind::FixedRecord { fields, encoding } => {
                 if encoding != "HLAfixedRecord" {
-                    return Err(mismatch(name, format!("record encoding {encoding} is not supported")));
+                    return Err(mismatch(
+                        name,
+                        format!("record encoding {encoding} is not supported"),
+                    ));
                 }
                 let DataValue::Record(values) = value else {
                     return Err(mismatch(name, format!("expects a record, not {value}")));
@@ -73,7 +89,10 @@ impl Walk<'_> {
                     if *field_name != field.name {
                         return Err(mismatch(
                             name,
-                            format!("expects field {} where the value has {field_name}", field.name),
+                            format!(
+                                "expects field {} where the value has {field_name}",
+                                field.name
+                            ),
                         ));
                     }
                     self.encode(&field.data_type, field_value, encoder, depth + 1)?;
@@ -87,7 +106,10 @@ impl Walk<'_> {
                 ..
             } => {
                 if encoding != "HLAvariantRecord" {
-                    return Err(mismatch(name, format!("variant encoding {encoding} is not supported")));
+                    return Err(mismatch(
+                        name,
+                        format!("variant encoding {encoding} is not supported"),
+                    ));
                 }
                 let DataValue::Variant {
                     discriminant,
@@ -95,7 +117,10 @@ impl Walk<'_> {
                     ..
                 } = value
                 else {
-                    return Err(mismatch(name, format!("expects a variant record, not {value}")));
+                    return Err(mismatch(
+                        name,
+                        format!("expects a variant record, not {value}"),
+                    ));
                 };
                 self.encode(discriminant_type, discriminant, encoder, depth + 1)?;
                 let Some(DataTypeKind::Enumerated { enumerators, .. }) =
@@ -109,7 +134,9 @@ impl Walk<'_> {
                     _ => None,
                 };
                 let chosen = number.and_then(|v| choose(alternatives, enumerators, v));
-                let expected = chosen.and_then(|i| Some((&alternatives[i].name, alternatives[i].data_type.as_ref()?)));
+                let expected = chosen.and_then(|i| {
+                    Some((&alternatives[i].name, alternatives[i].data_type.as_ref()?))
+                });
                 match (expected, alternative) {
                     (None, None) => Ok(()),
                     (Some((alt_name, alt_type)), Some((given, alt_value))) if given == alt_name => {
@@ -163,7 +190,10 @@ impl Walk<'_> {
             }
             ArrayEncoding::Other(e) if e == LENGTHLESS || e == NULL_TERMINATED => {}
             ArrayEncoding::Other(e) => {
-                return Err(mismatch(name, format!("array encoding {e} is not supported")));
+                return Err(mismatch(
+                    name,
+                    format!("array encoding {e} is not supported"),
+                ));
             }
         }
         for e in &elements {
@@ -199,9 +229,10 @@ impl Walk<'_> {
                 .encode_utf16()
                 .map(|u| DataValue::Unsigned(u64::from(u)))
                 .collect(),
-            (DataValue::Bytes(b), ElementText::Octets | ElementText::Latin1) => {
-                b.iter().map(|&o| DataValue::Unsigned(u64::from(o))).collect()
-            }
+            (DataValue::Bytes(b), ElementText::Octets | ElementText::Latin1) => b
+                .iter()
+                .map(|&o| DataValue::Unsigned(u64::from(o)))
+                .collect(),
             (other, _) => return Err(mismatch(name, format!("expects an array, not {other}"))),
         })
     }
@@ -215,7 +246,10 @@ fn encode_basic(
 ) -> Result<(), EncodeError> {
     let bits = basic.size_bits;
     if !matches!(bits, 8 | 16 | 32 | 64) {
-        return Err(mismatch(name, format!("a basic type of {bits} bits is not supported")));
+        return Err(mismatch(
+            name,
+            format!("a basic type of {bits} bits is not supported"),
+        ));
     }
     let out_of_range = || mismatch(name, format!("{value} does not fit in {bits} bits"));
     let raw: u64 = match (basic.kind, value) {
@@ -223,7 +257,9 @@ fn encode_basic(
         (BasicKind::Float, DataValue::Float(v)) if bits == 64 => v.to_bits(),
         (BasicKind::Signed | BasicKind::Unsigned, DataValue::Signed(v)) => {
             let fits = match basic.kind {
-                BasicKind::Signed => bits == 64 || (*v >= -(1 << (bits - 1)) && *v < (1 << (bits - 1))),
+                BasicKind::Signed => {
+                    bits == 64 || (*v >= -(1 << (bits - 1)) && *v < (1 << (bits - 1)))
+                }
                 _ => *v >= 0 && (bits == 64 || *v < (1 << bits)),
             };
             if !fits {
@@ -232,7 +268,11 @@ fn encode_basic(
             *v as u64
         }
         (BasicKind::Signed | BasicKind::Unsigned, DataValue::Unsigned(v)) => {
-            let limit_bits = if basic.kind == BasicKind::Signed { bits - 1 } else { bits };
+            let limit_bits = if basic.kind == BasicKind::Signed {
+                bits - 1
+            } else {
+                bits
+            };
             if limit_bits < 64 && *v >= (1 << limit_bits) {
                 return Err(out_of_range());
             }

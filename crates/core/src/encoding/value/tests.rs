@@ -75,10 +75,19 @@ fn reading() -> DataValue {
     DataValue::Record(vec![
         ("Flag".into(), DataValue::Unsigned(9)),
         ("Count".into(), DataValue::Signed(7)),
-        ("Values".into(), DataValue::Array(vec![DataValue::Float(1.5)])),
-        ("Corner".into(), DataValue::Array(vec![DataValue::Signed(-2), DataValue::Signed(2)])),
+        (
+            "Values".into(),
+            DataValue::Array(vec![DataValue::Float(1.5)]),
+        ),
+        (
+            "Corner".into(),
+            DataValue::Array(vec![DataValue::Signed(-2), DataValue::Signed(2)]),
+        ),
         ("Name".into(), DataValue::Text("A".into())),
-        ("Shape".into(), thing("Point", 1, Some(("At", DataValue::Float(2.0))))),
+        (
+            "Shape".into(),
+            thing("Point", 1, Some(("At", DataValue::Float(2.0)))),
+        ),
         ("Ok".into(), enumerator("HLAtrue", 1)),
         ("Blob".into(), DataValue::Bytes(Vec::new())),
     ])
@@ -94,7 +103,10 @@ fn a_record_decodes_from_bytes_worked_out_by_hand_and_prints() {
         value.to_string(),
         r#"{Flag: 9, Count: 7, Values: [1.5], Corner: [-2, 2], Name: "A", Shape: {Kind: Point, At: 2}, Ok: HLAtrue, Blob: 0x}"#
     );
-    assert_eq!(encode_value(types, "Reading", &value).unwrap(), READING_BYTES);
+    assert_eq!(
+        encode_value(types, "Reading", &value).unwrap(),
+        READING_BYTES
+    );
 }
 
 #[test]
@@ -106,12 +118,17 @@ fn variant_alternatives_and_hla_other() {
     assert_eq!(bytes, [2, 0, 0, 0, 0, 0, 0, 2, b'h', b'i']);
     assert_eq!(decode_value(types, "Thing", &bytes).unwrap(), label);
     // 3 (Empty) and 200 (no enumerator) both fall to HLAother, which carries nothing.
-    assert_eq!(decode_value(types, "Thing", &[3]).unwrap(), thing("Empty", 3, None));
+    assert_eq!(
+        decode_value(types, "Thing", &[3]).unwrap(),
+        thing("Empty", 3, None)
+    );
     let unknown = decode_value(types, "Thing", &[200]).unwrap();
     assert_eq!(unknown.to_string(), "{Kind: 200}");
     let wrong = thing("Label", 2, Some(("At", DataValue::Float(1.0))));
     assert_eq!(
-        encode_value(types, "Thing", &wrong).unwrap_err().to_string(),
+        encode_value(types, "Thing", &wrong)
+            .unwrap_err()
+            .to_string(),
         "data type Thing: the discriminant Label chooses alternative Text"
     );
 }
@@ -121,7 +138,10 @@ fn values_that_do_not_fit_their_type_are_encode_errors() {
     let model = model();
     let types = model.data_types();
     let err = |name: &str, v: DataValue| encode_value(types, name, &v).unwrap_err().to_string();
-    assert_eq!(err("HLAoctet", DataValue::Signed(256)), "data type HLAoctet: 256 does not fit in 8 bits");
+    assert_eq!(
+        err("HLAoctet", DataValue::Signed(256)),
+        "data type HLAoctet: 256 does not fit in 8 bits"
+    );
     assert_eq!(
         err("HLAinteger16BE", DataValue::Signed(-32769)),
         "data type HLAinteger16BE: -32769 does not fit in 16 bits"
@@ -130,9 +150,18 @@ fn values_that_do_not_fit_their_type_are_encode_errors() {
         err("Pair", DataValue::Array(vec![DataValue::Signed(1)])),
         "data type Pair: holds 2 elements, the value 1"
     );
-    assert_eq!(err("Kind", enumerator("Circle", 9)), "data type Kind: has no enumerator Circle");
-    assert_eq!(err("Nope", DataValue::Signed(1)), "data type Nope: is not in the object model");
-    assert_eq!(encode_value(types, "HLAinteger16BE", &DataValue::Signed(-32768)).unwrap(), [0x80, 0]);
+    assert_eq!(
+        err("Kind", enumerator("Circle", 9)),
+        "data type Kind: has no enumerator Circle"
+    );
+    assert_eq!(
+        err("Nope", DataValue::Signed(1)),
+        "data type Nope: is not in the object model"
+    );
+    assert_eq!(
+        encode_value(types, "HLAinteger16BE", &DataValue::Signed(-32768)).unwrap(),
+        [0x80, 0]
+    );
 }
 
 #[test]

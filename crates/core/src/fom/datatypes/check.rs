@@ -80,9 +80,14 @@ fn place(t: &DataType) -> String {
 }
 
 /// Every module's declarations into one map; a name declared twice must mean the same.
-fn merge(modules: Vec<Vec<DataTypeDecl>>, errors: &mut Vec<FomError>) -> BTreeMap<String, DataType> {
-    let mut types: BTreeMap<String, DataType> =
-        predefined().into_iter().map(|t| (t.name.clone(), t)).collect();
+fn merge(
+    modules: Vec<Vec<DataTypeDecl>>,
+    errors: &mut Vec<FomError>,
+) -> BTreeMap<String, DataType> {
+    let mut types: BTreeMap<String, DataType> = predefined()
+        .into_iter()
+        .map(|t| (t.name.clone(), t))
+        .collect();
     for decl in modules.into_iter().flatten() {
         match types.get(&decl.name) {
             None => {

@@ -48,7 +48,9 @@ impl<'a> Planner<'a> {
                 file: data_type.file.clone(),
                 line: data_type.line,
                 element: data_type.kind.element().into(),
-                message: format!("data type {name} nests types deeper than {MAX_TYPE_NESTING} levels"),
+                message: format!(
+                    "data type {name} nests types deeper than {MAX_TYPE_NESTING} levels"
+                ),
             });
             self.done.insert(name.to_owned(), NEUTRAL);
             return NEUTRAL;

@@ -2,8 +2,8 @@
 
 use super::predefined::basic_kind;
 use super::{
-    Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind,
-    Endian, Enumerator, Field, Selector,
+    Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind, Endian,
+    Enumerator, Field, Selector,
 };
 use crate::fom::error::FomError;
 use roxmltree::{Document, Node};
@@ -148,7 +148,9 @@ impl Parser<'_> {
             if let Some(first) = lines_by_name.insert(enumerator.clone(), line) {
                 self.error(
                     item,
-                    format!("{name}: enumerator {enumerator} is declared twice (first at line {first})"),
+                    format!(
+                        "{name}: enumerator {enumerator} is declared twice (first at line {first})"
+                    ),
                 );
                 continue;
             }
@@ -206,7 +208,10 @@ impl Parser<'_> {
                 continue;
             };
             if fields.iter().any(|f| f.name == field_name) {
-                self.error(field, format!("{name}: field {field_name} is declared twice"));
+                self.error(
+                    field,
+                    format!("{name}: field {field_name} is declared twice"),
+                );
                 continue;
             }
             fields.push(Field {
@@ -225,7 +230,10 @@ impl Parser<'_> {
         let mut alternatives = Vec::new();
         for item in elements(node, "alternative") {
             let Some(selectors) = text(item, "enumerator") else {
-                self.error(item, format!("an alternative of {name} has no <enumerator>"));
+                self.error(
+                    item,
+                    format!("an alternative of {name} has no <enumerator>"),
+                );
                 continue;
             };
             let Some(selectors) = parse_selectors(&selectors) else {
@@ -348,7 +356,15 @@ mod tests {
                 max: 2_147_483_647
             })
         );
-        for bad in ["", "x", "[2..1]", "[1..]", "-1", "99999999999", "70000,70000"] {
+        for bad in [
+            "",
+            "x",
+            "[2..1]",
+            "[1..]",
+            "-1",
+            "99999999999",
+            "70000,70000",
+        ] {
             assert_eq!(parse_cardinality(bad), None, "{bad:?}");
         }
     }

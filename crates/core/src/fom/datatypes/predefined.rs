@@ -2,8 +2,8 @@
 //! enumerated and array types of table 4.12): every model has them without declaring them.
 
 use super::{
-    ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind, Endian,
-    Enumerator, PREDEFINED_FILE,
+    ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind, Endian, Enumerator,
+    PREDEFINED_FILE,
 };
 
 fn basic(size_bits: u32, endian: Endian, kind: BasicKind) -> DataTypeKind {

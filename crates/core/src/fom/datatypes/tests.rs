@@ -3,9 +3,7 @@
 use crate::fom::{Cardinality, DataTypeKind, FomError, ObjectModel, Selector};
 
 fn module(data_types: &str) -> String {
-    format!(
-        "<objectModel>\n<dataTypes>\n{data_types}\n</dataTypes>\n</objectModel>\n"
-    )
+    format!("<objectModel>\n<dataTypes>\n{data_types}\n</dataTypes>\n</objectModel>\n")
 }
 
 fn errors(sources: &[(&str, &str)]) -> Vec<FomError> {
@@ -55,8 +53,7 @@ fn a_record_has_the_boundary_of_its_widest_field() {
 #[test]
 fn the_same_type_in_two_modules_merges_and_a_different_one_names_both_places() {
     let same = module(RECORD);
-    let model =
-        ObjectModel::from_sources(&[("a.xml", &same), ("b.xml", &same)]).unwrap();
+    let model = ObjectModel::from_sources(&[("a.xml", &same), ("b.xml", &same)]).unwrap();
     assert_eq!(model.data_types().declared_count(), 1);
 
     let different = module(&RECORD.replace("HLAinteger32BE", "HLAinteger64BE"));
@@ -129,8 +126,10 @@ fn a_record_containing_itself_is_an_error_but_through_a_variable_array_is_fine()
          variable-length array in between: Node -> Twins -> Node"
     );
 
-    let fine = text.replace("<cardinality>2</cardinality><encoding>HLAfixedArray", 
-        "<cardinality>Dynamic</cardinality><encoding>HLAvariableArray");
+    let fine = text.replace(
+        "<cardinality>2</cardinality><encoding>HLAfixedArray",
+        "<cardinality>Dynamic</cardinality><encoding>HLAvariableArray",
+    );
     let model = ObjectModel::from_sources(&[("tree.xml", &fine)]).unwrap();
     // Tree holds an 8-octet float, so Children (an array of Trees) is 8-aligned too.
     assert_eq!(model.data_types().octet_boundary("Children"), 8);
@@ -206,7 +205,11 @@ fn malformed_declarations_name_their_line() {
         "{errors:#?}"
     );
     let message = |line| &errors.iter().find(|e| e.line == line).unwrap().message;
-    assert!(message(7).contains("needs a fixed cardinality"), "{}", message(7));
+    assert!(
+        message(7).contains("needs a fixed cardinality"),
+        "{}",
+        message(7)
+    );
     assert!(message(5).contains("Big or Little"), "{}", message(5));
 }
 
