@@ -234,10 +234,9 @@ impl<'a> Decoder<'a> {
             remaining: self.remaining(),
         };
         let count = usize::try_from(count).map_err(|_| bad())?;
-        let fits = if min_element_len == 0 {
-            count <= MAX_EMPTY_ELEMENTS
-        } else {
-            count <= self.remaining() / min_element_len
+        let fits = match self.remaining().checked_div(min_element_len) {
+            Some(room) => count <= room,
+            None => count <= MAX_EMPTY_ELEMENTS,
         };
         fits.then_some(count).ok_or_else(bad)
     }
