@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
-use trellis_core::fom::ObjectModel;
+use trellis_core::fom::{FomError, ObjectModel};
 
 #[derive(Subcommand)]
 pub(crate) enum FomCommand {
@@ -17,7 +17,7 @@ pub(crate) struct CheckArgs {
     /// one of them is a MIM; "HLAstandardMIM" names the built-in one.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Print the counts as JSON.
+    /// Print the counts (and any data type references left unresolved) as JSON.
     #[arg(long)]
     json: bool,
 }
@@ -27,14 +27,31 @@ pub(crate) fn run(command: FomCommand) -> Result<()> {
     match ObjectModel::load(&args.files) {
         Ok(model) => {
             let counts = model.counts();
+            let data_types = model.data_types();
+            // A checked model is a whole FDD: every type it names must be declared.
+            let unresolved = data_types.unresolved();
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&counts)?);
+                let mut json = serde_json::to_value(counts)?;
+                json["data_types"] = data_types.declared_count().into();
+                json["data_type_errors"] = unresolved.iter().map(error_json).collect();
+                println!("{}", serde_json::to_string_pretty(&json)?);
             } else {
-                println!("{} modules: {counts}", model.modules().len());
+                println!(
+                    "{} modules: {counts}, {} data types",
+                    model.modules().len(),
+                    data_types.declared_count()
+                );
                 println!("modules: {}", model.modules().join(", "));
                 println!("fingerprint {:016x}", model.fingerprint());
             }
-            Ok(())
+            for e in unresolved {
+                eprintln!("{e}");
+            }
+            if unresolved.is_empty() {
+                Ok(())
+            } else {
+                Err(crate::Reported("the object model names data types it does not declare").into())
+            }
         }
         Err(errors) => {
             for e in &errors.0 {
@@ -43,4 +60,13 @@ pub(crate) fn run(command: FomCommand) -> Result<()> {
             Err(crate::Reported("the object model has errors").into())
         }
     }
+}
+
+fn error_json(e: &FomError) -> serde_json::Value {
+    serde_json::json!({
+        "file": e.file,
+        "line": e.line,
+        "element": e.element,
+        "message": e.message,
+    })
 }

@@ -41,6 +41,7 @@ fn the_rpr_fom_counts_as_json() {
         ("attributes", 311 + 45),
         ("parameters", 277 + 105),
         ("dimensions", 2),
+        ("data_types", 286 + 29),
     ] {
         assert!(
             json.contains(&format!("\"{key}\": {value}")),
@@ -140,4 +141,56 @@ fn the_standard_mim_is_named_and_loads_by_its_designator() {
         "{stdout}"
     );
     assert!(stdout.contains("modules: HLAstandardMIM.xml"), "{stdout}");
+}
+
+#[test]
+fn data_type_errors_name_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("trellis-fom-types-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let recursive = dir.join("recursive.xml");
+    std::fs::write(
+        &recursive,
+        "<objectModel>\n<dataTypes>\n<fixedRecordDataTypes>\n\
+         <fixedRecordData><name>Loop</name>\n\
+         <field><name>Again</name><dataType>Loop</dataType></field>\n\
+         </fixedRecordData>\n</fixedRecordDataTypes>\n</dataTypes>\n</objectModel>\n",
+    )
+    .unwrap();
+    let out = trellis(&["fom", "check", recursive.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "{}:4: <fixedRecordData>: data type Loop contains itself",
+            recursive.display()
+        )),
+        "{stderr}"
+    );
+
+    let unknown = dir.join("unknown.xml");
+    std::fs::write(
+        &unknown,
+        "<objectModel>\n<objects><objectClass><name>HLAobjectRoot</name>\n\
+         <objectClass><name>Thing</name>\n\
+         <attribute><name>Where</name><dataType>Location</dataType></attribute>\n\
+         </objectClass></objectClass></objects>\n</objectModel>\n",
+    )
+    .unwrap();
+    let out = trellis(&["fom", "check", "--json", unknown.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "{}:4: <attribute>: HLAobjectRoot.Thing.Where: data type Location is not declared",
+            unknown.display()
+        )),
+        "{stderr}"
+    );
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(json.contains("\"line\": 4"), "{json}");
+    assert!(
+        json.contains("data type Location is not declared"),
+        "{json}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -5,6 +5,7 @@
 //! simulator run a whole network of routers in a single thread, and the same state machines
 //! run under the `trellis-net` event loop in production.
 
+pub mod encoding;
 pub mod federate;
 pub mod fom;
 pub mod interest;

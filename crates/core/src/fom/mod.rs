@@ -7,6 +7,7 @@
 //! sorted qualified names, so two processes that load the same modules in any order agree
 //! on every handle and on the model's fingerprint.
 
+mod datatypes;
 mod definitions;
 mod error;
 mod format;
@@ -16,6 +17,10 @@ mod parse;
 mod support;
 mod update_rates;
 
+pub use datatypes::{
+    Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind,
+    DataTypes, Endian, Enumerator, Field, Selector, PREDEFINED_FILE,
+};
 pub use error::{FddErrorKind, FomError, FomErrors};
 pub use mim::{is_standard_mim_designator, STANDARD_MIM_FILE, STANDARD_MIM_NAME, STANDARD_MIM_XML};
 pub use support::{
@@ -134,6 +139,7 @@ pub struct ObjectModel {
     dimensions: Vec<Dimension>,
     transportation_types: Vec<TransportationType>,
     update_rates: Vec<UpdateRate>,
+    data_types: DataTypes,
     fingerprint: u64,
 }
 
@@ -184,7 +190,25 @@ impl ObjectModel {
                 parse::parse_module(STANDARD_MIM_FILE, STANDARD_MIM_XML).map_err(FomErrors)?;
             modules.insert(0, standard);
         }
-        merge::merge(modules).map_err(FomErrors)
+        // Data types merge apart from classes; both sets of errors are reported together.
+        let uses = datatypes::type_uses(&modules);
+        let type_decls = modules
+            .iter_mut()
+            .map(|m| std::mem::take(&mut m.data_types))
+            .collect();
+        let data_types = datatypes::build(type_decls, &uses);
+        match (merge::merge(modules), data_types) {
+            (Ok(mut model), Ok(data_types)) => {
+                model.data_types = data_types;
+                model.fingerprint = model.compute_fingerprint();
+                Ok(model)
+            }
+            (model, data_types) => {
+                let mut errors = model.err().unwrap_or_default();
+                errors.extend(data_types.err().unwrap_or_default());
+                Err(FomErrors(errors))
+            }
+        }
     }
 
     /// createFederationExecutionWithMIM: `mim` replaces the standard MIM, and is merged
@@ -218,6 +242,7 @@ impl ObjectModel {
             dimensions,
             transportation_types,
             update_rates,
+            data_types: DataTypes::default(),
             fingerprint: 0,
         };
         model.fingerprint = model.compute_fingerprint();
@@ -272,6 +297,9 @@ impl ObjectModel {
         for r in &self.update_rates {
             feed(&format!("{}|{}", r.name, r.rate));
         }
+        for listing in self.data_types.canonical() {
+            feed(&listing);
+        }
         hash
     }
 
@@ -282,6 +310,11 @@ impl ObjectModel {
     /// The files (or names) the model was loaded from.
     pub fn modules(&self) -> &[String] {
         &self.modules
+    }
+
+    /// The merged data types, predefined ones included.
+    pub fn data_types(&self) -> &DataTypes {
+        &self.data_types
     }
 
     pub fn counts(&self) -> Counts {

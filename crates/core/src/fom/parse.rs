@@ -1,5 +1,6 @@
 //! One OMT module's XML into declarations, with the line of each for later messages.
 
+use super::datatypes::{parse_data_types, DataTypeDecl};
 use super::error::{FomError, Site};
 use super::format;
 use super::update_rates::UpdateRateDecl;
@@ -60,6 +61,7 @@ pub(crate) struct Module {
     pub update_rates: Vec<UpdateRateDecl>,
     /// `<modelIdentification><name>`, to recognise the standard MIM given explicitly.
     pub model_name: Option<String>,
+    pub data_types: Vec<DataTypeDecl>,
 }
 
 /// Far deeper than real models nest (RPR 2.0 goes four levels below its roots).
@@ -339,6 +341,8 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
     let transportations = parser.transportations(root);
     let update_rates = parser.update_rates(root);
     let model_name = child(root, "modelIdentification").and_then(|id| text(id, "name"));
+    let (data_types, data_type_errors) = parse_data_types(file, &doc, root);
+    parser.errors.extend(data_type_errors);
     if !parser.errors.is_empty() {
         return Err(parser.errors);
     }
@@ -350,5 +354,6 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
         transportations,
         update_rates,
         model_name,
+        data_types,
     })
 }

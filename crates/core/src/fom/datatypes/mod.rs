@@ -1,0 +1,239 @@
+//! Data types of an object model (IEEE 1516.2-2010 §4.12): the `<dataTypes>` of every
+//! module, merged, with the types the standard predefines, and checked as a set.
+//!
+//! A type declared in two modules must be declared alike. References to types no loaded
+//! module declares are kept apart (`unresolved`): a module may lean on another one
+//! (RPR Base on RPR Enumerations), so only the caller knows whether the set is complete.
+//! Everything else wrong (a record containing itself, an alternative naming an enumerator
+//! its discriminant lacks, a malformed declaration) fails the load.
+
+mod check;
+mod layout;
+mod parse;
+mod predefined;
+
+pub(crate) use check::{build, type_uses};
+pub(crate) use parse::{parse_data_types, DataTypeDecl};
+
+use super::error::FomError;
+use std::collections::BTreeMap;
+
+/// Where the predefined types are "declared", for messages.
+pub const PREDEFINED_FILE: &str = "IEEE 1516.2-2010";
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Endian {
+    Big,
+    Little,
+}
+
+/// How the bits of a basic type read. The OMT has no field for it: the predefined types
+/// are known; a module's own basic types are taken as unsigned integers (RPR's are), or
+/// as floats when their interpretation says so.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BasicKind {
+    Signed,
+    Unsigned,
+    Float,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BasicData {
+    pub size_bits: u32,
+    pub endian: Endian,
+    pub kind: BasicKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Enumerator {
+    pub name: String,
+    pub values: Vec<i64>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Cardinality {
+    Fixed(u32),
+    Dynamic,
+    Range { min: u32, max: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ArrayEncoding {
+    /// HLAfixedArray: the elements only.
+    Fixed,
+    /// HLAvariableArray: an HLAinteger32BE count, then the elements.
+    Variable,
+    /// Any other name (RPR's RPRlengthlessArray, RPRnullTerminatedArray, ...).
+    Other(String),
+}
+
+impl ArrayEncoding {
+    /// RPR's padding arrays (RPRpaddingTo32Array, RPRpaddingTo64Array) hold no count and
+    /// no data: zero octets up to the next 4- or 8-octet boundary.
+    pub fn padding_boundary(&self) -> Option<usize> {
+        match self {
+            ArrayEncoding::Other(name) if name == "RPRpaddingTo32Array" => Some(4),
+            ArrayEncoding::Other(name) if name == "RPRpaddingTo64Array" => Some(8),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Field {
+    pub name: String,
+    pub data_type: String,
+}
+
+/// Which discriminant values choose an alternative.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Selector {
+    Enumerator(String),
+    /// `[First..Last]`: every value from First's to Last's.
+    Range(String, String),
+    /// HLAother: every value no other alternative names.
+    Other,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Alternative {
+    pub selectors: Vec<Selector>,
+    pub name: String,
+    /// None for an alternative that carries no data ("NA").
+    pub data_type: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DataTypeKind {
+    Basic(BasicData),
+    Simple {
+        representation: String,
+    },
+    Enumerated {
+        representation: String,
+        enumerators: Vec<Enumerator>,
+    },
+    Array {
+        element: String,
+        cardinality: Cardinality,
+        encoding: ArrayEncoding,
+    },
+    FixedRecord {
+        fields: Vec<Field>,
+        encoding: String,
+    },
+    VariantRecord {
+        discriminant: String,
+        discriminant_type: String,
+        alternatives: Vec<Alternative>,
+        encoding: String,
+    },
+}
+
+impl DataTypeKind {
+    /// The element name in the OMT, for messages.
+    pub fn element(&self) -> &'static str {
+        match self {
+            DataTypeKind::Basic(_) => "basicData",
+            DataTypeKind::Simple { .. } => "simpleData",
+            DataTypeKind::Enumerated { .. } => "enumeratedData",
+            DataTypeKind::Array { .. } => "arrayData",
+            DataTypeKind::FixedRecord { .. } => "fixedRecordData",
+            DataTypeKind::VariantRecord { .. } => "variantRecordData",
+        }
+    }
+
+    /// Every type this one names, with the OMT element that names it.
+    pub fn references(&self) -> Vec<(&'static str, &str)> {
+        match self {
+            DataTypeKind::Basic(_) => Vec::new(),
+            DataTypeKind::Simple { representation }
+            | DataTypeKind::Enumerated { representation, .. } => {
+                vec![("representation", representation.as_str())]
+            }
+            DataTypeKind::Array { element, .. } => vec![("dataType", element.as_str())],
+            DataTypeKind::FixedRecord { fields, .. } => fields
+                .iter()
+                .map(|f| ("field", f.data_type.as_str()))
+                .collect(),
+            DataTypeKind::VariantRecord {
+                discriminant_type,
+                alternatives,
+                ..
+            } => std::iter::once(("dataType", discriminant_type.as_str()))
+                .chain(
+                    alternatives
+                        .iter()
+                        .filter_map(|a| Some(("alternative", a.data_type.as_deref()?))),
+                )
+                .collect(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataType {
+    pub name: String,
+    pub kind: DataTypeKind,
+    /// Where it was first declared; [`PREDEFINED_FILE`] and line 0 for the standard's own.
+    pub file: String,
+    pub line: u32,
+}
+
+impl DataType {
+    pub fn is_predefined(&self) -> bool {
+        self.file == PREDEFINED_FILE
+    }
+}
+
+/// The merged data types of a model, with each type's octet boundary worked out.
+#[derive(Clone, Debug, Default)]
+pub struct DataTypes {
+    types: BTreeMap<String, DataType>,
+    layouts: BTreeMap<String, layout::Layout>,
+    unresolved: Vec<FomError>,
+}
+
+impl DataTypes {
+    pub fn get(&self, name: &str) -> Option<&DataType> {
+        self.types.get(name)
+    }
+
+    /// Every type, predefined ones included, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = &DataType> + '_ {
+        self.types.values()
+    }
+
+    /// How many types the modules declared (the predefined ones not counted).
+    pub fn declared_count(&self) -> usize {
+        self.types.values().filter(|t| !t.is_predefined()).count()
+    }
+
+    /// References to types no loaded module declares, each at the place that names it.
+    /// Empty for a complete model (an FDD); a single module may rely on others.
+    pub fn unresolved(&self) -> &[FomError] {
+        &self.unresolved
+    }
+
+    /// The octet boundary (§4.12.7) of a type: its encoding starts at a multiple of it.
+    /// 1 for a type the model lacks.
+    pub fn octet_boundary(&self, name: &str) -> usize {
+        self.layouts.get(name).map_or(1, |l| l.octet_boundary)
+    }
+
+    /// A lower bound on the encoded length of any value of the type, used to cap counts
+    /// read from the network by the bytes left.
+    pub fn min_encoded_len(&self, name: &str) -> usize {
+        self.layouts.get(name).map_or(0, |l| l.min_len)
+    }
+
+    /// A canonical listing for the model's fingerprint: names and structure, not places.
+    pub(crate) fn canonical(&self) -> impl Iterator<Item = String> + '_ {
+        self.types
+            .values()
+            .map(|t| format!("{}|{:?}", t.name, t.kind))
+    }
+}
+
+#[cfg(test)]
+mod tests;
