@@ -1,6 +1,7 @@
 //! What the federate library hands the user: the HLA federate-ambassador callbacks.
 
 use super::message::ObjectId;
+pub use super::ownership::OwnershipCallback;
 use super::region::Region;
 use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle};
 use crate::wire::TransportClass;
@@ -50,4 +51,6 @@ pub enum Callback {
         attributes: Vec<AttributeHandle>,
         tag: Bytes,
     },
+    /// Ownership management (IEEE 1516.1-2010 §7): see `federate::ownership`.
+    Ownership(OwnershipCallback),
 }

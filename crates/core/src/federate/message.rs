@@ -8,9 +8,11 @@
 //! interact:  region | count: u16 | (handle: u32, len: u32, value)*
 //! delete:    object: u64
 //! request:   object: u64 (0: every instance of the class) | count: u16 | handle: u32 *
+//! ownership: see `ownership::wire`
 //! region:    count: u8 | (dimension: u32, lower: u64, upper: u64)*
 //! ```
 
+use super::ownership::wire::OwnershipBody;
 use super::region::{Range, Region};
 use crate::wire::reader::Reader;
 use crate::wire::WireError;
@@ -60,6 +62,7 @@ pub enum Body {
         object: Option<ObjectId>,
         attributes: Vec<u32>,
     },
+    Ownership(OwnershipBody),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,6 +100,7 @@ pub enum Outgoing<'a, V: AsRef<[u8]>> {
         object: Option<ObjectId>,
         attributes: &'a [u32],
     },
+    Ownership(&'a OwnershipBody),
 }
 
 /// The header every message starts with.
@@ -176,6 +180,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
                 }
                 Outgoing::Delete { .. } => 8,
                 Outgoing::Request { attributes, .. } => 8 + 2 + 4 * attributes.len(),
+                Outgoing::Ownership(body) => body.encoded_len(),
             }
     }
 
@@ -188,6 +193,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
             Outgoing::Interaction { .. } => 3,
             Outgoing::Delete { .. } => 4,
             Outgoing::Request { .. } => 5,
+            Outgoing::Ownership(_) => 6,
         };
         out.put_u8(kind);
         out.put_u32_le(header.sender);
@@ -224,6 +230,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
                     out.put_u32_le(*a);
                 }
             }
+            Outgoing::Ownership(body) => body.encode(out),
         }
     }
 }
@@ -268,6 +275,7 @@ impl Message {
                     attributes,
                 }
             }
+            6 => Body::Ownership(OwnershipBody::decode(&mut r)?),
             _ => return Err(r.malformed("unknown message kind")),
         };
         r.finish()?;
@@ -313,6 +321,7 @@ impl Message {
                 object: *object,
                 attributes,
             },
+            Body::Ownership(body) => Outgoing::Ownership(body),
         };
         outgoing.encode(&header, out);
     }
