@@ -470,13 +470,13 @@ impl Federate {
         }
         let attributes: Vec<AttributeHandle> = values.iter().map(|(a, _)| *a).collect();
         self.check_attributes(class, &attributes)?;
-        self.check_owned(object, &attributes)?;
         if let Some(missing) = attributes.iter().find(|a| !self.publishes(class, **a)) {
             return Err(FederateError::AttributeNotPublished {
                 class: self.class_name(class),
                 attribute: self.model.attribute(*missing).name.clone(),
             });
         }
+        self.check_owned(object, &attributes)?;
         if let Some(region) = region {
             self.layouts.object(class).validate(region)?;
         }
@@ -678,7 +678,9 @@ impl Federate {
                 transport,
             ),
             Body::Delete { object } => {
+                // The deleter held the privilege; what this federate kept goes too.
                 self.instances.remove(&object);
+                self.owned.remove(&object);
                 if self.known.remove(&object).is_some() {
                     self.callbacks.push_back(Callback::RemoveObjectInstance {
                         object,

@@ -268,7 +268,9 @@ impl Federate {
     }
 
     pub(super) fn owns(&self, object: ObjectId, attribute: AttributeHandle) -> bool {
-        self.instances.get(&object).is_some_and(|i| i.owns(attribute))
+        self.instances
+            .get(&object)
+            .is_some_and(|i| i.owns(attribute))
     }
 
     /// The registered class of a known instance, after checking the attributes belong to it.
@@ -381,13 +383,7 @@ impl Federate {
     }
 
     /// Send a request (to every keeper) on behalf of this federate.
-    fn request(
-        &mut self,
-        object: ObjectId,
-        op: Op,
-        attributes: &[AttributeHandle],
-        tag: &[u8],
-    ) {
+    fn request(&mut self, object: ObjectId, op: Op, attributes: &[AttributeHandle], tag: &[u8]) {
         let class = self.instances[&object].class;
         let body = OwnershipBody {
             op,
@@ -433,7 +429,10 @@ impl Federate {
             instance.keepers.insert(a, keeper);
             sent.push((a.0, generation));
         }
-        debug_assert!(instance.tokens.keys().all(|a| !sent.iter().any(|s| s.0 == a.0)));
+        debug_assert!(instance
+            .tokens
+            .keys()
+            .all(|a| !sent.iter().any(|s| s.0 == a.0)));
         let class = instance.class;
         if sent.is_empty() {
             return;
@@ -604,7 +603,11 @@ impl Federate {
             });
         }
         for a in attributes {
-            self.instance(object).tokens.get_mut(a).expect("owned").divesting = false;
+            self.instance(object)
+                .tokens
+                .get_mut(a)
+                .expect("owned")
+                .divesting = false;
         }
         Ok(())
     }
@@ -640,12 +643,15 @@ impl Federate {
         attributes: &[AttributeHandle],
     ) -> Result<ObjectClassHandle> {
         let class = self.known_instance(object, attributes)?;
-        let published_any = self
-            .model
-            .object_ancestry(class)
-            .any(|c| self.published_objects.get(&c).is_some_and(|p| !p.is_empty()));
+        let published_any = self.model.object_ancestry(class).any(|c| {
+            self.published_objects
+                .get(&c)
+                .is_some_and(|p| !p.is_empty())
+        });
         if !published_any {
-            return Err(FederateError::ObjectClassNotPublished(self.class_name(class)));
+            return Err(FederateError::ObjectClassNotPublished(
+                self.class_name(class),
+            ));
         }
         if let Some(a) = attributes.iter().find(|a| !self.publishes(class, **a)) {
             return Err(FederateError::AttributeNotPublished {

@@ -171,7 +171,13 @@ impl Federate {
                         withdrawn.push(*a);
                     }
                 }
-                self.answer(object, Op::CancelConfirmed, requester, &withdrawn, Vec::new());
+                self.answer(
+                    object,
+                    Op::CancelConfirmed,
+                    requester,
+                    &withdrawn,
+                    Vec::new(),
+                );
             }
             Op::Query => {
                 let me = self.handle;

@@ -47,9 +47,10 @@ impl Federate {
 
     fn check_resign(&self, action: ResignAction) -> Result<(), FederateError> {
         if !action.cancels() {
-            let pending = self.instances.iter().find_map(|(o, i)| {
-                i.acquiring.keys().next().map(|a| (*o, *a))
-            });
+            let pending = self
+                .instances
+                .iter()
+                .find_map(|(o, i)| i.acquiring.keys().next().map(|a| (*o, *a)));
             if let Some((object, a)) = pending {
                 return Err(FederateError::OwnershipAcquisitionPending {
                     object,
