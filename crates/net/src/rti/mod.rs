@@ -10,8 +10,10 @@
 //! between federates without it.
 
 mod error;
+mod ownership;
 
 pub use error::RtiError;
+pub use trellis_core::federate::{OwnershipCallback, ResignAction};
 
 use crate::error::NetError;
 use crate::node::{DirectNode, Message, Node, NodeConfig};
@@ -230,12 +232,11 @@ impl RtiAmbassador {
         Ok(handle)
     }
 
-    /// Delete the instances this federate owns and leave the federation.
-    pub fn resign_federation_execution(&mut self) -> Result<(), RtiError> {
-        let owned: Vec<ObjectId> = self.federate()?.owned_objects().collect();
-        for object in owned {
-            self.delete_object_instance(object, b"resigned")?;
-        }
+    /// Carry out `action` (see [`ResignAction`]; its default deletes the instances this
+    /// federate may delete, as resigning always did) and leave the federation. Fails, still
+    /// joined, when the action leaves attributes owned or acquisitions pending.
+    pub fn resign_federation_execution(&mut self, action: ResignAction) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.resign(action, clock())?))?;
         let handle = self.federate()?.handle();
         let request = Request::Resign {
             federation: self.federation.clone(),
