@@ -272,6 +272,16 @@ impl RtiAmbassador {
             .as_mut()
             .ok_or(RtiError::FederateNotExecutionMember)?;
         let result = service(&mut joined.federate);
+        self.flush_actions()?;
+        result
+    }
+
+    /// Hand the federate's queued actions to the node: those of a service call, and the
+    /// answers it gave to arriving messages (ownership grants, for instance).
+    fn flush_actions(&mut self) -> Result<(), RtiError> {
+        let Some(joined) = self.joined.as_mut() else {
+            return Ok(());
+        };
         while let Some(action) = joined.federate.poll_action() {
             match action {
                 Action::SetInterest(ids) => self.link.set_interest(&ids)?,
@@ -282,7 +292,7 @@ impl RtiAmbassador {
                 } => self.link.publish(&ids, class, &payload)?,
             }
         }
-        result
+        Ok(())
     }
 
     // ---- names ----------------------------------------------------------------------------
@@ -520,12 +530,13 @@ impl RtiAmbassador {
 
     // ---- callbacks ------------------------------------------------------------------------
 
-    fn take_message(&mut self, message: Message) {
+    fn take_message(&mut self, message: Message) -> Result<(), RtiError> {
         if let Some(joined) = self.joined.as_mut() {
             joined
                 .federate
                 .handle_message(&message.payload_bytes(), message.class());
         }
+        self.flush_actions()
     }
 
     /// The next callback, doing the network's work for at most `timeout` while none is
@@ -542,7 +553,7 @@ impl RtiAmbassador {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.link.recv_timeout(left)? {
-                Some(message) => self.take_message(message),
+                Some(message) => self.take_message(message)?,
                 None => return Ok(None),
             }
         }
@@ -580,7 +591,7 @@ impl RtiAmbassador {
                 Link::Thread(node) => node.recv_async().await?,
                 Link::Direct(_) => return Err(RtiError::AsyncNeedsThreadDriver),
             };
-            self.take_message(message);
+            self.take_message(message)?;
         }
     }
 
