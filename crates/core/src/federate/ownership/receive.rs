@@ -65,7 +65,7 @@ impl Federate {
             }
             Op::Grant | Op::HandOver => self.on_tokens(&body, &attributes, tag),
             Op::Unavailable => {
-                let attributes = self.settle(object, &attributes);
+                let attributes = self.settle(object, &attributes, Acquiring::IfAvailable);
                 if !attributes.is_empty() {
                     let callback =
                         OwnershipCallback::AttributeOwnershipUnavailable { object, attributes };
@@ -73,7 +73,7 @@ impl Federate {
                 }
             }
             Op::CancelConfirmed => {
-                let attributes = self.settle(object, &attributes);
+                let attributes = self.settle(object, &attributes, Acquiring::Acquisition);
                 if !attributes.is_empty() {
                     let callback =
                         OwnershipCallback::ConfirmAttributeOwnershipAcquisitionCancellation {
@@ -92,14 +92,24 @@ impl Federate {
         }
     }
 
-    /// End this federate's pending acquisition of `attributes`; returns those it had.
-    fn settle(&mut self, object: ObjectId, attributes: &[AttributeHandle]) -> Vec<AttributeHandle> {
+    /// End this federate's pending acquisitions of `attributes` of this kind (an answer to
+    /// an earlier kind of request must not end a later one); returns those it ended.
+    fn settle(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        kind: Acquiring,
+    ) -> Vec<AttributeHandle> {
         let instance = self.instance(object);
-        attributes
+        let ended: Vec<AttributeHandle> = attributes
             .iter()
             .copied()
-            .filter(|a| instance.acquiring.remove(a).is_some())
-            .collect()
+            .filter(|a| instance.acquiring.get(a) == Some(&kind))
+            .collect();
+        for a in &ended {
+            instance.acquiring.remove(a);
+        }
+        ended
     }
 
     /// requestAttributeOwnershipAssumption, for what this federate publishes and lacks.

@@ -635,10 +635,15 @@ fn resign_actions_do_what_they_name_or_refuse() {
         bus.feds[2].attribute_keeper(car, h.position),
         Some((1, false))
     );
-    assert!(
-        bus.feds[0].owned_objects().any(|o| o == car),
-        "trust handed to the registrar"
+    // The registrar keeps Position in trust now, so it takes it back without asking.
+    assert_eq!(
+        bus.feds[0].attribute_keeper(car, h.position),
+        Some((1, false))
     );
+    bus.feds[0]
+        .attribute_ownership_acquisition(car, &[h.position], b"")
+        .unwrap();
+    assert_eq!(notified(&bus.ownership(0), car), vec![h.position]);
     bus.feds[2]
         .resign(ResignAction::CancelPendingOwnershipAcquisitions, 0)
         .unwrap();
