@@ -230,6 +230,18 @@ impl Instance {
 
 type Result<T> = std::result::Result<T, FederateError>;
 
+/// The attributes a service names, as the set HLA means (sorted, each once), within the
+/// count one message carries.
+fn attribute_set(attributes: &[AttributeHandle]) -> Result<Vec<AttributeHandle>> {
+    if attributes.len() > super::message::MAX_VALUES {
+        return Err(FederateError::TooManyValues(attributes.len()));
+    }
+    let mut set = attributes.to_vec();
+    set.sort();
+    set.dedup();
+    Ok(set)
+}
+
 impl Federate {
     // ---- shared helpers ---------------------------------------------------------------------
 
@@ -484,6 +496,7 @@ impl Federate {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
         self.divest(object, attributes);
@@ -531,6 +544,7 @@ impl Federate {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
         let instance = &self.instances[&object];
@@ -567,6 +581,7 @@ impl Federate {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
         let instance = &self.instances[&object];
@@ -593,6 +608,7 @@ impl Federate {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
         let instance = &self.instances[&object];
@@ -619,6 +635,7 @@ impl Federate {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)
     }
@@ -630,6 +647,7 @@ impl Federate {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<Vec<AttributeHandle>> {
+        let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
         Ok(self.grant_to_first_waiting(object, attributes, &[]))
@@ -730,6 +748,7 @@ impl Federate {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
         self.check_acquirable(object, attributes)?;
         let ask = self.take_from_trust(object, attributes, tag);
         if ask.is_empty() {
@@ -751,6 +770,7 @@ impl Federate {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
         self.check_acquirable(object, attributes)?;
         let instance = &self.instances[&object];
         if let Some(a) = attributes
@@ -781,6 +801,7 @@ impl Federate {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         if let Some(a) = attributes.iter().find(|a| self.owns(object, **a)) {
             return Err(FederateError::AttributeAlreadyOwned {
