@@ -356,8 +356,12 @@ fn exchange(topology: &Topology, a: &str, b: &str) {
             break;
         }
     }
-    sender.resign_federation_execution().unwrap();
-    receiver.resign_federation_execution().unwrap();
+    sender
+        .resign_federation_execution(trellis_net::rti::ResignAction::default())
+        .unwrap();
+    receiver
+        .resign_federation_execution(trellis_net::rti::ResignAction::default())
+        .unwrap();
     sender.destroy_federation_execution().unwrap();
 }
 

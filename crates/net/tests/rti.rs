@@ -97,8 +97,10 @@ fn federation_management_fails_each_way_with_its_own_error() {
         a.destroy_federation_execution(),
         Err(RtiError::FederatesCurrentlyJoined(_))
     ));
-    a.resign_federation_execution().unwrap();
-    b.resign_federation_execution().unwrap();
+    a.resign_federation_execution(trellis_net::rti::ResignAction::default())
+        .unwrap();
+    b.resign_federation_execution(trellis_net::rti::ResignAction::default())
+        .unwrap();
     a.destroy_federation_execution().unwrap();
     assert!(matches!(
         a.destroy_federation_execution(),

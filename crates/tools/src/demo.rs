@@ -247,7 +247,7 @@ fn receive(
         }
     }
     tally.lock().expect("tally lock").over_delivered = rti.stats()?.over_delivered;
-    rti.resign_federation_execution()?;
+    rti.resign_federation_execution(trellis_net::rti::ResignAction::default())?;
     Ok(())
 }
 
@@ -323,6 +323,6 @@ fn drive(
             }
         }
     }
-    rti.resign_federation_execution()?;
+    rti.resign_federation_execution(trellis_net::rti::ResignAction::default())?;
     Ok(())
 }

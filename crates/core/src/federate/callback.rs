@@ -2,6 +2,7 @@
 
 use super::logical_time::LogicalTime;
 use super::message::ObjectId;
+pub use super::ownership::OwnershipCallback;
 use super::region::Region;
 use crate::fom::{
     AttributeHandle, InteractionClassHandle, ObjectClassHandle, Order, ParameterHandle,
@@ -87,4 +88,6 @@ pub enum Callback {
     TimeAdvanceGrant {
         time: LogicalTime,
     },
+    /// Ownership management (IEEE 1516.1-2010 §7): see `federate::ownership`.
+    Ownership(OwnershipCallback),
 }

@@ -28,6 +28,24 @@ pub enum FederateError {
     ObjectInstanceNotKnown(ObjectId),
     #[error("attribute {attribute} of object instance {object} is not owned by this federate")]
     AttributeNotOwned { object: ObjectId, attribute: String },
+    #[error("attribute {attribute} of object instance {object} is already owned by this federate")]
+    AttributeAlreadyOwned { object: ObjectId, attribute: String },
+    #[error("attribute {attribute} of object instance {object} is already being divested")]
+    AttributeAlreadyBeingDivested { object: ObjectId, attribute: String },
+    #[error("divestiture of attribute {attribute} of object instance {object} was not requested")]
+    AttributeDivestitureWasNotRequested { object: ObjectId, attribute: String },
+    #[error("attribute {attribute} of object instance {object} is already being acquired by this federate")]
+    AttributeAlreadyBeingAcquired { object: ObjectId, attribute: String },
+    #[error("acquisition of attribute {attribute} of object instance {object} was not requested")]
+    AttributeAcquisitionWasNotRequested { object: ObjectId, attribute: String },
+    #[error("no federate is waiting to acquire attribute {attribute} of object instance {object}")]
+    NoAcquisitionPending { object: ObjectId, attribute: String },
+    #[error("this federate does not hold the privilege to delete object instance {0}")]
+    DeletePrivilegeNotHeld(ObjectId),
+    #[error("this federate still owns attribute {attribute} of object instance {object}")]
+    FederateOwnsAttributes { object: ObjectId, attribute: String },
+    #[error("this federate is still acquiring attribute {attribute} of object instance {object}")]
+    OwnershipAcquisitionPending { object: ObjectId, attribute: String },
     #[error("object instance name {0:?} has not been reserved by this federate")]
     ObjectInstanceNameNotReserved(String),
     #[error("object instance name {0:?} is already in use")]

@@ -8,9 +8,11 @@
 //! interact:  region | count: u16 | (handle: u32, len: u32, value)*
 //! delete:    object: u64
 //! request:   object: u64 (0: every instance of the class) | count: u16 | handle: u32 *
+//! ownership: see `ownership::wire`
 //! region:    count: u8 | (dimension: u32, lower: u64, upper: u64)*
 //! ```
 
+use super::ownership::wire::OwnershipBody;
 use super::region::{Range, Region};
 use crate::wire::reader::Reader;
 use crate::wire::WireError;
@@ -60,6 +62,7 @@ pub enum Body {
         object: Option<ObjectId>,
         attributes: Vec<u32>,
     },
+    Ownership(OwnershipBody),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +102,7 @@ pub enum Outgoing<'a, V: AsRef<[u8]>> {
         object: Option<ObjectId>,
         attributes: &'a [u32],
     },
+    Ownership(&'a OwnershipBody),
 }
 
 /// The header every message starts with.
@@ -182,6 +186,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
                 }
                 Outgoing::Delete { .. } => 8,
                 Outgoing::Request { attributes, .. } => 8 + 2 + 4 * attributes.len(),
+                Outgoing::Ownership(body) => body.encoded_len(),
             }
     }
 
@@ -194,6 +199,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
             Outgoing::Interaction { .. } => 3,
             Outgoing::Delete { .. } => 4,
             Outgoing::Request { .. } => 5,
+            Outgoing::Ownership(_) => 6,
         };
         out.put_u8(if header.time_stamped {
             kind | TIME_STAMPED
@@ -234,6 +240,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
                     out.put_u32_le(*a);
                 }
             }
+            Outgoing::Ownership(body) => body.encode(out),
         }
     }
 }
@@ -280,6 +287,7 @@ impl Message {
                     attributes,
                 }
             }
+            6 => Body::Ownership(OwnershipBody::decode(&mut r)?),
             _ => return Err(r.malformed("unknown message kind")),
         };
         r.finish()?;
@@ -327,6 +335,7 @@ impl Message {
                 object: *object,
                 attributes,
             },
+            Body::Ownership(body) => Outgoing::Ownership(body),
         };
         outgoing.encode(&header, out);
     }

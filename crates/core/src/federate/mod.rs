@@ -10,6 +10,7 @@ mod federation;
 pub mod layout;
 pub mod logical_time;
 pub mod message;
+pub mod ownership;
 pub mod region;
 pub mod time;
 mod timed;
@@ -19,6 +20,7 @@ pub use error::FederateError;
 pub use federation::MAX_EARLY_EVENTS;
 pub use logical_time::{Interval, LogicalTime, TimeRepresentation};
 pub use message::ObjectId;
+pub use ownership::{OwnershipCallback, ResignAction};
 pub use region::{Range, Region};
 pub use time::{AdvanceKind, TimeError, TimeStats};
 
@@ -104,6 +106,8 @@ pub struct Federate {
     interest: RoaringBitmap,
     owned: FxHashMap<ObjectId, Owned>,
     known: FxHashMap<ObjectId, Known>,
+    /// Ownership of every instance this federate registered or discovered.
+    instances: FxHashMap<ObjectId, ownership::Instance>,
     reserved_names: BTreeSet<String>,
     used_names: BTreeSet<String>,
     next_local: u32,
@@ -133,6 +137,7 @@ impl Federate {
             interest: RoaringBitmap::new(),
             owned: FxHashMap::default(),
             known: FxHashMap::default(),
+            instances: FxHashMap::default(),
             reserved_names: BTreeSet::new(),
             used_names: BTreeSet::new(),
             next_local: 1,
@@ -419,6 +424,7 @@ impl Federate {
             },
         );
         self.owned.insert(object, Owned { class, name });
+        self.took_registration(object, class);
         Ok(object)
     }
 
@@ -492,16 +498,13 @@ impl Federate {
         }
         let attributes: Vec<AttributeHandle> = values.iter().map(|(a, _)| *a).collect();
         self.check_attributes(class, &attributes)?;
-        let published = self.published_objects.get(&class);
-        if let Some(missing) = attributes
-            .iter()
-            .find(|a| !published.is_some_and(|p| p.contains(a)))
-        {
+        if let Some(missing) = attributes.iter().find(|a| !self.publishes(class, **a)) {
             return Err(FederateError::AttributeNotPublished {
                 class: self.class_name(class),
                 attribute: self.model.attribute(*missing).name.clone(),
             });
         }
+        self.check_owned(object, &attributes)?;
         if let Some(region) = region {
             self.layouts.object(class).validate(region)?;
         }
@@ -542,6 +545,8 @@ impl Federate {
         tag: &[u8],
         time: u64,
     ) -> Result<(), FederateError> {
+        self.check_delete_privilege(object)?;
+        self.instances.remove(&object);
         let Some(owned) = self.owned.remove(&object) else {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         };
@@ -702,6 +707,9 @@ impl Federate {
             Body::Delete { object } => {
                 // The instance is forgotten on arrival; a time-stamped removal is still
                 // handed over in time-stamp order.
+                // The deleter held the privilege; what this federate kept goes too.
+                self.instances.remove(&object);
+                self.owned.remove(&object);
                 if self.known.remove(&object).is_some() {
                     let (sent_order, received_order) = self.orders(stamp);
                     self.deliver(
@@ -719,6 +727,9 @@ impl Federate {
             }
             Body::Request { object, attributes } => {
                 self.on_request(message.class, object, attributes, message.tag)
+            }
+            Body::Ownership(body) => {
+                self.on_ownership(message.sender, message.class, body, message.tag)
             }
         }
     }
@@ -746,12 +757,21 @@ impl Federate {
         // A region-filtered subscriber discovers the instance on its first update in a
         // subscribed region instead.
         if self.object_subscriptions[&known].regions.is_empty() {
-            self.discover(object, known, name);
+            self.discover(object, known, class, name);
         }
     }
 
-    fn discover(&mut self, object: ObjectId, class: ObjectClassHandle, name: String) {
+    fn discover(
+        &mut self,
+        object: ObjectId,
+        class: ObjectClassHandle,
+        registered: ObjectClassHandle,
+        name: String,
+    ) {
         self.known.insert(object, Known { class });
+        self.instances
+            .entry(object)
+            .or_insert_with(|| ownership::Instance::discovered(registered, name.clone()));
         self.stats.discoveries += 1;
         self.callbacks.push_back(Callback::DiscoverObjectInstance {
             object,
@@ -798,7 +818,7 @@ impl Federate {
         let class = match self.known.get(&object) {
             Some(k) => k.class,
             None => {
-                self.discover(object, known, name);
+                self.discover(object, known, class, name);
                 known
             }
         };
@@ -895,12 +915,11 @@ impl Federate {
                 .map(|(id, o)| (*id, o.class))
                 .collect(),
         };
-        for (object, class) in targets {
-            let published = &self.published_objects[&class];
+        for (object, _) in targets {
             let attributes: Vec<AttributeHandle> = attributes
                 .iter()
                 .map(|&a| AttributeHandle(a))
-                .filter(|a| published.contains(a))
+                .filter(|a| self.owns(object, *a))
                 .collect();
             if !attributes.is_empty() {
                 self.callbacks
@@ -935,7 +954,7 @@ impl Federate {
         }
     }
 
-    /// Instances this federate registered and still owns.
+    /// Instances whose attributes (some, owned or kept unowned) this federate holds.
     pub fn owned_objects(&self) -> impl Iterator<Item = ObjectId> + '_ {
         self.owned.keys().copied()
     }

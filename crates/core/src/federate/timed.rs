@@ -6,7 +6,7 @@ use super::logical_time::{Interval, LogicalTime, TimeRepresentation};
 use super::message::ObjectId;
 use super::region::Region;
 use super::time::{AdvanceKind, TimeError, TimeMessage, TimeStats};
-use super::{Callback, Federate, FederateError};
+use super::{Federate, FederateError};
 use crate::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
 use crate::wire::TransportClass;
 
@@ -178,28 +178,6 @@ impl Federate {
             }
             Ok(_) => {}
             Err(_) => self.stats.malformed += 1,
-        }
-    }
-
-    /// `federate` left the federation: the instances it registered and still held are
-    /// removed here, as if it had deleted them.
-    pub(super) fn federate_gone(&mut self, federate: u32) {
-        let gone: Vec<ObjectId> = self
-            .known
-            .keys()
-            .copied()
-            .filter(|object| object.federate() == federate)
-            .collect();
-        for object in gone {
-            self.known.remove(&object);
-            self.callbacks.push_back(Callback::RemoveObjectInstance {
-                object,
-                tag: bytes::Bytes::from_static(b"federate left"),
-                time: 0,
-                sender: federate,
-                sent_order: crate::fom::Order::Receive,
-                received_order: crate::fom::Order::Receive,
-            });
         }
     }
 }

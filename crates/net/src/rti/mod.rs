@@ -10,10 +10,12 @@
 //! between federates without it.
 
 mod error;
+mod ownership;
 mod sync;
 mod time;
 
 pub use error::RtiError;
+pub use trellis_core::federate::{OwnershipCallback, ResignAction};
 
 use crate::error::NetError;
 use crate::node::{DirectNode, Message, Node, NodeConfig};
@@ -246,12 +248,11 @@ impl RtiAmbassador {
         Ok(handle)
     }
 
-    /// Delete the instances this federate owns and leave the federation.
-    pub fn resign_federation_execution(&mut self) -> Result<(), RtiError> {
-        let owned: Vec<ObjectId> = self.federate()?.owned_objects().collect();
-        for object in owned {
-            self.delete_object_instance(object, b"resigned")?;
-        }
+    /// Carry out `action` (see [`ResignAction`]; its default deletes the instances this
+    /// federate may delete, as resigning always did) and leave the federation. Fails, still
+    /// joined, when the action leaves attributes owned or acquisitions pending.
+    pub fn resign_federation_execution(&mut self, action: ResignAction) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.resign(action, clock())?))?;
         // Regulating and constrained federates stop waiting for this one once its last
         // time-stamped message is in.
         self.with(|f| {

@@ -631,7 +631,9 @@ impl Wire for FederateWire {
     }
 
     fn leave(&mut self) -> Result<(), BenchError> {
-        Ok(self.rti.resign_federation_execution()?)
+        Ok(self
+            .rti
+            .resign_federation_execution(trellis_net::rti::ResignAction::default())?)
     }
 }
 

@@ -571,7 +571,8 @@ impl Run<'_> {
         {
             load.rti.evoke_callback(RECEIVE_POLL)?;
         }
-        load.rti.resign_federation_execution()?;
+        load.rti
+            .resign_federation_execution(trellis_net::rti::ResignAction::default())?;
         Ok(Some(counts))
     }
 

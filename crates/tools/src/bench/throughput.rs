@@ -360,7 +360,7 @@ fn federates(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchErro
             .join()
             .map_err(|_| BenchError::Failed("receiver thread panicked".into()))??;
     }
-    publisher.resign_federation_execution()?;
+    publisher.resign_federation_execution(trellis_net::rti::ResignAction::default())?;
     Ok(Outcome {
         sent,
         send_time,
@@ -402,6 +402,6 @@ fn reflect(
     if counter.received() != received {
         counter.record(received, start);
     }
-    rti.resign_federation_execution()?;
+    rti.resign_federation_execution(trellis_net::rti::ResignAction::default())?;
     Ok(())
 }

@@ -1,0 +1,888 @@
+//! Ownership management (IEEE 1516.1-2010 §7) among federates, with no central arbiter.
+//!
+//! # Why two federates can never both own an attribute
+//!
+//! Every instance attribute has exactly one *keeper*: the federate that holds its token.
+//! The keeper either owns the attribute, or keeps it unowned, in trust. The token leaves a
+//! keeper only in one message addressed to one federate (`Grant`: owned, `HandOver`: in
+//! trust), and the keeper forgets it when it sends that message. A federate owns an
+//! attribute only while it holds the token, so at any moment the token is at one federate
+//! or in one message, never in two places: two owners would need two tokens.
+//!
+//! So the arbiter of an attribute is its keeper: the current owner decides for what it
+//! owns (release, negotiated divestiture, unavailable), and for an unowned attribute the
+//! last owner, keeping it in trust, decides: concurrent `attributeOwnershipAcquisition`s
+//! of an unowned attribute reach the same keeper, which grants the first it reads and
+//! queues the others (or answers `attributeOwnershipUnavailable` to `IfAvailable`). An
+//! acquirer that holds the token in trust itself takes it at once.
+//!
+//! # Reaching the keeper
+//!
+//! An acquiring federate must publish the attributes, so it listens on the REQUEST_CELL id
+//! of its published class: requests and announcements go to the REQUEST_CELL ids of the
+//! instance's registered class and its ancestors (every federate that may publish what
+//! it needs) and to the class's wildcard id (every subscriber, which learns where the
+//! privilege to delete is). A request that reaches a federate that has just granted the
+//! token away is forwarded along the grant (FIFO paths: the forward arrives after the
+//! token); handling a request twice changes nothing (the requester is queued once).
+//!
+//! # The privilege to delete
+//!
+//! `HLAprivilegeToDeleteObject` is an attribute like the others; owning it is the right to
+//! delete the instance. A model without it (the standard MIM defines it on HLAobjectRoot)
+//! gets an implicit one that federates cannot name, so it stays with the registering
+//! federate. Every federate that knows an instance tracks the keeper of every attribute
+//! from the announcements (`Grant`, `Unowned`, `HandOver`), newest generation winning.
+//!
+//! # Keepers that leave
+//!
+//! A resigning federate hands the tokens it keeps in trust to the keeper of the privilege
+//! to delete (or another keeper of the same instance). When a federate is gone
+//! ([`Federate::federate_gone`]), each federate applies the same rule to what it knows:
+//! instances whose privilege to delete the gone federate kept are removed; the other
+//! attributes it kept become unowned, kept by the privilege's keeper, and pending
+//! acquisitions of them are sent again. An instance whose privilege to delete was kept
+//! in trust by a federate that left, with no other keeper to hand it to, has no arbiter
+//! left and is removed as well (the standard would keep it unowned; without a central
+//! arbiter no one could ever safely grant it).
+//!
+//! One window is open: a grant still in flight from a federate that is then declared gone
+//! can meet the token the privilege's keeper regenerates for the same attribute. Closing
+//! it needs the registry's notice of a death to travel behind the dead federate's last
+//! messages (or a grant to be acknowledged before the granter forgets the token).
+
+pub mod wire;
+
+#[cfg(test)]
+mod tests;
+
+use super::message::{ObjectId, Outgoing};
+use super::{Callback, Federate, FederateError, Owned};
+use crate::fom::{AttributeHandle, ObjectClassHandle};
+use crate::wire::TransportClass;
+use bytes::Bytes;
+use std::collections::BTreeMap;
+use wire::{Op, OwnershipBody};
+
+/// The attribute whose ownership is the right to delete an instance.
+pub const PRIVILEGE_TO_DELETE: &str = "HLAprivilegeToDeleteObject";
+/// Stands for the privilege to delete when the object model does not define it.
+const IMPLICIT_PRIVILEGE: AttributeHandle = AttributeHandle(u32::MAX);
+
+/// What resigning does first (IEEE 1516.1-2010 §4.10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ResignAction {
+    UnconditionallyDivestAttributes,
+    DeleteObjects,
+    CancelPendingOwnershipAcquisitions,
+    DeleteObjectsThenDivest,
+    /// The default: it cannot fail, and a federate that never used ownership services
+    /// deletes the instances it registered, as resigning always did.
+    #[default]
+    CancelThenDeleteThenDivest,
+    NoAction,
+}
+
+impl ResignAction {
+    fn cancels(self) -> bool {
+        matches!(
+            self,
+            ResignAction::CancelPendingOwnershipAcquisitions
+                | ResignAction::CancelThenDeleteThenDivest
+        )
+    }
+
+    fn deletes(self) -> bool {
+        matches!(
+            self,
+            ResignAction::DeleteObjects
+                | ResignAction::DeleteObjectsThenDivest
+                | ResignAction::CancelThenDeleteThenDivest
+        )
+    }
+
+    fn divests(self) -> bool {
+        matches!(
+            self,
+            ResignAction::UnconditionallyDivestAttributes
+                | ResignAction::DeleteObjectsThenDivest
+                | ResignAction::CancelThenDeleteThenDivest
+        )
+    }
+}
+
+/// The federate-ambassador callbacks of §7.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OwnershipCallback {
+    RequestAttributeOwnershipAssumption {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+        tag: Bytes,
+    },
+    RequestDivestitureConfirmation {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+    },
+    AttributeOwnershipAcquisitionNotification {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+        tag: Bytes,
+    },
+    AttributeOwnershipUnavailable {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+    },
+    RequestAttributeOwnershipRelease {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+        tag: Bytes,
+    },
+    ConfirmAttributeOwnershipAcquisitionCancellation {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+    },
+    InformAttributeOwnership {
+        object: ObjectId,
+        attribute: AttributeHandle,
+        owner: u32,
+    },
+    AttributeIsNotOwned {
+        object: ObjectId,
+        attribute: AttributeHandle,
+    },
+    /// For attributes of MOM instances, which Trellis does not have yet: never produced.
+    AttributeIsOwnedByRti {
+        object: ObjectId,
+        attribute: AttributeHandle,
+    },
+}
+
+/// Where an attribute's token is, as far as this federate has heard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Keeper {
+    federate: u32,
+    owned: bool,
+    generation: u32,
+}
+
+/// A token this federate holds.
+#[derive(Clone, Debug, Default)]
+struct Token {
+    owned: bool,
+    /// negotiatedAttributeOwnershipDivestiture is in progress.
+    divesting: bool,
+    /// Federates waiting to acquire, first come first served.
+    queue: Vec<u32>,
+    generation: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Acquiring {
+    Acquisition,
+    IfAvailable,
+}
+
+/// What this federate knows about the ownership of one instance.
+pub(super) struct Instance {
+    /// The class it was registered as (the messages' class).
+    class: ObjectClassHandle,
+    name: String,
+    /// Announced keepers; an attribute not here is kept, owned, by the registrar.
+    keepers: BTreeMap<AttributeHandle, Keeper>,
+    tokens: BTreeMap<AttributeHandle, Token>,
+    /// Where this federate last sent a token: requests that arrive late follow it.
+    forwarded: BTreeMap<AttributeHandle, u32>,
+    acquiring: BTreeMap<AttributeHandle, Acquiring>,
+}
+
+impl Instance {
+    pub(super) fn discovered(class: ObjectClassHandle, name: String) -> Instance {
+        Instance {
+            class,
+            name,
+            keepers: BTreeMap::new(),
+            tokens: BTreeMap::new(),
+            forwarded: BTreeMap::new(),
+            acquiring: BTreeMap::new(),
+        }
+    }
+
+    fn keeper(&self, object: ObjectId, attribute: AttributeHandle) -> Keeper {
+        self.keepers.get(&attribute).copied().unwrap_or(Keeper {
+            federate: object.federate(),
+            owned: true,
+            generation: 0,
+        })
+    }
+
+    fn owns(&self, attribute: AttributeHandle) -> bool {
+        self.tokens.get(&attribute).is_some_and(|t| t.owned)
+    }
+
+    /// Note an announcement unless a newer one was heard already.
+    fn announce(&mut self, object: ObjectId, attribute: AttributeHandle, keeper: Keeper) {
+        let known = self.keeper(object, attribute);
+        if keeper.generation > known.generation || !self.keepers.contains_key(&attribute) {
+            self.keepers.insert(attribute, keeper);
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, FederateError>;
+
+/// The attributes a service names, as the set HLA means (sorted, each once), within the
+/// count one message carries.
+fn attribute_set(attributes: &[AttributeHandle]) -> Result<Vec<AttributeHandle>> {
+    if attributes.len() > super::message::MAX_VALUES {
+        return Err(FederateError::TooManyValues(attributes.len()));
+    }
+    let mut set = attributes.to_vec();
+    set.sort();
+    set.dedup();
+    Ok(set)
+}
+
+impl Federate {
+    // ---- shared helpers ---------------------------------------------------------------------
+
+    /// The attribute whose ownership is the privilege to delete.
+    pub fn privilege_to_delete(&self) -> Option<AttributeHandle> {
+        let root = self.model.find_object_class("HLAobjectRoot")?;
+        self.model.find_attribute(root, PRIVILEGE_TO_DELETE)
+    }
+
+    fn privilege(&self) -> AttributeHandle {
+        self.privilege_to_delete().unwrap_or(IMPLICIT_PRIVILEGE)
+    }
+
+    /// Every attribute of an instance of `class`, the privilege to delete included.
+    fn instance_attributes(&self, class: ObjectClassHandle) -> Vec<AttributeHandle> {
+        let mut attributes = self.model.available_attributes(class);
+        if self.privilege_to_delete().is_none() {
+            attributes.push(IMPLICIT_PRIVILEGE);
+        }
+        attributes
+    }
+
+    fn attribute_name(&self, attribute: AttributeHandle) -> String {
+        if attribute == IMPLICIT_PRIVILEGE {
+            PRIVILEGE_TO_DELETE.to_owned()
+        } else {
+            self.model.attribute(attribute).name.clone()
+        }
+    }
+
+    /// Whether this federate publishes `attribute` at `class` or a class above it (where
+    /// it would know an instance registered as `class`). Publishing a class publishes its
+    /// privilege to delete.
+    pub(super) fn publishes(&self, class: ObjectClassHandle, attribute: AttributeHandle) -> bool {
+        let privilege = attribute == self.privilege();
+        self.model.object_ancestry(class).any(|c| {
+            self.published_objects
+                .get(&c)
+                .is_some_and(|p| p.contains(&attribute) || (privilege && !p.is_empty()))
+        })
+    }
+
+    pub(super) fn owns(&self, object: ObjectId, attribute: AttributeHandle) -> bool {
+        self.instances
+            .get(&object)
+            .is_some_and(|i| i.owns(attribute))
+    }
+
+    /// The registered class of a known instance, after checking the attributes belong to it.
+    fn known_instance(
+        &self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<ObjectClassHandle> {
+        let instance = self
+            .instances
+            .get(&object)
+            .ok_or(FederateError::ObjectInstanceNotKnown(object))?;
+        self.check_attributes(instance.class, attributes)?;
+        Ok(instance.class)
+    }
+
+    fn instance(&mut self, object: ObjectId) -> &mut Instance {
+        self.instances
+            .get_mut(&object)
+            .expect("checked by known_instance")
+    }
+
+    /// Every attribute must be owned here.
+    pub(super) fn check_owned(
+        &self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<()> {
+        match attributes.iter().find(|a| !self.owns(object, **a)) {
+            Some(a) => Err(FederateError::AttributeNotOwned {
+                object,
+                attribute: self.attribute_name(*a),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    pub(super) fn check_delete_privilege(&self, object: ObjectId) -> Result<()> {
+        if !self.instances.contains_key(&object) {
+            return Err(FederateError::ObjectInstanceNotKnown(object));
+        }
+        if !self.owns(object, self.privilege()) {
+            return Err(FederateError::DeletePrivilegeNotHeld(object));
+        }
+        Ok(())
+    }
+
+    /// This federate registered `object`: it keeps every token, and owns what it publishes
+    /// and the privilege to delete.
+    pub(super) fn took_registration(&mut self, object: ObjectId, class: ObjectClassHandle) {
+        let name = self.owned[&object].name.clone();
+        let privilege = self.privilege();
+        let tokens = self
+            .instance_attributes(class)
+            .into_iter()
+            .map(|a| {
+                let owned = a == privilege || self.publishes(class, a);
+                let keeper = Keeper {
+                    federate: self.handle,
+                    owned,
+                    generation: 0,
+                };
+                let token = Token {
+                    owned,
+                    ..Token::default()
+                };
+                (a, (keeper, token))
+            })
+            .collect::<Vec<_>>();
+        let mut instance = Instance::discovered(class, name);
+        for (a, (keeper, token)) in tokens {
+            instance.keepers.insert(a, keeper);
+            instance.tokens.insert(a, token);
+        }
+        self.instances.insert(object, instance);
+    }
+
+    /// Keep `owned` (instances whose tokens this federate holds) in step with the tokens.
+    fn sync_owned(&mut self, object: ObjectId) {
+        let Some(instance) = self.instances.get(&object) else {
+            self.owned.remove(&object);
+            return;
+        };
+        if instance.tokens.is_empty() {
+            self.owned.remove(&object);
+        } else {
+            self.owned.entry(object).or_insert_with(|| Owned {
+                class: instance.class,
+                name: instance.name.clone(),
+            });
+        }
+    }
+
+    fn ownership_ids(&self, class: ObjectClassHandle) -> Vec<u32> {
+        use super::layout::{REQUEST_CELL, WILDCARD_CELL};
+        let mut ids: Vec<u32> = self
+            .model
+            .object_ancestry(class)
+            .map(|c| self.layouts.object_id(c, REQUEST_CELL))
+            .collect();
+        ids.push(self.layouts.object_id(class, WILDCARD_CELL));
+        ids
+    }
+
+    fn send_ownership(&mut self, class: ObjectClassHandle, tag: &[u8], body: OwnershipBody) {
+        let ids = self.ownership_ids(class);
+        let outgoing = Outgoing::<&[u8]>::Ownership(&body);
+        self.send(ids, TransportClass::Reliable, class.0, 0, tag, outgoing);
+    }
+
+    /// Send a request (to every keeper) on behalf of this federate.
+    fn request(&mut self, object: ObjectId, op: Op, attributes: &[AttributeHandle], tag: &[u8]) {
+        let class = self.instances[&object].class;
+        let body = OwnershipBody {
+            op,
+            object,
+            from: self.handle,
+            to: 0,
+            attributes: attributes.iter().map(|a| (a.0, 0)).collect(),
+            pairs: Vec::new(),
+        };
+        self.send_ownership(class, tag, body);
+    }
+
+    fn ownership_callback(&mut self, callback: OwnershipCallback) {
+        self.callbacks.push_back(Callback::Ownership(callback));
+    }
+
+    /// Hand tokens to `to`: owned (`Grant`) or in trust (`HandOver`), with their queues.
+    fn hand_tokens(
+        &mut self,
+        object: ObjectId,
+        op: Op,
+        to: u32,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) {
+        let owned = op == Op::Grant;
+        let me = self.handle;
+        let instance = self.instance(object);
+        let mut sent = Vec::new();
+        let mut pairs = Vec::new();
+        for &a in attributes {
+            let Some(token) = instance.tokens.remove(&a) else {
+                continue;
+            };
+            let generation = token.generation + 1;
+            pairs.extend(token.queue.iter().filter(|f| **f != to).map(|f| (a.0, *f)));
+            instance.forwarded.insert(a, to);
+            let keeper = Keeper {
+                federate: to,
+                owned,
+                generation,
+            };
+            instance.keepers.insert(a, keeper);
+            sent.push((a.0, generation));
+        }
+        let class = instance.class;
+        if sent.is_empty() {
+            return;
+        }
+        let body = OwnershipBody {
+            op,
+            object,
+            from: me,
+            to,
+            attributes: sent,
+            pairs,
+        };
+        self.send_ownership(class, tag, body);
+        self.sync_owned(object);
+    }
+
+    /// Grant each attribute to the first federate waiting for it; the rest stay.
+    fn grant_to_first_waiting(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Vec<AttributeHandle> {
+        let instance = self.instance(object);
+        let mut by_acquirer: BTreeMap<u32, Vec<AttributeHandle>> = BTreeMap::new();
+        for a in attributes {
+            if let Some(token) = instance.tokens.get_mut(a) {
+                if !token.queue.is_empty() {
+                    let first = token.queue.remove(0);
+                    by_acquirer.entry(first).or_default().push(*a);
+                }
+            }
+        }
+        let mut granted = Vec::new();
+        for (acquirer, attributes) in by_acquirer {
+            self.hand_tokens(object, Op::Grant, acquirer, &attributes, tag);
+            granted.extend(attributes);
+        }
+        granted.sort();
+        granted
+    }
+
+    // ---- divestiture (§7.2 - §7.6, §7.12, §7.13) ------------------------------------------
+
+    /// unconditionalAttributeOwnershipDivestiture: the attributes go to a federate waiting
+    /// for them, or become unowned (kept here in trust).
+    pub fn unconditional_attribute_ownership_divestiture(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
+        self.known_instance(object, attributes)?;
+        self.check_owned(object, attributes)?;
+        self.divest(object, attributes);
+        Ok(())
+    }
+
+    fn divest(&mut self, object: ObjectId, attributes: &[AttributeHandle]) {
+        let granted = self.grant_to_first_waiting(object, attributes, &[]);
+        let me = self.handle;
+        let instance = self.instance(object);
+        let mut unowned = Vec::new();
+        for a in attributes.iter().filter(|a| !granted.contains(a)) {
+            if let Some(token) = instance.tokens.get_mut(a) {
+                token.owned = false;
+                token.divesting = false;
+                token.generation += 1;
+                let keeper = Keeper {
+                    federate: me,
+                    owned: false,
+                    generation: token.generation,
+                };
+                instance.keepers.insert(*a, keeper);
+                unowned.push((a.0, token.generation));
+            }
+        }
+        if !unowned.is_empty() {
+            let class = instance.class;
+            let body = OwnershipBody {
+                op: Op::Unowned,
+                object,
+                from: me,
+                to: 0,
+                attributes: unowned,
+                pairs: Vec::new(),
+            };
+            self.send_ownership(class, &[], body);
+        }
+    }
+
+    /// negotiatedAttributeOwnershipDivestiture: publishers are asked to assume ownership;
+    /// the owner keeps it until it confirms the divestiture to an acquirer.
+    pub fn negotiated_attribute_ownership_divestiture(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
+        self.known_instance(object, attributes)?;
+        self.check_owned(object, attributes)?;
+        let instance = &self.instances[&object];
+        if let Some(a) = attributes.iter().find(|a| instance.tokens[a].divesting) {
+            return Err(FederateError::AttributeAlreadyBeingDivested {
+                object,
+                attribute: self.attribute_name(*a),
+            });
+        }
+        let instance = self.instance(object);
+        let mut wanted = Vec::new();
+        for a in attributes {
+            let token = instance.tokens.get_mut(a).expect("owned");
+            token.divesting = true;
+            if !token.queue.is_empty() {
+                wanted.push(*a);
+            }
+        }
+        self.request(object, Op::Offer, attributes, tag);
+        if !wanted.is_empty() {
+            let callback = OwnershipCallback::RequestDivestitureConfirmation {
+                object,
+                attributes: wanted,
+            };
+            self.ownership_callback(callback);
+        }
+        Ok(())
+    }
+
+    /// confirmDivestiture: hand each attribute to the first federate waiting for it.
+    pub fn confirm_divestiture(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
+        self.known_instance(object, attributes)?;
+        self.check_owned(object, attributes)?;
+        let instance = &self.instances[&object];
+        for a in attributes {
+            let token = &instance.tokens[a];
+            let attribute = self.attribute_name(*a);
+            if !token.divesting {
+                return Err(FederateError::AttributeDivestitureWasNotRequested {
+                    object,
+                    attribute,
+                });
+            }
+            if token.queue.is_empty() {
+                return Err(FederateError::NoAcquisitionPending { object, attribute });
+            }
+        }
+        self.grant_to_first_waiting(object, attributes, tag);
+        Ok(())
+    }
+
+    /// cancelNegotiatedAttributeOwnershipDivestiture.
+    pub fn cancel_negotiated_attribute_ownership_divestiture(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
+        self.known_instance(object, attributes)?;
+        self.check_owned(object, attributes)?;
+        let instance = &self.instances[&object];
+        if let Some(a) = attributes.iter().find(|a| !instance.tokens[a].divesting) {
+            return Err(FederateError::AttributeDivestitureWasNotRequested {
+                object,
+                attribute: self.attribute_name(*a),
+            });
+        }
+        for a in attributes {
+            self.instance(object)
+                .tokens
+                .get_mut(a)
+                .expect("owned")
+                .divesting = false;
+        }
+        Ok(())
+    }
+
+    /// attributeOwnershipReleaseDenied: the owner keeps the attributes. The acquirers
+    /// stay queued: a later divestiture still serves them, first come first served.
+    pub fn attribute_ownership_release_denied(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
+        self.known_instance(object, attributes)?;
+        self.check_owned(object, attributes)
+    }
+
+    /// attributeOwnershipDivestitureIfWanted: divest the attributes someone is waiting
+    /// for; returns those.
+    pub fn attribute_ownership_divestiture_if_wanted(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<Vec<AttributeHandle>> {
+        let attributes = &attribute_set(attributes)?;
+        self.known_instance(object, attributes)?;
+        self.check_owned(object, attributes)?;
+        Ok(self.grant_to_first_waiting(object, attributes, &[]))
+    }
+
+    // ---- acquisition (§7.8 - §7.11, §7.14 - §7.16) ----------------------------------------
+
+    fn check_acquirable(
+        &self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<ObjectClassHandle> {
+        let class = self.known_instance(object, attributes)?;
+        let published_any = self.model.object_ancestry(class).any(|c| {
+            self.published_objects
+                .get(&c)
+                .is_some_and(|p| !p.is_empty())
+        });
+        if !published_any {
+            return Err(FederateError::ObjectClassNotPublished(
+                self.class_name(class),
+            ));
+        }
+        if let Some(a) = attributes.iter().find(|a| !self.publishes(class, **a)) {
+            return Err(FederateError::AttributeNotPublished {
+                class: self.class_name(class),
+                attribute: self.attribute_name(*a),
+            });
+        }
+        if let Some(a) = attributes.iter().find(|a| self.owns(object, **a)) {
+            return Err(FederateError::AttributeAlreadyOwned {
+                object,
+                attribute: self.attribute_name(*a),
+            });
+        }
+        Ok(class)
+    }
+
+    /// Take at once what this federate keeps unowned; returns what it must ask for.
+    fn take_from_trust(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Vec<AttributeHandle> {
+        let me = self.handle;
+        let instance = self.instance(object);
+        let mut taken = Vec::new();
+        let mut ask = Vec::new();
+        for a in attributes {
+            match instance.tokens.get_mut(a) {
+                Some(token) => {
+                    token.owned = true;
+                    token.generation += 1;
+                    let keeper = Keeper {
+                        federate: me,
+                        owned: true,
+                        generation: token.generation,
+                    };
+                    instance.keepers.insert(*a, keeper);
+                    instance.acquiring.remove(a);
+                    taken.push(*a);
+                }
+                None => ask.push(*a),
+            }
+        }
+        if !taken.is_empty() {
+            // Others learn the new owner as if it had been granted to this federate.
+            let class = instance.class;
+            let generations = taken
+                .iter()
+                .map(|a| (a.0, instance.tokens[a].generation))
+                .collect();
+            let body = OwnershipBody {
+                op: Op::Grant,
+                object,
+                from: me,
+                to: me,
+                attributes: generations,
+                pairs: Vec::new(),
+            };
+            self.send_ownership(class, tag, body);
+            let callback = OwnershipCallback::AttributeOwnershipAcquisitionNotification {
+                object,
+                attributes: taken,
+                tag: Bytes::copy_from_slice(tag),
+            };
+            self.ownership_callback(callback);
+        }
+        ask
+    }
+
+    /// attributeOwnershipAcquisition: the owners are asked to release; unowned attributes
+    /// are granted by their keepers.
+    pub fn attribute_ownership_acquisition(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
+        self.check_acquirable(object, attributes)?;
+        let ask = self.take_from_trust(object, attributes, tag);
+        if ask.is_empty() {
+            return Ok(());
+        }
+        let instance = self.instance(object);
+        for a in &ask {
+            instance.acquiring.insert(*a, Acquiring::Acquisition);
+        }
+        self.request(object, Op::Acquire, &ask, tag);
+        Ok(())
+    }
+
+    /// attributeOwnershipAcquisitionIfAvailable: granted if unowned, otherwise
+    /// attributeOwnershipUnavailable (an owner's negotiated divestiture does not make an
+    /// attribute available: that owner still decides whom to confirm).
+    pub fn attribute_ownership_acquisition_if_available(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
+        self.check_acquirable(object, attributes)?;
+        let instance = &self.instances[&object];
+        if let Some(a) = attributes
+            .iter()
+            .find(|a| instance.acquiring.contains_key(a))
+        {
+            return Err(FederateError::AttributeAlreadyBeingAcquired {
+                object,
+                attribute: self.attribute_name(*a),
+            });
+        }
+        let ask = self.take_from_trust(object, attributes, &[]);
+        if ask.is_empty() {
+            return Ok(());
+        }
+        let instance = self.instance(object);
+        for a in &ask {
+            instance.acquiring.insert(*a, Acquiring::IfAvailable);
+        }
+        self.request(object, Op::AcquireIfAvailable, &ask, &[]);
+        Ok(())
+    }
+
+    /// cancelAttributeOwnershipAcquisition: confirmed by the keepers, unless a grant
+    /// crosses the cancellation (then the attribute is acquired after all).
+    pub fn cancel_attribute_ownership_acquisition(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<()> {
+        let attributes = &attribute_set(attributes)?;
+        self.known_instance(object, attributes)?;
+        if let Some(a) = attributes.iter().find(|a| self.owns(object, **a)) {
+            return Err(FederateError::AttributeAlreadyOwned {
+                object,
+                attribute: self.attribute_name(*a),
+            });
+        }
+        let instance = &self.instances[&object];
+        if let Some(a) = attributes
+            .iter()
+            .find(|a| instance.acquiring.get(a) != Some(&Acquiring::Acquisition))
+        {
+            return Err(FederateError::AttributeAcquisitionWasNotRequested {
+                object,
+                attribute: self.attribute_name(*a),
+            });
+        }
+        self.request(object, Op::Cancel, attributes, &[]);
+        Ok(())
+    }
+
+    // ---- queries (§7.17 - §7.20) ------------------------------------------------------------
+
+    /// queryAttributeOwnership: answered by informAttributeOwnership or
+    /// attributeIsNotOwned, from the attribute's keeper.
+    pub fn query_attribute_ownership(
+        &mut self,
+        object: ObjectId,
+        attribute: AttributeHandle,
+    ) -> Result<()> {
+        self.known_instance(object, &[attribute])?;
+        match self.instances[&object].tokens.get(&attribute) {
+            Some(token) => {
+                let owner = if token.owned { self.handle } else { 0 };
+                self.inform(object, attribute, owner);
+            }
+            None => self.request(object, Op::Query, &[attribute], &[]),
+        }
+        Ok(())
+    }
+
+    fn inform(&mut self, object: ObjectId, attribute: AttributeHandle, owner: u32) {
+        let callback = if owner == 0 {
+            OwnershipCallback::AttributeIsNotOwned { object, attribute }
+        } else {
+            OwnershipCallback::InformAttributeOwnership {
+                object,
+                attribute,
+                owner,
+            }
+        };
+        self.ownership_callback(callback);
+    }
+
+    /// isAttributeOwnedByFederate.
+    pub fn is_attribute_owned_by_federate(
+        &self,
+        object: ObjectId,
+        attribute: AttributeHandle,
+    ) -> Result<bool> {
+        self.known_instance(object, &[attribute])?;
+        Ok(self.owns(object, attribute))
+    }
+
+    /// The keeper of `attribute` as this federate last heard: (federate, owned).
+    pub fn attribute_keeper(
+        &self,
+        object: ObjectId,
+        attribute: AttributeHandle,
+    ) -> Option<(u32, bool)> {
+        let keeper = self.instances.get(&object)?.keeper(object, attribute);
+        Some((keeper.federate, keeper.owned))
+    }
+
+    /// The federate that holds the privilege to delete `object`, as last heard.
+    pub fn delete_privilege_holder(&self, object: ObjectId) -> Option<u32> {
+        let privilege = self.privilege();
+        let keeper = self.instances.get(&object)?.keeper(object, privilege);
+        keeper.owned.then_some(keeper.federate)
+    }
+}
+
+mod receive;
+mod resign;

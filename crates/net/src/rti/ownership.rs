@@ -1,0 +1,113 @@
+//! Ownership management services of the RTI ambassador (IEEE 1516.1-2010 §7). They run the
+//! federate state machine (`trellis_core::federate::ownership`), which explains how the
+//! federates agree on one owner without a central arbiter; answers arrive as
+//! `Callback::Ownership` from `evoke_callback`.
+
+use super::{RtiAmbassador, RtiError};
+use trellis_core::federate::ObjectId;
+use trellis_core::fom::AttributeHandle;
+
+impl RtiAmbassador {
+    pub fn unconditional_attribute_ownership_divestiture(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.unconditional_attribute_ownership_divestiture(object, attributes)?))
+    }
+
+    pub fn negotiated_attribute_ownership_divestiture(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.negotiated_attribute_ownership_divestiture(object, attributes, tag)?))
+    }
+
+    pub fn confirm_divestiture(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.confirm_divestiture(object, attributes, tag)?))
+    }
+
+    pub fn cancel_negotiated_attribute_ownership_divestiture(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.cancel_negotiated_attribute_ownership_divestiture(object, attributes)?))
+    }
+
+    pub fn attribute_ownership_acquisition(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.attribute_ownership_acquisition(object, attributes, tag)?))
+    }
+
+    pub fn attribute_ownership_acquisition_if_available(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.attribute_ownership_acquisition_if_available(object, attributes)?))
+    }
+
+    pub fn attribute_ownership_release_denied(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.attribute_ownership_release_denied(object, attributes)?))
+    }
+
+    /// Returns the attributes divested (those another federate was waiting for).
+    pub fn attribute_ownership_divestiture_if_wanted(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<Vec<AttributeHandle>, RtiError> {
+        self.with(|f| Ok(f.attribute_ownership_divestiture_if_wanted(object, attributes)?))
+    }
+
+    pub fn cancel_attribute_ownership_acquisition(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.cancel_attribute_ownership_acquisition(object, attributes)?))
+    }
+
+    pub fn query_attribute_ownership(
+        &mut self,
+        object: ObjectId,
+        attribute: AttributeHandle,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.query_attribute_ownership(object, attribute)?))
+    }
+
+    pub fn is_attribute_owned_by_federate(
+        &self,
+        object: ObjectId,
+        attribute: AttributeHandle,
+    ) -> Result<bool, RtiError> {
+        Ok(self
+            .federate()?
+            .is_attribute_owned_by_federate(object, attribute)?)
+    }
+
+    /// The registry reports that federate `handle` resigned or died: its instances go
+    /// (see `Federate::federate_gone`).
+    pub fn federate_gone(&mut self, handle: u32) -> Result<(), RtiError> {
+        self.with(|f| {
+            f.federate_gone(handle);
+            Ok(())
+        })
+    }
+}
