@@ -9,11 +9,15 @@ pub mod error;
 pub mod layout;
 pub mod message;
 pub mod region;
+pub mod regions;
+pub mod advisory;
 
 pub use callback::Callback;
 pub use error::FederateError;
 pub use message::ObjectId;
 pub use region::{Range, Region};
+pub use regions::{AttributeSetRegionSetPair, RegionHandle};
+pub use advisory::AdvisorySwitches;
 
 use crate::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel,
@@ -97,6 +101,8 @@ pub struct Federate {
     callbacks: VecDeque<Callback>,
     stats: FederateStats,
     encode_buf: BytesMut,
+    regions: regions::RegionTable,
+    advisories: advisory::Advisories,
 }
 
 impl Federate {
@@ -122,6 +128,8 @@ impl Federate {
             callbacks: VecDeque::new(),
             stats: FederateStats::default(),
             encode_buf: BytesMut::new(),
+            regions: Default::default(),
+            advisories: Default::default(),
         })
     }
 
@@ -148,6 +156,7 @@ impl Federate {
     }
 
     pub fn poll_callback(&mut self) -> Option<Callback> {
+        self.refresh_advisories();
         self.callbacks.pop_front()
     }
 
@@ -252,6 +261,7 @@ impl Federate {
         for region in regions {
             self.layouts.object(class).validate(region)?;
         }
+        self.regions.forget_object_subscription(class);
         self.object_subscriptions.insert(
             class,
             ObjectSubscription {
@@ -264,15 +274,18 @@ impl Federate {
     }
 
     pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) {
+        self.regions.forget_object_subscription(class);
         self.object_subscriptions.remove(&class);
         self.update_interest();
     }
 
     pub fn publish_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.advisories_stale();
         self.published_interactions.insert(class);
     }
 
     pub fn unpublish_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.advisories_stale();
         self.published_interactions.remove(&class);
     }
 
@@ -284,6 +297,7 @@ impl Federate {
         for region in regions {
             self.layouts.interaction(class).validate(region)?;
         }
+        self.regions.forget_interaction_subscription(class);
         self.interaction_subscriptions
             .insert(class, regions.to_vec());
         self.update_interest();
@@ -291,6 +305,7 @@ impl Federate {
     }
 
     pub fn unsubscribe_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.regions.forget_interaction_subscription(class);
         self.interaction_subscriptions.remove(&class);
         self.update_interest();
     }
@@ -300,6 +315,7 @@ impl Federate {
     /// (all cells without regions) and the wildcard cell; a publisher listens for update
     /// requests to its classes.
     fn update_interest(&mut self) {
+        self.advisories_stale();
         let mut ids = RoaringBitmap::new();
         let cover = |ids: &mut RoaringBitmap,
                      layout: &region::CellLayout,
@@ -398,6 +414,7 @@ impl Federate {
             },
         );
         self.owned.insert(object, Owned { class, name });
+        self.advisories_stale();
         Ok(object)
     }
 
@@ -518,6 +535,8 @@ impl Federate {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         };
         self.used_names.remove(&owned.name);
+        self.regions.forget_object(object);
+        self.advisories_stale();
         let ids = self.layouts.object_ids(owned.class, None);
         self.send(
             ids,
@@ -754,6 +773,7 @@ impl Federate {
             .filter(|(a, _)| {
                 (*a as usize) < attribute_count
                     && subscription.attributes.contains(&AttributeHandle(*a))
+                    && (self.regions).attribute_takes(known, AttributeHandle(*a), region.as_ref())
             })
             .map(|(a, v)| (AttributeHandle(a), v))
             .collect();
