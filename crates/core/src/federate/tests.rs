@@ -454,3 +454,6 @@ fn regions_run(seed: u64) {
         sent.len()
     );
 }
+
+mod advisory;
+mod regions;
