@@ -9,7 +9,9 @@
 //! federation registry, which one router of the network holds; everything else travels
 //! between federates without it.
 
+mod advisory;
 mod error;
+mod regions;
 
 pub use error::RtiError;
 
@@ -128,6 +130,8 @@ pub struct RtiAmbassador {
     bins: u32,
     timeout: Duration,
     joined: Option<Joined>,
+    /// The node's network-interest counter when the federate was last told (advisories).
+    interest_seen: Option<u64>,
 }
 
 impl RtiAmbassador {
@@ -144,6 +148,7 @@ impl RtiAmbassador {
             bins: config.bins,
             timeout: config.timeout,
             joined: None,
+            interest_seen: None,
         })
     }
 
@@ -455,7 +460,7 @@ impl RtiAmbassador {
     ) -> Result<(), RtiError> {
         let time = options.time.unwrap_or_else(clock);
         self.with(|f| {
-            Ok(f.update_attribute_values(
+            Ok(f.update_attribute_values_in_regions(
                 object,
                 values,
                 tag,
@@ -532,6 +537,7 @@ impl RtiAmbassador {
     pub fn evoke_callback(&mut self, timeout: Duration) -> Result<Option<Callback>, RtiError> {
         let deadline = Instant::now() + timeout;
         loop {
+            self.watch_network_interest()?;
             if let Some(callback) = self
                 .joined
                 .as_mut()
@@ -540,9 +546,10 @@ impl RtiAmbassador {
                 return Ok(Some(callback));
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.link.recv_timeout(left)? {
+            match self.link.recv_timeout(self.watch_slice(left))? {
                 Some(message) => self.take_message(message),
-                None => return Ok(None),
+                None if left.is_zero() || Instant::now() >= deadline => return Ok(None),
+                None => {}
             }
         }
     }
@@ -568,6 +575,7 @@ impl RtiAmbassador {
     /// The next callback, awaited (thread driver only).
     pub async fn next_callback(&mut self) -> Result<Callback, RtiError> {
         loop {
+            self.watch_network_interest()?;
             if let Some(callback) = self
                 .joined
                 .as_mut()
