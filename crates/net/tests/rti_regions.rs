@@ -55,7 +55,11 @@ fn reflected_object(callback: &Callback) -> Option<ObjectId> {
 #[test]
 fn a_region_commit_changes_what_a_subscriber_receives_over_sockets() {
     let (_router, at) = registry_router();
-    let mut feds = join(&at, "Regions", &[("pub", Driver::Direct), ("sub", Driver::Direct)]);
+    let mut feds = join(
+        &at,
+        "Regions",
+        &[("pub", Driver::Direct), ("sub", Driver::Direct)],
+    );
     let (publisher, rest) = feds.split_first_mut().unwrap();
     let subscriber = &mut rest[0];
     let vehicle = publisher.object_class_handle("Vehicle").unwrap();
@@ -65,13 +69,17 @@ fn a_region_commit_changes_what_a_subscriber_receives_over_sockets() {
 
     let region = |rti: &mut RtiAmbassador, lower, upper| {
         let r = rti.create_region(&[x]).unwrap();
-        rti.set_range_bounds(r, x, Range::new(lower, upper)).unwrap();
+        rti.set_range_bounds(r, x, Range::new(lower, upper))
+            .unwrap();
         rti.commit_region_modifications(&[r]).unwrap();
         r
     };
     let view = region(subscriber, 0, 500);
     subscriber
-        .subscribe_object_class_attributes_with_region_handles(vehicle, &[(vec![position], vec![view])])
+        .subscribe_object_class_attributes_with_region_handles(
+            vehicle,
+            &[(vec![position], vec![view])],
+        )
         .unwrap();
     publisher
         .publish_object_class_attributes(vehicle, &[position])
@@ -91,15 +99,20 @@ fn a_region_commit_changes_what_a_subscriber_receives_over_sockets() {
     // Updates go out in each instance's associated region; the subscriber reflects until
     // `wanted` says it has what it waits for, and hands back everything reflected.
     let exchange = |publisher: &mut RtiAmbassador,
-                        subscriber: &mut RtiAmbassador,
-                        wanted: &dyn Fn(&[ObjectId]) -> bool| {
+                    subscriber: &mut RtiAmbassador,
+                    wanted: &dyn Fn(&[ObjectId]) -> bool| {
         let deadline = Instant::now() + WAIT;
         let mut got = Vec::new();
         while !wanted(&got) {
             assert!(Instant::now() < deadline, "not reflected in time: {got:?}");
             for object in [walker, watcher] {
                 publisher
-                    .update_attribute_values_with(object, &[(position, b"p".as_slice())], b"", &reliable)
+                    .update_attribute_values_with(
+                        object,
+                        &[(position, b"p".as_slice())],
+                        b"",
+                        &reliable,
+                    )
                     .unwrap();
             }
             let callbacks = subscriber
@@ -110,7 +123,10 @@ fn a_region_commit_changes_what_a_subscriber_receives_over_sockets() {
         got
     };
     let first = exchange(publisher, subscriber, &|got| got.contains(&walker));
-    assert!(first.iter().all(|o| *o == walker), "the east is out of view");
+    assert!(
+        first.iter().all(|o| *o == walker),
+        "the east is out of view"
+    );
 
     // The view moves east; committed, the subscriber reflects only the east instance.
     subscriber
@@ -118,7 +134,10 @@ fn a_region_commit_changes_what_a_subscriber_receives_over_sockets() {
         .unwrap();
     subscriber.commit_region_modifications(&[view]).unwrap();
     let after = exchange(publisher, subscriber, &|got| got.contains(&watcher));
-    assert!(after.iter().all(|o| *o == watcher), "the west is out of view now");
+    assert!(
+        after.iter().all(|o| *o == watcher),
+        "the west is out of view now"
+    );
 
     // The walker's own region moves east too: its updates reach the subscriber again.
     publisher
@@ -204,9 +223,9 @@ fn a_subscriber_coming_and_going_advises_the_publisher_over_sockets() {
             Callback::TurnInteractionsOn { class: radio },
             Callback::TurnUpdatesOnForObjectInstance {
                 object: cars[0],
-                attributes: vec![name]
+                attributes: vec![name],
             },
-        ]
+        ],
     );
     feds[2].unsubscribe_object_class(vehicle).unwrap();
     feds[2].unsubscribe_interaction_class(radio).unwrap();
@@ -217,9 +236,9 @@ fn a_subscriber_coming_and_going_advises_the_publisher_over_sockets() {
             Callback::TurnInteractionsOff { class: radio },
             Callback::TurnUpdatesOffForObjectInstance {
                 object: cars[0],
-                attributes: vec![name]
+                attributes: vec![name],
             },
-        ]
+        ],
     );
     let quiet = feds[1]
         .evoke_multiple_callbacks(Duration::ZERO, 1000)

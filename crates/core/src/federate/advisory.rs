@@ -51,10 +51,10 @@ pub(super) struct Advisories {
 
 /// Which switch a service names, for its errors.
 #[derive(Clone, Copy)]
-enum Switch {
-    ObjectClassRelevance,
-    AttributeRelevance,
-    InteractionRelevance,
+enum RelevanceSwitch {
+    ObjectClass,
+    Attribute,
+    Interaction,
 }
 
 impl Federate {
@@ -75,14 +75,14 @@ impl Federate {
     /// defaults at join.
     pub fn set_advisory_switches(&mut self, switches: AdvisorySwitches) {
         for switch in [
-            Switch::ObjectClassRelevance,
-            Switch::AttributeRelevance,
-            Switch::InteractionRelevance,
+            RelevanceSwitch::ObjectClass,
+            RelevanceSwitch::Attribute,
+            RelevanceSwitch::Interaction,
         ] {
             let on = match switch {
-                Switch::ObjectClassRelevance => switches.object_class_relevance,
-                Switch::AttributeRelevance => switches.attribute_relevance,
-                Switch::InteractionRelevance => switches.interaction_relevance,
+                RelevanceSwitch::ObjectClass => switches.object_class_relevance,
+                RelevanceSwitch::Attribute => switches.attribute_relevance,
+                RelevanceSwitch::Interaction => switches.interaction_relevance,
             };
             self.set_switch(switch, on);
         }
@@ -93,30 +93,34 @@ impl Federate {
         self.advisories.switches.any()
     }
 
-    fn switch_mut(&mut self, switch: Switch) -> &mut bool {
+    fn switch_mut(&mut self, switch: RelevanceSwitch) -> &mut bool {
         let switches = &mut self.advisories.switches;
         match switch {
-            Switch::ObjectClassRelevance => &mut switches.object_class_relevance,
-            Switch::AttributeRelevance => &mut switches.attribute_relevance,
-            Switch::InteractionRelevance => &mut switches.interaction_relevance,
+            RelevanceSwitch::ObjectClass => &mut switches.object_class_relevance,
+            RelevanceSwitch::Attribute => &mut switches.attribute_relevance,
+            RelevanceSwitch::Interaction => &mut switches.interaction_relevance,
         }
     }
 
     /// Turning a switch off forgets what it advised: turned on again, it advises afresh.
-    fn set_switch(&mut self, switch: Switch, on: bool) {
+    fn set_switch(&mut self, switch: RelevanceSwitch, on: bool) {
         *self.switch_mut(switch) = on;
         if !on {
             let advisories = &mut self.advisories;
             match switch {
-                Switch::ObjectClassRelevance => advisories.registration_advised.clear(),
-                Switch::AttributeRelevance => advisories.updates_on.clear(),
-                Switch::InteractionRelevance => advisories.interactions_on.clear(),
+                RelevanceSwitch::ObjectClass => advisories.registration_advised.clear(),
+                RelevanceSwitch::Attribute => advisories.updates_on.clear(),
+                RelevanceSwitch::Interaction => advisories.interactions_on.clear(),
             }
         }
         self.advisories.stale = true;
     }
 
-    fn enable(&mut self, switch: Switch, is_on: FederateError) -> Result<(), FederateError> {
+    fn enable(
+        &mut self,
+        switch: RelevanceSwitch,
+        is_on: FederateError,
+    ) -> Result<(), FederateError> {
         if *self.switch_mut(switch) {
             return Err(is_on);
         }
@@ -124,7 +128,11 @@ impl Federate {
         Ok(())
     }
 
-    fn disable(&mut self, switch: Switch, is_off: FederateError) -> Result<(), FederateError> {
+    fn disable(
+        &mut self,
+        switch: RelevanceSwitch,
+        is_off: FederateError,
+    ) -> Result<(), FederateError> {
         if !*self.switch_mut(switch) {
             return Err(is_off);
         }
@@ -134,32 +142,32 @@ impl Federate {
 
     pub fn enable_object_class_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::ObjectClassRelevanceAdvisorySwitchIsOn as IsOn;
-        self.enable(Switch::ObjectClassRelevance, IsOn)
+        self.enable(RelevanceSwitch::ObjectClass, IsOn)
     }
 
     pub fn disable_object_class_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::ObjectClassRelevanceAdvisorySwitchIsOff as IsOff;
-        self.disable(Switch::ObjectClassRelevance, IsOff)
+        self.disable(RelevanceSwitch::ObjectClass, IsOff)
     }
 
     pub fn enable_attribute_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::AttributeRelevanceAdvisorySwitchIsOn as IsOn;
-        self.enable(Switch::AttributeRelevance, IsOn)
+        self.enable(RelevanceSwitch::Attribute, IsOn)
     }
 
     pub fn disable_attribute_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::AttributeRelevanceAdvisorySwitchIsOff as IsOff;
-        self.disable(Switch::AttributeRelevance, IsOff)
+        self.disable(RelevanceSwitch::Attribute, IsOff)
     }
 
     pub fn enable_interaction_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::InteractionRelevanceAdvisorySwitchIsOn as IsOn;
-        self.enable(Switch::InteractionRelevance, IsOn)
+        self.enable(RelevanceSwitch::Interaction, IsOn)
     }
 
     pub fn disable_interaction_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::InteractionRelevanceAdvisorySwitchIsOff as IsOff;
-        self.disable(Switch::InteractionRelevance, IsOff)
+        self.disable(RelevanceSwitch::Interaction, IsOff)
     }
 
     /// Publications, instances or update regions changed: advisories need working out.
@@ -242,7 +250,8 @@ impl Federate {
             .copied()
             .filter(|&a| {
                 let region = self.update_region(object, a);
-                (self.layouts.object_ids(class, region.as_ref()).into_iter()).any(|id| self.wanted(id))
+                (self.layouts.object_ids(class, region.as_ref()).into_iter())
+                    .any(|id| self.wanted(id))
             })
             .collect()
     }
@@ -253,7 +262,11 @@ impl Federate {
         let mut after = FxHashMap::default();
         for object in objects {
             let on = self.relevant_attributes(object);
-            let before = self.advisories.updates_on.remove(&object).unwrap_or_default();
+            let before = self
+                .advisories
+                .updates_on
+                .remove(&object)
+                .unwrap_or_default();
             let turned_on: Vec<AttributeHandle> = on.difference(&before).copied().collect();
             let turned_off: Vec<AttributeHandle> = before.difference(&on).copied().collect();
             if !turned_on.is_empty() {

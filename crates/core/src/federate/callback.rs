@@ -52,12 +52,20 @@ pub enum Callback {
     },
     /// Someone subscribes to this published class (or a superclass): registering
     /// instances of it is advised (object class relevance advisory switch).
-    StartRegistrationForObjectClass { class: ObjectClassHandle },
+    StartRegistrationForObjectClass {
+        class: ObjectClassHandle,
+    },
     /// Nobody subscribes to this published class any more.
-    StopRegistrationForObjectClass { class: ObjectClassHandle },
+    StopRegistrationForObjectClass {
+        class: ObjectClassHandle,
+    },
     /// Someone subscribes to this published interaction class (interaction relevance).
-    TurnInteractionsOn { class: InteractionClassHandle },
-    TurnInteractionsOff { class: InteractionClassHandle },
+    TurnInteractionsOn {
+        class: InteractionClassHandle,
+    },
+    TurnInteractionsOff {
+        class: InteractionClassHandle,
+    },
     /// Updates of these attributes of an owned instance would reach someone now
     /// (attribute relevance advisory switch).
     TurnUpdatesOnForObjectInstance {

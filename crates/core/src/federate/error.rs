@@ -43,7 +43,10 @@ pub enum FederateError {
     #[error("region {0} was not created by this federate")]
     RegionNotCreatedByThisFederate(RegionHandle),
     #[error("region {region} does not contain dimension #{dimension}")]
-    RegionDoesNotContainSpecifiedDimension { region: RegionHandle, dimension: u32 },
+    RegionDoesNotContainSpecifiedDimension {
+        region: RegionHandle,
+        dimension: u32,
+    },
     #[error("invalid range bound: {0}")]
     InvalidRangeBound(RegionError),
     #[error("region {region} names dimension {dimension}, which {context} is not distributed in")]

@@ -4,20 +4,20 @@
 //! node becomes [`Callback`]s after the exact checks the routers cannot make (region
 //! overlap, attribute subset). What those checks discard is counted as over-delivery.
 
+pub mod advisory;
 pub mod callback;
 pub mod error;
 pub mod layout;
 pub mod message;
 pub mod region;
 pub mod regions;
-pub mod advisory;
 
+pub use advisory::AdvisorySwitches;
 pub use callback::Callback;
 pub use error::FederateError;
 pub use message::ObjectId;
 pub use region::{Range, Region};
 pub use regions::{AttributeSetRegionSetPair, RegionHandle};
-pub use advisory::AdvisorySwitches;
 
 use crate::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel,

@@ -40,6 +40,9 @@ impl std::fmt::Display for RegionHandle {
     }
 }
 
+/// Attributes sent together because they share their update region, with their values.
+type UpdateGroup<'v> = (Option<Region>, Vec<(AttributeHandle, &'v [u8])>);
+
 /// The standard's AttributeSetRegionSetPair: these attributes, in these regions.
 pub type AttributeSetRegionSetPair = (Vec<AttributeHandle>, Vec<RegionHandle>);
 
@@ -184,7 +187,9 @@ impl Federate {
     }
 
     fn own_regions(&self, regions: &[RegionHandle]) -> Result<(), FederateError> {
-        regions.iter().try_for_each(|r| self.own_region(*r).map(drop))
+        regions
+            .iter()
+            .try_for_each(|r| self.own_region(*r).map(drop))
     }
 
     /// createRegion: a region over `dimensions`, each spanning its whole range until
@@ -237,7 +242,12 @@ impl Federate {
         &self,
         region: RegionHandle,
     ) -> Result<Vec<DimensionHandle>, FederateError> {
-        Ok(self.own_region(region)?.dimensions.iter().copied().collect())
+        Ok(self
+            .own_region(region)?
+            .dimensions
+            .iter()
+            .copied()
+            .collect())
     }
 
     /// getRangeBounds: the region specification as last set, committed or not.
@@ -247,10 +257,12 @@ impl Federate {
         dimension: DimensionHandle,
     ) -> Result<Range, FederateError> {
         self.check_dimension(dimension)?;
-        self.own_region(region)?
-            .pending
-            .range(dimension.0)
-            .ok_or(FederateError::RegionDoesNotContainSpecifiedDimension { region, dimension: dimension.0 })
+        self.own_region(region)?.pending.range(dimension.0).ok_or(
+            FederateError::RegionDoesNotContainSpecifiedDimension {
+                region,
+                dimension: dimension.0,
+            },
+        )
     }
 
     /// setRangeBounds: takes effect at `commit_region_modifications`.
@@ -284,7 +296,10 @@ impl Federate {
             }));
         }
         let entry = self.regions.entries.get_mut(&region);
-        entry.expect("checked above").pending.set(dimension.0, range);
+        entry
+            .expect("checked above")
+            .pending
+            .set(dimension.0, range);
         Ok(())
     }
 
@@ -429,7 +444,10 @@ impl Federate {
                 let regions = if set.whole_space {
                     Vec::new()
                 } else {
-                    set.regions.iter().map(|r| table.committed(*r).clone()).collect()
+                    set.regions
+                        .iter()
+                        .map(|r| table.committed(*r).clone())
+                        .collect()
                 };
                 (*a, regions)
             })
@@ -555,7 +573,10 @@ impl Federate {
             return Ok(());
         }
         let whole_space = !self.regions.interaction_subscriptions.contains_key(&class)
-            && self.interaction_subscriptions.get(&class).is_some_and(Vec::is_empty);
+            && self
+                .interaction_subscriptions
+                .get(&class)
+                .is_some_and(Vec::is_empty);
         let set = (self.regions.interaction_subscriptions)
             .entry(class)
             .or_insert_with(|| RegionSet {
@@ -716,7 +737,7 @@ impl Federate {
                 });
             }
         }
-        let mut groups: Vec<(Option<Region>, Vec<(AttributeHandle, &[u8])>)> = Vec::new();
+        let mut groups: Vec<UpdateGroup<'_>> = Vec::new();
         for (a, v) in values {
             let region = self.update_region(object, *a);
             match groups.iter_mut().find(|(r, _)| *r == region) {

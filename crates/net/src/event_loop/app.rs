@@ -119,7 +119,10 @@ impl AppState {
     }
 
     pub(crate) fn notify(&self, notice: Notice) {
-        self.port.signals.network_changes.fetch_add(1, Ordering::SeqCst);
+        self.port
+            .signals
+            .network_changes
+            .fetch_add(1, Ordering::SeqCst);
         // Notices are hints for waiters that re-check state; a full channel loses nothing
         // they need.
         let _ = self.port.notices.try_send(notice);

@@ -9,7 +9,10 @@ use trellis_core::fom::{
 use trellis_core::wire::TransportClass;
 
 impl RtiAmbassador {
-    pub fn create_region(&mut self, dimensions: &[DimensionHandle]) -> Result<RegionHandle, RtiError> {
+    pub fn create_region(
+        &mut self,
+        dimensions: &[DimensionHandle],
+    ) -> Result<RegionHandle, RtiError> {
         self.with(|f| Ok(f.create_region(dimensions)?))
     }
 
@@ -35,7 +38,10 @@ impl RtiAmbassador {
         Ok(self.federate()?.range_bounds(region, dimension)?)
     }
 
-    pub fn commit_region_modifications(&mut self, regions: &[RegionHandle]) -> Result<(), RtiError> {
+    pub fn commit_region_modifications(
+        &mut self,
+        regions: &[RegionHandle],
+    ) -> Result<(), RtiError> {
         self.with(|f| Ok(f.commit_region_modifications(regions)?))
     }
 

@@ -215,7 +215,11 @@ fn switches_refuse_a_second_turn_the_same_way_and_re_advise_when_turned_back_on(
         .unwrap();
     w.feds[1].unsubscribe_object_class(vehicle);
     w.pump_advised();
-    assert_eq!(w.advisories(0), vec![], "off: the leaving subscriber is not told");
+    assert_eq!(
+        w.advisories(0),
+        vec![],
+        "off: the leaving subscriber is not told"
+    );
     w.feds[1]
         .subscribe_object_class_attributes(vehicle, &[name], &[])
         .unwrap();

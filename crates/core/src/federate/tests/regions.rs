@@ -69,11 +69,16 @@ fn region_services_answer_and_refuse_as_the_standard_says() {
     );
     assert!(matches!(
         f.set_range_bounds(region, x, Range::new(10, 10)),
-        Err(FederateError::InvalidRangeBound(RegionError::EmptyRange { .. }))
+        Err(FederateError::InvalidRangeBound(
+            RegionError::EmptyRange { .. }
+        ))
     ));
     assert!(matches!(
         f.set_range_bounds(region, x, Range::new(10, 1001)),
-        Err(FederateError::InvalidRangeBound(RegionError::OutOfBounds { bound: 1000, .. }))
+        Err(FederateError::InvalidRangeBound(RegionError::OutOfBounds {
+            bound: 1000,
+            ..
+        }))
     ));
 
     // Bounds change only at commit; the specification shows them at once.
@@ -91,7 +96,10 @@ fn region_services_answer_and_refuse_as_the_standard_says() {
 
     let foreign = RegionHandle::new(f.handle() + 1, 1);
     let not_ours = FederateError::RegionNotCreatedByThisFederate(foreign);
-    assert_eq!(f.commit_region_modifications(&[region, foreign]), Err(not_ours.clone()));
+    assert_eq!(
+        f.commit_region_modifications(&[region, foreign]),
+        Err(not_ours.clone())
+    );
     assert_eq!(f.delete_region(foreign), Err(not_ours.clone()));
     assert_eq!(f.dimension_handle_set(foreign), Err(not_ours));
 
@@ -128,7 +136,10 @@ fn region_services_answer_and_refuse_as_the_standard_says() {
     f.delete_region(region).unwrap();
     let gone = FederateError::InvalidRegion(RegionError::Unknown(region));
     assert_eq!(f.dimension_handle_set(region), Err(gone.clone()));
-    assert_eq!(f.set_range_bounds(region, x, Range::new(1, 2)), Err(gone.clone()));
+    assert_eq!(
+        f.set_range_bounds(region, x, Range::new(1, 2)),
+        Err(gone.clone())
+    );
     assert_eq!(f.commit_region_modifications(&[region]), Err(gone));
 
     // Registering with regions needs the attributes published.
@@ -141,7 +152,14 @@ fn region_services_answer_and_refuse_as_the_standard_says() {
     ));
     let radio = f.interaction_class("Radio").unwrap();
     assert!(matches!(
-        f.send_interaction_with_regions(radio, &[] as &[(ParameterHandle, &[u8])], &[other], b"", 0, None),
+        f.send_interaction_with_regions(
+            radio,
+            &[] as &[(ParameterHandle, &[u8])],
+            &[other],
+            b"",
+            0,
+            None
+        ),
         Err(FederateError::InteractionClassNotPublished(_))
     ));
 }
@@ -221,11 +239,23 @@ fn each_attribute_is_reflected_only_in_its_own_regions() {
     w.pump();
     let spot = x_region(&mut w.feds[0], 100, 101);
     let car = w.feds[0]
-        .register_object_instance_with_regions(vehicle, &[(vec![position, velocity], vec![spot])], None, 0)
+        .register_object_instance_with_regions(
+            vehicle,
+            &[(vec![position, velocity], vec![spot])],
+            None,
+            0,
+        )
         .unwrap();
     let values = [(position, b"p".as_slice()), (velocity, b"v".as_slice())];
     w.feds[0]
-        .update_attribute_values_in_regions(car, &values, b"", 1, None, Some(TransportClass::Reliable))
+        .update_attribute_values_in_regions(
+            car,
+            &values,
+            b"",
+            1,
+            None,
+            Some(TransportClass::Reliable),
+        )
         .unwrap();
     w.pump();
     let got: Vec<Vec<AttributeHandle>> = w
@@ -238,7 +268,11 @@ fn each_attribute_is_reflected_only_in_its_own_regions() {
             _ => None,
         })
         .collect();
-    assert_eq!(got, vec![vec![position]], "velocity is subscribed in the east only");
+    assert_eq!(
+        got,
+        vec![vec![position]],
+        "velocity is subscribed in the east only"
+    );
 
     // Leaving the west region unsubscribes position; velocity's east region stays.
     w.feds[1]
@@ -253,7 +287,14 @@ fn each_attribute_is_reflected_only_in_its_own_regions() {
         .unassociate_regions_for_updates(car, &[(vec![position, velocity], vec![spot])])
         .unwrap();
     w.feds[0]
-        .update_attribute_values_in_regions(car, &values, b"", 2, None, Some(TransportClass::Reliable))
+        .update_attribute_values_in_regions(
+            car,
+            &values,
+            b"",
+            2,
+            None,
+            Some(TransportClass::Reliable),
+        )
         .unwrap();
     w.pump();
     let got: Vec<(u64, Vec<AttributeHandle>)> = w
@@ -284,7 +325,14 @@ fn interactions_are_received_only_in_subscribed_regions() {
     let outside = x_region(&mut w.feds[0], 600, 700);
     for (time, region) in [(1, inside), (2, outside)] {
         w.feds[0]
-            .send_interaction_with_regions(radio, &[(text, b"hi".as_slice())], &[region], b"", time, None)
+            .send_interaction_with_regions(
+                radio,
+                &[(text, b"hi".as_slice())],
+                &[region],
+                b"",
+                time,
+                None,
+            )
             .unwrap();
     }
     w.pump();
