@@ -372,3 +372,74 @@ fn several_regions_enclose_into_one() {
     assert_eq!(both.range(2), None, "b spans all of dimension 2");
     assert_eq!(enclosing(&[]), None);
 }
+
+#[test]
+fn plain_and_region_subscriptions_add_up_and_requests_name_regions() {
+    let mut w = World::new(15, 2);
+    let (vehicle, _, name, position, _) = handles(&w.feds[0]);
+    w.feds[0]
+        .publish_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    // Name everywhere (plain), then position in the west only: both hold.
+    w.feds[1]
+        .subscribe_object_class_attributes(vehicle, &[name], &[])
+        .unwrap();
+    let west = x_region(&mut w.feds[1], 0, 500);
+    w.feds[1]
+        .subscribe_object_class_attributes_with_regions(vehicle, &[(vec![position], vec![west])])
+        .unwrap();
+    w.pump();
+    let east = x_region(&mut w.feds[0], 700, 701);
+    let car = w.feds[0]
+        .register_object_instance_with_regions(vehicle, &[(vec![position], vec![east])], None, 0)
+        .unwrap();
+    let values = [(name, b"n".as_slice()), (position, b"p".as_slice())];
+    w.feds[0]
+        .update_attribute_values_in_regions(
+            car,
+            &values,
+            b"",
+            1,
+            None,
+            Some(TransportClass::Reliable),
+        )
+        .unwrap();
+    w.pump();
+    let reflected: Vec<Vec<AttributeHandle>> = w
+        .callbacks(1)
+        .into_iter()
+        .filter_map(|c| match c {
+            Callback::ReflectAttributeValues { values, .. } => {
+                Some(values.into_iter().map(|(a, _)| a).collect())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reflected, vec![vec![name]], "position went out in the east");
+
+    // A refused update sends nothing, not even the attributes that were fine.
+    let velocity = w.feds[0].attribute(vehicle, "Velocity").unwrap();
+    let with_unpublished = [(name, b"n".as_slice()), (velocity, b"v".as_slice())];
+    assert!(matches!(
+        w.feds[0].update_attribute_values_in_regions(car, &with_unpublished, b"", 2, None, None),
+        Err(FederateError::AttributeNotPublished { .. })
+    ));
+    assert_eq!(w.feds[0].poll_action(), None);
+
+    // Requests with regions are checked like subscriptions and reach the owner.
+    assert!(matches!(
+        w.feds[1].request_attribute_value_update_with_regions(
+            vehicle,
+            &[(vec![name], vec![west])],
+            b"r"
+        ),
+        Err(FederateError::InvalidRegionContext { .. })
+    ));
+    w.feds[1]
+        .request_attribute_value_update_with_regions(vehicle, &[(vec![position], vec![west])], b"r")
+        .unwrap();
+    w.pump();
+    assert!(w.callbacks(0).iter().any(|c| matches!(c,
+        Callback::ProvideAttributeValueUpdate { object, attributes, .. }
+            if *object == car && attributes == &vec![position])));
+}
