@@ -90,4 +90,31 @@ pub enum Callback {
     },
     /// Ownership management (IEEE 1516.1-2010 §7): see `federate::ownership`.
     Ownership(OwnershipCallback),
+    /// Someone subscribes to this published class (or a superclass): registering
+    /// instances of it is advised (object class relevance advisory switch).
+    StartRegistrationForObjectClass {
+        class: ObjectClassHandle,
+    },
+    /// Nobody subscribes to this published class any more.
+    StopRegistrationForObjectClass {
+        class: ObjectClassHandle,
+    },
+    /// Someone subscribes to this published interaction class (interaction relevance).
+    TurnInteractionsOn {
+        class: InteractionClassHandle,
+    },
+    TurnInteractionsOff {
+        class: InteractionClassHandle,
+    },
+    /// Updates of these attributes of an owned instance would reach someone now
+    /// (attribute relevance advisory switch).
+    TurnUpdatesOnForObjectInstance {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+    },
+    /// Updates of these attributes would reach nobody now.
+    TurnUpdatesOffForObjectInstance {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+    },
 }

@@ -3,6 +3,7 @@
 
 use super::message::ObjectId;
 use super::region::RegionError;
+use super::regions::RegionHandle;
 use super::time::TimeError;
 use thiserror::Error;
 
@@ -66,4 +67,37 @@ pub enum FederateError {
     SynchronizationPointLabelNotAnnounced(String),
     #[error("synchronization point {0:?} was already achieved by this federate")]
     SynchronizationPointAlreadyAchieved(String),
+    #[error("dimension handle {0} is not defined in the object model")]
+    InvalidDimensionHandle(u32),
+    #[error("region {0} was not created by this federate")]
+    RegionNotCreatedByThisFederate(RegionHandle),
+    #[error("region {region} does not contain dimension #{dimension}")]
+    RegionDoesNotContainSpecifiedDimension {
+        region: RegionHandle,
+        dimension: u32,
+    },
+    #[error("invalid range bound: {0}")]
+    InvalidRangeBound(RegionError),
+    #[error("region {region} names dimension {dimension}, which {context} is not distributed in")]
+    InvalidRegionContext {
+        region: RegionHandle,
+        dimension: String,
+        context: String,
+    },
+    #[error("region {0} is in use for update or subscription")]
+    RegionInUseForUpdateOrSubscription(RegionHandle),
+    #[error("this federate already holds {0} regions, the limit")]
+    TooManyRegions(usize),
+    #[error("the object class relevance advisory switch is already on")]
+    ObjectClassRelevanceAdvisorySwitchIsOn,
+    #[error("the object class relevance advisory switch is already off")]
+    ObjectClassRelevanceAdvisorySwitchIsOff,
+    #[error("the attribute relevance advisory switch is already on")]
+    AttributeRelevanceAdvisorySwitchIsOn,
+    #[error("the attribute relevance advisory switch is already off")]
+    AttributeRelevanceAdvisorySwitchIsOff,
+    #[error("the interaction relevance advisory switch is already on")]
+    InteractionRelevanceAdvisorySwitchIsOn,
+    #[error("the interaction relevance advisory switch is already off")]
+    InteractionRelevanceAdvisorySwitchIsOff,
 }

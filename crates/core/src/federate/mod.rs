@@ -4,6 +4,7 @@
 //! node becomes [`Callback`]s after the exact checks the routers cannot make (region
 //! overlap, attribute subset). What those checks discard is counted as over-delivery.
 
+pub mod advisory;
 pub mod callback;
 pub mod error;
 mod federation;
@@ -12,9 +13,11 @@ pub mod logical_time;
 pub mod message;
 pub mod ownership;
 pub mod region;
+pub mod regions;
 pub mod time;
 mod timed;
 
+pub use advisory::AdvisorySwitches;
 pub use callback::Callback;
 pub use error::FederateError;
 pub use federation::MAX_EARLY_EVENTS;
@@ -22,6 +25,7 @@ pub use logical_time::{Interval, LogicalTime, TimeRepresentation};
 pub use message::ObjectId;
 pub use ownership::{OwnershipCallback, ResignAction};
 pub use region::{Range, Region};
+pub use regions::{AttributeSetRegionSetPair, RegionHandle};
 pub use time::{AdvanceKind, TimeError, TimeStats};
 
 use crate::fom::{
@@ -119,6 +123,8 @@ pub struct Federate {
     time: TimeManager,
     /// The logical time stamp of the message being sent, when it goes time-stamp order.
     sending_time_stamp: Option<LogicalTime>,
+    regions: regions::RegionTable,
+    advisories: advisory::Advisories,
 }
 
 impl Federate {
@@ -148,6 +154,8 @@ impl Federate {
             view: FederationView::default(),
             time: TimeManager::new(TimeRepresentation::default(), handle),
             sending_time_stamp: None,
+            regions: Default::default(),
+            advisories: Default::default(),
         })
     }
 
@@ -174,6 +182,7 @@ impl Federate {
     }
 
     pub fn poll_callback(&mut self) -> Option<Callback> {
+        self.refresh_advisories();
         self.callbacks.pop_front()
     }
 
@@ -278,6 +287,7 @@ impl Federate {
         for region in regions {
             self.layouts.object(class).validate(region)?;
         }
+        self.regions.forget_object_subscription(class);
         self.object_subscriptions.insert(
             class,
             ObjectSubscription {
@@ -290,15 +300,18 @@ impl Federate {
     }
 
     pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) {
+        self.regions.forget_object_subscription(class);
         self.object_subscriptions.remove(&class);
         self.update_interest();
     }
 
     pub fn publish_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.advisories_stale();
         self.published_interactions.insert(class);
     }
 
     pub fn unpublish_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.advisories_stale();
         self.published_interactions.remove(&class);
     }
 
@@ -310,6 +323,7 @@ impl Federate {
         for region in regions {
             self.layouts.interaction(class).validate(region)?;
         }
+        self.regions.forget_interaction_subscription(class);
         self.interaction_subscriptions
             .insert(class, regions.to_vec());
         self.update_interest();
@@ -317,6 +331,7 @@ impl Federate {
     }
 
     pub fn unsubscribe_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.regions.forget_interaction_subscription(class);
         self.interaction_subscriptions.remove(&class);
         self.update_interest();
     }
@@ -326,6 +341,7 @@ impl Federate {
     /// (all cells without regions) and the wildcard cell; a publisher listens for update
     /// requests to its classes.
     fn update_interest(&mut self) {
+        self.advisories_stale();
         let mut ids = RoaringBitmap::new();
         let cover = |ids: &mut RoaringBitmap,
                      layout: &region::CellLayout,
@@ -425,6 +441,7 @@ impl Federate {
         );
         self.owned.insert(object, Owned { class, name });
         self.took_registration(object, class);
+        self.advisories_stale();
         Ok(object)
     }
 
@@ -551,6 +568,8 @@ impl Federate {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         };
         self.used_names.remove(&owned.name);
+        self.regions.forget_object(object);
+        self.advisories_stale();
         let ids = self.layouts.object_ids(owned.class, None);
         self.send(
             ids,
@@ -808,6 +827,7 @@ impl Federate {
             .filter(|(a, _)| {
                 (*a as usize) < attribute_count
                     && subscription.attributes.contains(&AttributeHandle(*a))
+                    && (self.regions).attribute_takes(known, AttributeHandle(*a), region.as_ref())
             })
             .map(|(a, v)| (AttributeHandle(a), v))
             .collect();

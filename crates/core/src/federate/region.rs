@@ -4,6 +4,7 @@
 //! one bin of every dimension; routers filter by cell, and the federate library then checks
 //! exact region overlap, so nothing outside a subscription is ever handed to the user.
 
+use super::regions::RegionHandle;
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -40,6 +41,9 @@ pub enum RegionError {
         upper: u64,
         bound: u64,
     },
+    /// The standard's InvalidRegion for a handle: never created, or deleted.
+    #[error("region {0} does not exist (never created, or deleted)")]
+    Unknown(RegionHandle),
 }
 
 /// Ranges on some dimensions (by handle). A dimension the region does not name is

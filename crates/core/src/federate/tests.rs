@@ -457,3 +457,6 @@ fn regions_run(seed: u64) {
         sent.len()
     );
 }
+
+mod advisory;
+mod regions;

@@ -4,7 +4,7 @@ use bytes::BytesMut;
 use flume::TrySendError;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use trellis_core::registry::{Request, Response};
 use trellis_core::router::Router;
@@ -44,6 +44,9 @@ pub(crate) struct AppSignals {
     /// stay fresh, while frames in the channel wait however stale they get.
     delivery_bytes: AtomicUsize,
     delivery_limit_bytes: usize,
+    /// Counts notices: links up or down, interest declared by a neighbour. Whenever it
+    /// moves, what the network wants from this node may have changed (advisories poll it).
+    pub(crate) network_changes: AtomicU64,
 }
 
 impl AppSignals {
@@ -52,6 +55,7 @@ impl AppSignals {
             delivery_blocked: AtomicBool::new(false),
             delivery_bytes: AtomicUsize::new(0),
             delivery_limit_bytes,
+            network_changes: AtomicU64::new(0),
         }
     }
 
@@ -115,6 +119,10 @@ impl AppState {
     }
 
     pub(crate) fn notify(&self, notice: Notice) {
+        self.port
+            .signals
+            .network_changes
+            .fetch_add(1, Ordering::SeqCst);
         // Notices are hints for waiters that re-check state; a full channel loses nothing
         // they need.
         let _ = self.port.notices.try_send(notice);

@@ -204,6 +204,12 @@ impl DirectNode {
         answer.try_recv().map_err(|_| NetError::Stopped)
     }
 
+    /// A counter that moves whenever `network_interest` may have changed (a neighbour
+    /// declared interest, a link came up or went down): cheap to check on every tick.
+    pub fn network_interest_changes(&self) -> u64 {
+        self.client.network_interest_changes()
+    }
+
     /// Drive the network until every id in `ids` is wanted by some other node.
     pub fn wait_for_network_interest(
         &mut self,

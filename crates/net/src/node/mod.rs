@@ -257,6 +257,11 @@ impl AppClient {
         Ok(frame)
     }
 
+    /// Moves whenever what the network wants from this node may have changed.
+    fn network_interest_changes(&self) -> u64 {
+        self.signals.network_changes.load(Ordering::SeqCst)
+    }
+
     /// After taking `frame`: whether the loop stopped delivering and must be woken.
     fn took(&self, frame: &DataFrame) -> bool {
         self.signals.took(frame.as_bytes().len());

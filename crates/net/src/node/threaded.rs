@@ -186,6 +186,12 @@ impl Node {
         answer.recv().map_err(|_| NetError::Stopped)
     }
 
+    /// A counter that moves whenever `network_interest` may have changed (a neighbour
+    /// declared interest, a link came up or went down): cheap to check on every call.
+    pub fn network_interest_changes(&self) -> u64 {
+        self.client.network_interest_changes()
+    }
+
     /// Wait until every id in `ids` is wanted by some other node, e.g. before starting to
     /// publish so that subscribers that joined first miss nothing.
     pub fn wait_for_network_interest(

@@ -9,8 +9,10 @@
 //! federation registry, which one router of the network holds; everything else travels
 //! between federates without it.
 
+mod advisory;
 mod error;
 mod ownership;
+mod regions;
 mod sync;
 mod time;
 
@@ -132,6 +134,8 @@ pub struct RtiAmbassador {
     bins: u32,
     timeout: Duration,
     joined: Option<Joined>,
+    /// The node's network-interest counter when the federate was last told (advisories).
+    interest_seen: Option<u64>,
 }
 
 impl RtiAmbassador {
@@ -148,6 +152,7 @@ impl RtiAmbassador {
             bins: config.bins,
             timeout: config.timeout,
             joined: None,
+            interest_seen: None,
         })
     }
 
@@ -493,7 +498,7 @@ impl RtiAmbassador {
     ) -> Result<(), RtiError> {
         let time = options.time.unwrap_or_else(clock);
         self.with(|f| {
-            Ok(f.update_attribute_values(
+            Ok(f.update_attribute_values_in_regions(
                 object,
                 values,
                 tag,
@@ -571,6 +576,7 @@ impl RtiAmbassador {
     pub fn evoke_callback(&mut self, timeout: Duration) -> Result<Option<Callback>, RtiError> {
         let deadline = Instant::now() + timeout;
         loop {
+            self.watch_network_interest()?;
             if let Some(callback) = self
                 .joined
                 .as_mut()
@@ -579,9 +585,10 @@ impl RtiAmbassador {
                 return Ok(Some(callback));
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.link.recv_timeout(left)? {
+            match self.link.recv_timeout(self.watch_slice(left))? {
                 Some(message) => self.take_message(message)?,
-                None => return Ok(None),
+                None if left.is_zero() || Instant::now() >= deadline => return Ok(None),
+                None => {}
             }
         }
     }
@@ -607,6 +614,7 @@ impl RtiAmbassador {
     /// The next callback, awaited (thread driver only).
     pub async fn next_callback(&mut self) -> Result<Callback, RtiError> {
         loop {
+            self.watch_network_interest()?;
             if let Some(callback) = self
                 .joined
                 .as_mut()

@@ -1,0 +1,99 @@
+//! Declaration-management advisories on the ambassador: the switch services, and handing
+//! the federate what the network wants from this node whenever that may have changed.
+
+use super::{Link, RtiAmbassador, RtiError};
+use crate::error::NetError;
+use roaring::RoaringBitmap;
+use std::time::Duration;
+use trellis_core::federate::{AdvisorySwitches, Federate, FederateError};
+
+/// While an advisory switch is on, waiting for callbacks looks at the network's interest at
+/// least this often, so advice does not wait for the next message.
+pub(super) const ADVISORY_WATCH: Duration = Duration::from_millis(5);
+
+impl Link {
+    fn network_interest(&mut self) -> Result<RoaringBitmap, NetError> {
+        match self {
+            Link::Direct(n) => n.network_interest(),
+            Link::Thread(n) => n.network_interest(),
+        }
+    }
+
+    fn network_interest_changes(&self) -> u64 {
+        match self {
+            Link::Direct(n) => n.network_interest_changes(),
+            Link::Thread(n) => n.network_interest_changes(),
+        }
+    }
+}
+
+impl RtiAmbassador {
+    /// If a switch is on and the node's interest may have moved since last look, hand the
+    /// federate the current one. Nothing at all while every switch is off.
+    pub(super) fn watch_network_interest(&mut self) -> Result<(), RtiError> {
+        let Some(joined) = self.joined.as_mut() else {
+            return Ok(());
+        };
+        if !joined.federate.wants_network_interest() {
+            return Ok(());
+        }
+        // Read the counter before the interest: a change in between is seen next time.
+        let changes = self.link.network_interest_changes();
+        if self.interest_seen == Some(changes) {
+            return Ok(());
+        }
+        let interest = self.link.network_interest()?;
+        joined.federate.set_network_interest(&interest);
+        self.interest_seen = Some(changes);
+        Ok(())
+    }
+
+    /// How long one wait for messages may last: bounded while advisories are watched.
+    pub(super) fn watch_slice(&self, left: Duration) -> Duration {
+        match &self.joined {
+            Some(joined) if joined.federate.wants_network_interest() => left.min(ADVISORY_WATCH),
+            _ => left,
+        }
+    }
+
+    /// Run a switch service; a switch turned on looks at the network afresh.
+    fn switch(
+        &mut self,
+        service: impl FnOnce(&mut Federate) -> Result<(), FederateError>,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(service(f)?))?;
+        self.interest_seen = None;
+        self.watch_network_interest()
+    }
+
+    pub fn advisory_switches(&self) -> Result<AdvisorySwitches, RtiError> {
+        Ok(self.federate()?.advisory_switches())
+    }
+
+    /// enableObjectClassRelevanceAdvisorySwitch: start / stopRegistrationForObjectClass.
+    pub fn enable_object_class_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.switch(Federate::enable_object_class_relevance_advisory_switch)
+    }
+
+    pub fn disable_object_class_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.switch(Federate::disable_object_class_relevance_advisory_switch)
+    }
+
+    /// enableAttributeRelevanceAdvisorySwitch: turnUpdatesOn / OffForObjectInstance.
+    pub fn enable_attribute_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.switch(Federate::enable_attribute_relevance_advisory_switch)
+    }
+
+    pub fn disable_attribute_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.switch(Federate::disable_attribute_relevance_advisory_switch)
+    }
+
+    /// enableInteractionRelevanceAdvisorySwitch: turnInteractionsOn / Off.
+    pub fn enable_interaction_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.switch(Federate::enable_interaction_relevance_advisory_switch)
+    }
+
+    pub fn disable_interaction_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.switch(Federate::disable_interaction_relevance_advisory_switch)
+    }
+}

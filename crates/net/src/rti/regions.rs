@@ -1,0 +1,171 @@
+//! Data distribution management on the ambassador (IEEE 1516.1-2010 §9): region handles,
+//! and the services that subscribe, register, update and send with them.
+
+use super::{clock, RtiAmbassador, RtiError};
+use trellis_core::federate::{AttributeSetRegionSetPair, ObjectId, Range, RegionHandle};
+use trellis_core::fom::{
+    AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle,
+};
+use trellis_core::wire::TransportClass;
+
+impl RtiAmbassador {
+    pub fn create_region(
+        &mut self,
+        dimensions: &[DimensionHandle],
+    ) -> Result<RegionHandle, RtiError> {
+        self.with(|f| Ok(f.create_region(dimensions)?))
+    }
+
+    pub fn delete_region(&mut self, region: RegionHandle) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.delete_region(region)?))
+    }
+
+    /// setRangeBounds: takes effect at `commit_region_modifications`.
+    pub fn set_range_bounds(
+        &mut self,
+        region: RegionHandle,
+        dimension: DimensionHandle,
+        range: Range,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.set_range_bounds(region, dimension, range)?))
+    }
+
+    pub fn get_range_bounds(
+        &self,
+        region: RegionHandle,
+        dimension: DimensionHandle,
+    ) -> Result<Range, RtiError> {
+        Ok(self.federate()?.range_bounds(region, dimension)?)
+    }
+
+    pub fn commit_region_modifications(
+        &mut self,
+        regions: &[RegionHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.commit_region_modifications(regions)?))
+    }
+
+    pub fn get_dimension_handle_set(
+        &self,
+        region: RegionHandle,
+    ) -> Result<Vec<DimensionHandle>, RtiError> {
+        Ok(self.federate()?.dimension_handle_set(region)?)
+    }
+
+    pub fn get_dimension_upper_bound(&self, dimension: DimensionHandle) -> Result<u64, RtiError> {
+        Ok(self.federate()?.dimension_upper_bound(dimension)?)
+    }
+
+    pub fn get_available_dimensions_for_class_attribute(
+        &self,
+        class: ObjectClassHandle,
+        attribute: AttributeHandle,
+    ) -> Result<Vec<DimensionHandle>, RtiError> {
+        Ok(self
+            .federate()?
+            .available_dimensions_for_class_attribute(class, attribute)?)
+    }
+
+    pub fn get_available_dimensions_for_interaction_class(
+        &self,
+        class: InteractionClassHandle,
+    ) -> Result<Vec<DimensionHandle>, RtiError> {
+        Ok(self
+            .federate()?
+            .available_dimensions_for_interaction_class(class))
+    }
+
+    /// subscribeObjectClassAttributesWithRegions (handles; the value form is
+    /// `subscribe_object_class_attributes_with_regions`).
+    pub fn subscribe_object_class_attributes_with_region_handles(
+        &mut self,
+        class: ObjectClassHandle,
+        pairs: &[AttributeSetRegionSetPair],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.subscribe_object_class_attributes_with_regions(class, pairs)?))
+    }
+
+    pub fn unsubscribe_object_class_attributes_with_regions(
+        &mut self,
+        class: ObjectClassHandle,
+        pairs: &[AttributeSetRegionSetPair],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.unsubscribe_object_class_attributes_with_regions(class, pairs)?))
+    }
+
+    /// subscribeInteractionClassWithRegions (handles).
+    pub fn subscribe_interaction_class_with_region_handles(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[RegionHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.subscribe_interaction_class_with_regions(class, regions)?))
+    }
+
+    pub fn unsubscribe_interaction_class_with_regions(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[RegionHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.unsubscribe_interaction_class_with_regions(class, regions)?))
+    }
+
+    pub fn register_object_instance_with_regions(
+        &mut self,
+        class: ObjectClassHandle,
+        pairs: &[AttributeSetRegionSetPair],
+    ) -> Result<ObjectId, RtiError> {
+        self.with(|f| Ok(f.register_object_instance_with_regions(class, pairs, None, clock())?))
+    }
+
+    /// registerObjectInstanceWithRegions with a name reserved before.
+    pub fn register_object_instance_with_regions_and_name(
+        &mut self,
+        class: ObjectClassHandle,
+        pairs: &[AttributeSetRegionSetPair],
+        name: &str,
+    ) -> Result<ObjectId, RtiError> {
+        self.with(|f| {
+            Ok(f.register_object_instance_with_regions(class, pairs, Some(name), clock())?)
+        })
+    }
+
+    pub fn associate_regions_for_updates(
+        &mut self,
+        object: ObjectId,
+        pairs: &[AttributeSetRegionSetPair],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.associate_regions_for_updates(object, pairs)?))
+    }
+
+    pub fn unassociate_regions_for_updates(
+        &mut self,
+        object: ObjectId,
+        pairs: &[AttributeSetRegionSetPair],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.unassociate_regions_for_updates(object, pairs)?))
+    }
+
+    pub fn send_interaction_with_regions<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+        regions: &[RegionHandle],
+        tag: &[u8],
+        transport: Option<TransportClass>,
+    ) -> Result<(), RtiError> {
+        let time = clock();
+        self.with(|f| {
+            Ok(f.send_interaction_with_regions(class, parameters, regions, tag, time, transport)?)
+        })
+    }
+
+    pub fn request_attribute_value_update_with_regions(
+        &mut self,
+        class: ObjectClassHandle,
+        pairs: &[AttributeSetRegionSetPair],
+        tag: &[u8],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.request_attribute_value_update_with_regions(class, pairs, tag)?))
+    }
+}
