@@ -154,7 +154,8 @@ fn connect(
     Ok(rti)
 }
 
-/// The federates the demo joins, in order: (name, what it does).
+/// The demo's federates: two receivers (all of the map; its south-west quarter) and two
+/// vehicle simulators.
 const VIEWER: &str = "viewer";
 const WATCHER: &str = "sw-watcher";
 const SIMULATORS: [&str; 2] = ["ground-sim", "air-sim"];
@@ -210,9 +211,9 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
     for name in [VIEWER, WATCHER].into_iter().chain(SIMULATORS) {
         joined.push((name, connect(&at, name, &model)?));
     }
-    joined[0]
-        .1
-        .register_federation_synchronization_point(READY_TO_RUN, b"", &[])?;
+    // The viewer registers it (any one federate would do); empty members: all of them.
+    let (_, registrant) = &mut joined[0];
+    registrant.register_federation_synchronization_point(READY_TO_RUN, b"", &[])?;
 
     let tallies: Vec<(String, Arc<Mutex<Tally>>)> = [VIEWER, WATCHER]
         .iter()
@@ -223,7 +224,8 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
     for (name, mut rti) in joined {
         let thread = match name {
             VIEWER | WATCHER => {
-                let tally = tallies[usize::from(name == WATCHER)].1.clone();
+                let (_, tally) = tallies.iter().find(|(n, _)| n == name).expect("a tally");
+                let tally = tally.clone();
                 let (region, role) = match name {
                     WATCHER => (Some(QUARTER), TimeRole::Untimed),
                     _ => (None, TimeRole::Constrained),
