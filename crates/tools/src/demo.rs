@@ -127,7 +127,7 @@ impl Member {
 }
 
 /// A point on the map, encoded as two little-endian u32.
-pub(crate) fn encode_position(x: u64, y: u64) -> [u8; 8] {
+fn encode_position(x: u64, y: u64) -> [u8; 8] {
     let mut out = [0u8; 8];
     out[..4].copy_from_slice(&(x as u32).to_le_bytes());
     out[4..].copy_from_slice(&(y as u32).to_le_bytes());
