@@ -18,6 +18,10 @@ pub(crate) struct DemoArgs {
     /// Position updates per vehicle per second.
     #[arg(long, default_value_t = 10)]
     rate: u64,
+    /// Time-stepped: vehicles regulating and constrained, one logical step per update;
+    /// prints the granted logical time every second.
+    #[arg(long)]
+    time_stepped: bool,
 }
 
 pub(crate) fn run(args: DemoArgs) -> Result<()> {
@@ -29,6 +33,7 @@ pub(crate) fn run(args: DemoArgs) -> Result<()> {
         seconds: args.seconds,
         vehicles: args.vehicles,
         rate_hz: args.rate,
+        time_stepped: args.time_stepped,
     };
     demo::run(&options, stop)?;
     Ok(())

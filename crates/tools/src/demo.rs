@@ -1,16 +1,34 @@
 //! The demo: a router and a few federates on this machine. Vehicles drive and fly around a
 //! 1000 × 1000 map publishing positions; a viewer sees all of them, a watcher subscribes to
 //! the south-west quarter only, and each prints every second what it received.
+//!
+//! Every run starts with the synchronization point "ReadyToRun" (see `start`). Time-stepped
+//! (`DemoOptions::time_stepped`), the vehicle simulators are time-regulating and constrained
+//! and move one logical step per grant, and the viewer is constrained (see `step`).
 
+mod fleet;
+mod progress;
+mod start;
+mod step;
+
+pub use progress::GrantedTime;
+pub use start::READY_TO_RUN;
+
+use fleet::Fleet;
+use progress::Board;
+use start::{Start, TimeRole};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use step::Stepper;
 use thiserror::Error;
-use trellis_core::federate::{Callback, Range, Region};
+use trellis_core::federate::{Callback, LogicalTime, ObjectId, Range, Region};
+use trellis_core::fom::{AttributeHandle, Order};
 use trellis_core::fom::{FomErrors, ObjectModel};
 use trellis_core::router::RouterConfig;
 use trellis_core::wire::NodeId;
-use trellis_net::rti::{RtiAmbassador, RtiConfig, RtiError, SendOptions};
+use trellis_net::rti::{ResignAction, RtiAmbassador, RtiConfig, RtiError};
 use trellis_net::{Endpoint, HostConfig, NetError, NodeConfig, Runtime};
 
 /// The object model the demo runs on, built into the binary.
@@ -35,8 +53,10 @@ pub enum DemoError {
 pub struct DemoOptions {
     pub seconds: u64,
     pub vehicles: usize,
-    /// Position updates per vehicle per second.
+    /// Position updates per vehicle per second (time-stepped: steps per second).
     pub rate_hz: u64,
+    /// Vehicles regulating and constrained, one logical time step per update.
+    pub time_stepped: bool,
 }
 
 impl Default for DemoOptions {
@@ -45,6 +65,7 @@ impl Default for DemoOptions {
             seconds: 5,
             vehicles: 6,
             rate_hz: 10,
+            time_stepped: false,
         }
     }
 }
@@ -59,6 +80,50 @@ struct Tally {
     outside_region: u64,
     /// What routers' cells delivered but the region check discarded.
     over_delivered: u64,
+    /// Reflections received in time-stamp order.
+    time_stamped: u64,
+    /// Time-stamp-ordered reflections stamped at or before the time already granted:
+    /// time-stamp order broken.
+    late: u64,
+}
+
+/// What a demo run saw, for its callers and tests.
+#[derive(Clone, Debug, Default)]
+pub struct DemoReport {
+    /// Federates that joined: the viewer, the watcher and the two vehicle simulators.
+    pub federates: usize,
+    /// Federates told FederationSynchronized for [`READY_TO_RUN`].
+    pub synchronized: usize,
+    /// Time-stepped runs: the granted logical time across federates at the end.
+    pub granted: Option<GrantedTime>,
+    pub viewer_reflections: u64,
+    /// The viewer's reflections in time-stamp order (time-stepped runs).
+    pub viewer_time_stamped: u64,
+    pub watcher_reflections: u64,
+    pub watcher_outside_region: u64,
+}
+
+/// What each federate thread works with besides its ambassador.
+struct Member {
+    name: String,
+    role: TimeRole,
+    board: Arc<Board>,
+    stop: Arc<AtomicBool>,
+    deadline: Instant,
+}
+
+impl Member {
+    fn running(&self) -> bool {
+        Instant::now() < self.deadline && !self.stop.load(Ordering::SeqCst)
+    }
+
+    /// A stepper from `start`'s time on this federate's clock on the board.
+    fn stepper(&self, start: &Start) -> Result<Stepper<'_>, DemoError> {
+        let clock = self.board.clock(&self.name).ok_or_else(|| {
+            DemoError::Failed(format!("{} is time-managed but has no clock", self.name))
+        })?;
+        Ok(Stepper::new(start.time(), clock))
+    }
 }
 
 /// A point on the map, encoded as two little-endian u32.
@@ -89,8 +154,14 @@ fn connect(
     Ok(rti)
 }
 
+/// The demo's federates: two receivers (all of the map; its south-west quarter) and two
+/// vehicle simulators.
+const VIEWER: &str = "viewer";
+const WATCHER: &str = "sw-watcher";
+const SIMULATORS: [&str; 2] = ["ground-sim", "air-sim"];
+
 /// Run the demo, printing to stdout, until `options.seconds` pass or `stop` is set.
-pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<(), DemoError> {
+pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, DemoError> {
     let model = Arc::new(ObjectModel::from_sources(&[(
         "trellis-demo.xml",
         DEMO_FOM,
@@ -116,42 +187,93 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<(), DemoError
         model.counts()
     );
 
-    let tallies: Vec<(String, Arc<Mutex<Tally>>)> = ["viewer", "sw-watcher"]
+    let timed: Vec<&str> = if options.time_stepped {
+        std::iter::once(VIEWER).chain(SIMULATORS).collect()
+    } else {
+        Vec::new()
+    };
+    let board = Arc::new(Board::with_clocks(&timed));
+    let deadline = Instant::now() + Duration::from_secs(options.seconds);
+    let member = |name: &str, role: TimeRole| Member {
+        name: name.to_owned(),
+        role: if options.time_stepped {
+            role
+        } else {
+            TimeRole::Untimed
+        },
+        board: board.clone(),
+        stop: stop.clone(),
+        deadline,
+    };
+    // Everybody joins before the synchronization point is registered, so it takes in the
+    // whole demo.
+    let mut joined = Vec::new();
+    for name in [VIEWER, WATCHER].into_iter().chain(SIMULATORS) {
+        joined.push((name, connect(&at, name, &model)?));
+    }
+    // The viewer registers it (any one federate would do); empty members: all of them.
+    let (_, registrant) = &mut joined[0];
+    registrant.register_federation_synchronization_point(READY_TO_RUN, b"", &[])?;
+
+    let tallies: Vec<(String, Arc<Mutex<Tally>>)> = [VIEWER, WATCHER]
         .iter()
         .map(|n| (n.to_string(), Arc::new(Mutex::new(Tally::default()))))
         .collect();
-    let deadline = Instant::now() + Duration::from_secs(options.seconds);
-    let mut threads = Vec::new();
-    for (i, (name, tally)) in tallies.iter().enumerate() {
-        let region = (i == 1).then_some(QUARTER);
-        let (at, model, tally, stop, name) = (
-            at.clone(),
-            model.clone(),
-            tally.clone(),
-            stop.clone(),
-            name.clone(),
-        );
-        let mut rti = connect(&at, &name, &model)?;
-        threads.push(std::thread::spawn(move || {
-            receive(&mut rti, region, &tally, &stop, deadline)
-        }));
-    }
     let half = options.vehicles.div_ceil(2);
-    for (name, count) in [("ground-sim", half), ("air-sim", options.vehicles - half)] {
-        let mut rti = connect(&at, name, &model)?;
-        let (stop, rate) = (stop.clone(), options.rate_hz);
-        threads.push(std::thread::spawn(move || {
-            drive(&mut rti, name, count, rate, &stop, deadline)
-        }));
+    let mut threads = Vec::new();
+    for (name, mut rti) in joined {
+        let thread = match name {
+            VIEWER | WATCHER => {
+                let (_, tally) = tallies.iter().find(|(n, _)| n == name).expect("a tally");
+                let tally = tally.clone();
+                let (region, role) = match name {
+                    WATCHER => (Some(QUARTER), TimeRole::Untimed),
+                    _ => (None, TimeRole::Constrained),
+                };
+                let member = member(name, role);
+                std::thread::spawn(move || receive(&mut rti, region, &tally, &member))
+            }
+            _ => {
+                let count = if name == SIMULATORS[0] {
+                    half
+                } else {
+                    options.vehicles - half
+                };
+                let (member, rate) = (member(name, TimeRole::Stepping), options.rate_hz.max(1));
+                std::thread::spawn(move || drive(&mut rti, &member, count, rate))
+            }
+        };
+        threads.push(thread);
     }
 
+    print_every_second(&tallies, &board, deadline, &stop);
+    stop.store(true, Ordering::SeqCst);
+    for thread in threads {
+        thread
+            .join()
+            .map_err(|_| DemoError::Failed("a federate thread panicked".into()))??;
+    }
+    let report = summarize(&tallies, &board, options.time_stepped)?;
+    creator.destroy_federation_execution().ok();
+    drop(runtime);
+    Ok(report)
+}
+
+/// Each second, one line: what each receiver got, and the granted time when time-stepped.
+fn print_every_second(
+    tallies: &[(String, Arc<Mutex<Tally>>)],
+    board: &Board,
+    deadline: Instant,
+    stop: &AtomicBool,
+) {
     let started = Instant::now();
     let mut second = 0;
+    let mut grants_before = 0;
     while Instant::now() < deadline && !stop.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(50));
         if started.elapsed().as_secs() > second {
             second = started.elapsed().as_secs();
-            let line: Vec<String> = tallies
+            let mut line: Vec<String> = tallies
                 .iter()
                 .map(|(name, tally)| {
                     let mut t = tally.lock().expect("tally lock");
@@ -167,39 +289,124 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<(), DemoError
                     text
                 })
                 .collect();
+            if let Some(time) = board.granted_time() {
+                line.push(format!(
+                    "granted time {}..{} (min..max), {} grants/s",
+                    time.min,
+                    time.max,
+                    time.grants - grants_before
+                ));
+                grants_before = time.grants;
+            }
             println!("[{second:>2} s] {}", line.join(" | "));
         }
     }
-    stop.store(true, Ordering::SeqCst);
-    for thread in threads {
-        thread
-            .join()
-            .map_err(|_| DemoError::Failed("a federate thread panicked".into()))??;
-    }
-    let watcher = tallies[1].1.lock().expect("tally lock").clone();
+}
+
+/// The closing lines, and the run's report; an error if a receiver saw what it must not.
+fn summarize(
+    tallies: &[(String, Arc<Mutex<Tally>>)],
+    board: &Board,
+    time_stepped: bool,
+) -> Result<DemoReport, DemoError> {
     let viewer = tallies[0].1.lock().expect("tally lock").clone();
+    let watcher = tallies[1].1.lock().expect("tally lock").clone();
     println!(
         "done: the viewer reflected {} updates; the south-west watcher {} ({} outside its quarter; \
          {} more arrived in its routing cells but outside the region and were discarded)",
         viewer.total_reflections, watcher.total_reflections, watcher.outside_region, watcher.over_delivered
     );
+    let report = DemoReport {
+        federates: tallies.len() + SIMULATORS.len(),
+        synchronized: board.synchronized_federates(),
+        granted: board.granted_time(),
+        viewer_reflections: viewer.total_reflections,
+        viewer_time_stamped: viewer.time_stamped,
+        watcher_reflections: watcher.total_reflections,
+        watcher_outside_region: watcher.outside_region,
+    };
+    if let (true, Some(time)) = (time_stepped, report.granted) {
+        println!(
+            "time-stepped: granted logical time {}..{} (min..max) after {} grants; the viewer \
+             reflected {} updates in time-stamp order, {} of them late",
+            time.min, time.max, time.grants, viewer.time_stamped, viewer.late
+        );
+    }
+    if report.synchronized < report.federates {
+        println!(
+            "only {} of {} federates saw the federation synchronized before the end",
+            report.synchronized, report.federates
+        );
+    }
     if watcher.outside_region > 0 {
         return Err(DemoError::Failed(
             "the watcher saw updates outside its region".into(),
         ));
     }
-    creator.destroy_federation_execution().ok();
-    drop(runtime);
-    Ok(())
+    if viewer.late > 0 {
+        return Err(DemoError::Failed(format!(
+            "the viewer got {} updates stamped at or before its granted time",
+            viewer.late
+        )));
+    }
+    Ok(report)
 }
 
-/// A subscriber: everything, or the south-west quarter below `region`.
+/// The vehicle class's handles a receiver needs to count what it gets.
+struct Seen {
+    position: AttributeHandle,
+    /// The watcher's quarter: the region's edge.
+    region: Option<u64>,
+    names: BTreeMap<ObjectId, String>,
+}
+
+impl Tally {
+    /// Count one callback; `granted` is the receiver's granted time when time-managed.
+    fn count(&mut self, callback: Callback, seen: &mut Seen, granted: Option<LogicalTime>) {
+        match callback {
+            Callback::DiscoverObjectInstance { object, name, .. } => {
+                seen.names.insert(object, name);
+            }
+            Callback::ReflectAttributeValues {
+                object,
+                values,
+                time,
+                received_order,
+                ..
+            } => {
+                self.reflections += 1;
+                self.total_reflections += 1;
+                self.vehicles
+                    .insert(seen.names.get(&object).cloned().unwrap_or_default());
+                if received_order == Order::TimeStamp {
+                    self.time_stamped += 1;
+                    if granted.is_some_and(|g| LogicalTime::from_key(time) <= g) {
+                        self.late += 1;
+                    }
+                }
+                for (attribute, value) in &values {
+                    if *attribute == seen.position {
+                        if let (Some(edge), Some((x, y))) = (seen.region, decode_position(value)) {
+                            if x >= edge || y >= edge {
+                                self.outside_region += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            Callback::ReceiveInteraction { .. } => self.interactions += 1,
+            _ => {}
+        }
+    }
+}
+
+/// A subscriber: everything, or the south-west quarter below `region`. Time-stepped and
+/// constrained, it advances one step at a time behind the vehicles.
 fn receive(
     rti: &mut RtiAmbassador,
     region: Option<u64>,
     tally: &Mutex<Tally>,
-    stop: &AtomicBool,
-    deadline: Instant,
+    member: &Member,
 ) -> Result<(), DemoError> {
     let vehicle = rti.object_class_handle("Vehicle")?;
     let name = rti.attribute_handle(vehicle, "Name")?;
@@ -217,112 +424,123 @@ fn receive(
     };
     rti.subscribe_object_class_attributes_with_regions(vehicle, &[name, position], &regions)?;
     rti.subscribe_interaction_class(radio)?;
-    let mut names = std::collections::BTreeMap::new();
-    while Instant::now() < deadline && !stop.load(Ordering::SeqCst) {
+    let mut seen = Seen {
+        position,
+        region,
+        names: BTreeMap::new(),
+    };
+    let mut start = Start::begin(rti, member.role)?;
+    let mut stepper = None;
+    while member.running() {
+        if start.is_synchronized() && member.role != TimeRole::Untimed {
+            if stepper.is_none() {
+                stepper = Some(member.stepper(&start)?);
+            }
+            stepper.as_mut().map(|s| s.request_next(rti)).transpose()?;
+        }
         let Some(callback) = rti.evoke_callback(Duration::from_millis(50))? else {
             continue;
         };
-        let mut t = tally.lock().expect("tally lock");
-        match callback {
-            Callback::DiscoverObjectInstance { object, name, .. } => {
-                names.insert(object, name);
-            }
-            Callback::ReflectAttributeValues { object, values, .. } => {
-                t.reflections += 1;
-                t.total_reflections += 1;
-                t.vehicles
-                    .insert(names.get(&object).cloned().unwrap_or_default());
-                for (attribute, value) in &values {
-                    if *attribute == position {
-                        if let (Some(edge), Some((x, y))) = (region, decode_position(value)) {
-                            if x >= edge || y >= edge {
-                                t.outside_region += 1;
-                            }
-                        }
-                    }
-                }
-            }
-            Callback::ReceiveInteraction { .. } => t.interactions += 1,
-            _ => {}
-        }
+        let Some(callback) = start.on_callback(rti, callback, &member.board)? else {
+            continue;
+        };
+        let callback = match stepper.as_mut() {
+            Some(stepper) => match stepper.on_callback(callback)? {
+                Some(callback) => callback,
+                None => continue,
+            },
+            None => callback,
+        };
+        let granted = stepper.as_ref().map(Stepper::granted);
+        tally
+            .lock()
+            .expect("tally lock")
+            .count(callback, &mut seen, granted);
     }
     tally.lock().expect("tally lock").over_delivered = rti.stats()?.over_delivered;
-    rti.resign_federation_execution(trellis_net::rti::ResignAction::default())?;
+    rti.resign_federation_execution(ResignAction::default())?;
     Ok(())
 }
 
 /// A publisher of `count` vehicles moving on circles, each updating `rate` times a second
-/// with its position as update region, and a radio call every second.
+/// with its position as update region, and a radio call every second. They start at the
+/// federation's synchronization.
 fn drive(
     rti: &mut RtiAmbassador,
-    kind: &str,
+    member: &Member,
     count: usize,
     rate: u64,
-    stop: &AtomicBool,
-    deadline: Instant,
 ) -> Result<(), DemoError> {
-    let class_name = if kind == "ground-sim" {
-        "GroundVehicle"
-    } else {
-        "Aircraft"
-    };
-    let class = rti.object_class_handle(class_name)?;
-    let name = rti.attribute_handle(class, "Name")?;
-    let position = rti.attribute_handle(class, "Position")?;
-    let x = rti.dimension_handle("X")?.0;
-    let y = rti.dimension_handle("Y")?.0;
-    let radio = rti.interaction_class_handle("Radio")?;
-    let text = rti.parameter_handle(radio, "Text")?;
-    rti.publish_object_class_attributes(class, &[name, position])?;
-    rti.publish_interaction_class(radio)?;
-    let mut vehicles = Vec::new();
-    for i in 0..count {
-        let label = format!("{class_name}-{i}");
-        rti.reserve_object_instance_name(&label)?;
-        let object = rti.register_object_instance_with_name(class, &label)?;
-        rti.update_attribute_values(object, &[(name, label.as_bytes())], b"")?;
-        vehicles.push(object);
+    let fleet = Fleet::register(rti, &member.name, count)?;
+    let mut start = Start::begin(rti, member.role)?;
+    // Only start-up callbacks matter before the start; update requests are answered by the
+    // next update anyway.
+    if start.wait(rti, &member.board, member.deadline, &member.stop, drop)? {
+        match member.role {
+            TimeRole::Stepping => drive_stepped(rti, member, &fleet, &start, rate)?,
+            _ => drive_in_real_time(rti, member, &fleet, rate)?,
+        }
     }
-    let period = Duration::from_millis(1000 / rate.max(1));
+    rti.resign_federation_execution(ResignAction::default())?;
+    Ok(())
+}
+
+/// Move by the wall clock, `rate` updates a second, in receive order.
+fn drive_in_real_time(
+    rti: &mut RtiAmbassador,
+    member: &Member,
+    fleet: &Fleet,
+    rate: u64,
+) -> Result<(), DemoError> {
+    let period = Duration::from_millis(1000 / rate);
     let started = Instant::now();
     let mut tick = 0u64;
-    while Instant::now() < deadline && !stop.load(Ordering::SeqCst) {
-        let t = started.elapsed().as_secs_f64();
-        for (i, &object) in vehicles.iter().enumerate() {
-            // Circles of different radii around different centres, some crossing the
-            // watcher's quarter.
-            let phase = t * (0.3 + 0.1 * i as f64) + i as f64;
-            let cx = 250.0 + 500.0 * ((i % 2) as f64);
-            let cy = 250.0 + 500.0 * (((i / 2) % 2) as f64);
-            let px = (cx + 200.0 * phase.cos()).clamp(0.0, 999.0) as u64;
-            let py = (cy + 200.0 * phase.sin()).clamp(0.0, 999.0) as u64;
-            let region = Region::new()
-                .with(x, Range::new(px, px + 1))
-                .with(y, Range::new(py, py + 1));
-            let options = SendOptions {
-                region: Some(&region),
-                ..Default::default()
-            };
-            rti.update_attribute_values_with(
-                object,
-                &[(position, encode_position(px, py))],
-                b"",
-                &options,
-            )?;
-        }
-        if tick % rate.max(1) == 0 {
-            let call = format!("{kind}: all {count} vehicles report in");
-            rti.send_interaction(radio, &[(text, call.as_bytes())], b"")?;
+    while member.running() {
+        fleet.move_to(rti, started.elapsed().as_secs_f64(), None)?;
+        if tick % rate == 0 {
+            fleet.radio(rti, None)?;
         }
         tick += 1;
-        // Answer anything addressed to us (update requests) while keeping the pace.
-        let next = started + period * tick as u32;
-        while let Some(left) = next.checked_duration_since(Instant::now()) {
-            if rti.evoke_callback(left)?.is_none() {
-                break;
-            }
+        pace(rti, started + period * tick as u32)?;
+    }
+    Ok(())
+}
+
+/// Move one logical step (1/`rate` s of simulated time) per grant: updates stamped with
+/// the next step, then timeAdvanceRequest to it; paced to at most `rate` steps a second.
+fn drive_stepped(
+    rti: &mut RtiAmbassador,
+    member: &Member,
+    fleet: &Fleet,
+    start: &Start,
+    rate: u64,
+) -> Result<(), DemoError> {
+    let mut stepper = member.stepper(start)?;
+    let period = Duration::from_millis(1000 / rate);
+    let started = Instant::now();
+    let mut tick = 0u64;
+    while member.running() {
+        let step = stepper.next();
+        fleet.move_to(rti, step.as_i64() as f64 / rate as f64, Some(step))?;
+        if tick % rate == 0 {
+            fleet.radio(rti, Some(step))?;
+        }
+        tick += 1;
+        stepper.request_next(rti)?;
+        if !stepper.wait_for_grant(rti, member.deadline, &member.stop, drop)? {
+            break;
+        }
+        pace(rti, started + period * tick as u32)?;
+    }
+    Ok(())
+}
+
+/// Answer anything addressed to us (update requests) until `next`, keeping the pace.
+fn pace(rti: &mut RtiAmbassador, next: Instant) -> Result<(), DemoError> {
+    while let Some(left) = next.checked_duration_since(Instant::now()) {
+        if rti.evoke_callback(left)?.is_none() {
+            break;
         }
     }
-    rti.resign_federation_execution(trellis_net::rti::ResignAction::default())?;
     Ok(())
 }
