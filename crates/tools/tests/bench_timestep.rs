@@ -69,7 +69,11 @@ fn two_federates_on_one_router_step_and_reflect_each_other_once_per_step() {
     // Both federates stop at the same logical time, one grant per step each.
     assert_eq!(case.grants, 2 * case.steps, "{case:?}");
     assert_eq!(case.expected_reflects_per_step, 1);
-    assert_eq!(case.reflects, case.steps * 2, "N − 1 = 1 reflection per step each");
+    assert_eq!(
+        case.reflects,
+        case.steps * 2,
+        "N − 1 = 1 reflection per step each"
+    );
     assert_eq!(case.reflects_per_step, 1.0);
     // Each grant needs at least the other federate's new bound.
     assert!(case.time_messages_received_per_grant >= 1.0, "{case:?}");
@@ -81,4 +85,7 @@ fn two_federates_on_one_router_step_and_reflect_each_other_once_per_step() {
     assert_eq!(meta["benchmark"], "timestep");
     assert_eq!(meta["complete"], true);
     assert!(out.0.join("timestep.csv").exists());
+
+    let report = trellis_tools::report::render(std::slice::from_ref(&out.0)).unwrap();
+    assert!(report.contains("Time-step rate"), "report lists the run");
 }
