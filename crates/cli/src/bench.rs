@@ -13,7 +13,7 @@ use trellis_tools::bench::results::{Meta, Results};
 use trellis_tools::bench::{
     latency, pingpong, symmetric, throughput, Api, Bundling, Mode, Raw, Setup, Transport,
 };
-use trellis_tools::bench::{matrix, oneway, testfed};
+use trellis_tools::bench::{matrix, oneway, testfed, timestep};
 
 #[derive(Subcommand)]
 pub(crate) enum BenchCommand {
@@ -35,6 +35,10 @@ pub(crate) enum BenchCommand {
     /// JADS testfed: load federates with their own attribute counts, rates, sizes,
     /// interactions and ramp-up, each counting what it hears from the others.
     Testfed(TestfedArgs),
+    /// HLA time management: N regulating and constrained federates step in lock-step
+    /// (update, timeAdvanceRequest(t+1), grant); grants per second per federate and
+    /// time-management messages per grant, on one router and on a four-router mesh.
+    Timestep(TimestepArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -221,6 +225,29 @@ pub(crate) struct TestfedArgs {
     /// Seconds of the whole run, ramps included (overrides the file's).
     #[arg(long)]
     seconds: Option<f64>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum NetworkArg {
+    /// One router on loopback.
+    OneRouter,
+    /// Four routers in one clique on loopback, federates spread over them.
+    Mesh,
+}
+
+#[derive(Args)]
+pub(crate) struct TimestepArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Federate counts, comma separated (default 2,8,32).
+    #[arg(long, value_delimiter = ',')]
+    federates: Vec<usize>,
+    /// Seconds of stepping per case.
+    #[arg(long, default_value_t = timestep::DEFAULT_SECONDS)]
+    seconds: f64,
+    /// Networks, comma separated (default both); unused with --router or --topology.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    network: Vec<NetworkArg>,
 }
 
 fn transport(arg: TransportArg) -> Transport {
@@ -586,6 +613,33 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                     }
                     text
                 },
+            )
+        }
+        BenchCommand::Timestep(args) => {
+            let setup = setup(&args.common)?;
+            let options = timestep::TimestepOptions {
+                setup: setup.clone(),
+                federates: or_default(&args.federates, &timestep::DEFAULT_FEDERATES),
+                seconds: args.seconds,
+                networks: if args.network.is_empty() {
+                    timestep::TimestepNetwork::ALL.to_vec()
+                } else {
+                    args.network
+                        .iter()
+                        .map(|n| match n {
+                            NetworkArg::OneRouter => timestep::TimestepNetwork::OneRouter,
+                            NetworkArg::Mesh => timestep::TimestepNetwork::Mesh,
+                        })
+                        .collect()
+                },
+            };
+            with_results(
+                "timestep",
+                &args.common,
+                &setup,
+                Mode::Trellis,
+                |r| timestep::run(&options, r),
+                timestep::table,
             )
         }
     }

@@ -19,6 +19,7 @@ mod stats;
 pub mod symmetric;
 pub mod testfed;
 pub mod throughput;
+pub mod timestep;
 
 pub use network::Attachments;
 

@@ -18,6 +18,7 @@ pub(crate) enum Benchmark {
     Oneway,
     Matrix,
     Testfed,
+    Timestep,
 }
 
 impl Benchmark {
@@ -30,6 +31,7 @@ impl Benchmark {
             Benchmark::Oneway => "oneway",
             Benchmark::Matrix => "matrix",
             Benchmark::Testfed => "testfed",
+            Benchmark::Timestep => "timestep",
         }
     }
 }
@@ -261,6 +263,22 @@ pub(crate) struct TestfedFederate {
     pub updates_received: Option<u64>,
 }
 
+/// `summary.json` of a time-management step-rate run.
+#[derive(Deserialize)]
+pub(crate) struct Timestep {
+    pub cases: Vec<TimestepCase>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct TimestepCase {
+    pub network: String,
+    pub federates: u64,
+    pub grants_per_sec: Option<f64>,
+    pub time_messages_received_per_grant: Option<f64>,
+    pub bounds_sent_per_grant: Option<f64>,
+    pub reflects_per_step: Option<f64>,
+}
+
 /// A summary, by benchmark.
 pub(crate) enum Summary {
     Pingpong(Pingpong),
@@ -270,6 +288,7 @@ pub(crate) enum Summary {
     Oneway(Oneway),
     Matrix(Matrix),
     Testfed(Testfed),
+    Timestep(Timestep),
 }
 
 /// One results folder.
@@ -347,6 +366,7 @@ fn read_summary(benchmark: Benchmark, path: &Path) -> Result<Summary, ReportErro
         Benchmark::Oneway => Summary::Oneway(read_json(path)?),
         Benchmark::Matrix => Summary::Matrix(read_json(path)?),
         Benchmark::Testfed => Summary::Testfed(read_json(path)?),
+        Benchmark::Timestep => Summary::Timestep(read_json(path)?),
     })
 }
 

@@ -20,6 +20,7 @@ mod rates;
 mod runs;
 mod svg;
 mod testfed;
+mod timestep;
 
 use std::path::{Path, PathBuf};
 
@@ -75,6 +76,7 @@ pub fn render(dirs: &[PathBuf]) -> Result<String, ReportError> {
     sections.extend(oneway::section(&runs));
     sections.extend(rates::sections(&runs));
     sections.extend(testfed::section(&runs));
+    sections.extend(timestep::section(&runs));
     let intro = format!(
         "{}<p class=\"method\"><strong>How latency was measured.</strong> {}</p>",
         html::paragraph(&format!(
