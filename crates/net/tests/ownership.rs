@@ -1,58 +1,25 @@
 //! Ownership services end to end: two federates over real sockets hand an attribute over.
 
+mod common;
+
+use common::*;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, FederateError, OwnershipCallback};
 use trellis_core::fom::ObjectModel;
-use trellis_core::router::RouterConfig;
-use trellis_core::wire::NodeId;
 use trellis_core::wire::TransportClass;
-use trellis_net::rti::{Driver, ResignAction, RtiAmbassador, RtiConfig, RtiError, SendOptions};
-use trellis_net::{Endpoint, HostConfig, NodeConfig, Runtime};
-
-const DEMO: &str = include_str!("../../../foms/trellis-demo.xml");
-const WAIT: Duration = Duration::from_secs(10);
-
-fn registry_router() -> (Runtime, Endpoint) {
-    let runtime = Runtime::start("ownership-router").unwrap();
-    let mut router = RouterConfig::new("router", NodeId(1));
-    router.hosts_registry = true;
-    let mut config = HostConfig::new(router);
-    config.listen.push("tcp://127.0.0.1:0".parse().unwrap());
-    let host = runtime.add_host(config).unwrap();
-    let endpoint = host.listening()[0].clone();
-    (runtime, endpoint)
-}
-
-fn connect(at: &Endpoint, name: &str) -> RtiAmbassador {
-    let mut config = RtiConfig::new(NodeConfig::child_of(name, "Ownership", at.clone()));
-    config.driver = Driver::Direct;
-    RtiAmbassador::connect(config).unwrap()
-}
-
-/// Evoke until a callback matches, within the bound.
-fn wait_for(rti: &mut RtiAmbassador, what: impl Fn(&Callback) -> bool) -> Callback {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        assert!(!left.is_zero(), "no matching callback in time");
-        if let Some(callback) = rti.evoke_callback(left).unwrap() {
-            if what(&callback) {
-                return callback;
-            }
-        }
-    }
-}
+use trellis_net::rti::{Driver, ResignAction, RtiError, SendOptions};
 
 #[test]
 fn an_attribute_changes_hands_between_federates_over_sockets() {
     let (_router, at) = registry_router();
     let model = Arc::new(ObjectModel::from_sources(&[("trellis-demo.xml", DEMO)]).unwrap());
-    let mut a = connect(&at, "a");
+    let mut a = connect(&at, "Ownership", "a", Driver::Direct);
     a.create_federation_execution(&model).unwrap();
     a.join_federation_execution("a", "sim", model.clone())
         .unwrap();
-    let mut b = connect(&at, "b");
+    let mut b = connect(&at, "Ownership", "b", Driver::Direct);
     b.join_federation_execution("b", "sim", model).unwrap();
     let vehicle = a.object_class_handle("Vehicle").unwrap();
     let name = a.attribute_handle(vehicle, "Name").unwrap();

@@ -1,52 +1,15 @@
 //! The RTI services end to end: a router holding the registry on loopback, federates
 //! joining through real sockets.
 
+mod common;
+
+use common::*;
+
 use std::sync::Arc;
 use std::time::Duration;
 use trellis_core::federate::{Callback, Range, Region};
 use trellis_core::fom::ObjectModel;
-use trellis_core::router::RouterConfig;
-use trellis_core::wire::NodeId;
-use trellis_net::rti::{Driver, RtiAmbassador, RtiConfig, RtiError};
-use trellis_net::{Endpoint, HostConfig, NodeConfig, Runtime};
-
-const DEMO: &str = include_str!("../../../foms/trellis-demo.xml");
-const WAIT: Duration = Duration::from_secs(10);
-
-fn model() -> Arc<ObjectModel> {
-    Arc::new(ObjectModel::from_sources(&[("trellis-demo.xml", DEMO)]).unwrap())
-}
-
-fn registry_router() -> (Runtime, Endpoint) {
-    let runtime = Runtime::start("rti-router").unwrap();
-    let mut router = RouterConfig::new("router", NodeId(1));
-    router.hosts_registry = true;
-    let mut config = HostConfig::new(router);
-    config.listen.push("tcp://127.0.0.1:0".parse().unwrap());
-    let host = runtime.add_host(config).unwrap();
-    let endpoint = host.listening()[0].clone();
-    (runtime, endpoint)
-}
-
-fn connect(at: &Endpoint, federation: &str, name: &str, driver: Driver) -> RtiAmbassador {
-    let mut config = RtiConfig::new(NodeConfig::child_of(name, federation, at.clone()));
-    config.driver = driver;
-    RtiAmbassador::connect(config).unwrap()
-}
-
-/// Evoke until a callback matches, within the bound.
-fn wait_for(rti: &mut RtiAmbassador, what: impl Fn(&Callback) -> bool) -> Callback {
-    let deadline = std::time::Instant::now() + WAIT;
-    loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        assert!(!left.is_zero(), "no matching callback in time");
-        if let Some(callback) = rti.evoke_callback(left).unwrap() {
-            if what(&callback) {
-                return callback;
-            }
-        }
-    }
-}
+use trellis_net::rti::{Driver, RtiAmbassador, RtiError};
 
 #[test]
 fn federation_management_fails_each_way_with_its_own_error() {

@@ -1,31 +1,14 @@
 //! Regions and advisories end to end: federates on a router over loopback sockets.
 
-use std::sync::Arc;
+mod common;
+
+use common::*;
+
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, ObjectId, Range};
-use trellis_core::fom::ObjectModel;
-use trellis_core::router::RouterConfig;
-use trellis_core::wire::{NodeId, TransportClass};
+use trellis_core::wire::TransportClass;
 use trellis_net::rti::{Driver, RtiAmbassador, RtiConfig, SendOptions};
-use trellis_net::{Endpoint, HostConfig, NodeConfig, Runtime};
-
-const DEMO: &str = include_str!("../../../foms/trellis-demo.xml");
-const WAIT: Duration = Duration::from_secs(10);
-
-fn model() -> Arc<ObjectModel> {
-    Arc::new(ObjectModel::from_sources(&[("trellis-demo.xml", DEMO)]).unwrap())
-}
-
-fn registry_router() -> (Runtime, Endpoint) {
-    let runtime = Runtime::start("rti-regions-router").unwrap();
-    let mut router = RouterConfig::new("router", NodeId(1));
-    router.hosts_registry = true;
-    let mut config = HostConfig::new(router);
-    config.listen.push("tcp://127.0.0.1:0".parse().unwrap());
-    let host = runtime.add_host(config).unwrap();
-    let endpoint = host.listening()[0].clone();
-    (runtime, endpoint)
-}
+use trellis_net::{Endpoint, NodeConfig};
 
 /// Federates of one federation, the first creating it.
 fn join(at: &Endpoint, federation: &str, names: &[(&str, Driver)]) -> Vec<RtiAmbassador> {
