@@ -1,0 +1,55 @@
+// IEEE 1516.1-2010 C++ API: HLAfloat64Time, logical time as a 64-bit IEEE double.
+#ifndef RTI_HLAfloat64Time_h
+#define RTI_HLAfloat64Time_h
+
+#include <RTI/LogicalTime.h>
+#include <RTI/encoding/EncodingConfig.h>
+#include <RTI/time/HLAfloat64Interval.h>
+
+namespace rti1516e {
+
+class RTI_EXPORT_FEDTIME HLAfloat64Time : public LogicalTime {
+ public:
+  HLAfloat64Time();
+  HLAfloat64Time(Float64 value);
+  // Throws InvalidLogicalTime unless value is an HLAfloat64Time.
+  HLAfloat64Time(LogicalTime const& value);
+  HLAfloat64Time(HLAfloat64Time const& value);
+  virtual ~HLAfloat64Time();
+
+  virtual void setInitial();
+  virtual bool isInitial() const;
+  virtual void setFinal();
+  virtual bool isFinal() const;
+
+  virtual LogicalTime& operator=(LogicalTime const& value);
+  virtual HLAfloat64Time& operator=(HLAfloat64Time const& value);
+  virtual LogicalTime& operator+=(LogicalTimeInterval const& addend);
+  virtual LogicalTime& operator-=(LogicalTimeInterval const& subtrahend);
+
+  virtual bool operator>(LogicalTime const& value) const;
+  virtual bool operator<(LogicalTime const& value) const;
+  virtual bool operator==(LogicalTime const& value) const;
+  virtual bool operator>=(LogicalTime const& value) const;
+  virtual bool operator<=(LogicalTime const& value) const;
+
+  virtual VariableLengthData encode() const;
+  virtual size_t encode(void* buffer, size_t bufferSize) const;
+  virtual size_t encodedLength() const;
+  virtual void decode(VariableLengthData const& encodedLogicalTime);
+  virtual void decode(void* buffer, size_t bufferSize);
+
+  virtual std::wstring toString() const;
+  virtual std::wstring implementationName() const;
+
+  virtual Float64 getTime() const;
+  virtual void setTime(Float64 value);
+  operator Float64() const;
+
+ private:
+  Float64 _time;
+};
+
+}  // namespace rti1516e
+
+#endif
