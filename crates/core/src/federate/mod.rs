@@ -272,6 +272,31 @@ impl Federate {
         Ok(())
     }
 
+    /// getKnownObjectClassHandle: the class an instance is known as here (registered as, or
+    /// discovered as).
+    pub fn known_object_class(&self, object: ObjectId) -> Option<ObjectClassHandle> {
+        self.owned
+            .get(&object)
+            .map(|o| o.class)
+            .or_else(|| self.known.get(&object).map(|k| k.class))
+    }
+
+    /// The attributes of `class` this federate publishes.
+    pub fn published_attributes(&self, class: ObjectClassHandle) -> Vec<AttributeHandle> {
+        self.published_objects
+            .get(&class)
+            .map(|set| set.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// The attributes of `class` this federate subscribes to.
+    pub fn subscribed_attributes(&self, class: ObjectClassHandle) -> Vec<AttributeHandle> {
+        self.object_subscriptions
+            .get(&class)
+            .map(|s| s.attributes.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
     pub fn unpublish_object_class(&mut self, class: ObjectClassHandle) {
         self.published_objects.remove(&class);
         self.update_interest();

@@ -86,6 +86,11 @@ pub enum Request {
     },
     /// listFederationExecutions.
     ListFederations,
+    /// The object model modules the federation was created with (a joiner that names no
+    /// modules loads these).
+    Modules {
+        federation: String,
+    },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -135,6 +140,8 @@ pub enum Response {
     },
     /// (name, time representation) of every federation execution.
     Federations(Vec<(String, String)>),
+    /// The module designators given at create.
+    Modules(Vec<String>),
 }
 
 pub(crate) fn put_handles(out: &mut BytesMut, handles: &[u32]) {
@@ -274,6 +281,10 @@ impl Request {
                 out.put_u8(switch.to_byte());
             }
             Request::ListFederations => out.put_u8(12),
+            Request::Modules { federation } => {
+                out.put_u8(13);
+                put_str(&mut out, federation);
+            }
         }
         out.freeze()
     }
@@ -345,6 +356,9 @@ impl Request {
                     .ok_or(r.malformed("unknown time switch"))?,
             },
             12 => Request::ListFederations,
+            13 => Request::Modules {
+                federation: r.long_str("federation")?,
+            },
             _ => return Err(r.malformed("unknown request kind")),
         };
         r.finish()?;
@@ -435,6 +449,13 @@ impl Response {
                     put_str(&mut out, time);
                 }
             }
+            Response::Modules(modules) => {
+                out.put_u8(13);
+                out.put_u32_le(modules.len() as u32);
+                for module in modules {
+                    put_str(&mut out, module);
+                }
+            }
         }
         out.freeze()
     }
@@ -480,6 +501,14 @@ impl Response {
                     list.push((r.long_str("name")?, r.long_str("time")?));
                 }
                 Response::Federations(list)
+            }
+            13 => {
+                let count = checked_count(&mut r, 2)?;
+                let mut modules = Vec::with_capacity(count);
+                for _ in 0..count {
+                    modules.push(r.long_str("module")?);
+                }
+                Response::Modules(modules)
             }
             _ => return Err(r.malformed("unknown response kind")),
         };
@@ -576,6 +605,9 @@ mod tests {
                 switch: TimeSwitch::RegulationOn,
             },
             Request::ListFederations,
+            Request::Modules {
+                federation: "F".into(),
+            },
             Request::Join {
                 federation: "F".into(),
                 federate_name: "tank".into(),
@@ -604,6 +636,7 @@ mod tests {
                 reason: SyncFailure::LabelNotUnique,
             },
             Response::Federations(vec![("F".into(), "HLAfloat64Time".into())]),
+            Response::Modules(vec!["/foms/a.xml".into(), "HLAstandardMIM".into()]),
             Response::Federates(vec![(1, "a".into(), "t".into())]),
             Response::Error {
                 kind: ErrorKind::InconsistentFom,

@@ -361,6 +361,10 @@ impl Registry {
                     .map(|(name, r)| (name.clone(), r.time_representation.clone()))
                     .collect(),
             ),
+            Request::Modules { federation } => match self.federations.get(&federation) {
+                Some(record) => Response::Modules(record.modules.clone()),
+                None => unknown(&federation),
+            },
             Request::Federates { federation } => {
                 let Some(record) = self.federations.get(&federation) else {
                     return unknown(&federation);

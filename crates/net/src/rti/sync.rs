@@ -45,4 +45,16 @@ impl RtiAmbassador {
             other => Err(Self::unexpected(other)),
         }
     }
+
+    /// The object model modules this ambassador's federation was created with, as the
+    /// creator named them: what a federate that joins without modules loads.
+    pub fn federation_modules(&mut self) -> Result<Vec<String>, RtiError> {
+        let request = Request::Modules {
+            federation: self.federation().to_owned(),
+        };
+        match self.ask(request)? {
+            Response::Modules(modules) => Ok(modules),
+            other => Err(Self::unexpected(other)),
+        }
+    }
 }

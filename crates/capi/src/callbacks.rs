@@ -1,0 +1,655 @@
+//! Callbacks: the table of C function pointers, and their delivery by `trellis_evoke` (the
+//! caller's thread, HLA_EVOKED) or the library's thread (HLA_IMMEDIATE). A callback is
+//! taken under the session lock and delivered after the lock is released, so user code may
+//! call services from inside it.
+
+use crate::ffi::{entry, put, TrellisBytes, TrellisHandleValue};
+use crate::session::{LocalCallback, Session};
+use crate::status::*;
+use crate::time::TrellisTime;
+use crate::{rti, with_session, Shared, TrellisRti};
+use std::cell::Cell;
+use std::ffi::{c_char, c_void, CString};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use trellis_core::federate::{Callback, LogicalTime, OwnershipCallback, TimeRepresentation};
+use trellis_core::fom::Order;
+use trellis_core::registry::SyncFailure;
+use trellis_core::wire::TransportClass;
+
+/// Order types, as the C++ API numbers them.
+pub const TRELLIS_ORDER_RECEIVE: i32 = 1;
+pub const TRELLIS_ORDER_TIMESTAMP: i32 = 2;
+/// Transportation types, as the C++ API numbers them.
+pub const TRELLIS_TRANSPORT_RELIABLE: i32 = 1;
+pub const TRELLIS_TRANSPORT_BEST_EFFORT: i32 = 2;
+
+/// How often the callback thread looks at the network when the federate is not joined, and
+/// the longest it holds the session lock while waiting for a callback.
+const THREAD_SLICE: Duration = Duration::from_millis(1);
+
+type Handles = *const u64;
+
+/// The federate ambassador as C function pointers; `user` is passed back to each. A NULL
+/// member consumes its callback without a call.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct TrellisCallbacks {
+    pub user: *mut c_void,
+    pub connection_lost: Option<unsafe extern "C" fn(*mut c_void, *const c_char)>,
+    pub report_federation_executions: Option<
+        unsafe extern "C" fn(*mut c_void, *const *const c_char, *const *const c_char, usize),
+    >,
+    pub synchronization_point_registration_succeeded:
+        Option<unsafe extern "C" fn(*mut c_void, *const c_char)>,
+    /// reason: 0 label not unique, 1 synchronization set member not joined.
+    pub synchronization_point_registration_failed:
+        Option<unsafe extern "C" fn(*mut c_void, *const c_char, i32)>,
+    pub announce_synchronization_point:
+        Option<unsafe extern "C" fn(*mut c_void, *const c_char, TrellisBytes)>,
+    pub federation_synchronized:
+        Option<unsafe extern "C" fn(*mut c_void, *const c_char, Handles, usize)>,
+    pub start_registration_for_object_class: Option<unsafe extern "C" fn(*mut c_void, u64)>,
+    pub stop_registration_for_object_class: Option<unsafe extern "C" fn(*mut c_void, u64)>,
+    pub turn_interactions_on: Option<unsafe extern "C" fn(*mut c_void, u64)>,
+    pub turn_interactions_off: Option<unsafe extern "C" fn(*mut c_void, u64)>,
+    pub object_instance_name_reservation_succeeded:
+        Option<unsafe extern "C" fn(*mut c_void, *const c_char)>,
+    pub object_instance_name_reservation_failed:
+        Option<unsafe extern "C" fn(*mut c_void, *const c_char)>,
+    pub multiple_object_instance_name_reservation_succeeded:
+        Option<unsafe extern "C" fn(*mut c_void, *const *const c_char, usize)>,
+    pub multiple_object_instance_name_reservation_failed:
+        Option<unsafe extern "C" fn(*mut c_void, *const *const c_char, usize)>,
+    /// (object, object class, name, producing federate)
+    pub discover_object_instance:
+        Option<unsafe extern "C" fn(*mut c_void, u64, u64, *const c_char, u64)>,
+    /// (object, values, count, tag, sent order, transport, time or NULL (receive order),
+    /// received order, producing federate, sent regions, sent region count)
+    pub reflect_attribute_values: Option<
+        unsafe extern "C" fn(
+            *mut c_void,
+            u64,
+            *const TrellisHandleValue,
+            usize,
+            TrellisBytes,
+            i32,
+            i32,
+            *const TrellisTime,
+            i32,
+            u64,
+            Handles,
+            usize,
+        ),
+    >,
+    /// As reflect, for an interaction class and its parameters.
+    pub receive_interaction: Option<
+        unsafe extern "C" fn(
+            *mut c_void,
+            u64,
+            *const TrellisHandleValue,
+            usize,
+            TrellisBytes,
+            i32,
+            i32,
+            *const TrellisTime,
+            i32,
+            u64,
+            Handles,
+            usize,
+        ),
+    >,
+    /// (object, tag, sent order, time or NULL, received order, producing federate)
+    pub remove_object_instance: Option<
+        unsafe extern "C" fn(*mut c_void, u64, TrellisBytes, i32, *const TrellisTime, i32, u64),
+    >,
+    pub provide_attribute_value_update:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize, TrellisBytes)>,
+    pub turn_updates_on_for_object_instance:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
+    pub turn_updates_off_for_object_instance:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
+    pub request_attribute_ownership_assumption:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize, TrellisBytes)>,
+    pub request_divestiture_confirmation:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
+    pub attribute_ownership_acquisition_notification:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize, TrellisBytes)>,
+    pub attribute_ownership_unavailable:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
+    pub request_attribute_ownership_release:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize, TrellisBytes)>,
+    pub confirm_attribute_ownership_acquisition_cancellation:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
+    /// (object, attribute, owning federate)
+    pub inform_attribute_ownership: Option<unsafe extern "C" fn(*mut c_void, u64, u64, u64)>,
+    pub attribute_is_not_owned: Option<unsafe extern "C" fn(*mut c_void, u64, u64)>,
+    pub attribute_is_owned_by_rti: Option<unsafe extern "C" fn(*mut c_void, u64, u64)>,
+    pub time_regulation_enabled: Option<unsafe extern "C" fn(*mut c_void, TrellisTime)>,
+    pub time_constrained_enabled: Option<unsafe extern "C" fn(*mut c_void, TrellisTime)>,
+    pub time_advance_grant: Option<unsafe extern "C" fn(*mut c_void, TrellisTime)>,
+}
+
+// SAFETY: the table holds C function pointers and the caller's `user` pointer, which the
+// caller gives for use on the callback thread it asks for.
+unsafe impl Send for TrellisCallbacks {}
+
+impl TrellisCallbacks {
+    pub(crate) fn none() -> TrellisCallbacks {
+        TrellisCallbacks {
+            user: std::ptr::null_mut(),
+            connection_lost: None,
+            report_federation_executions: None,
+            synchronization_point_registration_succeeded: None,
+            synchronization_point_registration_failed: None,
+            announce_synchronization_point: None,
+            federation_synchronized: None,
+            start_registration_for_object_class: None,
+            stop_registration_for_object_class: None,
+            turn_interactions_on: None,
+            turn_interactions_off: None,
+            object_instance_name_reservation_succeeded: None,
+            object_instance_name_reservation_failed: None,
+            multiple_object_instance_name_reservation_succeeded: None,
+            multiple_object_instance_name_reservation_failed: None,
+            discover_object_instance: None,
+            reflect_attribute_values: None,
+            receive_interaction: None,
+            remove_object_instance: None,
+            provide_attribute_value_update: None,
+            turn_updates_on_for_object_instance: None,
+            turn_updates_off_for_object_instance: None,
+            request_attribute_ownership_assumption: None,
+            request_divestiture_confirmation: None,
+            attribute_ownership_acquisition_notification: None,
+            attribute_ownership_unavailable: None,
+            request_attribute_ownership_release: None,
+            confirm_attribute_ownership_acquisition_cancellation: None,
+            inform_attribute_ownership: None,
+            attribute_is_not_owned: None,
+            attribute_is_owned_by_rti: None,
+            time_regulation_enabled: None,
+            time_constrained_enabled: None,
+            time_advance_grant: None,
+        }
+    }
+}
+
+thread_local! {
+    static IN_CALLBACK: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Install the callback table (copied).
+#[no_mangle]
+pub extern "C" fn trellis_set_callbacks(
+    handle: *mut TrellisRti,
+    callbacks: *const TrellisCallbacks,
+) -> TrellisStatus {
+    entry(|| {
+        let rti = rti(handle)?;
+        // SAFETY: header contract.
+        let table = unsafe { callbacks.as_ref() }
+            .ok_or_else(|| Failure::internal("callbacks is NULL"))?;
+        *rti.shared.callbacks.lock().unwrap_or_else(|e| e.into_inner()) = *table;
+        Ok(())
+    })
+}
+
+/// enableCallbacks (true) / disableCallbacks (false): while disabled, nothing is delivered.
+#[no_mangle]
+pub extern "C" fn trellis_enable_callbacks(handle: *mut TrellisRti, enabled: bool) -> TrellisStatus {
+    with_session(handle, |session| {
+        if !session.is_connected() {
+            return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
+        }
+        session.callbacks_enabled = enabled;
+        Ok(())
+    })
+}
+
+/// One callback, from what the library made itself or from the federate, waiting up to
+/// `wait` for the latter.
+enum Next {
+    Local(LocalCallback),
+    Federate(Callback, TimeRepresentation),
+}
+
+fn take(session: &mut Session, wait: Duration) -> Result<Option<Next>, Failure> {
+    if !session.callbacks_enabled {
+        return Ok(None);
+    }
+    if let Some(local) = session.local.pop_front() {
+        return Ok(Some(Next::Local(local)));
+    }
+    let time = session.time;
+    if let Some(callback) = session.stash.take() {
+        return Ok(Some(Next::Federate(callback, time)));
+    }
+    if !session.is_joined() {
+        return Ok(None);
+    }
+    let callback = session.joined()?.evoke_callback(wait)?;
+    if let Some(Callback::DiscoverObjectInstance { object, name, .. }) = &callback {
+        session.names.learn(*object, name);
+    }
+    if let Some(Callback::RemoveObjectInstance { object, .. }) = &callback {
+        session.names.forget(*object);
+    }
+    Ok(callback.map(|c| Next::Federate(c, time)))
+}
+
+fn pending(session: &mut Session) -> Result<bool, Failure> {
+    if !session.local.is_empty() || session.stash.is_some() {
+        return Ok(true);
+    }
+    if !session.is_joined() || !session.callbacks_enabled {
+        return Ok(false);
+    }
+    session.stash = session.joined()?.evoke_callback(Duration::ZERO)?;
+    if let Some(Callback::DiscoverObjectInstance { object, name, .. }) = &session.stash {
+        let (object, name) = (*object, name.clone());
+        session.names.learn(object, &name);
+    }
+    Ok(session.stash.is_some())
+}
+
+/// evokeCallback (multiple false) / evokeMultipleCallbacks (true): wait up to min_seconds
+/// for a first callback; with multiple, deliver until max_seconds passed or none is
+/// pending. *pending_out (may be NULL): whether callbacks remain pending.
+/// CALL_NOT_ALLOWED_FROM_WITHIN_CALLBACK when called from inside a callback.
+#[no_mangle]
+pub extern "C" fn trellis_evoke(
+    handle: *mut TrellisRti,
+    min_seconds: f64,
+    max_seconds: f64,
+    multiple: bool,
+    pending_out: *mut bool,
+) -> TrellisStatus {
+    entry(|| {
+        if IN_CALLBACK.with(Cell::get) {
+            return Err(Failure::new(
+                TRELLIS_ERR_CALL_NOT_ALLOWED_FROM_WITHIN_CALLBACK,
+                "evoke was called from inside a callback",
+            ));
+        }
+        let rti = rti(handle)?;
+        if !rti.shared.session().is_connected() {
+            return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
+        }
+        let start = Instant::now();
+        let min = start + seconds(min_seconds);
+        let max = start + seconds(max_seconds.max(min_seconds));
+        loop {
+            let wait = min.saturating_duration_since(Instant::now());
+            let next = take(&mut rti.shared.session(), wait)?;
+            match next {
+                Some(next) => deliver(&rti.shared, next),
+                None if Instant::now() >= min => break,
+                None => continue,
+            }
+            if !multiple || Instant::now() >= max {
+                break;
+            }
+        }
+        if !pending_out.is_null() {
+            let more = pending(&mut rti.shared.session())?;
+            put(pending_out, more);
+        }
+        Ok(())
+    })
+}
+
+fn seconds(value: f64) -> Duration {
+    if value.is_finite() && value > 0.0 {
+        Duration::from_secs_f64(value.min(1.0e6))
+    } else {
+        Duration::ZERO
+    }
+}
+
+/// HLA_IMMEDIATE: a library thread delivers callbacks as they come, one at a time.
+#[no_mangle]
+pub extern "C" fn trellis_start_callback_thread(handle: *mut TrellisRti) -> TrellisStatus {
+    entry(|| {
+        let rti = rti(handle)?;
+        let mut thread = rti.callback_thread.lock().unwrap_or_else(|e| e.into_inner());
+        if thread.is_some() {
+            return Ok(());
+        }
+        rti.shared.stop.store(false, Ordering::SeqCst);
+        let shared = Arc::clone(&rti.shared);
+        let spawned = std::thread::Builder::new()
+            .name("trellis-callbacks".into())
+            .spawn(move || callback_thread(&shared))
+            .map_err(|e| Failure::internal(format!("cannot start the callback thread: {e}")))?;
+        *thread = Some(spawned);
+        Ok(())
+    })
+}
+
+fn callback_thread(shared: &Shared) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        let next = {
+            let mut session = shared.session();
+            take(&mut session, THREAD_SLICE)
+        };
+        match next {
+            Ok(Some(next)) => deliver(shared, next),
+            Ok(None) => std::thread::park_timeout(THREAD_SLICE),
+            Err(failure) => {
+                let table = *shared.callbacks.lock().unwrap_or_else(|e| e.into_inner());
+                let text = CString::new(failure.message).unwrap_or_default();
+                if let Some(f) = table.connection_lost {
+                    // SAFETY: the caller's function, given for this.
+                    unsafe { f(table.user, text.as_ptr()) };
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// Stop and join the callback thread, if one runs (not from the thread itself).
+pub(crate) fn stop_thread(rti: &TrellisRti) {
+    rti.shared.stop.store(true, Ordering::SeqCst);
+    let thread = rti
+        .callback_thread
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    if let Some(thread) = thread {
+        if thread.thread().id() != std::thread::current().id() {
+            thread.thread().unpark();
+            let _ = thread.join();
+        }
+    }
+}
+
+fn deliver(shared: &Shared, next: Next) {
+    let table = *shared.callbacks.lock().unwrap_or_else(|e| e.into_inner());
+    IN_CALLBACK.with(|c| c.set(true));
+    match next {
+        Next::Local(local) => deliver_local(&table, local),
+        Next::Federate(callback, time) => deliver_federate(&table, callback, time),
+    }
+    IN_CALLBACK.with(|c| c.set(false));
+}
+
+fn c_string(text: &str) -> CString {
+    CString::new(text.replace('\0', " ")).unwrap_or_default()
+}
+
+fn c_strings(texts: &[String]) -> (Vec<CString>, Vec<*const c_char>) {
+    let owned: Vec<CString> = texts.iter().map(|t| c_string(t)).collect();
+    let pointers = owned.iter().map(|c| c.as_ptr()).collect();
+    (owned, pointers)
+}
+
+fn deliver_local(table: &TrellisCallbacks, local: LocalCallback) {
+    let user = table.user;
+    // SAFETY (every call below): the caller's functions, with arguments valid for the call.
+    unsafe {
+        match local {
+            LocalCallback::FederationExecutions(list) => {
+                if let Some(f) = table.report_federation_executions {
+                    let names: Vec<String> = list.iter().map(|(n, _)| n.clone()).collect();
+                    let times: Vec<String> = list.iter().map(|(_, t)| t.clone()).collect();
+                    let (_names, name_ptrs) = c_strings(&names);
+                    let (_times, time_ptrs) = c_strings(&times);
+                    f(user, name_ptrs.as_ptr(), time_ptrs.as_ptr(), list.len());
+                }
+            }
+            LocalCallback::NameReserved(name) => {
+                if let Some(f) = table.object_instance_name_reservation_succeeded {
+                    f(user, c_string(&name).as_ptr());
+                }
+            }
+            LocalCallback::NameRefused(name) => {
+                if let Some(f) = table.object_instance_name_reservation_failed {
+                    f(user, c_string(&name).as_ptr());
+                }
+            }
+            LocalCallback::NamesReserved(names) => {
+                if let Some(f) = table.multiple_object_instance_name_reservation_succeeded {
+                    let (_owned, ptrs) = c_strings(&names);
+                    f(user, ptrs.as_ptr(), ptrs.len());
+                }
+            }
+            LocalCallback::NamesRefused(names) => {
+                if let Some(f) = table.multiple_object_instance_name_reservation_failed {
+                    let (_owned, ptrs) = c_strings(&names);
+                    f(user, ptrs.as_ptr(), ptrs.len());
+                }
+            }
+        }
+    }
+}
+
+fn order(order: Order) -> i32 {
+    match order {
+        Order::Receive => TRELLIS_ORDER_RECEIVE,
+        Order::TimeStamp => TRELLIS_ORDER_TIMESTAMP,
+    }
+}
+
+fn transport(class: TransportClass) -> i32 {
+    match class {
+        TransportClass::Reliable => TRELLIS_TRANSPORT_RELIABLE,
+        TransportClass::BestEffort => TRELLIS_TRANSPORT_BEST_EFFORT,
+    }
+}
+
+/// The time stamp a message carries to the federate: only messages sent in time-stamp order
+/// have one (the others carry the sender's clock, which is no logical time).
+fn stamp(sent: Order, key: u64, representation: TimeRepresentation) -> Option<TrellisTime> {
+    (sent == Order::TimeStamp)
+        .then(|| TrellisTime::from_logical(LogicalTime::from_key(key), representation))
+}
+
+fn handle_values<H: Copy>(values: &[(H, bytes::Bytes)], raw: impl Fn(H) -> u64) -> Vec<TrellisHandleValue> {
+    values
+        .iter()
+        .map(|(h, v)| TrellisHandleValue {
+            handle: raw(*h),
+            value: TrellisBytes::of(v),
+        })
+        .collect()
+}
+
+fn time_ptr(time: &Option<TrellisTime>) -> *const TrellisTime {
+    time.as_ref().map_or(std::ptr::null(), |t| t as *const TrellisTime)
+}
+
+fn deliver_federate(table: &TrellisCallbacks, callback: Callback, representation: TimeRepresentation) {
+    let user = table.user;
+    let ids = |handles: &[trellis_core::fom::AttributeHandle]| -> Vec<u64> {
+        handles.iter().map(|h| u64::from(h.0)).collect()
+    };
+    let time = |t: LogicalTime| TrellisTime::from_logical(t, representation);
+    // SAFETY (every call below): the caller's functions, with arguments valid for the call.
+    unsafe {
+        match callback {
+            Callback::DiscoverObjectInstance { object, class, name } => {
+                if let Some(f) = table.discover_object_instance {
+                    f(user, object.0, u64::from(class.0), c_string(&name).as_ptr(), u64::from(object.federate()));
+                }
+            }
+            Callback::ReflectAttributeValues {
+                object, values, tag, time: key, sender, transport: class, sent_order, received_order, ..
+            } => {
+                if let Some(f) = table.reflect_attribute_values {
+                    let values = handle_values(&values, |h: trellis_core::fom::AttributeHandle| u64::from(h.0));
+                    let stamp = stamp(sent_order, key, representation);
+                    f(user, object.0, values.as_ptr(), values.len(), TrellisBytes::of(&tag),
+                      order(sent_order), transport(class), time_ptr(&stamp), order(received_order),
+                      u64::from(sender), std::ptr::null(), 0);
+                }
+            }
+            Callback::ReceiveInteraction {
+                class, parameters, tag, time: key, sender, transport: tclass, sent_order, received_order, ..
+            } => {
+                if let Some(f) = table.receive_interaction {
+                    let values = handle_values(&parameters, |h: trellis_core::fom::ParameterHandle| u64::from(h.0));
+                    let stamp = stamp(sent_order, key, representation);
+                    f(user, u64::from(class.0), values.as_ptr(), values.len(), TrellisBytes::of(&tag),
+                      order(sent_order), transport(tclass), time_ptr(&stamp), order(received_order),
+                      u64::from(sender), std::ptr::null(), 0);
+                }
+            }
+            Callback::RemoveObjectInstance { object, tag, time: key, sender, sent_order, received_order } => {
+                if let Some(f) = table.remove_object_instance {
+                    let stamp = stamp(sent_order, key, representation);
+                    f(user, object.0, TrellisBytes::of(&tag), order(sent_order), time_ptr(&stamp),
+                      order(received_order), u64::from(sender));
+                }
+            }
+            Callback::ProvideAttributeValueUpdate { object, attributes, tag } => {
+                if let Some(f) = table.provide_attribute_value_update {
+                    let a = ids(&attributes);
+                    f(user, object.0, a.as_ptr(), a.len(), TrellisBytes::of(&tag));
+                }
+            }
+            Callback::SynchronizationPointRegistrationSucceeded { label } => {
+                if let Some(f) = table.synchronization_point_registration_succeeded {
+                    f(user, c_string(&label).as_ptr());
+                }
+            }
+            Callback::SynchronizationPointRegistrationFailed { label, reason } => {
+                if let Some(f) = table.synchronization_point_registration_failed {
+                    let reason = match reason {
+                        SyncFailure::LabelNotUnique => 0,
+                        SyncFailure::MemberNotJoined => 1,
+                    };
+                    f(user, c_string(&label).as_ptr(), reason);
+                }
+            }
+            Callback::AnnounceSynchronizationPoint { label, tag } => {
+                if let Some(f) = table.announce_synchronization_point {
+                    f(user, c_string(&label).as_ptr(), TrellisBytes::of(&tag));
+                }
+            }
+            Callback::FederationSynchronized { label, failed } => {
+                if let Some(f) = table.federation_synchronized {
+                    let failed: Vec<u64> = failed.iter().map(|&h| u64::from(h)).collect();
+                    f(user, c_string(&label).as_ptr(), failed.as_ptr(), failed.len());
+                }
+            }
+            Callback::TimeRegulationEnabled { time: t } => {
+                if let Some(f) = table.time_regulation_enabled {
+                    f(user, time(t));
+                }
+            }
+            Callback::TimeConstrainedEnabled { time: t } => {
+                if let Some(f) = table.time_constrained_enabled {
+                    f(user, time(t));
+                }
+            }
+            Callback::TimeAdvanceGrant { time: t } => {
+                if let Some(f) = table.time_advance_grant {
+                    f(user, time(t));
+                }
+            }
+            Callback::Ownership(o) => deliver_ownership(table, o),
+            Callback::StartRegistrationForObjectClass { class } => {
+                if let Some(f) = table.start_registration_for_object_class {
+                    f(user, u64::from(class.0));
+                }
+            }
+            Callback::StopRegistrationForObjectClass { class } => {
+                if let Some(f) = table.stop_registration_for_object_class {
+                    f(user, u64::from(class.0));
+                }
+            }
+            Callback::TurnInteractionsOn { class } => {
+                if let Some(f) = table.turn_interactions_on {
+                    f(user, u64::from(class.0));
+                }
+            }
+            Callback::TurnInteractionsOff { class } => {
+                if let Some(f) = table.turn_interactions_off {
+                    f(user, u64::from(class.0));
+                }
+            }
+            Callback::TurnUpdatesOnForObjectInstance { object, attributes } => {
+                if let Some(f) = table.turn_updates_on_for_object_instance {
+                    let a = ids(&attributes);
+                    f(user, object.0, a.as_ptr(), a.len());
+                }
+            }
+            Callback::TurnUpdatesOffForObjectInstance { object, attributes } => {
+                if let Some(f) = table.turn_updates_off_for_object_instance {
+                    let a = ids(&attributes);
+                    f(user, object.0, a.as_ptr(), a.len());
+                }
+            }
+        }
+    }
+}
+
+fn deliver_ownership(table: &TrellisCallbacks, callback: OwnershipCallback) {
+    use OwnershipCallback as O;
+    let user = table.user;
+    let ids = |handles: &[trellis_core::fom::AttributeHandle]| -> Vec<u64> {
+        handles.iter().map(|h| u64::from(h.0)).collect()
+    };
+    type WithTag = Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize, TrellisBytes)>;
+    type Plain = Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>;
+    let with_tag = |f: WithTag, object: u64, attributes: &[_], tag: &[u8]| {
+        if let Some(f) = f {
+            let a = ids(attributes);
+            // SAFETY: the caller's function, with arguments valid for the call.
+            unsafe { f(user, object, a.as_ptr(), a.len(), TrellisBytes::of(tag)) };
+        }
+    };
+    let plain = |f: Plain, object: u64, attributes: &[_]| {
+        if let Some(f) = f {
+            let a = ids(attributes);
+            // SAFETY: as above.
+            unsafe { f(user, object, a.as_ptr(), a.len()) };
+        }
+    };
+    match callback {
+        O::RequestAttributeOwnershipAssumption { object, attributes, tag } => {
+            with_tag(table.request_attribute_ownership_assumption, object.0, &attributes, &tag)
+        }
+        O::RequestDivestitureConfirmation { object, attributes } => {
+            plain(table.request_divestiture_confirmation, object.0, &attributes)
+        }
+        O::AttributeOwnershipAcquisitionNotification { object, attributes, tag } => with_tag(
+            table.attribute_ownership_acquisition_notification,
+            object.0,
+            &attributes,
+            &tag,
+        ),
+        O::AttributeOwnershipUnavailable { object, attributes } => {
+            plain(table.attribute_ownership_unavailable, object.0, &attributes)
+        }
+        O::RequestAttributeOwnershipRelease { object, attributes, tag } => {
+            with_tag(table.request_attribute_ownership_release, object.0, &attributes, &tag)
+        }
+        O::ConfirmAttributeOwnershipAcquisitionCancellation { object, attributes } => plain(
+            table.confirm_attribute_ownership_acquisition_cancellation,
+            object.0,
+            &attributes,
+        ),
+        O::InformAttributeOwnership { object, attribute, owner } => {
+            if let Some(f) = table.inform_attribute_ownership {
+                // SAFETY: as above.
+                unsafe { f(user, object.0, u64::from(attribute.0), u64::from(owner)) };
+            }
+        }
+        O::AttributeIsNotOwned { object, attribute } => {
+            if let Some(f) = table.attribute_is_not_owned {
+                // SAFETY: as above.
+                unsafe { f(user, object.0, u64::from(attribute.0)) };
+            }
+        }
+        O::AttributeIsOwnedByRti { object, attribute } => {
+            if let Some(f) = table.attribute_is_owned_by_rti {
+                // SAFETY: as above.
+                unsafe { f(user, object.0, u64::from(attribute.0)) };
+            }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Declaration management (IEEE 1516.1-2010 §5).
+
+use crate::ffi::{optional_text, slice};
+use crate::session::Session;
+use crate::status::*;
+use crate::{with_session, TrellisRti};
+use std::ffi::c_char;
+use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
+
+pub(crate) fn object_class(value: u64) -> ObjectClassHandle {
+    ObjectClassHandle(value as u32)
+}
+
+pub(crate) fn interaction_class(value: u64) -> InteractionClassHandle {
+    InteractionClassHandle(value as u32)
+}
+
+/// # Safety
+/// As `ffi::slice`.
+pub(crate) unsafe fn attribute_list(
+    attributes: *const u64,
+    count: usize,
+) -> Result<Vec<AttributeHandle>, Failure> {
+    Ok(slice(attributes, count, "attributes")?
+        .iter()
+        .map(|&a| AttributeHandle(a as u32))
+        .collect())
+}
+
+/// An update rate designator must name one of the object model's update rates.
+pub(crate) fn check_update_rate(session: &mut Session, rate: Option<&str>) -> Result<(), Failure> {
+    let Some(rate) = rate else { return Ok(()) };
+    let model = session.model()?;
+    if model.update_rates().iter().any(|r| r.name == rate) {
+        Ok(())
+    } else {
+        Err(Failure::new(
+            TRELLIS_ERR_INVALID_UPDATE_RATE_DESIGNATOR,
+            format!("update rate {rate:?} is not defined in the object model"),
+        ))
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_publish_object_class_attributes(
+    handle: *mut TrellisRti,
+    object_class_value: u64,
+    attributes: *const u64,
+    count: usize,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let attributes = unsafe { attribute_list(attributes, count) }?;
+        Ok(session
+            .joined()?
+            .publish_object_class_attributes(object_class(object_class_value), &attributes)?)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_unpublish_object_class(handle: *mut TrellisRti, object_class_value: u64) -> TrellisStatus {
+    with_session(handle, |session| {
+        Ok(session.joined()?.unpublish_object_class(object_class(object_class_value))?)
+    })
+}
+
+/// unpublishObjectClassAttributes: the class stays published with the other attributes.
+#[no_mangle]
+pub extern "C" fn trellis_unpublish_object_class_attributes(
+    handle: *mut TrellisRti,
+    object_class_value: u64,
+    attributes: *const u64,
+    count: usize,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let removed = unsafe { attribute_list(attributes, count) }?;
+        let class = object_class(object_class_value);
+        let rti = session.joined()?;
+        let remaining: Vec<AttributeHandle> = rti
+            .federate()?
+            .published_attributes(class)
+            .into_iter()
+            .filter(|a| !removed.contains(a))
+            .collect();
+        rti.unpublish_object_class(class)?;
+        if !remaining.is_empty() {
+            rti.publish_object_class_attributes(class, &remaining)?;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_publish_interaction_class(handle: *mut TrellisRti, interaction: u64) -> TrellisStatus {
+    with_session(handle, |session| {
+        Ok(session.joined()?.publish_interaction_class(interaction_class(interaction))?)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_unpublish_interaction_class(handle: *mut TrellisRti, interaction: u64) -> TrellisStatus {
+    with_session(handle, |session| {
+        Ok(session.joined()?.unpublish_interaction_class(interaction_class(interaction))?)
+    })
+}
+
+/// subscribeObjectClassAttributes; update_rate NULL or a designator from the object model.
+/// `active` false (passive subscription) is accepted and treated as active: Trellis does
+/// not yet tell publishers apart by it.
+#[no_mangle]
+pub extern "C" fn trellis_subscribe_object_class_attributes(
+    handle: *mut TrellisRti,
+    object_class_value: u64,
+    attributes: *const u64,
+    count: usize,
+    active: bool,
+    update_rate: *const c_char,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let (attributes, rate) = unsafe {
+            (attribute_list(attributes, count)?, optional_text(update_rate, "update_rate")?)
+        };
+        check_update_rate(session, rate)?;
+        let _ = active;
+        Ok(session
+            .joined()?
+            .subscribe_object_class_attributes(object_class(object_class_value), &attributes)?)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_unsubscribe_object_class(handle: *mut TrellisRti, object_class_value: u64) -> TrellisStatus {
+    with_session(handle, |session| {
+        Ok(session.joined()?.unsubscribe_object_class(object_class(object_class_value))?)
+    })
+}
+
+/// unsubscribeObjectClassAttributes: the class stays subscribed with the other attributes.
+#[no_mangle]
+pub extern "C" fn trellis_unsubscribe_object_class_attributes(
+    handle: *mut TrellisRti,
+    object_class_value: u64,
+    attributes: *const u64,
+    count: usize,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let removed = unsafe { attribute_list(attributes, count) }?;
+        let class = object_class(object_class_value);
+        let rti = session.joined()?;
+        let remaining: Vec<AttributeHandle> = rti
+            .federate()?
+            .subscribed_attributes(class)
+            .into_iter()
+            .filter(|a| !removed.contains(a))
+            .collect();
+        rti.unsubscribe_object_class(class)?;
+        if !remaining.is_empty() {
+            rti.subscribe_object_class_attributes(class, &remaining)?;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_subscribe_interaction_class(
+    handle: *mut TrellisRti,
+    interaction: u64,
+    active: bool,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        let _ = active;
+        Ok(session.joined()?.subscribe_interaction_class(interaction_class(interaction))?)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_unsubscribe_interaction_class(handle: *mut TrellisRti, interaction: u64) -> TrellisStatus {
+    with_session(handle, |session| {
+        Ok(session.joined()?.unsubscribe_interaction_class(interaction_class(interaction))?)
+    })
+}

@@ -1,0 +1,403 @@
+//! Federation management: connect, create, destroy, list, join, resign, synchronization
+//! points (IEEE 1516.1-2010 §4).
+
+use crate::ffi::{entry, optional_text, slice, text, texts, TrellisBytes};
+use crate::session::{LocalCallback, Session};
+use crate::status::*;
+use crate::{rti, with_session, Shared, TrellisRti};
+use std::ffi::c_char;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use trellis_core::federate::{ResignAction, TimeRepresentation};
+use trellis_core::fom::ObjectModel;
+use trellis_net::Endpoint;
+
+/// Where a federate attaches when the designator is empty and TRELLIS_RTI_ADDRESS unset.
+pub const TRELLIS_DEFAULT_DESIGNATOR: &str = "tcp://127.0.0.1:7000";
+
+/// Logical time representations (`trellis_time_representation`).
+pub const TRELLIS_TIME_INTEGER64: i32 = 0;
+pub const TRELLIS_TIME_FLOAT64: i32 = 1;
+
+fn parse_designator(designator: Option<&str>) -> Result<Endpoint, Failure> {
+    let from_env = std::env::var("TRELLIS_RTI_ADDRESS").ok();
+    let text = designator
+        .or(from_env.as_deref().filter(|s| !s.is_empty()))
+        .unwrap_or(TRELLIS_DEFAULT_DESIGNATOR);
+    let url = if text.contains("://") {
+        text.to_owned()
+    } else {
+        format!("tcp://{text}")
+    };
+    match url.parse::<Endpoint>() {
+        Ok(endpoint @ Endpoint::Tcp(_)) => Ok(endpoint),
+        Ok(_) => Err(Failure::new(
+            TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR,
+            format!("local settings designator {text:?}: federates attach over tcp://HOST:PORT"),
+        )),
+        Err(e) => Err(Failure::new(
+            TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR,
+            format!("local settings designator {text:?}: {e}; expected tcp://HOST:PORT"),
+        )),
+    }
+}
+
+/// Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"); NULL or "" uses the environment
+/// variable TRELLIS_RTI_ADDRESS, else "tcp://127.0.0.1:7000". Fails with
+/// CONNECTION_FAILED when no router answers there. On success *out is a new ambassador,
+/// released with trellis_free.
+#[no_mangle]
+pub extern "C" fn trellis_connect(designator: *const c_char, out: *mut *mut TrellisRti) -> TrellisStatus {
+    entry(|| {
+        let out = crate::ffi::out_ref(out, "out")?;
+        // SAFETY: header contract.
+        let designator = unsafe { optional_text(designator, "designator") }?;
+        let mut session = Session::new();
+        session.connect(parse_designator(designator)?)?;
+        let shared = Arc::new(Shared {
+            session: Mutex::new(session),
+            callbacks: Mutex::new(crate::TrellisCallbacks::none()),
+            stop: AtomicBool::new(false),
+        });
+        *out = Box::into_raw(Box::new(TrellisRti {
+            shared,
+            callback_thread: Mutex::new(None),
+        }));
+        Ok(())
+    })
+}
+
+/// Disconnect; FEDERATE_IS_EXECUTION_MEMBER while joined. Stops the callback thread.
+#[no_mangle]
+pub extern "C" fn trellis_disconnect(handle: *mut TrellisRti) -> TrellisStatus {
+    entry(|| {
+        let rti = rti(handle)?;
+        {
+            let mut session = rti.shared.session();
+            if !session.is_connected() {
+                return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
+            }
+            if session.is_joined() {
+                return Err(Failure::new(
+                    TRELLIS_ERR_FEDERATE_IS_EXECUTION_MEMBER,
+                    "resign before disconnecting",
+                ));
+            }
+            session.disconnect();
+        }
+        crate::callbacks::stop_thread(rti);
+        Ok(())
+    })
+}
+
+/// Release an ambassador (NULL allowed): a joined federate resigns with its automatic
+/// resign directive first, and the callback thread stops.
+#[no_mangle]
+pub extern "C" fn trellis_free(handle: *mut TrellisRti) {
+    if handle.is_null() {
+        return;
+    }
+    let _ = entry(|| {
+        let rti = rti(handle)?;
+        crate::callbacks::stop_thread(rti);
+        let mut session = rti.shared.session();
+        if session.is_joined() {
+            let action = session.automatic_resign;
+            let _ = session.joined()?.resign_federation_execution(action);
+        }
+        session.disconnect();
+        Ok(())
+    });
+    // SAFETY: made by Box::into_raw in trellis_connect; the caller gives it up here.
+    drop(unsafe { Box::from_raw(handle) });
+}
+
+/// A module designator as a path: "file://" URLs and relative paths (against the working
+/// directory) become absolute, so a joiner elsewhere on this host finds the same file.
+fn module_path(designator: &str) -> PathBuf {
+    let path = Path::new(designator.strip_prefix("file://").unwrap_or(designator));
+    if path.is_absolute() {
+        return path.to_owned();
+    }
+    std::env::current_dir()
+        .map(|dir| dir.join(path))
+        .unwrap_or_else(|_| path.to_owned())
+}
+
+fn is_standard_mim(designator: &str) -> bool {
+    let name = designator.rsplit('/').next().unwrap_or(designator);
+    name == "HLAstandardMIM" || name == "HLAstandardMIM.xml"
+}
+
+/// Load the modules: COULD_NOT_OPEN_FDD for a file that cannot be read, ERROR_READING_FDD
+/// for one that is not a valid object model (with file, line and element).
+fn load_model(modules: &[String]) -> Result<ObjectModel, Failure> {
+    for module in modules {
+        if !is_standard_mim(module) && !Path::new(module).is_file() {
+            return Err(Failure::new(
+                TRELLIS_ERR_COULD_NOT_OPEN_FDD,
+                format!("cannot open FOM module {module}"),
+            ));
+        }
+    }
+    ObjectModel::load(modules)
+        .map_err(|e| Failure::new(TRELLIS_ERR_ERROR_READING_FDD, e.to_string()))
+}
+
+/// createFederationExecution: FOM module paths (relative to the working directory) or
+/// file:// URLs; mim NULL for the standard MIM (another MIM is not provided by Trellis);
+/// time_implementation NULL, "", "HLAinteger64Time" or "HLAfloat64Time".
+#[no_mangle]
+pub extern "C" fn trellis_create_federation_execution(
+    handle: *mut TrellisRti,
+    federation: *const c_char,
+    fom_modules: *const *const c_char,
+    fom_module_count: usize,
+    mim: *const c_char,
+    time_implementation: *const c_char,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let (federation, designators, mim, time_name) = unsafe {
+            (
+                text(federation, "federation")?,
+                texts(fom_modules, fom_module_count, "fom_modules")?,
+                optional_text(mim, "mim")?,
+                optional_text(time_implementation, "time_implementation")?,
+            )
+        };
+        if let Some(mim) = mim.filter(|m| !is_standard_mim(m)) {
+            return Err(Failure::not_provided(&format!(
+                "a MIM other than the HLAstandardMIM ({mim})"
+            )));
+        }
+        let time = match time_name {
+            None => TimeRepresentation::Integer64,
+            Some(name) => TimeRepresentation::from_name(name).ok_or_else(|| {
+                Failure::new(
+                    TRELLIS_ERR_COULD_NOT_CREATE_LOGICAL_TIME_FACTORY,
+                    format!("logical time implementation {name:?}: Trellis has HLAinteger64Time and HLAfloat64Time"),
+                )
+            })?,
+        };
+        let modules: Vec<String> = designators
+            .iter()
+            .map(|d| module_path(d).display().to_string())
+            .collect();
+        let model = load_model(&modules)?;
+        session.remember_modules(federation, modules);
+        session.manage(federation, |rti| {
+            rti.create_federation_execution_with_time(&model, time)
+        })
+    })
+}
+
+/// destroyFederationExecution.
+#[no_mangle]
+pub extern "C" fn trellis_destroy_federation_execution(
+    handle: *mut TrellisRti,
+    federation: *const c_char,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let federation = unsafe { text(federation, "federation") }?;
+        session.manage(federation, |rti| rti.destroy_federation_execution())
+    })
+}
+
+/// listFederationExecutions: the answer comes as the report_federation_executions callback.
+#[no_mangle]
+pub extern "C" fn trellis_list_federation_executions(handle: *mut TrellisRti) -> TrellisStatus {
+    with_session(handle, |session| {
+        let federation = session
+            .joined()
+            .map(|rti| rti.federation().to_owned())
+            .unwrap_or_default();
+        let list = session.manage(&federation, |rti| rti.list_federation_executions())?;
+        session.local.push_back(LocalCallback::FederationExecutions(list));
+        Ok(())
+    })
+}
+
+/// joinFederationExecution. federate_name NULL: the RTI names the federate. With no
+/// modules, the federation's own (as its creator named them) are loaded.
+#[no_mangle]
+pub extern "C" fn trellis_join_federation_execution(
+    handle: *mut TrellisRti,
+    federate_name: *const c_char,
+    federate_type: *const c_char,
+    federation: *const c_char,
+    fom_modules: *const *const c_char,
+    fom_module_count: usize,
+    federate_out: *mut u64,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let (name, federate_type, federation, additional) = unsafe {
+            (
+                optional_text(federate_name, "federate_name")?,
+                text(federate_type, "federate_type")?,
+                text(federation, "federation")?,
+                texts(fom_modules, fom_module_count, "fom_modules")?,
+            )
+        };
+        if session.is_joined() {
+            return Err(Failure::new(
+                TRELLIS_ERR_FEDERATE_ALREADY_EXECUTION_MEMBER,
+                "this federate has already joined a federation execution",
+            ));
+        }
+        let mut modules = match session.created_modules(federation) {
+            Some(modules) => modules.clone(),
+            None => session.manage(federation, |rti| rti.federation_modules())?,
+        };
+        for module in additional {
+            let path = module_path(module).display().to_string();
+            if !modules.contains(&path) {
+                modules.push(path);
+            }
+        }
+        let model = Arc::new(load_model(&modules)?);
+        let name = name.map(str::to_owned).unwrap_or_else(generated_name);
+        let time = session.manage(federation, |rti| {
+            let handle = rti.join_federation_execution(&name, federate_type, model.clone())?;
+            crate::ffi::put(federate_out, u64::from(handle));
+            Ok(rti.federate()?.time_representation())
+        })?;
+        session.time = time;
+        session.model = Some(model);
+        session.set_joined(true);
+        Ok(())
+    })
+}
+
+fn generated_name() -> String {
+    static NAMES: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "federate-{}-{}",
+        std::process::id(),
+        NAMES.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+pub(crate) fn resign_action(value: i32) -> Result<ResignAction, Failure> {
+    Ok(match value {
+        0 => ResignAction::UnconditionallyDivestAttributes,
+        1 => ResignAction::DeleteObjects,
+        2 => ResignAction::CancelPendingOwnershipAcquisitions,
+        3 => ResignAction::DeleteObjectsThenDivest,
+        4 => ResignAction::CancelThenDeleteThenDivest,
+        5 => ResignAction::NoAction,
+        other => {
+            return Err(Failure::new(
+                TRELLIS_ERR_INVALID_RESIGN_ACTION,
+                format!("resign action {other} is not one of the standard's six"),
+            ))
+        }
+    })
+}
+
+/// resignFederationExecution. resign_action: 0 UNCONDITIONALLY_DIVEST_ATTRIBUTES,
+/// 1 DELETE_OBJECTS, 2 CANCEL_PENDING_OWNERSHIP_ACQUISITIONS, 3 DELETE_OBJECTS_THEN_DIVEST,
+/// 4 CANCEL_THEN_DELETE_THEN_DIVEST, 5 NO_ACTION.
+#[no_mangle]
+pub extern "C" fn trellis_resign_federation_execution(
+    handle: *mut TrellisRti,
+    resign_action_value: i32,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        let action = resign_action(resign_action_value)?;
+        session.joined()?.resign_federation_execution(action)?;
+        session.set_joined(false);
+        Ok(())
+    })
+}
+
+/// registerFederationSynchronizationPoint; members NULL / count 0: the whole federation.
+#[no_mangle]
+pub extern "C" fn trellis_register_federation_synchronization_point(
+    handle: *mut TrellisRti,
+    label: *const c_char,
+    tag: TrellisBytes,
+    members: *const u64,
+    member_count: usize,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let (label, tag, members) = unsafe {
+            (
+                text(label, "label")?,
+                tag.as_slice("tag")?,
+                slice(members, member_count, "members")?,
+            )
+        };
+        let members: Vec<u32> = members.iter().map(|&m| m as u32).collect();
+        Ok(session
+            .joined()?
+            .register_federation_synchronization_point(label, tag, &members)?)
+    })
+}
+
+/// synchronizationPointAchieved.
+#[no_mangle]
+pub extern "C" fn trellis_synchronization_point_achieved(
+    handle: *mut TrellisRti,
+    label: *const c_char,
+    successfully: bool,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let label = unsafe { text(label, "label") }?;
+        Ok(session
+            .joined()?
+            .synchronization_point_achieved(label, successfully)?)
+    })
+}
+
+/// The joined federation's logical time representation: TRELLIS_TIME_INTEGER64 or
+/// TRELLIS_TIME_FLOAT64.
+#[no_mangle]
+pub extern "C" fn trellis_time_representation(handle: *mut TrellisRti, out: *mut i32) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        let value = match session.time {
+            TimeRepresentation::Integer64 => TRELLIS_TIME_INTEGER64,
+            TimeRepresentation::Float64 => TRELLIS_TIME_FLOAT64,
+        };
+        *crate::ffi::out_ref(out, "out")? = value;
+        Ok(())
+    })
+}
+
+/// getAutomaticResignDirective / setAutomaticResignDirective (values as resign).
+#[no_mangle]
+pub extern "C" fn trellis_set_automatic_resign_directive(
+    handle: *mut TrellisRti,
+    resign_action_value: i32,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        session.automatic_resign = resign_action(resign_action_value)?;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_get_automatic_resign_directive(
+    handle: *mut TrellisRti,
+    out: *mut i32,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        *crate::ffi::out_ref(out, "out")? = match session.automatic_resign {
+            ResignAction::UnconditionallyDivestAttributes => 0,
+            ResignAction::DeleteObjects => 1,
+            ResignAction::CancelPendingOwnershipAcquisitions => 2,
+            ResignAction::DeleteObjectsThenDivest => 3,
+            ResignAction::CancelThenDeleteThenDivest => 4,
+            ResignAction::NoAction => 5,
+        };
+        Ok(())
+    })
+}

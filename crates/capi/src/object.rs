@@ -1,0 +1,301 @@
+//! Object management (IEEE 1516.1-2010 §6): names, registration, updates, interactions,
+//! deletion.
+
+use crate::declaration::{attribute_list, interaction_class, object_class};
+use crate::ffi::{put, slice, text, texts, TrellisBytes, TrellisHandleValue};
+use crate::session::{LocalCallback, Session};
+use crate::status::*;
+use crate::time::TrellisTime;
+use crate::{with_session, TrellisRti};
+use std::ffi::c_char;
+use trellis_core::federate::ObjectId;
+use trellis_core::fom::{AttributeHandle, ParameterHandle};
+use trellis_net::rti::RtiError;
+
+/// # Safety
+/// As `ffi::slice`; every value's bytes must be readable.
+pub(crate) unsafe fn values<'a, H>(
+    values: *const TrellisHandleValue,
+    count: usize,
+    handle: impl Fn(u64) -> H,
+) -> Result<Vec<(H, &'a [u8])>, Failure> {
+    slice(values, count, "values")?
+        .iter()
+        .map(|v| Ok((handle(v.handle), v.value.as_slice("value")?)))
+        .collect()
+}
+
+pub(crate) fn attribute(value: u64) -> AttributeHandle {
+    AttributeHandle(value as u32)
+}
+
+pub(crate) fn parameter(value: u64) -> ParameterHandle {
+    ParameterHandle(value as u32)
+}
+
+/// The retraction handle of a time-stamped send: Trellis does not retract, so it only
+/// counts sends (a valid handle the federate may keep).
+fn retraction(session: &mut Session, out: *mut u64) {
+    session.retractions += 1;
+    put(out, session.retractions);
+}
+
+/// reserveObjectInstanceName: the answer comes as a callback (succeeded or failed).
+#[no_mangle]
+pub extern "C" fn trellis_reserve_object_instance_name(handle: *mut TrellisRti, name: *const c_char) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let name = unsafe { text(name, "name") }?;
+        check_name(name)?;
+        let answer = match session.joined()?.reserve_object_instance_name(name) {
+            Ok(()) => LocalCallback::NameReserved(name.to_owned()),
+            Err(RtiError::ObjectInstanceNameInUse(_)) => LocalCallback::NameRefused(name.to_owned()),
+            Err(other) => return Err(other.into()),
+        };
+        session.local.push_back(answer);
+        Ok(())
+    })
+}
+
+/// Names beginning "HLA" are the RTI's (1516.1-2010 §6.2).
+fn check_name(name: &str) -> Result<(), Failure> {
+    if name.is_empty() || name.starts_with("HLA") {
+        return Err(Failure::new(
+            TRELLIS_ERR_ILLEGAL_NAME,
+            format!("object instance name {name:?} is empty or begins with HLA"),
+        ));
+    }
+    Ok(())
+}
+
+/// releaseObjectInstanceName: not provided by Trellis (reserved names stay reserved until
+/// the federation is destroyed).
+#[no_mangle]
+pub extern "C" fn trellis_release_object_instance_name(handle: *mut TrellisRti, name: *const c_char) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        // SAFETY: header contract.
+        let _ = unsafe { text(name, "name") }?;
+        Err(Failure::not_provided("releaseObjectInstanceName"))
+    })
+}
+
+/// reserveMultipleObjectInstanceName: all or none; the answer comes as a callback.
+#[no_mangle]
+pub extern "C" fn trellis_reserve_multiple_object_instance_names(
+    handle: *mut TrellisRti,
+    names: *const *const c_char,
+    count: usize,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let names = unsafe { texts(names, count, "names") }?;
+        if names.is_empty() {
+            return Err(Failure::internal("the name set is empty (NameSetWasEmpty)"));
+        }
+        for name in &names {
+            check_name(name)?;
+        }
+        let rti = session.joined()?;
+        let mut refused = false;
+        for name in &names {
+            match rti.reserve_object_instance_name(name) {
+                Ok(()) => {}
+                Err(RtiError::ObjectInstanceNameInUse(_)) => refused = true,
+                Err(other) => return Err(other.into()),
+            }
+        }
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        session.local.push_back(if refused {
+            LocalCallback::NamesRefused(names)
+        } else {
+            LocalCallback::NamesReserved(names)
+        });
+        Ok(())
+    })
+}
+
+/// releaseMultipleObjectInstanceName: not provided by Trellis.
+#[no_mangle]
+pub extern "C" fn trellis_release_multiple_object_instance_names(
+    handle: *mut TrellisRti,
+    names: *const *const c_char,
+    count: usize,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        // SAFETY: header contract.
+        let _ = unsafe { texts(names, count, "names") }?;
+        Err(Failure::not_provided("releaseMultipleObjectInstanceName"))
+    })
+}
+
+/// registerObjectInstance; name NULL: the RTI names it, else a name reserved before.
+#[no_mangle]
+pub extern "C" fn trellis_register_object_instance(
+    handle: *mut TrellisRti,
+    object_class_value: u64,
+    name: *const c_char,
+    object_out: *mut u64,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let name = unsafe { crate::ffi::optional_text(name, "name") }?;
+        let class = object_class(object_class_value);
+        let rti = session.joined()?;
+        let object = match name {
+            Some(name) => rti.register_object_instance_with_name(class, name)?,
+            None => rti.register_object_instance(class)?,
+        };
+        learn_registered(session, object, name);
+        put(object_out, object.0);
+        Ok(())
+    })
+}
+
+/// Remember the name of an instance this federate registered ("HLAobject_F_N" when the
+/// RTI named it, as the federate library does).
+pub(crate) fn learn_registered(session: &mut Session, object: ObjectId, name: Option<&str>) {
+    let generated;
+    let name = match name {
+        Some(name) => name,
+        None => {
+            generated = format!("HLAobject_{}_{}", object.federate(), object.0 & 0xFFFF_FFFF);
+            &generated
+        }
+    };
+    session.names.learn(object, name);
+}
+
+/// updateAttributeValues; time NULL: receive order, else time-stamped (time-stamp order
+/// when regulating) and *retraction_out (may be NULL) gets a handle.
+#[no_mangle]
+pub extern "C" fn trellis_update_attribute_values(
+    handle: *mut TrellisRti,
+    object: u64,
+    attribute_values: *const TrellisHandleValue,
+    count: usize,
+    tag: TrellisBytes,
+    time: *const TrellisTime,
+    retraction_out: *mut u64,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let (values, tag, time) = unsafe {
+            (values(attribute_values, count, attribute)?, tag.as_slice("tag")?, time.as_ref().copied())
+        };
+        let object = ObjectId(object);
+        match time {
+            None => Ok(session.joined()?.update_attribute_values(object, &values, tag)?),
+            Some(time) => {
+                let time = time.to_logical(session.time)?;
+                session.joined()?.update_attribute_values_at(object, &values, tag, time, None)?;
+                retraction(session, retraction_out);
+                Ok(())
+            }
+        }
+    })
+}
+
+/// sendInteraction; time as for updates.
+#[no_mangle]
+pub extern "C" fn trellis_send_interaction(
+    handle: *mut TrellisRti,
+    interaction: u64,
+    parameters: *const TrellisHandleValue,
+    count: usize,
+    tag: TrellisBytes,
+    time: *const TrellisTime,
+    retraction_out: *mut u64,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let (parameters, tag, time) = unsafe {
+            (values(parameters, count, parameter)?, tag.as_slice("tag")?, time.as_ref().copied())
+        };
+        let class = interaction_class(interaction);
+        match time {
+            None => Ok(session.joined()?.send_interaction(class, &parameters, tag)?),
+            Some(time) => {
+                let time = time.to_logical(session.time)?;
+                session.joined()?.send_interaction_at(class, &parameters, tag, time, None)?;
+                retraction(session, retraction_out);
+                Ok(())
+            }
+        }
+    })
+}
+
+/// deleteObjectInstance; time as for updates.
+#[no_mangle]
+pub extern "C" fn trellis_delete_object_instance(
+    handle: *mut TrellisRti,
+    object: u64,
+    tag: TrellisBytes,
+    time: *const TrellisTime,
+    retraction_out: *mut u64,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let (tag, time) = unsafe { (tag.as_slice("tag")?, time.as_ref().copied()) };
+        let object = ObjectId(object);
+        match time {
+            None => session.joined()?.delete_object_instance(object, tag)?,
+            Some(time) => {
+                let time = time.to_logical(session.time)?;
+                session.joined()?.delete_object_instance_at(object, tag, time)?;
+                retraction(session, retraction_out);
+            }
+        }
+        session.names.forget(object);
+        Ok(())
+    })
+}
+
+/// localDeleteObjectInstance: not provided by Trellis.
+#[no_mangle]
+pub extern "C" fn trellis_local_delete_object_instance(handle: *mut TrellisRti, object: u64) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        let _ = object;
+        Err(Failure::not_provided("localDeleteObjectInstance"))
+    })
+}
+
+/// requestAttributeValueUpdate for one instance.
+#[no_mangle]
+pub extern "C" fn trellis_request_attribute_value_update(
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
+    tag: TrellisBytes,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let (attributes, tag) = unsafe { (attribute_list(attributes, count)?, tag.as_slice("tag")?) };
+        Ok(session
+            .joined()?
+            .request_attribute_value_update(ObjectId(object), &attributes, tag)?)
+    })
+}
+
+/// requestAttributeValueUpdate for every instance of a class.
+#[no_mangle]
+pub extern "C" fn trellis_request_class_attribute_value_update(
+    handle: *mut TrellisRti,
+    object_class_value: u64,
+    attributes: *const u64,
+    count: usize,
+    tag: TrellisBytes,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        // SAFETY: header contract.
+        let (attributes, tag) = unsafe { (attribute_list(attributes, count)?, tag.as_slice("tag")?) };
+        Ok(session.joined()?.request_class_attribute_value_update(
+            object_class(object_class_value),
+            &attributes,
+            tag,
+        )?)
+    })
+}

@@ -1,0 +1,213 @@
+//! What one ambassador holds between calls: where the router is, the node bound to a
+//! federation, the joined federate, and the callbacks the library makes itself.
+//!
+//! IEEE 1516.1-2010 connects before it names a federation, while a Trellis node belongs to
+//! one federation. So `connect` only checks that a router answers; the node is made on the
+//! first service that names a federation (create, destroy, join) and kept for the joined
+//! federation. Management calls for another federation while joined use a node of their
+//! own for that call.
+
+use crate::status::{
+    Failure, TRELLIS_ERR_CONNECTION_FAILED, TRELLIS_ERR_FEDERATE_NOT_EXECUTION_MEMBER,
+    TRELLIS_ERR_NOT_CONNECTED,
+};
+use std::collections::{HashMap, VecDeque};
+use std::net::TcpStream;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use trellis_core::federate::{Callback, ObjectId, ResignAction, TimeRepresentation};
+use trellis_core::fom::ObjectModel;
+use trellis_net::rti::{RtiAmbassador, RtiConfig, RtiError};
+use trellis_net::{Endpoint, NodeConfig};
+
+/// How long `connect` waits for the router's TCP port to answer.
+const CONNECT_PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Callbacks the library produces itself (answers to calls, not messages).
+pub(crate) enum LocalCallback {
+    FederationExecutions(Vec<(String, String)>),
+    NameReserved(String),
+    NameRefused(String),
+    NamesReserved(Vec<String>),
+    NamesRefused(Vec<String>),
+}
+
+pub(crate) struct Session {
+    endpoint: Option<Endpoint>,
+    bound: Option<RtiAmbassador>,
+    joined: bool,
+    pub time: TimeRepresentation,
+    /// Module paths this ambassador created each federation with (a join without modules
+    /// uses them before asking the registry).
+    created_modules: HashMap<String, Vec<String>>,
+    pub local: VecDeque<LocalCallback>,
+    /// A callback taken to learn whether more are pending, delivered first next time.
+    pub stash: Option<Callback>,
+    pub names: ObjectNames,
+    pub callbacks_enabled: bool,
+    pub automatic_resign: ResignAction,
+    pub model: Option<Arc<ObjectModel>>,
+    pub asynchronous_delivery: bool,
+    /// Time-stamped sends so far: their retraction handles.
+    pub retractions: u64,
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            endpoint: None,
+            bound: None,
+            joined: false,
+            time: TimeRepresentation::Integer64,
+            created_modules: HashMap::new(),
+            local: VecDeque::new(),
+            stash: None,
+            names: ObjectNames::default(),
+            callbacks_enabled: true,
+            automatic_resign: ResignAction::default(),
+            model: None,
+            asynchronous_delivery: false,
+            retractions: 0,
+        }
+    }
+
+    pub fn is_connected(&self) -> bool {
+        self.endpoint.is_some()
+    }
+
+    pub fn is_joined(&self) -> bool {
+        self.joined
+    }
+
+    /// Check the router answers at `endpoint` and remember it.
+    pub fn connect(&mut self, endpoint: Endpoint) -> Result<(), Failure> {
+        if let Endpoint::Tcp(address) = &endpoint {
+            TcpStream::connect_timeout(address, CONNECT_PROBE_TIMEOUT).map_err(|e| {
+                Failure::new(
+                    TRELLIS_ERR_CONNECTION_FAILED,
+                    format!("no Trellis router answers at tcp://{address}: {e}"),
+                )
+            })?;
+        }
+        self.endpoint = Some(endpoint);
+        Ok(())
+    }
+
+    pub fn disconnect(&mut self) {
+        self.bound = None;
+        self.endpoint = None;
+        self.joined = false;
+        self.stash = None;
+        self.local.clear();
+    }
+
+    fn endpoint(&self) -> Result<&Endpoint, Failure> {
+        self.endpoint
+            .as_ref()
+            .ok_or_else(|| Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected: call connect first"))
+    }
+
+    fn open(&self, federation: &str) -> Result<RtiAmbassador, Failure> {
+        static NODES: AtomicU64 = AtomicU64::new(0);
+        let name = format!(
+            "federate-{}-{}",
+            std::process::id(),
+            NODES.fetch_add(1, Ordering::Relaxed)
+        );
+        let node = NodeConfig::child_of(name, federation, self.endpoint()?.clone());
+        RtiAmbassador::connect(RtiConfig::new(node)).map_err(|e| {
+            let mut failure = Failure::from(e);
+            failure.status = TRELLIS_ERR_CONNECTION_FAILED;
+            failure
+        })
+    }
+
+    /// Run a federation-management request for `federation` on a node of that federation.
+    pub fn manage<T>(
+        &mut self,
+        federation: &str,
+        request: impl FnOnce(&mut RtiAmbassador) -> Result<T, RtiError>,
+    ) -> Result<T, Failure> {
+        self.endpoint()?;
+        let bound_here = self
+            .bound
+            .as_ref()
+            .is_some_and(|b| b.federation() == federation);
+        if bound_here {
+            let rti = self.bound.as_mut().expect("bound");
+            return request(rti).map_err(Failure::from);
+        }
+        if self.joined {
+            let mut own = self.open(federation)?;
+            return request(&mut own).map_err(Failure::from);
+        }
+        self.bound = Some(self.open(federation)?);
+        let rti = self.bound.as_mut().expect("just bound");
+        request(rti).map_err(Failure::from)
+    }
+
+    pub fn remember_modules(&mut self, federation: &str, modules: Vec<String>) {
+        self.created_modules.insert(federation.to_owned(), modules);
+    }
+
+    pub fn created_modules(&self, federation: &str) -> Option<&Vec<String>> {
+        self.created_modules.get(federation)
+    }
+
+    pub fn set_joined(&mut self, joined: bool) {
+        self.joined = joined;
+        if !joined {
+            self.names = ObjectNames::default();
+            self.stash = None;
+        }
+    }
+
+    /// The joined federate's ambassador.
+    pub fn joined(&mut self) -> Result<&mut RtiAmbassador, Failure> {
+        self.endpoint()?;
+        match self.bound.as_mut() {
+            Some(rti) if self.joined => Ok(rti),
+            _ => Err(Failure::new(
+                TRELLIS_ERR_FEDERATE_NOT_EXECUTION_MEMBER,
+                "this federate has not joined a federation execution",
+            )),
+        }
+    }
+
+    /// The joined federate's object model.
+    pub fn model(&mut self) -> Result<Arc<ObjectModel>, Failure> {
+        self.joined()?;
+        self.model
+            .clone()
+            .ok_or_else(|| Failure::internal("joined without an object model"))
+    }
+}
+
+/// Object instance names both ways, as this federate learned them (registered, discovered).
+#[derive(Default)]
+pub(crate) struct ObjectNames {
+    by_object: HashMap<u64, String>,
+    by_name: HashMap<String, u64>,
+}
+
+impl ObjectNames {
+    pub fn learn(&mut self, object: ObjectId, name: &str) {
+        self.by_object.insert(object.0, name.to_owned());
+        self.by_name.insert(name.to_owned(), object.0);
+    }
+
+    pub fn forget(&mut self, object: ObjectId) {
+        if let Some(name) = self.by_object.remove(&object.0) {
+            self.by_name.remove(&name);
+        }
+    }
+
+    pub fn name(&self, object: u64) -> Option<&str> {
+        self.by_object.get(&object).map(String::as_str)
+    }
+
+    pub fn object(&self, name: &str) -> Option<u64> {
+        self.by_name.get(name).copied()
+    }
+}

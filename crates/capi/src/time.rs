@@ -1,0 +1,243 @@
+//! Time management (IEEE 1516.1-2010 §8) and the logical time values that cross the
+//! boundary.
+
+use crate::ffi::{out_ref, put, slice};
+use crate::status::*;
+use crate::{with_session, TrellisRti};
+use trellis_core::federate::{AdvanceKind, Interval, LogicalTime, TimeRepresentation};
+
+/// A logical time or interval. The federation's representation decides which field is
+/// read; the library fills both (an integer federation's `floating` is the integer as a
+/// double; a float federation's `integer` is the value truncated).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrellisTime {
+    pub integer: i64,
+    pub floating: f64,
+}
+
+impl TrellisTime {
+    pub(crate) fn from_logical(time: LogicalTime, representation: TimeRepresentation) -> TrellisTime {
+        match representation {
+            TimeRepresentation::Integer64 => {
+                let integer = time.as_i64();
+                TrellisTime {
+                    integer,
+                    floating: integer as f64,
+                }
+            }
+            TimeRepresentation::Float64 => {
+                let floating = time.as_f64();
+                TrellisTime {
+                    integer: floating as i64,
+                    floating,
+                }
+            }
+        }
+    }
+
+    pub(crate) fn to_logical(self, representation: TimeRepresentation) -> Result<LogicalTime, Failure> {
+        match representation {
+            TimeRepresentation::Integer64 => Ok(LogicalTime::from_i64(self.integer)),
+            TimeRepresentation::Float64 => LogicalTime::from_f64(self.floating).ok_or_else(|| {
+                Failure::new(
+                    TRELLIS_ERR_INVALID_LOGICAL_TIME,
+                    format!("{} is not a valid HLAfloat64Time", self.floating),
+                )
+            }),
+        }
+    }
+
+    fn to_interval(self, representation: TimeRepresentation) -> Interval {
+        match representation {
+            TimeRepresentation::Integer64 => Interval::Integer(self.integer),
+            TimeRepresentation::Float64 => Interval::Float(self.floating),
+        }
+    }
+
+    fn from_interval(interval: Interval) -> TrellisTime {
+        match interval {
+            Interval::Integer(integer) => TrellisTime {
+                integer,
+                floating: integer as f64,
+            },
+            Interval::Float(floating) => TrellisTime {
+                integer: floating as i64,
+                floating,
+            },
+        }
+    }
+}
+
+fn advance(handle: *mut TrellisRti, kind: AdvanceKind, time: TrellisTime) -> TrellisStatus {
+    with_session(handle, |session| {
+        let time = time.to_logical(session.time)?;
+        Ok(session.joined()?.request_time_advance(kind, time)?)
+    })
+}
+
+/// enableTimeRegulation with this lookahead.
+#[no_mangle]
+pub extern "C" fn trellis_enable_time_regulation(handle: *mut TrellisRti, lookahead: TrellisTime) -> TrellisStatus {
+    with_session(handle, |session| {
+        let lookahead = lookahead.to_interval(session.time);
+        Ok(session.joined()?.enable_time_regulation(lookahead)?)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_disable_time_regulation(handle: *mut TrellisRti) -> TrellisStatus {
+    with_session(handle, |session| Ok(session.joined()?.disable_time_regulation()?))
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_enable_time_constrained(handle: *mut TrellisRti) -> TrellisStatus {
+    with_session(handle, |session| Ok(session.joined()?.enable_time_constrained()?))
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_disable_time_constrained(handle: *mut TrellisRti) -> TrellisStatus {
+    with_session(handle, |session| Ok(session.joined()?.disable_time_constrained()?))
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_time_advance_request(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+    advance(handle, AdvanceKind::Tar, time)
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_time_advance_request_available(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+    advance(handle, AdvanceKind::Tara, time)
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_next_message_request(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+    advance(handle, AdvanceKind::Nmr, time)
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_next_message_request_available(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+    advance(handle, AdvanceKind::Nmra, time)
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_flush_queue_request(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+    advance(handle, AdvanceKind::Flush, time)
+}
+
+/// enableAsynchronousDelivery / disableAsynchronousDelivery: receive-order messages are
+/// always delivered as they come in Trellis (the standard's asynchronous delivery), so
+/// only the state and its errors are kept.
+#[no_mangle]
+pub extern "C" fn trellis_set_asynchronous_delivery(handle: *mut TrellisRti, enabled: bool) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        if session.asynchronous_delivery == enabled {
+            let (status, what) = if enabled {
+                (TRELLIS_ERR_ASYNCHRONOUS_DELIVERY_ALREADY_ENABLED, "enabled")
+            } else {
+                (TRELLIS_ERR_ASYNCHRONOUS_DELIVERY_ALREADY_DISABLED, "disabled")
+            };
+            return Err(Failure::new(status, format!("asynchronous delivery is already {what}")));
+        }
+        session.asynchronous_delivery = enabled;
+        Ok(())
+    })
+}
+
+/// queryGALT: *valid_out false when GALT is undefined (no regulating federate).
+#[no_mangle]
+pub extern "C" fn trellis_query_galt(handle: *mut TrellisRti, out: *mut TrellisTime, valid_out: *mut bool) -> TrellisStatus {
+    with_session(handle, |session| {
+        let representation = session.time;
+        let galt = session.joined()?.query_galt()?;
+        put(valid_out, galt.is_some());
+        if let Some(galt) = galt {
+            *out_ref(out, "out")? = TrellisTime::from_logical(galt, representation);
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_query_logical_time(handle: *mut TrellisRti, out: *mut TrellisTime) -> TrellisStatus {
+    with_session(handle, |session| {
+        let representation = session.time;
+        let time = session.joined()?.query_logical_time()?;
+        *out_ref(out, "out")? = TrellisTime::from_logical(time, representation);
+        Ok(())
+    })
+}
+
+/// queryLITS: *valid_out false when nothing is queued and GALT is undefined.
+#[no_mangle]
+pub extern "C" fn trellis_query_lits(handle: *mut TrellisRti, out: *mut TrellisTime, valid_out: *mut bool) -> TrellisStatus {
+    with_session(handle, |session| {
+        let representation = session.time;
+        let lits = session.joined()?.query_lits()?;
+        put(valid_out, lits.is_some());
+        if let Some(lits) = lits {
+            *out_ref(out, "out")? = TrellisTime::from_logical(lits, representation);
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_modify_lookahead(handle: *mut TrellisRti, lookahead: TrellisTime) -> TrellisStatus {
+    with_session(handle, |session| {
+        let lookahead = lookahead.to_interval(session.time);
+        Ok(session.joined()?.modify_lookahead(lookahead)?)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn trellis_query_lookahead(handle: *mut TrellisRti, out: *mut TrellisTime) -> TrellisStatus {
+    with_session(handle, |session| {
+        let lookahead = session.joined()?.query_lookahead()?;
+        *out_ref(out, "out")? = TrellisTime::from_interval(lookahead);
+        Ok(())
+    })
+}
+
+/// retract: not provided by Trellis (messages are not held back for retraction).
+#[no_mangle]
+pub extern "C" fn trellis_retract(handle: *mut TrellisRti, retraction: u64) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        let _ = retraction;
+        Err(Failure::not_provided("retract"))
+    })
+}
+
+/// changeAttributeOrderType: not provided by Trellis (order follows the object model and
+/// whether a time stamp is given).
+#[no_mangle]
+pub extern "C" fn trellis_change_attribute_order_type(
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
+    order: i32,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        // SAFETY: header contract.
+        let _ = (object, unsafe { slice(attributes, count, "attributes") }?, order);
+        Err(Failure::not_provided("changeAttributeOrderType"))
+    })
+}
+
+/// changeInteractionOrderType: not provided by Trellis.
+#[no_mangle]
+pub extern "C" fn trellis_change_interaction_order_type(
+    handle: *mut TrellisRti,
+    interaction_class: u64,
+    order: i32,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        session.joined()?;
+        let _ = (interaction_class, order);
+        Err(Failure::not_provided("changeInteractionOrderType"))
+    })
+}
