@@ -1,0 +1,26 @@
+// IEEE 1516.1-2010 C++ API: everything a federate needs, in one include.
+#ifndef RTI_RTI1516_h
+#define RTI_RTI1516_h
+
+#include <RTI/Enums.h>
+#include <RTI/Exception.h>
+#include <RTI/FederateAmbassador.h>
+#include <RTI/Handle.h>
+#include <RTI/LogicalTime.h>
+#include <RTI/LogicalTimeFactory.h>
+#include <RTI/LogicalTimeInterval.h>
+#include <RTI/NullFederateAmbassador.h>
+#include <RTI/RTIambassador.h>
+#include <RTI/RTIambassadorFactory.h>
+#include <RTI/RangeBounds.h>
+#include <RTI/SpecificConfig.h>
+#include <RTI/Typedefs.h>
+#include <RTI/VariableLengthData.h>
+#include <RTI/time/HLAfloat64Interval.h>
+#include <RTI/time/HLAfloat64Time.h>
+#include <RTI/time/HLAfloat64TimeFactory.h>
+#include <RTI/time/HLAinteger64Interval.h>
+#include <RTI/time/HLAinteger64Time.h>
+#include <RTI/time/HLAinteger64TimeFactory.h>
+
+#endif  // RTI_RTI1516_h

@@ -1,0 +1,325 @@
+// The callback trampolines. An exception a federate's callback throws must not cross the C
+// library: it is caught here, and evokeCallback rethrows it as RTIinternalError naming the
+// callback and the federate's message.
+#include "Callbacks.h"
+
+#include <exception>
+
+#include "Ambassador.h"
+#include "Convert.h"
+
+namespace trellis_cpp {
+
+namespace {
+
+Ambassador& self(void* user) { return *static_cast<Ambassador*>(user); }
+
+#define TRELLIS_GUARD(name, body)                                  \
+  try {                                                            \
+    body;                                                          \
+  } catch (rti1516e::Exception const& e) {                         \
+    self(user).callbackFailed(name, e.what());                     \
+  } catch (std::exception const& e) {                              \
+    self(user).callbackFailed(name, fromUtf8(e.what()));           \
+  } catch (...) {                                                  \
+    self(user).callbackFailed(name, L"an unknown exception");      \
+  }
+
+VariableLengthData borrowed(TrellisBytes bytes) {
+  VariableLengthData data;
+  // The bytes live for the callback; a federate that keeps the value copies it (the copy
+  // constructor and assignment copy).
+  data.setDataPointer(const_cast<uint8_t*>(bytes.data), bytes.len);
+  return data;
+}
+
+template <typename Friend, typename Set>
+Set handleSet(uint64_t const* values, size_t count) {
+  Set out;
+  for (size_t i = 0; i < count; ++i) out.insert(Friend::create(values[i]));
+  return out;
+}
+
+AttributeHandleSet attributeSet(uint64_t const* values, size_t count) {
+  return handleSet<AttributeHandleFriend, AttributeHandleSet>(values, count);
+}
+
+template <typename Friend, typename Map>
+Map valueMap(TrellisHandleValue const* values, size_t count) {
+  Map out;
+  for (size_t i = 0; i < count; ++i) out[Friend::create(values[i].handle)] = borrowed(values[i].value);
+  return out;
+}
+
+std::set<std::wstring> nameSet(char const* const* names, size_t count) {
+  std::set<std::wstring> out;
+  for (size_t i = 0; i < count; ++i) out.insert(fromUtf8(names[i]));
+  return out;
+}
+
+void connectionLost(void* user, char const* description) {
+  TRELLIS_GUARD("connectionLost", self(user).federate().connectionLost(fromUtf8(description)))
+}
+
+void reportFederationExecutions(void* user, char const* const* names, char const* const* times, size_t count) {
+  FederationExecutionInformationVector list;
+  for (size_t i = 0; i < count; ++i)
+    list.push_back(FederationExecutionInformation(fromUtf8(names[i]), fromUtf8(times[i])));
+  TRELLIS_GUARD("reportFederationExecutions", self(user).federate().reportFederationExecutions(list))
+}
+
+void syncSucceeded(void* user, char const* label) {
+  TRELLIS_GUARD("synchronizationPointRegistrationSucceeded",
+                self(user).federate().synchronizationPointRegistrationSucceeded(fromUtf8(label)))
+}
+
+void syncFailed(void* user, char const* label, int32_t reason) {
+  SynchronizationPointFailureReason const why =
+      reason == 0 ? SYNCHRONIZATION_POINT_LABEL_NOT_UNIQUE : SYNCHRONIZATION_SET_MEMBER_NOT_JOINED;
+  TRELLIS_GUARD("synchronizationPointRegistrationFailed",
+                self(user).federate().synchronizationPointRegistrationFailed(fromUtf8(label), why))
+}
+
+void announce(void* user, char const* label, TrellisBytes tag) {
+  TRELLIS_GUARD("announceSynchronizationPoint",
+                self(user).federate().announceSynchronizationPoint(fromUtf8(label), borrowed(tag)))
+}
+
+void synchronized(void* user, char const* label, uint64_t const* failed, size_t count) {
+  FederateHandleSet const set = handleSet<FederateHandleFriend, FederateHandleSet>(failed, count);
+  TRELLIS_GUARD("federationSynchronized", self(user).federate().federationSynchronized(fromUtf8(label), set))
+}
+
+void startRegistration(void* user, uint64_t c) {
+  TRELLIS_GUARD("startRegistrationForObjectClass",
+                self(user).federate().startRegistrationForObjectClass(ObjectClassHandleFriend::create(c)))
+}
+
+void stopRegistration(void* user, uint64_t c) {
+  TRELLIS_GUARD("stopRegistrationForObjectClass",
+                self(user).federate().stopRegistrationForObjectClass(ObjectClassHandleFriend::create(c)))
+}
+
+void interactionsOn(void* user, uint64_t c) {
+  TRELLIS_GUARD("turnInteractionsOn", self(user).federate().turnInteractionsOn(InteractionClassHandleFriend::create(c)))
+}
+
+void interactionsOff(void* user, uint64_t c) {
+  TRELLIS_GUARD("turnInteractionsOff",
+                self(user).federate().turnInteractionsOff(InteractionClassHandleFriend::create(c)))
+}
+
+void nameReserved(void* user, char const* name) {
+  TRELLIS_GUARD("objectInstanceNameReservationSucceeded",
+                self(user).federate().objectInstanceNameReservationSucceeded(fromUtf8(name)))
+}
+
+void nameRefused(void* user, char const* name) {
+  TRELLIS_GUARD("objectInstanceNameReservationFailed",
+                self(user).federate().objectInstanceNameReservationFailed(fromUtf8(name)))
+}
+
+void namesReserved(void* user, char const* const* names, size_t count) {
+  TRELLIS_GUARD("multipleObjectInstanceNameReservationSucceeded",
+                self(user).federate().multipleObjectInstanceNameReservationSucceeded(nameSet(names, count)))
+}
+
+void namesRefused(void* user, char const* const* names, size_t count) {
+  TRELLIS_GUARD("multipleObjectInstanceNameReservationFailed",
+                self(user).federate().multipleObjectInstanceNameReservationFailed(nameSet(names, count)))
+}
+
+void discover(void* user, uint64_t object, uint64_t c, char const* name, uint64_t producer) {
+  TRELLIS_GUARD("discoverObjectInstance",
+                self(user).federate().discoverObjectInstance(ObjectInstanceHandleFriend::create(object),
+                                                             ObjectClassHandleFriend::create(c), fromUtf8(name),
+                                                             FederateHandleFriend::create(producer)))
+}
+
+OrderType order(int32_t value) { return value == TRELLIS_ORDER_TIMESTAMP ? TIMESTAMP : RECEIVE; }
+TransportationType transport(int32_t value) {
+  return value == TRELLIS_TRANSPORT_BEST_EFFORT ? BEST_EFFORT : RELIABLE;
+}
+
+// Time-stamp-ordered messages carry a retraction handle (Trellis does not retract, so it
+// is the invalid handle); receive-ordered ones with a time stamp carry the time only.
+void reflect(void* user, uint64_t object, TrellisHandleValue const* values, size_t count, TrellisBytes tag,
+             int32_t sent, int32_t transportation, TrellisTime const* time, int32_t received, uint64_t producer,
+             uint64_t const*, size_t) {
+  AttributeHandleValueMap const map = valueMap<AttributeHandleFriend, AttributeHandleValueMap>(values, count);
+  VariableLengthData const userTag = borrowed(tag);
+  ObjectInstanceHandle const instance = ObjectInstanceHandleFriend::create(object);
+  SupplementalReflectInfo const info(FederateHandleFriend::create(producer));
+  FederateAmbassador& federate = self(user).federate();
+  if (time == 0) {
+    TRELLIS_GUARD("reflectAttributeValues",
+                  federate.reflectAttributeValues(instance, map, userTag, order(sent), transport(transportation), info))
+  } else if (order(received) == TIMESTAMP) {
+    LogicalTime const& stamp = self(user).time(*time);
+    TRELLIS_GUARD("reflectAttributeValues",
+                  federate.reflectAttributeValues(instance, map, userTag, order(sent), transport(transportation),
+                                                  stamp, TIMESTAMP, MessageRetractionHandle(), info))
+  } else {
+    LogicalTime const& stamp = self(user).time(*time);
+    TRELLIS_GUARD("reflectAttributeValues",
+                  federate.reflectAttributeValues(instance, map, userTag, order(sent), transport(transportation),
+                                                  stamp, RECEIVE, info))
+  }
+}
+
+void receive(void* user, uint64_t interaction, TrellisHandleValue const* values, size_t count, TrellisBytes tag,
+             int32_t sent, int32_t transportation, TrellisTime const* time, int32_t received, uint64_t producer,
+             uint64_t const*, size_t) {
+  ParameterHandleValueMap const map = valueMap<ParameterHandleFriend, ParameterHandleValueMap>(values, count);
+  VariableLengthData const userTag = borrowed(tag);
+  InteractionClassHandle const c = InteractionClassHandleFriend::create(interaction);
+  SupplementalReceiveInfo const info(FederateHandleFriend::create(producer));
+  FederateAmbassador& federate = self(user).federate();
+  if (time == 0) {
+    TRELLIS_GUARD("receiveInteraction",
+                  federate.receiveInteraction(c, map, userTag, order(sent), transport(transportation), info))
+  } else if (order(received) == TIMESTAMP) {
+    LogicalTime const& stamp = self(user).time(*time);
+    TRELLIS_GUARD("receiveInteraction",
+                  federate.receiveInteraction(c, map, userTag, order(sent), transport(transportation), stamp,
+                                              TIMESTAMP, MessageRetractionHandle(), info))
+  } else {
+    LogicalTime const& stamp = self(user).time(*time);
+    TRELLIS_GUARD("receiveInteraction", federate.receiveInteraction(c, map, userTag, order(sent),
+                                                                    transport(transportation), stamp, RECEIVE, info))
+  }
+}
+
+void remove(void* user, uint64_t object, TrellisBytes tag, int32_t sent, TrellisTime const* time, int32_t received,
+            uint64_t producer) {
+  VariableLengthData const userTag = borrowed(tag);
+  ObjectInstanceHandle const instance = ObjectInstanceHandleFriend::create(object);
+  SupplementalRemoveInfo const info(FederateHandleFriend::create(producer));
+  FederateAmbassador& federate = self(user).federate();
+  if (time == 0) {
+    TRELLIS_GUARD("removeObjectInstance", federate.removeObjectInstance(instance, userTag, order(sent), info))
+  } else if (order(received) == TIMESTAMP) {
+    LogicalTime const& stamp = self(user).time(*time);
+    TRELLIS_GUARD("removeObjectInstance", federate.removeObjectInstance(instance, userTag, order(sent), stamp,
+                                                                        TIMESTAMP, MessageRetractionHandle(), info))
+  } else {
+    LogicalTime const& stamp = self(user).time(*time);
+    TRELLIS_GUARD("removeObjectInstance",
+                  federate.removeObjectInstance(instance, userTag, order(sent), stamp, RECEIVE, info))
+  }
+}
+
+void provide(void* user, uint64_t object, uint64_t const* a, size_t n, TrellisBytes tag) {
+  TRELLIS_GUARD("provideAttributeValueUpdate",
+                self(user).federate().provideAttributeValueUpdate(ObjectInstanceHandleFriend::create(object),
+                                                                  attributeSet(a, n), borrowed(tag)))
+}
+
+void updatesOn(void* user, uint64_t object, uint64_t const* a, size_t n) {
+  TRELLIS_GUARD("turnUpdatesOnForObjectInstance",
+                self(user).federate().turnUpdatesOnForObjectInstance(ObjectInstanceHandleFriend::create(object),
+                                                                     attributeSet(a, n)))
+}
+
+void updatesOff(void* user, uint64_t object, uint64_t const* a, size_t n) {
+  TRELLIS_GUARD("turnUpdatesOffForObjectInstance",
+                self(user).federate().turnUpdatesOffForObjectInstance(ObjectInstanceHandleFriend::create(object),
+                                                                      attributeSet(a, n)))
+}
+
+#define TRELLIS_OWNERSHIP_TAGGED(function, Callback)                                             \
+  void function(void* user, uint64_t object, uint64_t const* a, size_t n, TrellisBytes tag) {    \
+    TRELLIS_GUARD(#Callback, self(user).federate().Callback(ObjectInstanceHandleFriend::create(object), \
+                                                            attributeSet(a, n), borrowed(tag)))  \
+  }
+#define TRELLIS_OWNERSHIP(function, Callback)                                                    \
+  void function(void* user, uint64_t object, uint64_t const* a, size_t n) {                      \
+    TRELLIS_GUARD(#Callback, self(user).federate().Callback(ObjectInstanceHandleFriend::create(object), \
+                                                            attributeSet(a, n)))                 \
+  }
+
+TRELLIS_OWNERSHIP_TAGGED(assumption, requestAttributeOwnershipAssumption)
+TRELLIS_OWNERSHIP(divestitureConfirmation, requestDivestitureConfirmation)
+TRELLIS_OWNERSHIP_TAGGED(acquisitionNotification, attributeOwnershipAcquisitionNotification)
+TRELLIS_OWNERSHIP(unavailable, attributeOwnershipUnavailable)
+TRELLIS_OWNERSHIP_TAGGED(releaseRequest, requestAttributeOwnershipRelease)
+TRELLIS_OWNERSHIP(cancellationConfirmed, confirmAttributeOwnershipAcquisitionCancellation)
+
+#undef TRELLIS_OWNERSHIP
+#undef TRELLIS_OWNERSHIP_TAGGED
+
+void informOwnership(void* user, uint64_t object, uint64_t attribute, uint64_t owner) {
+  TRELLIS_GUARD("informAttributeOwnership",
+                self(user).federate().informAttributeOwnership(ObjectInstanceHandleFriend::create(object),
+                                                               AttributeHandleFriend::create(attribute),
+                                                               FederateHandleFriend::create(owner)))
+}
+
+void notOwned(void* user, uint64_t object, uint64_t attribute) {
+  TRELLIS_GUARD("attributeIsNotOwned",
+                self(user).federate().attributeIsNotOwned(ObjectInstanceHandleFriend::create(object),
+                                                          AttributeHandleFriend::create(attribute)))
+}
+
+void ownedByRti(void* user, uint64_t object, uint64_t attribute) {
+  TRELLIS_GUARD("attributeIsOwnedByRTI",
+                self(user).federate().attributeIsOwnedByRTI(ObjectInstanceHandleFriend::create(object),
+                                                            AttributeHandleFriend::create(attribute)))
+}
+
+void regulationEnabled(void* user, TrellisTime time) {
+  TRELLIS_GUARD("timeRegulationEnabled", self(user).federate().timeRegulationEnabled(self(user).time(time)))
+}
+
+void constrainedEnabled(void* user, TrellisTime time) {
+  TRELLIS_GUARD("timeConstrainedEnabled", self(user).federate().timeConstrainedEnabled(self(user).time(time)))
+}
+
+void grant(void* user, TrellisTime time) {
+  TRELLIS_GUARD("timeAdvanceGrant", self(user).federate().timeAdvanceGrant(self(user).time(time)))
+}
+
+#undef TRELLIS_GUARD
+
+}  // namespace
+
+TrellisCallbacks callbackTable(Ambassador* ambassador) {
+  TrellisCallbacks table = TrellisCallbacks();
+  table.user = ambassador;
+  table.connection_lost = connectionLost;
+  table.report_federation_executions = reportFederationExecutions;
+  table.synchronization_point_registration_succeeded = syncSucceeded;
+  table.synchronization_point_registration_failed = syncFailed;
+  table.announce_synchronization_point = announce;
+  table.federation_synchronized = synchronized;
+  table.start_registration_for_object_class = startRegistration;
+  table.stop_registration_for_object_class = stopRegistration;
+  table.turn_interactions_on = interactionsOn;
+  table.turn_interactions_off = interactionsOff;
+  table.object_instance_name_reservation_succeeded = nameReserved;
+  table.object_instance_name_reservation_failed = nameRefused;
+  table.multiple_object_instance_name_reservation_succeeded = namesReserved;
+  table.multiple_object_instance_name_reservation_failed = namesRefused;
+  table.discover_object_instance = discover;
+  table.reflect_attribute_values = reflect;
+  table.receive_interaction = receive;
+  table.remove_object_instance = remove;
+  table.provide_attribute_value_update = provide;
+  table.turn_updates_on_for_object_instance = updatesOn;
+  table.turn_updates_off_for_object_instance = updatesOff;
+  table.request_attribute_ownership_assumption = assumption;
+  table.request_divestiture_confirmation = divestitureConfirmation;
+  table.attribute_ownership_acquisition_notification = acquisitionNotification;
+  table.attribute_ownership_unavailable = unavailable;
+  table.request_attribute_ownership_release = releaseRequest;
+  table.confirm_attribute_ownership_acquisition_cancellation = cancellationConfirmed;
+  table.inform_attribute_ownership = informOwnership;
+  table.attribute_is_not_owned = notOwned;
+  table.attribute_is_owned_by_rti = ownedByRti;
+  table.time_regulation_enabled = regulationEnabled;
+  table.time_constrained_enabled = constrainedEnabled;
+  table.time_advance_grant = grant;
+  return table;
+}
+
+}  // namespace trellis_cpp
