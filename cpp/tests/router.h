@@ -1,0 +1,78 @@
+// A real `trellis router` for a test: started on a free loopback port (it prints the
+// address it listens on), stopped when the object goes. The binary is $TRELLIS_BIN.
+#ifndef TRELLIS_TESTS_ROUTER_H
+#define TRELLIS_TESTS_ROUTER_H
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+class TestRouter {
+ public:
+  TestRouter() : pid_(-1) {
+    char const* binary = std::getenv("TRELLIS_BIN");
+    if (binary == 0 || *binary == 0) throw std::runtime_error("TRELLIS_BIN names no trellis binary");
+    int out[2];
+    if (pipe(out) != 0) throw std::runtime_error("pipe failed");
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      dup2(out[1], 1);
+      close(out[0]);
+      close(out[1]);
+      execl(binary, binary, "router", "--listen", "tcp://127.0.0.1:0", static_cast<char*>(0));
+      std::perror("exec trellis");
+      _exit(127);
+    }
+    close(out[1]);
+    address_ = readAddress(out[0]);
+    close(out[0]);
+  }
+
+  ~TestRouter() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      int status = 0;
+      waitpid(pid_, &status, 0);
+    }
+  }
+
+  // "tcp://127.0.0.1:PORT", as a local settings designator.
+  std::wstring designator() const { return std::wstring(address_.begin(), address_.end()); }
+
+ private:
+  // Reads the router's stdout until "listening on ADDRESS", at most 20 s.
+  static std::string readAddress(int fd) {
+    std::string text;
+    char const marker[] = "listening on ";
+    for (;;) {
+      struct pollfd p = {fd, POLLIN, 0};
+      if (poll(&p, 1, 20000) <= 0) throw std::runtime_error("the router printed no address within 20 s");
+      char buffer[256];
+      ssize_t n = read(fd, buffer, sizeof buffer);
+      if (n <= 0) throw std::runtime_error("the router exited before listening: " + text);
+      text.append(buffer, static_cast<size_t>(n));
+      size_t at = text.find(marker);
+      if (at == std::string::npos) continue;
+      size_t end = text.find('\n', at);
+      if (end == std::string::npos) continue;
+      return text.substr(at + std::strlen(marker), end - at - std::strlen(marker));
+    }
+  }
+
+  pid_t pid_;
+  std::string address_;
+
+  TestRouter(TestRouter const&);
+  TestRouter& operator=(TestRouter const&);
+};
+
+#endif
