@@ -16,6 +16,15 @@
 #include <RTI/SpecificConfig.h>
 #include <RTI/Typedefs.h>
 #include <RTI/VariableLengthData.h>
+#include <RTI/encoding/BasicDataElements.h>
+#include <RTI/encoding/DataElement.h>
+#include <RTI/encoding/EncodingConfig.h>
+#include <RTI/encoding/EncodingExceptions.h>
+#include <RTI/encoding/HLAfixedArray.h>
+#include <RTI/encoding/HLAfixedRecord.h>
+#include <RTI/encoding/HLAopaqueData.h>
+#include <RTI/encoding/HLAvariableArray.h>
+#include <RTI/encoding/HLAvariantRecord.h>
 #include <RTI/time/HLAfloat64Interval.h>
 #include <RTI/time/HLAfloat64Time.h>
 #include <RTI/time/HLAfloat64TimeFactory.h>

@@ -1,0 +1,192 @@
+// The encoding helpers against IEEE 1516.2-2010's byte layouts, the expected bytes written by
+// hand: each basic type in both byte orders, strings with their counts, records and arrays
+// with their padding, variant records, opaque data; decoding back, lengths, errors.
+#include <RTI/encoding/BasicDataElements.h>
+#include <RTI/encoding/HLAfixedArray.h>
+#include <RTI/encoding/HLAfixedRecord.h>
+#include <RTI/encoding/HLAopaqueData.h>
+#include <RTI/encoding/HLAvariableArray.h>
+#include <RTI/encoding/HLAvariantRecord.h>
+
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "check.h"
+
+using namespace rti1516e;
+
+namespace {
+
+std::string hex(VariableLengthData const& data) {
+  std::ostringstream text;
+  unsigned char const* bytes = static_cast<unsigned char const*>(data.data());
+  for (size_t i = 0; i < data.size(); ++i) {
+    static char const digits[] = "0123456789abcdef";
+    text << digits[bytes[i] >> 4] << digits[bytes[i] & 15];
+  }
+  return text.str();
+}
+
+// Encodes, compares with the expected hex, checks the length, decodes into `fresh` and
+// checks it encodes the same again.
+void roundTrip(DataElement const& element, DataElement& fresh, std::string const& expected, int line) {
+  VariableLengthData const encoded = element.encode();
+  if (hex(encoded) != expected)
+    check::fail(__FILE__, line, "encoded " + hex(encoded) + ", expected " + expected);
+  if (element.getEncodedLength() != expected.size() / 2) check::fail(__FILE__, line, "getEncodedLength");
+  fresh.decode(encoded);
+  if (hex(fresh.encode()) != expected) check::fail(__FILE__, line, "decoded value encodes differently");
+}
+
+#define ROUND_TRIP(element, fresh, expected) roundTrip(element, fresh, expected, __LINE__)
+
+void basics() {
+  { HLAinteger16BE a(0x0102), b; ROUND_TRIP(a, b, "0102"); CHECK_EQ(b.get(), 0x0102); }
+  { HLAinteger16LE a(0x0102), b; ROUND_TRIP(a, b, "0201"); CHECK_EQ(b.get(), 0x0102); }
+  { HLAinteger32BE a(0x01020304), b; ROUND_TRIP(a, b, "01020304"); CHECK_EQ(b.get(), 0x01020304); }
+  { HLAinteger32LE a(-2), b; ROUND_TRIP(a, b, "feffffff"); CHECK_EQ(b.get(), -2); }
+  { HLAinteger64BE a(0x0102030405060708LL), b; ROUND_TRIP(a, b, "0102030405060708"); }
+  { HLAinteger64LE a(0x0102030405060708LL), b; ROUND_TRIP(a, b, "0807060504030201"); }
+  { HLAfloat32BE a(1.0f), b; ROUND_TRIP(a, b, "3f800000"); CHECK_EQ(b.get(), 1.0f); }
+  { HLAfloat32LE a(1.0f), b; ROUND_TRIP(a, b, "0000803f"); }
+  { HLAfloat64BE a(1.0), b; ROUND_TRIP(a, b, "3ff0000000000000"); CHECK_EQ(b.get(), 1.0); }
+  { HLAfloat64LE a(-2.5), b; ROUND_TRIP(a, b, "00000000000004c0"); CHECK_EQ(b.get(), -2.5); }
+  { HLAoctet a(0xAB), b; ROUND_TRIP(a, b, "ab"); }
+  { HLAbyte a(0x7F), b; ROUND_TRIP(a, b, "7f"); }
+  { HLAoctetPairBE a(OctetPair(1, 2)), b; ROUND_TRIP(a, b, "0102"); }
+  { HLAoctetPairLE a(OctetPair(1, 2)), b; ROUND_TRIP(a, b, "0201"); }
+  { HLAboolean a(true), b; ROUND_TRIP(a, b, "00000001"); CHECK(b.get()); }
+  { HLAboolean a(false), b(true); ROUND_TRIP(a, b, "00000000"); CHECK(!b.get()); }
+  { HLAASCIIchar a('A'), b; ROUND_TRIP(a, b, "41"); }
+  { HLAunicodeChar a(L'\x00e9'), b; ROUND_TRIP(a, b, "00e9"); CHECK(b.get() == L'\x00e9'); }
+  { HLAASCIIstring a(std::string("hi")), b; ROUND_TRIP(a, b, "000000026869"); CHECK(b.get() == "hi"); }
+  { HLAunicodeString a(std::wstring(L"h\x00e9")), b; ROUND_TRIP(a, b, "00000002006800e9"); }
+  // Outside the basic multilingual plane: a surrogate pair of two code units.
+  { HLAunicodeString a(std::wstring(1, static_cast<wchar_t>(0x1F600))), b;
+    ROUND_TRIP(a, b, "00000002d83dde00");
+    CHECK(b.get() == std::wstring(1, static_cast<wchar_t>(0x1F600))); }
+  CHECK_EQ(HLAinteger64BE().getOctetBoundary(), 8u);
+  CHECK_EQ(HLAunicodeString().getOctetBoundary(), 4u);
+  CHECK_EQ(HLAoctetPairBE().getOctetBoundary(), 2u);
+}
+
+void errors() {
+  HLAinteger32BE value;
+  unsigned char const three[3] = {1, 2, 3};
+  CHECK_THROWS(value.decode(VariableLengthData(three, 3)), EncoderException);
+  unsigned char const five[5] = {1, 2, 3, 4, 5};
+  CHECK_THROWS(value.decode(VariableLengthData(five, 5)), EncoderException);  // a byte left over
+  HLAASCIIstring text;
+  unsigned char const lying[6] = {0, 0, 0, 9, 'h', 'i'};  // count 9, two bytes
+  CHECK_THROWS(text.decode(VariableLengthData(lying, 6)), EncoderException);
+  HLAvariableArray array((HLAinteger32BE()));
+  unsigned char const huge[4] = {0x7f, 0xff, 0xff, 0xff};  // a count no data backs
+  CHECK_THROWS(array.decode(VariableLengthData(huge, 4)), EncoderException);
+  CHECK_THROWS(array.addElement(HLAinteger16BE(1)), EncoderException);  // another type
+}
+
+void byReference() {
+  Integer32 external = 5;
+  HLAinteger32BE element(&external);
+  external = 7;
+  CHECK_EQ(hex(element.encode()), std::string("00000007"));
+  unsigned char const bytes[4] = {0, 0, 0, 9};
+  element.decode(VariableLengthData(bytes, 4));
+  CHECK_EQ(external, 9);  // decoding writes the caller's variable
+  RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
+  RTI_UNIQUE_PTR<DataElement> copy = element.clone();
+  RTI_SUPPRESS_AUTO_PTR_WARNING_END
+  CHECK(copy->isSameTypeAs(element));
+  CHECK(!copy->isSameTypeAs(HLAinteger32LE()));
+  CHECK(copy->hash() == element.hash());
+}
+
+void records() {
+  // {HLAoctet, HLAinteger32BE}: three bytes of padding put the integer at offset 4.
+  HLAfixedRecord record;
+  record.appendElement(HLAoctet(1));
+  record.appendElement(HLAinteger32BE(2));
+  HLAfixedRecord fresh;
+  fresh.appendElement(HLAoctet());
+  fresh.appendElement(HLAinteger32BE());
+  ROUND_TRIP(record, fresh, "0100000000000002");
+  CHECK_EQ(record.getOctetBoundary(), 4u);
+  CHECK_EQ(static_cast<Integer32>(dynamic_cast<HLAinteger32BE const&>(fresh.get(1))), 2);
+  CHECK_THROWS(record.set(1, HLAoctet(3)), EncoderException);
+  // Nested: {HLAoctet, {HLAoctet, HLAinteger64BE}}: the inner record starts at 8.
+  HLAfixedRecord inner;
+  inner.appendElement(HLAoctet(2));
+  inner.appendElement(HLAinteger64BE(3));
+  HLAfixedRecord outer;
+  outer.appendElement(HLAoctet(1));
+  outer.appendElement(inner);
+  HLAfixedRecord outerFresh(outer);
+  ROUND_TRIP(outer, outerFresh, "0100000000000000" "0200000000000000" "0000000000000003");
+}
+
+void arrays() {
+  // Variable array of HLAinteger64BE: the count (4 bytes), 4 bytes of padding, elements.
+  HLAvariableArray array((HLAinteger64BE()));
+  array.addElement(HLAinteger64BE(1));
+  array.addElement(HLAinteger64BE(2));
+  HLAvariableArray fresh((HLAinteger64BE()));
+  ROUND_TRIP(array, fresh, "00000002" "00000000" "0000000000000001" "0000000000000002");
+  CHECK_EQ(fresh.size(), 2u);
+  CHECK_EQ(array.getOctetBoundary(), 8u);
+  // Variable array of HLAinteger16BE: no padding after the count.
+  HLAvariableArray shorts((HLAinteger16BE()));
+  shorts.addElement(HLAinteger16BE(5));
+  HLAvariableArray shortsFresh((HLAinteger16BE()));
+  ROUND_TRIP(shorts, shortsFresh, "00000001" "0005");
+  // Fixed array of three HLAoctetPairBE.
+  HLAfixedArray pairs(HLAoctetPairBE(), 3);
+  pairs.set(1, HLAoctetPairBE(OctetPair(0xA, 0xB)));
+  HLAfixedArray pairsFresh(HLAoctetPairBE(), 3);
+  ROUND_TRIP(pairs, pairsFresh, "0000" "0a0b" "0000");
+  CHECK_THROWS(pairs.get(3), EncoderException);
+  // Elements by reference.
+  Integer32 counter = 1;
+  HLAinteger32BE element(&counter);
+  HLAvariableArray referenced((HLAinteger32BE()));
+  referenced.addElementPointer(&element);
+  counter = 42;
+  CHECK_EQ(hex(referenced.encode()), std::string("00000001" "0000002a"));
+}
+
+void variants() {
+  // Discriminant HLAinteger16BE; alternative 1: HLAinteger64BE, alternative 2: HLAASCIIstring.
+  HLAvariantRecord variant((HLAinteger16BE()));
+  variant.addVariant(HLAinteger16BE(1), HLAinteger64BE());
+  variant.addVariant(HLAinteger16BE(2), HLAASCIIstring());
+  variant.setVariant(HLAinteger16BE(1), HLAinteger64BE(7));
+  HLAvariantRecord fresh(variant);
+  // discriminant, 6 bytes of padding to the 8-byte boundary, the value.
+  ROUND_TRIP(variant, fresh, "0001000000000000" "0000000000000007");
+  variant.setVariant(HLAinteger16BE(2), HLAASCIIstring(std::string("ok")));
+  ROUND_TRIP(variant, fresh, "00020000" "00000002" "6f6b");
+  CHECK_THROWS(variant.setDiscriminant(HLAinteger16BE(3)), EncoderException);
+}
+
+void opaque() {
+  Octet const bytes[3] = {1, 2, 3};
+  HLAopaqueData data(bytes, 3);
+  HLAopaqueData fresh;
+  ROUND_TRIP(data, fresh, "00000003010203");
+  CHECK_EQ(fresh.dataLength(), 3u);
+  CHECK(std::memcmp(fresh.get(), bytes, 3) == 0);
+}
+
+}  // namespace
+
+int main() {
+  basics();
+  errors();
+  byReference();
+  records();
+  arrays();
+  variants();
+  opaque();
+  return check::finish("test_encoding");
+}
