@@ -321,6 +321,7 @@ impl Federate {
             },
         );
         self.update_interest();
+        self.request_registrations(class);
         Ok(())
     }
 
@@ -452,22 +453,36 @@ impl Federate {
         };
         self.next_local += 1;
         self.used_names.insert(name.clone());
-        let ids = self.layouts.object_ids(class, None);
-        self.send(
-            ids,
-            TransportClass::Reliable,
-            class.0,
-            time,
-            &[],
-            Plain::Register {
-                object,
-                name: &name,
-            },
-        );
+        self.announce_registration(object, class, &name, time);
         self.owned.insert(object, Owned { class, name });
         self.took_registration(object, class);
         self.advisories_stale();
         Ok(object)
+    }
+
+    /// Tell the subscribers of `class` (and its superclasses) that `object` exists.
+    fn announce_registration(&mut self, object: ObjectId, class: ObjectClassHandle, name: &str, time: u64) {
+        let ids = self.layouts.object_ids(class, None);
+        let outgoing = Plain::Register { object, name };
+        self.send(ids, TransportClass::Reliable, class.0, time, &[], outgoing);
+    }
+
+    /// Ask the owners of instances of `class` (and subclasses) to announce them again: a
+    /// federate that subscribes after an instance was registered discovers it (IEEE
+    /// 1516.1-2010 §6.9) without waiting for its next update. A class request with no
+    /// attributes is this discovery request.
+    fn request_registrations(&mut self, class: ObjectClassHandle) {
+        let ids: Vec<u32> = self
+            .model
+            .object_descendants(class)
+            .into_iter()
+            .map(|d| self.layouts.object_id(d, REQUEST_CELL))
+            .collect();
+        let outgoing = Plain::Request {
+            object: None,
+            attributes: &[],
+        };
+        self.send(ids, TransportClass::Reliable, class.0, 0, &[], outgoing);
     }
 
     fn encode<V: AsRef<[u8]>>(&mut self, header: &Header<'_>, outgoing: &Outgoing<'_, V>) -> Bytes {
@@ -960,6 +975,13 @@ impl Federate {
                 .map(|(id, o)| (*id, o.class))
                 .collect(),
         };
+        if object.is_none() && attributes.is_empty() {
+            for (object, class) in targets {
+                let name = self.owned[&object].name.clone();
+                self.announce_registration(object, class, &name, 0);
+            }
+            return;
+        }
         for (object, _) in targets {
             let attributes: Vec<AttributeHandle> = attributes
                 .iter()
