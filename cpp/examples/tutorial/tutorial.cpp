@@ -3,8 +3,8 @@
 //
 //   trellis-tutorial --role producer     and     trellis-tutorial --role consumer
 //
-// Both join, meet at the synchronization point "ReadyToRun", become time regulating (lookahead
-// 1) and constrained, and step logical time together. The producer drives a vehicle: each
+// Both join, become time regulating (lookahead 1) and constrained, meet at the
+// synchronization point "ReadyToRun", and step logical time together. The producer drives a vehicle: each
 // step it updates Position (HLAinteger32LE X, Y) with a time stamp, and every fifth step sends
 // a Radio interaction. The consumer subscribes to vehicles inside a region of the map and
 // checks that updates arrive in time-stamp order, never past its granted time, with the
@@ -59,8 +59,10 @@ class Tutorial : public NullFederateAmbassador {
     std::wstring const me = settings_.producer ? L"producer" : L"consumer";
     rti_->joinFederationExecution(me, L"tutorial", settings_.federation);
     declare();
-    meetAtReadyToRun();
+    // Time policies first: once the federation is synchronized, every federate is constrained,
+    // so no time-stamped message can reach one still in receive order.
     enableTime();
+    meetAtReadyToRun();
     for (long long t = 0; t < settings_.steps; ++t) step(t);
     finish();
     std::printf("%s: %lld steps, %d reflects, %d radios, velocity %s, %d failed checks\n", narrow(me).c_str(),

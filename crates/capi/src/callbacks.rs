@@ -189,16 +189,22 @@ pub extern "C" fn trellis_set_callbacks(
     entry(|| {
         let rti = rti(handle)?;
         // SAFETY: header contract.
-        let table = unsafe { callbacks.as_ref() }
-            .ok_or_else(|| Failure::internal("callbacks is NULL"))?;
-        *rti.shared.callbacks.lock().unwrap_or_else(|e| e.into_inner()) = *table;
+        let table =
+            unsafe { callbacks.as_ref() }.ok_or_else(|| Failure::internal("callbacks is NULL"))?;
+        *rti.shared
+            .callbacks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = *table;
         Ok(())
     })
 }
 
 /// enableCallbacks (true) / disableCallbacks (false): while disabled, nothing is delivered.
 #[no_mangle]
-pub extern "C" fn trellis_enable_callbacks(handle: *mut TrellisRti, enabled: bool) -> TrellisStatus {
+pub extern "C" fn trellis_enable_callbacks(
+    handle: *mut TrellisRti,
+    enabled: bool,
+) -> TrellisStatus {
     with_session(handle, |session| {
         if !session.is_connected() {
             return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
@@ -313,7 +319,10 @@ fn seconds(value: f64) -> Duration {
 pub extern "C" fn trellis_start_callback_thread(handle: *mut TrellisRti) -> TrellisStatus {
     entry(|| {
         let rti = rti(handle)?;
-        let mut thread = rti.callback_thread.lock().unwrap_or_else(|e| e.into_inner());
+        let mut thread = rti
+            .callback_thread
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if thread.is_some() {
             return Ok(());
         }
@@ -447,7 +456,10 @@ fn stamp(sent: Order, key: u64, representation: TimeRepresentation) -> Option<Tr
         .then(|| TrellisTime::from_logical(LogicalTime::from_key(key), representation))
 }
 
-fn handle_values<H: Copy>(values: &[(H, bytes::Bytes)], raw: impl Fn(H) -> u64) -> Vec<TrellisHandleValue> {
+fn handle_values<H: Copy>(
+    values: &[(H, bytes::Bytes)],
+    raw: impl Fn(H) -> u64,
+) -> Vec<TrellisHandleValue> {
     values
         .iter()
         .map(|(h, v)| TrellisHandleValue {
@@ -458,10 +470,15 @@ fn handle_values<H: Copy>(values: &[(H, bytes::Bytes)], raw: impl Fn(H) -> u64) 
 }
 
 fn time_ptr(time: &Option<TrellisTime>) -> *const TrellisTime {
-    time.as_ref().map_or(std::ptr::null(), |t| t as *const TrellisTime)
+    time.as_ref()
+        .map_or(std::ptr::null(), |t| t as *const TrellisTime)
 }
 
-fn deliver_federate(table: &TrellisCallbacks, callback: Callback, representation: TimeRepresentation) {
+fn deliver_federate(
+    table: &TrellisCallbacks,
+    callback: Callback,
+    representation: TimeRepresentation,
+) {
     let user = table.user;
     let ids = |handles: &[trellis_core::fom::AttributeHandle]| -> Vec<u64> {
         handles.iter().map(|h| u64::from(h.0)).collect()
@@ -470,41 +487,112 @@ fn deliver_federate(table: &TrellisCallbacks, callback: Callback, representation
     // SAFETY (every call below): the caller's functions, with arguments valid for the call.
     unsafe {
         match callback {
-            Callback::DiscoverObjectInstance { object, class, name } => {
+            Callback::DiscoverObjectInstance {
+                object,
+                class,
+                name,
+            } => {
                 if let Some(f) = table.discover_object_instance {
-                    f(user, object.0, u64::from(class.0), c_string(&name).as_ptr(), u64::from(object.federate()));
+                    f(
+                        user,
+                        object.0,
+                        u64::from(class.0),
+                        c_string(&name).as_ptr(),
+                        u64::from(object.federate()),
+                    );
                 }
             }
             Callback::ReflectAttributeValues {
-                object, values, tag, time: key, sender, transport: class, sent_order, received_order, ..
+                object,
+                values,
+                tag,
+                time: key,
+                sender,
+                transport: class,
+                sent_order,
+                received_order,
+                ..
             } => {
                 if let Some(f) = table.reflect_attribute_values {
-                    let values = handle_values(&values, |h: trellis_core::fom::AttributeHandle| u64::from(h.0));
+                    let values = handle_values(&values, |h: trellis_core::fom::AttributeHandle| {
+                        u64::from(h.0)
+                    });
                     let stamp = stamp(sent_order, key, representation);
-                    f(user, object.0, values.as_ptr(), values.len(), TrellisBytes::of(&tag),
-                      order(sent_order), transport(class), time_ptr(&stamp), order(received_order),
-                      u64::from(sender), std::ptr::null(), 0);
+                    f(
+                        user,
+                        object.0,
+                        values.as_ptr(),
+                        values.len(),
+                        TrellisBytes::of(&tag),
+                        order(sent_order),
+                        transport(class),
+                        time_ptr(&stamp),
+                        order(received_order),
+                        u64::from(sender),
+                        std::ptr::null(),
+                        0,
+                    );
                 }
             }
             Callback::ReceiveInteraction {
-                class, parameters, tag, time: key, sender, transport: tclass, sent_order, received_order, ..
+                class,
+                parameters,
+                tag,
+                time: key,
+                sender,
+                transport: tclass,
+                sent_order,
+                received_order,
+                ..
             } => {
                 if let Some(f) = table.receive_interaction {
-                    let values = handle_values(&parameters, |h: trellis_core::fom::ParameterHandle| u64::from(h.0));
+                    let values =
+                        handle_values(&parameters, |h: trellis_core::fom::ParameterHandle| {
+                            u64::from(h.0)
+                        });
                     let stamp = stamp(sent_order, key, representation);
-                    f(user, u64::from(class.0), values.as_ptr(), values.len(), TrellisBytes::of(&tag),
-                      order(sent_order), transport(tclass), time_ptr(&stamp), order(received_order),
-                      u64::from(sender), std::ptr::null(), 0);
+                    f(
+                        user,
+                        u64::from(class.0),
+                        values.as_ptr(),
+                        values.len(),
+                        TrellisBytes::of(&tag),
+                        order(sent_order),
+                        transport(tclass),
+                        time_ptr(&stamp),
+                        order(received_order),
+                        u64::from(sender),
+                        std::ptr::null(),
+                        0,
+                    );
                 }
             }
-            Callback::RemoveObjectInstance { object, tag, time: key, sender, sent_order, received_order } => {
+            Callback::RemoveObjectInstance {
+                object,
+                tag,
+                time: key,
+                sender,
+                sent_order,
+                received_order,
+            } => {
                 if let Some(f) = table.remove_object_instance {
                     let stamp = stamp(sent_order, key, representation);
-                    f(user, object.0, TrellisBytes::of(&tag), order(sent_order), time_ptr(&stamp),
-                      order(received_order), u64::from(sender));
+                    f(
+                        user,
+                        object.0,
+                        TrellisBytes::of(&tag),
+                        order(sent_order),
+                        time_ptr(&stamp),
+                        order(received_order),
+                        u64::from(sender),
+                    );
                 }
             }
-            Callback::ProvideAttributeValueUpdate { object, attributes, tag } => {
+            Callback::ProvideAttributeValueUpdate {
+                object,
+                attributes,
+                tag,
+            } => {
                 if let Some(f) = table.provide_attribute_value_update {
                     let a = ids(&attributes);
                     f(user, object.0, a.as_ptr(), a.len(), TrellisBytes::of(&tag));
@@ -532,7 +620,12 @@ fn deliver_federate(table: &TrellisCallbacks, callback: Callback, representation
             Callback::FederationSynchronized { label, failed } => {
                 if let Some(f) = table.federation_synchronized {
                     let failed: Vec<u64> = failed.iter().map(|&h| u64::from(h)).collect();
-                    f(user, c_string(&label).as_ptr(), failed.as_ptr(), failed.len());
+                    f(
+                        user,
+                        c_string(&label).as_ptr(),
+                        failed.as_ptr(),
+                        failed.len(),
+                    );
                 }
             }
             Callback::TimeRegulationEnabled { time: t } => {
@@ -610,13 +703,26 @@ fn deliver_ownership(table: &TrellisCallbacks, callback: OwnershipCallback) {
         }
     };
     match callback {
-        O::RequestAttributeOwnershipAssumption { object, attributes, tag } => {
-            with_tag(table.request_attribute_ownership_assumption, object.0, &attributes, &tag)
-        }
-        O::RequestDivestitureConfirmation { object, attributes } => {
-            plain(table.request_divestiture_confirmation, object.0, &attributes)
-        }
-        O::AttributeOwnershipAcquisitionNotification { object, attributes, tag } => with_tag(
+        O::RequestAttributeOwnershipAssumption {
+            object,
+            attributes,
+            tag,
+        } => with_tag(
+            table.request_attribute_ownership_assumption,
+            object.0,
+            &attributes,
+            &tag,
+        ),
+        O::RequestDivestitureConfirmation { object, attributes } => plain(
+            table.request_divestiture_confirmation,
+            object.0,
+            &attributes,
+        ),
+        O::AttributeOwnershipAcquisitionNotification {
+            object,
+            attributes,
+            tag,
+        } => with_tag(
             table.attribute_ownership_acquisition_notification,
             object.0,
             &attributes,
@@ -625,15 +731,26 @@ fn deliver_ownership(table: &TrellisCallbacks, callback: OwnershipCallback) {
         O::AttributeOwnershipUnavailable { object, attributes } => {
             plain(table.attribute_ownership_unavailable, object.0, &attributes)
         }
-        O::RequestAttributeOwnershipRelease { object, attributes, tag } => {
-            with_tag(table.request_attribute_ownership_release, object.0, &attributes, &tag)
-        }
+        O::RequestAttributeOwnershipRelease {
+            object,
+            attributes,
+            tag,
+        } => with_tag(
+            table.request_attribute_ownership_release,
+            object.0,
+            &attributes,
+            &tag,
+        ),
         O::ConfirmAttributeOwnershipAcquisitionCancellation { object, attributes } => plain(
             table.confirm_attribute_ownership_acquisition_cancellation,
             object.0,
             &attributes,
         ),
-        O::InformAttributeOwnership { object, attribute, owner } => {
+        O::InformAttributeOwnership {
+            object,
+            attribute,
+            owner,
+        } => {
             if let Some(f) = table.inform_attribute_ownership {
                 // SAFETY: as above.
                 unsafe { f(user, object.0, u64::from(attribute.0), u64::from(owner)) };

@@ -58,9 +58,14 @@ pub extern "C" fn trellis_publish_object_class_attributes(
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_unpublish_object_class(handle: *mut TrellisRti, object_class_value: u64) -> TrellisStatus {
+pub extern "C" fn trellis_unpublish_object_class(
+    handle: *mut TrellisRti,
+    object_class_value: u64,
+) -> TrellisStatus {
     with_session(handle, |session| {
-        Ok(session.joined()?.unpublish_object_class(object_class(object_class_value))?)
+        Ok(session
+            .joined()?
+            .unpublish_object_class(object_class(object_class_value))?)
     })
 }
 
@@ -92,16 +97,26 @@ pub extern "C" fn trellis_unpublish_object_class_attributes(
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_publish_interaction_class(handle: *mut TrellisRti, interaction: u64) -> TrellisStatus {
+pub extern "C" fn trellis_publish_interaction_class(
+    handle: *mut TrellisRti,
+    interaction: u64,
+) -> TrellisStatus {
     with_session(handle, |session| {
-        Ok(session.joined()?.publish_interaction_class(interaction_class(interaction))?)
+        Ok(session
+            .joined()?
+            .publish_interaction_class(interaction_class(interaction))?)
     })
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_unpublish_interaction_class(handle: *mut TrellisRti, interaction: u64) -> TrellisStatus {
+pub extern "C" fn trellis_unpublish_interaction_class(
+    handle: *mut TrellisRti,
+    interaction: u64,
+) -> TrellisStatus {
     with_session(handle, |session| {
-        Ok(session.joined()?.unpublish_interaction_class(interaction_class(interaction))?)
+        Ok(session
+            .joined()?
+            .unpublish_interaction_class(interaction_class(interaction))?)
     })
 }
 
@@ -120,7 +135,10 @@ pub extern "C" fn trellis_subscribe_object_class_attributes(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let (attributes, rate) = unsafe {
-            (attribute_list(attributes, count)?, optional_text(update_rate, "update_rate")?)
+            (
+                attribute_list(attributes, count)?,
+                optional_text(update_rate, "update_rate")?,
+            )
         };
         check_update_rate(session, rate)?;
         let _ = active;
@@ -131,9 +149,14 @@ pub extern "C" fn trellis_subscribe_object_class_attributes(
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_unsubscribe_object_class(handle: *mut TrellisRti, object_class_value: u64) -> TrellisStatus {
+pub extern "C" fn trellis_unsubscribe_object_class(
+    handle: *mut TrellisRti,
+    object_class_value: u64,
+) -> TrellisStatus {
     with_session(handle, |session| {
-        Ok(session.joined()?.unsubscribe_object_class(object_class(object_class_value))?)
+        Ok(session
+            .joined()?
+            .unsubscribe_object_class(object_class(object_class_value))?)
     })
 }
 
@@ -172,13 +195,20 @@ pub extern "C" fn trellis_subscribe_interaction_class(
 ) -> TrellisStatus {
     with_session(handle, |session| {
         let _ = active;
-        Ok(session.joined()?.subscribe_interaction_class(interaction_class(interaction))?)
+        Ok(session
+            .joined()?
+            .subscribe_interaction_class(interaction_class(interaction))?)
     })
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_unsubscribe_interaction_class(handle: *mut TrellisRti, interaction: u64) -> TrellisStatus {
+pub extern "C" fn trellis_unsubscribe_interaction_class(
+    handle: *mut TrellisRti,
+    interaction: u64,
+) -> TrellisStatus {
     with_session(handle, |session| {
-        Ok(session.joined()?.unsubscribe_interaction_class(interaction_class(interaction))?)
+        Ok(session
+            .joined()?
+            .unsubscribe_interaction_class(interaction_class(interaction))?)
     })
 }

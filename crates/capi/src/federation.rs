@@ -48,7 +48,10 @@ fn parse_designator(designator: Option<&str>) -> Result<Endpoint, Failure> {
 /// CONNECTION_FAILED when no router answers there. On success *out is a new ambassador,
 /// released with trellis_free.
 #[no_mangle]
-pub extern "C" fn trellis_connect(designator: *const c_char, out: *mut *mut TrellisRti) -> TrellisStatus {
+pub extern "C" fn trellis_connect(
+    designator: *const c_char,
+    out: *mut *mut TrellisRti,
+) -> TrellisStatus {
     entry(|| {
         let out = crate::ffi::out_ref(out, "out")?;
         // SAFETY: header contract.
@@ -215,7 +218,9 @@ pub extern "C" fn trellis_list_federation_executions(handle: *mut TrellisRti) ->
             .map(|rti| rti.federation().to_owned())
             .unwrap_or_default();
         let list = session.manage(&federation, |rti| rti.list_federation_executions())?;
-        session.local.push_back(LocalCallback::FederationExecutions(list));
+        session
+            .local
+            .push_back(LocalCallback::FederationExecutions(list));
         Ok(())
     })
 }
@@ -358,7 +363,10 @@ pub extern "C" fn trellis_synchronization_point_achieved(
 /// The joined federation's logical time representation: TRELLIS_TIME_INTEGER64 or
 /// TRELLIS_TIME_FLOAT64.
 #[no_mangle]
-pub extern "C" fn trellis_time_representation(handle: *mut TrellisRti, out: *mut i32) -> TrellisStatus {
+pub extern "C" fn trellis_time_representation(
+    handle: *mut TrellisRti,
+    out: *mut i32,
+) -> TrellisStatus {
     with_session(handle, |session| {
         session.joined()?;
         let value = match session.time {

@@ -119,12 +119,18 @@ pub(crate) unsafe fn optional_text<'a>(
 
 /// # Safety
 /// `data` must point at `len` readable values (or be null with `len` 0).
-pub(crate) unsafe fn slice<'a, T>(data: *const T, len: usize, what: &str) -> Result<&'a [T], Failure> {
+pub(crate) unsafe fn slice<'a, T>(
+    data: *const T,
+    len: usize,
+    what: &str,
+) -> Result<&'a [T], Failure> {
     if len == 0 {
         return Ok(&[]);
     }
     if data.is_null() {
-        return Err(Failure::internal(format!("{what} is NULL with a count of {len}")));
+        return Err(Failure::internal(format!(
+            "{what} is NULL with a count of {len}"
+        )));
     }
     Ok(std::slice::from_raw_parts(data, len))
 }

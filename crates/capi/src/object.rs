@@ -42,14 +42,19 @@ fn retraction(session: &mut Session, out: *mut u64) {
 
 /// reserveObjectInstanceName: the answer comes as a callback (succeeded or failed).
 #[no_mangle]
-pub extern "C" fn trellis_reserve_object_instance_name(handle: *mut TrellisRti, name: *const c_char) -> TrellisStatus {
+pub extern "C" fn trellis_reserve_object_instance_name(
+    handle: *mut TrellisRti,
+    name: *const c_char,
+) -> TrellisStatus {
     with_session(handle, |session| {
         // SAFETY: header contract.
         let name = unsafe { text(name, "name") }?;
         check_name(name)?;
         let answer = match session.joined()?.reserve_object_instance_name(name) {
             Ok(()) => LocalCallback::NameReserved(name.to_owned()),
-            Err(RtiError::ObjectInstanceNameInUse(_)) => LocalCallback::NameRefused(name.to_owned()),
+            Err(RtiError::ObjectInstanceNameInUse(_)) => {
+                LocalCallback::NameRefused(name.to_owned())
+            }
             Err(other) => return Err(other.into()),
         };
         session.local.push_back(answer);
@@ -71,7 +76,10 @@ fn check_name(name: &str) -> Result<(), Failure> {
 /// releaseObjectInstanceName: not provided by Trellis (reserved names stay reserved until
 /// the federation is destroyed).
 #[no_mangle]
-pub extern "C" fn trellis_release_object_instance_name(handle: *mut TrellisRti, name: *const c_char) -> TrellisStatus {
+pub extern "C" fn trellis_release_object_instance_name(
+    handle: *mut TrellisRti,
+    name: *const c_char,
+) -> TrellisStatus {
     with_session(handle, |session| {
         session.joined()?;
         // SAFETY: header contract.
@@ -182,14 +190,22 @@ pub extern "C" fn trellis_update_attribute_values(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let (values, tag, time) = unsafe {
-            (values(attribute_values, count, attribute)?, tag.as_slice("tag")?, time.as_ref().copied())
+            (
+                values(attribute_values, count, attribute)?,
+                tag.as_slice("tag")?,
+                time.as_ref().copied(),
+            )
         };
         let object = ObjectId(object);
         match time {
-            None => Ok(session.joined()?.update_attribute_values(object, &values, tag)?),
+            None => Ok(session
+                .joined()?
+                .update_attribute_values(object, &values, tag)?),
             Some(time) => {
                 let time = time.to_logical(session.time)?;
-                session.joined()?.update_attribute_values_at(object, &values, tag, time, None)?;
+                session
+                    .joined()?
+                    .update_attribute_values_at(object, &values, tag, time, None)?;
                 retraction(session, retraction_out);
                 Ok(())
             }
@@ -211,14 +227,22 @@ pub extern "C" fn trellis_send_interaction(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let (parameters, tag, time) = unsafe {
-            (values(parameters, count, parameter)?, tag.as_slice("tag")?, time.as_ref().copied())
+            (
+                values(parameters, count, parameter)?,
+                tag.as_slice("tag")?,
+                time.as_ref().copied(),
+            )
         };
         let class = interaction_class(interaction);
         match time {
-            None => Ok(session.joined()?.send_interaction(class, &parameters, tag)?),
+            None => Ok(session
+                .joined()?
+                .send_interaction(class, &parameters, tag)?),
             Some(time) => {
                 let time = time.to_logical(session.time)?;
-                session.joined()?.send_interaction_at(class, &parameters, tag, time, None)?;
+                session
+                    .joined()?
+                    .send_interaction_at(class, &parameters, tag, time, None)?;
                 retraction(session, retraction_out);
                 Ok(())
             }
@@ -243,7 +267,9 @@ pub extern "C" fn trellis_delete_object_instance(
             None => session.joined()?.delete_object_instance(object, tag)?,
             Some(time) => {
                 let time = time.to_logical(session.time)?;
-                session.joined()?.delete_object_instance_at(object, tag, time)?;
+                session
+                    .joined()?
+                    .delete_object_instance_at(object, tag, time)?;
                 retraction(session, retraction_out);
             }
         }
@@ -254,7 +280,10 @@ pub extern "C" fn trellis_delete_object_instance(
 
 /// localDeleteObjectInstance: not provided by Trellis.
 #[no_mangle]
-pub extern "C" fn trellis_local_delete_object_instance(handle: *mut TrellisRti, object: u64) -> TrellisStatus {
+pub extern "C" fn trellis_local_delete_object_instance(
+    handle: *mut TrellisRti,
+    object: u64,
+) -> TrellisStatus {
     with_session(handle, |session| {
         session.joined()?;
         let _ = object;
@@ -273,7 +302,8 @@ pub extern "C" fn trellis_request_attribute_value_update(
 ) -> TrellisStatus {
     with_session(handle, |session| {
         // SAFETY: header contract.
-        let (attributes, tag) = unsafe { (attribute_list(attributes, count)?, tag.as_slice("tag")?) };
+        let (attributes, tag) =
+            unsafe { (attribute_list(attributes, count)?, tag.as_slice("tag")?) };
         Ok(session
             .joined()?
             .request_attribute_value_update(ObjectId(object), &attributes, tag)?)
@@ -291,7 +321,8 @@ pub extern "C" fn trellis_request_class_attribute_value_update(
 ) -> TrellisStatus {
     with_session(handle, |session| {
         // SAFETY: header contract.
-        let (attributes, tag) = unsafe { (attribute_list(attributes, count)?, tag.as_slice("tag")?) };
+        let (attributes, tag) =
+            unsafe { (attribute_list(attributes, count)?, tag.as_slice("tag")?) };
         Ok(session.joined()?.request_class_attribute_value_update(
             object_class(object_class_value),
             &attributes,

@@ -9,11 +9,22 @@ use trellis_core::federate::ObjectId;
 use trellis_core::fom::AttributeHandle;
 use trellis_net::rti::RtiAmbassador;
 
-type Service = fn(&mut RtiAmbassador, ObjectId, &[AttributeHandle]) -> Result<(), trellis_net::rti::RtiError>;
-type TaggedService =
-    fn(&mut RtiAmbassador, ObjectId, &[AttributeHandle], &[u8]) -> Result<(), trellis_net::rti::RtiError>;
+type Service =
+    fn(&mut RtiAmbassador, ObjectId, &[AttributeHandle]) -> Result<(), trellis_net::rti::RtiError>;
+type TaggedService = fn(
+    &mut RtiAmbassador,
+    ObjectId,
+    &[AttributeHandle],
+    &[u8],
+) -> Result<(), trellis_net::rti::RtiError>;
 
-fn run(handle: *mut TrellisRti, object: u64, attributes: *const u64, count: usize, service: Service) -> TrellisStatus {
+fn run(
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
+    service: Service,
+) -> TrellisStatus {
     with_session(handle, |session| {
         // SAFETY: header contract.
         let attributes = unsafe { attribute_list(attributes, count) }?;
@@ -31,51 +42,117 @@ fn run_tagged(
 ) -> TrellisStatus {
     with_session(handle, |session| {
         // SAFETY: header contract.
-        let (attributes, tag) = unsafe { (attribute_list(attributes, count)?, tag.as_slice("tag")?) };
-        Ok(service(session.joined()?, ObjectId(object), &attributes, tag)?)
+        let (attributes, tag) =
+            unsafe { (attribute_list(attributes, count)?, tag.as_slice("tag")?) };
+        Ok(service(
+            session.joined()?,
+            ObjectId(object),
+            &attributes,
+            tag,
+        )?)
     })
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_unconditional_attribute_ownership_divestiture(
-    handle: *mut TrellisRti, object: u64, attributes: *const u64, count: usize,
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
 ) -> TrellisStatus {
-    run(handle, object, attributes, count, RtiAmbassador::unconditional_attribute_ownership_divestiture)
+    run(
+        handle,
+        object,
+        attributes,
+        count,
+        RtiAmbassador::unconditional_attribute_ownership_divestiture,
+    )
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_negotiated_attribute_ownership_divestiture(
-    handle: *mut TrellisRti, object: u64, attributes: *const u64, count: usize, tag: TrellisBytes,
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
+    tag: TrellisBytes,
 ) -> TrellisStatus {
-    run_tagged(handle, object, attributes, count, tag, RtiAmbassador::negotiated_attribute_ownership_divestiture)
+    run_tagged(
+        handle,
+        object,
+        attributes,
+        count,
+        tag,
+        RtiAmbassador::negotiated_attribute_ownership_divestiture,
+    )
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_confirm_divestiture(
-    handle: *mut TrellisRti, object: u64, attributes: *const u64, count: usize, tag: TrellisBytes,
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
+    tag: TrellisBytes,
 ) -> TrellisStatus {
-    run_tagged(handle, object, attributes, count, tag, RtiAmbassador::confirm_divestiture)
+    run_tagged(
+        handle,
+        object,
+        attributes,
+        count,
+        tag,
+        RtiAmbassador::confirm_divestiture,
+    )
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_attribute_ownership_acquisition(
-    handle: *mut TrellisRti, object: u64, attributes: *const u64, count: usize, tag: TrellisBytes,
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
+    tag: TrellisBytes,
 ) -> TrellisStatus {
-    run_tagged(handle, object, attributes, count, tag, RtiAmbassador::attribute_ownership_acquisition)
+    run_tagged(
+        handle,
+        object,
+        attributes,
+        count,
+        tag,
+        RtiAmbassador::attribute_ownership_acquisition,
+    )
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_attribute_ownership_acquisition_if_available(
-    handle: *mut TrellisRti, object: u64, attributes: *const u64, count: usize,
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
 ) -> TrellisStatus {
-    run(handle, object, attributes, count, RtiAmbassador::attribute_ownership_acquisition_if_available)
+    run(
+        handle,
+        object,
+        attributes,
+        count,
+        RtiAmbassador::attribute_ownership_acquisition_if_available,
+    )
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_attribute_ownership_release_denied(
-    handle: *mut TrellisRti, object: u64, attributes: *const u64, count: usize,
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
 ) -> TrellisStatus {
-    run(handle, object, attributes, count, RtiAmbassador::attribute_ownership_release_denied)
+    run(
+        handle,
+        object,
+        attributes,
+        count,
+        RtiAmbassador::attribute_ownership_release_denied,
+    )
 }
 
 /// attributeOwnershipDivestitureIfWanted: the attributes divested go to (out, capacity, len).
@@ -95,28 +172,55 @@ pub extern "C" fn trellis_attribute_ownership_divestiture_if_wanted(
         let divested = session
             .joined()?
             .attribute_ownership_divestiture_if_wanted(ObjectId(object), &attributes)?;
-        put_handles(divested.iter().map(|a| u64::from(a.0)), divested_out, capacity, divested_len)
+        put_handles(
+            divested.iter().map(|a| u64::from(a.0)),
+            divested_out,
+            capacity,
+            divested_len,
+        )
     })
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_cancel_negotiated_attribute_ownership_divestiture(
-    handle: *mut TrellisRti, object: u64, attributes: *const u64, count: usize,
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
 ) -> TrellisStatus {
-    run(handle, object, attributes, count, RtiAmbassador::cancel_negotiated_attribute_ownership_divestiture)
+    run(
+        handle,
+        object,
+        attributes,
+        count,
+        RtiAmbassador::cancel_negotiated_attribute_ownership_divestiture,
+    )
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_cancel_attribute_ownership_acquisition(
-    handle: *mut TrellisRti, object: u64, attributes: *const u64, count: usize,
+    handle: *mut TrellisRti,
+    object: u64,
+    attributes: *const u64,
+    count: usize,
 ) -> TrellisStatus {
-    run(handle, object, attributes, count, RtiAmbassador::cancel_attribute_ownership_acquisition)
+    run(
+        handle,
+        object,
+        attributes,
+        count,
+        RtiAmbassador::cancel_attribute_ownership_acquisition,
+    )
 }
 
 /// queryAttributeOwnership: the answer comes as inform_attribute_ownership /
 /// attribute_is_not_owned.
 #[no_mangle]
-pub extern "C" fn trellis_query_attribute_ownership(handle: *mut TrellisRti, object: u64, attribute_value: u64) -> TrellisStatus {
+pub extern "C" fn trellis_query_attribute_ownership(
+    handle: *mut TrellisRti,
+    object: u64,
+    attribute_value: u64,
+) -> TrellisStatus {
     with_session(handle, |session| {
         Ok(session
             .joined()?

@@ -2,7 +2,9 @@
 //! that use them.
 
 use crate::declaration::{check_update_rate, interaction_class, object_class};
-use crate::ffi::{optional_text, out_ref, put, put_handles, slice, TrellisBytes, TrellisHandleValue};
+use crate::ffi::{
+    optional_text, out_ref, put, put_handles, slice, TrellisBytes, TrellisHandleValue,
+};
 use crate::object::{learn_registered, parameter, values};
 use crate::status::*;
 use crate::time::TrellisTime;
@@ -23,7 +25,10 @@ pub struct TrellisAttributeRegions {
 
 /// # Safety
 /// As `ffi::slice`, for the pairs and each pair's arrays.
-unsafe fn pairs(pairs: *const TrellisAttributeRegions, count: usize) -> Result<Vec<AttributeSetRegionSetPair>, Failure> {
+unsafe fn pairs(
+    pairs: *const TrellisAttributeRegions,
+    count: usize,
+) -> Result<Vec<AttributeSetRegionSetPair>, Failure> {
     slice(pairs, count, "pairs")?
         .iter()
         .map(|p| {
@@ -39,7 +44,10 @@ unsafe fn pairs(pairs: *const TrellisAttributeRegions, count: usize) -> Result<V
 /// # Safety
 /// As `ffi::slice`.
 unsafe fn regions(regions: *const u64, count: usize) -> Result<Vec<RegionHandle>, Failure> {
-    Ok(slice(regions, count, "regions")?.iter().map(|&r| RegionHandle(r)).collect())
+    Ok(slice(regions, count, "regions")?
+        .iter()
+        .map(|&r| RegionHandle(r))
+        .collect())
 }
 
 fn dimension(value: u64) -> DimensionHandle {
@@ -55,8 +63,10 @@ pub extern "C" fn trellis_create_region(
 ) -> TrellisStatus {
     with_session(handle, |session| {
         // SAFETY: header contract.
-        let dimensions: Vec<DimensionHandle> =
-            unsafe { slice(dimensions, count, "dimensions") }?.iter().map(|&d| dimension(d)).collect();
+        let dimensions: Vec<DimensionHandle> = unsafe { slice(dimensions, count, "dimensions") }?
+            .iter()
+            .map(|&d| dimension(d))
+            .collect();
         let region = session.joined()?.create_region(&dimensions)?;
         *out_ref(region_out, "region_out")? = region.0;
         Ok(())
@@ -64,7 +74,11 @@ pub extern "C" fn trellis_create_region(
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_commit_region_modifications(handle: *mut TrellisRti, regions_in: *const u64, count: usize) -> TrellisStatus {
+pub extern "C" fn trellis_commit_region_modifications(
+    handle: *mut TrellisRti,
+    regions_in: *const u64,
+    count: usize,
+) -> TrellisStatus {
     with_session(handle, |session| {
         // SAFETY: header contract.
         let regions = unsafe { regions(regions_in, count) }?;
@@ -74,7 +88,9 @@ pub extern "C" fn trellis_commit_region_modifications(handle: *mut TrellisRti, r
 
 #[no_mangle]
 pub extern "C" fn trellis_delete_region(handle: *mut TrellisRti, region: u64) -> TrellisStatus {
-    with_session(handle, |session| Ok(session.joined()?.delete_region(RegionHandle(region))?))
+    with_session(handle, |session| {
+        Ok(session.joined()?.delete_region(RegionHandle(region))?)
+    })
 }
 
 #[no_mangle]
@@ -86,8 +102,15 @@ pub extern "C" fn trellis_get_dimension_handle_set(
     len: *mut usize,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let dimensions = session.joined()?.get_dimension_handle_set(RegionHandle(region))?;
-        put_handles(dimensions.iter().map(|d| u64::from(d.0)), out, capacity, len)
+        let dimensions = session
+            .joined()?
+            .get_dimension_handle_set(RegionHandle(region))?;
+        put_handles(
+            dimensions.iter().map(|d| u64::from(d.0)),
+            out,
+            capacity,
+            len,
+        )
     })
 }
 
@@ -127,9 +150,15 @@ pub extern "C" fn trellis_set_range_bounds(
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_dimension_upper_bound(handle: *mut TrellisRti, dimension_value: u64, out: *mut u64) -> TrellisStatus {
+pub extern "C" fn trellis_get_dimension_upper_bound(
+    handle: *mut TrellisRti,
+    dimension_value: u64,
+    out: *mut u64,
+) -> TrellisStatus {
     with_session(handle, |session| {
-        let bound = session.joined()?.get_dimension_upper_bound(dimension(dimension_value))?;
+        let bound = session
+            .joined()?
+            .get_dimension_upper_bound(dimension(dimension_value))?;
         *out_ref(out, "out")? = bound;
         Ok(())
     })
@@ -145,11 +174,18 @@ pub extern "C" fn trellis_get_available_dimensions_for_class_attribute(
     len: *mut usize,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let dimensions = session.joined()?.get_available_dimensions_for_class_attribute(
-            object_class(object_class_value),
-            AttributeHandle(attribute as u32),
-        )?;
-        put_handles(dimensions.iter().map(|d| u64::from(d.0)), out, capacity, len)
+        let dimensions = session
+            .joined()?
+            .get_available_dimensions_for_class_attribute(
+                object_class(object_class_value),
+                AttributeHandle(attribute as u32),
+            )?;
+        put_handles(
+            dimensions.iter().map(|d| u64::from(d.0)),
+            out,
+            capacity,
+            len,
+        )
     })
 }
 
@@ -165,7 +201,12 @@ pub extern "C" fn trellis_get_available_dimensions_for_interaction_class(
         let dimensions = session
             .joined()?
             .get_available_dimensions_for_interaction_class(interaction_class(interaction))?;
-        put_handles(dimensions.iter().map(|d| u64::from(d.0)), out, capacity, len)
+        put_handles(
+            dimensions.iter().map(|d| u64::from(d.0)),
+            out,
+            capacity,
+            len,
+        )
     })
 }
 
@@ -184,7 +225,9 @@ pub extern "C" fn trellis_register_object_instance_with_regions(
         let class = object_class(object_class_value);
         let rti = session.joined()?;
         let object = match name {
-            Some(name) => rti.register_object_instance_with_regions_and_name(class, &pairs, name)?,
+            Some(name) => {
+                rti.register_object_instance_with_regions_and_name(class, &pairs, name)?
+            }
             None => rti.register_object_instance_with_regions(class, &pairs)?,
         };
         learn_registered(session, object, name);
@@ -203,7 +246,9 @@ pub extern "C" fn trellis_associate_regions_for_updates(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let pairs = unsafe { pairs(pairs_in, pair_count) }?;
-        Ok(session.joined()?.associate_regions_for_updates(ObjectId(object), &pairs)?)
+        Ok(session
+            .joined()?
+            .associate_regions_for_updates(ObjectId(object), &pairs)?)
     })
 }
 
@@ -217,7 +262,9 @@ pub extern "C" fn trellis_unassociate_regions_for_updates(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let pairs = unsafe { pairs(pairs_in, pair_count) }?;
-        Ok(session.joined()?.unassociate_regions_for_updates(ObjectId(object), &pairs)?)
+        Ok(session
+            .joined()?
+            .unassociate_regions_for_updates(ObjectId(object), &pairs)?)
     })
 }
 
@@ -232,12 +279,20 @@ pub extern "C" fn trellis_subscribe_object_class_attributes_with_regions(
 ) -> TrellisStatus {
     with_session(handle, |session| {
         // SAFETY: header contract.
-        let (pairs, rate) = unsafe { (pairs(pairs_in, pair_count)?, optional_text(update_rate, "update_rate")?) };
+        let (pairs, rate) = unsafe {
+            (
+                pairs(pairs_in, pair_count)?,
+                optional_text(update_rate, "update_rate")?,
+            )
+        };
         check_update_rate(session, rate)?;
         let _ = active;
         Ok(session
             .joined()?
-            .subscribe_object_class_attributes_with_region_handles(object_class(object_class_value), &pairs)?)
+            .subscribe_object_class_attributes_with_region_handles(
+                object_class(object_class_value),
+                &pairs,
+            )?)
     })
 }
 
@@ -253,7 +308,10 @@ pub extern "C" fn trellis_unsubscribe_object_class_attributes_with_regions(
         let pairs = unsafe { pairs(pairs_in, pair_count) }?;
         Ok(session
             .joined()?
-            .unsubscribe_object_class_attributes_with_regions(object_class(object_class_value), &pairs)?)
+            .unsubscribe_object_class_attributes_with_regions(
+                object_class(object_class_value),
+                &pairs,
+            )?)
     })
 }
 
@@ -271,7 +329,10 @@ pub extern "C" fn trellis_subscribe_interaction_class_with_regions(
         let _ = active;
         Ok(session
             .joined()?
-            .subscribe_interaction_class_with_region_handles(interaction_class(interaction), &regions)?)
+            .subscribe_interaction_class_with_region_handles(
+                interaction_class(interaction),
+                &regions,
+            )?)
     })
 }
 
@@ -307,10 +368,16 @@ pub extern "C" fn trellis_send_interaction_with_regions(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let (parameters, regions, tag) = unsafe {
-            (values(parameters, count, parameter)?, regions(regions_in, region_count)?, tag.as_slice("tag")?)
+            (
+                values(parameters, count, parameter)?,
+                regions(regions_in, region_count)?,
+                tag.as_slice("tag")?,
+            )
         };
         if !time.is_null() {
-            return Err(Failure::not_provided("sendInteractionWithRegions with a time stamp"));
+            return Err(Failure::not_provided(
+                "sendInteractionWithRegions with a time stamp",
+            ));
         }
         let _ = retraction_out;
         Ok(session.joined()?.send_interaction_with_regions(
@@ -334,10 +401,12 @@ pub extern "C" fn trellis_request_attribute_value_update_with_regions(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let (pairs, tag) = unsafe { (pairs(pairs_in, pair_count)?, tag.as_slice("tag")?) };
-        Ok(session.joined()?.request_attribute_value_update_with_regions(
-            object_class(object_class_value),
-            &pairs,
-            tag,
-        )?)
+        Ok(session
+            .joined()?
+            .request_attribute_value_update_with_regions(
+                object_class(object_class_value),
+                &pairs,
+                tag,
+            )?)
     })
 }

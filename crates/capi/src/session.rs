@@ -103,9 +103,12 @@ impl Session {
     }
 
     fn endpoint(&self) -> Result<&Endpoint, Failure> {
-        self.endpoint
-            .as_ref()
-            .ok_or_else(|| Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected: call connect first"))
+        self.endpoint.as_ref().ok_or_else(|| {
+            Failure::new(
+                TRELLIS_ERR_NOT_CONNECTED,
+                "not connected: call connect first",
+            )
+        })
     }
 
     fn open(&self, federation: &str) -> Result<RtiAmbassador, Failure> {

@@ -200,7 +200,9 @@ fn federate_status(error: &FederateError) -> TrellisStatus {
         E::ObjectClassRelevanceAdvisorySwitchIsOff => {
             TRELLIS_ERR_OBJECT_CLASS_RELEVANCE_ADVISORY_SWITCH_IS_OFF
         }
-        E::AttributeRelevanceAdvisorySwitchIsOn => TRELLIS_ERR_ATTRIBUTE_RELEVANCE_ADVISORY_SWITCH_IS_ON,
+        E::AttributeRelevanceAdvisorySwitchIsOn => {
+            TRELLIS_ERR_ATTRIBUTE_RELEVANCE_ADVISORY_SWITCH_IS_ON
+        }
         E::AttributeRelevanceAdvisorySwitchIsOff => {
             TRELLIS_ERR_ATTRIBUTE_RELEVANCE_ADVISORY_SWITCH_IS_OFF
         }

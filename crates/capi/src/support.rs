@@ -15,7 +15,10 @@ use trellis_core::federate::ObjectId;
 use trellis_core::fom::ObjectModel;
 
 fn name_not_found(kind: &str, name: &str) -> Failure {
-    Failure::new(TRELLIS_ERR_NAME_NOT_FOUND, format!("no {kind} is named {name:?}"))
+    Failure::new(
+        TRELLIS_ERR_NAME_NOT_FOUND,
+        format!("no {kind} is named {name:?}"),
+    )
 }
 
 fn lookup(
@@ -47,11 +50,18 @@ fn describe(
 }
 
 fn invalid(status: TrellisStatus, kind: &str, value: u64) -> Failure {
-    Failure::new(status, format!("{kind} handle {value} is not defined in the object model"))
+    Failure::new(
+        status,
+        format!("{kind} handle {value} is not defined in the object model"),
+    )
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_object_class_handle(handle: *mut TrellisRti, name: *const c_char, out: *mut u64) -> TrellisStatus {
+pub extern "C" fn trellis_get_object_class_handle(
+    handle: *mut TrellisRti,
+    name: *const c_char,
+    out: *mut u64,
+) -> TrellisStatus {
     lookup(handle, name, out, |_, model, name| {
         model
             .find_object_class(name)
@@ -61,25 +71,42 @@ pub extern "C" fn trellis_get_object_class_handle(handle: *mut TrellisRti, name:
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_object_class_name(handle: *mut TrellisRti, class: u64, out: *mut *mut c_char) -> TrellisStatus {
+pub extern "C" fn trellis_get_object_class_name(
+    handle: *mut TrellisRti,
+    class: u64,
+    out: *mut *mut c_char,
+) -> TrellisStatus {
     describe(handle, out, |_, model| {
         model
             .object_classes()
             .get(class as usize)
             .map(|c| c.qualified_name.clone())
-            .ok_or_else(|| invalid(TRELLIS_ERR_INVALID_OBJECT_CLASS_HANDLE, "object class", class))
+            .ok_or_else(|| {
+                invalid(
+                    TRELLIS_ERR_INVALID_OBJECT_CLASS_HANDLE,
+                    "object class",
+                    class,
+                )
+            })
     })
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_known_object_class_handle(handle: *mut TrellisRti, object: u64, out: *mut u64) -> TrellisStatus {
+pub extern "C" fn trellis_get_known_object_class_handle(
+    handle: *mut TrellisRti,
+    object: u64,
+    out: *mut u64,
+) -> TrellisStatus {
     with_session(handle, |session| {
         let class = session
             .joined()?
             .federate()?
             .known_object_class(ObjectId(object))
             .ok_or_else(|| {
-                Failure::new(TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN, format!("object instance {object} is not known"))
+                Failure::new(
+                    TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN,
+                    format!("object instance {object} is not known"),
+                )
             })?;
         *out_ref(out, "out")? = u64::from(class.0);
         Ok(())
@@ -87,20 +114,38 @@ pub extern "C" fn trellis_get_known_object_class_handle(handle: *mut TrellisRti,
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_object_instance_handle(handle: *mut TrellisRti, name: *const c_char, out: *mut u64) -> TrellisStatus {
+pub extern "C" fn trellis_get_object_instance_handle(
+    handle: *mut TrellisRti,
+    name: *const c_char,
+    out: *mut u64,
+) -> TrellisStatus {
     lookup(handle, name, out, |session, _, name| {
         session.names.object(name).ok_or_else(|| {
-            Failure::new(TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN, format!("no known object instance is named {name:?}"))
+            Failure::new(
+                TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN,
+                format!("no known object instance is named {name:?}"),
+            )
         })
     })
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_object_instance_name(handle: *mut TrellisRti, object: u64, out: *mut *mut c_char) -> TrellisStatus {
+pub extern "C" fn trellis_get_object_instance_name(
+    handle: *mut TrellisRti,
+    object: u64,
+    out: *mut *mut c_char,
+) -> TrellisStatus {
     describe(handle, out, |session, _| {
-        session.names.name(object).map(str::to_owned).ok_or_else(|| {
-            Failure::new(TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN, format!("object instance {object} is not known"))
-        })
+        session
+            .names
+            .name(object)
+            .map(str::to_owned)
+            .ok_or_else(|| {
+                Failure::new(
+                    TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN,
+                    format!("object instance {object} is not known"),
+                )
+            })
     })
 }
 
@@ -112,9 +157,13 @@ pub extern "C" fn trellis_get_attribute_handle(
     out: *mut u64,
 ) -> TrellisStatus {
     lookup(handle, name, out, |_, model, name| {
-        let class = model
-            .object_class_checked(class as u32)
-            .ok_or_else(|| invalid(TRELLIS_ERR_INVALID_OBJECT_CLASS_HANDLE, "object class", class))?;
+        let class = model.object_class_checked(class as u32).ok_or_else(|| {
+            invalid(
+                TRELLIS_ERR_INVALID_OBJECT_CLASS_HANDLE,
+                "object class",
+                class,
+            )
+        })?;
         model
             .find_attribute(class, name)
             .map(|a| u64::from(a.0))
@@ -130,9 +179,13 @@ pub extern "C" fn trellis_get_attribute_name(
     out: *mut *mut c_char,
 ) -> TrellisStatus {
     describe(handle, out, |_, model| {
-        let class = model
-            .object_class_checked(class as u32)
-            .ok_or_else(|| invalid(TRELLIS_ERR_INVALID_OBJECT_CLASS_HANDLE, "object class", class))?;
+        let class = model.object_class_checked(class as u32).ok_or_else(|| {
+            invalid(
+                TRELLIS_ERR_INVALID_OBJECT_CLASS_HANDLE,
+                "object class",
+                class,
+            )
+        })?;
         let available = model.available_attributes(class);
         available
             .iter()
@@ -143,7 +196,11 @@ pub extern "C" fn trellis_get_attribute_name(
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_update_rate_value(handle: *mut TrellisRti, designator: *const c_char, out: *mut f64) -> TrellisStatus {
+pub extern "C" fn trellis_get_update_rate_value(
+    handle: *mut TrellisRti,
+    designator: *const c_char,
+    out: *mut f64,
+) -> TrellisStatus {
     with_session(handle, |session| {
         // SAFETY: header contract.
         let designator = unsafe { text(designator, "designator") }?;
@@ -173,9 +230,15 @@ pub extern "C" fn trellis_get_update_rate_value_for_attribute(
     out: *mut f64,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let known = session.joined()?.federate()?.known_object_class(ObjectId(object));
+        let known = session
+            .joined()?
+            .federate()?
+            .known_object_class(ObjectId(object));
         if known.is_none() {
-            return Err(Failure::new(TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN, format!("object instance {object} is not known")));
+            return Err(Failure::new(
+                TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN,
+                format!("object instance {object} is not known"),
+            ));
         }
         let _ = attribute;
         *out_ref(out, "out")? = 0.0;
@@ -184,7 +247,11 @@ pub extern "C" fn trellis_get_update_rate_value_for_attribute(
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_interaction_class_handle(handle: *mut TrellisRti, name: *const c_char, out: *mut u64) -> TrellisStatus {
+pub extern "C" fn trellis_get_interaction_class_handle(
+    handle: *mut TrellisRti,
+    name: *const c_char,
+    out: *mut u64,
+) -> TrellisStatus {
     lookup(handle, name, out, |_, model, name| {
         model
             .find_interaction_class(name)
@@ -194,13 +261,23 @@ pub extern "C" fn trellis_get_interaction_class_handle(handle: *mut TrellisRti, 
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_interaction_class_name(handle: *mut TrellisRti, class: u64, out: *mut *mut c_char) -> TrellisStatus {
+pub extern "C" fn trellis_get_interaction_class_name(
+    handle: *mut TrellisRti,
+    class: u64,
+    out: *mut *mut c_char,
+) -> TrellisStatus {
     describe(handle, out, |_, model| {
         model
             .interaction_classes()
             .get(class as usize)
             .map(|c| c.qualified_name.clone())
-            .ok_or_else(|| invalid(TRELLIS_ERR_INVALID_INTERACTION_CLASS_HANDLE, "interaction class", class))
+            .ok_or_else(|| {
+                invalid(
+                    TRELLIS_ERR_INVALID_INTERACTION_CLASS_HANDLE,
+                    "interaction class",
+                    class,
+                )
+            })
     })
 }
 
@@ -214,7 +291,13 @@ pub extern "C" fn trellis_get_parameter_handle(
     lookup(handle, name, out, |_, model, name| {
         let class = model
             .interaction_class_checked(class as u32)
-            .ok_or_else(|| invalid(TRELLIS_ERR_INVALID_INTERACTION_CLASS_HANDLE, "interaction class", class))?;
+            .ok_or_else(|| {
+                invalid(
+                    TRELLIS_ERR_INVALID_INTERACTION_CLASS_HANDLE,
+                    "interaction class",
+                    class,
+                )
+            })?;
         model
             .find_parameter(class, name)
             .map(|p| u64::from(p.0))
@@ -232,7 +315,13 @@ pub extern "C" fn trellis_get_parameter_name(
     describe(handle, out, |_, model| {
         let class = model
             .interaction_class_checked(class as u32)
-            .ok_or_else(|| invalid(TRELLIS_ERR_INVALID_INTERACTION_CLASS_HANDLE, "interaction class", class))?;
+            .ok_or_else(|| {
+                invalid(
+                    TRELLIS_ERR_INVALID_INTERACTION_CLASS_HANDLE,
+                    "interaction class",
+                    class,
+                )
+            })?;
         model
             .available_parameters(class)
             .iter()
@@ -243,19 +332,33 @@ pub extern "C" fn trellis_get_parameter_name(
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_federate_handle(handle: *mut TrellisRti, name: *const c_char, out: *mut u64) -> TrellisStatus {
+pub extern "C" fn trellis_get_federate_handle(
+    handle: *mut TrellisRti,
+    name: *const c_char,
+    out: *mut u64,
+) -> TrellisStatus {
     lookup(handle, name, out, |session, _, name| {
         Ok(u64::from(session.joined()?.federate_handle(name)?))
     })
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_federate_name(handle: *mut TrellisRti, federate: u64, out: *mut *mut c_char) -> TrellisStatus {
-    describe(handle, out, |session, _| Ok(session.joined()?.federate_name_of(federate as u32)?))
+pub extern "C" fn trellis_get_federate_name(
+    handle: *mut TrellisRti,
+    federate: u64,
+    out: *mut *mut c_char,
+) -> TrellisStatus {
+    describe(handle, out, |session, _| {
+        Ok(session.joined()?.federate_name_of(federate as u32)?)
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_dimension_handle(handle: *mut TrellisRti, name: *const c_char, out: *mut u64) -> TrellisStatus {
+pub extern "C" fn trellis_get_dimension_handle(
+    handle: *mut TrellisRti,
+    name: *const c_char,
+    out: *mut u64,
+) -> TrellisStatus {
     lookup(handle, name, out, |_, model, name| {
         model
             .find_dimension(name)
@@ -265,7 +368,11 @@ pub extern "C" fn trellis_get_dimension_handle(handle: *mut TrellisRti, name: *c
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_dimension_name(handle: *mut TrellisRti, dimension: u64, out: *mut *mut c_char) -> TrellisStatus {
+pub extern "C" fn trellis_get_dimension_name(
+    handle: *mut TrellisRti,
+    dimension: u64,
+    out: *mut *mut c_char,
+) -> TrellisStatus {
     describe(handle, out, |_, model| {
         model
             .dimensions()
@@ -277,7 +384,11 @@ pub extern "C" fn trellis_get_dimension_name(handle: *mut TrellisRti, dimension:
 
 /// "HLAreliable" / "HLAbestEffort" -> TRELLIS_TRANSPORT_*.
 #[no_mangle]
-pub extern "C" fn trellis_get_transportation_type(handle: *mut TrellisRti, name: *const c_char, out: *mut i32) -> TrellisStatus {
+pub extern "C" fn trellis_get_transportation_type(
+    handle: *mut TrellisRti,
+    name: *const c_char,
+    out: *mut i32,
+) -> TrellisStatus {
     with_session(handle, |session| {
         session.joined()?;
         // SAFETY: header contract.
@@ -297,17 +408,28 @@ pub extern "C" fn trellis_get_transportation_type(handle: *mut TrellisRti, name:
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_transportation_name(handle: *mut TrellisRti, value: i32, out: *mut *mut c_char) -> TrellisStatus {
+pub extern "C" fn trellis_get_transportation_name(
+    handle: *mut TrellisRti,
+    value: i32,
+    out: *mut *mut c_char,
+) -> TrellisStatus {
     describe(handle, out, |_, _| match value {
         TRELLIS_TRANSPORT_RELIABLE => Ok("HLAreliable".into()),
         TRELLIS_TRANSPORT_BEST_EFFORT => Ok("HLAbestEffort".into()),
-        other => Err(Failure::new(TRELLIS_ERR_INVALID_TRANSPORTATION_TYPE, format!("transportation type {other}"))),
+        other => Err(Failure::new(
+            TRELLIS_ERR_INVALID_TRANSPORTATION_TYPE,
+            format!("transportation type {other}"),
+        )),
     })
 }
 
 /// "Receive" / "TimeStamp" -> TRELLIS_ORDER_*.
 #[no_mangle]
-pub extern "C" fn trellis_get_order_type(handle: *mut TrellisRti, name: *const c_char, out: *mut i32) -> TrellisStatus {
+pub extern "C" fn trellis_get_order_type(
+    handle: *mut TrellisRti,
+    name: *const c_char,
+    out: *mut i32,
+) -> TrellisStatus {
     with_session(handle, |session| {
         session.joined()?;
         // SAFETY: header contract.
@@ -316,7 +438,10 @@ pub extern "C" fn trellis_get_order_type(handle: *mut TrellisRti, name: *const c
             "Receive" => TRELLIS_ORDER_RECEIVE,
             "TimeStamp" => TRELLIS_ORDER_TIMESTAMP,
             other => {
-                return Err(Failure::new(TRELLIS_ERR_INVALID_ORDER_NAME, format!("order {other:?}: Receive or TimeStamp")))
+                return Err(Failure::new(
+                    TRELLIS_ERR_INVALID_ORDER_NAME,
+                    format!("order {other:?}: Receive or TimeStamp"),
+                ))
             }
         };
         Ok(())
@@ -324,18 +449,29 @@ pub extern "C" fn trellis_get_order_type(handle: *mut TrellisRti, name: *const c
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_get_order_name(handle: *mut TrellisRti, value: i32, out: *mut *mut c_char) -> TrellisStatus {
+pub extern "C" fn trellis_get_order_name(
+    handle: *mut TrellisRti,
+    value: i32,
+    out: *mut *mut c_char,
+) -> TrellisStatus {
     describe(handle, out, |_, _| match value {
         TRELLIS_ORDER_RECEIVE => Ok("Receive".into()),
         TRELLIS_ORDER_TIMESTAMP => Ok("TimeStamp".into()),
-        other => Err(Failure::new(TRELLIS_ERR_INVALID_ORDER_TYPE, format!("order type {other}"))),
+        other => Err(Failure::new(
+            TRELLIS_ERR_INVALID_ORDER_TYPE,
+            format!("order type {other}"),
+        )),
     })
 }
 
 /// Advisory switches. switch_kind: 0 object class relevance, 1 attribute relevance,
 /// 2 attribute scope (not provided by Trellis), 3 interaction relevance.
 #[no_mangle]
-pub extern "C" fn trellis_set_advisory_switch(handle: *mut TrellisRti, switch_kind: i32, on: bool) -> TrellisStatus {
+pub extern "C" fn trellis_set_advisory_switch(
+    handle: *mut TrellisRti,
+    switch_kind: i32,
+    on: bool,
+) -> TrellisStatus {
     with_session(handle, |session| {
         let rti = session.joined()?;
         match (switch_kind, on) {

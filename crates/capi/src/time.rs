@@ -17,7 +17,10 @@ pub struct TrellisTime {
 }
 
 impl TrellisTime {
-    pub(crate) fn from_logical(time: LogicalTime, representation: TimeRepresentation) -> TrellisTime {
+    pub(crate) fn from_logical(
+        time: LogicalTime,
+        representation: TimeRepresentation,
+    ) -> TrellisTime {
         match representation {
             TimeRepresentation::Integer64 => {
                 let integer = time.as_i64();
@@ -36,7 +39,10 @@ impl TrellisTime {
         }
     }
 
-    pub(crate) fn to_logical(self, representation: TimeRepresentation) -> Result<LogicalTime, Failure> {
+    pub(crate) fn to_logical(
+        self,
+        representation: TimeRepresentation,
+    ) -> Result<LogicalTime, Failure> {
         match representation {
             TimeRepresentation::Integer64 => Ok(LogicalTime::from_i64(self.integer)),
             TimeRepresentation::Float64 => LogicalTime::from_f64(self.floating).ok_or_else(|| {
@@ -78,7 +84,10 @@ fn advance(handle: *mut TrellisRti, kind: AdvanceKind, time: TrellisTime) -> Tre
 
 /// enableTimeRegulation with this lookahead.
 #[no_mangle]
-pub extern "C" fn trellis_enable_time_regulation(handle: *mut TrellisRti, lookahead: TrellisTime) -> TrellisStatus {
+pub extern "C" fn trellis_enable_time_regulation(
+    handle: *mut TrellisRti,
+    lookahead: TrellisTime,
+) -> TrellisStatus {
     with_session(handle, |session| {
         let lookahead = lookahead.to_interval(session.time);
         Ok(session.joined()?.enable_time_regulation(lookahead)?)
@@ -87,41 +96,62 @@ pub extern "C" fn trellis_enable_time_regulation(handle: *mut TrellisRti, lookah
 
 #[no_mangle]
 pub extern "C" fn trellis_disable_time_regulation(handle: *mut TrellisRti) -> TrellisStatus {
-    with_session(handle, |session| Ok(session.joined()?.disable_time_regulation()?))
+    with_session(handle, |session| {
+        Ok(session.joined()?.disable_time_regulation()?)
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_enable_time_constrained(handle: *mut TrellisRti) -> TrellisStatus {
-    with_session(handle, |session| Ok(session.joined()?.enable_time_constrained()?))
+    with_session(handle, |session| {
+        Ok(session.joined()?.enable_time_constrained()?)
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn trellis_disable_time_constrained(handle: *mut TrellisRti) -> TrellisStatus {
-    with_session(handle, |session| Ok(session.joined()?.disable_time_constrained()?))
+    with_session(handle, |session| {
+        Ok(session.joined()?.disable_time_constrained()?)
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_time_advance_request(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+pub extern "C" fn trellis_time_advance_request(
+    handle: *mut TrellisRti,
+    time: TrellisTime,
+) -> TrellisStatus {
     advance(handle, AdvanceKind::Tar, time)
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_time_advance_request_available(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+pub extern "C" fn trellis_time_advance_request_available(
+    handle: *mut TrellisRti,
+    time: TrellisTime,
+) -> TrellisStatus {
     advance(handle, AdvanceKind::Tara, time)
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_next_message_request(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+pub extern "C" fn trellis_next_message_request(
+    handle: *mut TrellisRti,
+    time: TrellisTime,
+) -> TrellisStatus {
     advance(handle, AdvanceKind::Nmr, time)
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_next_message_request_available(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+pub extern "C" fn trellis_next_message_request_available(
+    handle: *mut TrellisRti,
+    time: TrellisTime,
+) -> TrellisStatus {
     advance(handle, AdvanceKind::Nmra, time)
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_flush_queue_request(handle: *mut TrellisRti, time: TrellisTime) -> TrellisStatus {
+pub extern "C" fn trellis_flush_queue_request(
+    handle: *mut TrellisRti,
+    time: TrellisTime,
+) -> TrellisStatus {
     advance(handle, AdvanceKind::Flush, time)
 }
 
@@ -129,16 +159,25 @@ pub extern "C" fn trellis_flush_queue_request(handle: *mut TrellisRti, time: Tre
 /// always delivered as they come in Trellis (the standard's asynchronous delivery), so
 /// only the state and its errors are kept.
 #[no_mangle]
-pub extern "C" fn trellis_set_asynchronous_delivery(handle: *mut TrellisRti, enabled: bool) -> TrellisStatus {
+pub extern "C" fn trellis_set_asynchronous_delivery(
+    handle: *mut TrellisRti,
+    enabled: bool,
+) -> TrellisStatus {
     with_session(handle, |session| {
         session.joined()?;
         if session.asynchronous_delivery == enabled {
             let (status, what) = if enabled {
                 (TRELLIS_ERR_ASYNCHRONOUS_DELIVERY_ALREADY_ENABLED, "enabled")
             } else {
-                (TRELLIS_ERR_ASYNCHRONOUS_DELIVERY_ALREADY_DISABLED, "disabled")
+                (
+                    TRELLIS_ERR_ASYNCHRONOUS_DELIVERY_ALREADY_DISABLED,
+                    "disabled",
+                )
             };
-            return Err(Failure::new(status, format!("asynchronous delivery is already {what}")));
+            return Err(Failure::new(
+                status,
+                format!("asynchronous delivery is already {what}"),
+            ));
         }
         session.asynchronous_delivery = enabled;
         Ok(())
@@ -147,7 +186,11 @@ pub extern "C" fn trellis_set_asynchronous_delivery(handle: *mut TrellisRti, ena
 
 /// queryGALT: *valid_out false when GALT is undefined (no regulating federate).
 #[no_mangle]
-pub extern "C" fn trellis_query_galt(handle: *mut TrellisRti, out: *mut TrellisTime, valid_out: *mut bool) -> TrellisStatus {
+pub extern "C" fn trellis_query_galt(
+    handle: *mut TrellisRti,
+    out: *mut TrellisTime,
+    valid_out: *mut bool,
+) -> TrellisStatus {
     with_session(handle, |session| {
         let representation = session.time;
         let galt = session.joined()?.query_galt()?;
@@ -160,7 +203,10 @@ pub extern "C" fn trellis_query_galt(handle: *mut TrellisRti, out: *mut TrellisT
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_query_logical_time(handle: *mut TrellisRti, out: *mut TrellisTime) -> TrellisStatus {
+pub extern "C" fn trellis_query_logical_time(
+    handle: *mut TrellisRti,
+    out: *mut TrellisTime,
+) -> TrellisStatus {
     with_session(handle, |session| {
         let representation = session.time;
         let time = session.joined()?.query_logical_time()?;
@@ -171,7 +217,11 @@ pub extern "C" fn trellis_query_logical_time(handle: *mut TrellisRti, out: *mut 
 
 /// queryLITS: *valid_out false when nothing is queued and GALT is undefined.
 #[no_mangle]
-pub extern "C" fn trellis_query_lits(handle: *mut TrellisRti, out: *mut TrellisTime, valid_out: *mut bool) -> TrellisStatus {
+pub extern "C" fn trellis_query_lits(
+    handle: *mut TrellisRti,
+    out: *mut TrellisTime,
+    valid_out: *mut bool,
+) -> TrellisStatus {
     with_session(handle, |session| {
         let representation = session.time;
         let lits = session.joined()?.query_lits()?;
@@ -184,7 +234,10 @@ pub extern "C" fn trellis_query_lits(handle: *mut TrellisRti, out: *mut TrellisT
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_modify_lookahead(handle: *mut TrellisRti, lookahead: TrellisTime) -> TrellisStatus {
+pub extern "C" fn trellis_modify_lookahead(
+    handle: *mut TrellisRti,
+    lookahead: TrellisTime,
+) -> TrellisStatus {
     with_session(handle, |session| {
         let lookahead = lookahead.to_interval(session.time);
         Ok(session.joined()?.modify_lookahead(lookahead)?)
@@ -192,7 +245,10 @@ pub extern "C" fn trellis_modify_lookahead(handle: *mut TrellisRti, lookahead: T
 }
 
 #[no_mangle]
-pub extern "C" fn trellis_query_lookahead(handle: *mut TrellisRti, out: *mut TrellisTime) -> TrellisStatus {
+pub extern "C" fn trellis_query_lookahead(
+    handle: *mut TrellisRti,
+    out: *mut TrellisTime,
+) -> TrellisStatus {
     with_session(handle, |session| {
         let lookahead = session.joined()?.query_lookahead()?;
         *out_ref(out, "out")? = TrellisTime::from_interval(lookahead);
@@ -223,7 +279,11 @@ pub extern "C" fn trellis_change_attribute_order_type(
     with_session(handle, |session| {
         session.joined()?;
         // SAFETY: header contract.
-        let _ = (object, unsafe { slice(attributes, count, "attributes") }?, order);
+        let _ = (
+            object,
+            unsafe { slice(attributes, count, "attributes") }?,
+            order,
+        );
         Err(Failure::not_provided("changeAttributeOrderType"))
     })
 }

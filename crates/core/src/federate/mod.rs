@@ -461,7 +461,13 @@ impl Federate {
     }
 
     /// Tell the subscribers of `class` (and its superclasses) that `object` exists.
-    fn announce_registration(&mut self, object: ObjectId, class: ObjectClassHandle, name: &str, time: u64) {
+    fn announce_registration(
+        &mut self,
+        object: ObjectId,
+        class: ObjectClassHandle,
+        name: &str,
+        time: u64,
+    ) {
         let ids = self.layouts.object_ids(class, None);
         let outgoing = Plain::Register { object, name };
         self.send(ids, TransportClass::Reliable, class.0, time, &[], outgoing);
