@@ -43,6 +43,8 @@
 
 #define TRELLIS_TIME_FLOAT64 1
 
+typedef struct Option_TrellisValuesCallback Option_TrellisValuesCallback;
+
 /*
  One federate's RTI ambassador (opaque to C).
  */
@@ -62,14 +64,6 @@ typedef struct TrellisBytes {
 } TrellisBytes;
 
 typedef const uint64_t *Handles;
-
-/*
- One attribute or parameter value: its handle and its bytes.
- */
-typedef struct TrellisHandleValue {
-  uint64_t handle;
-  struct TrellisBytes value;
-} TrellisHandleValue;
 
 /*
  A logical time or interval. The federation's representation decides which field is
@@ -112,33 +106,11 @@ typedef struct TrellisCallbacks {
    (object, values, count, tag, sent order, transport, time or NULL (receive order),
    received order, producing federate, sent regions, sent region count)
    */
-  void (*reflect_attribute_values)(void*,
-                                   uint64_t,
-                                   const struct TrellisHandleValue*,
-                                   size_t,
-                                   struct TrellisBytes,
-                                   int32_t,
-                                   int32_t,
-                                   const struct TrellisTime*,
-                                   int32_t,
-                                   uint64_t,
-                                   Handles,
-                                   size_t);
+  struct Option_TrellisValuesCallback reflect_attribute_values;
   /*
    As reflect, for an interaction class and its parameters.
    */
-  void (*receive_interaction)(void*,
-                              uint64_t,
-                              const struct TrellisHandleValue*,
-                              size_t,
-                              struct TrellisBytes,
-                              int32_t,
-                              int32_t,
-                              const struct TrellisTime*,
-                              int32_t,
-                              uint64_t,
-                              Handles,
-                              size_t);
+  struct Option_TrellisValuesCallback receive_interaction;
   /*
    (object, tag, sent order, time or NULL, received order, producing federate)
    */
@@ -176,6 +148,14 @@ typedef struct TrellisCallbacks {
   void (*time_constrained_enabled)(void*, struct TrellisTime);
   void (*time_advance_grant)(void*, struct TrellisTime);
 } TrellisCallbacks;
+
+/*
+ One attribute or parameter value: its handle and its bytes.
+ */
+typedef struct TrellisHandleValue {
+  uint64_t handle;
+  struct TrellisBytes value;
+} TrellisHandleValue;
 
 /*
  One AttributeHandleSetRegionHandleSetPair: these attributes, in these regions.

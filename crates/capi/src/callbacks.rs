@@ -31,6 +31,24 @@ const THREAD_SLICE: Duration = Duration::from_millis(1);
 
 type Handles = *const u64;
 
+/// reflect_attribute_values / receive_interaction: (user, object or interaction class,
+/// values, count, tag, sent order, transport, time or NULL (receive order), received order,
+/// producing federate, sent regions, sent region count).
+pub type TrellisValuesCallback = unsafe extern "C" fn(
+    *mut c_void,
+    u64,
+    *const TrellisHandleValue,
+    usize,
+    TrellisBytes,
+    i32,
+    i32,
+    *const TrellisTime,
+    i32,
+    u64,
+    *const u64,
+    usize,
+);
+
 /// The federate ambassador as C function pointers; `user` is passed back to each. A NULL
 /// member consumes its callback without a call.
 #[repr(C)]
@@ -67,39 +85,9 @@ pub struct TrellisCallbacks {
         Option<unsafe extern "C" fn(*mut c_void, u64, u64, *const c_char, u64)>,
     /// (object, values, count, tag, sent order, transport, time or NULL (receive order),
     /// received order, producing federate, sent regions, sent region count)
-    pub reflect_attribute_values: Option<
-        unsafe extern "C" fn(
-            *mut c_void,
-            u64,
-            *const TrellisHandleValue,
-            usize,
-            TrellisBytes,
-            i32,
-            i32,
-            *const TrellisTime,
-            i32,
-            u64,
-            Handles,
-            usize,
-        ),
-    >,
+    pub reflect_attribute_values: Option<TrellisValuesCallback>,
     /// As reflect, for an interaction class and its parameters.
-    pub receive_interaction: Option<
-        unsafe extern "C" fn(
-            *mut c_void,
-            u64,
-            *const TrellisHandleValue,
-            usize,
-            TrellisBytes,
-            i32,
-            i32,
-            *const TrellisTime,
-            i32,
-            u64,
-            Handles,
-            usize,
-        ),
-    >,
+    pub receive_interaction: Option<TrellisValuesCallback>,
     /// (object, tag, sent order, time or NULL, received order, producing federate)
     pub remove_object_instance: Option<
         unsafe extern "C" fn(*mut c_void, u64, TrellisBytes, i32, *const TrellisTime, i32, u64),
