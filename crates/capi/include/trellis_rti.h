@@ -43,8 +43,6 @@
 
 #define TRELLIS_TIME_FLOAT64 1
 
-typedef struct Option_TrellisValuesCallback Option_TrellisValuesCallback;
-
 /*
  One federate's RTI ambassador (opaque to C).
  */
@@ -66,6 +64,14 @@ typedef struct TrellisBytes {
 typedef const uint64_t *Handles;
 
 /*
+ One attribute or parameter value: its handle and its bytes.
+ */
+typedef struct TrellisHandleValue {
+  uint64_t handle;
+  struct TrellisBytes value;
+} TrellisHandleValue;
+
+/*
  A logical time or interval. The federation's representation decides which field is
  read; the library fills both (an integer federation's `floating` is the integer as a
  double; a float federation's `integer` is the value truncated).
@@ -74,6 +80,24 @@ typedef struct TrellisTime {
   int64_t integer;
   double floating;
 } TrellisTime;
+
+/*
+ reflect_attribute_values / receive_interaction: (user, object or interaction class,
+ values, count, tag, sent order, transport, time or NULL (receive order), received order,
+ producing federate, sent regions, sent region count). NULL: not wanted.
+ */
+typedef void (*TrellisValuesCallback)(void*,
+                                      uint64_t,
+                                      const struct TrellisHandleValue*,
+                                      size_t,
+                                      struct TrellisBytes,
+                                      int32_t,
+                                      int32_t,
+                                      const struct TrellisTime*,
+                                      int32_t,
+                                      uint64_t,
+                                      const uint64_t*,
+                                      size_t);
 
 /*
  The federate ambassador as C function pointers; `user` is passed back to each. A NULL
@@ -106,11 +130,11 @@ typedef struct TrellisCallbacks {
    (object, values, count, tag, sent order, transport, time or NULL (receive order),
    received order, producing federate, sent regions, sent region count)
    */
-  struct Option_TrellisValuesCallback reflect_attribute_values;
+  TrellisValuesCallback reflect_attribute_values;
   /*
    As reflect, for an interaction class and its parameters.
    */
-  struct Option_TrellisValuesCallback receive_interaction;
+  TrellisValuesCallback receive_interaction;
   /*
    (object, tag, sent order, time or NULL, received order, producing federate)
    */
@@ -148,14 +172,6 @@ typedef struct TrellisCallbacks {
   void (*time_constrained_enabled)(void*, struct TrellisTime);
   void (*time_advance_grant)(void*, struct TrellisTime);
 } TrellisCallbacks;
-
-/*
- One attribute or parameter value: its handle and its bytes.
- */
-typedef struct TrellisHandleValue {
-  uint64_t handle;
-  struct TrellisBytes value;
-} TrellisHandleValue;
 
 /*
  One AttributeHandleSetRegionHandleSetPair: these attributes, in these regions.

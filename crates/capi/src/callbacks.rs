@@ -33,21 +33,23 @@ type Handles = *const u64;
 
 /// reflect_attribute_values / receive_interaction: (user, object or interaction class,
 /// values, count, tag, sent order, transport, time or NULL (receive order), received order,
-/// producing federate, sent regions, sent region count).
-pub type TrellisValuesCallback = unsafe extern "C" fn(
-    *mut c_void,
-    u64,
-    *const TrellisHandleValue,
-    usize,
-    TrellisBytes,
-    i32,
-    i32,
-    *const TrellisTime,
-    i32,
-    u64,
-    *const u64,
-    usize,
-);
+/// producing federate, sent regions, sent region count). NULL: not wanted.
+pub type TrellisValuesCallback = Option<
+    unsafe extern "C" fn(
+        *mut c_void,
+        u64,
+        *const TrellisHandleValue,
+        usize,
+        TrellisBytes,
+        i32,
+        i32,
+        *const TrellisTime,
+        i32,
+        u64,
+        *const u64,
+        usize,
+    ),
+>;
 
 /// The federate ambassador as C function pointers; `user` is passed back to each. A NULL
 /// member consumes its callback without a call.
@@ -85,9 +87,9 @@ pub struct TrellisCallbacks {
         Option<unsafe extern "C" fn(*mut c_void, u64, u64, *const c_char, u64)>,
     /// (object, values, count, tag, sent order, transport, time or NULL (receive order),
     /// received order, producing federate, sent regions, sent region count)
-    pub reflect_attribute_values: Option<TrellisValuesCallback>,
+    pub reflect_attribute_values: TrellisValuesCallback,
     /// As reflect, for an interaction class and its parameters.
-    pub receive_interaction: Option<TrellisValuesCallback>,
+    pub receive_interaction: TrellisValuesCallback,
     /// (object, tag, sent order, time or NULL, received order, producing federate)
     pub remove_object_instance: Option<
         unsafe extern "C" fn(*mut c_void, u64, TrellisBytes, i32, *const TrellisTime, i32, u64),
