@@ -11,8 +11,6 @@ namespace rti1516e {
 // Called with the data pointer when a buffer handed over by takeDataPointer is released.
 typedef void (*VLDataDeleterFunction)(void* data);
 
-class VariableLengthDataImplementation;
-
 class RTI_EXPORT VariableLengthData {
  public:
   VariableLengthData();
@@ -34,7 +32,13 @@ class RTI_EXPORT VariableLengthData {
   void takeDataPointer(void* inData, size_t inSize, VLDataDeleterFunction func = 0);
 
  private:
-  VariableLengthDataImplementation* _impl;
+  // Held inline, not behind a heap implementation: a value borrowed for a callback or an
+  // update costs no allocation.
+  void release();
+  void* _data;
+  size_t _size;
+  VLDataDeleterFunction _deleter;
+  bool _owned;
 };
 
 }  // namespace rti1516e

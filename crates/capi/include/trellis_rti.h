@@ -431,8 +431,11 @@ TrellisStatus trellis_unsubscribe_interaction_class(struct TrellisRti *handle,
                                                     uint64_t interaction);
 
 /*
- Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"); NULL or "" uses the environment
- variable TRELLIS_RTI_ADDRESS, else "tcp://127.0.0.1:7000". Fails with
+ Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"), optionally followed by
+ "?driver=direct" (the default: the node runs inside service calls and evoke, lowest
+ latency) or "?driver=thread" (the node has a thread of its own: batches form, highest
+ throughput); NULL or "" uses the environment variable TRELLIS_RTI_ADDRESS, else
+ "tcp://127.0.0.1:7000". Fails with
  CONNECTION_FAILED when no router answers there. On success *out is a new ambassador,
  released with trellis_free.
  */

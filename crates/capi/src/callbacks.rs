@@ -211,6 +211,10 @@ enum Next {
     Federate(Callback, TimeRepresentation),
 }
 
+/// Callbacks taken from the federate under one lock: the lock is held once per batch, not
+/// once per callback; the rest wait in the session's stash.
+const BATCH: usize = 64;
+
 fn take(session: &mut Session, wait: Duration) -> Result<Option<Next>, Failure> {
     if !session.callbacks_enabled {
         return Ok(None);
@@ -219,35 +223,41 @@ fn take(session: &mut Session, wait: Duration) -> Result<Option<Next>, Failure> 
         return Ok(Some(Next::Local(local)));
     }
     let time = session.time;
-    if let Some(callback) = session.stash.take() {
-        return Ok(Some(Next::Federate(callback, time)));
+    if session.stash.is_empty() && session.is_joined() {
+        fill(session, wait)?;
     }
-    if !session.is_joined() {
-        return Ok(None);
+    Ok(session.stash.pop_front().map(|c| Next::Federate(c, time)))
+}
+
+/// Take up to BATCH callbacks into the stash: the first waiting up to `wait`, the rest only
+/// if ready now.
+fn fill(session: &mut Session, wait: Duration) -> Result<(), Failure> {
+    let mut wait = wait;
+    while session.stash.len() < BATCH {
+        let Some(callback) = session.joined()?.evoke_callback(wait)? else {
+            break;
+        };
+        wait = Duration::ZERO;
+        match &callback {
+            Callback::DiscoverObjectInstance { object, name, .. } => {
+                session.names.learn(*object, name)
+            }
+            Callback::RemoveObjectInstance { object, .. } => session.names.forget(*object),
+            _ => {}
+        }
+        session.stash.push_back(callback);
     }
-    let callback = session.joined()?.evoke_callback(wait)?;
-    if let Some(Callback::DiscoverObjectInstance { object, name, .. }) = &callback {
-        session.names.learn(*object, name);
-    }
-    if let Some(Callback::RemoveObjectInstance { object, .. }) = &callback {
-        session.names.forget(*object);
-    }
-    Ok(callback.map(|c| Next::Federate(c, time)))
+    Ok(())
 }
 
 fn pending(session: &mut Session) -> Result<bool, Failure> {
-    if !session.local.is_empty() || session.stash.is_some() {
-        return Ok(true);
-    }
-    if !session.is_joined() || !session.callbacks_enabled {
+    if !session.callbacks_enabled {
         return Ok(false);
     }
-    session.stash = session.joined()?.evoke_callback(Duration::ZERO)?;
-    if let Some(Callback::DiscoverObjectInstance { object, name, .. }) = &session.stash {
-        let (object, name) = (*object, name.clone());
-        session.names.learn(object, &name);
+    if session.local.is_empty() && session.stash.is_empty() && session.is_joined() {
+        fill(session, Duration::ZERO)?;
     }
-    Ok(session.stash.is_some())
+    Ok(!session.local.is_empty() || !session.stash.is_empty())
 }
 
 /// evokeCallback (multiple false) / evokeMultipleCallbacks (true): wait up to min_seconds
@@ -273,18 +283,22 @@ pub extern "C" fn trellis_evoke(
         if !rti.shared.session().is_connected() {
             return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
         }
-        let start = Instant::now();
-        let min = start + seconds(min_seconds);
-        let max = start + seconds(max_seconds.max(min_seconds));
+        // One clock reading per callback: evoke runs once per message at full rate.
+        let mut now = Instant::now();
+        let min = now + seconds(min_seconds);
+        let max = now + seconds(max_seconds.max(min_seconds));
         loop {
-            let wait = min.saturating_duration_since(Instant::now());
-            let next = take(&mut rti.shared.session(), wait)?;
+            let next = take(
+                &mut rti.shared.session(),
+                min.saturating_duration_since(now),
+            )?;
+            now = Instant::now();
             match next {
                 Some(next) => deliver(&rti.shared, next),
-                None if Instant::now() >= min => break,
+                None if now >= min => break,
                 None => continue,
             }
-            if !multiple || Instant::now() >= max {
+            if !multiple || now >= max {
                 break;
             }
         }

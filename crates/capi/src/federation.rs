@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use trellis_core::federate::{ResignAction, TimeRepresentation};
 use trellis_core::fom::ObjectModel;
+use trellis_net::rti::Driver;
 use trellis_net::Endpoint;
 
 /// Where a federate attaches when the designator is empty and TRELLIS_RTI_ADDRESS unset.
@@ -20,31 +21,53 @@ pub const TRELLIS_DEFAULT_DESIGNATOR: &str = "tcp://127.0.0.1:7000";
 pub const TRELLIS_TIME_INTEGER64: i32 = 0;
 pub const TRELLIS_TIME_FLOAT64: i32 = 1;
 
-fn parse_designator(designator: Option<&str>) -> Result<Endpoint, Failure> {
+/// Where and how to attach: the router's endpoint and how the node is driven.
+pub(crate) struct Designator {
+    pub endpoint: Endpoint,
+    pub driver: Driver,
+}
+
+/// "tcp://HOST:PORT" (or "HOST:PORT"), optionally "?driver=direct|thread": direct (the
+/// default) runs the node on the caller's thread inside service calls and evoke, lowest
+/// latency; thread gives the node a thread of its own, so batches form while the federate
+/// works (highest throughput).
+fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {
     let from_env = std::env::var("TRELLIS_RTI_ADDRESS").ok();
     let text = designator
         .or(from_env.as_deref().filter(|s| !s.is_empty()))
         .unwrap_or(TRELLIS_DEFAULT_DESIGNATOR);
-    let url = if text.contains("://") {
-        text.to_owned()
+    let invalid = |why: String| {
+        Failure::new(
+            TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR,
+            format!("local settings designator {text:?}: {why}; expected tcp://HOST:PORT[?driver=direct|thread]"),
+        )
+    };
+    let (address, options) = text.split_once('?').unwrap_or((text, ""));
+    let mut driver = Driver::Direct;
+    for option in options.split('&').filter(|o| !o.is_empty()) {
+        driver = match option {
+            "driver=direct" => Driver::Direct,
+            "driver=thread" => Driver::Thread,
+            other => return Err(invalid(format!("unknown option {other:?}"))),
+        };
+    }
+    let url = if address.contains("://") {
+        address.to_owned()
     } else {
-        format!("tcp://{text}")
+        format!("tcp://{address}")
     };
     match url.parse::<Endpoint>() {
-        Ok(endpoint @ Endpoint::Tcp(_)) => Ok(endpoint),
-        Ok(_) => Err(Failure::new(
-            TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR,
-            format!("local settings designator {text:?}: federates attach over tcp://HOST:PORT"),
-        )),
-        Err(e) => Err(Failure::new(
-            TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR,
-            format!("local settings designator {text:?}: {e}; expected tcp://HOST:PORT"),
-        )),
+        Ok(endpoint @ Endpoint::Tcp(_)) => Ok(Designator { endpoint, driver }),
+        Ok(_) => Err(invalid("federates attach over TCP".into())),
+        Err(e) => Err(invalid(e.to_string())),
     }
 }
 
-/// Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"); NULL or "" uses the environment
-/// variable TRELLIS_RTI_ADDRESS, else "tcp://127.0.0.1:7000". Fails with
+/// Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"), optionally followed by
+/// "?driver=direct" (the default: the node runs inside service calls and evoke, lowest
+/// latency) or "?driver=thread" (the node has a thread of its own: batches form, highest
+/// throughput); NULL or "" uses the environment variable TRELLIS_RTI_ADDRESS, else
+/// "tcp://127.0.0.1:7000". Fails with
 /// CONNECTION_FAILED when no router answers there. On success *out is a new ambassador,
 /// released with trellis_free.
 #[no_mangle]
@@ -57,7 +80,8 @@ pub extern "C" fn trellis_connect(
         // SAFETY: header contract.
         let designator = unsafe { optional_text(designator, "designator") }?;
         let mut session = Session::new();
-        session.connect(parse_designator(designator)?)?;
+        let designator = parse_designator(designator)?;
+        session.connect(designator.endpoint, designator.driver)?;
         let shared = Arc::new(Shared {
             session: Mutex::new(session),
             callbacks: Mutex::new(crate::TrellisCallbacks::none()),

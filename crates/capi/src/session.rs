@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use trellis_core::federate::{Callback, ObjectId, ResignAction, TimeRepresentation};
 use trellis_core::fom::ObjectModel;
-use trellis_net::rti::{RtiAmbassador, RtiConfig, RtiError};
+use trellis_net::rti::{Driver, RtiAmbassador, RtiConfig, RtiError};
 use trellis_net::{Endpoint, NodeConfig};
 
 /// How long `connect` waits for the router's TCP port to answer.
@@ -35,6 +35,7 @@ pub(crate) enum LocalCallback {
 
 pub(crate) struct Session {
     endpoint: Option<Endpoint>,
+    driver: Driver,
     bound: Option<RtiAmbassador>,
     joined: bool,
     pub time: TimeRepresentation,
@@ -42,8 +43,9 @@ pub(crate) struct Session {
     /// uses them before asking the registry).
     created_modules: HashMap<String, Vec<String>>,
     pub local: VecDeque<LocalCallback>,
-    /// A callback taken to learn whether more are pending, delivered first next time.
-    pub stash: Option<Callback>,
+    /// Callbacks taken from the federate (a batch per lock, or to learn whether more are
+    /// pending), delivered first.
+    pub stash: VecDeque<Callback>,
     pub names: ObjectNames,
     pub callbacks_enabled: bool,
     pub automatic_resign: ResignAction,
@@ -57,12 +59,13 @@ impl Session {
     pub fn new() -> Session {
         Session {
             endpoint: None,
+            driver: Driver::Direct,
             bound: None,
             joined: false,
             time: TimeRepresentation::Integer64,
             created_modules: HashMap::new(),
             local: VecDeque::new(),
-            stash: None,
+            stash: VecDeque::new(),
             names: ObjectNames::default(),
             callbacks_enabled: true,
             automatic_resign: ResignAction::default(),
@@ -80,8 +83,9 @@ impl Session {
         self.joined
     }
 
-    /// Check the router answers at `endpoint` and remember it.
-    pub fn connect(&mut self, endpoint: Endpoint) -> Result<(), Failure> {
+    /// Check the router answers at `endpoint` and remember it, and how nodes are driven.
+    pub fn connect(&mut self, endpoint: Endpoint, driver: Driver) -> Result<(), Failure> {
+        self.driver = driver;
         if let Endpoint::Tcp(address) = &endpoint {
             TcpStream::connect_timeout(address, CONNECT_PROBE_TIMEOUT).map_err(|e| {
                 Failure::new(
@@ -98,7 +102,7 @@ impl Session {
         self.bound = None;
         self.endpoint = None;
         self.joined = false;
-        self.stash = None;
+        self.stash.clear();
         self.local.clear();
     }
 
@@ -119,7 +123,9 @@ impl Session {
             NODES.fetch_add(1, Ordering::Relaxed)
         );
         let node = NodeConfig::child_of(name, federation, self.endpoint()?.clone());
-        RtiAmbassador::connect(RtiConfig::new(node)).map_err(|e| {
+        let mut config = RtiConfig::new(node);
+        config.driver = self.driver;
+        RtiAmbassador::connect(config).map_err(|e| {
             let mut failure = Failure::from(e);
             failure.status = TRELLIS_ERR_CONNECTION_FAILED;
             failure
@@ -162,7 +168,7 @@ impl Session {
         self.joined = joined;
         if !joined {
             self.names = ObjectNames::default();
-            self.stash = None;
+            self.stash.clear();
         }
     }
 

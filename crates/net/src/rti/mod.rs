@@ -574,6 +574,15 @@ impl RtiAmbassador {
     /// The next callback, doing the network's work for at most `timeout` while none is
     /// ready (HLA's evokeCallback).
     pub fn evoke_callback(&mut self, timeout: Duration) -> Result<Option<Callback>, RtiError> {
+        // A callback already queued needs no clock.
+        self.watch_network_interest()?;
+        if let Some(callback) = self
+            .joined
+            .as_mut()
+            .and_then(|j| j.federate.poll_callback())
+        {
+            return Ok(Some(callback));
+        }
         let deadline = Instant::now() + timeout;
         loop {
             self.watch_network_interest()?;
