@@ -29,6 +29,9 @@ pub const TRELLIS_TRANSPORT_BEST_EFFORT: i32 = 2;
 /// the longest it holds the session lock while waiting for a callback.
 const THREAD_SLICE: Duration = Duration::from_millis(1);
 
+/// evokeMultipleCallbacks looks at the clock every this many callbacks while they come.
+const CLOCK_EVERY: u32 = 32;
+
 type Handles = *const u64;
 
 /// reflect_attribute_values / receive_interaction: (user, object or interaction class,
@@ -283,23 +286,39 @@ pub extern "C" fn trellis_evoke(
         if !rti.shared.session().is_connected() {
             return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
         }
-        // One clock reading per callback: evoke runs once per message at full rate.
+        // Few clock readings: at full rate this loop runs once per message, so the clock is
+        // read when nothing is ready and every CLOCK_EVERY callbacks otherwise.
         let mut now = Instant::now();
         let min = now + seconds(min_seconds);
         let max = now + seconds(max_seconds.max(min_seconds));
+        let mut delivered = 0u32;
+        // Right after a callback the clock reading is stale: look without waiting first.
+        let mut just_delivered = false;
         loop {
-            let next = take(
-                &mut rti.shared.session(),
-                min.saturating_duration_since(now),
-            )?;
-            now = Instant::now();
-            match next {
-                Some(next) => deliver(&rti.shared, next),
-                None if now >= min => break,
-                None => continue,
-            }
-            if !multiple || now >= max {
+            let wait = if just_delivered {
+                Duration::ZERO
+            } else {
+                min.saturating_duration_since(now)
+            };
+            let Some(next) = take(&mut rti.shared.session(), wait)? else {
+                now = Instant::now();
+                if now >= min {
+                    break;
+                }
+                just_delivered = false;
+                continue;
+            };
+            deliver(&rti.shared, next);
+            delivered += 1;
+            just_delivered = true;
+            if !multiple {
                 break;
+            }
+            if delivered % CLOCK_EVERY == 0 {
+                now = Instant::now();
+                if now >= max {
+                    break;
+                }
             }
         }
         if !pending_out.is_null() {

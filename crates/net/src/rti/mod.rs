@@ -574,16 +574,26 @@ impl RtiAmbassador {
     /// The next callback, doing the network's work for at most `timeout` while none is
     /// ready (HLA's evokeCallback).
     pub fn evoke_callback(&mut self, timeout: Duration) -> Result<Option<Callback>, RtiError> {
-        // A callback already queued needs no clock.
-        self.watch_network_interest()?;
-        if let Some(callback) = self
-            .joined
-            .as_mut()
-            .and_then(|j| j.federate.poll_callback())
-        {
-            return Ok(Some(callback));
+        // Without a wait, no clock: at full rate this runs once per message.
+        if timeout.is_zero() {
+            return self.poll_callback_now();
         }
         let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(callback) = self.poll_callback_now()? {
+                return Ok(Some(callback));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.link.recv_timeout(self.watch_slice(left))? {
+                Some(message) => self.take_message(message)?,
+                None if left.is_zero() || Instant::now() >= deadline => return Ok(None),
+                None => {}
+            }
+        }
+    }
+
+    /// A callback that is ready now: queued already, or made by the messages that arrived.
+    fn poll_callback_now(&mut self) -> Result<Option<Callback>, RtiError> {
         loop {
             self.watch_network_interest()?;
             if let Some(callback) = self
@@ -593,11 +603,9 @@ impl RtiAmbassador {
             {
                 return Ok(Some(callback));
             }
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.link.recv_timeout(self.watch_slice(left))? {
+            match self.link.recv_timeout(Duration::ZERO)? {
                 Some(message) => self.take_message(message)?,
-                None if left.is_zero() || Instant::now() >= deadline => return Ok(None),
-                None => {}
+                None => return Ok(None),
             }
         }
     }
