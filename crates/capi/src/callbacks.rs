@@ -218,7 +218,7 @@ enum Next {
 /// once per callback; the rest wait in the session's stash.
 const BATCH: usize = 64;
 
-fn take(session: &mut Session, wait: Duration) -> Result<Option<Next>, Failure> {
+fn take(session: &mut Session, wait: Duration, batch: usize) -> Result<Option<Next>, Failure> {
     if !session.callbacks_enabled {
         return Ok(None);
     }
@@ -227,16 +227,16 @@ fn take(session: &mut Session, wait: Duration) -> Result<Option<Next>, Failure> 
     }
     let time = session.time;
     if session.stash.is_empty() && session.is_joined() {
-        fill(session, wait)?;
+        fill(session, wait, batch)?;
     }
     Ok(session.stash.pop_front().map(|c| Next::Federate(c, time)))
 }
 
-/// Take up to BATCH callbacks into the stash: the first waiting up to `wait`, the rest only
-/// if ready now.
-fn fill(session: &mut Session, wait: Duration) -> Result<(), Failure> {
+/// Take up to `batch` callbacks into the stash: the first waiting up to `wait`, the rest
+/// only if ready now.
+fn fill(session: &mut Session, wait: Duration, batch: usize) -> Result<(), Failure> {
     let mut wait = wait;
-    while session.stash.len() < BATCH {
+    while session.stash.len() < batch {
         let Some(callback) = session.joined()?.evoke_callback(wait)? else {
             break;
         };
@@ -253,14 +253,14 @@ fn fill(session: &mut Session, wait: Duration) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Whether callbacks are pending: taken already, or queued in the federate library (what
+/// the network has not delivered yet does not count: looking would cost a read per evoke).
 fn pending(session: &mut Session) -> Result<bool, Failure> {
     if !session.callbacks_enabled {
         return Ok(false);
     }
-    if session.local.is_empty() && session.stash.is_empty() && session.is_joined() {
-        fill(session, Duration::ZERO)?;
-    }
-    Ok(!session.local.is_empty() || !session.stash.is_empty())
+    let queued = session.is_joined() && session.joined()?.callbacks_queued();
+    Ok(!session.local.is_empty() || !session.stash.is_empty() || queued)
 }
 
 /// evokeCallback (multiple false) / evokeMultipleCallbacks (true): wait up to min_seconds
@@ -300,7 +300,8 @@ pub extern "C" fn trellis_evoke(
             } else {
                 min.saturating_duration_since(now)
             };
-            let Some(next) = take(&mut rti.shared.session(), wait)? else {
+            let batch = if multiple { BATCH } else { 1 };
+            let Some(next) = take(&mut rti.shared.session(), wait, batch)? else {
                 now = Instant::now();
                 if now >= min {
                     break;
@@ -364,7 +365,7 @@ fn callback_thread(shared: &Shared) {
     while !shared.stop.load(Ordering::SeqCst) {
         let next = {
             let mut session = shared.session();
-            take(&mut session, THREAD_SLICE)
+            take(&mut session, THREAD_SLICE, BATCH)
         };
         match next {
             Ok(Some(next)) => deliver(shared, next),

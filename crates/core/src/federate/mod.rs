@@ -186,6 +186,11 @@ impl Federate {
         self.callbacks.pop_front()
     }
 
+    /// Whether callbacks are queued for the application (without looking for new ones).
+    pub fn has_callbacks(&self) -> bool {
+        !self.callbacks.is_empty()
+    }
+
     // ---- names to handles ---------------------------------------------------------------
 
     pub fn object_class(&self, name: &str) -> Result<ObjectClassHandle, FederateError> {

@@ -592,6 +592,14 @@ impl RtiAmbassador {
         }
     }
 
+    /// Whether callbacks are queued already (HLA's "callbacks pending" after an evoke),
+    /// without reading the network.
+    pub fn callbacks_queued(&self) -> bool {
+        self.joined
+            .as_ref()
+            .is_some_and(|j| j.federate.has_callbacks())
+    }
+
     /// A callback that is ready now: queued already, or made by the messages that arrived.
     fn poll_callback_now(&mut self) -> Result<Option<Callback>, RtiError> {
         loop {
