@@ -286,6 +286,9 @@ pub extern "C" fn trellis_evoke(
         if !rti.shared.session().is_connected() {
             return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
         }
+        // The table is read once per evoke: set_callbacks from inside a callback takes effect
+        // at the next evoke.
+        let callbacks = table(&rti.shared);
         // Few clock readings: at full rate this loop runs once per message, so the clock is
         // read when nothing is ready and every CLOCK_EVERY callbacks otherwise.
         let mut now = Instant::now();
@@ -309,7 +312,7 @@ pub extern "C" fn trellis_evoke(
                 just_delivered = false;
                 continue;
             };
-            deliver(&rti.shared, next);
+            deliver(&callbacks, next);
             delivered += 1;
             just_delivered = true;
             if !multiple {
@@ -368,10 +371,10 @@ fn callback_thread(shared: &Shared) {
             take(&mut session, THREAD_SLICE, BATCH)
         };
         match next {
-            Ok(Some(next)) => deliver(shared, next),
+            Ok(Some(next)) => deliver(&table(shared), next),
             Ok(None) => std::thread::park_timeout(THREAD_SLICE),
             Err(failure) => {
-                let table = *shared.callbacks.lock().unwrap_or_else(|e| e.into_inner());
+                let table = table(shared);
                 let text = CString::new(failure.message).unwrap_or_default();
                 if let Some(f) = table.connection_lost {
                     // SAFETY: the caller's function, given for this.
@@ -399,12 +402,16 @@ pub(crate) fn stop_thread(rti: &TrellisRti) {
     }
 }
 
-fn deliver(shared: &Shared, next: Next) {
-    let table = *shared.callbacks.lock().unwrap_or_else(|e| e.into_inner());
+/// The callback table as installed now (copied: it is a few pointers).
+fn table(shared: &Shared) -> TrellisCallbacks {
+    *shared.callbacks.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn deliver(table: &TrellisCallbacks, next: Next) {
     IN_CALLBACK.with(|c| c.set(true));
     match next {
-        Next::Local(local) => deliver_local(&table, local),
-        Next::Federate(callback, time) => deliver_federate(&table, callback, time),
+        Next::Local(local) => deliver_local(table, local),
+        Next::Federate(callback, time) => deliver_federate(table, callback, time),
     }
     IN_CALLBACK.with(|c| c.set(false));
 }
