@@ -27,6 +27,15 @@ pub(crate) unsafe fn attribute_list(
         .collect())
 }
 
+/// The attributes of `current` that are not in `removed`: what stays declared when some are
+/// withdrawn (the federate library declares whole sets).
+fn without(current: Vec<AttributeHandle>, removed: &[AttributeHandle]) -> Vec<AttributeHandle> {
+    current
+        .into_iter()
+        .filter(|a| !removed.contains(a))
+        .collect()
+}
+
 /// An update rate designator must name one of the object model's update rates.
 pub(crate) fn check_update_rate(session: &mut Session, rate: Option<&str>) -> Result<(), Failure> {
     let Some(rate) = rate else { return Ok(()) };
@@ -82,12 +91,7 @@ pub extern "C" fn trellis_unpublish_object_class_attributes(
         let removed = unsafe { attribute_list(attributes, count) }?;
         let class = object_class(object_class_value);
         let rti = session.joined()?;
-        let remaining: Vec<AttributeHandle> = rti
-            .federate()?
-            .published_attributes(class)
-            .into_iter()
-            .filter(|a| !removed.contains(a))
-            .collect();
+        let remaining = without(rti.federate()?.published_attributes(class), &removed);
         rti.unpublish_object_class(class)?;
         if !remaining.is_empty() {
             rti.publish_object_class_attributes(class, &remaining)?;
@@ -173,12 +177,7 @@ pub extern "C" fn trellis_unsubscribe_object_class_attributes(
         let removed = unsafe { attribute_list(attributes, count) }?;
         let class = object_class(object_class_value);
         let rti = session.joined()?;
-        let remaining: Vec<AttributeHandle> = rti
-            .federate()?
-            .subscribed_attributes(class)
-            .into_iter()
-            .filter(|a| !removed.contains(a))
-            .collect();
+        let remaining = without(rti.federate()?.subscribed_attributes(class), &removed);
         rti.unsubscribe_object_class(class)?;
         if !remaining.is_empty() {
             rti.subscribe_object_class_attributes(class, &remaining)?;
