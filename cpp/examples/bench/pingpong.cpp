@@ -34,7 +34,7 @@ class Side : public Federate {
 };
 
 // One exchange: update, then evoke until the answer is reflected (at most 5 s).
-bool exchange(Side& master, std::vector<Octet> const& payload) {
+bool roundTrip(Side& master, std::vector<Octet> const& payload) {
   size_t const before = master.reflected;
   master.update(payload);
   Clock::time_point const deadline = Clock::now() + std::chrono::seconds(5);
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
     size_t lost = 0;
     for (size_t i = 0; i < kWarmupExchanges + o.count; ++i) {
       Clock::time_point const start = Clock::now();
-      bool const answered = exchange(master, payload);
+      bool const answered = roundTrip(master, payload);
       double const us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
       if (i < kWarmupExchanges) continue;
       if (answered) {
