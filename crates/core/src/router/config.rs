@@ -13,8 +13,16 @@ pub struct LinkConfig {
     pub batch_limit_bytes: usize,
     /// Hold frames this long to bundle them (the papers' 5 ms / 20 ms); zero sends at once.
     pub bundling_delay: Duration,
-    /// A consumer whose reliable queue stays full this long is disconnected.
+    /// A federate whose reliable queue stays full this long, taking nothing, is disconnected
+    /// as a slow consumer. While the queue is full its publishers are paused, so this is
+    /// the longest one stalled federate can stall everyone else.
     pub slow_consumer_timeout: Duration,
+    /// The same for a router-to-router link. Longer, so that a router whose own consumer
+    /// is stalled cuts that consumer (after `slow_consumer_timeout`) before its upstream
+    /// cuts the trunk and, with it, every federate behind it.
+    pub trunk_slow_consumer_timeout: Duration,
+    /// A link that has not finished its hello this long after it opened is closed.
+    pub handshake_timeout: Duration,
     /// Send a heartbeat when nothing else was sent for this long.
     pub heartbeat_interval: Duration,
     /// Close the link when nothing at all arrived for this long.
@@ -31,7 +39,9 @@ impl Default for LinkConfig {
             queue_limit_bytes: 4 << 20,
             batch_limit_bytes: 64 << 10,
             bundling_delay: Duration::ZERO,
-            slow_consumer_timeout: Duration::from_secs(10),
+            slow_consumer_timeout: Duration::from_secs(1),
+            trunk_slow_consumer_timeout: Duration::from_secs(5),
+            handshake_timeout: Duration::from_secs(5),
             heartbeat_interval: Duration::from_secs(1),
             heartbeat_timeout: Duration::from_secs(10),
             close_timeout: Duration::from_secs(2),

@@ -45,8 +45,15 @@ pub enum CloseReason {
     PeerGoodbye(String),
     /// Nothing arrived for this long.
     HeartbeatTimeout(Duration),
+    /// The far side opened the connection but sent no valid hello within this long.
+    HandshakeTimeout(Duration),
     /// The consumer's reliable queue stayed full too long, or outgrew its hard bound.
-    SlowConsumer { queued_bytes: usize, limit: usize },
+    SlowConsumer {
+        queued_bytes: usize,
+        limit: usize,
+        /// How long its queue had been full.
+        stalled: Duration,
+    },
     /// The transport failed.
     Transport(String),
     /// The peer closed the connection without a goodbye.
@@ -68,12 +75,18 @@ impl fmt::Display for CloseReason {
                     d.as_secs_f64()
                 )
             }
+            CloseReason::HandshakeTimeout(d) => {
+                write!(f, "no hello within {:.1} s of connecting", d.as_secs_f64())
+            }
             CloseReason::SlowConsumer {
                 queued_bytes,
                 limit,
+                stalled,
             } => write!(
                 f,
-                "slow consumer: {queued_bytes} bytes queued against a limit of {limit}"
+                "slow consumer: its reliable queue was full for {:.1} s ({queued_bytes} bytes \
+                 queued, limit {limit}); its publishers were paused meanwhile",
+                stalled.as_secs_f64()
             ),
             CloseReason::Transport(e) => write!(f, "transport error: {e}"),
             CloseReason::EndOfStream => {

@@ -164,7 +164,8 @@ impl Router {
             return 0;
         }
         let include_best_effort = link.udp_peer.is_none();
-        let queued = link.out.reliable_bytes()
+        let queued = link.out.control_bytes()
+            + link.out.reliable_bytes()
             + if include_best_effort {
                 link.out.best_effort_bytes()
             } else {
@@ -174,7 +175,9 @@ impl Router {
             return 0;
         }
         let delay = link.config.bundling_delay;
-        if !delay.is_zero() && !link.is_closing() && queued < link.config.batch_limit_bytes {
+        // Control frames do not wait for the bundling delay.
+        let bundle = !delay.is_zero() && !link.is_closing() && !link.out.has_control();
+        if bundle && queued < link.config.batch_limit_bytes {
             let due = link.out.oldest.map(|t| t + delay).unwrap_or(now);
             if now < due {
                 if !self.bundling.contains(&slot) {
@@ -214,8 +217,10 @@ impl Router {
             return;
         }
         self.process_input(now, slot);
-        if let Some(link) = self.links[slot as usize].as_ref() {
+        if let Some(link) = self.links[slot as usize].as_mut() {
             if link.stalled.is_none() && !link.is_closing() {
+                // Its silence while paused was ours: the heartbeat clock starts again.
+                link.last_received = now;
                 self.events.push_back(Event::ReadResumed { link: link.id });
             }
         }

@@ -7,6 +7,7 @@ use super::{LinkId, Router};
 use crate::time::Time;
 use crate::wire::{encode_heartbeat, Goodbye};
 use roaring::RoaringBitmap;
+use std::time::Duration;
 
 /// A consumer's reliable queue may outgrow its limit (control frames are not paused), but
 /// never past this many times the limit.
@@ -68,7 +69,14 @@ impl Router {
             return;
         }
         let text = reason.to_string();
-        self.send_control(now, slot, |out| Goodbye::encode(&text, out));
+        let goodbye = self.encode(|out| Goodbye::encode(&text, out));
+        if keep_queue {
+            // A local close says goodbye after what is queued, so nothing is cut short.
+            self.link_mut(slot).out.push_reliable(now, goodbye);
+            self.mark_ready(slot);
+        } else {
+            self.queue_control(now, slot, goodbye);
+        }
         let deadline = now + self.link(slot).config.close_timeout;
         self.link_mut(slot).state = LinkState::Closing { deadline, reason };
     }
@@ -125,7 +133,7 @@ impl Router {
     pub(super) fn enforce_hard_limit(&mut self, now: Time, slot: Slot) {
         let link = self.link(slot);
         let limit = link.config.queue_limit_bytes;
-        let queued = link.out.reliable_bytes();
+        let queued = link.out.reliable_bytes() + link.out.control_bytes();
         if queued > limit.saturating_mul(HARD_LIMIT_FACTOR) && !link.is_closing() {
             self.fail(
                 now,
@@ -133,6 +141,9 @@ impl Router {
                 CloseReason::SlowConsumer {
                     queued_bytes: queued,
                     limit,
+                    stalled: link
+                        .full_since
+                        .map_or(Duration::ZERO, |since| now.since(since)),
                 },
             );
         }
@@ -188,31 +199,46 @@ impl Router {
                 }
                 LinkState::Handshake { .. } | LinkState::Up => {}
             }
-            let config = &link.config;
-            if !config.heartbeat_timeout.is_zero()
-                && now.since(link.last_received) >= config.heartbeat_timeout
-            {
-                let silent = now.since(link.last_received);
-                self.fail(now, slot, CloseReason::HeartbeatTimeout(silent));
+            if let Some(reason) = self.link_failure(now, slot) {
+                self.fail(now, slot, reason);
                 continue;
             }
-            if let Some(since) = link.full_since {
-                if now.since(since) >= config.slow_consumer_timeout {
-                    let reason = CloseReason::SlowConsumer {
-                        queued_bytes: link.out.reliable_bytes(),
-                        limit: config.queue_limit_bytes,
-                    };
-                    self.fail(now, slot, reason);
-                    continue;
-                }
-            }
+            let link = self.link(slot);
+            let config = &link.config;
+            // One heartbeat at a time waits in the control lane of a link that cannot write.
             let heartbeat_due = !config.heartbeat_interval.is_zero()
                 && link.is_up()
-                && link.out.is_empty()
+                && !link.out.has_control()
                 && now.since(link.last_sent) >= config.heartbeat_interval;
             if heartbeat_due {
                 self.send_control(now, slot, encode_heartbeat);
             }
         }
+    }
+
+    /// Why an open link must be closed now, if it must: no hello in time, silence, or a
+    /// consumer stuck past its bound.
+    fn link_failure(&self, now: Time, slot: Slot) -> Option<CloseReason> {
+        let link = self.link(slot);
+        let config = &link.config;
+        let handshaking = matches!(link.state, LinkState::Handshake { .. });
+        if handshaking && now.since(link.opened) >= config.handshake_timeout {
+            return Some(CloseReason::HandshakeTimeout(now.since(link.opened)));
+        }
+        // A link paused by our own back-pressure is not read, so its silence means nothing.
+        let silent = now.since(link.last_received);
+        if !config.heartbeat_timeout.is_zero()
+            && link.stalled.is_none()
+            && silent >= config.heartbeat_timeout
+        {
+            return Some(CloseReason::HeartbeatTimeout(silent));
+        }
+        let bound = link.slow_consumer_bound(self.app.is_some())?;
+        let stalled = now.since(link.full_since?);
+        (stalled >= bound).then(|| CloseReason::SlowConsumer {
+            queued_bytes: link.out.reliable_bytes(),
+            limit: config.queue_limit_bytes,
+            stalled,
+        })
     }
 }

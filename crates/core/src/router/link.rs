@@ -9,6 +9,7 @@ use crate::time::Time;
 use crate::wire::{DataFrame, LinkFlags, Role, UdpOffer};
 use bytes::BytesMut;
 use roaring::RoaringBitmap;
+use std::time::Duration;
 
 pub(crate) type BlockId = u32;
 pub(crate) type FedIndex = u32;
@@ -79,6 +80,8 @@ pub(crate) struct Link {
     pub out: OutQueue,
     /// Interest the far side declared to us, per federation.
     pub interest: Vec<(FedIndex, RoaringBitmap)>,
+    /// When the link was handed to the router: the handshake deadline counts from here.
+    pub opened: Time,
     pub last_sent: Time,
     pub last_received: Time,
     /// Since when the reliable queue has been at or above its limit.
@@ -127,6 +130,18 @@ impl Link {
             }
         };
         &mut self.interest[at].1
+    }
+
+    /// How long this link's reliable queue may stay full before it is cut, or `None` when
+    /// it never is: a federate node's own links to its routers throttle its application
+    /// (publish blocks) instead, so a federate never cuts its router for pausing it.
+    pub(crate) fn slow_consumer_bound(&self, node_has_application: bool) -> Option<Duration> {
+        match self.binding {
+            _ if node_has_application => None,
+            Binding::Trunk => Some(self.config.trunk_slow_consumer_timeout),
+            Binding::Federation(_) => Some(self.config.slow_consumer_timeout),
+            Binding::Unbound => None,
+        }
     }
 
     pub(crate) fn has_room_for_reliable(&self) -> bool {

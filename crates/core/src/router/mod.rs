@@ -320,6 +320,7 @@ impl Router {
             waiters: Vec::new(),
             out: OutQueue::default(),
             interest: Vec::new(),
+            opened: now,
             last_sent: now,
             last_received: now,
             full_since: None,
@@ -408,8 +409,9 @@ impl Router {
         fed_state.declared.get(&block).cloned().unwrap_or_default()
     }
 
-    /// Encode a control frame into the arena and queue it on `slot`, ahead of the reliable
-    /// bound: control traffic is small and must not wait behind data. The hard bound in
+    /// Encode a control frame into the arena and queue it on `slot` in the control lane,
+    /// which leaves before queued data and is not held by the reliable bound: control
+    /// traffic is small and must not wait behind data. The hard bound in
     /// `enforce_hard_limit` still caps it.
     fn send_control(&mut self, now: Time, slot: Slot, encode: impl FnOnce(&mut BytesMut)) {
         let frame = self.encode(encode);
@@ -429,7 +431,7 @@ impl Router {
         if link.is_app() {
             return;
         }
-        link.out.push_reliable(now, frame);
+        link.out.push_control(now, frame);
         self.mark_ready(slot);
         self.enforce_hard_limit(now, slot);
     }
@@ -468,7 +470,8 @@ impl Router {
         self.live(id)
             .map(|slot| {
                 let link = self.link(slot);
-                link.out.has_reliable() || (link.udp_peer.is_none() && link.out.has_best_effort())
+                link.out.has_stream_output()
+                    || (link.udp_peer.is_none() && link.out.has_best_effort())
             })
             .unwrap_or(false)
     }

@@ -1,4 +1,6 @@
-//! A link's outbound queue: reliable frames in one bounded FIFO, best-effort frames in one
+//! A link's outbound queue: control frames (hello, heartbeats, interest, registry routes
+//! and requests) in a lane of their own that leaves first, so liveness and interest never
+//! wait behind megabytes of data; reliable data in one bounded FIFO; best-effort data in one
 //! FIFO per priority so that overflow can shed the least urgent first and, within a
 //! priority, the oldest: a newer update of simulation state is worth more than an older one.
 
@@ -34,6 +36,8 @@ impl Lane {
 
 #[derive(Debug, Default)]
 pub(crate) struct OutQueue {
+    control: VecDeque<Bytes>,
+    control_bytes: usize,
     reliable: VecDeque<Bytes>,
     reliable_bytes: usize,
     best_effort: [Lane; PRIORITIES],
@@ -48,16 +52,25 @@ impl OutQueue {
         self.reliable_bytes
     }
 
+    pub(crate) fn control_bytes(&self) -> usize {
+        self.control_bytes
+    }
+
+    pub(crate) fn has_control(&self) -> bool {
+        !self.control.is_empty()
+    }
+
     pub(crate) fn best_effort_bytes(&self) -> usize {
         self.best_effort.iter().map(|l| l.bytes).sum()
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.reliable.is_empty() && !self.has_best_effort()
+        self.control.is_empty() && self.reliable.is_empty() && !self.has_best_effort()
     }
 
-    pub(crate) fn has_reliable(&self) -> bool {
-        !self.reliable.is_empty()
+    /// Control or reliable frames queued: what the link's stream must carry.
+    pub(crate) fn has_stream_output(&self) -> bool {
+        !self.control.is_empty() || !self.reliable.is_empty()
     }
 
     pub(crate) fn has_best_effort(&self) -> bool {
@@ -70,7 +83,15 @@ impl OutQueue {
         }
     }
 
-    /// Reliable and control frames are never dropped here; the caller enforces the bound by
+    /// Control frames leave before any data queued so far. The caller bounds them (they
+    /// count toward the link's hard limit).
+    pub(crate) fn push_control(&mut self, now: Time, frame: Bytes) {
+        self.touch(now);
+        self.control_bytes += frame.len();
+        self.control.push_back(frame);
+    }
+
+    /// Reliable frames are never dropped here; the caller enforces the bound by
     /// pausing senders before it offers more.
     pub(crate) fn push_reliable(&mut self, now: Time, frame: Bytes) {
         self.touch(now);
@@ -122,6 +143,7 @@ impl OutQueue {
         now: Time,
     ) -> usize {
         let start = out.len();
+        self.drain_control(out, start, limit);
         let best_effort_first = include_best_effort && self.best_effort_leads;
         if best_effort_first {
             self.drain_best_effort(out, start, limit);
@@ -133,13 +155,24 @@ impl OutQueue {
             }
         }
         self.best_effort_leads = !self.best_effort_leads;
-        if self.is_empty() || (!include_best_effort && self.reliable.is_empty()) {
+        if self.is_empty() || (!include_best_effort && !self.has_stream_output()) {
             self.oldest = None;
         } else if out.len() > start {
             // What is left waited for a full batch, not for the bundling delay.
             self.oldest = Some(now);
         }
         out.len() - start
+    }
+
+    fn drain_control(&mut self, out: &mut Vec<u8>, start: usize, limit: usize) {
+        while let Some(frame) = self.control.front() {
+            if out.len() > start && out.len() - start + frame.len() > limit {
+                break;
+            }
+            out.extend_from_slice(frame);
+            self.control_bytes -= frame.len();
+            self.control.pop_front();
+        }
     }
 
     fn drain_reliable(&mut self, out: &mut Vec<u8>, start: usize, limit: usize) {
@@ -197,12 +230,15 @@ impl OutQueue {
 
     /// Empty the queue; returns how many frames were thrown away.
     pub(crate) fn clear(&mut self) -> usize {
-        let n = self.reliable.len()
+        let n = self.control.len()
+            + self.reliable.len()
             + self
                 .best_effort
                 .iter()
                 .map(|l| l.frames.len())
                 .sum::<usize>();
+        self.control.clear();
+        self.control_bytes = 0;
         self.reliable.clear();
         self.best_effort = Default::default();
         self.reliable_bytes = 0;
@@ -267,6 +303,27 @@ mod tests {
             .collect();
         assert_eq!(order, vec![4, 3, 5]);
         assert_eq!(q.best_effort_bytes(), 0);
+    }
+
+    #[test]
+    fn control_frames_overtake_queued_data() {
+        let mut q = OutQueue::default();
+        let t = Time::ZERO;
+        for i in 0..3 {
+            q.push_reliable(t, frame(40, i));
+        }
+        q.push_best_effort(t, frame(40, 5), 3, 1 << 20);
+        q.push_control(t, frame(8, 9));
+        assert_eq!(q.control_bytes(), 8);
+        let mut out = Vec::new();
+        q.drain_into(&mut out, 50, true, t);
+        assert_eq!(out[..8], [9; 8], "the control frame leads the next batch");
+        assert_eq!(out.len(), 48, "data fills the rest of the batch");
+        assert!(!q.has_control());
+        out.clear();
+        q.drain_into(&mut out, 1 << 20, true, t);
+        assert_eq!(out.len(), 120);
+        assert!(q.is_empty());
     }
 
     #[test]

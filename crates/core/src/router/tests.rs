@@ -373,6 +373,194 @@ fn a_consumer_stuck_past_the_bound_is_disconnected_as_slow() {
     );
 }
 
+/// Fill b's reliable queue from a: a is paused (the router stops reading it).
+fn stall_behind(router: &mut Router, now: Time, a: &Peer, b: &mut Peer) {
+    b.declare(router, now, FED, InterestOp::Add, &[(1, 1)]);
+    b.receive(router, now);
+    events(router, now);
+    for seq in 1..=5 {
+        a.publish(router, now, seq, TransportClass::Reliable, 0, &[1], 100);
+    }
+    assert!(!router.wants_read(a.link), "a is paused behind b");
+}
+
+/// Room for two 100-byte frames, and a slow-consumer bound longer than any test runs.
+fn patient_router() -> Router {
+    let mut config = RouterConfig::new("r", NodeId(1));
+    config.link_defaults.queue_limit_bytes = DataFrame::encoded_len(1, 100) * 2;
+    config.link_defaults.slow_consumer_timeout = Duration::from_secs(60);
+    Router::new(config, Time::ZERO)
+}
+
+fn heartbeat_bytes() -> BytesMut {
+    let mut hb = BytesMut::new();
+    crate::wire::encode_heartbeat(&mut hb);
+    hb
+}
+
+#[test]
+fn a_stalled_federate_is_cut_within_the_bound_and_the_reason_gives_the_figures() {
+    let mut now = Time::ZERO;
+    let mut router = small_router(DataFrame::encoded_len(1, 100) * 2);
+    let a = Peer::federate(&mut router, now, "a", FED);
+    let mut b = Peer::federate(&mut router, now, "b", FED);
+    stall_behind(&mut router, now, &a, &mut b);
+    let bound = router.config().link_defaults.slow_consumer_timeout;
+    assert!(
+        bound <= Duration::from_secs(1),
+        "the default bound is at most 1 s"
+    );
+    let housekeeping = router.config().housekeeping_interval;
+    let mut closed = None;
+    while closed.is_none() && now.since(Time::ZERO) <= bound + housekeeping {
+        now = now + Duration::from_millis(10);
+        router.handle_timeout(now);
+        closed = events(&mut router, now).into_iter().find_map(|e| match e {
+            Event::LinkClosed { link, reason } => Some((link, reason)),
+            _ => None,
+        });
+        // The goodbye cannot be written to a consumer that reads nothing: the link is
+        // dropped after the close timeout, but data stopped going to it at the cut.
+        if router.wants_read(a.link) && closed.is_none() {
+            break;
+        }
+    }
+    assert!(router.wants_read(a.link), "a runs again within the bound");
+    assert!(now.since(Time::ZERO) <= bound + housekeeping);
+    let goodbye = b.receive(&mut router, now);
+    let Some(Frame::Goodbye(Goodbye { reason })) = goodbye.first() else {
+        panic!("the goodbye leads what b is sent: {goodbye:?}");
+    };
+    assert!(
+        reason.starts_with("slow consumer: its reliable queue was full for"),
+        "{reason}"
+    );
+    assert!(reason.contains("bytes queued, limit"), "{reason}");
+}
+
+#[test]
+fn a_link_paused_by_back_pressure_does_not_time_out_for_silence() {
+    let mut now = Time::ZERO;
+    let mut router = patient_router();
+    let a = Peer::federate(&mut router, now, "a", FED);
+    let mut b = Peer::federate(&mut router, now, "b", FED);
+    stall_behind(&mut router, now, &a, &mut b);
+    let silence = router.config().link_defaults.heartbeat_timeout * 2;
+    while now.since(Time::ZERO) < silence {
+        now = now + Duration::from_millis(500);
+        b.send(&mut router, now, &heartbeat_bytes());
+        router.handle_timeout(now);
+    }
+    assert!(
+        !events(&mut router, now)
+            .iter()
+            .any(|e| matches!(e, Event::LinkClosed { .. })),
+        "a was not read by choice; it is not silent"
+    );
+    assert!(router.link_info(a.link).is_some_and(|l| l.up));
+}
+
+#[test]
+fn heartbeats_overtake_a_full_data_queue() {
+    let mut now = Time::ZERO;
+    let mut router = patient_router();
+    let a = Peer::federate(&mut router, now, "a", FED);
+    let mut b = Peer::federate(&mut router, now, "b", FED);
+    stall_behind(&mut router, now, &a, &mut b);
+    now = now + router.config().link_defaults.heartbeat_interval;
+    b.send(&mut router, now, &heartbeat_bytes());
+    router.handle_timeout(now);
+    let frames = b.receive(&mut router, now);
+    assert!(
+        matches!(frames.first(), Some(Frame::Heartbeat)),
+        "{frames:?}"
+    );
+    assert!(frames.iter().any(|f| matches!(f, Frame::Data(_))));
+}
+
+#[test]
+fn a_federate_throttles_its_application_instead_of_cutting_its_router() {
+    let mut now = Time::ZERO;
+    let mut config = RouterConfig::federate("fed", NodeId(7), FED);
+    config.link_defaults.queue_limit_bytes = 1024;
+    let mut node = Router::new(config, now);
+    let up = node.add_link(now, LinkSpec::dialed(Role::Parent, FED, "", "router"));
+    let mut hello = BytesMut::new();
+    Hello {
+        node_id: NodeId(1),
+        node_name: "router".into(),
+        role: Role::Parent,
+        flags: LinkFlags::source_sink(),
+        federation: FED.into(),
+        clique: String::new(),
+        udp: None,
+    }
+    .encode(&mut hello);
+    InterestFrame::encode(
+        &mut hello,
+        FederationId::of(FED),
+        InterestOp::Add,
+        &[(1, 1)],
+        1 << 20,
+    );
+    node.handle_bytes(now, up, &hello);
+    // The router reads nothing: the node's queue fills and publish pushes back.
+    let mut blocked = false;
+    for _ in 0..100 {
+        if node.publish(now, &[1], TransportClass::Reliable, 4, &[0; 100])
+            == Err(PublishError::WouldBlock)
+        {
+            blocked = true;
+            break;
+        }
+    }
+    assert!(blocked, "the application is throttled");
+    while now.since(Time::ZERO) < Duration::from_secs(8) {
+        now = now + Duration::from_millis(500);
+        node.handle_bytes(now, up, &heartbeat_bytes());
+        node.handle_timeout(now);
+    }
+    assert!(
+        !events(&mut node, now)
+            .iter()
+            .any(|e| matches!(e, Event::LinkClosed { .. })),
+        "the router decides about slow consumers, not the federate it paused"
+    );
+}
+
+#[test]
+fn a_connection_without_a_hello_is_closed_at_the_handshake_deadline() {
+    let mut now = Time::ZERO;
+    let mut router = small_router(1 << 20);
+    let silent = router.add_link(now, LinkSpec::accepted("drip"));
+    let deadline = router.config().link_defaults.handshake_timeout;
+    let mut closed = None;
+    while closed.is_none() && now.since(Time::ZERO) <= deadline * 2 {
+        now = now + Duration::from_millis(100);
+        // A byte now and then (of a frame that never completes) resets the silence timer,
+        // never the handshake deadline.
+        let drip: &[u8] = if now == Time::ZERO + Duration::from_millis(100) {
+            &[0xe8, 0x03, 0, 0]
+        } else {
+            &[1]
+        };
+        router.handle_bytes(now, silent, drip);
+        router.handle_timeout(now);
+        let mut out = Vec::new();
+        while router.poll_transmit(now, silent, &mut out) > 0 {}
+        closed = events(&mut router, now).into_iter().find_map(|e| match e {
+            Event::LinkClosed { link, reason } if link == silent => Some(reason),
+            _ => None,
+        });
+    }
+    let reason = closed.expect("closed");
+    assert!(
+        matches!(reason, CloseReason::HandshakeTimeout(_)),
+        "{reason}"
+    );
+    assert!(now.since(Time::ZERO) < deadline + Duration::from_millis(300));
+}
+
 #[test]
 fn garbage_closes_only_the_link_that_sent_it() {
     let now = Time::ZERO;
@@ -505,21 +693,6 @@ fn bundling_delay_holds_output_until_due() {
     );
     router.handle_bytes(now, link, &buf);
     let mut out = Vec::new();
-    assert_eq!(
-        router.poll_transmit(now, link, &mut out),
-        0,
-        "even the hello waits"
-    );
-    assert_eq!(router.poll_timeout(), now + Duration::from_millis(5));
-    now = now + Duration::from_millis(2);
-    a.publish(&mut router, now, 1, TransportClass::Reliable, 0, &[1], 10);
-    assert_eq!(router.poll_transmit(now, link, &mut out), 0);
-    now = now + Duration::from_millis(3);
-    router.handle_timeout(now);
-    assert!(
-        std::iter::from_fn(|| router.poll_ready()).any(|l| l == link),
-        "due again"
-    );
     let n = router.poll_transmit(now, link, &mut out);
     let mut inbox = BytesMut::from(&out[..n]);
     let mut kinds = Vec::new();
@@ -529,9 +702,31 @@ fn bundling_delay_holds_output_until_due() {
     use crate::wire::FrameKind;
     assert_eq!(
         kinds,
-        vec![FrameKind::Hello, FrameKind::RegistryRoute, FrameKind::Data],
-        "one write carries everything that waited"
+        vec![FrameKind::Hello, FrameKind::RegistryRoute],
+        "control frames do not wait for the bundling delay"
     );
+    out.clear();
+    now = now + Duration::from_millis(2);
+    a.publish(&mut router, now, 1, TransportClass::Reliable, 0, &[1], 10);
+    assert_eq!(router.poll_transmit(now, link, &mut out), 0, "data waits");
+    assert_eq!(router.poll_timeout(), now + Duration::from_millis(5));
+    now = now + Duration::from_millis(2);
+    a.publish(&mut router, now, 2, TransportClass::Reliable, 0, &[1], 10);
+    now = now + Duration::from_millis(3);
+    router.handle_timeout(now);
+    assert!(
+        std::iter::from_fn(|| router.poll_ready()).any(|l| l == link),
+        "due again"
+    );
+    let n = router.poll_transmit(now, link, &mut out);
+    let mut inbox = BytesMut::from(&out[..n]);
+    let mut seqs = Vec::new();
+    while let Some(f) = decode_frame(&mut inbox, 1 << 20).unwrap() {
+        if let Frame::Data(d) = f {
+            seqs.push(d.seq());
+        }
+    }
+    assert_eq!(seqs, vec![1, 2], "one write carries everything that waited");
 }
 
 #[test]
