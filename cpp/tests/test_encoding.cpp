@@ -53,7 +53,7 @@ void basics() {
   { HLAfloat32LE a(1.0f), b; ROUND_TRIP(a, b, "0000803f"); }
   { HLAfloat64BE a(1.0), b; ROUND_TRIP(a, b, "3ff0000000000000"); CHECK_EQ(b.get(), 1.0); }
   { HLAfloat64LE a(-2.5), b; ROUND_TRIP(a, b, "00000000000004c0"); CHECK_EQ(b.get(), -2.5); }
-  { HLAoctet a(0xAB), b; ROUND_TRIP(a, b, "ab"); }
+  { HLAoctet a(static_cast<Octet>(0xAB)), b; ROUND_TRIP(a, b, "ab"); CHECK_EQ(b.get(), static_cast<Octet>(0xAB)); }
   { HLAbyte a(0x7F), b; ROUND_TRIP(a, b, "7f"); }
   { HLAoctetPairBE a(OctetPair(1, 2)), b; ROUND_TRIP(a, b, "0102"); }
   { HLAoctetPairLE a(OctetPair(1, 2)), b; ROUND_TRIP(a, b, "0201"); }

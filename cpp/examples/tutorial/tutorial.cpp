@@ -239,7 +239,7 @@ class Tutorial : public NullFederateAmbassador {
     }
   }
 
-  static VariableLengthData velocity(Float32 value) {
+  static VariableLengthData velocity(float value) {
     HLAfixedRecord record;
     record.appendElement(HLAfloat32LE(value));
     record.appendElement(HLAfloat32LE(0.0f));

@@ -143,10 +143,10 @@ struct UnicodeString {
 // One codec per helper class.
 typedef Fixed<char, 1, true> AsciiCharCodec;
 typedef Fixed<Octet, 1, true> ByteCodec;
-typedef Fixed<Float32, 4, true> Float32BECodec;
-typedef Fixed<Float32, 4, false> Float32LECodec;
-typedef Fixed<Float64, 8, true> Float64BECodec;
-typedef Fixed<Float64, 8, false> Float64LECodec;
+typedef Fixed<float, 4, true> Float32BECodec;
+typedef Fixed<float, 4, false> Float32LECodec;
+typedef Fixed<double, 8, true> Float64BECodec;
+typedef Fixed<double, 8, false> Float64LECodec;
 typedef Fixed<Integer16, 2, true> Integer16BECodec;
 typedef Fixed<Integer16, 2, false> Integer16LECodec;
 typedef Fixed<Integer32, 4, true> Integer32BECodec;
@@ -218,10 +218,10 @@ TRELLIS_BASIC_ELEMENT(HLAASCIIchar, char, AsciiCharCodec)
 TRELLIS_BASIC_ELEMENT(HLAASCIIstring, std::string, AsciiString)
 TRELLIS_BASIC_ELEMENT(HLAboolean, bool, Boolean)
 TRELLIS_BASIC_ELEMENT(HLAbyte, Octet, ByteCodec)
-TRELLIS_BASIC_ELEMENT(HLAfloat32BE, Float32, Float32BECodec)
-TRELLIS_BASIC_ELEMENT(HLAfloat32LE, Float32, Float32LECodec)
-TRELLIS_BASIC_ELEMENT(HLAfloat64BE, Float64, Float64BECodec)
-TRELLIS_BASIC_ELEMENT(HLAfloat64LE, Float64, Float64LECodec)
+TRELLIS_BASIC_ELEMENT(HLAfloat32BE, float, Float32BECodec)
+TRELLIS_BASIC_ELEMENT(HLAfloat32LE, float, Float32LECodec)
+TRELLIS_BASIC_ELEMENT(HLAfloat64BE, double, Float64BECodec)
+TRELLIS_BASIC_ELEMENT(HLAfloat64LE, double, Float64LECodec)
 TRELLIS_BASIC_ELEMENT(HLAinteger16BE, Integer16, Integer16BECodec)
 TRELLIS_BASIC_ELEMENT(HLAinteger16LE, Integer16, Integer16LECodec)
 TRELLIS_BASIC_ELEMENT(HLAinteger32BE, Integer32, Integer32BECodec)

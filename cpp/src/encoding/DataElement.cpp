@@ -15,7 +15,7 @@ Integer64 DataElement::hash() const {
   unsigned long long h = 1469598103934665603ULL;
   Octet const* bytes = static_cast<Octet const*>(data.data());
   for (size_t i = 0; i < data.size(); ++i) {
-    h ^= bytes[i];
+    h ^= static_cast<unsigned char>(bytes[i]);
     h *= 1099511628211ULL;
   }
   return static_cast<Integer64>(h);

@@ -43,7 +43,8 @@ inline unsigned long long getUnsigned(std::vector<Octet> const& buffer, size_t i
   unsigned long long value = 0;
   for (size_t i = 0; i < bytes; ++i) {
     size_t const shift = 8 * (bigEndian ? bytes - 1 - i : i);
-    value |= static_cast<unsigned long long>(buffer[index + i]) << shift;
+    // Octet is a plain (on most hosts signed) char: widen through unsigned char.
+    value |= static_cast<unsigned long long>(static_cast<unsigned char>(buffer[index + i])) << shift;
   }
   return value;
 }

@@ -15,7 +15,8 @@
 
 namespace trellis_time {
 
-using rti1516e::Float64;
+// The standard names no floating-point typedef: HLAfloat64Time holds a double.
+typedef double Float64;
 using rti1516e::Integer64;
 
 struct Integer64Values {

@@ -17,8 +17,8 @@ RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
   class RTI_EXPORT EncodableDataType : public DataElement {                  \
    public:                                                                   \
     EncodableDataType();                                                     \
-    EncodableDataType(SimpleDataType const& inData);                         \
-    EncodableDataType(SimpleDataType* inData);                               \
+    explicit EncodableDataType(SimpleDataType const& inData);                \
+    explicit EncodableDataType(SimpleDataType* inData);                      \
     EncodableDataType(EncodableDataType const& rhs);                         \
     virtual ~EncodableDataType();                                            \
     EncodableDataType& operator=(EncodableDataType const& rhs);              \
@@ -46,10 +46,10 @@ RTI_DEFINE_ENCODING_HELPER_CLASS(HLAASCIIchar, char)
 RTI_DEFINE_ENCODING_HELPER_CLASS(HLAASCIIstring, std::string)
 RTI_DEFINE_ENCODING_HELPER_CLASS(HLAboolean, bool)
 RTI_DEFINE_ENCODING_HELPER_CLASS(HLAbyte, Octet)
-RTI_DEFINE_ENCODING_HELPER_CLASS(HLAfloat32BE, Float32)
-RTI_DEFINE_ENCODING_HELPER_CLASS(HLAfloat32LE, Float32)
-RTI_DEFINE_ENCODING_HELPER_CLASS(HLAfloat64BE, Float64)
-RTI_DEFINE_ENCODING_HELPER_CLASS(HLAfloat64LE, Float64)
+RTI_DEFINE_ENCODING_HELPER_CLASS(HLAfloat32BE, float)
+RTI_DEFINE_ENCODING_HELPER_CLASS(HLAfloat32LE, float)
+RTI_DEFINE_ENCODING_HELPER_CLASS(HLAfloat64BE, double)
+RTI_DEFINE_ENCODING_HELPER_CLASS(HLAfloat64LE, double)
 RTI_DEFINE_ENCODING_HELPER_CLASS(HLAinteger16BE, Integer16)
 RTI_DEFINE_ENCODING_HELPER_CLASS(HLAinteger16LE, Integer16)
 RTI_DEFINE_ENCODING_HELPER_CLASS(HLAinteger32BE, Integer32)

@@ -10,7 +10,7 @@ namespace rti1516e {
 class RTI_EXPORT_FEDTIME HLAfloat64Interval : public LogicalTimeInterval {
  public:
   HLAfloat64Interval();
-  HLAfloat64Interval(Float64 value);
+  HLAfloat64Interval(double value);
   // Throws InvalidLogicalTimeInterval unless value is an HLAfloat64Interval.
   HLAfloat64Interval(LogicalTimeInterval const& value);
   HLAfloat64Interval(HLAfloat64Interval const& value);
@@ -42,12 +42,12 @@ class RTI_EXPORT_FEDTIME HLAfloat64Interval : public LogicalTimeInterval {
   virtual std::wstring toString() const;
   virtual std::wstring implementationName() const;
 
-  virtual Float64 getInterval() const;
-  virtual void setInterval(Float64 value);
-  operator Float64() const;
+  virtual double getInterval() const;
+  virtual void setInterval(double value);
+  operator double() const;
 
  private:
-  Float64 _interval;
+  double _interval;
 };
 
 }  // namespace rti1516e

@@ -11,7 +11,7 @@ namespace rti1516e {
 class RTI_EXPORT_FEDTIME HLAfloat64Time : public LogicalTime {
  public:
   HLAfloat64Time();
-  HLAfloat64Time(Float64 value);
+  HLAfloat64Time(double value);
   // Throws InvalidLogicalTime unless value is an HLAfloat64Time.
   HLAfloat64Time(LogicalTime const& value);
   HLAfloat64Time(HLAfloat64Time const& value);
@@ -42,12 +42,12 @@ class RTI_EXPORT_FEDTIME HLAfloat64Time : public LogicalTime {
   virtual std::wstring toString() const;
   virtual std::wstring implementationName() const;
 
-  virtual Float64 getTime() const;
-  virtual void setTime(Float64 value);
-  operator Float64() const;
+  virtual double getTime() const;
+  virtual void setTime(double value);
+  operator double() const;
 
  private:
-  Float64 _time;
+  double _time;
 };
 
 }  // namespace rti1516e

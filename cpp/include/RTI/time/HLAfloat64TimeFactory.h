@@ -15,10 +15,10 @@ class RTI_EXPORT_FEDTIME HLAfloat64TimeFactory : public LogicalTimeFactory {
   HLAfloat64TimeFactory();
   virtual ~HLAfloat64TimeFactory();
 
-  virtual RTI_UNIQUE_PTR<HLAfloat64Time> makeLogicalTime(Float64 value);
+  virtual RTI_UNIQUE_PTR<HLAfloat64Time> makeLogicalTime(double value);
   virtual RTI_UNIQUE_PTR<LogicalTime> makeInitial();
   virtual RTI_UNIQUE_PTR<LogicalTime> makeFinal();
-  virtual RTI_UNIQUE_PTR<HLAfloat64Interval> makeLogicalTimeInterval(Float64 value);
+  virtual RTI_UNIQUE_PTR<HLAfloat64Interval> makeLogicalTimeInterval(double value);
   virtual RTI_UNIQUE_PTR<LogicalTimeInterval> makeZero();
   virtual RTI_UNIQUE_PTR<LogicalTimeInterval> makeEpsilon();
 
