@@ -147,6 +147,12 @@ DataElement const& HLAfixedRecord::get(size_t index) const {
 
 size_t HLAfixedRecord::size() const { return _elements.size(); }
 
+bool HLAfixedRecord::hasElementSameTypeAs(size_t index, DataElement const& inData) const {
+  return index < _elements.size() && _elements[index]->isSameTypeAs(inData);
+}
+
+DataElement const& HLAfixedRecord::operator[](size_t index) const { return get(index); }
+
 // ---- HLAfixedArray ----
 
 HLAfixedArray::HLAfixedArray(DataElement const& protoType, size_t length) : _prototype(copyOf(protoType)) {
@@ -185,6 +191,10 @@ unsigned int HLAfixedArray::getOctetBoundary() const { return _prototype->getOct
 bool HLAfixedArray::isSameTypeAs(DataElement const& inData) const {
   HLAfixedArray const* other = dynamic_cast<HLAfixedArray const*>(&inData);
   return other != 0 && other->_elements.size() == _elements.size() && _prototype->isSameTypeAs(*other->_prototype);
+}
+
+bool HLAfixedArray::hasPrototypeSameTypeAs(DataElement const& dataElement) const {
+  return _prototype->isSameTypeAs(dataElement);
 }
 
 size_t HLAfixedArray::size() const { return _elements.size(); }
@@ -255,6 +265,10 @@ unsigned int HLAvariableArray::getOctetBoundary() const { return std::max(4u, _p
 bool HLAvariableArray::isSameTypeAs(DataElement const& inData) const {
   HLAvariableArray const* other = dynamic_cast<HLAvariableArray const*>(&inData);
   return other != 0 && _prototype->isSameTypeAs(*other->_prototype);
+}
+
+bool HLAvariableArray::hasPrototypeSameTypeAs(DataElement const& dataElement) const {
+  return _prototype->isSameTypeAs(dataElement);
 }
 
 size_t HLAvariableArray::size() const { return _elements.size(); }
@@ -336,6 +350,14 @@ unsigned int HLAvariantRecord::getOctetBoundary() const {
 bool HLAvariantRecord::isSameTypeAs(DataElement const& inData) const {
   HLAvariantRecord const* other = dynamic_cast<HLAvariantRecord const*>(&inData);
   return other != 0 && _discriminant->isSameTypeAs(*other->_discriminant) && other->_keys.size() == _keys.size();
+}
+
+bool HLAvariantRecord::isSameTypeAs(DataElement const& discriminant, DataElement const& inData) const {
+  return _values[find(discriminant)]->isSameTypeAs(inData);
+}
+
+bool HLAvariantRecord::hasMatchingDiscriminantTypeAs(DataElement const& dataElement) const {
+  return _discriminant->isSameTypeAs(dataElement);
 }
 
 void HLAvariantRecord::addVariant(DataElement const& discriminant, DataElement const& valuePrototype) {

@@ -12,7 +12,7 @@ RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
 class RTI_EXPORT HLAfixedArray : public DataElement {
  public:
   // `length` copies of the prototype.
-  HLAfixedArray(DataElement const& protoType, size_t length);
+  explicit HLAfixedArray(DataElement const& protoType, size_t length);
   HLAfixedArray(HLAfixedArray const& rhs);
   virtual ~HLAfixedArray();
 
@@ -25,6 +25,8 @@ class RTI_EXPORT HLAfixedArray : public DataElement {
   virtual size_t getEncodedLength() const;
   virtual unsigned int getOctetBoundary() const;
   virtual bool isSameTypeAs(DataElement const& inData) const;
+  // Whether dataElement has the type of the array's prototype.
+  virtual bool hasPrototypeSameTypeAs(DataElement const& dataElement) const;
   virtual Integer64 hash() const;
 
   virtual size_t size() const;

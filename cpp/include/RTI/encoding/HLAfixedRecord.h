@@ -24,6 +24,8 @@ class RTI_EXPORT HLAfixedRecord : public DataElement {
   virtual size_t getEncodedLength() const;
   virtual unsigned int getOctetBoundary() const;
   virtual bool isSameTypeAs(DataElement const& inData) const;
+  // Whether inData has the type of the element at `index` (false past the end).
+  virtual bool hasElementSameTypeAs(size_t index, DataElement const& inData) const;
   virtual Integer64 hash() const;
 
   // A copy of the element is appended (owned by the record).
@@ -34,6 +36,7 @@ class RTI_EXPORT HLAfixedRecord : public DataElement {
   virtual void set(size_t index, DataElement const& dataElement);
   virtual void setElementPointer(size_t index, DataElement* dataElement);
   virtual DataElement const& get(size_t index) const;
+  DataElement const& operator[](size_t index) const;
   virtual size_t size() const;
 
  private:

@@ -25,6 +25,8 @@ class RTI_EXPORT HLAvariableArray : public DataElement {
   virtual size_t getEncodedLength() const;
   virtual unsigned int getOctetBoundary() const;
   virtual bool isSameTypeAs(DataElement const& inData) const;
+  // Whether dataElement has the type of the array's prototype.
+  virtual bool hasPrototypeSameTypeAs(DataElement const& dataElement) const;
   virtual Integer64 hash() const;
 
   virtual size_t size() const;

@@ -25,6 +25,11 @@ class RTI_EXPORT HLAvariantRecord : public DataElement {
   virtual size_t getEncodedLength() const;
   virtual unsigned int getOctetBoundary() const;
   virtual bool isSameTypeAs(DataElement const& inData) const;
+  // Whether inData has the type of the alternative `discriminant` selects (EncoderException
+  // when no alternative was added for it).
+  virtual bool isSameTypeAs(DataElement const& discriminant, DataElement const& inData) const;
+  // Whether dataElement has the type of the discriminant prototype.
+  virtual bool hasMatchingDiscriminantTypeAs(DataElement const& dataElement) const;
   virtual Integer64 hash() const;
 
   // The alternative selected by `discriminant` (a copy of valuePrototype / the caller's).
