@@ -11,11 +11,20 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "check.h"
 
 using namespace rti1516e;
+
+// A federate's own Float32 / Float64 beside `using namespace rti1516e`: the standard declares
+// no such names in rti1516e, so these must not be ambiguous.
+typedef float Float32;
+typedef double Float64;
+Float64 const federateOwnFloat64 = 1.5;
+Float32 const federateOwnFloat32 = 2.5f;
 
 namespace {
 
@@ -180,6 +189,69 @@ void opaque() {
 
 }  // namespace
 
+// The standard's encoding interface as third-party federates use it, where Trellis's headers
+// once differed: Octet is a plain char (Integer8), so char buffers go straight into
+// HLAopaqueData and HLAbyte, and bytes above 0x7f decode without sign extension; the basic
+// helpers' constructors are explicit; the composites answer the standard's type queries.
+void standardInterface() {
+  CHECK((std::is_same<Integer8, char>::value));
+  CHECK((std::is_same<Octet, Integer8>::value));
+  CHECK((std::is_same<OctetPair, std::pair<char, char> >::value));
+  CHECK((std::is_same<Integer64, long long>::value));
+  CHECK(!(std::is_convertible<Integer32, HLAinteger32BE>::value));
+  CHECK(!(std::is_convertible<double, HLAfloat64BE>::value));
+  CHECK(!(std::is_convertible<std::wstring, HLAunicodeString>::value));
+  CHECK(!(std::is_convertible<Integer32*, HLAinteger32BE>::value));
+  CHECK(federateOwnFloat64 + federateOwnFloat32 == 4.0);
+
+  char const text[] = "\x01\xff";
+  HLAopaqueData opaque(text, 2);
+  CHECK(hex(opaque.encode()) == "0000000201ff");
+  CHECK_EQ(opaque.get()[1], '\xff');
+  { HLAbyte a('\xff'), b; ROUND_TRIP(a, b, "ff"); CHECK_EQ(b.get(), '\xff'); }
+  { HLAinteger16BE a(static_cast<Integer16>(-129)), b; ROUND_TRIP(a, b, "ff7f"); CHECK_EQ(b.get(), -129); }
+  { HLAinteger32LE a(0x7f80ff01), b; ROUND_TRIP(a, b, "01ff807f"); CHECK_EQ(b.get(), 0x7f80ff01); }
+  { HLAunicodeChar a(static_cast<wchar_t>(0xfffe)), b; ROUND_TRIP(a, b, "fffe"); CHECK(b.get() == 0xfffe); }
+  std::vector<Octet> buffer;
+  HLAinteger64BE(-2).encodeInto(buffer);
+  HLAinteger64BE minusTwo;
+  CHECK_EQ(minusTwo.decodeFrom(buffer, 0), 8u);
+  CHECK_EQ(minusTwo.get(), -2);
+
+  HLAfixedArray fixedArray(HLAinteger16BE(), 2);
+  CHECK(fixedArray.hasPrototypeSameTypeAs(HLAinteger16BE()));
+  CHECK(!fixedArray.hasPrototypeSameTypeAs(HLAinteger16LE()));
+  HLAvariableArray variableArray(HLAASCIIchar('a'));
+  CHECK(variableArray.hasPrototypeSameTypeAs(HLAASCIIchar()));
+  CHECK(!variableArray.hasPrototypeSameTypeAs(HLAbyte()));
+
+  HLAfixedRecord record;
+  record.appendElement(HLAinteger32BE(7));
+  record.appendElement(HLAASCIIstring(std::string("x")));
+  CHECK(record.hasElementSameTypeAs(0, HLAinteger32BE()));
+  CHECK(!record.hasElementSameTypeAs(1, HLAinteger32BE()));
+  CHECK(record.hasElementSameTypeAs(1, HLAASCIIstring()));
+  CHECK(!record.hasElementSameTypeAs(2, HLAinteger32BE()));
+  CHECK_EQ(dynamic_cast<HLAinteger32BE const&>(record[0]).get(), 7);
+  CHECK(&record[1] == &record.get(1));
+
+  HLAvariantRecord variant(HLAinteger32BE(0));
+  variant.addVariant(HLAinteger32BE(1), HLAfloat64BE());
+  CHECK(variant.hasMatchingDiscriminantTypeAs(HLAinteger32BE(5)));
+  CHECK(!variant.hasMatchingDiscriminantTypeAs(HLAinteger16BE()));
+  CHECK(variant.isSameTypeAs(HLAinteger32BE(1), HLAfloat64BE()));
+  CHECK(!variant.isSameTypeAs(HLAinteger32BE(1), HLAfloat32BE()));
+  bool threw = false;
+  try {
+    variant.isSameTypeAs(HLAinteger32BE(2), HLAfloat64BE());
+  } catch (EncoderException const&) {
+    threw = true;
+  }
+  CHECK(threw);
+  HLAvariantRecord const copy(variant);
+  CHECK(variant.isSameTypeAs(copy));
+}
+
 int main() {
   basics();
   errors();
@@ -188,5 +260,6 @@ int main() {
   arrays();
   variants();
   opaque();
+  standardInterface();
   return check::finish("test_encoding");
 }
