@@ -38,6 +38,21 @@ pub(crate) struct RouterArgs {
     /// Run from a per-process plan written by `trellis plan`.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["listen", "peers", "parent"])]
     plan: Option<PathBuf>,
+    /// Most links at once; connections beyond are refused with a goodbye saying so.
+    #[arg(long, default_value_t = 4096)]
+    max_links: usize,
+    /// A federate whose reliable queue stays full this long, taking nothing, is cut as a
+    /// slow consumer; its publishers are paused meanwhile, so this bounds the stall one
+    /// federate can cause the others.
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    slow_consumer_ms: u64,
+}
+
+/// The bounds the command line sets on every host it runs.
+fn apply_limits(config: &mut HostConfig, args: &RouterArgs) {
+    config.max_links = args.max_links;
+    config.router.link_defaults.slow_consumer_timeout =
+        Duration::from_millis(args.slow_consumer_ms);
 }
 
 fn endpoint(text: &str) -> Result<Endpoint> {
@@ -117,6 +132,8 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
     } else {
         (host_from_flags(&args)?, None)
     };
+    let mut config = config;
+    apply_limits(&mut config, &args);
     let name = config.router.node_name.clone();
     // Register the handlers before the router starts, so an early signal is not lost.
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;

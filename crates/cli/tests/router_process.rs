@@ -287,3 +287,68 @@ fn a_bad_url_is_a_one_line_error_with_exit_code_2() {
     assert_eq!(code, 2);
     assert!(stderr.contains("\"nonsense\""), "{stderr}");
 }
+
+/// The first bytes of a data frame that declares a 1 MiB body it never sends.
+fn endless_frame_start() -> Vec<u8> {
+    let mut bytes = ((1u32 << 20) - 4).to_le_bytes().to_vec();
+    bytes.extend_from_slice(&[trellis_core::wire::PROTOCOL_VERSION, 3]);
+    bytes
+}
+
+#[test]
+fn a_thousand_connections_that_never_say_hello_hold_bounded_memory() {
+    let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
+    let a = Node::connect(NodeConfig::child_of("a", FED, router.tcp())).unwrap();
+    let b = Node::connect(NodeConfig::child_of("b", FED, router.tcp())).unwrap();
+    b.subscribe(&ids(&[1])).unwrap();
+    exchange(&a, &b, 1, b"before");
+    let rss_before = router.rss_kb();
+    // Each claims a 1 MiB frame and sends 12 KiB of it, then drips a byte now and then:
+    // without a handshake deadline and input bounds a thousand of them would hold 1 GiB.
+    let mut drips: Vec<TcpStream> = (0..1000)
+        .map(|_| {
+            let mut s = TcpStream::connect(router.address()).unwrap();
+            s.write_all(&endless_frame_start()).unwrap();
+            s.write_all(&[0u8; 12 << 10]).unwrap();
+            s
+        })
+        .collect();
+    exchange(&a, &b, 1, b"during the flood");
+    let mut rss_peak = router.rss_kb();
+    for s in &mut drips {
+        let _ = s.write_all(&[0]);
+    }
+    rss_peak = rss_peak.max(router.rss_kb());
+    // Every one is closed at the handshake deadline, each told why.
+    for s in drips {
+        let reply = read_until_closed(s);
+        assert!(
+            String::from_utf8_lossy(&reply).contains("no hello within"),
+            "{}",
+            String::from_utf8_lossy(&reply)
+        );
+    }
+    exchange(&a, &b, 1, b"after");
+    // The budget for input before a hello is 16 KiB a link; the drips send 12 KiB.
+    let bound_kb = 1000 * 16 + 32 * 1024;
+    assert!(
+        rss_peak < rss_before + bound_kb,
+        "router memory grew from {rss_before} kB to {rss_peak} kB"
+    );
+}
+
+#[test]
+fn connections_past_the_link_limit_are_refused_with_a_reason() {
+    let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0", "--max-links", "2"]);
+    let a = Node::connect(NodeConfig::child_of("a", FED, router.tcp())).unwrap();
+    let b = Node::connect(NodeConfig::child_of("b", FED, router.tcp())).unwrap();
+    b.subscribe(&ids(&[1])).unwrap();
+    let third = TcpStream::connect(router.address()).unwrap();
+    let reply = read_until_closed(third);
+    assert!(
+        String::from_utf8_lossy(&reply).contains("refused: this router serves at most 2 links"),
+        "{}",
+        String::from_utf8_lossy(&reply)
+    );
+    exchange(&a, &b, 1, b"the two it serves still work");
+}

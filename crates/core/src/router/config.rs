@@ -75,6 +75,12 @@ pub struct RouterConfig {
     pub max_partial_frames: usize,
     /// This router holds the federation registry (exactly one node of a network should).
     pub hosts_registry: bool,
+    /// Most bytes of undecoded input (partial frames) held across all links. A link whose
+    /// bytes would pass it is closed: without it, a thousand connections that each declare
+    /// a 1 MiB frame and send it a byte at a time would hold a gigabyte.
+    pub input_budget_bytes: usize,
+    /// Most bytes a link may send before its hello is complete (a hello is well under 1 KiB).
+    pub handshake_input_limit_bytes: usize,
 }
 
 impl RouterConfig {
@@ -91,6 +97,8 @@ impl RouterConfig {
             reassembly_timeout: Duration::from_secs(1),
             max_partial_frames: 64,
             hosts_registry: false,
+            input_budget_bytes: 64 << 20,
+            handshake_input_limit_bytes: 16 << 10,
         }
     }
 

@@ -54,6 +54,8 @@ pub enum CloseReason {
         /// How long its queue had been full.
         stalled: Duration,
     },
+    /// Accepting the link's bytes would pass a bound on buffered input.
+    InputLimit { what: &'static str, limit: usize },
     /// The transport failed.
     Transport(String),
     /// The peer closed the connection without a goodbye.
@@ -88,6 +90,12 @@ impl fmt::Display for CloseReason {
                  queued, limit {limit}); its publishers were paused meanwhile",
                 stalled.as_secs_f64()
             ),
+            CloseReason::InputLimit { what, limit } => {
+                write!(
+                    f,
+                    "input refused: {what} would pass its limit of {limit} bytes"
+                )
+            }
             CloseReason::Transport(e) => write!(f, "transport error: {e}"),
             CloseReason::EndOfStream => {
                 write!(f, "connection closed by the peer without a goodbye")

@@ -217,6 +217,7 @@ impl Router {
             return;
         }
         self.process_input(now, slot);
+        self.recount_input(slot);
         if let Some(link) = self.links[slot as usize].as_mut() {
             if link.stalled.is_none() && !link.is_closing() {
                 // Its silence while paused was ours: the heartbeat clock starts again.

@@ -23,11 +23,51 @@ impl Router {
         }
         link.last_received = now;
         link.stats.bytes_in += bytes.len() as u64;
+        if let Some(reason) = self.input_refusal(slot, bytes.len()) {
+            self.fail(now, slot, reason);
+            return;
+        }
+        let link = self.link_mut(slot);
         link.inbuf.extend_from_slice(bytes);
         // A paused link's bytes wait: they are processed when it resumes.
         if link.stalled.is_none() {
             self.process_input(now, slot);
         }
+        self.recount_input(slot);
+    }
+
+    /// Why `more` bytes from `slot` may not be buffered, if they may not.
+    fn input_refusal(&self, slot: Slot, more: usize) -> Option<CloseReason> {
+        let link = self.link(slot);
+        let held = link.inbuf.len() + more;
+        // Only an accepted link is bounded before its hello: whoever dialed it sends nothing
+        // more until our hello answers, while the router we dialed may send its hello and
+        // its interest in one segment.
+        let accepted_handshake = matches!(link.state, LinkState::Handshake { expect: None });
+        let limit = self.config.handshake_input_limit_bytes;
+        if accepted_handshake && held > limit {
+            return Some(CloseReason::InputLimit {
+                what: "input before the hello",
+                limit,
+            });
+        }
+        let limit = self.config.input_budget_bytes;
+        (self.input_buffered - link.input_counted + held > limit).then_some(
+            CloseReason::InputLimit {
+                what: "undecoded input across all links",
+                limit,
+            },
+        )
+    }
+
+    /// Bring the router's total of buffered input up to date with `slot`'s buffer.
+    pub(super) fn recount_input(&mut self, slot: Slot) {
+        let Some(link) = self.links[slot as usize].as_mut() else {
+            return;
+        };
+        let held = link.inbuf.len();
+        self.input_buffered = self.input_buffered - link.input_counted + held;
+        link.input_counted = held;
     }
 
     /// The link's stream ended. A partial frame left in the buffer is reported as truncated.

@@ -102,6 +102,8 @@ impl Router {
         link.stalled = None;
         link.inbuf.clear();
         link.full_since = None;
+        self.recount_input(slot);
+        let link = self.link_mut(slot);
         let waiters = std::mem::take(&mut link.waiters);
         self.resumable.extend(waiters);
     }
@@ -114,6 +116,7 @@ impl Router {
         let LinkState::Closing { reason, .. } = link.state else {
             unreachable!("finish_close on a link that is not closing")
         };
+        debug_assert_eq!(link.input_counted, 0, "detach released the link's input");
         if let Some(offer) = link.udp_local {
             self.udp_sessions.remove(&offer.token);
         }

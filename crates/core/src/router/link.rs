@@ -72,6 +72,8 @@ pub(crate) struct Link {
     pub registry_announced: Option<u8>,
     /// Received bytes not yet decoded.
     pub inbuf: BytesMut,
+    /// What this link's `inbuf` counts toward the router's total of buffered input.
+    pub input_counted: usize,
     /// A reliable frame from this link waiting for room downstream; while set, no further
     /// input from the link is processed.
     pub stalled: Option<(FedIndex, DataFrame)>,

@@ -148,6 +148,9 @@ pub struct Router {
     /// Answers for the local application: (request, body).
     manage_replies: VecDeque<(u64, Bytes)>,
     next_request: u64,
+    /// Bytes received on all links and not yet decoded (partial frames, paused input),
+    /// held within `RouterConfig::input_budget_bytes`.
+    input_buffered: usize,
 }
 
 const ENCODE_CHUNK: usize = 64 << 10;
@@ -185,6 +188,7 @@ impl Router {
             pending_manage: FxHashMap::default(),
             manage_replies: VecDeque::new(),
             next_request: 1,
+            input_buffered: 0,
             config,
         };
         router.registry_distance = if router.registry.is_some() {
@@ -225,6 +229,11 @@ impl Router {
 
     pub fn stats(&self) -> &RouterStats {
         &self.stats
+    }
+
+    /// Bytes received on all links and not yet decoded.
+    pub fn input_buffered(&self) -> usize {
+        self.input_buffered
     }
 
     /// The local application's link, for a federate node.
@@ -316,6 +325,7 @@ impl Router {
             registry_distance: crate::wire::RegistryRoute::UNREACHABLE,
             registry_announced: None,
             inbuf: BytesMut::new(),
+            input_counted: 0,
             stalled: None,
             waiters: Vec::new(),
             out: OutQueue::default(),

@@ -528,6 +528,73 @@ fn a_federate_throttles_its_application_instead_of_cutting_its_router() {
     );
 }
 
+fn closes(router: &mut Router, now: Time) -> Vec<(LinkId, CloseReason)> {
+    let ids = router.link_ids();
+    for id in ids {
+        let mut out = Vec::new();
+        while router.poll_transmit(now, id, &mut out) > 0 {}
+    }
+    events(router, now)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::LinkClosed { link, reason } => Some((link, reason)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first bytes of a data frame that declares `len` bytes in all.
+fn frame_prefix(len: u32) -> Vec<u8> {
+    let mut bytes = (len - 4).to_le_bytes().to_vec();
+    bytes.extend_from_slice(&[crate::wire::PROTOCOL_VERSION, 3]);
+    bytes
+}
+
+#[test]
+fn input_before_the_hello_is_bounded() {
+    let now = Time::ZERO;
+    let mut router = small_router(1 << 20);
+    let stranger = router.add_link(now, LinkSpec::accepted("stranger"));
+    let limit = router.config().handshake_input_limit_bytes;
+    router.handle_bytes(now, stranger, &frame_prefix(512 << 10));
+    router.handle_bytes(now, stranger, &vec![0; limit]);
+    let closed = closes(&mut router, now);
+    assert!(
+        matches!(&closed[..], [(l, CloseReason::InputLimit { what: "input before the hello", .. })] if *l == stranger),
+        "{closed:?}"
+    );
+    assert_eq!(router.input_buffered(), 0);
+}
+
+#[test]
+fn partial_frames_across_all_links_stay_within_the_input_budget() {
+    let now = Time::ZERO;
+    let mut config = RouterConfig::new("r", NodeId(1));
+    config.input_budget_bytes = 100 << 10;
+    let mut router = Router::new(config, now);
+    let peers: Vec<_> = (0..3)
+        .map(|i| Peer::federate(&mut router, now, &format!("p{i}"), FED))
+        .collect();
+    events(&mut router, now);
+    let half_frame = [frame_prefix(64 << 10), vec![0; 40 << 10]].concat();
+    peers[0].send(&mut router, now, &half_frame);
+    peers[1].send(&mut router, now, &half_frame);
+    assert!(closes(&mut router, now).is_empty(), "80 KiB fit in 100 KiB");
+    assert_eq!(router.input_buffered(), 2 * half_frame.len());
+    peers[2].send(&mut router, now, &half_frame);
+    let closed = closes(&mut router, now);
+    assert!(
+        matches!(&closed[..], [(l, CloseReason::InputLimit { what: "undecoded input across all links", .. })] if *l == peers[2].link),
+        "the link that would pass the budget is closed, and only it: {closed:?}"
+    );
+    assert_eq!(
+        router.input_buffered(),
+        2 * half_frame.len(),
+        "nothing accepted was lost"
+    );
+    assert!(router.link_info(peers[0].link).is_some_and(|l| l.up));
+}
+
 #[test]
 fn a_connection_without_a_hello_is_closed_at_the_handshake_deadline() {
     let mut now = Time::ZERO;

@@ -49,12 +49,17 @@ pub(super) struct Host {
     stopping: bool,
     stop_replies: Vec<flume::Sender<()>>,
     pub(super) max_links: usize,
+    /// Bounds the WARN lines for failed links and refused connections.
+    pub(super) warnings: super::log_limit::LogLimit,
 }
 
-/// Redial delay after `failures` failed attempts: 50 ms doubling to a 2 s cap.
+/// Redial delay after `failures` failed attempts: 50 ms doubling to a 2 s cap, of which a
+/// random half is taken off, so that the children of a restarted router do not all redial
+/// on the same schedule.
 fn backoff(failures: u32) -> Duration {
     let exp = failures.saturating_sub(1).min(6);
-    (Duration::from_millis(50) * (1 << exp)).min(Duration::from_secs(2))
+    let full = (Duration::from_millis(50) * (1 << exp)).min(Duration::from_secs(2));
+    full / 2 + full.mul_f64(fastrand::f64() / 2.0)
 }
 
 impl Host {
@@ -83,6 +88,7 @@ impl Host {
             stopping: false,
             stop_replies: Vec::new(),
             max_links: config.max_links,
+            warnings: super::log_limit::LogLimit::new(now),
         }
     }
 
@@ -270,7 +276,14 @@ impl EventLoop {
                         CloseReason::Local(_) | CloseReason::PeerGoodbye(_) => {
                             tracing::info!(host = %host_name, %peer, "link closed: {reason}")
                         }
-                        _ => tracing::warn!(host = %host_name, %peer, "link closed: {reason}"),
+                        _ => {
+                            if let Some(suppressed) = h.warnings.admit(now) {
+                                tracing::warn!(
+                                    host = %host_name, %peer, suppressed,
+                                    "link closed: {reason}"
+                                )
+                            }
+                        }
                     }
                     match transport {
                         Some(Transport::Tcp(token)) => self.close_conn(token),

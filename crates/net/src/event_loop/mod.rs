@@ -7,6 +7,7 @@
 
 mod app;
 mod host;
+mod log_limit;
 mod memory;
 mod tcp;
 mod udp;

@@ -55,11 +55,19 @@ impl EventLoop {
                     return;
                 }
             };
-            let Some(h) = self.hosts[host].as_ref() else {
+            let Some(h) = self.hosts[host].as_mut() else {
                 return;
             };
             if h.is_stopping() || h.transports.len() >= h.max_links {
-                tracing::warn!(host = %h.name, %peer, "refusing connection: {} links is the limit", h.max_links);
+                let why = if h.is_stopping() {
+                    "refused: the router is shutting down".to_owned()
+                } else {
+                    format!("refused: this router serves at most {} links", h.max_links)
+                };
+                if let Some(suppressed) = h.warnings.admit(now) {
+                    tracing::warn!(host = %h.name, %peer, suppressed, "{why}");
+                }
+                refuse(stream, &why);
                 continue;
             }
             let _ = stream.set_nodelay(true);
@@ -264,6 +272,15 @@ impl EventLoop {
         }
         progressed
     }
+}
+
+/// Tell a connection we will not serve it why, in a goodbye, then drop it. Best effort: a
+/// fresh socket's send buffer takes a goodbye at once, and we do not wait for it.
+fn refuse(mut stream: TcpStream, why: &str) {
+    let mut goodbye = bytes::BytesMut::new();
+    trellis_core::wire::Goodbye::encode(why, &mut goodbye);
+    let _ = stream.write(&goodbye);
+    let _ = stream.shutdown(std::net::Shutdown::Write);
 }
 
 fn h_dial_failed(event_loop: &mut EventLoop, now: Time, host: HostId, dialer: usize, why: &str) {
