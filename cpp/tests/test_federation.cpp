@@ -241,6 +241,29 @@ void federation(std::wstring const& designator) {
   b->disconnect();
 }
 
+// A federation created without a logical time implementation name uses HLAfloat64Time, the
+// standard's default (third-party federates, Portico's example among them, then regulate with
+// an HLAfloat64Interval lookahead).
+void defaultTime(std::wstring const& designator) {
+  RTIambassadorFactory factory;
+  RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
+  RTI_UNIQUE_PTR<RTIambassador> a = factory.createRTIambassador();
+  RTI_SUPPRESS_AUTO_PTR_WARNING_END
+  Recorder fa;
+  a->connect(fa, HLA_EVOKED, designator);
+  std::vector<std::wstring> modules(1, L"" TRELLIS_REPO_ROOT L"/foms/trellis-demo.xml");
+  a->createFederationExecution(L"default-time", modules);
+  a->joinFederationExecution(L"test", L"default-time");
+  RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
+  CHECK(a->getTimeFactory()->getName() == L"HLAfloat64Time");
+  RTI_SUPPRESS_AUTO_PTR_WARNING_END
+  a->enableTimeRegulation(HLAfloat64Interval(1.0));
+  CHECK(until(*a, *a, [&] { return fa.regulating; }));
+  a->resignFederationExecution(NO_ACTION);
+  a->destroyFederationExecution(L"default-time");
+  a->disconnect();
+}
+
 }  // namespace
 
 int main() {
@@ -248,6 +271,7 @@ int main() {
   try {
     TestRouter router;
     federation(router.designator());
+    defaultTime(router.designator());
   } catch (Exception const& e) {
     std::string const what(e.what().begin(), e.what().end());
     check::fail(__FILE__, __LINE__, "unexpected exception: " + what);

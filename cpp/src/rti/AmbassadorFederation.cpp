@@ -100,10 +100,13 @@ void Ambassador::createFederationExecutionWithMIM(std::wstring const& federation
   Texts modules(fomModules);
   std::string const name = toUtf8(federationExecutionName);
   std::string const mim = toUtf8(mimModule);
-  std::string const time = toUtf8(logicalTimeImplementationName);
+  // No logical time implementation named: IEEE 1516.1-2010 (4.5) makes it HLAfloat64Time (the
+  // C ABI's own default is HLAinteger64Time, so the standard's is named here).
+  std::string const time =
+      logicalTimeImplementationName.empty() ? "HLAfloat64Time" : toUtf8(logicalTimeImplementationName);
   check(trellis_create_federation_execution(connected(), name.c_str(), data(modules.pointers),
                                             modules.pointers.size(), mim.empty() ? 0 : mim.c_str(),
-                                            time.empty() ? 0 : time.c_str()));
+                                            time.c_str()));
 }
 
 void Ambassador::destroyFederationExecution(std::wstring const& federationExecutionName) {
