@@ -7,6 +7,7 @@
 #ifndef RTI_Handle_h
 #define RTI_Handle_h
 
+#include <RTI/Exception.h>
 #include <RTI/SpecificConfig.h>
 #include <RTI/VariableLengthData.h>
 #include <cstddef>
