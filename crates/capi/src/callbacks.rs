@@ -707,6 +707,11 @@ fn deliver_federate(
                     f(user, object.0, a.as_ptr(), a.len());
                 }
             }
+            Callback::ConnectionLost { fault } => {
+                if let Some(f) = table.connection_lost {
+                    f(user, c_string(&fault).as_ptr());
+                }
+            }
         }
     }
 }

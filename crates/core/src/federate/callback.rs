@@ -117,4 +117,10 @@ pub enum Callback {
         object: ObjectId,
         attributes: Vec<AttributeHandle>,
     },
+    /// The federate's link to the federation failed (the transport broke, its router cut
+    /// it as a slow consumer, heartbeats stopped): the registry resigned it, and it is no
+    /// longer joined. The last callback of the federation execution (1516.1 §4.4).
+    ConnectionLost {
+        fault: String,
+    },
 }

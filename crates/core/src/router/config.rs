@@ -29,6 +29,10 @@ pub struct LinkConfig {
     pub heartbeat_timeout: Duration,
     /// A closing link that cannot flush its goodbye within this time is dropped anyway.
     pub close_timeout: Duration,
+    /// The same for a consumer cut as slow: it reads nothing now, and the goodbye waits
+    /// behind what its socket already holds, so it gets longer to learn why it was cut.
+    /// The link carries nothing else meanwhile.
+    pub slow_consumer_goodbye_timeout: Duration,
     /// Most interest ids one link may declare in one federation.
     pub max_interest_ids: u64,
 }
@@ -45,6 +49,7 @@ impl Default for LinkConfig {
             heartbeat_interval: Duration::from_secs(1),
             heartbeat_timeout: Duration::from_secs(10),
             close_timeout: Duration::from_secs(2),
+            slow_consumer_goodbye_timeout: Duration::from_secs(30),
             max_interest_ids: 1 << 24,
         }
     }

@@ -77,7 +77,12 @@ impl Router {
         } else {
             self.queue_control(now, slot, goodbye);
         }
-        let deadline = now + self.link(slot).config.close_timeout;
+        let config = &self.link(slot).config;
+        let linger = match reason {
+            CloseReason::SlowConsumer { .. } => config.slow_consumer_goodbye_timeout,
+            _ => config.close_timeout,
+        };
+        let deadline = now + linger;
         self.link_mut(slot).state = LinkState::Closing { deadline, reason };
     }
 

@@ -465,13 +465,12 @@ impl Router {
         None
     }
 
-    /// Whether the driver should read more bytes from this link's transport.
+    /// Whether the driver should read more bytes from this link's transport. A closing
+    /// link is read and its input thrown away: closing a socket with unread input resets
+    /// the connection, and the reset would destroy the goodbye still on its way.
     pub fn wants_read(&self, id: LinkId) -> bool {
         self.live(id)
-            .map(|slot| {
-                let link = self.link(slot);
-                !link.is_closing() && link.stalled.is_none()
-            })
+            .map(|slot| self.link(slot).stalled.is_none())
             .unwrap_or(false)
     }
 

@@ -342,7 +342,7 @@ fn a_consumer_stuck_past_the_bound_is_disconnected_as_slow() {
     // Heartbeats from b keep it alive; it just never reads.
     let step = Duration::from_millis(500);
     let mut closed = None;
-    let close_timeout = router.config().link_defaults.close_timeout;
+    let close_timeout = router.config().link_defaults.slow_consumer_goodbye_timeout;
     while now.since(Time::ZERO) < timeout + close_timeout + Duration::from_secs(1) {
         now = now + step;
         let mut hb = BytesMut::new();

@@ -82,6 +82,10 @@ pub(crate) struct AppPort {
     pub(crate) commands: flume::Receiver<AppCommand>,
     pub(crate) deliveries: flume::Sender<DataFrame>,
     pub(crate) notices: flume::Sender<Notice>,
+    /// Why links of the node went down, for the application to report (connectionLost).
+    /// Unlike notices, which are hints for waiters, these are facts it must not miss; a
+    /// node has few links, and past 16 unread losses the first ones say enough.
+    pub(crate) losses: flume::Sender<String>,
     pub(crate) signals: Arc<AppSignals>,
 }
 
@@ -123,6 +127,9 @@ impl AppState {
             .signals
             .network_changes
             .fetch_add(1, Ordering::SeqCst);
+        if let Notice::LinkDown(why) = &notice {
+            let _ = self.port.losses.try_send(why.clone());
+        }
         // Notices are hints for waiters that re-check state; a full channel loses nothing
         // they need.
         let _ = self.port.notices.try_send(notice);

@@ -319,7 +319,7 @@ impl EventLoop {
 }
 
 fn finish_writing(conn: &mut Conn) {
-    use std::io::Write;
+    use std::io::{Read, Write};
     while conn.wpos < conn.wbuf.len() {
         match conn.stream.write(&conn.wbuf[conn.wpos..]) {
             Ok(0) | Err(_) => break,
@@ -327,4 +327,13 @@ fn finish_writing(conn: &mut Conn) {
         }
     }
     let _ = conn.stream.shutdown(std::net::Shutdown::Write);
+    // Unread input would turn the close into a reset, which destroys what we just wrote
+    // (the goodbye) in the peer's receive buffer. Take what is there, within a bound.
+    let mut scratch = [0u8; 4096];
+    for _ in 0..64 {
+        match conn.stream.read(&mut scratch) {
+            Ok(n) if n > 0 => continue,
+            _ => break,
+        }
+    }
 }

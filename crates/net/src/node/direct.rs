@@ -204,6 +204,13 @@ impl DirectNode {
         answer.try_recv().map_err(|_| NetError::Stopped)
     }
 
+    /// Why a link of this node went down since the last call, oldest first, once each
+    /// (the transport failed, the router cut it as a slow consumer, a heartbeat timeout).
+    /// A federate's registry resigns it when its link is lost: this is how it hears.
+    pub fn take_link_loss(&self) -> Option<String> {
+        self.client.take_link_loss()
+    }
+
     /// A counter that moves whenever `network_interest` may have changed (a neighbour
     /// declared interest, a link came up or went down): cheap to check on every tick.
     pub fn network_interest_changes(&self) -> u64 {

@@ -143,6 +143,7 @@ struct AppClient {
     commands: flume::Sender<AppCommand>,
     deliveries: flume::Receiver<DataFrame>,
     notices: flume::Receiver<Notice>,
+    losses: flume::Receiver<String>,
     signals: Arc<AppSignals>,
     federation: FederationId,
     node_id: NodeId,
@@ -200,17 +201,20 @@ impl AppClient {
         let (commands, commands_rx) = flume::bounded(config.command_capacity);
         let (deliveries_tx, deliveries) = flume::bounded(config.delivery_capacity);
         let (notices_tx, notices) = flume::bounded(1024);
+        let (losses_tx, losses) = flume::bounded(16);
         let signals = Arc::new(AppSignals::new(config.delivery_limit_bytes));
         let port = AppPort {
             commands: commands_rx,
             deliveries: deliveries_tx,
             notices: notices_tx,
+            losses: losses_tx,
             signals: signals.clone(),
         };
         let client = AppClient {
             commands,
             deliveries,
             notices,
+            losses,
             signals,
             federation: FederationId::of(&config.federation),
             node_id,
@@ -255,6 +259,11 @@ impl AppClient {
         let mut frame = BytesMut::with_capacity(size);
         DataFrame::encode(&mut frame, &header, ids, payload);
         Ok(frame)
+    }
+
+    /// Why a link of this node went down, oldest first, once each.
+    fn take_link_loss(&self) -> Option<String> {
+        self.losses.try_recv().ok()
     }
 
     /// Moves whenever what the network wants from this node may have changed.

@@ -52,7 +52,8 @@ impl RtiAmbassador {
     pub(super) fn watch_slice(&self, left: Duration) -> Duration {
         match &self.joined {
             Some(joined) if joined.federate.wants_network_interest() => left.min(ADVISORY_WATCH),
-            _ => left,
+            Some(_) => left.min(super::connection::CONNECTION_WATCH),
+            None => left,
         }
     }
 

@@ -10,6 +10,7 @@
 //! between federates without it.
 
 mod advisory;
+mod connection;
 mod error;
 mod ownership;
 mod regions;
@@ -246,6 +247,7 @@ impl RtiAmbassador {
         };
         let mut federate = Federate::new(model, handle, self.bins)?;
         federate.apply_join(&self.federation, &snapshot);
+        self.forget_link_losses();
         self.joined = Some(Joined {
             federate,
             name: federate_name.to_owned(),
@@ -603,6 +605,9 @@ impl RtiAmbassador {
     /// A callback that is ready now: queued already, or made by the messages that arrived.
     fn poll_callback_now(&mut self) -> Result<Option<Callback>, RtiError> {
         loop {
+            if let Some(lost) = self.watch_connection() {
+                return Ok(Some(lost));
+            }
             self.watch_network_interest()?;
             if let Some(callback) = self
                 .joined
@@ -639,6 +644,9 @@ impl RtiAmbassador {
     /// The next callback, awaited (thread driver only).
     pub async fn next_callback(&mut self) -> Result<Callback, RtiError> {
         loop {
+            if let Some(lost) = self.watch_connection() {
+                return Ok(lost);
+            }
             self.watch_network_interest()?;
             if let Some(callback) = self
                 .joined
