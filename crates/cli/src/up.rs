@@ -33,6 +33,10 @@ pub(crate) struct UpArgs {
     /// How long routers may take to start and link up.
     #[arg(long, default_value_t = 30)]
     timeout_secs: u64,
+    /// A router that exits on its own is restarted, at most this many times per minute
+    /// (0: never); past that it stays down and `trellis up` says so.
+    #[arg(long, default_value_t = 5)]
+    max_restarts_per_minute: usize,
 }
 
 fn routers(topology: &Topology) -> Vec<String> {
@@ -70,14 +74,148 @@ pub(crate) fn run(args: UpArgs) -> Result<()> {
         .into());
     }
     let mut children = Vec::new();
-    let result = start_processes(&args.file, &names, timeout, &mut children);
+    let (lines, incoming) = std::sync::mpsc::channel();
+    let launcher = Launcher {
+        exe: std::env::current_exe().context("cannot find the trellis executable")?,
+        file: args.file.clone(),
+        lines,
+    };
+    let result = start_processes(&launcher, &names, timeout, &mut children, &incoming);
     if result.is_ok() {
-        if let Some(signal) = signals.forever().next() {
-            say!("signal {signal}: stopping {} routers", names.len());
-        }
+        let mut supervisor = Supervisor::new(args.max_restarts_per_minute);
+        let signal = supervisor.watch(&launcher, &mut children, &incoming, &mut signals);
+        say!("signal {signal}: stopping {} routers", names.len());
     }
     stop_all(&mut children);
     result
+}
+
+/// Starts `trellis router --topology FILE --name NAME` processes whose output lines reach
+/// one channel, tagged with the router's name.
+struct Launcher {
+    exe: PathBuf,
+    file: PathBuf,
+    lines: std::sync::mpsc::Sender<(String, String)>,
+}
+
+impl Launcher {
+    fn spawn(&self, name: &str) -> Result<Child> {
+        let mut command = Command::new(&self.exe);
+        command
+            .args(["router", "--topology"])
+            .arg(&self.file)
+            .args(["--name", name])
+            .stdout(Stdio::piped());
+        // SAFETY: prctl is async-signal-safe and touches only the child being set up. If
+        // `trellis up` dies without stopping its routers, the kernel stops them.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("cannot start router {name}"))?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (lines, name) = (self.lines.clone(), name.to_owned());
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if lines.send((name.clone(), line)).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(child)
+    }
+}
+
+/// Keeps the routers running after start-up: one that exits unexpectedly is restarted
+/// under the same name with the same topology file (its neighbours redial it), within a
+/// bound on restarts per router per minute, so a router that cannot stay up does not spin.
+struct Supervisor {
+    max_per_minute: usize,
+    /// Restart times per router, the last minute's only.
+    restarts: std::collections::HashMap<String, Vec<Instant>>,
+    /// Routers left down after too many restarts.
+    given_up: std::collections::HashSet<String>,
+}
+
+impl Supervisor {
+    fn new(max_per_minute: usize) -> Supervisor {
+        Supervisor {
+            max_per_minute,
+            restarts: Default::default(),
+            given_up: Default::default(),
+        }
+    }
+
+    /// Watch until a signal asks us to stop; returns it.
+    fn watch(
+        &mut self,
+        launcher: &Launcher,
+        children: &mut [(String, Child)],
+        incoming: &std::sync::mpsc::Receiver<(String, String)>,
+        signals: &mut signal_hook::iterator::Signals,
+    ) -> i32 {
+        loop {
+            if let Some(signal) = signals.pending().next() {
+                return signal;
+            }
+            for (name, child) in children.iter_mut() {
+                if self.given_up.contains(name.as_str()) {
+                    continue;
+                }
+                if let Ok(Some(status)) = child.try_wait() {
+                    self.exited(launcher, name, child, status);
+                }
+            }
+            // Output of restarted routers; its arrival is also our tick.
+            match incoming.recv_timeout(Duration::from_millis(100)) {
+                Ok((name, line)) if line.starts_with("listening on ") => say!("{name} {line}"),
+                Ok((name, line)) if line.starts_with("ready:") => {
+                    say!("router {name} is back: {}", &line["ready: ".len()..])
+                }
+                Ok(_) | Err(_) => {}
+            }
+        }
+    }
+
+    fn exited(
+        &mut self,
+        launcher: &Launcher,
+        name: &str,
+        child: &mut Child,
+        status: std::process::ExitStatus,
+    ) {
+        let now = Instant::now();
+        let recent = self.restarts.entry(name.to_owned()).or_default();
+        recent.retain(|&at| now.duration_since(at) < Duration::from_secs(60));
+        if recent.len() >= self.max_per_minute {
+            say!(
+                "router {name} exited ({status}); not restarting it: {} restarts in the last \
+                 minute is the limit (--max-restarts-per-minute)",
+                recent.len()
+            );
+            self.given_up.insert(name.to_owned());
+            return;
+        }
+        recent.push(now);
+        match launcher.spawn(name) {
+            Ok(fresh) => {
+                say!(
+                    "router {name} exited ({status}); restarted it (restart {} of at most {} \
+                     a minute)",
+                    recent.len(),
+                    self.max_per_minute
+                );
+                *child = fresh;
+            }
+            Err(e) => say!("router {name} exited ({status}); restarting it failed: {e:#}"),
+        }
+    }
 }
 
 fn in_process(topology: &Topology, names: &[String], timeout: Duration) -> Result<Runtime> {
@@ -105,43 +243,14 @@ fn in_process(topology: &Topology, names: &[String], timeout: Duration) -> Resul
 
 /// Start one `trellis router` per router and wait until each says its links are up.
 fn start_processes(
-    file: &PathBuf,
+    launcher: &Launcher,
     names: &[String],
     timeout: Duration,
     children: &mut Vec<(String, Child)>,
+    incoming: &std::sync::mpsc::Receiver<(String, String)>,
 ) -> Result<()> {
-    let exe = std::env::current_exe().context("cannot find the trellis executable")?;
-    let (lines, incoming) = std::sync::mpsc::channel();
     for name in names {
-        let mut command = Command::new(&exe);
-        command
-            .args(["router", "--topology"])
-            .arg(file)
-            .args(["--name", name])
-            .stdout(Stdio::piped());
-        // SAFETY: prctl is async-signal-safe and touches only the child being set up. If
-        // `trellis up` dies without stopping its routers, the kernel stops them.
-        unsafe {
-            command.pre_exec(|| {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        let mut child = command
-            .spawn()
-            .with_context(|| format!("cannot start router {name}"))?;
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (lines, name_for_thread) = (lines.clone(), name.clone());
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if lines.send((name_for_thread.clone(), line)).is_err() {
-                    break;
-                }
-            }
-        });
-        children.push((name.clone(), child));
+        children.push((name.clone(), launcher.spawn(name)?));
     }
     let deadline = Instant::now() + timeout;
     let mut ready = 0;
@@ -171,7 +280,11 @@ fn start_processes(
 
 /// SIGTERM every router, wait for each within a bound, kill what is left.
 fn stop_all(children: &mut [(String, Child)]) {
-    for (_, child) in children.iter() {
+    for (_, child) in children.iter_mut() {
+        // A reaped child's pid may belong to someone else by now.
+        if !matches!(child.try_wait(), Ok(None)) {
+            continue;
+        }
         // SAFETY: kill(2) on the pid of a child we started and have not reaped.
         unsafe {
             libc::kill(child.id() as libc::pid_t, libc::SIGTERM);

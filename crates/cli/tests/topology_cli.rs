@@ -221,6 +221,7 @@ fn free_ports(count: u16) -> u16 {
 
 struct Up {
     child: Child,
+    lines: std::sync::mpsc::Receiver<String>,
 }
 
 impl Up {
@@ -232,18 +233,41 @@ impl Up {
             .spawn()
             .unwrap();
         let stdout = child.stdout.take().unwrap();
-        let (ready, up) = std::sync::mpsc::channel();
+        let (sender, lines) = std::sync::mpsc::channel();
         // Keep reading until the end, so trellis up never writes into a closed pipe.
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if line.contains("every router link connected") {
-                    let _ = ready.send(());
-                }
+                let _ = sender.send(line);
             }
         });
-        up.recv_timeout(WAIT)
-            .expect("trellis up reports every router link connected");
-        Up { child }
+        let mut up = Up { child, lines };
+        up.wait_for_line("every router link connected");
+        up
+    }
+
+    /// The next line of `trellis up` that contains `text`, within the bound.
+    fn wait_for_line(&mut self, text: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.contains(text) => return line,
+                Ok(_) => {}
+                Err(_) => panic!("trellis up printed no line with {text:?} in time"),
+            }
+        }
+    }
+
+    /// The process of router `name`.
+    fn router_pid(&self, name: &str) -> u32 {
+        router_children(self.child.id())
+            .into_iter()
+            .find(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|cmdline| {
+                    cmdline.split(|&b| b == 0).any(|arg| arg == name.as_bytes())
+                })
+            })
+            .unwrap_or_else(|| panic!("no process for router {name}"))
     }
 
     /// SIGTERM, exit status 0, and no router process of ours left.
@@ -407,5 +431,37 @@ fn up_runs_a_four_router_mesh_of_processes_and_stops_them_all() {
     );
     let up = Up::start(&file);
     exchange(&topology, "fed-1", "fed-3");
+    up.stop();
+}
+
+#[test]
+fn up_restarts_a_killed_router_and_traffic_crosses_it_again() {
+    let dir = TempDir::new("up-restart");
+    let (file, topology) = gen(
+        &dir,
+        "tree.toml",
+        &["tree", "--levels", "2", "--fanout", "2", "--federates", "1"],
+        3,
+    );
+    let mut up = Up::start(&file);
+    let leaf = topology
+        .routers()
+        .map(|r| r.name.clone())
+        .find(|n| n != "root")
+        .unwrap();
+    let pid = up.router_pid(&leaf);
+    assert!(Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let restarted = up.wait_for_line(&format!("router {leaf} exited"));
+    assert!(
+        restarted.contains("restarted it (restart 1 of at most 5 a minute)"),
+        "{restarted}"
+    );
+    up.wait_for_line(&format!("router {leaf} is back"));
+    assert_ne!(up.router_pid(&leaf), pid);
+    exchange(&topology, "fed-1", "fed-2");
     up.stop();
 }
