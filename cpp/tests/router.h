@@ -37,11 +37,15 @@ class TestRouter {
     close(out[0]);
   }
 
-  ~TestRouter() {
+  ~TestRouter() { stop(SIGTERM); }
+
+  // Ends the router now with `signal` (SIGKILL: as if it crashed) and waits for it.
+  void stop(int signal) {
     if (pid_ > 0) {
-      kill(pid_, SIGTERM);
+      kill(pid_, signal);
       int status = 0;
       waitpid(pid_, &status, 0);
+      pid_ = -1;
     }
   }
 

@@ -266,12 +266,50 @@ void defaultTime(std::wstring const& designator) {
 
 }  // namespace
 
+// A federate whose router dies hears connectionLost with the fault, once, and is no longer
+// connected (1516.1 §4.4).
+struct LostRecorder : public NullFederateAmbassador {
+  LostRecorder() : lost(0) {}
+  void connectionLost(std::wstring const& fault) override {
+    ++lost;
+    this->fault = fault;
+  }
+  int lost;
+  std::wstring fault;
+};
+
+void connectionLostWhenTheRouterDies() {
+  TestRouter router;
+  RTIambassadorFactory factory;
+  RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
+  RTI_UNIQUE_PTR<RTIambassador> a = factory.createRTIambassador();
+  RTI_SUPPRESS_AUTO_PTR_WARNING_END
+  LostRecorder fa;
+  a->connect(fa, HLA_EVOKED, router.designator());
+  std::vector<std::wstring> modules(1, L"" TRELLIS_REPO_ROOT L"/foms/trellis-demo.xml");
+  a->createFederationExecution(L"lost", modules);
+  a->joinFederationExecution(L"test", L"lost");
+  router.stop(SIGKILL);
+  std::time_t const deadline = std::time(0) + 20;
+  while (fa.lost == 0 && std::time(0) <= deadline) a->evokeMultipleCallbacks(0.05, 0.1);
+  CHECK(fa.lost == 1);
+  CHECK(!fa.fault.empty());
+  bool refused = false;
+  try {
+    a->getObjectClassHandle(L"Vehicle");
+  } catch (NotConnected const&) {
+    refused = true;
+  }
+  CHECK(refused);
+}
+
 int main() {
   connectErrors();
   try {
     TestRouter router;
     federation(router.designator());
     defaultTime(router.designator());
+    connectionLostWhenTheRouterDies();
   } catch (Exception const& e) {
     std::string const what(e.what().begin(), e.what().end());
     check::fail(__FILE__, __LINE__, "unexpected exception: " + what);

@@ -246,6 +246,13 @@ fn fill(session: &mut Session, wait: Duration, batch: usize) -> Result<(), Failu
                 session.names.learn(*object, name)
             }
             Callback::RemoveObjectInstance { object, .. } => session.names.forget(*object),
+            Callback::ConnectionLost { .. } => {
+                // The last callback: the federate is no longer connected (1516.1 §4.4) and
+                // may connect again. Nothing queued behind it is delivered.
+                session.disconnect();
+                session.stash.push_back(callback);
+                break;
+            }
             _ => {}
         }
         session.stash.push_back(callback);
