@@ -119,6 +119,14 @@ fn exchange(publisher: &Node, subscriber: &Node, id: u32, payload: &[u8]) {
     assert_eq!(got.payload(), payload);
 }
 
+/// Two federate nodes on the router: `a` publishes, `b` subscribes to id 1.
+fn publisher_and_subscriber(router: &RouterProcess) -> (Node, Node) {
+    let a = Node::connect(NodeConfig::child_of("a", FED, router.tcp())).unwrap();
+    let b = Node::connect(NodeConfig::child_of("b", FED, router.tcp())).unwrap();
+    b.subscribe(&ids(&[1])).unwrap();
+    (a, b)
+}
+
 /// Read until the router closes the connection; returns what it sent.
 fn read_until_closed(mut stream: TcpStream) -> Vec<u8> {
     stream.set_read_timeout(Some(WAIT)).unwrap();
@@ -133,9 +141,7 @@ fn read_until_closed(mut stream: TcpStream) -> Vec<u8> {
 #[test]
 fn bad_clients_are_dropped_and_good_ones_keep_working() {
     let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
-    let a = Node::connect(NodeConfig::child_of("a", FED, router.tcp())).unwrap();
-    let b = Node::connect(NodeConfig::child_of("b", FED, router.tcp())).unwrap();
-    b.subscribe(&ids(&[1])).unwrap();
+    let (a, b) = publisher_and_subscriber(&router);
     exchange(&a, &b, 1, b"before");
     let rss_before = router.rss_kb();
 
@@ -298,9 +304,7 @@ fn endless_frame_start() -> Vec<u8> {
 #[test]
 fn a_thousand_connections_that_never_say_hello_hold_bounded_memory() {
     let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
-    let a = Node::connect(NodeConfig::child_of("a", FED, router.tcp())).unwrap();
-    let b = Node::connect(NodeConfig::child_of("b", FED, router.tcp())).unwrap();
-    b.subscribe(&ids(&[1])).unwrap();
+    let (a, b) = publisher_and_subscriber(&router);
     exchange(&a, &b, 1, b"before");
     let rss_before = router.rss_kb();
     // Each claims a 1 MiB frame and sends 12 KiB of it, then drips a byte now and then:
@@ -340,9 +344,7 @@ fn a_thousand_connections_that_never_say_hello_hold_bounded_memory() {
 #[test]
 fn connections_past_the_link_limit_are_refused_with_a_reason() {
     let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0", "--max-links", "2"]);
-    let a = Node::connect(NodeConfig::child_of("a", FED, router.tcp())).unwrap();
-    let b = Node::connect(NodeConfig::child_of("b", FED, router.tcp())).unwrap();
-    b.subscribe(&ids(&[1])).unwrap();
+    let (a, b) = publisher_and_subscriber(&router);
     let third = TcpStream::connect(router.address()).unwrap();
     let reply = read_until_closed(third);
     assert!(

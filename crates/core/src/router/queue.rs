@@ -165,25 +165,23 @@ impl OutQueue {
     }
 
     fn drain_control(&mut self, out: &mut Vec<u8>, start: usize, limit: usize) {
-        while let Some(frame) = self.control.front() {
-            if out.len() > start && out.len() - start + frame.len() > limit {
-                break;
-            }
-            out.extend_from_slice(frame);
-            self.control_bytes -= frame.len();
-            self.control.pop_front();
-        }
+        drain_fifo(
+            &mut self.control,
+            &mut self.control_bytes,
+            out,
+            start,
+            limit,
+        );
     }
 
     fn drain_reliable(&mut self, out: &mut Vec<u8>, start: usize, limit: usize) {
-        while let Some(frame) = self.reliable.front() {
-            if out.len() > start && out.len() - start + frame.len() > limit {
-                break;
-            }
-            out.extend_from_slice(frame);
-            self.reliable_bytes -= frame.len();
-            self.reliable.pop_front();
-        }
+        drain_fifo(
+            &mut self.reliable,
+            &mut self.reliable_bytes,
+            out,
+            start,
+            limit,
+        );
     }
 
     fn drain_best_effort(&mut self, out: &mut Vec<u8>, start: usize, limit: usize) {
@@ -244,6 +242,25 @@ impl OutQueue {
         self.reliable_bytes = 0;
         self.oldest = None;
         n
+    }
+}
+
+/// Move whole frames from the front of `frames` into `out` while the batch begun at `start`
+/// stays within `limit` (its first frame goes whatever its size).
+fn drain_fifo(
+    frames: &mut VecDeque<Bytes>,
+    bytes: &mut usize,
+    out: &mut Vec<u8>,
+    start: usize,
+    limit: usize,
+) {
+    while let Some(frame) = frames.front() {
+        if out.len() > start && out.len() - start + frame.len() > limit {
+            break;
+        }
+        out.extend_from_slice(frame);
+        *bytes -= frame.len();
+        frames.pop_front();
     }
 }
 
