@@ -333,6 +333,10 @@ fn with_results<T: Serialize>(
         Meta::new(benchmark, &command, setup, mode),
     )?;
     let summary = run(&results);
+    if let Err(e) = &summary {
+        // What earlier cases wrote stays; meta.json names what ended the run.
+        results.fault(e.to_string());
+    }
     let interrupted = setup.stop.load(std::sync::atomic::Ordering::SeqCst);
     results.finish(summary.is_ok() && !interrupted)?;
     let summary = summary?;
@@ -346,7 +350,18 @@ fn with_results<T: Serialize>(
             if interrupted { " (interrupted)" } else { "" }
         );
     }
-    Ok(())
+    incomplete(&results)
+}
+
+/// A run that kept its measurements through a fault still fails, so scripts notice.
+fn incomplete(results: &Results) -> Result<()> {
+    match &results.meta().fault {
+        Some(fault) => {
+            eprintln!("incomplete: {fault}");
+            Err(crate::Reported("incomplete").into())
+        }
+        None => Ok(()),
+    }
 }
 
 pub(crate) fn run(command: BenchCommand) -> Result<()> {

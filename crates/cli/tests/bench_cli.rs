@@ -67,3 +67,82 @@ fn throughput_and_pingpong_keep_their_json_fields() {
     assert!(meta["machine"]["cores"].as_u64().unwrap() >= 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Poll `done` every 10 ms until it holds, for at most `limit`.
+fn wait_until(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    while std::time::Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+#[test]
+fn a_router_lost_mid_run_leaves_the_measured_cases_and_names_the_fault() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let out = std::env::temp_dir().join(format!("trellis-bench-lost-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut router = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(["router", "--listen", "tcp://127.0.0.1:0"])
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(router.stdout.take().unwrap()).lines();
+    let line = lines.next().unwrap().unwrap();
+    let url = line.strip_prefix("listening on ").unwrap().to_owned();
+    let mut bench = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(["bench", "throughput", "--router", &url, "--seconds", "0.3"])
+        .args(["--subscribers", "1,1,1,1", "--out", out.to_str().unwrap()])
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first case is measured once its summary is written; then the router goes.
+    let first = wait_until(std::time::Duration::from_secs(60), || {
+        out.join("summary.json").exists()
+    });
+    router.kill().unwrap();
+    router.wait().unwrap();
+    let mut status = None;
+    let finished = wait_until(std::time::Duration::from_secs(120), || {
+        status = bench.try_wait().unwrap();
+        status.is_some()
+    });
+    if !finished {
+        let _ = bench.kill();
+    }
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut bench.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        first && finished,
+        "first case {first}, finished {finished}: {stderr}"
+    );
+    assert_eq!(status.unwrap().code(), Some(1), "{stderr}");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join(name)).unwrap()).unwrap()
+    };
+    let meta = read("meta.json");
+    assert_eq!(meta["complete"], false);
+    let fault = meta["fault"].as_str().expect("meta.json names the fault");
+    assert!(
+        !fault.is_empty() && stderr.contains(fault),
+        "{fault} / {stderr}"
+    );
+    let summary = read("summary.json");
+    let cases = summary["cases"].as_array().unwrap();
+    assert!(!cases.is_empty() && cases.len() < 4, "{summary}");
+    assert!(cases[0]["sent"].as_u64().unwrap() > 0);
+    assert_eq!(cases[0]["received"], cases[0]["sent"]);
+    assert!(std::fs::read_to_string(out.join("throughput.csv"))
+        .unwrap()
+        .lines()
+        .nth(1)
+        .is_some());
+    std::fs::remove_dir_all(&out).unwrap();
+}

@@ -447,3 +447,19 @@ fn report_renders_in_a_headless_browser() {
     assert!(dom.contains("Tree / mesh time ratio against message size"));
     assert!(dom.contains("<table>"));
 }
+
+#[test]
+fn a_run_with_a_fault_shows_it_beside_its_status_and_keeps_its_figures() {
+    let html = render(&["faulted-throughput"]);
+    assert!(
+        html.contains("INCOMPLETE: receiver-2: resign failed: &lt;link lost&gt;"),
+        "the fault, escaped, beside the status"
+    );
+    // Its measurements are reported as those of the same run without the fault.
+    let clean = render(&["throughput-sweep"]).replace("throughput-sweep", "faulted-throughput");
+    let figures = |html: &str| html[html.find("</div></div>").unwrap()..].to_owned();
+    assert!(figures(&html).contains("<caption>"));
+    assert_eq!(figures(&html), figures(&clean));
+    // A folder written before the field existed still reads as complete.
+    assert!(clean.contains(">complete<"));
+}

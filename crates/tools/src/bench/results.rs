@@ -1,10 +1,13 @@
 //! A results folder per run: `meta.json` (the exact command, version, machine, topology,
-//! whether the run completed), `summary.json` (what `--json` prints), CSV tables, and any
+//! whether the run completed and, when it did not, the fault that stopped it or that it
+//! met on the way), `summary.json` (what `--json` prints), CSV tables, and any
 //! per-case data files. Written as cases finish, so an interrupted run keeps them.
 
 use super::{Api, Bundling, Mode, Setup, Transport};
 use serde::Serialize;
+use std::fmt::Display;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 use trellis_core::topology::{Summary, Topology};
 
@@ -61,6 +64,9 @@ pub struct Meta {
     pub started_unix: u64,
     pub finished_unix: Option<u64>,
     pub complete: bool,
+    /// What went wrong, when something did: the error that ended the run, or the faults
+    /// met after measurements (a failed resign), joined by "; ". `complete` is false then.
+    pub fault: Option<String>,
 }
 
 fn unix_now() -> u64 {
@@ -97,6 +103,7 @@ impl Meta {
             started_unix: unix_now(),
             finished_unix: None,
             complete: false,
+            fault: None,
         }
     }
 }
@@ -104,6 +111,8 @@ impl Meta {
 pub struct Results {
     dir: PathBuf,
     meta: Meta,
+    /// Faults met so far; the run goes on and keeps its measurements.
+    faults: Mutex<Vec<String>>,
 }
 
 impl Results {
@@ -124,7 +133,11 @@ impl Results {
             }
         };
         std::fs::create_dir_all(&dir)?;
-        let results = Results { dir, meta };
+        let results = Results {
+            dir,
+            meta,
+            faults: Mutex::default(),
+        };
         results.write_json("meta.json", &results.meta)?;
         Ok(results)
     }
@@ -162,10 +175,91 @@ impl Results {
         std::fs::write(self.dir.join(name), text)
     }
 
-    /// Record the end of the run: finished time and whether every case ran.
+    /// Record a fault: the run keeps what it measured, but will not be complete.
+    pub fn fault(&self, fault: impl Into<String>) {
+        self.faults
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(fault.into());
+    }
+
+    /// A step after a measurement (a resign, a destroy) by `who`: its failure is a fault
+    /// to record, not a reason to discard what was measured.
+    pub fn after_measurement<E: Display>(&self, who: &str, step: &str, result: Result<(), E>) {
+        if let Err(e) = result {
+            self.fault(format!("{who}: {step} failed: {e}"));
+        }
+    }
+
+    /// The faults met so far, joined by "; ", or `None` when there were none.
+    pub fn faults(&self) -> Option<String> {
+        let faults = self.faults.lock().unwrap_or_else(|e| e.into_inner());
+        (!faults.is_empty()).then(|| faults.join("; "))
+    }
+
+    /// Record the end of the run: finished time, whether every case ran, and the faults
+    /// met (a run with a fault is never complete).
     pub fn finish(&mut self, complete: bool) -> std::io::Result<()> {
         self.meta.finished_unix = Some(unix_now());
-        self.meta.complete = complete;
+        self.meta.fault = self.faults();
+        self.meta.complete = complete && self.meta.fault.is_none();
         self.write_json("meta.json", &self.meta)
+    }
+
+    /// The description written to `meta.json`.
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn results(tag: &str) -> Results {
+        let dir =
+            std::env::temp_dir().join(format!("trellis-results-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let meta = Meta::new("throughput", "test", &Setup::default(), Mode::Trellis);
+        Results::create(Some(&dir), meta).unwrap()
+    }
+
+    fn meta(results: &Results) -> serde_json::Value {
+        let text = std::fs::read_to_string(results.dir().join("meta.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn a_failed_teardown_keeps_the_measurement_and_names_the_fault() {
+        let mut results = results("teardown");
+        results
+            .write_summary(&serde_json::json!({"msgs_per_sec": 1234.5}))
+            .unwrap();
+        results.after_measurement("receiver-1", "resign", Ok::<(), String>(()));
+        results.after_measurement("receiver-2", "resign", Err("link lost"));
+        results.after_measurement("sender", "resign", Err("not connected"));
+        results.finish(true).unwrap();
+        let meta = meta(&results);
+        assert_eq!(meta["complete"], false);
+        assert_eq!(
+            meta["fault"],
+            "receiver-2: resign failed: link lost; sender: resign failed: not connected"
+        );
+        let summary = std::fs::read_to_string(results.dir().join("summary.json")).unwrap();
+        assert!(summary.contains("1234.5"));
+        std::fs::remove_dir_all(results.dir()).unwrap();
+    }
+
+    #[test]
+    fn a_run_without_faults_is_complete_and_says_fault_null() {
+        let mut results = results("clean");
+        assert_eq!(meta(&results)["fault"], serde_json::Value::Null);
+        results.after_measurement("sender", "resign", Ok::<(), String>(()));
+        results.finish(true).unwrap();
+        let meta = meta(&results);
+        assert_eq!(meta["complete"], true);
+        assert!(meta.as_object().unwrap().contains_key("fault"));
+        assert_eq!(meta["fault"], serde_json::Value::Null);
+        std::fs::remove_dir_all(results.dir()).unwrap();
     }
 }

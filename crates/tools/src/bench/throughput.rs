@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::federate::Callback;
-use trellis_net::rti::{Driver, RtiAmbassador, SendOptions};
+use trellis_net::rti::{Driver, ResignAction, RtiAmbassador, SendOptions};
 use trellis_net::Node;
 
 pub const DEFAULT_SUBSCRIBERS: [usize; 6] = [1, 3, 6, 9, 12, 15];
@@ -126,7 +126,7 @@ pub fn run(
         let outcome = match (options.raw, setup.api) {
             (Some(raw), _) => raw::throughput(raw, options, n)?,
             (None, Api::Node) => nodes(options, n)?,
-            (None, Api::Federate) => federates(options, n)?,
+            (None, Api::Federate) => federates(options, n, results)?,
         };
         let case = case(options, n, &outcome);
         rows.push(vec![
@@ -308,7 +308,13 @@ const MEASURED: u8 = 1;
 /// The same workload through HLA services: one federate updates one attribute of one
 /// object, the others reflect it. A warm-up runs until every receiver reflected once, so
 /// the measured run starts with all subscriptions in place; only measured updates count.
-fn federates(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchError> {
+/// Resigns come after the measurement: one that fails is a fault on `results`, and the
+/// case keeps what it measured.
+fn federates(
+    options: &ThroughputOptions,
+    n: usize,
+    results: &Results,
+) -> Result<Outcome, BenchError> {
     let network = Network::start(&options.setup)?;
     let places = network.attachments().take(n + 1)?;
     let federation = network.federation(&places[0])?;
@@ -325,6 +331,7 @@ fn federates(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchErro
         let (counter, warmed, stop) = (counter.clone(), warmed.clone(), stop.clone());
         readers.push(std::thread::spawn(move || {
             reflect(&mut rti, &counter, &warmed, &stop, start)
+                .map(|()| rti.resign_federation_execution(ResignAction::default()))
         }));
     }
     let mut publisher = network.federate(&federation, &places[0], Driver::Thread)?;
@@ -355,12 +362,14 @@ fn federates(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchErro
     })?;
     wait_for_drain(&counters, &vec![sent; n], options.setup.transport);
     stop.store(true, Ordering::SeqCst);
-    for reader in readers {
-        reader
+    for (i, reader) in readers.into_iter().enumerate() {
+        let resigned = reader
             .join()
             .map_err(|_| BenchError::Failed("receiver thread panicked".into()))??;
+        results.after_measurement(&format!("receiver-{}", i + 1), "resign", resigned);
     }
-    publisher.resign_federation_execution(trellis_net::rti::ResignAction::default())?;
+    let resigned = publisher.resign_federation_execution(ResignAction::default());
+    results.after_measurement("sender", "resign", resigned);
     Ok(Outcome {
         sent,
         send_time,
@@ -371,6 +380,7 @@ fn federates(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchErro
     })
 }
 
+/// Count measured reflections until stopped; the caller resigns, after the measurement.
 fn reflect(
     rti: &mut RtiAmbassador,
     counter: &Counter,
@@ -402,6 +412,5 @@ fn reflect(
     if counter.received() != received {
         counter.record(received, start);
     }
-    rti.resign_federation_execution(trellis_net::rti::ResignAction::default())?;
     Ok(())
 }

@@ -51,6 +51,9 @@ pub(crate) struct Meta {
     pub started_unix: Option<u64>,
     pub finished_unix: Option<u64>,
     pub complete: Option<bool>,
+    /// What went wrong (absent in folders written before it was recorded).
+    #[serde(default)]
+    pub fault: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -28,10 +28,11 @@ fn rows(run: &Run) -> Vec<(&'static str, Cell)> {
         ("Benchmark", Cell::from(meta.benchmark.name())),
         (
             "Status",
-            match meta.complete {
-                Some(true) => Cell::from("complete"),
-                Some(false) => Cell::marked("INTERRUPTED: the run did not finish"),
-                None => Cell::marked("unknown: meta.json does not say whether it finished"),
+            match (meta.complete, &meta.fault) {
+                (_, Some(fault)) => Cell::marked(format!("INCOMPLETE: {fault}")),
+                (Some(true), None) => Cell::from("complete"),
+                (Some(false), None) => Cell::marked("INTERRUPTED: the run did not finish"),
+                (None, None) => Cell::marked("unknown: meta.json does not say whether it finished"),
             },
         ),
     ];
