@@ -327,7 +327,7 @@ pub fn run(options: &MatrixOptions, results: &Results) -> Result<MatrixSummary, 
         let clock = Clock::start();
         let outcome = match options.raw {
             Some(raw) => raw_case(raw, plan, clock)?,
-            None => trellis_case(&options.setup, plan, clock)?,
+            None => trellis_case(&options.setup, plan, clock, results)?,
         };
         let case = summarise(plan, &outcome);
         rows.push(csv_row(&case));
@@ -706,7 +706,12 @@ fn wire(
 
 /// A case through Trellis: a network of its own (so best-effort cases get UDP), one
 /// thread per party, each driving its own federate or node.
-fn trellis_case(setup: &Setup, plan: &CasePlan, clock: Clock) -> Result<Outcome, BenchError> {
+fn trellis_case(
+    setup: &Setup,
+    plan: &CasePlan,
+    clock: Clock,
+    results: &Results,
+) -> Result<Outcome, BenchError> {
     let setup = Setup {
         transport: plan.transport,
         ..setup.clone()
@@ -730,8 +735,13 @@ fn trellis_case(setup: &Setup, plan: &CasePlan, clock: Clock) -> Result<Outcome,
                 let shared = &shared;
                 scope.spawn(move || {
                     let outcome = party_run(wire.as_mut(), party, plan, shared, clock);
-                    if outcome.is_err() {
-                        shared.abort.store(true, Ordering::SeqCst);
+                    match outcome {
+                        Err(_) => shared.abort.store(true, Ordering::SeqCst),
+                        Ok(Some(_)) => {
+                            party_leave(wire.as_mut(), party, plan, shared, clock, results)
+                        }
+                        // Stopped because another party failed: that failure ends the case.
+                        Ok(None) => {}
                     }
                     outcome
                 })
@@ -811,7 +821,7 @@ fn receive(
 type PartyOutcome = Option<(u64, Option<Tally>)>;
 
 /// One party through a case: greet until the start is set, send on the deadline schedule,
-/// wait for stragglers, and keep the node going until every receiver is done.
+/// and wait for stragglers ([`party_leave`] follows).
 fn party_run(
     wire: &mut dyn Wire,
     party: usize,
@@ -924,9 +934,34 @@ fn party_run(
         }
         shared.drained.fetch_add(1, Ordering::SeqCst);
     }
+    Ok(Some((published, tally)))
+}
 
-    // Frames still queued leave only while the node is driven: keep it going until every
-    // receiver is done (their waits are bounded, and so is this one).
+/// After the measurement, linger and leave: a failure is a fault on `results`, and the
+/// party's figures stay.
+fn party_leave(
+    wire: &mut dyn Wire,
+    party: usize,
+    plan: &CasePlan,
+    shared: &Shared,
+    clock: Clock,
+    results: &Results,
+) {
+    let who = format!("party-{}", party + 1);
+    match linger(wire, plan, shared, clock) {
+        Ok(()) => results.after_measurement(&who, "leave", wire.leave()),
+        Err(e) => results.after_measurement(&who, "lingering", Err(e)),
+    }
+}
+
+/// Frames still queued leave only while the node is driven: keep it going until every
+/// receiver is done (their waits are bounded, and so is this one).
+fn linger(
+    wire: &mut dyn Wire,
+    plan: &CasePlan,
+    shared: &Shared,
+    clock: Clock,
+) -> Result<(), BenchError> {
     let receivers = plan.receivers().count();
     let linger_limit = Instant::now() + plan.overrun() + STRAGGLER_LIMIT;
     while shared.drained.load(Ordering::SeqCst) < receivers
@@ -935,8 +970,7 @@ fn party_run(
     {
         receive(wire, &mut None, RECEIVE_POLL, clock)?;
     }
-    wire.leave()?;
-    Ok(Some((published, tally)))
+    Ok(())
 }
 
 /// A case over plain sockets: a connection (TCP) or socket pair (UDP) per sender and

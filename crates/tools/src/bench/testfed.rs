@@ -427,6 +427,7 @@ pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary
                     shared,
                     clock,
                     stop: &setup.stop,
+                    results,
                 };
                 scope.spawn(move || {
                     let outcome = part.federate(&mut load);
@@ -537,6 +538,8 @@ struct Run<'a> {
     clock: Clock,
     /// Ctrl-C: stop sending, count what arrived, report.
     stop: &'a AtomicBool,
+    /// Where faults after the measurement go.
+    results: &'a Results,
 }
 
 impl Run<'_> {
@@ -544,10 +547,9 @@ impl Run<'_> {
         &self.config.federates[self.me]
     }
 
-    /// Greet until the start, send the load, wait for stragglers, keep the node going until
-    /// everyone is done, resign. `None` when another federate failed.
+    /// Greet until the start, send the load, wait for stragglers, then leave. `None` when
+    /// another federate failed.
     fn federate(&self, load: &mut Load) -> Result<Option<Counts>, BenchError> {
-        let n = self.config.federates.len();
         let mut counts = Counts::default();
         let Some(start) = self.greet(load, &mut counts)? else {
             return Ok(None);
@@ -562,8 +564,29 @@ impl Run<'_> {
             return Ok(None);
         }
         self.shared.drained.fetch_add(1, Ordering::SeqCst);
-        // Frames still queued leave only while the node is driven: keep it going until
-        // every federate is done (bounded).
+        self.leave(load);
+        Ok(Some(counts))
+    }
+
+    /// Linger, then resign: both come after the measurement, so a failure is a fault
+    /// recorded on the results, and the counts stay.
+    fn leave(&self, load: &mut Load) {
+        let who = format!("load federate {:?}", self.load().name);
+        match self.linger(load) {
+            Ok(()) => {
+                let resigned = load
+                    .rti
+                    .resign_federation_execution(trellis_net::rti::ResignAction::default());
+                self.results.after_measurement(&who, "resign", resigned);
+            }
+            Err(e) => self.results.after_measurement(&who, "lingering", Err(e)),
+        }
+    }
+
+    /// Frames still queued leave only while the node is driven: keep it going until every
+    /// federate is done (bounded).
+    fn linger(&self, load: &mut Load) -> Result<(), BenchError> {
+        let n = self.config.federates.len();
         let limit = Instant::now() + STRAGGLER_LIMIT;
         while self.shared.drained.load(Ordering::SeqCst) < n
             && !self.shared.aborted()
@@ -571,9 +594,7 @@ impl Run<'_> {
         {
             load.rti.evoke_callback(RECEIVE_POLL)?;
         }
-        load.rti
-            .resign_federation_execution(trellis_net::rti::ResignAction::default())?;
-        Ok(Some(counts))
+        Ok(())
     }
 
     /// Greetings until every federate heard every other and the start is set; the start.

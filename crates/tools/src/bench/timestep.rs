@@ -259,10 +259,16 @@ pub fn run(options: &TimestepOptions, results: &Results) -> Result<TimestepSumma
                     &given_network(setup).unwrap_or_default(),
                     0,
                     setup,
+                    results,
                 )?,
-                Some(TimestepNetwork::OneRouter) => {
-                    case(options, n, TimestepNetwork::OneRouter.label(), 1, setup)?
-                }
+                Some(TimestepNetwork::OneRouter) => case(
+                    options,
+                    n,
+                    TimestepNetwork::OneRouter.label(),
+                    1,
+                    setup,
+                    results,
+                )?,
                 Some(TimestepNetwork::Mesh) => {
                     let mesh = mesh_setup(setup, n, results)?;
                     case(
@@ -271,6 +277,7 @@ pub fn run(options: &TimestepOptions, results: &Results) -> Result<TimestepSumma
                         TimestepNetwork::Mesh.label(),
                         MESH_ROUTERS,
                         &mesh,
+                        results,
                     )?
                 }
             };
@@ -366,6 +373,7 @@ fn case(
     label: &str,
     routers: usize,
     setup: &Setup,
+    results: &Results,
 ) -> Result<TimestepCase, BenchError> {
     let network = Network::start(setup)?;
     let places = places(&network, n, routers)?;
@@ -392,6 +400,16 @@ fn case(
                     let outcome = stepper.run(me, shared, seconds, stop);
                     if outcome.is_err() {
                         shared.abort.store(true, Ordering::SeqCst);
+                    } else {
+                        // After the measurement: a failure is a fault, the steps stay.
+                        let resigned = stepper
+                            .rti
+                            .resign_federation_execution(ResignAction::default());
+                        results.after_measurement(
+                            &format!("federate-{}", me + 1),
+                            "resign",
+                            resigned,
+                        );
                     }
                     outcome
                 })
@@ -504,8 +522,8 @@ impl Stepper {
         })
     }
 
-    /// Greet, turn time management on, synchronize, step, resign. `None` when another
-    /// federate failed first.
+    /// Greet, turn time management on, synchronize, step (the caller resigns). `None` when
+    /// another federate failed first.
     fn run(
         &mut self,
         me: usize,
@@ -532,10 +550,7 @@ impl Stepper {
         if !self.synchronize(me, shared)? {
             return Ok(None);
         }
-        let outcome = self.step(shared, seconds, stop)?;
-        self.rti
-            .resign_federation_execution(ResignAction::default())?;
-        Ok(outcome)
+        self.step(shared, seconds, stop)
     }
 
     fn on(&mut self, callback: Callback) {
