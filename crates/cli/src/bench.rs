@@ -659,3 +659,23 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_with_a_fault_fails_as_reported_and_a_clean_one_succeeds() {
+        let dir =
+            std::env::temp_dir().join(format!("trellis-cli-incomplete-{}", std::process::id()));
+        let meta = Meta::new("throughput", "test", &Setup::default(), Mode::Trellis);
+        let mut results = Results::create(Some(&dir), meta).unwrap();
+        results.finish(true).unwrap();
+        assert!(incomplete(&results).is_ok());
+        results.after_measurement("receiver-2", "resign", Err("link lost"));
+        results.finish(true).unwrap();
+        let error = incomplete(&results).unwrap_err();
+        assert!(error.downcast_ref::<crate::Reported>().is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
