@@ -66,6 +66,10 @@ pub(crate) struct Link {
     pub fragmenting: Option<super::udp::Fragmenting>,
     /// Number for the next fragmented frame sent on this link.
     pub next_fragmented: u32,
+    /// Datagrams sent on this link: the sequence number of the last one.
+    pub datagrams_sent: u64,
+    /// Which recent datagrams arrived, to drop duplicates.
+    pub datagrams_seen: super::udp::ReplayWindow,
     /// The far side's distance to the registry, as it last announced it.
     pub registry_distance: u8,
     /// What we last announced to it.

@@ -322,6 +322,8 @@ impl Router {
             udp_peer: None,
             fragmenting: None,
             next_fragmented: 0,
+            datagrams_sent: 0,
+            datagrams_seen: Default::default(),
             registry_distance: crate::wire::RegistryRoute::UNREACHABLE,
             registry_announced: None,
             inbuf: BytesMut::new(),

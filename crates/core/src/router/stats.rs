@@ -15,6 +15,8 @@ pub struct Drops {
     pub bad_datagram: u64,
     /// A fragmented frame whose remaining fragments never arrived in time.
     pub reassembly_expired: u64,
+    /// A datagram the network duplicated, or one too late for the replay window.
+    pub duplicate_datagram: u64,
 }
 
 impl Drops {
@@ -25,6 +27,7 @@ impl Drops {
             + self.unknown_session
             + self.bad_datagram
             + self.reassembly_expired
+            + self.duplicate_datagram
     }
 }
 

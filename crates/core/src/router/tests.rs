@@ -944,6 +944,7 @@ fn datagrams_of_unknown_sessions_are_dropped_and_counted() {
     let mut router = small_router(1 << 20);
     let mut datagram = vec![b'T', crate::wire::PROTOCOL_VERSION, 1, 0];
     datagram.extend_from_slice(&12345u64.to_le_bytes());
+    datagram.extend_from_slice(&1u64.to_le_bytes());
     router.handle_datagram(Time::ZERO, &datagram);
     router.handle_datagram(Time::ZERO, b"junk");
     assert_eq!(router.stats().drops.unknown_session, 1);

@@ -3,12 +3,16 @@
 //!
 //! ```text
 //! datagram: magic 'T' | version: u8 | kind: u8 | 0: u8 | session token: u64 (the receiver's)
+//!           | sequence: u64 (per link, from 1)
 //!   kind 1 (frames):   whole frames, each with its own length prefix
 //!   kind 2 (fragment): frame number: u32 | index: u16 | count: u16 | part of one frame
 //! ```
 //!
 //! The session token is the one the receiver offered in its hello, so a datagram maps to its
-//! link in one lookup and stray or stale datagrams are dropped and counted.
+//! link in one lookup and stray or stale datagrams are dropped and counted. The sequence
+//! number lets the receiver drop a datagram the network duplicated (or one older than its
+//! window of the last 64), so best-effort traffic is delivered at most once; reordering
+//! within the window is accepted.
 
 use super::event::CloseReason;
 use super::index::Slot;
@@ -22,7 +26,9 @@ const MAGIC: u8 = b'T';
 const KIND_FRAMES: u8 = 1;
 const KIND_FRAGMENT: u8 = 2;
 /// Bytes before the frames of a datagram.
-pub const DATAGRAM_HEADER_LEN: usize = 12;
+pub const DATAGRAM_HEADER_LEN: usize = 20;
+/// Datagrams behind the newest one that are still accepted once (reordering tolerated).
+const REPLAY_WINDOW: u64 = 64;
 const FRAGMENT_HEADER_LEN: usize = DATAGRAM_HEADER_LEN + 8;
 /// Default datagram limit: an Ethernet MTU less IP and UDP headers.
 pub const DEFAULT_MAX_DATAGRAM: usize = 1472;
@@ -62,9 +68,42 @@ impl Reassembly {
     }
 }
 
-fn header(out: &mut Vec<u8>, kind: u8, token: u64) {
+fn header(out: &mut Vec<u8>, kind: u8, token: u64, seq: u64) {
     out.extend_from_slice(&[MAGIC, PROTOCOL_VERSION, kind, 0]);
     out.extend_from_slice(&token.to_le_bytes());
+    out.extend_from_slice(&seq.to_le_bytes());
+}
+
+/// Which of the last `REPLAY_WINDOW` datagram sequence numbers of a link arrived.
+#[derive(Debug, Default)]
+pub(crate) struct ReplayWindow {
+    /// The newest sequence number accepted; 0 before the first.
+    newest: u64,
+    /// Bit i: `newest - i` arrived.
+    seen: u64,
+}
+
+impl ReplayWindow {
+    /// Whether `seq` is new: not seen before and not older than the window.
+    fn accept(&mut self, seq: u64) -> bool {
+        if seq > self.newest {
+            let shift = seq - self.newest;
+            self.seen = if shift >= REPLAY_WINDOW {
+                0
+            } else {
+                self.seen << shift
+            };
+            self.seen |= 1;
+            self.newest = seq;
+            return true;
+        }
+        let age = self.newest - seq;
+        if seq == 0 || age >= REPLAY_WINDOW || self.seen & (1 << age) != 0 {
+            return false;
+        }
+        self.seen |= 1 << age;
+        true
+    }
 }
 
 impl Router {
@@ -108,7 +147,8 @@ impl Router {
             let per = max - FRAGMENT_HEADER_LEN;
             let start = usize::from(frag.next_index) * per;
             let end = (start + per).min(frag.frame.len());
-            header(out, KIND_FRAGMENT, peer.token);
+            link.datagrams_sent += 1;
+            header(out, KIND_FRAGMENT, peer.token, link.datagrams_sent);
             out.extend_from_slice(&frag.number.to_le_bytes());
             out.extend_from_slice(&frag.next_index.to_le_bytes());
             out.extend_from_slice(&frag.count.to_le_bytes());
@@ -118,7 +158,8 @@ impl Router {
                 link.fragmenting = None;
             }
         } else {
-            header(out, KIND_FRAMES, peer.token);
+            link.datagrams_sent += 1;
+            header(out, KIND_FRAMES, peer.token, link.datagrams_sent);
             while let Some(next) = link.out.peek_best_effort() {
                 if out.len() + next.len() > max {
                     break;
@@ -150,9 +191,12 @@ impl Router {
             self.stats.drops.bad_datagram += 1;
             return;
         }
-        let mut token = [0u8; 8];
-        token.copy_from_slice(&datagram[4..12]);
-        let token = u64::from_le_bytes(token);
+        let field = |at: usize| {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&datagram[at..at + 8]);
+            u64::from_le_bytes(bytes)
+        };
+        let (token, seq) = (field(4), field(12));
         let slot = match self.udp_sessions.get(&token) {
             Some(&slot) if self.link(slot).is_up() && self.link(slot).udp_peer.is_some() => slot,
             _ => {
@@ -162,6 +206,11 @@ impl Router {
         };
         let link = self.link_mut(slot);
         link.last_received = now;
+        if !link.datagrams_seen.accept(seq) {
+            link.stats.drops.duplicate_datagram += 1;
+            self.stats.drops.duplicate_datagram += 1;
+            return;
+        }
         link.stats.datagrams_in += 1;
         link.stats.bytes_in += datagram.len() as u64;
         match datagram[2] {
@@ -304,5 +353,24 @@ impl Router {
                 self.link_mut(slot).stats.drops.reassembly_expired += 1;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod replay_tests {
+    use super::ReplayWindow;
+
+    #[test]
+    fn duplicates_and_datagrams_older_than_the_window_are_refused_reordering_is_not() {
+        let mut window = ReplayWindow::default();
+        assert!(window.accept(1));
+        assert!(!window.accept(1), "a duplicate");
+        assert!(window.accept(3));
+        assert!(window.accept(2), "late but within the window");
+        assert!(!window.accept(2));
+        assert!(window.accept(100));
+        assert!(!window.accept(36), "older than the window");
+        assert!(window.accept(37));
+        assert!(!window.accept(0), "sequence numbers start at 1");
     }
 }
