@@ -1,9 +1,38 @@
 //! A deterministic network of routers in one thread, in virtual time.
 //!
 //! Every node is a real [`Router`]; every link is a simulated pipe that carries the stream
-//! bytes with a random delay (in order, like TCP) and, where enabled, best-effort datagrams
-//! that may be lost. All randomness comes from one seed, so a failing run is replayed by
-//! running the same seed again. Tests print the seed on failure.
+//! bytes with a random delay (in order, like TCP) and, where enabled, best-effort datagrams.
+//! All randomness comes from one seed, so a failing run is replayed by running the same seed
+//! again. Tests print the seed on failure.
+//!
+//! # The fault model
+//!
+//! - **Delay**: every chunk of stream bytes and every datagram takes a random delay within
+//!   `SimConfig::min_delay..=max_delay`; the stream stays in order, datagrams may overtake
+//!   one another (reordering).
+//! - **Datagram loss and duplication**: each datagram is lost with `datagram_loss` and
+//!   delivered twice with `datagram_duplication`.
+//! - **A broken connection** ([`Sim::sever`]): both ends see a transport error at once, bytes
+//!   in flight are lost. The dialer redials with [`Sim::redial`] (a new pipe).
+//! - **A crash** ([`Sim::crash`]): the node stops at once and loses all its state; the far end
+//!   of each of its pipes sees a transport error. [`Sim::restart`] brings it back as a fresh
+//!   router with the same name and a new node id (as a restarted process gets), with no
+//!   links: the harness redials its pipes.
+//! - **A partition** ([`Sim::partition`], one way or both): bytes toward the far end are held
+//!   (not lost: TCP retransmits) and datagrams are lost, while the connection stays open; the
+//!   window fills and the sender stalls. Past the heartbeat timeout the routers close the link
+//!   themselves. [`Sim::heal`] releases what was held. A stall that heals quickly is the same
+//!   with a short duration.
+//!
+//! # The invariants the tests check
+//!
+//! Throughout: no application receives a message twice (at most once, even with duplicated
+//! datagrams and redials). After faults stop, partitions heal, crashed nodes restart and
+//! broken pipes are redialed: the network becomes quiet; the interest every node declares
+//! toward every link equals DESIGN.md §2's union rule and the far end holds exactly that; and
+//! every reliable message published then reaches every interested application exactly once
+//! and nobody else. What a fault destroys in flight is lost (there is no link session resume
+//! yet); the tests count it, they do not excuse duplicates.
 
 mod rng;
 
@@ -31,6 +60,8 @@ pub struct SimConfig {
     pub udp: bool,
     /// Bytes a pipe holds in flight per direction before the sender must wait (TCP window).
     pub window: usize,
+    /// Probability that a datagram is delivered twice.
+    pub datagram_duplication: f64,
 }
 
 impl Default for SimConfig {
@@ -41,6 +72,7 @@ impl Default for SimConfig {
             datagram_loss: 0.0,
             udp: false,
             window: 256 << 10,
+            datagram_duplication: 0.0,
         }
     }
 }
@@ -65,6 +97,8 @@ pub struct SimNode {
     pub received: Vec<Received>,
     pub events: Vec<Event>,
     links: FxHashMap<LinkId, (PipeIndex, usize)>,
+    /// Crashed and not restarted yet: it does nothing.
+    pub crashed: bool,
 }
 
 enum Chunk {
@@ -81,12 +115,27 @@ struct Direction {
     /// Mirrors the stream to count data frames crossing this pipe.
     observer: BytesMut,
     closed_by_sender: bool,
+    /// Partitioned: stream bytes wait, datagrams are lost.
+    held: bool,
+}
+
+/// How a pipe was dialed, to dial it again.
+#[derive(Clone)]
+struct Dial {
+    dialer: NodeIndex,
+    acceptor: NodeIndex,
+    far_role: Role,
+    federation: String,
+    clique: String,
 }
 
 struct Pipe {
     /// (node, link) at each end; direction `i` carries bytes toward end `i`.
     ends: [(NodeIndex, LinkId); 2],
     toward: [Direction; 2],
+    dial: Dial,
+    /// Severed or crashed: nothing moves on it any more.
+    dead: bool,
 }
 
 pub struct Sim {
@@ -100,6 +149,8 @@ pub struct Sim {
     buf: Vec<u8>,
     /// Pipe crossings per data frame, keyed by (source, seq).
     crossings: FxHashMap<(NodeId, u64), u32>,
+    /// Node ids handed out so far (restarted nodes get new ones).
+    ids_issued: u64,
 }
 
 impl Sim {
@@ -114,7 +165,13 @@ impl Sim {
             next_token: 1,
             buf: Vec::new(),
             crossings: FxHashMap::default(),
+            ids_issued: 0,
         }
+    }
+
+    fn fresh_id(&mut self) -> NodeId {
+        self.ids_issued += 1;
+        NodeId(self.ids_issued)
     }
 
     pub fn now(&self) -> Time {
@@ -127,13 +184,13 @@ impl Sim {
 
     /// A router that serves every federation.
     pub fn add_router(&mut self, name: &str) -> NodeIndex {
-        let id = NodeId(self.nodes.len() as u64 + 1);
+        let id = self.fresh_id();
         self.add_node(RouterConfig::new(name, id))
     }
 
     /// A federate node: a router with a local application in `federation`.
     pub fn add_federate(&mut self, name: &str, federation: &str) -> NodeIndex {
-        let id = NodeId(self.nodes.len() as u64 + 1);
+        let id = self.fresh_id();
         self.add_node(RouterConfig::federate(name, id, federation))
     }
 
@@ -145,6 +202,7 @@ impl Sim {
             received: Vec::new(),
             events: Vec::new(),
             links: FxHashMap::default(),
+            crashed: false,
         });
         self.nodes.len() - 1
     }
@@ -217,12 +275,105 @@ impl Sim {
             datagrams: VecDeque::new(),
             observer: BytesMut::new(),
             closed_by_sender: false,
+            held: false,
+        };
+        let dial = Dial {
+            dialer,
+            acceptor,
+            far_role,
+            federation: federation.to_owned(),
+            clique: clique.to_owned(),
         };
         self.pipes.push(Pipe {
             ends: [(dialer, a), (acceptor, b)],
             toward: [direction(), direction()],
+            dial,
+            dead: false,
         });
         pipe
+    }
+
+    /// Dial `pipe` again, as its dialer would after it broke: a new pipe with the same ends
+    /// and roles.
+    pub fn redial(&mut self, pipe: PipeIndex) -> PipeIndex {
+        let d = self.pipes[pipe].dial.clone();
+        assert!(
+            !self.nodes[d.dialer].crashed && !self.nodes[d.acceptor].crashed,
+            "a crashed node cannot be dialed or dial"
+        );
+        self.connect(d.dialer, d.acceptor, d.far_role, &d.federation, &d.clique)
+    }
+
+    /// Pipes made so far, broken ones included (indices 0..count).
+    pub fn pipe_count(&self) -> usize {
+        self.pipes.len()
+    }
+
+    /// The two nodes of a pipe: (dialer, acceptor).
+    pub fn pipe_nodes(&self, pipe: PipeIndex) -> (NodeIndex, NodeIndex) {
+        (self.pipes[pipe].dial.dialer, self.pipes[pipe].dial.acceptor)
+    }
+
+    /// Whether the dialer of `pipe` no longer has its link: it would redial now.
+    pub fn pipe_down(&self, pipe: PipeIndex) -> bool {
+        let p = &self.pipes[pipe];
+        let (dialer, link) = p.ends[0];
+        p.dead || self.nodes[dialer].router.link_info(link).is_none()
+    }
+
+    /// Hold what travels on `pipe` toward `toward_dialer` / `toward_acceptor` (one way or
+    /// both) until [`Sim::heal`].
+    pub fn partition(&mut self, pipe: PipeIndex, toward_dialer: bool, toward_acceptor: bool) {
+        self.pipes[pipe].toward[0].held = toward_dialer;
+        self.pipes[pipe].toward[1].held = toward_acceptor;
+    }
+
+    /// End a partition of `pipe`: what was held travels on.
+    pub fn heal(&mut self, pipe: PipeIndex) {
+        for direction in &mut self.pipes[pipe].toward {
+            direction.held = false;
+        }
+    }
+
+    /// Stop `node` at once, losing its state: every pipe of it breaks, the far ends see a
+    /// transport error.
+    pub fn crash(&mut self, node: NodeIndex) {
+        let now = self.now;
+        for pipe in 0..self.pipes.len() {
+            let p = &self.pipes[pipe];
+            if p.dead || (p.ends[0].0 != node && p.ends[1].0 != node) {
+                continue;
+            }
+            self.kill_pipe(pipe);
+            for (far, link) in self.pipes[pipe].ends {
+                if far != node {
+                    self.nodes[far]
+                        .router
+                        .handle_transport_error(now, link, "the peer crashed");
+                }
+            }
+        }
+        self.nodes[node].crashed = true;
+        self.nodes[node].links.clear();
+    }
+
+    /// Start a crashed node again: a fresh router of the same name and kind, a new node id,
+    /// no links and no interest.
+    pub fn restart(&mut self, node: NodeIndex) {
+        let mut config = self.nodes[node].router.config().clone();
+        config.node_id = self.fresh_id();
+        self.nodes[node].router = Router::new(config, self.now);
+        self.nodes[node].crashed = false;
+    }
+
+    fn kill_pipe(&mut self, pipe: PipeIndex) {
+        let p = &mut self.pipes[pipe];
+        p.dead = true;
+        for direction in &mut p.toward {
+            direction.stream.clear();
+            direction.in_flight = 0;
+            direction.datagrams.clear();
+        }
     }
 
     fn token(&mut self) -> u64 {
@@ -238,11 +389,11 @@ impl Sim {
     /// Break a pipe abruptly: both ends see a transport error, bytes in flight are lost.
     pub fn sever(&mut self, pipe: PipeIndex) {
         let now = self.now;
-        for end in 0..2 {
-            let (node, link) = self.pipes[pipe].ends[end];
-            self.pipes[pipe].toward[end].stream.clear();
-            self.pipes[pipe].toward[end].in_flight = 0;
-            self.pipes[pipe].toward[end].datagrams.clear();
+        if self.pipes[pipe].dead {
+            return;
+        }
+        self.kill_pipe(pipe);
+        for (node, link) in self.pipes[pipe].ends {
             self.nodes[node]
                 .router
                 .handle_transport_error(now, link, "severed by the simulator");
@@ -281,10 +432,14 @@ impl Sim {
         loop {
             let mut progressed = false;
             for node in 0..self.nodes.len() {
-                progressed |= self.drain_node(node);
+                if !self.nodes[node].crashed {
+                    progressed |= self.drain_node(node);
+                }
             }
             for pipe in 0..self.pipes.len() {
-                progressed |= self.transmit(pipe);
+                if !self.pipes[pipe].dead {
+                    progressed |= self.transmit(pipe);
+                }
             }
             if !progressed {
                 return;
@@ -300,8 +455,9 @@ impl Sim {
             if let Event::LinkClosed { link, .. } = &event {
                 if let Some(&(pipe, end)) = self.nodes[node].links.get(link) {
                     // Our end is gone: the far end sees end-of-stream after what is in flight.
+                    let dead = self.pipes[pipe].dead;
                     let toward = &mut self.pipes[pipe].toward[1 - end];
-                    if !toward.closed_by_sender {
+                    if !dead && !toward.closed_by_sender {
                         toward.closed_by_sender = true;
                         let arrival = toward.last_arrival.max(now);
                         toward.stream.push_back((arrival, Chunk::Eof));
@@ -372,13 +528,23 @@ impl Sim {
                     break;
                 }
                 progressed = true;
-                if self.rng.chance(self.config.datagram_loss) {
+                if self.rng.chance(self.config.datagram_loss)
+                    || self.pipes[pipe].toward[toward].held
+                {
                     continue;
                 }
-                let arrival = now + self.delay();
-                self.pipes[pipe].toward[toward]
-                    .datagrams
-                    .push_back((arrival, self.buf.clone()));
+                let copies = if self.rng.chance(self.config.datagram_duplication) {
+                    2
+                } else {
+                    1
+                };
+                for _ in 0..copies {
+                    let arrival = now + self.delay();
+                    let datagrams = &mut self.pipes[pipe].toward[toward].datagrams;
+                    // In arrival order: a datagram may overtake those sent before it.
+                    let at = datagrams.partition_point(|(t, _)| *t <= arrival);
+                    datagrams.insert(at, (arrival, self.buf.clone()));
+                }
             }
         }
         progressed
@@ -392,7 +558,7 @@ impl Sim {
 
     /// Whether anything is in flight or queued for a transport.
     pub fn busy(&self) -> bool {
-        self.pipes.iter().any(|p| {
+        self.pipes.iter().filter(|p| !p.dead).any(|p| {
             p.toward
                 .iter()
                 .any(|d| !d.stream.is_empty() || !d.datagrams.is_empty())
@@ -403,17 +569,51 @@ impl Sim {
         })
     }
 
+    /// The pipes that keep the network busy, for a failure message.
+    fn what_is_busy(&self) -> String {
+        let mut busy = Vec::new();
+        for (index, p) in self.pipes.iter().enumerate().filter(|(_, p)| !p.dead) {
+            for (end, direction) in p.toward.iter().enumerate() {
+                let (node, link) = p.ends[end];
+                let (from, from_link) = p.ends[1 - end];
+                let queued = self.nodes[from].router.has_output(from_link);
+                if direction.stream.is_empty() && direction.datagrams.is_empty() && !queued {
+                    continue;
+                }
+                busy.push(format!(
+                    "pipe {index} {} -> {}: {} chunks in flight{}{}, sender has output: {queued}, \
+                     receiver reads: {}",
+                    self.nodes[from].name,
+                    self.nodes[node].name,
+                    direction.stream.len(),
+                    if direction.held { " (held)" } else { "" },
+                    if direction.closed_by_sender {
+                        " (closed)"
+                    } else {
+                        ""
+                    },
+                    self.nodes[node].router.wants_read(link),
+                ));
+            }
+        }
+        busy.join("; ")
+    }
+
     /// The next instant something is due: a chunk the receiver will read, a datagram, or a
     /// router timer.
     fn next_due(&self) -> Time {
         let mut next = self
             .nodes
             .iter()
+            .filter(|n| !n.crashed)
             .map(|n| n.router.poll_timeout())
             .min()
             .unwrap_or(self.now + Duration::from_secs(1));
-        for pipe in &self.pipes {
+        for pipe in self.pipes.iter().filter(|p| !p.dead) {
             for (end, direction) in pipe.toward.iter().enumerate() {
+                if direction.held {
+                    continue;
+                }
                 let (node, link) = pipe.ends[end];
                 if let Some((at, chunk)) = direction.stream.front() {
                     let readable =
@@ -438,6 +638,17 @@ impl Sim {
         for pipe in 0..self.pipes.len() {
             for end in 0..2 {
                 let (node, link) = self.pipes[pipe].ends[end];
+                if self.pipes[pipe].dead || self.pipes[pipe].toward[end].held {
+                    continue;
+                }
+                if self.nodes[node].router.link_info(link).is_none() {
+                    // The receiving end closed its socket: what arrives goes nowhere.
+                    let direction = &mut self.pipes[pipe].toward[end];
+                    direction.stream.clear();
+                    direction.datagrams.clear();
+                    direction.in_flight = 0;
+                    continue;
+                }
                 loop {
                     let direction = &mut self.pipes[pipe].toward[end];
                     let Some((at, chunk)) = direction.stream.front() else {
@@ -475,7 +686,7 @@ impl Sim {
                 }
             }
         }
-        for node in &mut self.nodes {
+        for node in self.nodes.iter_mut().filter(|n| !n.crashed) {
             if node.router.poll_timeout() <= now {
                 node.router.handle_timeout(now);
             }
@@ -490,8 +701,10 @@ impl Sim {
         while self.busy() {
             if self.now > deadline {
                 return Err(format!(
-                    "seed {}: network still busy after {:?} of virtual time",
-                    self.seed, limit
+                    "seed {}: network still busy after {:?} of virtual time: {}",
+                    self.seed,
+                    limit,
+                    self.what_is_busy()
                 ));
             }
             self.step();
