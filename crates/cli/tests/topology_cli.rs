@@ -465,3 +465,111 @@ fn up_restarts_a_killed_router_and_traffic_crosses_it_again() {
     exchange(&topology, "fed-1", "fed-2");
     up.stop();
 }
+
+/// One federate of `federation` at attachment point `at`, joined.
+fn joined(
+    topology: &Topology,
+    federation: &str,
+    at: &str,
+    model: &Arc<ObjectModel>,
+) -> RtiAmbassador {
+    let plan = topology.plan(at).unwrap();
+    let mut rti = RtiAmbassador::connect(RtiConfig::new(
+        NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
+    ))
+    .unwrap();
+    let _ = rti.create_federation_execution(model);
+    rti.join_federation_execution(at, "sim", model.clone())
+        .unwrap();
+    rti
+}
+
+#[test]
+fn a_mid_router_killed_and_restarted_under_trellis_up_costs_its_subtree_no_membership() {
+    let dir = TempDir::new("up-mid");
+    let (file, topology) = gen(
+        &dir,
+        "tree.toml",
+        &["tree", "--levels", "3", "--fanout", "2", "--federates", "1"],
+        7,
+    );
+    let mut up = Up::start(&file);
+    let model = Arc::new(
+        ObjectModel::from_sources(&[("demo.xml", include_str!("../../../foms/trellis-demo.xml"))])
+            .unwrap(),
+    );
+    let federation = format!("Mid{}", std::process::id());
+    // fed-1 sits under root.1.1, below the mid router root.1; fed-3 under root.2.1.
+    let mut sender = joined(&topology, &federation, "fed-1", &model);
+    let mut receiver = joined(&topology, &federation, "fed-3", &model);
+    let vehicle = sender.object_class_handle("Vehicle").unwrap();
+    let name = sender.attribute_handle(vehicle, "Name").unwrap();
+    sender
+        .publish_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    receiver
+        .subscribe_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    let object = sender.register_object_instance(vehicle).unwrap();
+    // Send until `receiver` reflects something sent after `from`; returns when it did.
+    let counter = std::cell::Cell::new(0u64);
+    let resume_after = |sender: &mut RtiAmbassador,
+                        receiver: &mut RtiAmbassador,
+                        from: u64|
+     -> Result<Instant, String> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if Instant::now() > deadline {
+                return Err(format!("nothing sent after update {from} arrived"));
+            }
+            counter.set(counter.get() + 1);
+            let value = counter.get().to_string();
+            sender
+                .update_attribute_values(object, &[(name, value.as_bytes())], b"")
+                .map_err(|e| format!("update: {e}"))?;
+            for callback in receiver
+                .evoke_multiple_callbacks(Duration::from_millis(10), 100)
+                .map_err(|e| format!("evoke: {e}"))?
+            {
+                match callback {
+                    Callback::ReflectAttributeValues { values, .. } => {
+                        let n: u64 = std::str::from_utf8(&values[0].1).unwrap().parse().unwrap();
+                        if n > from {
+                            return Ok(Instant::now());
+                        }
+                    }
+                    Callback::ConnectionLost { fault } => {
+                        return Err(format!("the receiver lost its connection: {fault}"))
+                    }
+                    _ => {}
+                }
+            }
+            sender
+                .evoke_callback(Duration::ZERO)
+                .map_err(|e| format!("{e}"))?;
+        }
+    };
+    resume_after(&mut sender, &mut receiver, 0).unwrap();
+    let pid = up.router_pid("root.1");
+    let killed_at = Instant::now();
+    assert!(Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success());
+    up.wait_for_line("router root.1 exited");
+    let sent_before_restart = counter.get();
+    let resumed = resume_after(&mut sender, &mut receiver, sent_before_restart).unwrap();
+    println!(
+        "traffic across the restarted mid router resumed {:?} after the kill",
+        resumed - killed_at
+    );
+    // Both federates are still members: the registry kept them through the outage.
+    sender
+        .resign_federation_execution(trellis_net::rti::ResignAction::default())
+        .unwrap();
+    receiver
+        .resign_federation_execution(trellis_net::rti::ResignAction::default())
+        .unwrap();
+    up.stop();
+}
