@@ -46,6 +46,13 @@ pub(crate) struct RouterArgs {
     /// federate can cause the others.
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     slow_consumer_ms: u64,
+    /// How often to tell the registry which federates are linked here and alive.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    vouch_ms: u64,
+    /// On the router holding the registry: a federate no router vouched for within this
+    /// long (its router died, or it is cut off) is resigned as died.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    federate_lease_ms: u64,
 }
 
 /// The bounds the command line sets on every host it runs.
@@ -53,6 +60,8 @@ fn apply_limits(config: &mut HostConfig, args: &RouterArgs) {
     config.max_links = args.max_links;
     config.router.link_defaults.slow_consumer_timeout =
         Duration::from_millis(args.slow_consumer_ms);
+    config.router.vouch_interval = Duration::from_millis(args.vouch_ms);
+    config.router.federate_lease = Duration::from_millis(args.federate_lease_ms);
 }
 
 fn endpoint(text: &str) -> Result<Endpoint> {

@@ -354,3 +354,96 @@ fn connections_past_the_link_limit_are_refused_with_a_reason() {
     );
     exchange(&a, &b, 1, b"the two it serves still work");
 }
+
+/// A federate of federation `federation` joined through the router at `at`.
+fn federate_at(at: Endpoint, federation: &str, name: &str) -> trellis_net::rti::RtiAmbassador {
+    use std::sync::Arc;
+    use trellis_core::fom::ObjectModel;
+    let model = Arc::new(
+        ObjectModel::from_sources(&[("demo.xml", include_str!("../../../foms/trellis-demo.xml"))])
+            .unwrap(),
+    );
+    let config = trellis_net::rti::RtiConfig::new(NodeConfig::child_of(name, federation, at));
+    let mut rti = trellis_net::rti::RtiAmbassador::connect(config).unwrap();
+    let _ = rti.create_federation_execution(&model);
+    rti.join_federation_execution(name, "sim", model).unwrap();
+    rti
+}
+
+#[test]
+fn federates_behind_a_router_that_dies_are_resigned_when_their_lease_runs_out() {
+    use trellis_core::federate::Callback;
+    let top = RouterProcess::start(&[
+        "--listen",
+        "tcp://127.0.0.1:0",
+        "--vouch-ms",
+        "200",
+        "--federate-lease-ms",
+        "1500",
+    ]);
+    let parent = top.tcp().to_string();
+    let mut leaf = RouterProcess::start(&[
+        "--listen",
+        "tcp://127.0.0.1:0",
+        "--parent",
+        &parent,
+        "--name",
+        "leaf",
+        "--vouch-ms",
+        "200",
+    ]);
+    let federation = format!("Lease{}", std::process::id());
+    let mut behind = federate_at(leaf.tcp(), &federation, "behind-the-leaf");
+    let mut watcher = federate_at(top.tcp(), &federation, "watcher");
+    let vehicle = behind.object_class_handle("Vehicle").unwrap();
+    let name = behind.attribute_handle(vehicle, "Name").unwrap();
+    behind
+        .publish_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    watcher
+        .subscribe_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    let object = behind.register_object_instance(vehicle).unwrap();
+    // Update until the watcher reflects the object: then it knows it.
+    let deadline = Instant::now() + WAIT;
+    'known: loop {
+        assert!(
+            Instant::now() < deadline,
+            "the watcher never reflected the object"
+        );
+        behind
+            .update_attribute_values(object, &[(name, b"here".as_slice())], b"")
+            .unwrap();
+        behind.evoke_callback(Duration::ZERO).unwrap();
+        let reflected = watcher
+            .evoke_multiple_callbacks(Duration::from_millis(20), 10)
+            .unwrap()
+            .into_iter()
+            .any(
+                |c| matches!(c, Callback::ReflectAttributeValues { object: o, .. } if o == object),
+            );
+        if reflected {
+            break 'known;
+        }
+    }
+    // The leaf dies without a word: nobody tells the registry about the federate behind it.
+    leaf.child.kill().unwrap();
+    leaf.child.wait().unwrap();
+    let died = Instant::now();
+    let deadline = died + WAIT;
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "the dead federate's object was never removed"
+        );
+        let removed = watcher
+            .evoke_multiple_callbacks(Duration::from_millis(50), 10)
+            .unwrap()
+            .into_iter()
+            .any(|c| matches!(c, Callback::RemoveObjectInstance { object: o, .. } if o == object));
+        if removed {
+            break;
+        }
+    }
+    println!("removed {:?} after its router died", died.elapsed());
+}

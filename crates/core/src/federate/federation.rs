@@ -176,6 +176,18 @@ impl Federate {
             } => {
                 self.view.federates.insert(federate, (name, kind));
             }
+            FederationEvent::FederateLeft { federate, died } if federate == self.handle => {
+                // Our own resignation (we asked) needs nothing; resigned as died behind our
+                // back means our link was lost or no router vouched for us within the lease:
+                // nothing we do from here counts in the federation.
+                if died {
+                    self.callbacks.push_back(Callback::ConnectionLost {
+                        fault: "the federation resigned this federate as died (its link failed \
+                                or no router vouched for it within its lease)"
+                            .to_owned(),
+                    });
+                }
+            }
             FederationEvent::FederateLeft { federate, died } => {
                 self.view.federates.remove(&federate);
                 self.time.on_federate_left(federate, died);

@@ -61,6 +61,11 @@ pub enum Request {
     NodeGone {
         node: NodeId,
     },
+    /// Sent by every router now and then: these federate nodes are linked to it and alive
+    /// (renews their lease).
+    Vouch {
+        nodes: Vec<NodeId>,
+    },
     Federates {
         federation: String,
     },
@@ -281,6 +286,15 @@ impl Request {
                 out.put_u8(switch.to_byte());
             }
             Request::ListFederations => out.put_u8(12),
+            Request::Vouch { nodes } => {
+                out.put_u8(14);
+                let count = u16::try_from(nodes.len())
+                    .expect("a router vouches for at most 65535 nodes at once");
+                out.put_u16_le(count);
+                for node in nodes {
+                    out.put_u64_le(node.0);
+                }
+            }
             Request::Modules { federation } => {
                 out.put_u8(13);
                 put_str(&mut out, federation);
@@ -356,6 +370,13 @@ impl Request {
                     .ok_or(r.malformed("unknown time switch"))?,
             },
             12 => Request::ListFederations,
+            14 => {
+                let count = r.u16("node count")?;
+                let nodes = (0..count)
+                    .map(|_| r.u64("node").map(NodeId))
+                    .collect::<Result<_, _>>()?;
+                Request::Vouch { nodes }
+            }
             13 => Request::Modules {
                 federation: r.long_str("federation")?,
             },
@@ -615,6 +636,9 @@ mod tests {
                 fingerprint: 9,
             },
             Request::NodeGone { node: NodeId(77) },
+            Request::Vouch {
+                nodes: vec![NodeId(3), NodeId(u64::MAX)],
+            },
         ];
         for request in requests {
             assert_eq!(Request::decode(&request.encode()).unwrap(), request);

@@ -8,7 +8,12 @@
 //! by (federate handle, local number), so registering one needs no round trip.
 //!
 //! When a federate's link to its router fails, that router tells the registry
-//! (`NodeGone`), which resigns the federates of that node.
+//! (`NodeGone`), which resigns the federates of that node. A router that dies cannot say
+//! so, so membership is also a lease: every router vouches every `VOUCH_INTERVAL` for the
+//! federate nodes whose links to it are up (`Vouch`), and a federate nobody vouched for
+//! within its lease ([`DEFAULT_LEASE`]) is resigned as died: its objects are removed at subscribers, its
+//! synchronization points released and its time constraints dropped, as for any federate
+//! that dies. Time reaches the registry through [`Registry::tick`] (it stays sans-IO).
 //!
 //! The registry is also the federation's sequencer: membership changes, synchronization
 //! points and time-management switches become [`FederationEvent`]s with one sequence number
@@ -24,9 +29,11 @@ pub use codec::{ErrorKind, Request, Response, Snapshot};
 pub use event::{FederationEvent, TimeSwitch, FEDERATION_CONTROL_ID, REGISTRY_EVENT_KIND};
 pub use sync::{SyncFailure, MAX_SYNC_POINTS};
 
+use crate::time::Time;
 use crate::wire::NodeId;
 use bytes::Bytes;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::time::Duration;
 use sync::SyncPoint;
 
 /// Most federation executions one registry holds.
@@ -40,7 +47,14 @@ struct FederateRecord {
     name: String,
     kind: String,
     node: NodeId,
+    /// When a router last vouched for the federate's node (or it joined).
+    renewed: Time,
 }
+
+/// By default, a federate no router vouched for within this long is resigned as died.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
+/// By default, how often every router vouches for the federate nodes linked to it.
+pub const DEFAULT_VOUCH_INTERVAL: Duration = Duration::from_secs(2);
 
 struct FederationRecord {
     fingerprint: u64,
@@ -83,21 +97,59 @@ impl FederationRecord {
     }
 }
 
-#[derive(Default)]
 pub struct Registry {
     federations: BTreeMap<String, FederationRecord>,
     /// Events to broadcast: (federation, encoded payload). Drained by the hosting router
     /// right after each request, so it never holds more than one request's events.
     events: VecDeque<(String, Bytes)>,
+    /// The time of the last tick.
+    now: Time,
+    lease: Duration,
 }
 
 fn error(kind: ErrorKind, message: String) -> Response {
     Response::Error { kind, message }
 }
 
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry::with_lease(DEFAULT_LEASE)
+    }
+}
+
 impl Registry {
     pub fn new() -> Registry {
         Registry::default()
+    }
+
+    /// A registry that resigns federates nobody vouched for within `lease`.
+    pub fn with_lease(lease: Duration) -> Registry {
+        Registry {
+            federations: BTreeMap::new(),
+            events: VecDeque::new(),
+            now: Time::ZERO,
+            lease,
+        }
+    }
+
+    /// Advance the registry's clock to `now` and resign, as died, every federate whose lease
+    /// ran out (no router vouched for it within the lease). Their events are queued.
+    pub fn tick(&mut self, now: Time) {
+        self.now = now;
+        let lease = self.lease;
+        let mut expired = Vec::new();
+        for (name, record) in &mut self.federations {
+            record.federates.retain(|handle, f| {
+                let alive = now.since(f.renewed) <= lease;
+                if !alive {
+                    expired.push((name.clone(), *handle));
+                }
+                alive
+            });
+        }
+        for (federation, handle) in expired {
+            self.federate_left(&federation, handle, true);
+        }
     }
 
     /// The next event to broadcast to every federate of a federation: (federation name,
@@ -252,6 +304,7 @@ impl Registry {
                 record.federates.insert(
                     handle,
                     FederateRecord {
+                        renewed: self.now,
                         name: federate_name.clone(),
                         kind: federate_type.clone(),
                         node: origin,
@@ -319,6 +372,17 @@ impl Registry {
                 };
                 if record.reserved.get(&name) == Some(&federate) {
                     record.reserved.remove(&name);
+                }
+                Response::Ack
+            }
+            Request::Vouch { nodes } => {
+                let now = self.now;
+                for record in self.federations.values_mut() {
+                    for federate in record.federates.values_mut() {
+                        if nodes.contains(&federate.node) {
+                            federate.renewed = now;
+                        }
+                    }
                 }
                 Response::Ack
             }
@@ -634,6 +698,79 @@ mod tests {
             Response::NameReserved {
                 name: "Tank-1".into()
             }
+        );
+    }
+}
+
+#[cfg(test)]
+mod lease_tests {
+    use super::*;
+
+    fn join(r: &mut Registry, node: u64, name: &str) -> u32 {
+        match r.handle(
+            NodeId(node),
+            Request::Join {
+                federation: "F".into(),
+                federate_name: name.into(),
+                federate_type: "sim".into(),
+                fingerprint: 1,
+            },
+        ) {
+            Response::Joined { federate, .. } => federate,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn left(r: &mut Registry) -> Vec<(u32, bool)> {
+        std::iter::from_fn(|| r.poll_event())
+            .filter_map(|(_, payload)| match FederationEvent::decode(&payload) {
+                Ok((_, FederationEvent::FederateLeft { federate, died })) => Some((federate, died)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_federate_nobody_vouches_for_is_resigned_as_died_when_its_lease_runs_out() {
+        let lease = Duration::from_secs(10);
+        let mut r = Registry::with_lease(lease);
+        let start = Time::ZERO + Duration::from_secs(100);
+        r.tick(start);
+        let created = r.handle(
+            NodeId(1),
+            Request::Create {
+                federation: "F".into(),
+                fingerprint: 1,
+                modules: Vec::new(),
+                time_representation: "HLAinteger64Time".into(),
+            },
+        );
+        assert_eq!(created, Response::Created);
+        let vouched = join(&mut r, 7, "vouched");
+        let forgotten = join(&mut r, 8, "forgotten");
+        left(&mut r);
+        for step in 1..=6u64 {
+            let now = start + Duration::from_secs(2 * step);
+            r.handle(
+                NodeId(3),
+                Request::Vouch {
+                    nodes: vec![NodeId(7)],
+                },
+            );
+            r.tick(now);
+            let gone = left(&mut r);
+            if now.since(start) <= lease {
+                assert!(gone.is_empty(), "nobody expires within the lease: {gone:?}");
+            } else {
+                assert_eq!(gone, vec![(forgotten, true)], "at {:?}", now.since(start));
+                break;
+            }
+        }
+        r.tick(start + Duration::from_secs(60));
+        assert_eq!(
+            left(&mut r),
+            vec![(vouched, true)],
+            "once nobody vouches, it goes too"
         );
     }
 }

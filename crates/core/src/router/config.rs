@@ -86,6 +86,12 @@ pub struct RouterConfig {
     pub input_budget_bytes: usize,
     /// Most bytes a link may send before its hello is complete (a hello is well under 1 KiB).
     pub handshake_input_limit_bytes: usize,
+    /// How often this router tells the registry which federate nodes are linked to it and
+    /// alive, renewing their membership lease. Must be well under the registry's lease.
+    pub vouch_interval: Duration,
+    /// On the router hosting the registry: a federate no router vouched for within this long
+    /// is resigned as died (its router died with it, or it is cut off).
+    pub federate_lease: Duration,
 }
 
 impl RouterConfig {
@@ -104,6 +110,8 @@ impl RouterConfig {
             hosts_registry: false,
             input_budget_bytes: 64 << 20,
             handshake_input_limit_bytes: 16 << 10,
+            vouch_interval: crate::registry::DEFAULT_VOUCH_INTERVAL,
+            federate_lease: crate::registry::DEFAULT_LEASE,
         }
     }
 

@@ -192,6 +192,7 @@ impl Router {
         }
         self.next_housekeeping = now + self.config.housekeeping_interval;
         self.expire_pending_manage(now);
+        self.keep_leases(now);
         for id in self.link_ids() {
             let slot = id.slot;
             let link = self.link(slot);

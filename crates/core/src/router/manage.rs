@@ -22,6 +22,8 @@ pub(crate) const MAX_PENDING: usize = 4096;
 const PENDING_TIMEOUT: Duration = Duration::from_secs(30);
 /// Routes longer than this are treated as unreachable.
 const MAX_DISTANCE: u8 = 64;
+/// Nodes named in one vouch request.
+const VOUCH_CHUNK: usize = 1024;
 
 pub(crate) struct Pending {
     asker: LinkId,
@@ -215,6 +217,35 @@ impl Router {
         }
         let bytes = self.encode(|out| frame.encode(out));
         self.queue_control(now, slot, bytes);
+    }
+
+    /// Every `RouterConfig::vouch_interval`: tell the registry which federate nodes are linked to us and
+    /// alive (this node too, if it is one), renewing their membership lease; and, on the
+    /// router that hosts the registry, let it resign whoever's lease ran out.
+    pub(super) fn keep_leases(&mut self, now: Time) {
+        if now >= self.next_vouch {
+            self.next_vouch = now + self.config.vouch_interval;
+            let mut nodes: Vec<NodeId> = self
+                .links
+                .iter()
+                .flatten()
+                .filter(|l| l.is_up() && matches!(l.binding, super::link::Binding::Federation(_)))
+                .filter_map(|l| l.peer.as_ref().map(|p| p.node_id))
+                .collect();
+            if self.app.is_some() {
+                nodes.push(self.config.node_id);
+            }
+            for chunk in nodes.chunks(VOUCH_CHUNK) {
+                let frame = self.request_frame(&Request::Vouch {
+                    nodes: chunk.to_vec(),
+                });
+                self.forward_request(now, None, frame);
+            }
+        }
+        if let Some(registry) = self.registry.as_mut() {
+            registry.tick(now);
+            self.broadcast_registry_events(now);
+        }
     }
 
     /// Tell the registry that the node behind a closing federate link is gone.

@@ -136,6 +136,8 @@ pub struct Router {
     encode_buf: BytesMut,
     next_seq: u64,
     next_housekeeping: Time,
+    /// When to vouch next for the federate nodes linked here (registry leases).
+    next_vouch: Time,
     stats: RouterStats,
     udp_sessions: FxHashMap<u64, Slot>,
     reassembly: udp::Reassembly,
@@ -179,10 +181,13 @@ impl Router {
             encode_buf: BytesMut::new(),
             next_seq: 1,
             next_housekeeping: now + config.housekeeping_interval,
+            next_vouch: now,
             stats: RouterStats::default(),
             udp_sessions: FxHashMap::default(),
             reassembly: udp::Reassembly::default(),
-            registry: config.hosts_registry.then(crate::registry::Registry::new),
+            registry: config
+                .hosts_registry
+                .then(|| crate::registry::Registry::with_lease(config.federate_lease)),
             registry_distance: crate::wire::RegistryRoute::UNREACHABLE,
             registry_via: None,
             pending_manage: FxHashMap::default(),

@@ -32,11 +32,17 @@ impl RtiAmbassador {
     pub(super) fn watch_connection(&mut self) -> Option<Callback> {
         self.joined.as_ref()?;
         let fault = self.link.take_link_loss()?;
+        Some(self.lose_membership(fault))
+    }
+
+    /// The federate is no longer a member (its link failed, or the federation resigned it):
+    /// stop drawing the federation's traffic and hand back the connectionLost callback.
+    pub(super) fn lose_membership(&mut self, fault: String) -> Callback {
         let name = self.joined.take().map(|j| j.name).unwrap_or_default();
         tracing::warn!(federation = %self.federation, federate = %name, "connection lost: {fault}");
         // The node may redial; it must not draw the federation's traffic as a ghost.
         let _ = self.link.set_interest(&RoaringBitmap::new());
         self.interest_seen = None;
-        Some(Callback::ConnectionLost { fault })
+        Callback::ConnectionLost { fault }
     }
 }

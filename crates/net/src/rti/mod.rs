@@ -614,12 +614,21 @@ impl RtiAmbassador {
                 .as_mut()
                 .and_then(|j| j.federate.poll_callback())
             {
-                return Ok(Some(callback));
+                return Ok(Some(self.after_callback(callback)));
             }
             match self.link.recv_timeout(Duration::ZERO)? {
                 Some(message) => self.take_message(message)?,
                 None => return Ok(None),
             }
+        }
+    }
+
+    /// A connectionLost from the federate itself (the federation resigned it) ends the
+    /// membership here too.
+    fn after_callback(&mut self, callback: Callback) -> Callback {
+        match callback {
+            Callback::ConnectionLost { fault } => self.lose_membership(fault),
+            other => other,
         }
     }
 
@@ -653,7 +662,7 @@ impl RtiAmbassador {
                 .as_mut()
                 .and_then(|j| j.federate.poll_callback())
             {
-                return Ok(callback);
+                return Ok(self.after_callback(callback));
             }
             let message = match &self.link {
                 Link::Thread(node) => node.recv_async().await?,
