@@ -447,3 +447,53 @@ fn federates_behind_a_router_that_dies_are_resigned_when_their_lease_runs_out() 
     }
     println!("removed {:?} after its router died", died.elapsed());
 }
+
+#[test]
+fn a_federate_whose_registry_restarted_without_it_hears_connection_lost() {
+    use trellis_core::federate::Callback;
+    let top = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
+    let address = top.tcp().to_string();
+    let leaf = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0", "--parent", &address]);
+    let federation = format!("Restart{}", std::process::id());
+    let mut federate = federate_at(leaf.tcp(), &federation, "under-the-leaf");
+    // While the registry lives, the federate's vouches find it a member: no false alarm
+    // through a whole vouch interval.
+    let calm_until = Instant::now() + Duration::from_millis(2500);
+    while Instant::now() < calm_until {
+        for callback in federate
+            .evoke_multiple_callbacks(Duration::from_millis(100), 10)
+            .unwrap()
+        {
+            assert!(
+                !matches!(callback, Callback::ConnectionLost { .. }),
+                "{callback:?}"
+            );
+        }
+    }
+    // The registry's router dies and comes back on the same address, its state gone.
+    drop(top);
+    let _top = RouterProcess::start(&["--listen", &address]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let fault = loop {
+        assert!(
+            Instant::now() < deadline,
+            "the federate never heard that the registry lost it"
+        );
+        let lost = federate
+            .evoke_multiple_callbacks(Duration::from_millis(100), 10)
+            .unwrap()
+            .into_iter()
+            .find_map(|c| match c {
+                Callback::ConnectionLost { fault } => Some(fault),
+                _ => None,
+            });
+        if let Some(fault) = lost {
+            break fault;
+        }
+    };
+    assert!(
+        fault.contains("no longer has this federate as a member"),
+        "{fault}"
+    );
+    drop(leaf);
+}

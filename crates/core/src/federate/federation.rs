@@ -165,7 +165,18 @@ impl Federate {
             return; // already in the snapshot
         }
         if seq != last + 1 {
+            // A link on the way was down while the registry spoke: this federate missed
+            // membership, synchronization or time-switch changes, and acting on a view that
+            // is no longer the federation's (time management above all) would be wrong.
             self.view.events_lost += seq - last - 1;
+            self.callbacks.push_back(Callback::ConnectionLost {
+                fault: format!(
+                    "missed federation events {} to {} (a link on the way was down): this \
+                     federate's view of the federation is no longer exact",
+                    last + 1,
+                    seq - 1
+                ),
+            });
         }
         self.view.seq = Some(seq);
         match event {

@@ -460,3 +460,66 @@ fn regions_run(seed: u64) {
 
 mod advisory;
 mod regions;
+
+/// A federate joined at event 5 of a two-federate federation.
+fn joined_at_five() -> Federate {
+    let mut fed = Federate::new(model(), 2, DEFAULT_BINS).unwrap();
+    let snapshot = crate::registry::Snapshot {
+        seq: 5,
+        time_representation: "HLAinteger64Time".into(),
+        federates: vec![(1, "a".into(), "sim".into()), (2, "b".into(), "sim".into())],
+        regulating: Vec::new(),
+        constrained: Vec::new(),
+        sync_points: Vec::new(),
+    };
+    fed.apply_join(FED, &snapshot);
+    fed
+}
+
+fn lost(fed: &mut Federate) -> Vec<String> {
+    std::iter::from_fn(|| fed.poll_callback())
+        .filter_map(|c| match c {
+            Callback::ConnectionLost { fault } => Some(fault),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_gap_in_the_federations_events_is_a_lost_connection_not_a_silent_count() {
+    use crate::registry::FederationEvent;
+    let mut fed = joined_at_five();
+    let left = |federate| FederationEvent::FederateLeft {
+        federate,
+        died: false,
+    };
+    fed.on_registry_payload(&left(1).encode(6));
+    assert!(lost(&mut fed).is_empty(), "the next event in order");
+    fed.on_registry_payload(&left(1).encode(9));
+    let faults = lost(&mut fed);
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert!(
+        faults[0].contains("missed federation events 7 to 8"),
+        "{}",
+        faults[0]
+    );
+}
+
+#[test]
+fn a_federate_resigned_as_died_behind_its_back_hears_connection_lost() {
+    use crate::registry::FederationEvent;
+    let mut fed = joined_at_five();
+    let left = |died| FederationEvent::FederateLeft { federate: 2, died };
+    fed.on_registry_payload(&left(false).encode(6));
+    assert!(
+        lost(&mut fed).is_empty(),
+        "its own resignation needs no notice"
+    );
+    let mut fed = joined_at_five();
+    fed.on_registry_payload(&left(true).encode(6));
+    let faults = lost(&mut fed);
+    assert!(
+        matches!(&faults[..], [f] if f.contains("resigned this federate as died")),
+        "{faults:?}"
+    );
+}

@@ -147,6 +147,11 @@ pub enum Response {
     Federations(Vec<(String, String)>),
     /// The module designators given at create.
     Modules(Vec<String>),
+    /// The answer to a vouch: the nodes vouched for that no federation has as a member
+    /// (their federates were resigned, or the registry restarted without them).
+    Vouched {
+        unknown: Vec<NodeId>,
+    },
 }
 
 pub(crate) fn put_handles(out: &mut BytesMut, handles: &[u32]) {
@@ -477,6 +482,13 @@ impl Response {
                     put_str(&mut out, module);
                 }
             }
+            Response::Vouched { unknown } => {
+                out.put_u8(14);
+                out.put_u32_le(unknown.len() as u32);
+                for node in unknown {
+                    out.put_u64_le(node.0);
+                }
+            }
         }
         out.freeze()
     }
@@ -515,6 +527,13 @@ impl Response {
                     _ => return Err(r.malformed("unknown synchronization failure")),
                 },
             },
+            14 => {
+                let count = checked_count(&mut r, 8)?;
+                let unknown = (0..count)
+                    .map(|_| r.u64("node").map(NodeId))
+                    .collect::<Result<_, _>>()?;
+                Response::Vouched { unknown }
+            }
             12 => {
                 let count = checked_count(&mut r, 4)?;
                 let mut list = Vec::with_capacity(count);
@@ -662,6 +681,9 @@ mod tests {
             Response::Federations(vec![("F".into(), "HLAfloat64Time".into())]),
             Response::Modules(vec!["/foms/a.xml".into(), "HLAstandardMIM".into()]),
             Response::Federates(vec![(1, "a".into(), "t".into())]),
+            Response::Vouched {
+                unknown: vec![NodeId(5)],
+            },
             Response::Error {
                 kind: ErrorKind::InconsistentFom,
                 message: "different".into(),

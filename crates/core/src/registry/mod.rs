@@ -377,14 +377,17 @@ impl Registry {
             }
             Request::Vouch { nodes } => {
                 let now = self.now;
+                let mut known = BTreeSet::new();
                 for record in self.federations.values_mut() {
                     for federate in record.federates.values_mut() {
                         if nodes.contains(&federate.node) {
                             federate.renewed = now;
+                            known.insert(federate.node);
                         }
                     }
                 }
-                Response::Ack
+                let unknown = nodes.into_iter().filter(|n| !known.contains(n)).collect();
+                Response::Vouched { unknown }
             }
             Request::NodeGone { node } => {
                 let mut gone = Vec::new();

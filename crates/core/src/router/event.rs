@@ -32,6 +32,10 @@ pub enum Event {
     UdpPeer { link: LinkId, port: u16 },
     /// The interest the far side of `link` declared to us changed.
     InterestChanged { link: LinkId },
+    /// The federation registry answered this node's vouch: it has no federate of this node
+    /// as a member (resigned while cut off, or the registry restarted without it). For the
+    /// local application, whatever it believes: it is not joined.
+    NotAMember,
 }
 
 /// Why a link closed. The text is what the log shows and what the goodbye carries.

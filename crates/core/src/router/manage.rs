@@ -119,6 +119,10 @@ impl Router {
             ManageDirection::Reply => {
                 if let Some(pending) = self.pending_manage.remove(&(frame.origin, frame.request)) {
                     self.send_reply(now, pending.asker, frame);
+                } else if frame.origin == self.config.node_id {
+                    if let Ok(response) = Response::decode(&frame.body) {
+                        self.on_own_answer(&response);
+                    }
                 }
             }
         }
@@ -135,8 +139,10 @@ impl Router {
                 },
             };
             self.broadcast_registry_events(now);
-            if let Some(asker) = asker {
-                self.reply(now, asker, &frame, response);
+            match asker {
+                Some(asker) => self.reply(now, asker, &frame, response),
+                None if frame.origin == self.config.node_id => self.on_own_answer(&response),
+                None => {}
             }
             return;
         }
@@ -245,6 +251,15 @@ impl Router {
         if let Some(registry) = self.registry.as_mut() {
             registry.tick(now);
             self.broadcast_registry_events(now);
+        }
+    }
+
+    /// The registry's answer to a request this router made itself (a vouch).
+    fn on_own_answer(&mut self, response: &Response) {
+        if let Response::Vouched { unknown } = response {
+            if self.app.is_some() && unknown.contains(&self.config.node_id) {
+                self.events.push_back(super::Event::NotAMember);
+            }
         }
     }
 

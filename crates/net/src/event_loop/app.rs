@@ -31,7 +31,12 @@ pub(crate) enum AppCommand {
 pub(crate) enum Notice {
     LinkUp,
     LinkDown(String),
-    DialFailed { why: String, gave_up: bool },
+    /// The registry has no federate of this node as a member.
+    MembershipLost(String),
+    DialFailed {
+        why: String,
+        gave_up: bool,
+    },
     InterestChanged,
 }
 
@@ -127,7 +132,7 @@ impl AppState {
             .signals
             .network_changes
             .fetch_add(1, Ordering::SeqCst);
-        if let Notice::LinkDown(why) = &notice {
+        if let Notice::LinkDown(why) | Notice::MembershipLost(why) = &notice {
             let _ = self.port.losses.try_send(why.clone());
         }
         // Notices are hints for waiters that re-check state; a full channel loses nothing

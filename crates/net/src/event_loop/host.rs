@@ -305,6 +305,11 @@ impl EventLoop {
                     }
                 }
                 Event::InterestChanged { .. } => h.notify(Notice::InterestChanged),
+                Event::NotAMember => h.notify(Notice::MembershipLost(
+                    "the federation registry no longer has this federate as a member (it \
+                     resigned it while it was cut off, or the registry restarted)"
+                        .into(),
+                )),
             }
         }
         progressed

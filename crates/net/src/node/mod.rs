@@ -303,7 +303,7 @@ impl AppClient {
                 *last_failure = Some(why);
                 None
             }
-            Notice::InterestChanged => None,
+            Notice::InterestChanged | Notice::MembershipLost(_) => None,
         }
     }
 }

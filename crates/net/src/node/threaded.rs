@@ -191,9 +191,10 @@ impl Node {
         answer.recv().map_err(|_| NetError::Stopped)
     }
 
-    /// Why a link of this node went down since the last call, oldest first, once each
-    /// (the transport failed, the router cut it as a slow consumer, a heartbeat timeout).
-    /// A federate's registry resigns it when its link is lost: this is how it hears.
+    /// Why this node lost a link or its membership since the last call, oldest first, once
+    /// each (the transport failed, the router cut it as a slow consumer, a heartbeat
+    /// timeout; the registry answered that it has no federate of this node). A federate's
+    /// registry resigns it when its link is lost: this is how it hears.
     pub fn take_link_loss(&self) -> Option<String> {
         self.client.take_link_loss()
     }
