@@ -269,32 +269,13 @@ fn run(mut net: Network) -> Result<Faults, String> {
 
 /// Reliable traffic now reaches exactly the interested applications, once each.
 fn verify_delivery(net: &mut Network) -> Result<(), String> {
-    let settle = Duration::from_secs(120);
-    let mut published = Vec::new();
-    for &node in &net.federates.clone() {
-        let ids = random_ids(&mut net.sim, 3);
-        let expected = net.sim.interested_nodes(node, &ids);
-        let seq = net
-            .sim
-            .publish(node, &ids, TransportClass::Reliable, b"verify")
-            .map_err(|e| format!("seed {}: publish failed: {e}", net.sim.seed))?;
-        published.push((node, seq, ids, expected));
-    }
-    net.sim.run_until_quiet(settle)?;
-    for (source, seq, ids, expected) in &published {
-        let source_id = net.sim.node_id(*source);
-        for &node in &net.federates {
-            let times = net.sim.times_received(node, source_id, *seq);
-            let want = usize::from(expected.contains(&node));
-            if times != want {
-                return Err(format!(
-                    "seed {}: {} received message {seq} from {} (ids {ids:?}) {times} times, expected {want}",
-                    net.sim.seed, net.sim.nodes[node].name, net.sim.nodes[*source].name
-                ));
-            }
-        }
-    }
-    net.sim.check_no_duplicates()
+    let publications: Vec<_> = net
+        .federates
+        .iter()
+        .map(|&node| (node, random_ids(&mut net.sim, 3)))
+        .collect();
+    net.sim
+        .check_exactly_once(&publications, &net.federates, Duration::from_secs(120))
 }
 
 fn check_all(shape: fn(u64) -> Network) {

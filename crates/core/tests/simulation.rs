@@ -156,33 +156,14 @@ fn run(mut net: Network) -> Result<(), String> {
     net.sim.check_interest(&[FED])?;
 
     // Verification: reliable traffic after convergence reaches exactly the interested.
-    let mut published = Vec::new();
-    for &node in &net.federates.clone() {
+    let mut publications = Vec::new();
+    for &node in &net.federates {
         for _ in 0..3 {
-            let ids = random_ids(&mut net.sim, 3);
-            let expected = net.sim.interested_nodes(node, &ids);
-            let seq = net
-                .sim
-                .publish(node, &ids, TransportClass::Reliable, b"verify")
-                .map_err(|e| format!("seed {}: publish failed: {e}", net.sim.seed))?;
-            published.push((node, seq, ids, expected));
+            publications.push((node, random_ids(&mut net.sim, 3)));
         }
     }
-    net.sim.run_until_quiet(settle)?;
-    for (source, seq, ids, expected) in &published {
-        let source_id = net.sim.node_id(*source);
-        for &node in &net.federates {
-            let times = net.sim.times_received(node, source_id, *seq);
-            let want = usize::from(expected.contains(&node));
-            if times != want {
-                return Err(format!(
-                    "seed {}: {} received message {seq} from {} (ids {ids:?}) {times} times, expected {want}",
-                    net.sim.seed, net.sim.nodes[node].name, net.sim.nodes[*source].name
-                ));
-            }
-        }
-    }
-    net.sim.check_no_duplicates()
+    net.sim
+        .check_exactly_once(&publications, &net.federates, settle)
 }
 
 fn check_all(shape: fn(u64) -> Network, count: u64) {

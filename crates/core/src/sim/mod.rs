@@ -819,6 +819,40 @@ impl Sim {
             .count()
     }
 
+    /// Publish a reliable message from each `(source, ids)`, let the network go quiet within
+    /// `settle`, and check that each reached exactly the nodes among `receivers` that were
+    /// interested when it was published, once each.
+    pub fn check_exactly_once(
+        &mut self,
+        publications: &[(NodeIndex, Vec<InterestId>)],
+        receivers: &[NodeIndex],
+        settle: Duration,
+    ) -> Result<(), String> {
+        let mut published = Vec::new();
+        for (source, ids) in publications {
+            let expected = self.interested_nodes(*source, ids);
+            let seq = self
+                .publish(*source, ids, TransportClass::Reliable, b"verify")
+                .map_err(|e| format!("seed {}: publish failed: {e}", self.seed))?;
+            published.push((*source, seq, ids, expected));
+        }
+        self.run_until_quiet(settle)?;
+        for (source, seq, ids, expected) in published {
+            let source_id = self.node_id(source);
+            for &node in receivers {
+                let times = self.times_received(node, source_id, seq);
+                let want = usize::from(expected.contains(&node));
+                if times != want {
+                    return Err(format!(
+                        "seed {}: {} received message {seq} from {} (ids {ids:?}) {times} times, expected {want}",
+                        self.seed, self.nodes[node].name, self.nodes[source].name
+                    ));
+                }
+            }
+        }
+        self.check_no_duplicates()
+    }
+
     /// Every node's application received every message at most once.
     pub fn check_no_duplicates(&self) -> Result<(), String> {
         for node in &self.nodes {
