@@ -385,10 +385,11 @@ impl Registry {
             }
             Request::Vouch { nodes } => {
                 let now = self.now;
+                let vouched: BTreeSet<NodeId> = nodes.iter().copied().collect();
                 let mut known = BTreeSet::new();
                 for record in self.federations.values_mut() {
                     for federate in record.federates.values_mut() {
-                        if nodes.contains(&federate.node) {
+                        if vouched.contains(&federate.node) {
                             federate.renewed = now;
                             known.insert(federate.node);
                         }

@@ -368,6 +368,11 @@ impl Router {
         }
     }
 
+    /// Whether `id` names a link that is still open (closing included).
+    pub fn has_link(&self, id: LinkId) -> bool {
+        self.live(id).is_some()
+    }
+
     /// Every live link, the application's included.
     pub fn link_ids(&self) -> Vec<LinkId> {
         self.links.iter().flatten().map(|l| l.id).collect()

@@ -318,7 +318,7 @@ impl Sim {
     pub fn pipe_down(&self, pipe: PipeIndex) -> bool {
         let p = &self.pipes[pipe];
         let (dialer, link) = p.ends[0];
-        p.dead || self.nodes[dialer].router.link_info(link).is_none()
+        p.dead || !self.nodes[dialer].router.has_link(link)
     }
 
     /// Hold what travels on `pipe` toward `toward_dialer` / `toward_acceptor` (one way or
@@ -641,7 +641,7 @@ impl Sim {
                 if self.pipes[pipe].dead || self.pipes[pipe].toward[end].held {
                     continue;
                 }
-                if self.nodes[node].router.link_info(link).is_none() {
+                if !self.nodes[node].router.has_link(link) {
                     // The receiving end closed its socket: what arrives goes nowhere.
                     let direction = &mut self.pipes[pipe].toward[end];
                     direction.stream.clear();

@@ -128,13 +128,14 @@ impl AppState {
     }
 
     pub(crate) fn notify(&self, notice: Notice) {
+        // The loss first: the application looks for losses only once the counter moved.
+        if let Notice::LinkDown(why) | Notice::MembershipLost(why) = &notice {
+            let _ = self.port.losses.try_send(why.clone());
+        }
         self.port
             .signals
             .network_changes
             .fetch_add(1, Ordering::SeqCst);
-        if let Notice::LinkDown(why) | Notice::MembershipLost(why) = &notice {
-            let _ = self.port.losses.try_send(why.clone());
-        }
         // Notices are hints for waiters that re-check state; a full channel loses nothing
         // they need.
         let _ = self.port.notices.try_send(notice);

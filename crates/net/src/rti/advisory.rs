@@ -19,7 +19,7 @@ impl Link {
         }
     }
 
-    fn network_interest_changes(&self) -> u64 {
+    pub(super) fn network_interest_changes(&self) -> u64 {
         match self {
             Link::Direct(n) => n.network_interest_changes(),
             Link::Thread(n) => n.network_interest_changes(),

@@ -28,9 +28,16 @@ impl RtiAmbassador {
     }
 
     /// If a link was lost while joined: leave the federation here too and hand back the
-    /// connectionLost callback naming the fault.
+    /// connectionLost callback naming the fault. This runs once per callback, so the loss
+    /// channel is looked at only when the node's notice counter moved (a loss is queued
+    /// before the counter moves).
     pub(super) fn watch_connection(&mut self) -> Option<Callback> {
         self.joined.as_ref()?;
+        let changes = self.link.network_interest_changes();
+        if self.losses_seen == Some(changes) {
+            return None;
+        }
+        self.losses_seen = Some(changes);
         let fault = self.link.take_link_loss()?;
         Some(self.lose_membership(fault))
     }

@@ -137,6 +137,8 @@ pub struct RtiAmbassador {
     joined: Option<Joined>,
     /// The node's network-interest counter when the federate was last told (advisories).
     interest_seen: Option<u64>,
+    /// The node's notice counter when link losses were last looked for.
+    losses_seen: Option<u64>,
 }
 
 impl RtiAmbassador {
@@ -154,6 +156,7 @@ impl RtiAmbassador {
             timeout: config.timeout,
             joined: None,
             interest_seen: None,
+            losses_seen: None,
         })
     }
 
