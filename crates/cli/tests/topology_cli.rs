@@ -258,6 +258,18 @@ impl Up {
         }
     }
 
+    /// SIGKILL router `name` and wait until `trellis up` reports its exit. Returns the
+    /// killed pid and that line.
+    fn kill_router(&mut self, name: &str) -> (u32, String) {
+        let pid = self.router_pid(name);
+        assert!(Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success());
+        (pid, self.wait_for_line(&format!("router {name} exited")))
+    }
+
     /// The process of router `name`.
     fn router_pid(&self, name: &str) -> u32 {
         router_children(self.child.id())
@@ -335,20 +347,27 @@ fn is_zombie(pid: u32) -> bool {
     })
 }
 
-/// Two federates at the given attachment points exchange an update through the routers.
-fn exchange(topology: &Topology, a: &str, b: &str) {
-    let model = Arc::new(
+fn demo_model() -> Arc<ObjectModel> {
+    Arc::new(
         ObjectModel::from_sources(&[("demo.xml", include_str!("../../../foms/trellis-demo.xml"))])
             .unwrap(),
-    );
+    )
+}
+
+/// An ambassador for `federation` at attachment point `at` of `topology`, not joined.
+fn connect_at(topology: &Topology, federation: &str, at: &str) -> RtiAmbassador {
+    let plan = topology.plan(at).unwrap();
+    RtiAmbassador::connect(RtiConfig::new(
+        NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
+    ))
+    .unwrap()
+}
+
+/// Two federates at the given attachment points exchange an update through the routers.
+fn exchange(topology: &Topology, a: &str, b: &str) {
+    let model = demo_model();
     let federation = format!("Up{}", std::process::id());
-    let connect = |name: &str| {
-        let plan = topology.plan(name).unwrap();
-        RtiAmbassador::connect(RtiConfig::new(
-            NodeConfig::from_plan(&plan, federation.clone()).unwrap(),
-        ))
-        .unwrap()
-    };
+    let connect = |name: &str| connect_at(topology, &federation, name);
     let mut sender = connect(a);
     sender.create_federation_execution(&model).unwrap();
     sender
@@ -449,13 +468,7 @@ fn up_restarts_a_killed_router_and_traffic_crosses_it_again() {
         .map(|r| r.name.clone())
         .find(|n| n != "root")
         .unwrap();
-    let pid = up.router_pid(&leaf);
-    assert!(Command::new("kill")
-        .args(["-KILL", &pid.to_string()])
-        .status()
-        .unwrap()
-        .success());
-    let restarted = up.wait_for_line(&format!("router {leaf} exited"));
+    let (pid, restarted) = up.kill_router(&leaf);
     assert!(
         restarted.contains("restarted it (restart 1 of at most 5 a minute)"),
         "{restarted}"
@@ -473,11 +486,7 @@ fn joined(
     at: &str,
     model: &Arc<ObjectModel>,
 ) -> RtiAmbassador {
-    let plan = topology.plan(at).unwrap();
-    let mut rti = RtiAmbassador::connect(RtiConfig::new(
-        NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
-    ))
-    .unwrap();
+    let mut rti = connect_at(topology, federation, at);
     let _ = rti.create_federation_execution(model);
     rti.join_federation_execution(at, "sim", model.clone())
         .unwrap();
@@ -494,10 +503,7 @@ fn a_mid_router_killed_and_restarted_under_trellis_up_costs_its_subtree_no_membe
         7,
     );
     let mut up = Up::start(&file);
-    let model = Arc::new(
-        ObjectModel::from_sources(&[("demo.xml", include_str!("../../../foms/trellis-demo.xml"))])
-            .unwrap(),
-    );
+    let model = demo_model();
     let federation = format!("Mid{}", std::process::id());
     // fed-1 sits under root.1.1, below the mid router root.1; fed-3 under root.2.1.
     let mut sender = joined(&topology, &federation, "fed-1", &model);
@@ -550,14 +556,8 @@ fn a_mid_router_killed_and_restarted_under_trellis_up_costs_its_subtree_no_membe
         }
     };
     resume_after(&mut sender, &mut receiver, 0).unwrap();
-    let pid = up.router_pid("root.1");
     let killed_at = Instant::now();
-    assert!(Command::new("kill")
-        .args(["-KILL", &pid.to_string()])
-        .status()
-        .unwrap()
-        .success());
-    up.wait_for_line("router root.1 exited");
+    up.kill_router("root.1");
     let sent_before_restart = counter.get();
     let resumed = resume_after(&mut sender, &mut receiver, sent_before_restart).unwrap();
     println!(

@@ -13,6 +13,9 @@
 //! (`TRELLIS_SEEDS=50000 cargo test --release -p trellis-core --test fault_simulation` runs
 //! 100,000 in all).
 
+mod common;
+
+use common::seeds;
 use roaring::RoaringBitmap;
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -22,17 +25,12 @@ use trellis_core::wire::TransportClass;
 
 const FED: &str = "Faults";
 const ID_SPACE: u64 = 32;
+
 /// Seeds per shape unless TRELLIS_SEEDS says otherwise: two shapes, 1,000 seeds in all.
 const DEFAULT_SEEDS: u64 = 500;
 
-fn seeds() -> Vec<u64> {
-    if let Ok(seed) = std::env::var("TRELLIS_SEED") {
-        return vec![seed.parse().expect("TRELLIS_SEED is a number")];
-    }
-    let count = std::env::var("TRELLIS_SEEDS")
-        .map(|n| n.parse().expect("TRELLIS_SEEDS is a number"))
-        .unwrap_or(DEFAULT_SEEDS);
-    (1..=count).collect()
+fn random_ids(sim: &mut Sim, max: u64) -> Vec<u32> {
+    common::random_ids(sim, max, ID_SPACE)
 }
 
 struct Network {
@@ -124,14 +122,6 @@ fn mesh(seed: u64) -> Network {
         }
     }
     network(sim, routers, federates)
-}
-
-fn random_ids(sim: &mut Sim, max: u64) -> Vec<u32> {
-    let n = sim.rng().between(1, max);
-    let mut ids: Vec<u32> = (0..n).map(|_| sim.rng().below(ID_SPACE) as u32).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids
 }
 
 impl Network {
@@ -279,7 +269,7 @@ fn verify_delivery(net: &mut Network) -> Result<(), String> {
 }
 
 fn check_all(shape: fn(u64) -> Network) {
-    let seeds = seeds();
+    let seeds = seeds(DEFAULT_SEEDS);
     let mut total = Faults::default();
     for &seed in &seeds {
         match run(shape(seed)) {

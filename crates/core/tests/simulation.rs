@@ -6,6 +6,9 @@
 //! once and nobody else. A failure names its seed; `TRELLIS_SEED=<n> cargo test -p
 //! trellis-core --test simulation` replays exactly that run.
 
+mod common;
+
+use common::seeds;
 use roaring::RoaringBitmap;
 use std::time::Duration;
 use trellis_core::sim::{NodeIndex, PipeIndex, Sim, SimConfig};
@@ -14,12 +17,8 @@ use trellis_core::wire::TransportClass;
 const FED: &str = "Churn";
 const ID_SPACE: u64 = 48;
 
-/// The seeds to run: all of 1..=count, or the one named by TRELLIS_SEED.
-fn seeds(count: u64) -> Vec<u64> {
-    match std::env::var("TRELLIS_SEED") {
-        Ok(seed) => vec![seed.parse().expect("TRELLIS_SEED is a number")],
-        Err(_) => (1..=count).collect(),
-    }
+fn random_ids(sim: &mut Sim, max: u64) -> Vec<u32> {
+    common::random_ids(sim, max, ID_SPACE)
 }
 
 struct Network {
@@ -98,14 +97,6 @@ fn mesh_with_a_tree(seed: u64) -> Network {
         federates,
         breakable: Vec::new(),
     }
-}
-
-fn random_ids(sim: &mut Sim, max: u64) -> Vec<u32> {
-    let n = sim.rng().between(1, max);
-    let mut ids: Vec<u32> = (0..n).map(|_| sim.rng().below(ID_SPACE) as u32).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids
 }
 
 fn run(mut net: Network) -> Result<(), String> {

@@ -139,3 +139,24 @@ pub fn build_network(seed: u64, federation: &str) -> Network {
         federates,
     }
 }
+
+/// The seeds to run: the one named by TRELLIS_SEED, else 1..=TRELLIS_SEEDS, else
+/// 1..=`default_count`.
+pub fn seeds(default_count: u64) -> Vec<u64> {
+    if let Ok(seed) = std::env::var("TRELLIS_SEED") {
+        return vec![seed.parse().expect("TRELLIS_SEED is a number")];
+    }
+    let count = std::env::var("TRELLIS_SEEDS")
+        .map(|n| n.parse().expect("TRELLIS_SEEDS is a number"))
+        .unwrap_or(default_count);
+    (1..=count).collect()
+}
+
+/// One to `max` distinct interest ids below `id_space`, sorted.
+pub fn random_ids(sim: &mut Sim, max: u64, id_space: u64) -> Vec<u32> {
+    let n = sim.rng().between(1, max);
+    let mut ids: Vec<u32> = (0..n).map(|_| sim.rng().below(id_space) as u32).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
