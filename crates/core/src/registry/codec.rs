@@ -96,6 +96,13 @@ pub enum Request {
     Modules {
         federation: String,
     },
+    /// The federation's events after sequence number `after`, from the registry's log of
+    /// recent events: a federate that found a gap (a link on the way was down while the
+    /// registry spoke) catches up instead of leaving.
+    Events {
+        federation: String,
+        after: u64,
+    },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -151,6 +158,14 @@ pub enum Response {
     /// (their federates were resigned, or the registry restarted without them).
     Vouched {
         unknown: Vec<NodeId>,
+    },
+    /// The events asked for, in order: encoded payloads as they were broadcast (each
+    /// carries its sequence number). Empty when the asker is up to date.
+    Events(Vec<Bytes>),
+    /// The log no longer reaches back that far: it can replay only events after
+    /// `replayable_after`. The asker's view cannot be repaired.
+    EventsTooOld {
+        replayable_after: u64,
     },
 }
 
@@ -304,6 +319,11 @@ impl Request {
                 out.put_u8(13);
                 put_str(&mut out, federation);
             }
+            Request::Events { federation, after } => {
+                out.put_u8(15);
+                put_str(&mut out, federation);
+                out.put_u64_le(*after);
+            }
         }
         out.freeze()
     }
@@ -384,6 +404,10 @@ impl Request {
             }
             13 => Request::Modules {
                 federation: r.long_str("federation")?,
+            },
+            15 => Request::Events {
+                federation: r.long_str("federation")?,
+                after: r.u64("after")?,
             },
             _ => return Err(r.malformed("unknown request kind")),
         };
@@ -489,6 +513,20 @@ impl Response {
                     out.put_u64_le(node.0);
                 }
             }
+            // The registry's log bounds what goes in here (`EVENT_LOG_BYTES`), so the answer
+            // fits a frame.
+            Response::Events(events) => {
+                out.put_u8(15);
+                out.put_u32_le(events.len() as u32);
+                for event in events {
+                    out.put_u32_le(event.len() as u32);
+                    out.put_slice(event);
+                }
+            }
+            Response::EventsTooOld { replayable_after } => {
+                out.put_u8(16);
+                out.put_u64_le(*replayable_after);
+            }
         }
         out.freeze()
     }
@@ -550,6 +588,18 @@ impl Response {
                 }
                 Response::Modules(modules)
             }
+            15 => {
+                let count = checked_count(&mut r, 4)?;
+                let mut events = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let len = r.u32("event length")? as usize;
+                    events.push(Bytes::copy_from_slice(r.bytes(len, "event")?));
+                }
+                Response::Events(events)
+            }
+            16 => Response::EventsTooOld {
+                replayable_after: r.u64("replayable after")?,
+            },
             _ => return Err(r.malformed("unknown response kind")),
         };
         r.finish()?;
@@ -658,6 +708,10 @@ mod tests {
             Request::Vouch {
                 nodes: vec![NodeId(3), NodeId(u64::MAX)],
             },
+            Request::Events {
+                federation: "F".into(),
+                after: 41,
+            },
         ];
         for request in requests {
             assert_eq!(Request::decode(&request.encode()).unwrap(), request);
@@ -688,11 +742,23 @@ mod tests {
                 kind: ErrorKind::InconsistentFom,
                 message: "different".into(),
             },
+            Response::Events(vec![
+                Bytes::from_static(b"\x40one"),
+                Bytes::new(),
+                Bytes::from_static(b"two"),
+            ]),
+            Response::Events(Vec::new()),
+            Response::EventsTooOld {
+                replayable_after: 12,
+            },
         ];
         for response in responses {
             assert_eq!(Response::decode(&response.encode()).unwrap(), response);
         }
         assert!(Request::decode(&[99]).is_err());
         assert!(Response::decode(&[8, 255, 255, 255, 255]).is_err());
+        // A replay whose event runs past the end, or whose count lies, is refused.
+        assert!(Response::decode(&[15, 1, 0, 0, 0, 9, 0, 0, 0, 1]).is_err());
+        assert!(Response::decode(&[15, 255, 255, 255, 255, 0, 0, 0, 0]).is_err());
     }
 }

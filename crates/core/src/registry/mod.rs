@@ -7,9 +7,10 @@
 //! registry route; nothing on the data path ever waits for it. Object instances are named
 //! by (federate handle, local number), so registering one needs no round trip.
 //!
-//! When a federate's link to its router fails, that router tells the registry
-//! (`NodeGone`), which resigns the federates of that node. A router that dies cannot say
-//! so, so membership is also a lease: every router vouches every `VOUCH_INTERVAL` for the
+//! When a federate node ends its link to its router (a goodbye, or its process closed the
+//! socket), that router tells the registry (`NodeGone`), which resigns the federates of that
+//! node. A link that merely failed (silence, a transport error) may come back, and a router
+//! that dies cannot say anything, so membership is also a lease: every router vouches every `VOUCH_INTERVAL` for the
 //! federate nodes whose links to it are up (`Vouch`), and a federate nobody vouched for
 //! within its lease ([`DEFAULT_LEASE`]) is resigned as died: its objects are removed at subscribers, its
 //! synchronization points released and its time constraints dropped, as for any federate
@@ -19,7 +20,10 @@
 //! points and time-management switches become [`FederationEvent`]s with one sequence number
 //! per federation, which the hosting router broadcasts to every federate (`poll_event`).
 //! Every federate therefore sees the same history in the same order; a joining federate
-//! gets a [`Snapshot`] of that history instead of its past events.
+//! gets a [`Snapshot`] of that history instead of its past events. A federate that missed
+//! events asks for them again (`Request::Events`): the registry keeps a bounded log of each
+//! federation's recent events ([`EVENT_LOG_EVENTS`], [`EVENT_LOG_BYTES`]) and answers with
+//! what it still has, or `EventsTooOld`.
 
 mod codec;
 mod event;
@@ -42,6 +46,13 @@ pub const MAX_FEDERATIONS: usize = 1024;
 pub const MAX_FEDERATES: usize = 65_535;
 /// Most reserved object-instance names per federation.
 pub const MAX_RESERVED_NAMES: usize = 1 << 20;
+/// The event log of a federation keeps at most this many recent events for replay
+/// (`Request::Events`) ...
+pub const EVENT_LOG_EVENTS: usize = 1024;
+/// ... and at most this many bytes of them, so a replay fits one manage frame under the
+/// default frame limit (1 MiB). An event larger than this alone is not kept: the log then
+/// starts after it.
+pub const EVENT_LOG_BYTES: usize = 256 << 10;
 
 struct FederateRecord {
     name: String,
@@ -69,9 +80,62 @@ struct FederationRecord {
     /// Regulating federates, with the sequence number of the event that switched each on.
     regulating: BTreeMap<u32, u64>,
     constrained: BTreeSet<u32>,
+    /// Recent events, oldest first, for federates that missed some (a link on the way was
+    /// down while they were broadcast). Bounded by `EVENT_LOG_EVENTS` and `EVENT_LOG_BYTES`.
+    log: VecDeque<(u64, Bytes)>,
+    log_bytes: usize,
+    /// Events up to this one are no longer in the log (0: none was dropped yet).
+    forgotten_through: u64,
 }
 
 impl FederationRecord {
+    fn new(fingerprint: u64, modules: Vec<String>, time_representation: String) -> Self {
+        FederationRecord {
+            fingerprint,
+            modules,
+            time_representation,
+            federates: BTreeMap::new(),
+            next_handle: 1,
+            reserved: BTreeMap::new(),
+            seq: 0,
+            sync_points: BTreeMap::new(),
+            regulating: BTreeMap::new(),
+            constrained: BTreeSet::new(),
+            log: VecDeque::new(),
+            log_bytes: 0,
+            forgotten_through: 0,
+        }
+    }
+
+    /// Keep `payload` (event `seq`) for replay, dropping the oldest past the bounds.
+    fn log_event(&mut self, seq: u64, payload: &Bytes) {
+        self.log.push_back((seq, payload.clone()));
+        self.log_bytes += payload.len();
+        while self.log.len() > EVENT_LOG_EVENTS || self.log_bytes > EVENT_LOG_BYTES {
+            let Some((dropped, payload)) = self.log.pop_front() else {
+                break;
+            };
+            self.log_bytes -= payload.len();
+            self.forgotten_through = dropped;
+        }
+    }
+
+    /// The events after `after`, or the answer that they are no longer kept.
+    fn replay(&self, after: u64) -> Response {
+        if after < self.forgotten_through {
+            return Response::EventsTooOld {
+                replayable_after: self.forgotten_through,
+            };
+        }
+        Response::Events(
+            self.log
+                .iter()
+                .filter(|(seq, _)| *seq > after)
+                .map(|(_, payload)| payload.clone())
+                .collect(),
+        )
+    }
+
     fn joined(&self) -> BTreeSet<u32> {
         self.federates.keys().copied().collect()
     }
@@ -171,8 +235,9 @@ impl Registry {
             return;
         };
         record.seq += 1;
-        self.events
-            .push_back((federation.to_owned(), event.encode(record.seq)));
+        let payload = event.encode(record.seq);
+        record.log_event(record.seq, &payload);
+        self.events.push_back((federation.to_owned(), payload));
     }
 
     /// `federate` left (resigned, or died with its node): its reservations go, it counts as
@@ -244,18 +309,7 @@ impl Registry {
                 }
                 self.federations.insert(
                     federation,
-                    FederationRecord {
-                        fingerprint,
-                        modules,
-                        time_representation,
-                        federates: BTreeMap::new(),
-                        next_handle: 1,
-                        reserved: BTreeMap::new(),
-                        seq: 0,
-                        sync_points: BTreeMap::new(),
-                        regulating: BTreeMap::new(),
-                        constrained: BTreeSet::new(),
-                    },
+                    FederationRecord::new(fingerprint, modules, time_representation),
                 );
                 Response::Created
             }
@@ -437,6 +491,10 @@ impl Registry {
                     .map(|(name, r)| (name.clone(), r.time_representation.clone()))
                     .collect(),
             ),
+            Request::Events { federation, after } => match self.federations.get(&federation) {
+                Some(record) => record.replay(after),
+                None => unknown(&federation),
+            },
             Request::Modules { federation } => match self.federations.get(&federation) {
                 Some(record) => Response::Modules(record.modules.clone()),
                 None => unknown(&federation),
@@ -784,6 +842,134 @@ mod lease_tests {
             vec![(vouched, true)],
             "once nobody vouches, it goes too"
         );
+    }
+}
+
+#[cfg(test)]
+mod replay_tests {
+    use super::*;
+
+    fn setup() -> Registry {
+        let mut r = Registry::new();
+        r.handle(
+            NodeId(1),
+            Request::Create {
+                federation: "F".into(),
+                fingerprint: 1,
+                modules: vec![],
+                time_representation: "HLAinteger64Time".into(),
+            },
+        );
+        r
+    }
+
+    fn join(r: &mut Registry, name: &str) {
+        r.handle(
+            NodeId(2),
+            Request::Join {
+                federation: "F".into(),
+                federate_name: name.into(),
+                federate_type: "t".into(),
+                fingerprint: 1,
+            },
+        );
+    }
+
+    fn replay(r: &mut Registry, after: u64) -> Response {
+        r.handle(
+            NodeId(2),
+            Request::Events {
+                federation: "F".into(),
+                after,
+            },
+        )
+    }
+
+    fn seqs(response: &Response) -> Vec<u64> {
+        let Response::Events(events) = response else {
+            panic!("expected events, got {response:?}")
+        };
+        events
+            .iter()
+            .map(|e| FederationEvent::decode(e).unwrap().0)
+            .collect()
+    }
+
+    #[test]
+    fn missed_events_are_replayed_exactly_as_broadcast() {
+        let mut r = setup();
+        for name in ["a", "b", "c"] {
+            join(&mut r, name);
+        }
+        let broadcast: Vec<Bytes> = std::iter::from_fn(|| r.poll_event())
+            .map(|(_, p)| p)
+            .collect();
+        assert_eq!(replay(&mut r, 1), Response::Events(broadcast[1..].to_vec()));
+        assert_eq!(seqs(&replay(&mut r, 0)), vec![1, 2, 3]);
+        assert_eq!(
+            replay(&mut r, 3),
+            Response::Events(Vec::new()),
+            "up to date"
+        );
+        assert_eq!(replay(&mut r, 99), Response::Events(Vec::new()));
+        assert!(matches!(
+            r.handle(
+                NodeId(2),
+                Request::Events {
+                    federation: "G".into(),
+                    after: 0
+                }
+            ),
+            Response::Error {
+                kind: ErrorKind::FederationUnknown,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn the_log_is_bounded_in_count_and_bytes_and_says_when_it_no_longer_reaches_back() {
+        let mut r = setup();
+        let total = EVENT_LOG_EVENTS as u64 + 10;
+        for i in 0..total {
+            join(&mut r, &format!("f{i}"));
+        }
+        std::iter::from_fn(|| r.poll_event()).count();
+        assert_eq!(
+            replay(&mut r, 5),
+            Response::EventsTooOld {
+                replayable_after: 10
+            }
+        );
+        let kept = seqs(&replay(&mut r, 10));
+        assert_eq!(kept.len(), EVENT_LOG_EVENTS);
+        assert_eq!(kept.last(), Some(&total));
+        // Large events: the byte bound drops the oldest first.
+        let tag = Bytes::from(vec![7u8; 60_000]);
+        for i in 0..8 {
+            r.handle(
+                NodeId(2),
+                Request::RegisterSync {
+                    federation: "F".into(),
+                    federate: 1,
+                    label: format!("p{i}"),
+                    tag: tag.clone(),
+                    members: vec![],
+                },
+            );
+        }
+        let record = &r.federations["F"];
+        assert!(record.log_bytes <= EVENT_LOG_BYTES);
+        assert_eq!(
+            record.log_bytes,
+            record.log.iter().map(|(_, p)| p.len()).sum::<usize>()
+        );
+        let Response::EventsTooOld { replayable_after } = replay(&mut r, total) else {
+            panic!("the large events pushed the joins out")
+        };
+        let kept = seqs(&replay(&mut r, replayable_after));
+        assert_eq!(kept.first(), Some(&(replayable_after + 1)));
+        assert_eq!(kept.last(), Some(&(total + 8)));
     }
 }
 
