@@ -719,6 +719,9 @@ fn deliver_federate(
                     f(user, c_string(&fault).as_ptr());
                 }
             }
+            // 1516e has no callback for it; the RTI logged it as a warning naming the
+            // sender and the count, and it is counted in the node's statistics.
+            Callback::ReliableMessagesLost { .. } => {}
         }
     }
 }

@@ -4,10 +4,13 @@
 //! themselves), and datagrams lost, duplicated and reordered, while federates change
 //! interest and publish reliable and best-effort traffic.
 //!
-//! Throughout, no application receives a message twice. After the faults stop (partitions
-//! heal, crashed routers restart, every broken link is redialed) the network goes quiet, the
-//! union rule holds at every node and link, and reliable traffic published then reaches
-//! exactly the interested applications, once each.
+//! Throughout, no application receives a message twice, and every reliable message missing
+//! from the middle of a stream an application receives was reported to it as lost. After
+//! the faults stop (partitions heal, crashed routers restart, every broken link is
+//! redialed) the network goes quiet, the union rule holds at every node and link, reliable
+//! traffic published then reaches exactly the interested applications, once each, and a
+//! last message from every federate on every id ends each stream, so no loss at a stream's
+//! tail goes unreported either.
 //!
 //! `TRELLIS_SEED=<n>` replays one seed; `TRELLIS_SEEDS=<count>` runs that many per shape
 //! (`TRELLIS_SEEDS=50000 cargo test --release -p trellis-core --test fault_simulation` runs
@@ -53,6 +56,8 @@ struct Faults {
     /// Links the routers closed themselves because nothing arrived (long partitions).
     heartbeat_timeouts: u64,
     redials: u64,
+    /// Reliable messages the federates were told they lost.
+    reported_lost: u64,
 }
 
 fn config() -> SimConfig {
@@ -223,6 +228,7 @@ fn run(mut net: Network) -> Result<Faults, String> {
         net.sim.run_for(pause);
         net.redial_broken();
         net.sim.check_no_duplicates()?;
+        net.sim.check_losses_reported()?;
     }
     net.heal_all();
     // Links closed while partitioned close on both sides within the heartbeat timeout;
@@ -239,6 +245,17 @@ fn run(mut net: Network) -> Result<Faults, String> {
     net.sim.check_no_duplicates()?;
     net.sim.check_interest(&[FED])?;
     verify_delivery(&mut net)?;
+    net.sim.check_losses_reported()?;
+    net.faults.reported_lost = net
+        .sim
+        .nodes
+        .iter()
+        .flat_map(|n| &n.events)
+        .map(|e| match e {
+            Event::ReliableLost { count, .. } => *count,
+            _ => 0,
+        })
+        .sum();
     net.faults.heartbeat_timeouts = net
         .sim
         .nodes
@@ -257,13 +274,16 @@ fn run(mut net: Network) -> Result<Faults, String> {
     Ok(net.faults)
 }
 
-/// Reliable traffic now reaches exactly the interested applications, once each.
+/// Reliable traffic now reaches exactly the interested applications, once each. Each
+/// federate's last message carries every id, ending all of its streams.
 fn verify_delivery(net: &mut Network) -> Result<(), String> {
-    let publications: Vec<_> = net
+    let every_id: Vec<u32> = (0..ID_SPACE as u32).collect();
+    let mut publications: Vec<_> = net
         .federates
         .iter()
         .map(|&node| (node, random_ids(&mut net.sim, 3)))
         .collect();
+    publications.extend(net.federates.iter().map(|&node| (node, every_id.clone())));
     net.sim
         .check_exactly_once(&publications, &net.federates, Duration::from_secs(120))
 }
@@ -279,6 +299,7 @@ fn check_all(shape: fn(u64) -> Network) {
                 total.partitions += faults.partitions;
                 total.heartbeat_timeouts += faults.heartbeat_timeouts;
                 total.redials += faults.redials;
+                total.reported_lost += faults.reported_lost;
             }
             Err(e) => panic!("{e}\nreplay with TRELLIS_SEED={seed}"),
         }
@@ -289,7 +310,8 @@ fn check_all(shape: fn(u64) -> Network) {
             && total.severed > 0
             && total.partitions > 0
             && total.heartbeat_timeouts > 0
-            && total.redials > 0;
+            && total.redials > 0
+            && total.reported_lost > 0;
         assert!(every_kind, "some kind of fault never happened: {total:?}");
     }
 }

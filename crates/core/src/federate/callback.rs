@@ -123,4 +123,15 @@ pub enum Callback {
     ConnectionLost {
         fault: String,
     },
+    /// Reliable messages this federate should have received never arrived: a router on
+    /// the way crashed, a link failed with them queued, or interest took a moment to be
+    /// declared again after a restart. `count` were missing before the message from the
+    /// same sender that revealed the gap. `sender` is the federate that sent them, when
+    /// this federate has heard from it before. Trellis's own callback: 1516.1 has none, and
+    /// a silent gap is worse than an unexpected callback.
+    ReliableMessagesLost {
+        sender: Option<u32>,
+        sender_node: crate::wire::NodeId,
+        count: u64,
+    },
 }

@@ -118,6 +118,12 @@ pub struct Header<'a> {
 /// The kind byte's flag for a message sent in time-stamp order.
 const TIME_STAMPED: u8 = 0x80;
 
+/// The sending federate's handle, read from a message's header without decoding the rest.
+pub fn sender_of(payload: &[u8]) -> Option<u32> {
+    let bytes = payload.get(1..5)?;
+    Some(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+}
+
 fn region_len(region: Option<&Region>) -> usize {
     1 + region.map_or(0, |r| r.ranges().count().min(u8::MAX as usize) * 20)
 }

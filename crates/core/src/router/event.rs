@@ -36,6 +36,11 @@ pub enum Event {
     /// as a member (resigned while cut off, or the registry restarted without it). For the
     /// local application, whatever it believes: it is not joined.
     NotAMember,
+    /// Reliable messages from `source` that the local application should have received
+    /// never arrived (a router on the way crashed, a link failed with them queued, or
+    /// interest was re-declared after a restart): the next one it does receive from that
+    /// source follows this gap. Counted per interest id of the lost messages.
+    ReliableLost { source: NodeId, count: u64 },
 }
 
 /// Why a link closed. The text is what the log shows and what the goodbye carries.

@@ -22,11 +22,13 @@ mod manage;
 mod propagate;
 mod queue;
 mod stats;
+mod streams;
 mod udp;
 
 pub use config::{ApplicationConfig, LinkConfig, LinkOrigin, LinkSpec, RouterConfig};
 pub use event::{CloseReason, Event, PeerInfo};
 pub use stats::{Drops, LinkStats, RouterStats};
+pub use streams::MAX_FOLLOWED_STREAMS;
 pub use udp::{DATAGRAM_HEADER_LEN, DEFAULT_MAX_DATAGRAM};
 
 use crate::interest::InterestId;
@@ -135,6 +137,10 @@ pub struct Router {
     /// Arena for frames the router encodes itself.
     encode_buf: BytesMut,
     next_seq: u64,
+    /// Numbers the application's reliable frames per interest id.
+    outgoing_streams: streams::Outgoing,
+    /// Checks the application's reliable deliveries per source and id.
+    incoming_streams: streams::Incoming,
     next_housekeeping: Time,
     /// When to vouch next for the federate nodes linked here (registry leases).
     next_vouch: Time,
@@ -180,6 +186,8 @@ impl Router {
             stamp: 0,
             encode_buf: BytesMut::new(),
             next_seq: 1,
+            outgoing_streams: streams::Outgoing::default(),
+            incoming_streams: streams::Incoming::default(),
             next_housekeeping: now + config.housekeeping_interval,
             next_vouch: now,
             stats: RouterStats::default(),
@@ -560,7 +568,15 @@ impl Router {
         if self.encode_buf.capacity() - self.encode_buf.len() < size {
             self.encode_buf.reserve(size.max(ENCODE_CHUNK));
         }
-        let frame = self.encode(|out| DataFrame::encode(out, &header, ids, payload));
+        let mut streams = std::mem::take(&mut self.outgoing_streams);
+        let frame = self.encode(|out| {
+            let start = out.len();
+            DataFrame::encode(out, &header, ids, payload);
+            if class == TransportClass::Reliable {
+                DataFrame::stamp_streams(&mut out[start..], |id| streams.next(id));
+            }
+        });
+        self.outgoing_streams = streams;
         let frame = DataFrame::from_validated(frame);
         Ok(self.publish_frame(now, slot, fed, frame))
     }
@@ -578,8 +594,11 @@ impl Router {
         if self.link(slot).stalled.is_some() {
             return Err(PublishError::WouldBlock);
         }
-        let frame = DataFrame::from_encoded(frame, self.config.node_id, self.next_seq)
-            .map_err(PublishError::Malformed)?;
+        let streams = &mut self.outgoing_streams;
+        let frame = DataFrame::from_encoded(frame, self.config.node_id, self.next_seq, |id| {
+            streams.next(id)
+        })
+        .map_err(PublishError::Malformed)?;
         let Binding::Federation(fed) = self.link(slot).binding else {
             unreachable!("the application link is bound to its federation at start")
         };
@@ -629,6 +648,7 @@ impl Router {
         };
         let current = self.link(slot).interest(fed).cloned().unwrap_or_default();
         let (added, removed) = request.delta(&current);
+        self.incoming_streams.forget(&removed);
         *self.link_mut(slot).interest_mut(fed) = request.apply(current);
         self.propagate(now, fed, slot, &added, &removed);
     }
@@ -665,12 +685,44 @@ impl Router {
         union
     }
 
-    /// The next message for the local application.
+    /// The next message for the local application. A reliable message it already received
+    /// is dropped here; one that follows a gap in its source's stream is preceded by an
+    /// [`Event::ReliableLost`] (see `streams`).
+    #[must_use]
     pub fn poll_delivery(&mut self) -> Option<DataFrame> {
         let slot = self.app?;
-        let frame = self.link_mut(slot).out.pop_any()?;
-        self.after_drain(slot);
-        Some(DataFrame::from_validated(frame))
+        loop {
+            let frame = DataFrame::from_validated(self.link_mut(slot).out.pop_any()?);
+            self.after_drain(slot);
+            let link = self.links[slot as usize]
+                .as_ref()
+                .expect("app link is live");
+            let Binding::Federation(fed) = link.binding else {
+                return Some(frame);
+            };
+            let Some(interest) = link.interest(fed) else {
+                return Some(frame);
+            };
+            let verdict = self
+                .incoming_streams
+                .check(&frame, interest, self.config.node_id);
+            self.stats.unfollowed_streams = self.incoming_streams.unfollowed;
+            match verdict {
+                streams::Verdict::Deliver => return Some(frame),
+                streams::Verdict::DeliverAfterLoss(count) => {
+                    self.stats.reliable_lost += count;
+                    self.events.push_back(Event::ReliableLost {
+                        source: frame.source(),
+                        count,
+                    });
+                    return Some(frame);
+                }
+                streams::Verdict::Duplicate => {
+                    self.stats.drops.duplicate_reliable += 1;
+                    self.link_mut(slot).stats.drops.duplicate_reliable += 1;
+                }
+            }
+        }
     }
 
     /// Bytes waiting for the local application.

@@ -17,6 +17,8 @@ pub struct Drops {
     pub reassembly_expired: u64,
     /// A datagram the network duplicated, or one too late for the replay window.
     pub duplicate_datagram: u64,
+    /// A reliable frame the application had already received (its stream stepped back).
+    pub duplicate_reliable: u64,
 }
 
 impl Drops {
@@ -28,6 +30,7 @@ impl Drops {
             + self.bad_datagram
             + self.reassembly_expired
             + self.duplicate_datagram
+            + self.duplicate_reliable
     }
 }
 
@@ -55,6 +58,12 @@ pub struct RouterStats {
     pub data_forwarded: u64,
     /// Data frames handed to the local application.
     pub data_delivered: u64,
+    /// Reliable messages the local application should have received and did not (gaps in
+    /// their sources' streams), each reported to it (`Event::ReliableLost`).
+    pub reliable_lost: u64,
+    /// Reliable streams the application's deliveries were not checked on, because it
+    /// already followed `streams::MAX_FOLLOWED_STREAMS`.
+    pub unfollowed_streams: u64,
     /// Data frames that matched no link's interest.
     pub data_unrouted: u64,
     pub links_opened: u64,

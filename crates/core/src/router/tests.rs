@@ -607,7 +607,7 @@ fn a_connection_without_a_hello_is_closed_at_the_handshake_deadline() {
         // A byte now and then (of a frame that never completes) resets the silence timer,
         // never the handshake deadline.
         let drip: &[u8] = if now == Time::ZERO + Duration::from_millis(100) {
-            &[0xe8, 0x03, 0, 0]
+            &[0xe8, 0x03, 0, 0, crate::wire::PROTOCOL_VERSION]
         } else {
             &[1]
         };

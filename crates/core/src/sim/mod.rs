@@ -27,12 +27,14 @@
 //! # The invariants the tests check
 //!
 //! Throughout: no application receives a message twice (at most once, even with duplicated
-//! datagrams and redials). After faults stop, partitions heal, crashed nodes restart and
-//! broken pipes are redialed: the network becomes quiet; the interest every node declares
-//! toward every link equals DESIGN.md §2's union rule and the far end holds exactly that; and
-//! every reliable message published then reaches every interested application exactly once
-//! and nobody else. What a fault destroys in flight is lost (there is no link session resume
-//! yet); the tests count it, they do not excuse duplicates.
+//! datagrams and redials), and no reliable loss is silent: the messages missing from the
+//! middle of any stream (source, interest id) an application receives add up to exactly
+//! what its router reported lost ([`Sim::check_losses_reported`]). After faults stop,
+//! partitions heal, crashed nodes restart and broken pipes are redialed: the network
+//! becomes quiet; the interest every node declares toward every link equals DESIGN.md §2's
+//! union rule and the far end holds exactly that; and every reliable message published then
+//! reaches every interested application exactly once and nobody else. What a fault destroys
+//! in flight is lost (there is no link session resume yet), and reported.
 
 mod rng;
 
@@ -89,6 +91,19 @@ pub struct Received {
     pub ids: Vec<InterestId>,
     pub class: TransportClass,
     pub payload: Bytes,
+    /// For each id of the frame the application held when it received it: the frame's
+    /// number in the source's stream for that id, and the stream's epoch at the receiver.
+    pub streams: Vec<StreamMark>,
+}
+
+/// Where a delivered reliable frame falls in one of its source's streams at a receiver.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StreamMark {
+    pub id: InterestId,
+    pub number: u32,
+    /// Moves whenever the receiver dropped interest in `id` or restarted: a stream's
+    /// numbers are compared only within one epoch.
+    pub epoch: (u32, u32),
 }
 
 pub struct SimNode {
@@ -99,6 +114,10 @@ pub struct SimNode {
     links: FxHashMap<LinkId, (PipeIndex, usize)>,
     /// Crashed and not restarted yet: it does nothing.
     pub crashed: bool,
+    /// Restarts so far, and per id the times the application dropped interest in it:
+    /// the epochs of `StreamMark`.
+    incarnation: u32,
+    interest_epochs: FxHashMap<InterestId, u32>,
 }
 
 enum Chunk {
@@ -203,6 +222,8 @@ impl Sim {
             events: Vec::new(),
             links: FxHashMap::default(),
             crashed: false,
+            incarnation: 0,
+            interest_epochs: FxHashMap::default(),
         });
         self.nodes.len() - 1
     }
@@ -364,6 +385,7 @@ impl Sim {
         config.node_id = self.fresh_id();
         self.nodes[node].router = Router::new(config, self.now);
         self.nodes[node].crashed = false;
+        self.nodes[node].incarnation += 1;
     }
 
     fn kill_pipe(&mut self, pipe: PipeIndex) {
@@ -407,7 +429,11 @@ impl Sim {
 
     pub fn unsubscribe(&mut self, node: NodeIndex, ids: &RoaringBitmap) {
         let now = self.now;
-        self.nodes[node].router.unsubscribe(now, ids);
+        let node = &mut self.nodes[node];
+        for id in &(node.router.interest() & ids) {
+            *node.interest_epochs.entry(id).or_default() += 1;
+        }
+        node.router.unsubscribe(now, ids);
     }
 
     pub fn publish(
@@ -469,13 +495,29 @@ impl Sim {
         while self.nodes[node].router.poll_ready().is_some() {}
         while let Some(frame) = self.nodes[node].router.poll_delivery() {
             progressed = true;
-            self.nodes[node].received.push(Received {
+            let n = &mut self.nodes[node];
+            let interest = n.router.interest();
+            let streams = frame
+                .ids()
+                .zip(frame.streams())
+                .filter(|&(id, number)| number != 0 && interest.contains(id))
+                .map(|(id, number)| StreamMark {
+                    id,
+                    number,
+                    epoch: (
+                        n.incarnation,
+                        n.interest_epochs.get(&id).copied().unwrap_or(0),
+                    ),
+                })
+                .collect();
+            n.received.push(Received {
                 at: now,
                 source: frame.source(),
                 seq: frame.seq(),
                 ids: frame.ids().collect(),
                 class: frame.class(),
                 payload: frame.payload_bytes(),
+                streams,
             });
         }
         progressed
@@ -851,6 +893,45 @@ impl Sim {
             }
         }
         self.check_no_duplicates()
+    }
+
+    /// No reliable loss passed in silence: at every node, for every source, the messages
+    /// missing from the middle of each stream the node received (same id, same epoch)
+    /// add up to exactly what the node's router reported lost (`Event::ReliableLost`).
+    pub fn check_losses_reported(&self) -> Result<(), String> {
+        for node in &self.nodes {
+            let mut streams: FxHashMap<(NodeId, StreamMark), Vec<u32>> = FxHashMap::default();
+            for r in &node.received {
+                for mark in &r.streams {
+                    let key = StreamMark { number: 0, ..*mark };
+                    streams
+                        .entry((r.source, key))
+                        .or_default()
+                        .push(mark.number);
+                }
+            }
+            let mut missing: FxHashMap<NodeId, u64> = FxHashMap::default();
+            for ((source, _), mut numbers) in streams {
+                numbers.sort_unstable();
+                let span = u64::from(numbers[numbers.len() - 1] - numbers[0]) + 1;
+                *missing.entry(source).or_default() += span - numbers.len() as u64;
+            }
+            missing.retain(|_, n| *n > 0);
+            let mut reported: FxHashMap<NodeId, u64> = FxHashMap::default();
+            for event in &node.events {
+                if let Event::ReliableLost { source, count } = event {
+                    *reported.entry(*source).or_default() += count;
+                }
+            }
+            if missing != reported {
+                return Err(format!(
+                    "seed {}: {} missed reliable messages {missing:?} (by source) but was told \
+                     of {reported:?}",
+                    self.seed, node.name
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Every node's application received every message at most once.

@@ -2,9 +2,15 @@
 //!
 //! ```text
 //! header (6) | flags: u8 | id count: u16 | federation: u64 | source: u64 | seq: u64
-//!            | ids: count × u32 | payload
+//!            | ids: count × u32 | streams: count × u32 | payload
 //! flags: bits 0-2 priority (7 most urgent), bit 3 reliable, bits 4-7 zero
 //! ```
+//!
+//! `seq` numbers every frame of a source. `streams[i]` numbers the source's reliable frames
+//! that carry `ids[i]` (1, 2, 3 … per source and id; 0 on best-effort frames). A receiver
+//! interested in an id receives every frame of every source that carries it (the union
+//! rule), so a jump in a stream is a loss it can count and name, and a step back a
+//! duplicate: see `router::streams`.
 //!
 //! A decoded [`DataFrame`] is a validated view over the received bytes. Routers forward those
 //! same bytes (a reference-counted `Bytes`) to every matching link: no copy, no re-encoding.
@@ -61,7 +67,7 @@ pub struct DataFrame {
 impl DataFrame {
     /// Size of the encoded frame for this many ids and payload bytes.
     pub const fn encoded_len(id_count: usize, payload_len: usize) -> usize {
-        IDS + id_count * 4 + payload_len
+        IDS + id_count * 8 + payload_len
     }
 
     /// Append one encoded data frame to `out`.
@@ -87,15 +93,32 @@ impl DataFrame {
         for &id in ids {
             out.put_u32_le(id);
         }
+        // Stream numbers are the sending router's to assign (`stamp_streams`).
+        out.put_bytes(0, ids.len() * 4);
         out.put_slice(payload);
     }
 
+    /// Number the streams of an encoded reliable frame in place: `next(id)` gives the
+    /// number of this frame in the source's stream for `id`. `frame` is one whole frame
+    /// that [`DataFrame::encode`] wrote or [`DataFrame::from_encoded`]'s checks passed.
+    pub fn stamp_streams(frame: &mut [u8], mut next: impl FnMut(u32) -> u32) {
+        let count = u16::from_le_bytes([frame[ID_COUNT], frame[ID_COUNT + 1]]) as usize;
+        let (ids, streams) = frame[IDS..IDS + count * 8].split_at_mut(count * 4);
+        for (id, stream) in ids.chunks_exact(4).zip(streams.chunks_exact_mut(4)) {
+            let id = u32::from_le_bytes([id[0], id[1], id[2], id[3]]);
+            stream.copy_from_slice(&next(id).to_le_bytes());
+        }
+    }
+
     /// Take a frame encoded elsewhere (an application thread), check it, and stamp it with
-    /// its source and sequence number: the node's event loop assigns those as it sends.
+    /// its source and sequence number, and a reliable frame with its stream numbers from
+    /// `next` (see [`DataFrame::stamp_streams`]): the node's event loop assigns those as it
+    /// sends.
     pub fn from_encoded(
         mut frame: BytesMut,
         source: NodeId,
         seq: u64,
+        next: impl FnMut(u32) -> u32,
     ) -> Result<DataFrame, WireError> {
         match super::check_header(&frame, usize::MAX)? {
             Some(FrameKind::Data) => {}
@@ -115,6 +138,9 @@ impl DataFrame {
         Self::validate(&frame)?;
         frame[SOURCE..SOURCE + 8].copy_from_slice(&source.0.to_le_bytes());
         frame[SEQ..SEQ + 8].copy_from_slice(&seq.to_le_bytes());
+        if frame[FLAGS] & RELIABLE_BIT != 0 {
+            Self::stamp_streams(&mut frame, next);
+        }
         Ok(DataFrame {
             bytes: frame.freeze(),
         })
@@ -138,7 +164,7 @@ impl DataFrame {
         if count == 0 {
             return Err(malformed("no interest ids"));
         }
-        if bytes.len() < IDS + count * 4 {
+        if bytes.len() < IDS + count * 8 {
             return Err(malformed("id count runs past the end of the frame"));
         }
         Ok(())
@@ -201,8 +227,17 @@ impl DataFrame {
         }
     }
 
+    /// The frame's number in the source's stream for each id, in the order of `ids()`
+    /// (all 0 on a best-effort frame).
+    pub fn streams(&self) -> DataIds<'_> {
+        let count = self.id_count();
+        DataIds {
+            raw: &self.bytes[IDS + count * 4..IDS + count * 8],
+        }
+    }
+
     fn payload_start(&self) -> usize {
-        IDS + self.id_count() * 4
+        IDS + self.id_count() * 8
     }
 
     /// The payload as a slice of the received buffer.
@@ -230,7 +265,7 @@ impl DataFrame {
     }
 }
 
-/// Iterator over a data frame's interest ids, decoded on the fly.
+/// Iterator over a data frame's interest ids (or their stream numbers), decoded on the fly.
 #[derive(Clone)]
 pub struct DataIds<'a> {
     raw: &'a [u8],

@@ -27,7 +27,7 @@ use reader::Reader;
 use thiserror::Error;
 
 /// The protocol version this build speaks. A peer with another version is refused at hello.
-pub const PROTOCOL_VERSION: u8 = 1;
+pub const PROTOCOL_VERSION: u8 = 2;
 /// Bytes of the length prefix.
 pub const LENGTH_PREFIX: usize = 4;
 /// Length prefix, version and kind: the part every frame shares.

@@ -5,10 +5,10 @@ use flume::TrySendError;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use trellis_core::registry::{Request, Response};
 use trellis_core::router::Router;
-use trellis_core::wire::DataFrame;
+use trellis_core::wire::{DataFrame, NodeId};
 use trellis_core::Time;
 
 /// Commands handled per turn before other hosts get a go.
@@ -52,6 +52,12 @@ pub(crate) struct AppSignals {
     /// Counts notices: links up or down, interest declared by a neighbour. Whenever it
     /// moves, what the network wants from this node may have changed (advisories poll it).
     pub(crate) network_changes: AtomicU64,
+    /// Reliable messages the application should have received and did not, by source, not
+    /// yet taken by it. One entry per source at most: bounded by the federation's size.
+    reliable_losses: Mutex<FxHashMap<NodeId, u64>>,
+    /// Moves whenever `reliable_losses` gains a count, so the application need not lock to
+    /// find there is nothing new.
+    pub(crate) reliable_loss_reports: AtomicU64,
 }
 
 impl AppSignals {
@@ -61,7 +67,30 @@ impl AppSignals {
             delivery_bytes: AtomicUsize::new(0),
             delivery_limit_bytes,
             network_changes: AtomicU64::new(0),
+            reliable_losses: Mutex::new(FxHashMap::default()),
+            reliable_loss_reports: AtomicU64::new(0),
         }
+    }
+
+    /// The router found `count` reliable messages of `source` missing.
+    pub(crate) fn reliable_lost(&self, source: NodeId, count: u64) {
+        let mut losses = self
+            .reliable_losses
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        *losses.entry(source).or_default() += count;
+        self.reliable_loss_reports.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Take the reliable losses counted so far, by source.
+    pub(crate) fn take_reliable_losses(&self) -> Vec<(NodeId, u64)> {
+        let mut losses = self
+            .reliable_losses
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let mut taken: Vec<_> = losses.drain().collect();
+        taken.sort_unstable();
+        taken
     }
 
     /// Whether a frame of `len` bytes fits the channel's byte budget; an empty channel takes
@@ -95,7 +124,7 @@ pub(crate) struct AppPort {
 }
 
 pub(crate) struct AppState {
-    port: AppPort,
+    pub(super) port: AppPort,
     /// A command that could not run yet (a publish under back-pressure). Later commands
     /// wait behind it, so the application's order is kept.
     held_command: Option<AppCommand>,

@@ -146,6 +146,12 @@ impl Host {
         }
     }
 
+    fn reliable_lost(&self, source: trellis_core::wire::NodeId, count: u64) {
+        if let Some(app) = &self.app {
+            app.port.signals.reliable_lost(source, count);
+        }
+    }
+
     pub(super) fn stop(&mut self, now: Time, reply: Option<flume::Sender<()>>) {
         if !self.stopping {
             self.stopping = true;
@@ -305,6 +311,15 @@ impl EventLoop {
                     }
                 }
                 Event::InterestChanged { .. } => h.notify(Notice::InterestChanged),
+                Event::ReliableLost { source, count } => {
+                    if let Some(suppressed) = h.warnings.admit(now) {
+                        tracing::warn!(
+                            host = %h.name, %source, count, suppressed,
+                            "reliable messages lost: a gap in the source's stream"
+                        )
+                    }
+                    h.reliable_lost(source, count);
+                }
                 Event::NotAMember => h.notify(Notice::MembershipLost(
                     "the federation registry no longer has this federate as a member (it \
                      resigned it while it was cut off, or the registry restarted)"

@@ -266,6 +266,19 @@ impl AppClient {
         self.losses.try_recv().ok()
     }
 
+    /// Reliable messages found missing since the last call, by source.
+    fn take_reliable_losses(&self) -> Vec<(NodeId, u64)> {
+        if self.signals.reliable_loss_reports.load(Ordering::SeqCst) == 0 {
+            return Vec::new();
+        }
+        self.signals.take_reliable_losses()
+    }
+
+    /// Moves whenever a reliable loss is counted.
+    fn reliable_loss_reports(&self) -> u64 {
+        self.signals.reliable_loss_reports.load(Ordering::SeqCst)
+    }
+
     /// Moves whenever what the network wants from this node may have changed.
     fn network_interest_changes(&self) -> u64 {
         self.signals.network_changes.load(Ordering::SeqCst)

@@ -199,6 +199,22 @@ impl Node {
         self.client.take_link_loss()
     }
 
+    /// Reliable messages this node's application should have received and did not, by
+    /// source, counted since the last call: a router on the way crashed, a link failed
+    /// with them queued, or interest was re-declared after a restart. Found from gaps in
+    /// each source's numbered streams (see `trellis_core::router`'s `streams`), so a loss
+    /// shows once a later message of the same stream arrives. Never silent: the node also
+    /// logs each gap.
+    pub fn take_reliable_losses(&self) -> Vec<(NodeId, u64)> {
+        self.client.take_reliable_losses()
+    }
+
+    /// A counter that moves whenever a reliable loss is counted: cheap to check on every
+    /// call.
+    pub fn reliable_loss_reports(&self) -> u64 {
+        self.client.reliable_loss_reports()
+    }
+
     /// A counter that moves whenever `network_interest` may have changed (a neighbour
     /// declared interest, a link came up or went down): cheap to check on every call.
     pub fn network_interest_changes(&self) -> u64 {

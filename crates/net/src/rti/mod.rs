@@ -12,6 +12,7 @@
 mod advisory;
 mod connection;
 mod error;
+mod losses;
 mod ownership;
 mod regions;
 mod sync;
@@ -139,6 +140,11 @@ pub struct RtiAmbassador {
     interest_seen: Option<u64>,
     /// The node's notice counter when link losses were last looked for.
     losses_seen: Option<u64>,
+    /// The node's reliable-loss counter when losses were last taken.
+    lost_reports_seen: u64,
+    /// Reliable losses taken from the node and not yet handed out, by sending node.
+    lost_pending: std::collections::VecDeque<(trellis_core::wire::NodeId, u64)>,
+    senders: losses::Senders,
 }
 
 impl RtiAmbassador {
@@ -157,6 +163,9 @@ impl RtiAmbassador {
             joined: None,
             interest_seen: None,
             losses_seen: None,
+            lost_reports_seen: 0,
+            lost_pending: Default::default(),
+            senders: Default::default(),
         })
     }
 
@@ -569,6 +578,7 @@ impl RtiAmbassador {
 
     fn take_message(&mut self, message: Message) -> Result<(), RtiError> {
         if let Some(joined) = self.joined.as_mut() {
+            self.senders.learn(message.source(), message.payload());
             joined
                 .federate
                 .handle_message(&message.payload_bytes(), message.class());
@@ -609,6 +619,9 @@ impl RtiAmbassador {
     fn poll_callback_now(&mut self) -> Result<Option<Callback>, RtiError> {
         loop {
             if let Some(lost) = self.watch_connection() {
+                return Ok(Some(lost));
+            }
+            if let Some(lost) = self.watch_reliable_losses() {
                 return Ok(Some(lost));
             }
             self.watch_network_interest()?;
@@ -657,6 +670,9 @@ impl RtiAmbassador {
     pub async fn next_callback(&mut self) -> Result<Callback, RtiError> {
         loop {
             if let Some(lost) = self.watch_connection() {
+                return Ok(lost);
+            }
+            if let Some(lost) = self.watch_reliable_losses() {
                 return Ok(lost);
             }
             self.watch_network_interest()?;
