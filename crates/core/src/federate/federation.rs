@@ -4,10 +4,18 @@
 //! Events arrive on the broadcast id in the registry's order. Those that arrive before the
 //! join's snapshot are held (at most `MAX_EARLY_EVENTS`) and those the snapshot already
 //! reflects are dropped, so every federate applies each event exactly once, in order.
+//!
+//! A gap in the sequence means a link on the way was down while the registry spoke (the
+//! federate's own router restarted, say). The federate then catches up: it holds what
+//! arrives, asks the registry for the events after the last one it applied
+//! (`Request::Events`, answered from the registry's bounded log), applies those, then what it
+//! held. Only when the log no longer reaches back that far is its view lost for good
+//! (connectionLost). The same request after the node's link comes back (`resync`) finds
+//! events missed at the tail, which no later event would reveal.
 
 use super::time::{TimeManager, TimeOutput};
 use super::{Action, Callback, Federate, FederateError};
-use crate::registry::{FederationEvent, Request, Response, Snapshot};
+use crate::registry::{ErrorKind, FederationEvent, Request, Response, Snapshot};
 use bytes::Bytes;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -24,8 +32,19 @@ pub(super) struct FederationView {
     /// Synchronization points announced to this federate and not yet synchronized, with
     /// whether it achieved them.
     pub announced: BTreeMap<String, bool>,
-    /// Events that could not be applied (held past the limit, out of order, undecodable).
+    /// Events that could not be applied (held past the limit before the join).
     pub events_lost: u64,
+    /// Catching up on missed events: events arriving meanwhile wait in `early`.
+    pub catch_up: Option<CatchUp>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CatchUp {
+    /// The replay request is out.
+    Asked,
+    /// It failed for a reason that may pass (no registry reachable while the link is
+    /// down): ask again on the next event or `resync`.
+    Retry,
 }
 
 impl Federate {
@@ -47,7 +66,7 @@ impl Federate {
             self.announce(label.clone(), tag.clone());
         }
         for (seq, event) in std::mem::take(&mut self.view.early) {
-            self.on_event(seq, event);
+            self.on_sequenced(seq, event);
         }
     }
 
@@ -130,8 +149,92 @@ impl Federate {
         self.actions.push_back(Action::Ask(request));
     }
 
+    /// The node's link came back after it was down: events broadcast meanwhile may have
+    /// been lost with nothing after them to show the gap, so ask the registry for whatever
+    /// came after the last event applied.
+    pub fn resync(&mut self) {
+        if self.view.seq.is_some() && self.view.catch_up != Some(CatchUp::Asked) {
+            self.ask_missed_events();
+        }
+    }
+
+    /// Whether the federate is waiting for the registry to replay events it missed.
+    pub fn catching_up(&self) -> bool {
+        self.view.catch_up.is_some()
+    }
+
+    fn ask_missed_events(&mut self) {
+        let Some(after) = self.view.seq else { return };
+        self.view.catch_up = Some(CatchUp::Asked);
+        self.ask(Request::Events {
+            federation: self.view.name.clone(),
+            after,
+        });
+    }
+
+    /// The registry answered the request for missed events.
+    fn on_replay(&mut self, response: Response) {
+        let after = self.view.seq.unwrap_or(0);
+        match response {
+            Response::Events(payloads) => {
+                self.view.catch_up = None;
+                let mut events: Vec<(u64, FederationEvent)> = payloads
+                    .iter()
+                    .filter_map(|p| match FederationEvent::decode(p) {
+                        Ok(event) => Some(event),
+                        Err(_) => {
+                            self.stats.malformed += 1;
+                            None
+                        }
+                    })
+                    .collect();
+                // The replay first, then what arrived meanwhile; `on_event` skips what is
+                // applied already, and a gap still left starts another catch-up.
+                events.extend(std::mem::take(&mut self.view.early));
+                events.sort_by_key(|(seq, _)| *seq);
+                for (seq, event) in events {
+                    self.on_sequenced(seq, event);
+                }
+            }
+            Response::EventsTooOld { replayable_after } => {
+                self.view.catch_up = None;
+                self.view.events_lost += 1;
+                self.view.early.clear();
+                self.callbacks.push_back(Callback::ConnectionLost {
+                    fault: format!(
+                        "missed federation events after {after} (a link on the way was down), \
+                         and the registry's log keeps only those after {replayable_after}: \
+                         this federate's view of the federation can no longer be made exact"
+                    ),
+                });
+            }
+            // Nothing reachable to ask (the node's link is down) or too busy: it may pass.
+            Response::Error {
+                kind: ErrorKind::NoRegistry | ErrorKind::LimitReached,
+                ..
+            } => self.view.catch_up = Some(CatchUp::Retry),
+            other => {
+                self.view.catch_up = None;
+                self.view.early.clear();
+                let why = match other {
+                    Response::Error { message, .. } => message,
+                    other => format!("unexpected answer {other:?}"),
+                };
+                self.callbacks.push_back(Callback::ConnectionLost {
+                    fault: format!(
+                        "missed federation events after {after} and the registry would not \
+                         replay them: {why}"
+                    ),
+                });
+            }
+        }
+    }
+
     /// The registry answered a request this federate asked with `Action::Ask`.
     pub fn handle_reply(&mut self, request: &Request, response: Response) {
+        if let Request::Events { .. } = request {
+            return self.on_replay(response);
+        }
         match (request, response) {
             (Request::RegisterSync { .. }, Response::SyncRegistered { label }) => self
                 .callbacks
@@ -150,12 +253,24 @@ impl Federate {
             self.stats.malformed += 1;
             return;
         };
+        if self.view.catch_up == Some(CatchUp::Retry) {
+            self.ask_missed_events();
+        }
+        self.on_sequenced(seq, event);
+    }
+
+    /// Apply an event in order, or hold it until what comes before it is known.
+    fn on_sequenced(&mut self, seq: u64, event: FederationEvent) {
         match self.view.seq {
-            None if self.view.early.len() < MAX_EARLY_EVENTS => {
+            Some(_) if self.view.catch_up.is_none() => self.on_event(seq, event),
+            _ if self.view.early.len() < MAX_EARLY_EVENTS => {
                 self.view.early.push_back((seq, event))
             }
+            // Before the join, past the limit: lost.
             None => self.view.events_lost += 1,
-            Some(_) => self.on_event(seq, event),
+            // While catching up: dropped here, but still in the registry's log, so the gap
+            // it leaves is asked for again once the replay is applied.
+            Some(_) => {}
         }
     }
 
@@ -168,15 +283,10 @@ impl Federate {
             // A link on the way was down while the registry spoke: this federate missed
             // membership, synchronization or time-switch changes, and acting on a view that
             // is no longer the federation's (time management above all) would be wrong.
-            self.view.events_lost += seq - last - 1;
-            self.callbacks.push_back(Callback::ConnectionLost {
-                fault: format!(
-                    "missed federation events {} to {} (a link on the way was down): this \
-                     federate's view of the federation is no longer exact",
-                    last + 1,
-                    seq - 1
-                ),
-            });
+            // Hold this one and ask the registry for what came before it.
+            self.view.early.push_back((seq, event));
+            self.ask_missed_events();
+            return;
         }
         self.view.seq = Some(seq);
         match event {
@@ -250,5 +360,185 @@ impl Federate {
                 TimeOutput::Deliver(callback) => self.callbacks.push_back(callback),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod catch_up_tests {
+    use super::super::{Action, Callback, Federate, DEFAULT_BINS};
+    use crate::fom::ObjectModel;
+    use crate::registry::{Registry, Request, Response, EVENT_LOG_EVENTS};
+    use crate::wire::NodeId;
+    use bytes::Bytes;
+    use std::sync::Arc;
+
+    const FOM: &str = include_str!("../../../../foms/trellis-demo.xml");
+
+    /// A registry with federation "F" and federate "a" joined, and a's federate library.
+    fn joined() -> (Registry, Federate) {
+        let mut r = Registry::new();
+        let model = Arc::new(ObjectModel::from_sources(&[("demo.xml", FOM)]).unwrap());
+        r.handle(
+            NodeId(1),
+            Request::Create {
+                federation: "F".into(),
+                fingerprint: 1,
+                modules: vec![],
+                time_representation: "HLAinteger64Time".into(),
+            },
+        );
+        let Response::Joined { federate, snapshot } = join(&mut r, "a") else {
+            panic!("join refused")
+        };
+        let mut fed = Federate::new(model, federate, DEFAULT_BINS).unwrap();
+        fed.apply_join("F", &snapshot);
+        broadcast(&mut r);
+        (r, fed)
+    }
+
+    fn join(r: &mut Registry, name: &str) -> Response {
+        r.handle(
+            NodeId(2),
+            Request::Join {
+                federation: "F".into(),
+                federate_name: name.into(),
+                federate_type: "t".into(),
+                fingerprint: 1,
+            },
+        )
+    }
+
+    fn broadcast(r: &mut Registry) -> Vec<Bytes> {
+        std::iter::from_fn(|| r.poll_event())
+            .map(|(_, p)| p)
+            .collect()
+    }
+
+    /// The replay request the federate asked for, if any.
+    fn asked(fed: &mut Federate) -> Option<Request> {
+        std::iter::from_fn(|| fed.poll_action()).find_map(|a| match a {
+            Action::Ask(request @ Request::Events { .. }) => Some(request),
+            _ => None,
+        })
+    }
+
+    fn names(fed: &Federate) -> Vec<&str> {
+        fed.federates().map(|(_, name, _)| name).collect()
+    }
+
+    fn lost(fed: &mut Federate) -> Vec<String> {
+        std::iter::from_fn(|| fed.poll_callback())
+            .filter_map(|c| match c {
+                Callback::ConnectionLost { fault } => Some(fault),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_gap_is_filled_from_the_registry_and_every_event_applies_once_in_order() {
+        let (mut r, mut fed) = joined();
+        for name in ["b", "c"] {
+            join(&mut r, name);
+        }
+        r.handle(
+            NodeId(2),
+            Request::Resign {
+                federation: "F".into(),
+                federate: 2,
+            },
+        );
+        let missed = broadcast(&mut r);
+        assert_eq!(missed.len(), 3);
+        // Only the resignation arrives: the two joins were lost on the way.
+        fed.on_registry_payload(&missed[2]);
+        assert!(fed.catching_up());
+        let request = asked(&mut fed).expect("the federate asks for what it missed");
+        assert_eq!(
+            request,
+            Request::Events {
+                federation: "F".into(),
+                after: 1
+            }
+        );
+        // Meanwhile another event arrives; it waits for the replay.
+        join(&mut r, "d");
+        let later = broadcast(&mut r);
+        fed.on_registry_payload(&later[0]);
+        assert_eq!(names(&fed), ["a"], "nothing applied out of order");
+        let replay = r.handle(NodeId(2), request);
+        fed.handle_reply(
+            &Request::Events {
+                federation: "F".into(),
+                after: 1,
+            },
+            replay,
+        );
+        assert!(!fed.catching_up());
+        assert_eq!(names(&fed), ["a", "c", "d"]);
+        assert_eq!(fed.view.seq, Some(5));
+        assert!(lost(&mut fed).is_empty());
+        // The held event and the replayed ones arrive again late: nothing changes.
+        for payload in missed.iter().chain(&later) {
+            fed.on_registry_payload(payload);
+        }
+        assert_eq!(names(&fed), ["a", "c", "d"]);
+        assert!(asked(&mut fed).is_none());
+    }
+
+    #[test]
+    fn events_missed_at_the_tail_are_found_on_resync_and_a_failed_ask_is_retried() {
+        let (mut r, mut fed) = joined();
+        join(&mut r, "b");
+        broadcast(&mut r); // lost while the node's link was down
+        fed.resync();
+        let request = asked(&mut fed).unwrap();
+        // The link dropped again before the registry could answer.
+        fed.handle_reply(
+            &request,
+            Response::Error {
+                kind: crate::registry::ErrorKind::NoRegistry,
+                message: "no federation registry is reachable".into(),
+            },
+        );
+        assert!(fed.catching_up(), "still missing events");
+        assert!(lost(&mut fed).is_empty(), "a passing failure is no loss");
+        fed.resync();
+        let request = asked(&mut fed).expect("asked again");
+        let replay = r.handle(NodeId(2), request.clone());
+        fed.handle_reply(&request, replay);
+        assert_eq!(names(&fed), ["a", "b"]);
+        assert!(!fed.catching_up());
+        // Up to date: a resync asks and gets nothing new.
+        fed.resync();
+        let request = asked(&mut fed).unwrap();
+        let replay = r.handle(NodeId(2), request.clone());
+        assert_eq!(replay, Response::Events(Vec::new()));
+        fed.handle_reply(&request, replay);
+        assert!(!fed.catching_up());
+    }
+
+    #[test]
+    fn events_the_registry_no_longer_keeps_are_a_lost_connection() {
+        let (mut r, mut fed) = joined();
+        for i in 0..EVENT_LOG_EVENTS + 5 {
+            join(&mut r, &format!("f{i}"));
+        }
+        let missed = broadcast(&mut r);
+        fed.on_registry_payload(missed.last().unwrap());
+        let request = asked(&mut fed).unwrap();
+        let replay = r.handle(NodeId(2), request.clone());
+        assert!(
+            matches!(replay, Response::EventsTooOld { .. }),
+            "{replay:?}"
+        );
+        fed.handle_reply(&request, replay);
+        let faults = lost(&mut fed);
+        assert!(
+            matches!(&faults[..], [f] if f.contains("missed federation events after 1")
+                && f.contains("can no longer be made exact")),
+            "{faults:?}"
+        );
+        assert!(!fed.catching_up());
     }
 }
