@@ -9,6 +9,26 @@ use crate::wire::{encode_heartbeat, Goodbye};
 use roaring::RoaringBitmap;
 use std::time::Duration;
 
+/// Whether a federate node whose link closes for `reason` has left for good, so the
+/// registry is told at once (`NodeGone`) instead of letting its lease run out.
+///
+/// - A goodbye from the node: it is leaving.
+/// - End of stream: its process closed the socket without a goodbye; typically it died (the
+///   kernel closes a dead process's sockets). A node that lives redials on a new connection
+///   and a new link, so nothing is lost by resigning it now.
+/// - A close of our own (shutdown, slow consumer, protocol error, input limit): we say
+///   goodbye, and the node takes a goodbye from its router as the end of its membership.
+/// - Not a heartbeat timeout or a transport error: the link failed but the node may well be
+///   alive (a partition, a reset connection) and redial within its lease. Resigning it at
+///   once would cost it its membership, handles and objects for a blip; if it does not come
+///   back, no router vouches for it and the lease resigns it (`RouterConfig::federate_lease`).
+fn node_left(reason: &CloseReason) -> bool {
+    !matches!(
+        reason,
+        CloseReason::HeartbeatTimeout(_) | CloseReason::Transport(_)
+    )
+}
+
 /// A consumer's reliable queue may outgrow its limit (control frames are not paused), but
 /// never past this many times the limit.
 const HARD_LIMIT_FACTOR: usize = 4;
@@ -52,7 +72,7 @@ impl Router {
             }
             return;
         }
-        self.detach(now, slot);
+        self.detach(now, slot, &reason);
         self.update_registry_route(now);
         let keep_queue = matches!(reason, CloseReason::Local(_));
         if !keep_queue || !goodbye {
@@ -87,17 +107,21 @@ impl Router {
     }
 
     /// Withdraw the link's interest, take it out of its block, and release whoever waited on it.
-    fn detach(&mut self, now: Time, slot: Slot) {
+    fn detach(&mut self, now: Time, slot: Slot, reason: &CloseReason) {
         let link = self.link_mut(slot);
         // No route to the registry through a closing link.
         link.registry_distance = crate::wire::RegistryRoute::UNREACHABLE;
+        let id = link.id;
         let federate_gone = match (&link.binding, &link.peer) {
-            (Binding::Federation(_), Some(peer)) if link.is_up() => Some(peer.node_id),
+            (Binding::Federation(_), Some(peer)) if link.is_up() && node_left(reason) => {
+                Some(peer.node_id)
+            }
             _ => None,
         };
         if let Some(node) = federate_gone {
             self.report_node_gone(now, node);
         }
+        self.close_pending_manage(now, id);
         let interest = std::mem::take(&mut self.link_mut(slot).interest);
         for (fed, set) in interest {
             self.propagate(now, fed, slot, &RoaringBitmap::new(), &set);

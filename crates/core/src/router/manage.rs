@@ -27,6 +27,8 @@ const VOUCH_CHUNK: usize = 1024;
 
 pub(crate) struct Pending {
     asker: LinkId,
+    /// The link the request left through: if it closes, no answer will come back.
+    via: LinkId,
     expires: Time,
 }
 
@@ -173,6 +175,7 @@ impl Router {
             }
             let pending = Pending {
                 asker,
+                via: self.link(via).id,
                 expires: now + PENDING_TIMEOUT,
             };
             self.pending_manage
@@ -270,8 +273,57 @@ impl Router {
         self.forward_request(now, None, frame);
     }
 
+    /// Requests unanswered for `PENDING_TIMEOUT` are answered with an error here, so the
+    /// asker hears why instead of waiting for nothing.
     pub(super) fn expire_pending_manage(&mut self, now: Time) {
-        self.pending_manage.retain(|_, p| p.expires > now);
+        let expired: Vec<_> = self
+            .pending_manage
+            .iter()
+            .filter(|(_, p)| p.expires <= now)
+            .map(|(key, _)| *key)
+            .collect();
+        let why = format!(
+            "the federation registry did not answer within {} s",
+            PENDING_TIMEOUT.as_secs()
+        );
+        for key in expired {
+            self.answer_pending(now, key, &why);
+        }
+    }
+
+    /// A link closes: requests that left through it will get no answer (the registry may or
+    /// may not have acted on them), so their askers hear that now rather than at expiry;
+    /// requests it brought are forgotten, there is nobody to answer.
+    pub(super) fn close_pending_manage(&mut self, now: Time, link: LinkId) {
+        self.pending_manage.retain(|_, p| p.asker != link);
+        let cut: Vec<_> = self
+            .pending_manage
+            .iter()
+            .filter(|(_, p)| p.via == link)
+            .map(|(key, _)| *key)
+            .collect();
+        let why = "the link toward the federation registry closed before it answered (the \
+                   request may or may not have taken effect)";
+        for key in cut {
+            self.answer_pending(now, key, why);
+        }
+    }
+
+    fn answer_pending(&mut self, now: Time, key: (NodeId, u64), why: &str) {
+        let Some(pending) = self.pending_manage.remove(&key) else {
+            return;
+        };
+        let response = Response::Error {
+            kind: ErrorKind::NoRegistry,
+            message: format!("{}: {why}", self.config.node_name),
+        };
+        let frame = ManageFrame {
+            direction: ManageDirection::Reply,
+            origin: key.0,
+            request: key.1,
+            body: response.encode(),
+        };
+        self.send_reply(now, pending.asker, frame);
     }
 
     /// Whether this router holds the federation registry.

@@ -1151,12 +1151,82 @@ mod registry {
                 ..
             }
         ));
+        // A broken link may come back within the lease: the federate stays a member...
         sim.sever(pipe);
+        quiet(&mut sim);
+        assert!(matches!(
+            ask(&mut sim, b, join(FED, "tank", 1)),
+            Response::Error {
+                kind: ErrorKind::FederateNameInUse,
+                ..
+            }
+        ));
+        // ... until nobody vouched for it within its lease.
+        let lease = sim.nodes[root].router.config().federate_lease;
+        sim.run_for(lease + Duration::from_secs(2));
+        assert!(matches!(
+            ask(&mut sim, b, join(FED, "tank", 1)),
+            Response::Joined { federate: 2, .. }
+        ));
+    }
+
+    #[test]
+    fn a_federate_that_says_goodbye_is_resigned_at_once() {
+        let mut sim = Sim::new(14, SimConfig::default());
+        let root = registry_router(&mut sim, "root");
+        let a = sim.add_federate("a", FED);
+        let b = sim.add_federate("b", FED);
+        let pipe = sim.connect_parent(a, root, FED);
+        sim.connect_parent(b, root, FED);
+        quiet(&mut sim);
+        let create = Request::Create {
+            federation: FED.into(),
+            fingerprint: 1,
+            modules: vec![],
+            time_representation: "HLAinteger64Time".into(),
+        };
+        assert_eq!(ask(&mut sim, a, create), Response::Created);
+        assert!(matches!(
+            ask(&mut sim, a, join(FED, "tank", 1)),
+            Response::Joined { federate: 1, .. }
+        ));
+        let (link, _) = sim.pipe_links(pipe);
+        let now = sim.now();
+        sim.nodes[a].router.close_link(now, link, "leaving");
         quiet(&mut sim);
         assert!(matches!(
             ask(&mut sim, b, join(FED, "tank", 1)),
             Response::Joined { federate: 2, .. }
         ));
+    }
+
+    #[test]
+    fn a_request_in_flight_when_its_link_closes_is_answered_with_an_error() {
+        let mut sim = Sim::new(15, SimConfig::default());
+        let root = registry_router(&mut sim, "root");
+        let mid = sim.add_router("mid");
+        let up = sim.connect_parent(mid, root, "");
+        let f = sim.add_federate("f", FED);
+        sim.connect_parent(f, mid, FED);
+        quiet(&mut sim);
+        // Hold what travels up, so the request is on its way when the trunk breaks.
+        sim.partition(up, false, true);
+        let now = sim.now();
+        let id = sim.nodes[f].router.manage(now, &Request::ListFederations);
+        sim.run_for(Duration::from_millis(50));
+        assert!(sim.nodes[f].router.poll_manage_reply().is_none());
+        sim.sever(up);
+        quiet(&mut sim);
+        let (answered, response) = sim.nodes[f]
+            .router
+            .poll_manage_reply()
+            .expect("an answer without waiting for the expiry");
+        assert_eq!(answered, id);
+        assert!(
+            matches!(&response, Response::Error { kind: ErrorKind::NoRegistry, message }
+                if message.contains("closed before it answered")),
+            "{response:?}"
+        );
     }
 
     #[test]
