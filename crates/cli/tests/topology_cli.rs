@@ -518,7 +518,10 @@ fn a_mid_router_killed_and_restarted_under_trellis_up_costs_its_subtree_no_membe
         .unwrap();
     let object = sender.register_object_instance(vehicle).unwrap();
     // Send until `receiver` reflects something sent after `from`; returns when it did.
+    // Every value reflected and every reliable loss reported is kept.
     let counter = std::cell::Cell::new(0u64);
+    let reflected = std::cell::RefCell::new(Vec::<u64>::new());
+    let reported_lost = std::cell::Cell::new(0u64);
     let resume_after = |sender: &mut RtiAmbassador,
                         receiver: &mut RtiAmbassador,
                         from: u64|
@@ -533,6 +536,7 @@ fn a_mid_router_killed_and_restarted_under_trellis_up_costs_its_subtree_no_membe
             sender
                 .update_attribute_values(object, &[(name, value.as_bytes())], b"")
                 .map_err(|e| format!("update: {e}"))?;
+            let mut arrived = false;
             for callback in receiver
                 .evoke_multiple_callbacks(Duration::from_millis(10), 100)
                 .map_err(|e| format!("evoke: {e}"))?
@@ -540,15 +544,20 @@ fn a_mid_router_killed_and_restarted_under_trellis_up_costs_its_subtree_no_membe
                 match callback {
                     Callback::ReflectAttributeValues { values, .. } => {
                         let n: u64 = std::str::from_utf8(&values[0].1).unwrap().parse().unwrap();
-                        if n > from {
-                            return Ok(Instant::now());
-                        }
+                        reflected.borrow_mut().push(n);
+                        arrived |= n > from;
+                    }
+                    Callback::ReliableMessagesLost { count, .. } => {
+                        reported_lost.set(reported_lost.get() + count)
                     }
                     Callback::ConnectionLost { fault } => {
                         return Err(format!("the receiver lost its connection: {fault}"))
                     }
                     _ => {}
                 }
+            }
+            if arrived {
+                return Ok(Instant::now());
             }
             sender
                 .evoke_callback(Duration::ZERO)
@@ -557,13 +566,74 @@ fn a_mid_router_killed_and_restarted_under_trellis_up_costs_its_subtree_no_membe
     };
     resume_after(&mut sender, &mut receiver, 0).unwrap();
     let killed_at = Instant::now();
-    up.kill_router("root.1");
+    let pid = up.router_pid("root.1");
+    assert!(Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success());
+    // A burst while the router is down: its leaf needs a redial (at least 25 ms of
+    // backoff) and a new handshake before anything crosses again, so these are lost.
+    for _ in 0..20 {
+        counter.set(counter.get() + 1);
+        let value = counter.get().to_string();
+        sender
+            .update_attribute_values(object, &[(name, value.as_bytes())], b"")
+            .unwrap();
+    }
+    up.wait_for_line("router root.1 exited");
     let sent_before_restart = counter.get();
     let resumed = resume_after(&mut sender, &mut receiver, sent_before_restart).unwrap();
     println!(
         "traffic across the restarted mid router resumed {:?} after the kill",
         resumed - killed_at
     );
+    // Every update sent while the router was down was lost, and none in silence: the
+    // values missing between the first and the last reflected add up to the reported loss.
+    // (A loss can be heard just before the reflection that revealed it: take both until
+    // they agree.)
+    let mut reflected = reflected.into_inner();
+    let sender_handle = receiver.federate_handle("fed-1").unwrap();
+    let missing = |reflected: &[u64]| {
+        let distinct: std::collections::BTreeSet<u64> = reflected.iter().copied().collect();
+        assert_eq!(
+            distinct.len(),
+            reflected.len(),
+            "an update was reflected twice"
+        );
+        let (first, last) = (distinct.first().unwrap(), distinct.last().unwrap());
+        last - first + 1 - distinct.len() as u64
+    };
+    let deadline = Instant::now() + WAIT;
+    while reported_lost.get() != missing(&reflected) && Instant::now() < deadline {
+        for callback in receiver
+            .evoke_multiple_callbacks(Duration::from_millis(50), 100)
+            .unwrap()
+        {
+            match callback {
+                Callback::ReflectAttributeValues { values, .. } => {
+                    reflected.push(std::str::from_utf8(&values[0].1).unwrap().parse().unwrap())
+                }
+                Callback::ReliableMessagesLost { count, sender, .. } => {
+                    assert_eq!(sender, Some(sender_handle), "the loss names its sender");
+                    reported_lost.set(reported_lost.get() + count);
+                }
+                _ => {}
+            }
+        }
+    }
+    let missing = missing(&reflected);
+    assert!(
+        missing > 0,
+        "updates sent during the outage cannot have arrived"
+    );
+    assert_eq!(
+        reported_lost.get(),
+        missing,
+        "the receiver was told of {} lost updates; {missing} are missing",
+        reported_lost.get()
+    );
+    println!("{missing} updates sent during the outage were lost, and reported");
     // Both federates are still members: the registry kept them through the outage.
     sender
         .resign_federation_execution(trellis_net::rti::ResignAction::default())
