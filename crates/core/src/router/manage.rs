@@ -153,7 +153,8 @@ impl Router {
                 let response = Response::Error {
                     kind: ErrorKind::NoRegistry,
                     message: format!(
-                        "no federation registry is reachable from {}",
+                        "no federation registry is reachable from {} (no link toward one is \
+                         up; a federate node redials its router)",
                         self.config.node_name
                     ),
                 };

@@ -116,10 +116,10 @@ pub(crate) struct AppPort {
     pub(crate) commands: flume::Receiver<AppCommand>,
     pub(crate) deliveries: flume::Sender<DataFrame>,
     pub(crate) notices: flume::Sender<Notice>,
-    /// Why links of the node went down, for the application to report (connectionLost).
-    /// Unlike notices, which are hints for waiters, these are facts it must not miss; a
-    /// node has few links, and past 16 unread losses the first ones say enough.
-    pub(crate) losses: flume::Sender<String>,
+    /// Links up and down, membership lost, dials given up: what a federate's membership
+    /// depends on (`crate::node::LinkEvent`). Unlike notices, which are hints for waiters,
+    /// these are facts it must not miss; the channel is bounded (see `AppClient::new`).
+    pub(crate) losses: flume::Sender<Notice>,
     pub(crate) signals: Arc<AppSignals>,
 }
 
@@ -158,8 +158,8 @@ impl AppState {
 
     pub(crate) fn notify(&self, notice: Notice) {
         // The loss first: the application looks for losses only once the counter moved.
-        if let Notice::LinkDown(why) | Notice::MembershipLost(why) = &notice {
-            let _ = self.port.losses.try_send(why.clone());
+        if crate::node::LinkEvent::concerns(&notice) {
+            let _ = self.port.losses.try_send(notice.clone());
         }
         self.port
             .signals

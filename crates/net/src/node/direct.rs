@@ -5,7 +5,7 @@
 //! program must call in (`recv_timeout` or `poll`) at least every heartbeat interval, as an
 //! HLA federate must tick.
 
-use super::{connect_error, default_priority, AppClient, Message, NodeConfig};
+use super::{connect_error, default_priority, AppClient, LinkEvent, Message, NodeConfig};
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::event_loop::{AppCommand, EventLoop};
@@ -204,12 +204,12 @@ impl DirectNode {
         answer.try_recv().map_err(|_| NetError::Stopped)
     }
 
-    /// Why this node lost a link or its membership since the last call, oldest first, once
-    /// each (the transport failed, the router cut it as a slow consumer, a heartbeat
-    /// timeout; the registry answered that it has no federate of this node). A federate's
-    /// registry resigns it when its link is lost: this is how it hears.
-    pub fn take_link_loss(&self) -> Option<String> {
-        self.client.take_link_loss()
+    /// What happened to this node's links since the last call, oldest first, once each:
+    /// links up and down (with why), the registry answering that it has no federate of this
+    /// node, a dial that gave up. A federate decides from these whether it is still a member
+    /// (see `rti`'s connection watch).
+    pub fn take_link_event(&self) -> Option<LinkEvent> {
+        self.client.take_link_event()
     }
 
     /// Reliable messages this node's application should have received and did not, by

@@ -23,7 +23,7 @@ use bytes::{Bytes, BytesMut};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
-use trellis_core::router::{LinkConfig, PublishError, RouterConfig};
+use trellis_core::router::{CloseReason, LinkConfig, PublishError, RouterConfig};
 use trellis_core::wire::{
     DataFrame, DataHeader, FederationId, NodeId, TransportClass, MAX_IDS_PER_FRAME,
 };
@@ -138,12 +138,64 @@ impl Message {
     }
 }
 
+/// What happened to a node's links that bears on its federates' membership, oldest first.
+/// A link that goes down is not the end of a membership: the node redials, and the registry
+/// keeps the federate for its lease (see `trellis_core::registry`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// A link came up: the first connect, or a relink after a loss.
+    Up,
+    /// A link went down. `goodbye`: the far side ended it on purpose and said why (its
+    /// router shut down, or cut this node as a slow consumer): it will not take the node
+    /// back as it was, and it has told the registry so.
+    Down { why: String, goodbye: bool },
+    /// The registry has no federate of this node as a member (it resigned it while it was
+    /// cut off, or the registry restarted).
+    MembershipLost(String),
+    /// A dial gave up after its attempts: the node will not reach its router again.
+    GaveUp(String),
+}
+
+impl LinkEvent {
+    /// Whether the host must queue `notice` for the application as a link event.
+    pub(crate) fn concerns(notice: &Notice) -> bool {
+        matches!(
+            notice,
+            Notice::LinkUp
+                | Notice::LinkDown(_)
+                | Notice::MembershipLost(_)
+                | Notice::DialFailed { gave_up: true, .. }
+        )
+    }
+
+    fn of(notice: Notice) -> Option<LinkEvent> {
+        Some(match notice {
+            Notice::LinkUp => LinkEvent::Up,
+            Notice::LinkDown(why) => {
+                // The notice carries the close reason as text; a goodbye's starts as
+                // `CloseReason::PeerGoodbye` prints it.
+                let prefix = CloseReason::PeerGoodbye(String::new()).to_string();
+                let goodbye = why.starts_with(&prefix);
+                LinkEvent::Down { why, goodbye }
+            }
+            Notice::MembershipLost(why) => LinkEvent::MembershipLost(why),
+            Notice::DialFailed { why, gave_up: true } => LinkEvent::GaveUp(why),
+            Notice::DialFailed { .. } | Notice::InterestChanged => return None,
+        })
+    }
+}
+
+/// Link events held for the application; beyond it new ones are dropped. A node has few
+/// links, each flap costs two events, and the ambassador reads them on every callback, so
+/// only an application that stops calling in through 128 flaps could lose one.
+const LINK_EVENTS: usize = 256;
+
 /// The application's side of the channels to its host, shared by both drivings.
 struct AppClient {
     commands: flume::Sender<AppCommand>,
     deliveries: flume::Receiver<DataFrame>,
     notices: flume::Receiver<Notice>,
-    losses: flume::Receiver<String>,
+    losses: flume::Receiver<Notice>,
     signals: Arc<AppSignals>,
     federation: FederationId,
     node_id: NodeId,
@@ -201,7 +253,7 @@ impl AppClient {
         let (commands, commands_rx) = flume::bounded(config.command_capacity);
         let (deliveries_tx, deliveries) = flume::bounded(config.delivery_capacity);
         let (notices_tx, notices) = flume::bounded(1024);
-        let (losses_tx, losses) = flume::bounded(16);
+        let (losses_tx, losses) = flume::bounded(LINK_EVENTS);
         let signals = Arc::new(AppSignals::new(config.delivery_limit_bytes));
         let port = AppPort {
             commands: commands_rx,
@@ -261,9 +313,14 @@ impl AppClient {
         Ok(frame)
     }
 
-    /// Why a link of this node went down, oldest first, once each.
-    fn take_link_loss(&self) -> Option<String> {
-        self.losses.try_recv().ok()
+    /// What happened to this node's links, oldest first, once each.
+    fn take_link_event(&self) -> Option<LinkEvent> {
+        while let Ok(notice) = self.losses.try_recv() {
+            if let Some(event) = LinkEvent::of(notice) {
+                return Some(event);
+            }
+        }
+        None
     }
 
     /// Reliable messages found missing since the last call, by source.

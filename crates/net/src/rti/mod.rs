@@ -138,8 +138,8 @@ pub struct RtiAmbassador {
     joined: Option<Joined>,
     /// The node's network-interest counter when the federate was last told (advisories).
     interest_seen: Option<u64>,
-    /// The node's notice counter when link losses were last looked for.
-    losses_seen: Option<u64>,
+    /// The node's links as the federate's membership depends on them.
+    watch: connection::Watch,
     /// The node's reliable-loss counter when losses were last taken.
     lost_reports_seen: u64,
     /// Reliable losses taken from the node and not yet handed out, by sending node.
@@ -162,7 +162,7 @@ impl RtiAmbassador {
             timeout: config.timeout,
             joined: None,
             interest_seen: None,
-            losses_seen: None,
+            watch: connection::Watch::default(),
             lost_reports_seen: 0,
             lost_pending: Default::default(),
             senders: Default::default(),
@@ -332,7 +332,14 @@ impl RtiAmbassador {
                     payload,
                 } => self.link.publish(&ids, class, &payload)?,
                 Action::Ask(request) => {
-                    let response = self.link.manage(request.clone(), self.timeout)?;
+                    let response = match self.link.manage(request.clone(), self.timeout) {
+                        // The catch-up on missed events is the federate's own: it retries.
+                        Err(e) if matches!(request, Request::Events { .. }) => Response::Error {
+                            kind: ErrorKind::NoRegistry,
+                            message: e.to_string(),
+                        },
+                        other => other?,
+                    };
                     if let Some(joined) = self.joined.as_mut() {
                         joined.federate.handle_reply(&request, response);
                     }
