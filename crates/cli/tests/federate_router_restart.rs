@@ -1,0 +1,338 @@
+//! A federate whose own router is killed (kill -9) and restarted under `trellis up` keeps its
+//! membership, handles, objects and subscriptions: its node redials, the restarted router
+//! declares its interest again and vouches for it, and it catches up on the registry events
+//! it missed meanwhile. Real processes, real sockets.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use trellis_core::federate::Callback;
+use trellis_core::fom::ObjectModel;
+use trellis_core::registry::{DEFAULT_LEASE, DEFAULT_VOUCH_INTERVAL};
+use trellis_core::topology::Topology;
+use trellis_net::rti::{ResignAction, RtiAmbassador, RtiConfig, RtiError};
+use trellis_net::NodeConfig;
+
+/// Bound on every wait (generous: the machine may be loaded).
+const WAIT: Duration = Duration::from_secs(30);
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("trellis-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `count` consecutive free ports on loopback, checked by binding them all.
+fn free_ports(count: u16) -> u16 {
+    for attempt in 0..200u16 {
+        let base = 31_000 + (std::process::id() as u16 % 89) * 100 + attempt * 307 % 20_000;
+        let held: Vec<_> = (0..count)
+            .map_while(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).ok())
+            .collect();
+        if held.len() == count as usize {
+            return base;
+        }
+    }
+    panic!("no {count} consecutive free ports");
+}
+
+/// `trellis up` on a topology file, its output read on a thread.
+struct Up {
+    child: Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Up {
+    fn start(file: &Path) -> Up {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+            .args(["up", file.to_str().unwrap()])
+            .env("TRELLIS_LOG", "error")
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = sender.send(line);
+            }
+        });
+        let mut up = Up { child, lines };
+        up.wait_for_line("every router link connected");
+        up
+    }
+
+    fn wait_for_line(&mut self, text: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.contains(text) => return line,
+                Ok(_) => {}
+                Err(_) => panic!("trellis up printed no line with {text:?} in time"),
+            }
+        }
+    }
+
+    /// The process of router `name`, a child of `trellis up`.
+    fn router_pid(&self, name: &str) -> u32 {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            let parent = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().nth(1))
+                .and_then(|p| p.parse::<u32>().ok());
+            let named = std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.split(|&b| b == 0).any(|arg| arg == name.as_bytes()));
+            if parent == Some(self.child.id()) && named {
+                return pid;
+            }
+        }
+        panic!("no process for router {name}")
+    }
+}
+
+impl Drop for Up {
+    fn drop(&mut self) {
+        // SIGKILL to `trellis up` takes its routers along (they die with it).
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn model() -> Arc<ObjectModel> {
+    Arc::new(
+        ObjectModel::from_sources(&[("demo.xml", include_str!("../../../foms/trellis-demo.xml"))])
+            .unwrap(),
+    )
+}
+
+/// An ambassador at attachment point `at`, its node named `node`.
+fn connect(topology: &Topology, federation: &str, at: &str, node: &str) -> RtiAmbassador {
+    let mut plan = topology.plan(at).unwrap();
+    plan.name = node.to_owned();
+    RtiAmbassador::connect(RtiConfig::new(
+        NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
+    ))
+    .unwrap()
+}
+
+/// What the exchange saw on both sides.
+#[derive(Default)]
+struct Seen {
+    /// Reflected update values, in order.
+    reflected: Vec<u64>,
+    /// Synchronization points announced to the sender.
+    sender_announced: Vec<String>,
+    faults: Vec<String>,
+}
+
+struct Exchange {
+    sender: RtiAmbassador,
+    receiver: RtiAmbassador,
+    object: trellis_core::federate::ObjectId,
+    attribute: trellis_core::fom::AttributeHandle,
+    sent: u64,
+    seen: Seen,
+}
+
+impl Exchange {
+    /// One round: an update, then what is ready on both sides. Returns whether an update
+    /// sent after `from` was reflected.
+    fn round(&mut self, from: u64) -> bool {
+        self.sent += 1;
+        let value = self.sent.to_string();
+        self.sender
+            .update_attribute_values(self.object, &[(self.attribute, value.as_bytes())], b"")
+            .unwrap();
+        let mut arrived = false;
+        for callback in self
+            .receiver
+            .evoke_multiple_callbacks(Duration::from_millis(10), 100)
+            .unwrap()
+        {
+            match callback {
+                Callback::ReflectAttributeValues { values, .. } => {
+                    let n: u64 = std::str::from_utf8(&values[0].1).unwrap().parse().unwrap();
+                    self.seen.reflected.push(n);
+                    arrived |= n > from;
+                }
+                Callback::RemoveObjectInstance { .. } => self
+                    .seen
+                    .faults
+                    .push("the receiver lost the sender's object".into()),
+                Callback::ConnectionLost { fault } => {
+                    self.seen.faults.push(format!("receiver: {fault}"))
+                }
+                _ => {}
+            }
+        }
+        for callback in self
+            .sender
+            .evoke_multiple_callbacks(Duration::ZERO, 100)
+            .unwrap()
+        {
+            match callback {
+                Callback::AnnounceSynchronizationPoint { label, .. } => {
+                    self.seen.sender_announced.push(label)
+                }
+                Callback::ConnectionLost { fault } => {
+                    self.seen.faults.push(format!("sender: {fault}"))
+                }
+                _ => {}
+            }
+        }
+        assert!(self.seen.faults.is_empty(), "{:?}", self.seen.faults);
+        arrived
+    }
+
+    /// Exchange until an update sent after the ones so far is reflected; when it was.
+    fn resume(&mut self) -> Instant {
+        let from = self.sent;
+        let deadline = Instant::now() + WAIT;
+        loop {
+            assert!(
+                Instant::now() < deadline,
+                "no update sent after {from} was reflected in time"
+            );
+            if self.round(from) {
+                return Instant::now();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_federate_whose_router_is_killed_and_restarted_keeps_its_membership() {
+    let dir = TempDir::new("fed-router-restart");
+    let file = dir.0.join("tree.toml");
+    let base = free_ports(3).to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(["topology", "gen", "tree", "--levels", "2", "--fanout", "2"])
+        .args(["--federates", "1", "--base-port", &base, "-o"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let topology = Topology::from_toml(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let leaf = topology.plan("fed-1").unwrap().dial[0].far.clone();
+    assert_ne!(leaf, topology.plan("fed-2").unwrap().dial[0].far);
+    let mut up = Up::start(&file);
+
+    let model = model();
+    let federation = format!("Restart{}", std::process::id());
+    let mut sender = connect(&topology, &federation, "fed-1", "fed-1");
+    sender.create_federation_execution(&model).unwrap();
+    let sender_handle = sender
+        .join_federation_execution("sender", "sim", model.clone())
+        .unwrap();
+    let mut receiver = connect(&topology, &federation, "fed-2", "fed-2");
+    receiver
+        .join_federation_execution("receiver", "sim", model.clone())
+        .unwrap();
+    let vehicle = sender.object_class_handle("Vehicle").unwrap();
+    let attribute = sender.attribute_handle(vehicle, "Name").unwrap();
+    sender
+        .publish_object_class_attributes(vehicle, &[attribute])
+        .unwrap();
+    receiver
+        .subscribe_object_class_attributes(vehicle, &[attribute])
+        .unwrap();
+    let object = sender.register_object_instance(vehicle).unwrap();
+    let mut x = Exchange {
+        sender,
+        receiver,
+        object,
+        attribute,
+        sent: 0,
+        seen: Seen::default(),
+    };
+    x.resume();
+
+    // Kill the sender's own router. While it is down the registry speaks (a synchronization
+    // point for the whole federation): the sender misses that event and must catch up.
+    let pid = up.router_pid(&leaf);
+    let killed_at = Instant::now();
+    assert!(Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success());
+    x.receiver
+        .register_federation_synchronization_point("DuringOutage", b"", &[])
+        .unwrap();
+    up.wait_for_line(&format!("router {leaf} exited"));
+    up.wait_for_line(&format!("router {leaf} is back"));
+    let back_at = Instant::now();
+    let resumed_at = x.resume();
+    println!(
+        "updates from the federate reached the subscriber again {:?} after its router was \
+         killed, {:?} after trellis up reported it back",
+        resumed_at - killed_at,
+        resumed_at.saturating_duration_since(back_at)
+    );
+
+    // Past the lease from the kill, exchanging all along: the restarted router vouches for
+    // the sender, so the registry never resigns it, and the missed announcement arrives.
+    let lease_over = killed_at + DEFAULT_LEASE + 2 * DEFAULT_VOUCH_INTERVAL;
+    while Instant::now() < lease_over || x.seen.sender_announced.is_empty() {
+        assert!(
+            Instant::now() < lease_over + WAIT,
+            "the sender never heard of the synchronization point registered while its router \
+             was down"
+        );
+        let from = x.sent;
+        x.round(from);
+    }
+    assert_eq!(x.seen.sender_announced, ["DuringOutage"]);
+    let resumed = x.resume();
+    assert!(resumed > lease_over, "traffic still flows after the lease");
+
+    // Still joined, under the same handle, in the registry too.
+    assert_eq!(x.sender.federate().unwrap().handle(), sender_handle);
+    assert_eq!(x.receiver.federate_handle("sender").unwrap(), sender_handle);
+    let mut probe = connect(&topology, &federation, "fed-2", "probe");
+    assert!(
+        matches!(
+            probe.join_federation_execution("sender", "sim", model),
+            Err(RtiError::FederateNameAlreadyInUse(_))
+        ),
+        "the registry still has the sender as a member"
+    );
+    let distinct: std::collections::BTreeSet<u64> = x.seen.reflected.iter().copied().collect();
+    assert_eq!(distinct.len(), x.seen.reflected.len(), "no update twice");
+    println!(
+        "{} updates sent, {} reflected (those sent while the router was down are lost)",
+        x.sent,
+        distinct.len()
+    );
+    x.sender
+        .resign_federation_execution(ResignAction::default())
+        .unwrap();
+    x.receiver
+        .resign_federation_execution(ResignAction::default())
+        .unwrap();
+    x.sender.destroy_federation_execution().unwrap();
+}
