@@ -1,7 +1,7 @@
 //! A federate whose own router is killed (kill -9) and restarted under `trellis up` keeps its
-//! membership, handles, objects and subscriptions: its node redials, the restarted router
-//! declares its interest again and vouches for it, and it catches up on the registry events
-//! it missed meanwhile. Real processes, real sockets.
+//! membership, handles, objects and subscriptions: its node redials and declares its
+//! interest again on the new link, the restarted router vouches for it, and it catches up on
+//! the registry events it missed meanwhile. Real processes, real sockets.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -138,32 +138,46 @@ fn connect(topology: &Topology, federation: &str, at: &str, node: &str) -> RtiAm
 /// What the exchange saw on both sides.
 #[derive(Default)]
 struct Seen {
-    /// Reflected update values, in order.
+    /// The sender's update values the receiver reflected, in order.
     reflected: Vec<u64>,
+    /// The receiver's update values the sender reflected: its subscription, re-declared by
+    /// its node on the new link, draws them again after the restart.
+    sender_reflected: Vec<u64>,
     /// Synchronization points announced to the sender.
     sender_announced: Vec<String>,
     faults: Vec<String>,
 }
 
+/// Both federates publish and subscribe `Vehicle.Name`; the values say who sent them
+/// ("s12", "r12").
 struct Exchange {
     sender: RtiAmbassador,
     receiver: RtiAmbassador,
     object: trellis_core::federate::ObjectId,
+    receiver_object: trellis_core::federate::ObjectId,
     attribute: trellis_core::fom::AttributeHandle,
     sent: u64,
     seen: Seen,
 }
 
 impl Exchange {
-    /// One round: an update, then what is ready on both sides. Returns whether an update
-    /// sent after `from` was reflected.
+    /// One round: an update each way, then what is ready on both sides. Returns whether
+    /// updates sent after `from` were reflected both ways.
     fn round(&mut self, from: u64) -> bool {
         self.sent += 1;
-        let value = self.sent.to_string();
+        let value = format!("s{}", self.sent);
         self.sender
             .update_attribute_values(self.object, &[(self.attribute, value.as_bytes())], b"")
             .unwrap();
-        let mut arrived = false;
+        let value = format!("r{}", self.sent);
+        self.receiver
+            .update_attribute_values(
+                self.receiver_object,
+                &[(self.attribute, value.as_bytes())],
+                b"",
+            )
+            .unwrap();
+        let (mut arrived, mut came_back) = (false, false);
         for callback in self
             .receiver
             .evoke_multiple_callbacks(Duration::from_millis(10), 100)
@@ -171,7 +185,7 @@ impl Exchange {
         {
             match callback {
                 Callback::ReflectAttributeValues { values, .. } => {
-                    let n: u64 = std::str::from_utf8(&values[0].1).unwrap().parse().unwrap();
+                    let n = number(&values[0].1, 's');
                     self.seen.reflected.push(n);
                     arrived |= n > from;
                 }
@@ -194,6 +208,15 @@ impl Exchange {
                 Callback::AnnounceSynchronizationPoint { label, .. } => {
                     self.seen.sender_announced.push(label)
                 }
+                Callback::ReflectAttributeValues { values, .. } => {
+                    let n = number(&values[0].1, 'r');
+                    self.seen.sender_reflected.push(n);
+                    came_back |= n > from;
+                }
+                Callback::RemoveObjectInstance { .. } => self
+                    .seen
+                    .faults
+                    .push("the sender lost the receiver's object".into()),
                 Callback::ConnectionLost { fault } => {
                     self.seen.faults.push(format!("sender: {fault}"))
                 }
@@ -201,7 +224,7 @@ impl Exchange {
             }
         }
         assert!(self.seen.faults.is_empty(), "{:?}", self.seen.faults);
-        arrived
+        arrived && came_back
     }
 
     /// Exchange until an update sent after the ones so far is reflected; when it was.
@@ -218,6 +241,15 @@ impl Exchange {
             }
         }
     }
+}
+
+/// The number in an update value sent by `who`.
+fn number(value: &[u8], who: char) -> u64 {
+    let text = std::str::from_utf8(value).unwrap();
+    let rest = text
+        .strip_prefix(who)
+        .unwrap_or_else(|| panic!("{text:?} not from {who}"));
+    rest.parse().unwrap()
 }
 
 #[test]
@@ -254,17 +286,21 @@ fn a_federate_whose_router_is_killed_and_restarted_keeps_its_membership() {
         .unwrap();
     let vehicle = sender.object_class_handle("Vehicle").unwrap();
     let attribute = sender.attribute_handle(vehicle, "Name").unwrap();
-    sender
-        .publish_object_class_attributes(vehicle, &[attribute])
-        .unwrap();
-    receiver
-        .subscribe_object_class_attributes(vehicle, &[attribute])
-        .unwrap();
+    for federate in [&mut sender, &mut receiver] {
+        federate
+            .publish_object_class_attributes(vehicle, &[attribute])
+            .unwrap();
+        federate
+            .subscribe_object_class_attributes(vehicle, &[attribute])
+            .unwrap();
+    }
     let object = sender.register_object_instance(vehicle).unwrap();
+    let receiver_object = receiver.register_object_instance(vehicle).unwrap();
     let mut x = Exchange {
         sender,
         receiver,
         object,
+        receiver_object,
         attribute,
         sent: 0,
         seen: Seen::default(),
@@ -288,8 +324,8 @@ fn a_federate_whose_router_is_killed_and_restarted_keeps_its_membership() {
     let back_at = Instant::now();
     let resumed_at = x.resume();
     println!(
-        "updates from the federate reached the subscriber again {:?} after its router was \
-         killed, {:?} after trellis up reported it back",
+        "updates crossed both ways again {:?} after the federate's router was killed, {:?} \
+         after trellis up reported it back",
         resumed_at - killed_at,
         resumed_at.saturating_duration_since(back_at)
     );
@@ -323,6 +359,8 @@ fn a_federate_whose_router_is_killed_and_restarted_keeps_its_membership() {
     );
     let distinct: std::collections::BTreeSet<u64> = x.seen.reflected.iter().copied().collect();
     assert_eq!(distinct.len(), x.seen.reflected.len(), "no update twice");
+    let back: std::collections::BTreeSet<u64> = x.seen.sender_reflected.iter().copied().collect();
+    assert_eq!(back.len(), x.seen.sender_reflected.len(), "no update twice");
     println!(
         "{} updates sent, {} reflected (those sent while the router was down are lost)",
         x.sent,
