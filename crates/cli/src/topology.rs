@@ -64,6 +64,10 @@ pub(crate) struct GenArgs {
     /// Bundling delay of every link, in milliseconds.
     #[arg(long)]
     bundling_ms: Option<u64>,
+    /// Give each federate, and routers while checkable, an alternate parent on its
+    /// parent's level to fail over to (N+1).
+    #[arg(long)]
+    alternates: bool,
     /// Where to write the file.
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
@@ -136,6 +140,7 @@ pub(crate) fn run(command: TopologyCommand) -> Result<()> {
                 },
                 bundling_delay_ms: args.bundling_ms,
                 queue_limit_bytes: None,
+                alternates: args.alternates,
             };
             let topology =
                 generate(&shape, &options).map_err(|e| crate::UsageError(e.to_string()))?;

@@ -41,6 +41,7 @@ fn a_federate_dials_its_router() {
             address: tcp(7001),
             udp: None,
             options: default_options(),
+            alternates: vec![],
         }]
     );
 }
@@ -66,6 +67,7 @@ fn a_router_dials_its_parent_and_accepts_its_children() {
                 address: tcp(7000),
                 udp: None,
                 options: default_options(),
+                alternates: vec![],
             }],
             accept: vec![accept("fed-3"), accept("fed-4")],
             hosts_registry: false,

@@ -32,6 +32,10 @@ pub struct RouterEntry {
     /// The router or federate this one dials as its parent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
+    /// Parents to attach to instead, in turn, when the link to the parent fails (N+1
+    /// failover). One attachment is live at a time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternates: Vec<String>,
     /// Options of the link to the parent.
     #[serde(default, skip_serializing_if = "LinkOverrides::is_empty")]
     pub link: LinkOverrides,
@@ -50,6 +54,9 @@ pub struct FederateEntry {
     pub listen: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
+    /// As for a router: parents to fail over to, in turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternates: Vec<String>,
     /// Options of the link to the parent.
     #[serde(default, skip_serializing_if = "LinkOverrides::is_empty")]
     pub link: LinkOverrides,

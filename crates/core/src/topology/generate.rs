@@ -8,12 +8,13 @@
 //! `host` with its own port counted up from `base_port` (the same port number for `udp://`
 //! when the pipe is udp), or on `mem://<name>` for the memory pipe.
 
+use super::failover::MAX_FAILOVER_COMBINATIONS;
 use super::file::{CliqueEntry, FederateEntry, RouterEntry, TopologyFile};
 use super::link::{LinkOverrides, Pipe};
 use super::model::Topology;
 use super::validate::MAX_NODES;
 use super::TopologyError;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use thiserror::Error;
 
 /// A shape and its sizes. `federates` always counts federates per attachment point named
@@ -89,6 +90,8 @@ pub struct GenerateOptions {
     pub pipe: Pipe,
     pub bundling_delay_ms: Option<u64>,
     pub queue_limit_bytes: Option<u64>,
+    /// Give nodes an alternate parent (N+1 failover): see [`add_alternates`].
+    pub alternates: bool,
 }
 
 impl Default for GenerateOptions {
@@ -99,6 +102,7 @@ impl Default for GenerateOptions {
             pipe: Pipe::Tcp,
             bundling_delay_ms: None,
             queue_limit_bytes: None,
+            alternates: false,
         }
     }
 }
@@ -210,8 +214,73 @@ pub fn generate(shape: &Shape, options: &GenerateOptions) -> Result<Topology, Ge
         bundling_delay_ms: options.bundling_delay_ms,
         queue_limit_bytes: options.queue_limit_bytes,
     };
+    if options.alternates {
+        add_alternates(&mut file);
+    }
     assign_addresses(&mut file, options)?;
     Ok(Topology::from_file(&file)?)
+}
+
+/// N+1 failover: a node whose parent is P gets one alternate, the next of P's siblings
+/// (the routers with P's parent; for a P without parent, the routers of P's first clique),
+/// so it fails over to a router on P's level. Every parent a node can take is then nearer
+/// the top than the node itself, so no combination of attachments closes a cycle.
+/// Federates always get one; routers do in file order (top levels first) while the
+/// combinations of their attachments stay within what validation checks
+/// ([`MAX_FAILOVER_COMBINATIONS`]).
+fn add_alternates(file: &mut TopologyFile) {
+    let mut siblings: FxHashMap<Option<String>, Vec<String>> = FxHashMap::default();
+    for router in &file.routers {
+        siblings
+            .entry(router.parent.clone())
+            .or_default()
+            .push(router.name.clone());
+    }
+    let routers: FxHashSet<&str> = file.routers.iter().map(|r| r.name.as_str()).collect();
+    let parent_of: FxHashMap<&str, Option<&str>> = file
+        .routers
+        .iter()
+        .map(|r| (r.name.as_str(), r.parent.as_deref()))
+        .collect();
+    let next_sibling = |parent: &str| -> Option<String> {
+        let group: Vec<String> = match parent_of.get(parent)? {
+            Some(grand) => siblings.get(&Some((*grand).to_owned()))?.clone(),
+            None => file
+                .cliques
+                .iter()
+                .find(|c| c.members.iter().any(|m| m == parent))?
+                .members
+                .iter()
+                .filter(|m| routers.contains(m.as_str()))
+                .cloned()
+                .collect(),
+        };
+        let at = group.iter().position(|n| n == parent)?;
+        (group.len() > 1).then(|| group[(at + 1) % group.len()].clone())
+    };
+    let router_alternates: Vec<Option<String>> = file
+        .routers
+        .iter()
+        .map(|r| r.parent.as_deref().and_then(next_sibling))
+        .collect();
+    let federate_alternates: Vec<Option<String>> = file
+        .federates
+        .iter()
+        .map(|f| f.parent.as_deref().and_then(next_sibling))
+        .collect();
+    let mut combinations = 1u64;
+    for (router, alternate) in file.routers.iter_mut().zip(router_alternates) {
+        if let Some(alternate) = alternate {
+            if combinations * 2 > MAX_FAILOVER_COMBINATIONS {
+                break;
+            }
+            combinations *= 2;
+            router.alternates = vec![alternate];
+        }
+    }
+    for (federate, alternate) in file.federates.iter_mut().zip(federate_alternates) {
+        federate.alternates = alternate.into_iter().collect();
+    }
 }
 
 struct Builder {

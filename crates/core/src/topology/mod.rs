@@ -45,8 +45,10 @@
 //! ```
 //!
 //! - `[[router]]`: `name`, `listen` (addresses, `tcp://host:port`, `udp://host:port`,
-//!   `mem://name`), optional `parent` (a router or federate) and `link` (options of the
-//!   link to the parent).
+//!   `mem://name`), optional `parent` (a router or federate), `alternates` (parents to
+//!   fail over to, in turn, when the link to the parent fails: one attachment is live at a
+//!   time, and every combination of attachments must be a valid topology, see
+//!   [`failover`]) and `link` (options of the link to the parent).
 //! - `[[federate]]`: as a router, plus `count` to declare `name-1` … `name-count` at once
 //!   (not with `listen`). A federate needs `listen` only if something dials it: children,
 //!   or clique peers whose names sort before its own.
@@ -69,6 +71,7 @@
 mod address;
 mod analyze;
 mod blocks;
+pub mod failover;
 mod file;
 mod generate;
 mod link;
@@ -79,11 +82,12 @@ mod validate;
 
 pub use address::{AddressError, ListenAddress, Scheme};
 pub use analyze::Summary;
+pub use failover::{Alternate, MAX_FAILOVER_COMBINATIONS};
 pub use file::{CliqueEntry, FederateEntry, RouterEntry, TopologyFile};
 pub use generate::{generate, GenerateError, GenerateOptions, Shape};
 pub use link::{LinkOptions, LinkOverrides, Pipe, MAX_BUNDLING_DELAY_MS, MAX_QUEUE_LIMIT_BYTES};
 pub use model::{Clique, DialTarget, Link, LinkKind, Node, NodeKind, ParentLink, Topology};
-pub use plan::{Accept, Dial, LinkRole, NodePlan, UnknownNode};
+pub use plan::{Accept, Dial, DialAlternate, LinkRole, NodePlan, UnknownNode};
 pub use problem::Problem;
 pub use validate::{MAX_LINKS, MAX_NODES};
 

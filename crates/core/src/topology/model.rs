@@ -5,6 +5,7 @@
 //! node having an address for the pipe it is dialed over.
 
 use super::address::ListenAddress;
+use super::failover::Alternate;
 use super::file::{CliqueEntry, FederateEntry, RouterEntry, TopologyFile};
 use super::link::{LinkOptions, LinkOverrides};
 use super::{validate, TopologyError};
@@ -35,6 +36,8 @@ pub struct Node {
     pub kind: NodeKind,
     pub listen: Vec<ListenAddress>,
     pub parent: Option<ParentLink>,
+    /// Parents to fail over to, in turn (see [`super::failover`]).
+    pub alternates: Vec<Alternate>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +112,7 @@ impl Topology {
         let name_of = |index: usize| self.nodes[index].name.clone();
         let listen_of = |node: &Node| node.listen.iter().map(ToString::to_string).collect();
         let parent_of = |node: &Node| node.parent.as_ref().map(|parent| name_of(parent.node));
+        let alternates_of = |node: &Node| node.alternates.iter().map(|a| name_of(a.node)).collect();
         let link_of = |node: &Node| {
             node.parent
                 .as_ref()
@@ -123,6 +127,7 @@ impl Topology {
                     name: node.name.clone(),
                     listen: listen_of(node),
                     parent: parent_of(node),
+                    alternates: alternates_of(node),
                     link: link_of(node),
                 })
                 .collect(),
@@ -133,6 +138,7 @@ impl Topology {
                     count: None,
                     listen: listen_of(node),
                     parent: parent_of(node),
+                    alternates: alternates_of(node),
                     link: link_of(node),
                 })
                 .collect(),

@@ -52,6 +52,19 @@ pub struct Dial {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub udp: Option<ListenAddress>,
     pub options: LinkOptions,
+    /// For a parent link: the parents to attach to instead, in turn, when it fails.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternates: Vec<DialAlternate>,
+}
+
+/// An alternate parent and where to dial it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DialAlternate {
+    pub far: String,
+    pub address: ListenAddress,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub udp: Option<ListenAddress>,
 }
 
 /// A link the far node opens to this process. Its options apply from this side too.
@@ -77,11 +90,26 @@ impl Topology {
             links_of[link.dialer].push(link);
             links_of[link.listener].push(link);
         }
+        let alternate_children = self.alternate_children();
         links_of
             .into_iter()
             .enumerate()
-            .map(|(node, links)| self.plan_of(node, links))
+            .map(|(node, links)| {
+                let children = alternate_children.get(&node).map_or(&[][..], Vec::as_slice);
+                self.plan_of(node, links, children)
+            })
             .collect()
+    }
+
+    /// For each node some others list as an alternate parent: those others.
+    fn alternate_children(&self) -> rustc_hash::FxHashMap<usize, Vec<usize>> {
+        let mut children: rustc_hash::FxHashMap<usize, Vec<usize>> = Default::default();
+        for (child, node) in self.nodes.iter().enumerate() {
+            for alternate in &node.alternates {
+                children.entry(alternate.node).or_default().push(child);
+            }
+        }
+        children
     }
 
     pub fn plan(&self, name: &str) -> Result<NodePlan, UnknownNode> {
@@ -93,7 +121,10 @@ impl Topology {
             .iter()
             .filter(|link| link.dialer == node || link.listener == node)
             .collect();
-        Ok(self.plan_of(node, links))
+        let children: Vec<usize> = (0..self.nodes.len())
+            .filter(|&c| self.nodes[c].alternates.iter().any(|a| a.node == node))
+            .collect();
+        Ok(self.plan_of(node, links, &children))
     }
 
     /// The links the named process dials to join the network: for a federate, its router
@@ -115,7 +146,8 @@ impl Topology {
         top(NodeKind::Router).or_else(|| top(NodeKind::Federate))
     }
 
-    fn plan_of(&self, node: usize, links: Vec<&Link>) -> NodePlan {
+    /// `alternate_children`: the nodes that may fail over to this one.
+    fn plan_of(&self, node: usize, links: Vec<&Link>, alternate_children: &[usize]) -> NodePlan {
         let mut plan = NodePlan {
             name: self.nodes[node].name.clone(),
             kind: self.nodes[node].kind,
@@ -141,6 +173,10 @@ impl Topology {
                     address: link.target.address.clone(),
                     udp: link.target.udp.clone(),
                     options: link.options,
+                    alternates: match link.kind {
+                        LinkKind::Parent => self.dial_alternates(node),
+                        LinkKind::Peer { .. } => Vec::new(),
+                    },
                 });
             } else {
                 plan.accept.push(Accept {
@@ -151,6 +187,32 @@ impl Topology {
                 });
             }
         }
+        for &child in alternate_children {
+            let options = self
+                .links
+                .iter()
+                .find(|l| l.dialer == child && l.kind == LinkKind::Parent)
+                .map(|l| l.options)
+                .unwrap_or_default();
+            plan.accept.push(Accept {
+                far: self.nodes[child].name.clone(),
+                role: LinkRole::Child,
+                clique: None,
+                options,
+            });
+        }
         plan
+    }
+
+    fn dial_alternates(&self, node: usize) -> Vec<DialAlternate> {
+        self.nodes[node]
+            .alternates
+            .iter()
+            .map(|a| DialAlternate {
+                far: self.nodes[a.node].name.clone(),
+                address: a.target.address.clone(),
+                udp: a.target.udp.clone(),
+            })
+            .collect()
     }
 }

@@ -145,6 +145,30 @@ pub enum Problem {
         links: usize,
         example: String,
     },
+
+    #[error("{entry} lists alternates but has no parent (alternates replace the parent when its link fails)")]
+    AlternatesWithoutParent { entry: String },
+
+    #[error("{entry}: alternate {alternate:?} {why}")]
+    BadAlternate {
+        entry: String,
+        alternate: String,
+        why: &'static str,
+    },
+
+    #[error(
+        "with {attachments}, the topology in force would be invalid:{}",
+        .problems.iter().map(|p| format!(" {p};")).collect::<String>()
+    )]
+    FailoverInvalid {
+        attachments: String,
+        problems: Vec<String>,
+    },
+
+    #[error(
+        "the alternates allow {combinations} combinations of attachments among routers; at          most {limit} are checked: give fewer alternates"
+    )]
+    TooManyFailoverCombinations { combinations: u64, limit: u64 },
 }
 
 /// Long lists are cut short: the first names locate the problem, the count sizes it.

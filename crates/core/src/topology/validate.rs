@@ -73,8 +73,8 @@ pub(super) fn validate(file: &TopologyFile) -> Result<Topology, Vec<Problem>> {
         return Err(check.problems);
     }
     let links = check.shape(&declared, &parents, &cliques, &file.defaults);
-    match links {
-        Some(links) if check.problems.is_empty() => Ok(Topology {
+    let topology = match links {
+        Some(links) if check.problems.is_empty() => Topology {
             defaults: file.defaults.clone(),
             nodes: declared
                 .into_iter()
@@ -87,14 +87,30 @@ pub(super) fn validate(file: &TopologyFile) -> Result<Topology, Vec<Problem>> {
                         node: parent,
                         link: node.link.clone(),
                     }),
+                    alternates: Vec::new(),
                 })
                 .collect(),
             cliques,
             links,
             by_name,
-        }),
-        _ => Err(check.problems),
+        },
+        _ => return Err(check.problems),
+    };
+    with_alternates(file, topology)
+}
+
+/// The primary topology is valid: check and resolve the alternate parents, if any.
+fn with_alternates(file: &TopologyFile, mut topology: Topology) -> Result<Topology, Vec<Problem>> {
+    let any = file.routers.iter().any(|r| !r.alternates.is_empty())
+        || file.federates.iter().any(|f| !f.alternates.is_empty());
+    if !any {
+        return Ok(topology);
     }
+    let alternates = super::failover::resolve(file, &topology)?;
+    for (node, list) in topology.nodes.iter_mut().zip(alternates) {
+        node.alternates = list;
+    }
+    Ok(topology)
 }
 
 fn hint_for(name: &str, groups: &FxHashMap<&str, u32>) -> String {

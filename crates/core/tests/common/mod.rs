@@ -56,15 +56,14 @@ pub fn random_topology(rng: &mut Rng) -> Topology {
                 name: name(i),
                 listen,
                 parent,
-                link: Default::default(),
+                ..RouterEntry::default()
             });
         } else {
             file.federates.push(FederateEntry {
                 name: name(i),
                 listen,
                 parent,
-                link: Default::default(),
-                count: None,
+                ..FederateEntry::default()
             });
         }
     }
