@@ -226,8 +226,13 @@ struct Up {
 
 impl Up {
     fn start(file: &Path) -> Up {
+        Up::start_with(file, &[])
+    }
+
+    fn start_with(file: &Path, options: &[&str]) -> Up {
         let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
             .args(["up", file.to_str().unwrap()])
+            .args(options)
             .env("TRELLIS_LOG", "error")
             .stdout(Stdio::piped())
             .spawn()
@@ -635,6 +640,92 @@ fn a_mid_router_killed_and_restarted_under_trellis_up_costs_its_subtree_no_membe
     );
     println!("{missing} updates sent during the outage were lost, and reported");
     // Both federates are still members: the registry kept them through the outage.
+    sender
+        .resign_federation_execution(trellis_net::rti::ResignAction::default())
+        .unwrap();
+    receiver
+        .resign_federation_execution(trellis_net::rti::ResignAction::default())
+        .unwrap();
+    up.stop();
+}
+
+/// Send updates from `sender` until `receiver` reflects one; returns how long it took.
+fn until_reflected(
+    sender: &mut RtiAmbassador,
+    receiver: &mut RtiAmbassador,
+    object: trellis_core::federate::ObjectId,
+    name: trellis_core::fom::AttributeHandle,
+) -> Duration {
+    let start = Instant::now();
+    let deadline = start + WAIT;
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "no update reached the receiver in time"
+        );
+        sender
+            .update_attribute_values(object, &[(name, b"x".as_slice())], b"")
+            .unwrap();
+        sender.evoke_callback(Duration::ZERO).unwrap();
+        for callback in receiver
+            .evoke_multiple_callbacks(Duration::from_millis(10), 100)
+            .unwrap()
+        {
+            match callback {
+                Callback::ReflectAttributeValues { .. } => return start.elapsed(),
+                Callback::ConnectionLost { fault } => panic!("the receiver lost: {fault}"),
+                _ => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn routers_and_federates_fail_over_to_their_alternates_when_a_router_dies_for_good() {
+    let dir = TempDir::new("up-failover");
+    let (file, topology) = gen(
+        &dir,
+        "tree.toml",
+        &[
+            "tree",
+            "--levels",
+            "3",
+            "--fanout",
+            "2",
+            "--federates",
+            "1",
+            "--alternates",
+        ],
+        7,
+    );
+    // No restarts: the network must heal through the alternates alone.
+    let mut up = Up::start_with(&file, &["--max-restarts-per-minute", "0"]);
+    let model = demo_model();
+    let federation = format!("Failover{}", std::process::id());
+    // fed-1 under root.1.1 (alternate root.1.2), which is under root.1 (alternate root.2);
+    // fed-3 under root.2.1.
+    let mut sender = joined(&topology, &federation, "fed-1", &model);
+    let mut receiver = joined(&topology, &federation, "fed-3", &model);
+    let vehicle = sender.object_class_handle("Vehicle").unwrap();
+    let name = sender.attribute_handle(vehicle, "Name").unwrap();
+    sender
+        .publish_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    receiver
+        .subscribe_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    let object = sender.register_object_instance(vehicle).unwrap();
+    until_reflected(&mut sender, &mut receiver, object, name);
+    for router in ["root.1", "root.1.1"] {
+        let killed = Instant::now();
+        up.kill_router(router);
+        until_reflected(&mut sender, &mut receiver, object, name);
+        println!(
+            "{router} killed for good: traffic resumed through alternates {:?} after the kill",
+            killed.elapsed()
+        );
+    }
+    // Both federates are still members after the failovers.
     sender
         .resign_federation_execution(trellis_net::rti::ResignAction::default())
         .unwrap();

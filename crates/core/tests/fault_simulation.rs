@@ -44,6 +44,9 @@ struct Network {
     pipes: Vec<PipeIndex>,
     /// Pipes partitioned now.
     partitioned: BTreeSet<PipeIndex>,
+    /// Per pipe slot, the parents its dialer may attach to, primary first (N+1 failover);
+    /// empty for a link that only redials the same node.
+    parents: Vec<Vec<NodeIndex>>,
     faults: Faults,
 }
 
@@ -56,6 +59,8 @@ struct Faults {
     /// Links the routers closed themselves because nothing arrived (long partitions).
     heartbeat_timeouts: u64,
     redials: u64,
+    /// Redials that attached to another parent than the one lost.
+    failovers: u64,
     /// Reliable messages the federates were told they lost.
     reported_lost: u64,
 }
@@ -72,11 +77,12 @@ fn config() -> SimConfig {
 }
 
 fn network(sim: Sim, routers: Vec<NodeIndex>, federates: Vec<NodeIndex>) -> Network {
-    let pipes = (0..sim.pipe_count()).collect();
+    let pipes: Vec<PipeIndex> = (0..sim.pipe_count()).collect();
     Network {
         sim,
         routers,
         federates,
+        parents: vec![Vec::new(); pipes.len()],
         pipes,
         partitioned: BTreeSet::new(),
         faults: Faults::default(),
@@ -109,6 +115,31 @@ fn tree(seed: u64) -> Network {
     network(sim, routers, federates)
 }
 
+/// The tree, with alternates as `trellis topology gen --alternates` gives them: each leaf
+/// router may fail over to the other mid router, each leaf federate to its leaf's sibling.
+fn tree_with_alternates(seed: u64) -> Network {
+    let mut net = tree(seed);
+    let mids = [net.routers[1], net.routers[4]];
+    let leaves = [
+        [net.routers[2], net.routers[3]],
+        [net.routers[5], net.routers[6]],
+    ];
+    for slot in 0..net.pipes.len() {
+        let (dialer, parent) = net.sim.pipe_nodes(net.pipes[slot]);
+        for m in 0..2 {
+            for l in 0..2 {
+                if dialer == leaves[m][l] {
+                    net.parents[slot] = vec![parent, mids[1 - m]];
+                }
+                if parent == leaves[m][l] && net.federates.contains(&dialer) {
+                    net.parents[slot] = vec![parent, leaves[m][1 - l]];
+                }
+            }
+        }
+    }
+    net
+}
+
 /// A clique of three routers, a leaf router under one of them, two federates on each.
 fn mesh(seed: u64) -> Network {
     let mut sim = Sim::new(seed, config());
@@ -137,11 +168,43 @@ impl Network {
             let pipe = self.pipes[slot];
             let (a, b) = self.sim.pipe_nodes(pipe);
             let ends_up = !self.sim.nodes[a].crashed && !self.sim.nodes[b].crashed;
-            if ends_up && !self.partitioned.contains(&pipe) && self.sim.pipe_down(pipe) {
+            if !self.sim.pipe_down(pipe) {
+                continue;
+            }
+            let partitioned = self.partitioned.contains(&pipe);
+            if let Some(next) = self.next_parent(slot, b, partitioned) {
+                // Fail over: the next parent that is up, round the list. A partition the
+                // node left behind heals in its own time; the old connection only ends.
+                if self.partitioned.remove(&pipe) {
+                    self.sim.heal(pipe);
+                }
+                self.pipes[slot] = self.sim.redial_to(pipe, next);
+                self.faults.redials += 1;
+                self.faults.failovers += u64::from(next != b);
+            } else if ends_up && !partitioned {
                 self.pipes[slot] = self.sim.redial(pipe);
                 self.faults.redials += 1;
             }
         }
+    }
+
+    /// For a link with alternates whose dialer is up: the parent after `current` in its
+    /// list that is up (not `current` itself when it cannot be reached).
+    fn next_parent(&self, slot: usize, current: NodeIndex, unreachable: bool) -> Option<NodeIndex> {
+        let parents = &self.parents[slot];
+        let (dialer, _) = self.sim.pipe_nodes(self.pipes[slot]);
+        if parents.is_empty() || self.sim.nodes[dialer].crashed {
+            return None;
+        }
+        let at = parents.iter().position(|&p| p == current)?;
+        let steps = if unreachable {
+            parents.len() - 1
+        } else {
+            parents.len()
+        };
+        (1..=steps)
+            .map(|step| parents[(at + step) % parents.len()])
+            .find(|&p| !self.sim.nodes[p].crashed)
     }
 
     fn fault(&mut self) {
@@ -288,7 +351,7 @@ fn verify_delivery(net: &mut Network) -> Result<(), String> {
         .check_exactly_once(&publications, &net.federates, Duration::from_secs(120))
 }
 
-fn check_all(shape: fn(u64) -> Network) {
+fn check_all(shape: fn(u64) -> Network) -> Faults {
     let seeds = seeds(DEFAULT_SEEDS);
     let mut total = Faults::default();
     for &seed in &seeds {
@@ -299,6 +362,7 @@ fn check_all(shape: fn(u64) -> Network) {
                 total.partitions += faults.partitions;
                 total.heartbeat_timeouts += faults.heartbeat_timeouts;
                 total.redials += faults.redials;
+                total.failovers += faults.failovers;
                 total.reported_lost += faults.reported_lost;
             }
             Err(e) => panic!("{e}\nreplay with TRELLIS_SEED={seed}"),
@@ -314,11 +378,20 @@ fn check_all(shape: fn(u64) -> Network) {
             && total.reported_lost > 0;
         assert!(every_kind, "some kind of fault never happened: {total:?}");
     }
+    total
 }
 
 #[test]
 fn a_tree_under_crashes_breaks_and_partitions_converges_and_delivers_exactly_once() {
     check_all(tree);
+}
+
+#[test]
+fn a_tree_with_alternates_fails_over_converges_and_delivers_exactly_once() {
+    let total = check_all(tree_with_alternates);
+    if total.redials >= 100 {
+        assert!(total.failovers > 0, "nothing ever failed over: {total:?}");
+    }
 }
 
 #[test]

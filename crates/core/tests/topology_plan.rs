@@ -53,6 +53,7 @@ fn a_router_dials_its_parent_and_accepts_its_children() {
         role: LinkRole::Child,
         clique: None,
         options: default_options(),
+        standby: false,
     };
     assert_eq!(
         tree().plan("root.2").unwrap(),

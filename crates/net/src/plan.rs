@@ -51,6 +51,11 @@ pub fn dial_config(dial: &Dial, federation: &str) -> Result<DialConfig, NetError
         link: (dial.options != LinkOptions::default()).then(|| link_config(&dial.options)),
         persistent: true,
         max_attempts: DEFAULT_MAX_ATTEMPTS,
+        alternates: dial
+            .alternates
+            .iter()
+            .map(|a| endpoint(&a.address))
+            .collect::<Result<_, _>>()?,
     })
 }
 
@@ -109,7 +114,11 @@ pub fn router_links(topology: &Topology, plan: &NodePlan) -> usize {
             .is_some_and(|n| n.kind == NodeKind::Router)
     };
     plan.dial.iter().filter(|d| is_router(&d.far)).count()
-        + plan.accept.iter().filter(|a| is_router(&a.far)).count()
+        + plan
+            .accept
+            .iter()
+            .filter(|a| is_router(&a.far) && !a.standby)
+            .count()
 }
 
 /// Start every router of `topology` as a host of `runtime` (`router` gives each its

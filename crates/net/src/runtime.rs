@@ -30,6 +30,9 @@ pub struct DialConfig {
     pub persistent: bool,
     /// Give up after this many failed attempts in a row.
     pub max_attempts: u32,
+    /// Where to attach instead, in turn, when the link fails (N+1 failover): each failure
+    /// moves the next dial to the next of `endpoint` and these, round the list.
+    pub alternates: Vec<Endpoint>,
 }
 
 impl DialConfig {
@@ -63,6 +66,7 @@ impl DialConfig {
             link: None,
             persistent: true,
             max_attempts: DEFAULT_MAX_ATTEMPTS,
+            alternates: Vec::new(),
         }
     }
 

@@ -13,7 +13,8 @@
 //! - **Datagram loss and duplication**: each datagram is lost with `datagram_loss` and
 //!   delivered twice with `datagram_duplication`.
 //! - **A broken connection** ([`Sim::sever`]): both ends see a transport error at once, bytes
-//!   in flight are lost. The dialer redials with [`Sim::redial`] (a new pipe).
+//!   in flight are lost. The dialer redials with [`Sim::redial`] (a new pipe), or fails over
+//!   to an alternate parent with [`Sim::redial_to`].
 //! - **A crash** ([`Sim::crash`]): the node stops at once and loses all its state; the far end
 //!   of each of its pipes sees a transport error. [`Sim::restart`] brings it back as a fresh
 //!   router with the same name and a new node id (as a restarted process gets), with no
@@ -317,12 +318,19 @@ impl Sim {
     /// Dial `pipe` again, as its dialer would after it broke: a new pipe with the same ends
     /// and roles.
     pub fn redial(&mut self, pipe: PipeIndex) -> PipeIndex {
+        let acceptor = self.pipes[pipe].dial.acceptor;
+        self.redial_to(pipe, acceptor)
+    }
+
+    /// Dial the link of `pipe` again, to `acceptor` this time: a node failing over to an
+    /// alternate parent (a new pipe, same dialer and roles).
+    pub fn redial_to(&mut self, pipe: PipeIndex, acceptor: NodeIndex) -> PipeIndex {
         let d = self.pipes[pipe].dial.clone();
         assert!(
-            !self.nodes[d.dialer].crashed && !self.nodes[d.acceptor].crashed,
+            !self.nodes[d.dialer].crashed && !self.nodes[acceptor].crashed,
             "a crashed node cannot be dialed or dial"
         );
-        self.connect(d.dialer, d.acceptor, d.far_role, &d.federation, &d.clique)
+        self.connect(d.dialer, acceptor, d.far_role, &d.federation, &d.clique)
     }
 
     /// Pipes made so far, broken ones included (indices 0..count).

@@ -76,6 +76,10 @@ pub struct Accept {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clique: Option<String>,
     pub options: LinkOptions,
+    /// The far node attaches here only when it fails over (this is one of its alternate
+    /// parents): the link is not expected to be up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub standby: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -184,6 +188,7 @@ impl Topology {
                     role,
                     clique,
                     options: link.options,
+                    standby: false,
                 });
             }
         }
@@ -199,6 +204,7 @@ impl Topology {
                 role: LinkRole::Child,
                 clique: None,
                 options,
+                standby: true,
             });
         }
         plan

@@ -28,6 +28,34 @@ pub(super) struct Dialer {
     pub(super) state: DialState,
     /// Failed attempts since the last success.
     pub(super) failures: u32,
+    /// Which endpoint the next dial goes to: 0 the configured one, i its alternate i - 1.
+    target: usize,
+    /// Failed dials in a row to the current endpoint.
+    failures_here: u32,
+}
+
+/// Dials that fail in a row before a node moves on to its next parent (about 0.2-0.35 s
+/// with the backoff). A link that was up and failed moves on at once; a refused dial may
+/// only mean the parent has not started yet, and processes started together in any order
+/// should attach to their primaries.
+const DIAL_FAILURES_BEFORE_FAILOVER: u32 = 3;
+
+impl Dialer {
+    pub(super) fn endpoint(&self) -> &crate::endpoint::Endpoint {
+        match self.target {
+            0 => &self.config.endpoint,
+            i => &self.config.alternates[i - 1],
+        }
+    }
+
+    /// The link to the current endpoint failed, or could not be opened too often: the next
+    /// dial goes to the next endpoint, if there are alternates. Returns whether it moved.
+    fn fail_over(&mut self) -> bool {
+        let endpoints = 1 + self.config.alternates.len();
+        self.target = (self.target + 1) % endpoints;
+        self.failures_here = 0;
+        endpoints > 1
+    }
 }
 
 pub(super) struct Host {
@@ -78,6 +106,8 @@ impl Host {
                     config: d.clone(),
                     state: DialState::Waiting(now),
                     failures: 0,
+                    target: 0,
+                    failures_here: 0,
                 })
                 .collect(),
             udp_peers: Vec::new(),
@@ -125,12 +155,20 @@ impl Host {
     pub(super) fn dial_failed(&mut self, now: Time, dialer: usize, why: &str) {
         let d = &mut self.dialers[dialer];
         d.failures += 1;
-        let endpoint = d.config.endpoint.to_string();
+        let endpoint = d.endpoint().to_string();
         let gave_up = d.failures >= d.config.max_attempts;
         if gave_up {
             d.state = DialState::GaveUp;
             tracing::error!(host = %self.name, %endpoint, attempts = d.failures, "giving up: {why}");
         } else {
+            d.failures_here += 1;
+            if d.failures_here >= DIAL_FAILURES_BEFORE_FAILOVER && d.fail_over() {
+                tracing::warn!(
+                    host = %self.name, failed = %endpoint, next = %d.endpoint(),
+                    "dial failed {DIAL_FAILURES_BEFORE_FAILOVER} times ({why}); trying the \
+                     next parent"
+                );
+            }
             d.state = DialState::Waiting(now + backoff(d.failures));
             tracing::debug!(host = %self.name, %endpoint, attempt = d.failures, "dial failed: {why}");
         }
@@ -205,6 +243,7 @@ impl Host {
         for dialer in &mut self.dialers {
             if matches!(dialer.state, DialState::Up(l) if l == link) {
                 dialer.failures = 0;
+                dialer.failures_here = 0;
             }
         }
         let up = self.links_up();
@@ -230,6 +269,13 @@ impl Host {
         for dialer in &mut self.dialers {
             if matches!(dialer.state, DialState::Up(l) if l == link) {
                 dialer.state = if dialer.config.persistent && !stopping {
+                    let failed = dialer.endpoint().to_string();
+                    if dialer.fail_over() {
+                        tracing::warn!(
+                            host = %self.name, %failed, next = %dialer.endpoint(),
+                            "link to the parent lost ({reason}); failing over"
+                        );
+                    }
                     DialState::Waiting(now + backoff(1))
                 } else {
                     DialState::GaveUp

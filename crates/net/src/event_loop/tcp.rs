@@ -107,7 +107,7 @@ impl EventLoop {
         let Some(h) = self.hosts[host].as_mut() else {
             return;
         };
-        let endpoint = h.dialers[dialer].config.endpoint.clone();
+        let endpoint = h.dialers[dialer].endpoint().clone();
         match endpoint {
             Endpoint::Tcp(addr) => match TcpStream::connect(addr) {
                 Ok(stream) => {
@@ -170,7 +170,7 @@ impl EventLoop {
         let _ = conn.stream.set_nodelay(true);
         let h = self.hosts[host].as_mut().expect("host is live");
         let config = &h.dialers[dialer].config;
-        let mut spec = config.link_spec(config.endpoint.to_string());
+        let mut spec = config.link_spec(h.dialers[dialer].endpoint().to_string());
         if let (true, Some((_, port))) = (config.udp, h.udp) {
             spec = spec.with_udp(UdpOffer {
                 port,
