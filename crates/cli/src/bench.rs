@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 use trellis_net::Endpoint;
 use trellis_tools::bench::results::{Meta, Results};
+use trellis_tools::bench::{chaos, matrix, oneway, testfed, timestep};
 use trellis_tools::bench::{
     latency, pingpong, symmetric, throughput, Api, Bundling, Mode, Raw, Setup, Transport,
 };
-use trellis_tools::bench::{matrix, oneway, testfed, timestep};
 
 #[derive(Subcommand)]
 pub(crate) enum BenchCommand {
@@ -39,6 +39,10 @@ pub(crate) enum BenchCommand {
     /// (update, timeAdvanceRequest(t+1), grant); grants per second per federate and
     /// time-management messages per grant, on one router and on a four-router mesh.
     Timestep(TimestepArgs),
+    /// Routers killed (kill -9) and restarted under `trellis up` while federates exchange
+    /// reliable and best-effort updates: per fault detection and recovery time, delivered,
+    /// duplicated (must be 0), reported lost, unreported (must be 0), memberships kept.
+    Chaos(ChaosArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -248,6 +252,107 @@ pub(crate) struct TimestepArgs {
     /// Networks, comma separated (default both); unused with --router or --topology.
     #[arg(long, value_enum, value_delimiter = ',')]
     network: Vec<NetworkArg>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ChaosShapeArg {
+    /// A 3-level binary tree, one federate per leaf router.
+    Tree,
+    /// Four routers in one clique, one federate each.
+    Mesh,
+}
+
+#[derive(Args)]
+pub(crate) struct ChaosArgs {
+    /// Generate this topology into the results folder.
+    #[arg(long, value_enum, default_value = "tree", conflicts_with = "file")]
+    topology: ChaosShapeArg,
+    /// Run on this topology file instead.
+    #[arg(long, value_name = "TOPOLOGY")]
+    file: Option<PathBuf>,
+    /// Minutes of faults.
+    #[arg(long, conflicts_with = "seconds")]
+    minutes: Option<f64>,
+    /// Seconds of faults (default 60).
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Seconds from one kill to the next (longer when a recovery takes longer).
+    #[arg(long, default_value_t = chaos::DEFAULT_FAULT_EVERY_SECONDS)]
+    fault_every_seconds: f64,
+    /// Updates per second per publisher, reliable and best effort each.
+    #[arg(long, default_value_t = chaos::DEFAULT_RATE_HZ)]
+    rate: f64,
+    /// Picks the routers to kill after the first of each kind.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// At most this many federates, at the topology's first attachment points.
+    #[arg(long, default_value_t = chaos::DEFAULT_FEDERATES)]
+    federates: usize,
+    /// The results folder (default results/chaos-<time>).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the run's summary as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+fn chaos_options(args: &ChaosArgs) -> Result<chaos::ChaosOptions> {
+    let seconds = args
+        .minutes
+        .map(|m| m * 60.0)
+        .or(args.seconds)
+        .unwrap_or(60.0);
+    let positive = |name: &str, v: f64| {
+        if v.is_finite() && v > 0.0 {
+            Ok(v)
+        } else {
+            Err(UsageError(format!(
+                "{name} must be a positive number, not {v}"
+            )))
+        }
+    };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    Ok(chaos::ChaosOptions {
+        trellis: std::env::current_exe()?,
+        topology: match (&args.file, args.topology) {
+            (Some(file), _) => chaos::ChaosTopology::File(file.clone()),
+            (None, ChaosShapeArg::Tree) => chaos::ChaosTopology::Tree,
+            (None, ChaosShapeArg::Mesh) => chaos::ChaosTopology::Mesh,
+        },
+        duration: Duration::from_secs_f64(positive("--minutes / --seconds", seconds)?),
+        fault_every: Duration::from_secs_f64(positive(
+            "--fault-every-seconds",
+            args.fault_every_seconds,
+        )?),
+        rate_hz: positive("--rate", args.rate)?,
+        seed: args.seed,
+        federates: args.federates,
+        stop,
+    })
+}
+
+/// The chaos run: its table (or JSON), then exit 1 on a duplicate, an unreported loss, a
+/// fault that never recovered, or a run cut short.
+fn run_chaos(args: &ChaosArgs) -> Result<()> {
+    let options = chaos_options(args)?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let (summary, mut results) = chaos::run(&options, &command, args.out.as_deref())?;
+    let interrupted = options.stop.load(std::sync::atomic::Ordering::SeqCst);
+    results.finish(!interrupted)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print!("{}", chaos::table(&summary));
+        println!("results in {}", results.dir().display());
+    }
+    incomplete(&results)?;
+    if !summary.passed {
+        return Err(crate::Reported("chaos failed").into());
+    }
+    Ok(())
 }
 
 fn transport(arg: TransportArg) -> Transport {
@@ -657,6 +762,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 timestep::table,
             )
         }
+        BenchCommand::Chaos(args) => run_chaos(&args),
     }
 }
 

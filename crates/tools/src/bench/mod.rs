@@ -6,6 +6,7 @@
 //! on the topology's named attachment points. Raw twins run the same workload over plain
 //! sockets with no Trellis.
 
+pub mod chaos;
 pub mod latency;
 pub mod matrix;
 mod network;

@@ -1,0 +1,882 @@
+//! The chaos benchmark: a federation survives the loss and restart of any router, and
+//! nothing is lost silently.
+//!
+//! `trellis up` runs every router of a topology as a process and restarts one that dies.
+//! Federates at different attachment points each publish a reliable serial (Vehicle Name)
+//! and a best-effort serial (Vehicle Position) at a fixed rate and reflect everyone else's.
+//! Every few seconds one router is killed with SIGKILL: a leaf, a mid router and the
+//! registry's router in turn, then at random from the seed. Per fault: how long until a
+//! federate saw a symptom, how long from the restart until reliable traffic flowed again
+//! between every pair, what was delivered, duplicated (must be 0), reported lost, and lost
+//! without a report (must be 0), the best-effort delivery ratio, and whether memberships
+//! were kept or lost and joined again. A federate that loses its membership joins again:
+//! that is the fault's outcome, not the end of the run.
+
+mod federate;
+mod ledger;
+mod monitor;
+mod up;
+
+use super::results::{Meta, Results};
+use super::{BenchError, Mode, Setup};
+use ledger::{Counts, Ledger, WindowView};
+use monitor::Monitor;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use trellis_core::fom::ObjectModel;
+use trellis_core::registry::DEFAULT_VOUCH_INTERVAL;
+use trellis_core::topology::{generate, GenerateOptions, NodeKind, Shape, Topology};
+use up::Up;
+
+pub const DEFAULT_FAULT_EVERY_SECONDS: f64 = 10.0;
+pub const DEFAULT_RATE_HZ: f64 = 20.0;
+pub const DEFAULT_FEDERATES: usize = 4;
+
+/// Bound on waiting for the federation to be whole again after a fault (a lost
+/// federation needs the lease and a rejoin; this is far beyond both).
+const RECOVERY_BOUND: Duration = Duration::from_secs(60);
+/// Quiet time after a recovery before the next kill may come, so faults do not overlap.
+const SETTLE: Duration = Duration::from_secs(1);
+
+/// Where the routers come from.
+#[derive(Clone, Debug)]
+pub enum ChaosTopology {
+    /// A 3-level binary tree, one federate per leaf router, written into the results folder.
+    Tree,
+    /// Four routers in one clique, one federate each, written into the results folder.
+    Mesh,
+    /// A topology file as given.
+    File(PathBuf),
+}
+
+#[derive(Clone, Debug)]
+pub struct ChaosOptions {
+    /// The `trellis` executable, to run `trellis up`.
+    pub trellis: PathBuf,
+    pub topology: ChaosTopology,
+    /// How long faults keep coming (the first after `fault_every`).
+    pub duration: Duration,
+    pub fault_every: Duration,
+    /// Updates per second per publisher, of each kind.
+    pub rate_hz: f64,
+    pub seed: u64,
+    /// At most this many federates, at the topology's first attachment points.
+    pub federates: usize,
+    /// Set on Ctrl-C: no more faults; what was measured is kept.
+    pub stop: Arc<AtomicBool>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// A router with federates attached.
+    Leaf,
+    /// A router between others (it has a parent and routers below it).
+    Mid,
+    /// The router that holds the federation registry.
+    Registry,
+}
+
+impl FaultKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            FaultKind::Leaf => "leaf",
+            FaultKind::Mid => "mid",
+            FaultKind::Registry => "registry",
+        }
+    }
+}
+
+/// One kill and what followed it, until the next kill (or the end).
+#[derive(Clone, Debug, Serialize)]
+pub struct FaultRecord {
+    pub number: usize,
+    pub kind: FaultKind,
+    pub router: String,
+    /// When the kill came, from the start of the run.
+    pub killed_at_s: f64,
+    /// Kill → `trellis up` saying it restarted the router.
+    pub restarted_after_s: Option<f64>,
+    /// Kill → the first symptom a federate saw.
+    pub detection_s: Option<f64>,
+    pub detected_by: Option<String>,
+    /// Restart → reliable traffic flowing again between every pair of federates.
+    pub recovery_s: Option<f64>,
+    /// Kill → the same.
+    pub outage_s: Option<f64>,
+    pub recovered: bool,
+    /// Reliable updates reflected in the window.
+    pub delivered: u64,
+    pub duplicated: u64,
+    pub reported_lost: u64,
+    /// Serials skipped within streams (what loss reports must cover).
+    pub missing: u64,
+    pub unreported: u64,
+    /// Sent to or by a federate whose membership then ended (it heard connectionLost).
+    pub lost_with_membership: u64,
+    pub best_effort_expected: u64,
+    pub best_effort_delivered: u64,
+    pub best_effort_ratio: Option<f64>,
+    pub memberships_lost: usize,
+    /// Why the first lost membership ended (its connectionLost).
+    pub membership_fault: Option<String>,
+    /// "memberships kept", or what was lost and when it was joined again.
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ChaosTotals {
+    pub faults: usize,
+    pub recovered: usize,
+    pub delivered: u64,
+    pub duplicated: u64,
+    pub reported_lost: u64,
+    pub missing: u64,
+    pub unreported: u64,
+    pub lost_with_membership: u64,
+    pub best_effort_expected: u64,
+    pub best_effort_delivered: u64,
+    pub best_effort_ratio: Option<f64>,
+    pub memberships_lost: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ChaosSummary {
+    /// "tree", "mesh" or the file's stem.
+    pub topology: String,
+    pub routers: usize,
+    pub federates: Vec<String>,
+    pub seconds: f64,
+    pub fault_every_seconds: f64,
+    pub rate_hz: f64,
+    pub seed: u64,
+    pub faults: Vec<FaultRecord>,
+    /// Over the whole run, the time before the first fault included.
+    pub totals: ChaosTotals,
+    /// No duplicate, no unreported loss, every fault recovered.
+    pub passed: bool,
+    /// What kept the run from going on (a router not restarted, a federation that did
+    /// not recover); the run stops there and keeps its measurements.
+    pub problems: Vec<String>,
+}
+
+/// The federates' attachment points and the routers of each fault kind.
+struct Plan {
+    topology: Topology,
+    file: PathBuf,
+    name: String,
+    federates: Vec<String>,
+    targets: Vec<(FaultKind, Vec<String>)>,
+}
+
+/// Run the benchmark into a results folder (`out`, or `results/chaos-<time>`).
+pub fn run(
+    options: &ChaosOptions,
+    command: &str,
+    out: Option<&Path>,
+) -> Result<(ChaosSummary, Results), BenchError> {
+    let (results, plan) = prepare(options, command, out)?;
+    let summary = measure(options, &plan, &results)?;
+    write(&results, &summary)?;
+    for problem in &summary.problems {
+        results.fault(problem.clone());
+    }
+    Ok((summary, results))
+}
+
+/// The results folder, with the topology written into it (or named) and recorded in
+/// `meta.json`.
+fn prepare(
+    options: &ChaosOptions,
+    command: &str,
+    out: Option<&Path>,
+) -> Result<(Results, Plan), BenchError> {
+    let setup = |topology: Option<PathBuf>| Setup {
+        topology,
+        ..Setup::default()
+    };
+    let meta = |setup: &Setup| Meta::new("chaos", command, setup, Mode::Trellis);
+    let (results, file) = match &options.topology {
+        ChaosTopology::File(file) => {
+            let setup = setup(Some(file.clone()));
+            (Results::create(out, meta(&setup))?, file.clone())
+        }
+        shape => {
+            let first = Results::create(out, meta(&setup(None)))?;
+            let file = first.dir().join("topology.toml");
+            std::fs::write(&file, generated(shape)?)?;
+            // The same folder again, now that meta.json can describe the topology.
+            let setup = setup(Some(file.clone()));
+            (Results::create(Some(first.dir()), meta(&setup))?, file)
+        }
+    };
+    let plan = plan(options, file)?;
+    Ok((results, plan))
+}
+
+/// The text of the generated topology, on free loopback ports.
+fn generated(shape: &ChaosTopology) -> Result<String, BenchError> {
+    let shape = match shape {
+        ChaosTopology::Mesh => Shape::Mesh {
+            routers: 4,
+            federates: 1,
+        },
+        _ => Shape::Tree {
+            fanout: 2,
+            levels: 3,
+            federates: 1,
+        },
+    };
+    let failed = |e: &dyn std::fmt::Display| BenchError::Failed(format!("topology: {e}"));
+    let trial = generate(&shape, &GenerateOptions::default()).map_err(|e| failed(&e))?;
+    let ports: usize = trial.nodes().iter().map(|n| n.listen.len()).sum();
+    let options = GenerateOptions {
+        base_port: free_ports(ports as u16)?,
+        ..GenerateOptions::default()
+    };
+    let topology = generate(&shape, &options).map_err(|e| failed(&e))?;
+    topology.to_toml().map_err(|e| failed(&e))
+}
+
+/// The first of `count` consecutive ports free on loopback, checked by binding them all.
+fn free_ports(count: u16) -> Result<u16, BenchError> {
+    for attempt in 0..200u32 {
+        let base = 20_000 + (std::process::id() % 300 * 100 + attempt * 173) % 40_000;
+        let base = base as u16;
+        let held: Vec<_> = (0..count)
+            .map_while(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).ok())
+            .collect();
+        if held.len() == count as usize {
+            return Ok(base);
+        }
+    }
+    Err(BenchError::Failed(format!(
+        "no {count} consecutive free ports on loopback"
+    )))
+}
+
+fn plan(options: &ChaosOptions, file: PathBuf) -> Result<Plan, BenchError> {
+    let text = std::fs::read_to_string(&file)?;
+    let topology = Topology::from_toml(&text)
+        .map_err(|e| BenchError::Failed(format!("{}: {e}", file.display())))?;
+    let federates: Vec<String> = topology
+        .federates()
+        .take(options.federates)
+        .map(|n| n.name.clone())
+        .collect();
+    if federates.len() < 2 {
+        return Err(BenchError::Failed(format!(
+            "{}: chaos needs at least two federates in the topology",
+            file.display()
+        )));
+    }
+    let targets = targets(&topology);
+    if targets.is_empty() {
+        return Err(BenchError::Failed(format!(
+            "{}: no router to kill",
+            file.display()
+        )));
+    }
+    let name = file
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = match (&options.topology, name.as_str()) {
+        (ChaosTopology::Tree, _) => "tree".to_owned(),
+        (ChaosTopology::Mesh, _) => "mesh".to_owned(),
+        (_, stem) => stem.to_owned(),
+    };
+    Ok(Plan {
+        topology,
+        file,
+        name,
+        federates,
+        targets,
+    })
+}
+
+/// The routers of each kind present: leaves (federates below them), mid routers (a parent
+/// and routers below), the registry's router. A router counts once, the registry first.
+fn targets(topology: &Topology) -> Vec<(FaultKind, Vec<String>)> {
+    let nodes = topology.nodes();
+    let registry = topology.registry_host();
+    let below = |i: usize, kind: NodeKind| {
+        nodes
+            .iter()
+            .any(|n| n.kind == kind && n.parent.as_ref().is_some_and(|p| p.node == i))
+    };
+    let mut leaf = Vec::new();
+    let mut mid = Vec::new();
+    for (i, node) in nodes.iter().enumerate() {
+        if node.kind != NodeKind::Router || Some(i) == registry {
+            continue;
+        }
+        if node.parent.is_some() && below(i, NodeKind::Router) {
+            mid.push(node.name.clone());
+        } else if below(i, NodeKind::Federate) {
+            leaf.push(node.name.clone());
+        }
+    }
+    let registry: Vec<String> = registry
+        .filter(|&i| nodes[i].kind == NodeKind::Router)
+        .map(|i| vec![nodes[i].name.clone()])
+        .unwrap_or_default();
+    [
+        (FaultKind::Leaf, leaf),
+        (FaultKind::Mid, mid),
+        (FaultKind::Registry, registry),
+    ]
+    .into_iter()
+    .filter(|(_, routers)| !routers.is_empty())
+    .collect()
+}
+
+/// Which router to kill next: each kind once in turn, then kinds and routers at random.
+struct Schedule {
+    state: u64,
+    targets: Vec<(FaultKind, Vec<String>)>,
+    done: usize,
+}
+
+impl Schedule {
+    fn new(seed: u64, targets: Vec<(FaultKind, Vec<String>)>) -> Schedule {
+        Schedule {
+            state: seed,
+            targets,
+            done: 0,
+        }
+    }
+
+    /// splitmix64: enough to spread faults reproducibly from a seed.
+    fn random(&mut self, below: usize) -> usize {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % below.max(1) as u64) as usize
+    }
+
+    fn next(&mut self) -> (FaultKind, String) {
+        let kind = if self.done < self.targets.len() {
+            self.done
+        } else {
+            self.random(self.targets.len())
+        };
+        self.done += 1;
+        let count = self.targets[kind].1.len();
+        let router = self.random(count);
+        let (kind, routers) = &self.targets[kind];
+        (*kind, routers[router].clone())
+    }
+}
+
+/// When one fault happened, as the coordinator saw it.
+struct FaultTimes {
+    kind: FaultKind,
+    router: String,
+    killed_at: Duration,
+    restarted_at: Option<Duration>,
+}
+
+/// Start the routers and federates, run the faults, stop everything, account.
+fn measure(
+    options: &ChaosOptions,
+    plan: &Plan,
+    results: &Results,
+) -> Result<ChaosSummary, BenchError> {
+    let clock = Instant::now();
+    let every = options.fault_every.as_secs_f64().max(0.1);
+    // One router may be picked for every fault of a minute: never let the limit refuse.
+    let max_restarts = ((60.0 / every).ceil() as usize + 2).max(5);
+    let mut up = Up::start(
+        &options.trellis,
+        &plan.file,
+        max_restarts,
+        &results.dir().join("routers.log"),
+        clock,
+    )?;
+    let (sending, stop) = (
+        Arc::new(AtomicBool::new(true)),
+        Arc::new(AtomicBool::new(false)),
+    );
+    let (events, incoming) = std::sync::mpsc::channel();
+    let shared = federate::Shared {
+        federation: format!("Chaos{}", std::process::id()),
+        model: Arc::new(
+            ObjectModel::from_sources(&[("trellis-demo.xml", crate::demo::DEMO_FOM)])
+                .map_err(|e| BenchError::Failed(e.to_string()))?,
+        ),
+        names: Arc::new(plan.federates.clone()),
+        clock,
+        period: Duration::from_secs_f64(1.0 / options.rate_hz.max(0.1)),
+        sending: sending.clone(),
+        stop: stop.clone(),
+        events,
+    };
+    let plans = plan
+        .federates
+        .iter()
+        .map(|name| plan.topology.plan(name))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| BenchError::Failed(e.to_string()))?;
+    let threads = federate::spawn_all(plans, &shared)?;
+    drop(shared);
+    let mut monitor = Monitor::new(incoming, plan.federates.len());
+    let mut problems = Vec::new();
+    let faults = match monitor.wait_healthy(Duration::ZERO, RECOVERY_BOUND) {
+        Some(_) => faults(options, plan, &mut up, &mut monitor, clock, &mut problems),
+        None => {
+            problems.push("the federates never exchanged updates before the first fault".into());
+            Vec::new()
+        }
+    };
+    sending.store(false, Ordering::SeqCst);
+    monitor.pump_until(Instant::now() + drain_time(options));
+    stop.store(true, Ordering::SeqCst);
+    for thread in threads {
+        let _ = thread.join();
+    }
+    monitor.pump_now();
+    up.stop();
+    results.write_file("up.log", &up.log())?;
+    Ok(summarise(options, plan, &monitor, &faults, problems))
+}
+
+/// How long the last updates get to arrive once sending stops: many send periods, and at
+/// least a second (they need milliseconds when the federation is whole).
+fn drain_time(options: &ChaosOptions) -> Duration {
+    Duration::from_secs_f64((10.0 / options.rate_hz.max(0.1)).max(1.0))
+}
+
+/// Kill routers until the duration is over (or Ctrl-C, or a fault the run cannot go on
+/// from, which is added to `problems`).
+fn faults(
+    options: &ChaosOptions,
+    plan: &Plan,
+    up: &mut Up,
+    monitor: &mut Monitor,
+    clock: Instant,
+    problems: &mut Vec<String>,
+) -> Vec<FaultTimes> {
+    let mut schedule = Schedule::new(options.seed, plan.targets.clone());
+    let mut faults = Vec::new();
+    let end = clock.elapsed() + options.duration;
+    let mut next_kill = clock.elapsed() + options.fault_every;
+    while next_kill < end && !options.stop.load(Ordering::SeqCst) {
+        monitor.pump_until(clock + next_kill);
+        let (kind, router) = schedule.next();
+        let number = faults.len() + 1;
+        match one_fault(up, monitor, clock, kind, &router) {
+            Ok((times, healthy)) => {
+                next_kill = (times.killed_at + options.fault_every).max(healthy + SETTLE);
+                faults.push(times);
+            }
+            Err((times, problem)) => {
+                faults.extend(times);
+                problems.push(format!(
+                    "fault {number} ({} {router}): {problem}",
+                    kind.label()
+                ));
+                break;
+            }
+        }
+    }
+    faults
+}
+
+type FaultOutcome = Result<(FaultTimes, Duration), (Option<FaultTimes>, String)>;
+
+/// Kill `router`, wait for `trellis up` to restart it and for the federation to be whole
+/// again. Returns the times and when it was whole.
+fn one_fault(
+    up: &mut Up,
+    monitor: &mut Monitor,
+    clock: Instant,
+    kind: FaultKind,
+    router: &str,
+) -> FaultOutcome {
+    let killed_at = clock.elapsed();
+    up.kill_router(router).map_err(|e| (None, e.to_string()))?;
+    let mut times = FaultTimes {
+        kind,
+        router: router.to_owned(),
+        killed_at,
+        restarted_at: None,
+    };
+    let exited = up.wait_for(&format!("router {router} exited"), Duration::from_secs(30));
+    match exited {
+        Ok((at, line)) if line.contains("restarted it") => times.restarted_at = Some(at),
+        Ok((_, line)) => return Err((Some(times), format!("not restarted: {line}"))),
+        Err(e) => return Err((Some(times), e.to_string())),
+    }
+    if let Err(e) = up.wait_for(&format!("router {router} is back"), RECOVERY_BOUND) {
+        return Err((Some(times), e.to_string()));
+    }
+    match settled(monitor, clock, times.restarted_at.unwrap_or(killed_at)) {
+        Some(healthy) => Ok((times, healthy)),
+        None => Err((
+            Some(times),
+            format!("reliable traffic did not flow between every pair within {RECOVERY_BOUND:?}"),
+        )),
+    }
+}
+
+/// Healthy after `restarted`, and still so once memberships had time to be found lost: a
+/// federate whose registry restarted without it hears so within a vouch interval, which
+/// may be after traffic already flows again. Returns when it was healthy last.
+fn settled(monitor: &mut Monitor, clock: Instant, restarted: Duration) -> Option<Duration> {
+    let notice = restarted + 2 * DEFAULT_VOUCH_INTERVAL;
+    monitor.wait_healthy(restarted, RECOVERY_BOUND)?;
+    monitor.pump_until(clock + notice);
+    monitor.wait_healthy(restarted, RECOVERY_BOUND)
+}
+
+fn seconds(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1000.0).round() / 1000.0
+}
+
+fn ratio(delivered: u64, expected: u64) -> Option<f64> {
+    (expected > 0).then(|| delivered as f64 / expected as f64)
+}
+
+fn summarise(
+    options: &ChaosOptions,
+    plan: &Plan,
+    monitor: &Monitor,
+    faults: &[FaultTimes],
+    problems: Vec<String>,
+) -> ChaosSummary {
+    let starts: Vec<Duration> = faults.iter().map(|f| f.killed_at).collect();
+    let restarts: Vec<Option<Duration>> = faults.iter().map(|f| f.restarted_at).collect();
+    let stall = Duration::from_secs_f64(3.0 / options.rate_hz.max(0.1)) + Duration::from_millis(50);
+    let ledger = Ledger {
+        log: &monitor.log,
+        starts: &starts,
+        recover_since: &restarts,
+        names: &plan.federates,
+        stall,
+    };
+    let (views, total) = ledger.account();
+    let records: Vec<FaultRecord> = faults
+        .iter()
+        .zip(&views[1..])
+        .enumerate()
+        .map(|(i, (fault, view))| record(i + 1, fault, view, plan.federates.len()))
+        .collect();
+    let totals = totals(&records, &total);
+    ChaosSummary {
+        topology: plan.name.clone(),
+        routers: plan.topology.routers().count(),
+        federates: plan.federates.clone(),
+        seconds: options.duration.as_secs_f64(),
+        fault_every_seconds: options.fault_every.as_secs_f64(),
+        rate_hz: options.rate_hz,
+        seed: options.seed,
+        passed: totals.duplicated == 0
+            && totals.unreported == 0
+            && totals.recovered == totals.faults
+            && problems.is_empty(),
+        faults: records,
+        totals,
+        problems,
+    }
+}
+
+fn record(number: usize, fault: &FaultTimes, view: &WindowView, federates: usize) -> FaultRecord {
+    let c = &view.counts;
+    let after = |at: Duration| seconds(at.saturating_sub(fault.killed_at));
+    FaultRecord {
+        number,
+        kind: fault.kind,
+        router: fault.router.clone(),
+        killed_at_s: seconds(fault.killed_at),
+        restarted_after_s: fault.restarted_at.map(after),
+        detection_s: view.detected.as_ref().map(|(at, _)| after(*at)),
+        detected_by: view.detected.as_ref().map(|(_, by)| by.clone()),
+        recovery_s: view
+            .recovered
+            .zip(fault.restarted_at)
+            .map(|(done, restart)| seconds(done.saturating_sub(restart))),
+        outage_s: view.recovered.map(after),
+        recovered: view.recovered.is_some(),
+        delivered: c.delivered,
+        duplicated: c.duplicated,
+        reported_lost: c.reported_lost,
+        missing: c.missing,
+        unreported: c.unreported,
+        lost_with_membership: c.lost_with_membership,
+        best_effort_expected: c.best_effort_expected,
+        best_effort_delivered: c.best_effort_delivered,
+        best_effort_ratio: ratio(c.best_effort_delivered, c.best_effort_expected),
+        memberships_lost: c.memberships_lost,
+        membership_fault: c.membership_fault.clone(),
+        outcome: outcome(c, fault.killed_at, federates),
+    }
+}
+
+/// The federation-level outcome of one fault.
+fn outcome(c: &Counts, killed_at: Duration, federates: usize) -> String {
+    if c.memberships_lost == 0 {
+        return "memberships kept".into();
+    }
+    let what = if c.memberships_lost >= federates {
+        "federation lost".to_owned()
+    } else {
+        format!("{} of {federates} memberships lost", c.memberships_lost)
+    };
+    match c.last_rejoin {
+        Some(at) => format!(
+            "{what}, rejoined after {:.2} s",
+            at.saturating_sub(killed_at).as_secs_f64()
+        ),
+        None => format!("{what}, not rejoined"),
+    }
+}
+
+fn totals(records: &[FaultRecord], total: &Counts) -> ChaosTotals {
+    ChaosTotals {
+        faults: records.len(),
+        recovered: records.iter().filter(|r| r.recovered).count(),
+        delivered: total.delivered,
+        duplicated: total.duplicated,
+        reported_lost: total.reported_lost,
+        missing: total.missing,
+        unreported: total.unreported,
+        lost_with_membership: total.lost_with_membership,
+        best_effort_expected: total.best_effort_expected,
+        best_effort_delivered: total.best_effort_delivered,
+        best_effort_ratio: ratio(total.best_effort_delivered, total.best_effort_expected),
+        memberships_lost: total.memberships_lost,
+    }
+}
+
+const CSV_HEADER: [&str; 21] = [
+    "number",
+    "kind",
+    "router",
+    "killed_at_s",
+    "restarted_after_s",
+    "detection_s",
+    "detected_by",
+    "recovery_s",
+    "outage_s",
+    "recovered",
+    "delivered",
+    "duplicated",
+    "reported_lost",
+    "missing",
+    "unreported",
+    "lost_with_membership",
+    "best_effort_expected",
+    "best_effort_delivered",
+    "best_effort_ratio",
+    "memberships_lost",
+    "outcome",
+];
+
+/// A CSV field: quoted when it holds a comma or a quote.
+fn field(text: String) -> String {
+    if text.contains([',', '"']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
+    }
+}
+
+fn csv_row(r: &FaultRecord) -> Vec<String> {
+    let opt = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
+    vec![
+        r.number.to_string(),
+        r.kind.label().to_owned(),
+        field(r.router.clone()),
+        r.killed_at_s.to_string(),
+        opt(r.restarted_after_s),
+        opt(r.detection_s),
+        field(r.detected_by.clone().unwrap_or_default()),
+        opt(r.recovery_s),
+        opt(r.outage_s),
+        r.recovered.to_string(),
+        r.delivered.to_string(),
+        r.duplicated.to_string(),
+        r.reported_lost.to_string(),
+        r.missing.to_string(),
+        r.unreported.to_string(),
+        r.lost_with_membership.to_string(),
+        r.best_effort_expected.to_string(),
+        r.best_effort_delivered.to_string(),
+        opt(r.best_effort_ratio),
+        r.memberships_lost.to_string(),
+        field(r.outcome.clone()),
+    ]
+}
+
+/// `summary.json`, `faults.json` and `faults.csv`.
+fn write(results: &Results, summary: &ChaosSummary) -> Result<(), BenchError> {
+    results.write_summary(summary)?;
+    results.write_json("faults.json", &summary.faults)?;
+    let rows: Vec<Vec<String>> = summary.faults.iter().map(csv_row).collect();
+    results.write_csv("faults.csv", &CSV_HEADER, &rows)?;
+    Ok(())
+}
+
+/// Seconds for the table: "-" when there is no figure.
+fn secs(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
+}
+
+/// The per-fault table, the totals and the verdict, for people.
+pub fn table(s: &ChaosSummary) -> String {
+    let mut out = format!(
+        "chaos on {} ({} routers; federates {}), {} s, a fault every {} s, {} Hz per publisher, seed {}\n",
+        s.topology,
+        s.routers,
+        s.federates.join(" "),
+        s.seconds,
+        s.fault_every_seconds,
+        s.rate_hz,
+        s.seed
+    );
+    out.push_str(&format!(
+        "{:>3} {:>7} {:<8} {:<10} {:>8} {:>9} {:>8} {:>9} {:>4} {:>8} {:>6} {:>8} {:>7}  {:<40} first symptom\n",
+        "#", "kill s", "fault", "router", "detect s", "recover s", "outage s", "delivered", "dup",
+        "rep lost", "unrep", "w/ memb", "BE", "federation"
+    ));
+    for r in &s.faults {
+        out.push_str(&format!(
+            "{:>3} {:>7.1} {:<8} {:<10} {:>8} {:>9} {:>8} {:>9} {:>4} {:>8} {:>6} {:>8} {:>7}  {:<40} {}\n",
+            r.number,
+            r.killed_at_s,
+            r.kind.label(),
+            r.router,
+            secs(r.detection_s),
+            if r.recovered { secs(r.recovery_s) } else { "NEVER".into() },
+            secs(r.outage_s),
+            r.delivered,
+            r.duplicated,
+            r.reported_lost,
+            r.unreported,
+            r.lost_with_membership,
+            r.best_effort_ratio.map_or_else(|| "-".into(), |v| format!("{v:.3}")),
+            r.outcome,
+            r.detected_by.as_deref().unwrap_or("none seen"),
+        ));
+    }
+    out.push_str(&totals_line(&s.totals));
+    out.push_str(&verdict(s));
+    out
+}
+
+fn totals_line(t: &ChaosTotals) -> String {
+    format!(
+        "totals (whole run): {} faults, {} recovered; reliable: delivered {}, duplicated {}, reported lost {} (gaps {}), unreported {}, lost with a membership {}; best effort: {} of {} ({}); memberships lost {}\n",
+        t.faults,
+        t.recovered,
+        t.delivered,
+        t.duplicated,
+        t.reported_lost,
+        t.missing,
+        t.unreported,
+        t.lost_with_membership,
+        t.best_effort_delivered,
+        t.best_effort_expected,
+        t.best_effort_ratio.map_or_else(|| "-".into(), |v| format!("{v:.3}")),
+        t.memberships_lost
+    )
+}
+
+/// PASS, or every reason it is not, loudly.
+fn verdict(s: &ChaosSummary) -> String {
+    let t = &s.totals;
+    let mut out = String::new();
+    if t.duplicated > 0 {
+        out.push_str(&format!(
+            "FAIL: {} reliable updates were DELIVERED TWICE\n",
+            t.duplicated
+        ));
+    }
+    if t.unreported > 0 {
+        out.push_str(&format!(
+            "FAIL: {} reliable updates were LOST WITHOUT A REPORT (silent loss)\n",
+            t.unreported
+        ));
+    }
+    if t.recovered < t.faults {
+        out.push_str(&format!(
+            "FAIL: {} of {} faults never recovered\n",
+            t.faults - t.recovered,
+            t.faults
+        ));
+    }
+    for problem in &s.problems {
+        out.push_str(&format!("FAIL: {problem}\n"));
+    }
+    if out.is_empty() {
+        out.push_str("PASS: no duplicate, no unreported loss, every fault recovered\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn targets_of(args: Shape) -> Vec<(FaultKind, Vec<String>)> {
+        targets(&generate(&args, &GenerateOptions::default()).unwrap())
+    }
+
+    #[test]
+    fn a_tree_has_leaves_mid_routers_and_the_registry_router_a_mesh_no_mid() {
+        let tree = targets_of(Shape::Tree {
+            fanout: 2,
+            levels: 3,
+            federates: 1,
+        });
+        let kinds: Vec<FaultKind> = tree.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            kinds,
+            [FaultKind::Leaf, FaultKind::Mid, FaultKind::Registry]
+        );
+        assert_eq!(tree[0].1.len(), 4);
+        assert_eq!(tree[1].1.len(), 2);
+        assert_eq!(tree[2].1, ["root"]);
+        let mesh = targets_of(Shape::Mesh {
+            routers: 4,
+            federates: 1,
+        });
+        let kinds: Vec<FaultKind> = mesh.iter().map(|(k, _)| *k).collect();
+        assert_eq!(kinds, [FaultKind::Leaf, FaultKind::Registry]);
+        assert_eq!(mesh[0].1.len(), 3);
+    }
+
+    #[test]
+    fn the_schedule_takes_each_kind_once_in_turn_then_repeats_by_seed() {
+        let targets = vec![
+            (FaultKind::Leaf, vec!["a".into(), "b".into()]),
+            (FaultKind::Mid, vec!["m".into()]),
+            (FaultKind::Registry, vec!["r".into()]),
+        ];
+        let run = |seed| {
+            let mut schedule = Schedule::new(seed, targets.clone());
+            (0..12).map(|_| schedule.next()).collect::<Vec<_>>()
+        };
+        let first = run(7);
+        let kinds: Vec<FaultKind> = first[..3].iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            kinds,
+            [FaultKind::Leaf, FaultKind::Mid, FaultKind::Registry]
+        );
+        assert_eq!(first, run(7));
+        assert_ne!(first, run(8));
+    }
+
+    #[test]
+    fn csv_fields_with_commas_are_quoted() {
+        assert_eq!(
+            field("federation lost, rejoined".into()),
+            "\"federation lost, rejoined\""
+        );
+        assert_eq!(field("plain".into()), "plain");
+    }
+}
