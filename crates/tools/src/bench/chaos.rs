@@ -441,6 +441,12 @@ fn measure(
     monitor.pump_now();
     up.stop();
     results.write_file("up.log", &up.log())?;
+    let rows = membership_events(&monitor.log, &plan.federates);
+    results.write_csv(
+        "events.csv",
+        &["at_s", "federate", "event", "detail"],
+        &rows,
+    )?;
     Ok(summarise(options, plan, &monitor, &faults, problems))
 }
 
@@ -531,6 +537,50 @@ fn settled(monitor: &mut Monitor, clock: Instant, restarted: Duration) -> Option
     monitor.wait_healthy(restarted, RECOVERY_BOUND)?;
     monitor.pump_until(clock + notice);
     monitor.wait_healthy(restarted, RECOVERY_BOUND)
+}
+
+/// Joins, lost memberships and loss reports, in time order: the timeline behind each
+/// fault's figures (updates themselves are too many to list).
+fn membership_events(log: &[federate::Observation], names: &[String]) -> Vec<Vec<String>> {
+    use federate::Observation as O;
+    let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| i.to_string());
+    let mut rows: Vec<(Duration, Vec<String>)> = log
+        .iter()
+        .filter_map(|o| {
+            let (federate, event, detail) = match o {
+                O::Joined { federate, .. } => (*federate, "joined", String::new()),
+                O::MembershipLost { federate, why, .. } => {
+                    (*federate, "membership lost", why.clone())
+                }
+                O::Lost {
+                    receiver,
+                    publisher,
+                    count,
+                    ..
+                } => (
+                    *receiver,
+                    "reliable loss reported",
+                    format!(
+                        "{count} from {}",
+                        publisher.map_or_else(|| "?".into(), name)
+                    ),
+                ),
+                O::Sent { .. } | O::Reflected { .. } => return None,
+            };
+            let at = o.at();
+            Some((
+                at,
+                vec![
+                    format!("{:.3}", at.as_secs_f64()),
+                    name(federate),
+                    event.into(),
+                    field(detail),
+                ],
+            ))
+        })
+        .collect();
+    rows.sort_by_key(|(at, _)| *at);
+    rows.into_iter().map(|(_, row)| row).collect()
 }
 
 fn seconds(d: Duration) -> f64 {
@@ -739,13 +789,13 @@ pub fn table(s: &ChaosSummary) -> String {
         s.seed
     );
     out.push_str(&format!(
-        "{:>3} {:>7} {:<8} {:<10} {:>8} {:>9} {:>8} {:>9} {:>4} {:>8} {:>6} {:>8} {:>7}  {:<40} first symptom\n",
+        "{:>3} {:>7} {:<8} {:<10} {:>8} {:>9} {:>8} {:>9} {:>4} {:>8} {:>6} {:>8} {:>7}  {:<32} federation\n",
         "#", "kill s", "fault", "router", "detect s", "recover s", "outage s", "delivered", "dup",
-        "rep lost", "unrep", "w/ memb", "BE", "federation"
+        "rep lost", "unrep", "w/ memb", "BE", "first symptom"
     ));
     for r in &s.faults {
         out.push_str(&format!(
-            "{:>3} {:>7.1} {:<8} {:<10} {:>8} {:>9} {:>8} {:>9} {:>4} {:>8} {:>6} {:>8} {:>7}  {:<40} {}\n",
+            "{:>3} {:>7.1} {:<8} {:<10} {:>8} {:>9} {:>8} {:>9} {:>4} {:>8} {:>6} {:>8} {:>7}  {:<32} {}\n",
             r.number,
             r.killed_at_s,
             r.kind.label(),
@@ -759,8 +809,8 @@ pub fn table(s: &ChaosSummary) -> String {
             r.unreported,
             r.lost_with_membership,
             r.best_effort_ratio.map_or_else(|| "-".into(), |v| format!("{v:.3}")),
-            r.outcome,
             r.detected_by.as_deref().unwrap_or("none seen"),
+            r.outcome,
         ));
     }
     out.push_str(&totals_line(&s.totals));
