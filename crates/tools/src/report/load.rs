@@ -19,6 +19,7 @@ pub(crate) enum Benchmark {
     Matrix,
     Testfed,
     Timestep,
+    Chaos,
 }
 
 impl Benchmark {
@@ -32,6 +33,7 @@ impl Benchmark {
             Benchmark::Matrix => "matrix",
             Benchmark::Testfed => "testfed",
             Benchmark::Timestep => "timestep",
+            Benchmark::Chaos => "chaos",
         }
     }
 }
@@ -282,6 +284,54 @@ pub(crate) struct TimestepCase {
     pub reflects_per_step: Option<f64>,
 }
 
+/// `summary.json` of a chaos run: routers killed and restarted under `trellis up`.
+#[derive(Deserialize)]
+pub(crate) struct Chaos {
+    pub topology: Option<String>,
+    pub seconds: Option<f64>,
+    pub fault_every_seconds: Option<f64>,
+    pub rate_hz: Option<f64>,
+    pub seed: Option<u64>,
+    pub faults: Vec<ChaosFault>,
+    pub totals: Option<ChaosTotals>,
+    pub passed: Option<bool>,
+    #[serde(default)]
+    pub problems: Vec<String>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct ChaosFault {
+    pub number: u64,
+    pub kind: String,
+    pub router: String,
+    pub killed_at_s: Option<f64>,
+    pub detection_s: Option<f64>,
+    pub detected_by: Option<String>,
+    pub recovery_s: Option<f64>,
+    pub outage_s: Option<f64>,
+    pub recovered: bool,
+    pub delivered: Option<u64>,
+    pub duplicated: Option<u64>,
+    pub reported_lost: Option<u64>,
+    pub unreported: Option<u64>,
+    pub lost_with_membership: Option<u64>,
+    pub best_effort_ratio: Option<f64>,
+    pub outcome: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct ChaosTotals {
+    pub faults: Option<u64>,
+    pub recovered: Option<u64>,
+    pub delivered: Option<u64>,
+    pub duplicated: Option<u64>,
+    pub reported_lost: Option<u64>,
+    pub unreported: Option<u64>,
+    pub lost_with_membership: Option<u64>,
+    pub best_effort_ratio: Option<f64>,
+    pub memberships_lost: Option<u64>,
+}
+
 /// A summary, by benchmark.
 pub(crate) enum Summary {
     Pingpong(Pingpong),
@@ -292,6 +342,7 @@ pub(crate) enum Summary {
     Matrix(Matrix),
     Testfed(Testfed),
     Timestep(Timestep),
+    Chaos(Chaos),
 }
 
 /// One results folder.
@@ -370,6 +421,7 @@ fn read_summary(benchmark: Benchmark, path: &Path) -> Result<Summary, ReportErro
         Benchmark::Matrix => Summary::Matrix(read_json(path)?),
         Benchmark::Testfed => Summary::Testfed(read_json(path)?),
         Benchmark::Timestep => Summary::Timestep(read_json(path)?),
+        Benchmark::Chaos => Summary::Chaos(read_json(path)?),
     })
 }
 

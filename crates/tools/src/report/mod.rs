@@ -5,12 +5,14 @@
 //! Sections appear only when the inputs hold their data: run headers; ping-pong round trips
 //! against message size per hop count; the tree / mesh time ratio; distributions of pair
 //! means; the EC1 matrix (throughput against theoretical, reliability, latency and jitter);
-//! the one-way size × rate matrix; throughput, symmetric and latency sweeps; testfed load.
+//! the one-way size × rate matrix; throughput, symmetric and latency sweeps; testfed load;
+//! chaos runs (per killed router: detection, recovery, losses and the verdict).
 //! Raw-socket runs (`mode` raw-tcp / raw-udp) are drawn beside the Trellis runs as dashed
 //! lines or pale bars, labelled as baselines.
 
 mod axis;
 mod cases;
+mod chaos;
 mod html;
 mod load;
 mod matrix;
@@ -77,6 +79,7 @@ pub fn render(dirs: &[PathBuf]) -> Result<String, ReportError> {
     sections.extend(rates::sections(&runs));
     sections.extend(testfed::section(&runs));
     sections.extend(timestep::section(&runs));
+    sections.extend(chaos::section(&runs));
     let intro = format!(
         "{}<p class=\"method\"><strong>How latency was measured.</strong> {}</p>",
         html::paragraph(&format!(
