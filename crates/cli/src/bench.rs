@@ -276,7 +276,7 @@ pub(crate) struct ChaosArgs {
     /// Seconds of faults (default 60).
     #[arg(long)]
     seconds: Option<f64>,
-    /// Seconds from one kill to the next (longer when a recovery takes longer).
+    /// Seconds from one kill to the next, ±20 % by seed (longer when a recovery takes longer).
     #[arg(long, default_value_t = chaos::DEFAULT_FAULT_EVERY_SECONDS)]
     fault_every_seconds: f64,
     /// Updates per second per publisher, reliable and best effort each.

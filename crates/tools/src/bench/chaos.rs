@@ -57,7 +57,7 @@ pub struct ChaosOptions {
     /// The `trellis` executable, to run `trellis up`.
     pub trellis: PathBuf,
     pub topology: ChaosTopology,
-    /// How long faults keep coming (the first after `fault_every`).
+    /// How long faults keep coming (the first after `fault_every`, the next ones ±20 %).
     pub duration: Duration,
     pub fault_every: Duration,
     /// Updates per second per publisher, of each kind.
@@ -333,7 +333,8 @@ fn targets(topology: &Topology) -> Vec<(FaultKind, Vec<String>)> {
     .collect()
 }
 
-/// Which router to kill next: each kind once in turn, then kinds and routers at random.
+/// Which router to kill next: each kind once in turn, then kinds and routers at random;
+/// and how long until then.
 struct Schedule {
     state: u64,
     targets: Vec<(FaultKind, Vec<String>)>,
@@ -356,6 +357,14 @@ impl Schedule {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         ((z ^ (z >> 31)) % below.max(1) as u64) as usize
+    }
+
+    /// A factor in [0.8, 1.2) for the time to the next fault. Faults exactly a period
+    /// apart phase-lock with the federation's own periodic timers (vouches every 2 s): a
+    /// lost membership then shows up a little later at each fault, and the recovery times
+    /// drift instead of sampling the whole interval.
+    fn jitter(&mut self) -> f64 {
+        0.8 + self.random(1000) as f64 * 0.0004
     }
 
     fn next(&mut self) -> (FaultKind, String) {
@@ -476,7 +485,8 @@ fn faults(
         let number = faults.len() + 1;
         match one_fault(up, monitor, clock, kind, &router) {
             Ok((times, healthy)) => {
-                next_kill = (times.killed_at + options.fault_every).max(healthy + SETTLE);
+                let every = options.fault_every.mul_f64(schedule.jitter());
+                next_kill = (times.killed_at + every).max(healthy + SETTLE);
                 faults.push(times);
             }
             Err((times, problem)) => {
