@@ -12,7 +12,15 @@
 //! held. Only when the log no longer reaches back that far is its view lost for good
 //! (connectionLost). The same request after the node's link comes back (`resync`) finds
 //! events missed at the tail, which no later event would reveal.
+//!
+//! The registry may restart empty (its host died and was started again): its events then
+//! carry another epoch, and it answers that it does not know this federate. The federate
+//! then reclaims its membership (`Request::Reclaim`, see `registry/reclaim.rs`) with what
+//! it knows, keeps its handle, objects and subscriptions, and follows the new incarnation
+//! from the snapshot the reclaim is answered with. Requests refused meanwhile because the
+//! registry did not know it are asked again once it is a member again.
 
+use super::reclaim::not_known;
 use super::time::{TimeManager, TimeOutput};
 use super::{Action, Callback, Federate, FederateError};
 use crate::registry::{ErrorKind, FederationEvent, Request, Response, Snapshot};
@@ -21,6 +29,19 @@ use std::collections::{BTreeMap, VecDeque};
 
 /// Most registry events held while the join's answer is on its way.
 pub const MAX_EARLY_EVENTS: usize = 4096;
+/// Most requests held, while the federate reclaims its membership, to be asked again after.
+pub const MAX_DEFERRED_ASKS: usize = 256;
+
+/// A synchronization point announced to this federate and not yet synchronized.
+pub(super) struct Announced {
+    pub tag: Bytes,
+    /// Empty: the whole federation.
+    pub members: Vec<u32>,
+    /// The event that announced it (or the snapshot that brought it), in this epoch.
+    pub seq: u64,
+    /// Whether this federate achieved it, and with what success.
+    pub achieved: Option<bool>,
+}
 
 #[derive(Default)]
 pub(super) struct FederationView {
@@ -29,18 +50,30 @@ pub(super) struct FederationView {
     pub seq: Option<u64>,
     pub early: VecDeque<(u64, FederationEvent)>,
     pub federates: BTreeMap<u32, (String, String)>,
-    /// Synchronization points announced to this federate and not yet synchronized, with
-    /// whether it achieved them.
-    pub announced: BTreeMap<String, bool>,
+    /// Synchronization points announced to this federate and not yet synchronized.
+    pub announced: BTreeMap<String, Announced>,
+    /// The registry incarnation followed (`Snapshot::epoch`).
+    pub epoch: u64,
+    /// Incarnations left behind, most recent last.
+    pub retired: VecDeque<u64>,
+    /// Reclaiming the membership from a restarted registry.
+    pub reclaim: Option<CatchUp>,
+    /// Requests refused because the registry did not know this federate: asked again once
+    /// the reclaim is through.
+    pub deferred: VecDeque<Request>,
+    /// Events of a newer incarnation that arrived before the reclaim's answer.
+    pub next_epoch: VecDeque<(u64, u64, FederationEvent)>,
     /// Events that could not be applied (held past the limit before the join).
     pub events_lost: u64,
     /// Catching up on missed events: events arriving meanwhile wait in `early`.
     pub catch_up: Option<CatchUp>,
 }
 
+/// A request to the registry the federate repeats until it is answered (a replay of missed
+/// events, a reclaim).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum CatchUp {
-    /// The replay request is out.
+    /// The request is out.
     Asked,
     /// It failed for a reason that may pass (no registry reachable while the link is
     /// down): ask again on the next event or `resync`.
@@ -52,6 +85,7 @@ impl Federate {
     pub fn apply_join(&mut self, federation: &str, snapshot: &Snapshot) {
         self.view.name = federation.to_owned();
         self.view.seq = Some(snapshot.seq);
+        self.view.epoch = snapshot.epoch;
         self.view.federates = snapshot
             .federates
             .iter()
@@ -63,7 +97,7 @@ impl Federate {
         self.time = TimeManager::new(repr, self.handle);
         self.time.join(&snapshot.regulating, &snapshot.constrained);
         for (label, tag) in &snapshot.sync_points {
-            self.announce(label.clone(), tag.clone());
+            self.announce(label.clone(), tag.clone(), Vec::new(), snapshot.seq);
         }
         for (seq, event) in std::mem::take(&mut self.view.early) {
             self.on_sequenced(seq, event);
@@ -124,11 +158,11 @@ impl Federate {
             None => Err(FederateError::SynchronizationPointLabelNotAnnounced(
                 label.to_owned(),
             )),
-            Some(true) => Err(FederateError::SynchronizationPointAlreadyAchieved(
-                label.to_owned(),
-            )),
-            Some(achieved) => {
-                *achieved = true;
+            Some(point) if point.achieved.is_some() => Err(
+                FederateError::SynchronizationPointAlreadyAchieved(label.to_owned()),
+            ),
+            Some(point) => {
+                point.achieved = Some(success);
                 self.ask(Request::AchieveSync {
                     federation: self.view.name.clone(),
                     federate: self.handle,
@@ -153,7 +187,12 @@ impl Federate {
     /// been lost with nothing after them to show the gap, so ask the registry for whatever
     /// came after the last event applied.
     pub fn resync(&mut self) {
-        if self.view.seq.is_some() && self.view.catch_up != Some(CatchUp::Asked) {
+        if self.view.reclaim == Some(CatchUp::Retry) {
+            self.reclaim();
+        } else if self.view.seq.is_some()
+            && self.view.catch_up != Some(CatchUp::Asked)
+            && self.view.reclaim.is_none()
+        {
             self.ask_missed_events();
         }
     }
@@ -168,6 +207,7 @@ impl Federate {
         self.view.catch_up = Some(CatchUp::Asked);
         self.ask(Request::Events {
             federation: self.view.name.clone(),
+            epoch: self.view.epoch,
             after,
         });
     }
@@ -213,6 +253,12 @@ impl Federate {
                 kind: ErrorKind::NoRegistry | ErrorKind::LimitReached,
                 ..
             } => self.view.catch_up = Some(CatchUp::Retry),
+            // A restarted registry: the events cannot be replayed, the membership reclaimed.
+            Response::Error { kind, .. } if not_known(kind) => {
+                self.view.catch_up = None;
+                self.view.early.clear();
+                self.reclaim();
+            }
             other => {
                 self.view.catch_up = None;
                 self.view.early.clear();
@@ -232,8 +278,19 @@ impl Federate {
 
     /// The registry answered a request this federate asked with `Action::Ask`.
     pub fn handle_reply(&mut self, request: &Request, response: Response) {
-        if let Request::Events { .. } = request {
-            return self.on_replay(response);
+        match request {
+            Request::Events { .. } => return self.on_replay(response),
+            Request::Reclaim(_) => return self.on_reclaimed(response),
+            _ => {}
+        }
+        if let Response::Error { kind, .. } = &response {
+            if not_known(*kind) && self.view.seq.is_some() {
+                // The registry does not know us (it restarted): ask again once reclaimed.
+                if self.view.deferred.len() < MAX_DEFERRED_ASKS {
+                    self.view.deferred.push_back(request.clone());
+                }
+                return self.reclaim();
+            }
         }
         match (request, response) {
             (Request::RegisterSync { .. }, Response::SyncRegistered { label }) => self
@@ -249,10 +306,13 @@ impl Federate {
 
     /// A registry event arrived (payload on the broadcast id).
     pub(super) fn on_registry_payload(&mut self, payload: &[u8]) {
-        let Ok((seq, event)) = FederationEvent::decode(payload) else {
+        let Ok((epoch, seq, event)) = FederationEvent::decode_stamped(payload) else {
             self.stats.malformed += 1;
             return;
         };
+        if epoch != self.view.epoch && self.view.seq.is_some() {
+            return self.on_other_epoch(epoch, seq, event);
+        }
         if self.view.catch_up == Some(CatchUp::Retry) {
             self.ask_missed_events();
         }
@@ -260,7 +320,7 @@ impl Federate {
     }
 
     /// Apply an event in order, or hold it until what comes before it is known.
-    fn on_sequenced(&mut self, seq: u64, event: FederationEvent) {
+    pub(super) fn on_sequenced(&mut self, seq: u64, event: FederationEvent) {
         match self.view.seq {
             Some(_) if self.view.catch_up.is_none() => self.on_event(seq, event),
             _ if self.view.early.len() < MAX_EARLY_EVENTS => {
@@ -320,7 +380,7 @@ impl Federate {
                 members,
             } => {
                 if members.is_empty() || members.contains(&self.handle) {
-                    self.announce(label, tag);
+                    self.announce(label, tag, members, seq);
                 }
             }
             FederationEvent::FederationSynchronized { label, failed } => {
@@ -336,11 +396,19 @@ impl Federate {
         self.drain_time();
     }
 
-    fn announce(&mut self, label: String, tag: Bytes) {
-        if self.view.announced.insert(label.clone(), false).is_none() {
-            self.callbacks
-                .push_back(Callback::AnnounceSynchronizationPoint { label, tag });
+    pub(super) fn announce(&mut self, label: String, tag: Bytes, members: Vec<u32>, seq: u64) {
+        if self.view.announced.contains_key(&label) {
+            return;
         }
+        let point = Announced {
+            tag: tag.clone(),
+            members,
+            seq,
+            achieved: None,
+        };
+        self.view.announced.insert(label.clone(), point);
+        self.callbacks
+            .push_back(Callback::AnnounceSynchronizationPoint { label, tag });
     }
 
     /// Hand what time management produced to the node and the application.
@@ -458,6 +526,7 @@ mod catch_up_tests {
             request,
             Request::Events {
                 federation: "F".into(),
+                epoch: fed.registry_epoch(),
                 after: 1
             }
         );
@@ -470,6 +539,7 @@ mod catch_up_tests {
         fed.handle_reply(
             &Request::Events {
                 federation: "F".into(),
+                epoch: fed.registry_epoch(),
                 after: 1,
             },
             replay,

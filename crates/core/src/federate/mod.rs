@@ -12,6 +12,7 @@ pub mod layout;
 pub mod logical_time;
 pub mod message;
 pub mod ownership;
+mod reclaim;
 pub mod region;
 pub mod regions;
 pub mod time;
@@ -20,10 +21,11 @@ mod timed;
 pub use advisory::AdvisorySwitches;
 pub use callback::Callback;
 pub use error::FederateError;
-pub use federation::MAX_EARLY_EVENTS;
+pub use federation::{MAX_DEFERRED_ASKS, MAX_EARLY_EVENTS};
 pub use logical_time::{Interval, LogicalTime, TimeRepresentation};
 pub use message::ObjectId;
 pub use ownership::{OwnershipCallback, ResignAction};
+pub use reclaim::MAX_RECLAIMED_NAMES;
 pub use region::{Range, Region};
 pub use regions::{AttributeSetRegionSetPair, RegionHandle};
 pub use time::{AdvanceKind, TimeError, TimeStats};
@@ -103,6 +105,8 @@ pub struct Federate {
     model: Arc<ObjectModel>,
     layouts: Layouts,
     handle: u32,
+    /// `Federate::fingerprint` of the model and bins: a reclaim carries it.
+    fingerprint: u64,
     published_objects: BTreeMap<ObjectClassHandle, BTreeSet<AttributeHandle>>,
     published_interactions: BTreeSet<InteractionClassHandle>,
     object_subscriptions: BTreeMap<ObjectClassHandle, ObjectSubscription>,
@@ -133,6 +137,7 @@ impl Federate {
         let classes = model.object_classes().len() + model.interaction_classes().len();
         let layouts = Layouts::new(&model, bins).ok_or(FederateError::TooManyClasses(classes))?;
         Ok(Federate {
+            fingerprint: Federate::fingerprint(&model, bins),
             model,
             layouts,
             handle,

@@ -465,6 +465,7 @@ mod regions;
 fn joined_at_five() -> Federate {
     let mut fed = Federate::new(model(), 2, DEFAULT_BINS).unwrap();
     let snapshot = crate::registry::Snapshot {
+        epoch: 0,
         seq: 5,
         time_representation: "HLAinteger64Time".into(),
         federates: vec![(1, "a".into(), "sim".into()), (2, "b".into(), "sim".into())],
@@ -493,13 +494,13 @@ fn a_federate_resigned_as_died_behind_its_back_hears_connection_lost() {
     use crate::registry::FederationEvent;
     let mut fed = joined_at_five();
     let left = |died| FederationEvent::FederateLeft { federate: 2, died };
-    fed.on_registry_payload(&left(false).encode(6));
+    fed.on_registry_payload(&left(false).encode(0, 6));
     assert!(
         lost(&mut fed).is_empty(),
         "its own resignation needs no notice"
     );
     let mut fed = joined_at_five();
-    fed.on_registry_payload(&left(true).encode(6));
+    fed.on_registry_payload(&left(true).encode(0, 6));
     let faults = lost(&mut fed);
     assert!(
         matches!(&faults[..], [f] if f.contains("resigned this federate as died")),

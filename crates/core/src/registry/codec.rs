@@ -11,6 +11,9 @@ use bytes::{BufMut, Bytes, BytesMut};
 /// the state those events built.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Snapshot {
+    /// The registry incarnation that answered (`Registry::epoch`): events carry it too, so
+    /// the federate can tell a restarted registry from the one it joined.
+    pub epoch: u64,
     pub seq: u64,
     /// The federation's logical time representation ("HLAinteger64Time", "HLAfloat64Time").
     pub time_representation: String,
@@ -101,8 +104,53 @@ pub enum Request {
     /// registry spoke) catches up instead of leaving.
     Events {
         federation: String,
+        /// The registry incarnation the asker's `after` counts in: a restarted registry
+        /// numbers its events afresh, so it answers `RegistryRestarted` instead.
+        epoch: u64,
         after: u64,
     },
+    /// A federate of an earlier registry incarnation asks to be a member again, with what
+    /// it knows (the registry is soft state rebuilt from its federates; see
+    /// `registry::reclaim`).
+    Reclaim(Box<Reclaim>),
+}
+
+/// What a federate knows of its federation, carried by `Request::Reclaim`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reclaim {
+    pub federation: String,
+    pub fingerprint: u64,
+    pub modules: Vec<String>,
+    pub time_representation: String,
+    /// The incarnation it was a member of, and the last event of it applied.
+    pub epoch: u64,
+    pub seq: u64,
+    pub federate: u32,
+    pub name: String,
+    pub kind: String,
+    /// Every federate it knew as joined, itself included: (handle, name, type).
+    pub federates: Vec<(u32, String, String)>,
+    /// Object-instance names it had reserved.
+    pub reserved: Vec<String>,
+    pub sync_points: Vec<ReclaimedSync>,
+    /// Its view of time management: regulating federates with their regulation epochs, and
+    /// constrained federates (itself included when on).
+    pub regulating: Vec<(u32, u64)>,
+    pub constrained: Vec<u32>,
+}
+
+/// A synchronization point a reclaiming federate knows as announced and not synchronized.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReclaimedSync {
+    pub label: String,
+    pub tag: Bytes,
+    /// Empty: the whole federation.
+    pub members: Vec<u32>,
+    /// The sequence number of the event that announced it (0: it came with the join), in
+    /// the earlier incarnation's numbering.
+    pub announced: u64,
+    /// Whether it achieved the point, and with what success.
+    pub achieved: Option<bool>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -120,6 +168,9 @@ pub enum ErrorKind {
     Malformed,
     /// A synchronization point that is not pending or not announced to the asker.
     SyncPointUnknown,
+    /// The asker knew an earlier incarnation of the registry (it restarted): it should
+    /// reclaim its membership (`Request::Reclaim`).
+    RegistryRestarted,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,6 +217,12 @@ pub enum Response {
     /// `replayable_after`. The asker's view cannot be repaired.
     EventsTooOld {
         replayable_after: u64,
+    },
+    /// The reclaim was accepted: the federation as this incarnation has it, and the
+    /// reserved names the federate could not keep (another federate holds them now).
+    Reclaimed {
+        snapshot: Snapshot,
+        names_lost: Vec<String>,
     },
 }
 
@@ -319,10 +376,19 @@ impl Request {
                 out.put_u8(13);
                 put_str(&mut out, federation);
             }
-            Request::Events { federation, after } => {
+            Request::Events {
+                federation,
+                epoch,
+                after,
+            } => {
                 out.put_u8(15);
                 put_str(&mut out, federation);
+                out.put_u64_le(*epoch);
                 out.put_u64_le(*after);
+            }
+            Request::Reclaim(reclaim) => {
+                out.put_u8(16);
+                reclaim.encode(&mut out);
             }
         }
         out.freeze()
@@ -407,8 +473,10 @@ impl Request {
             },
             15 => Request::Events {
                 federation: r.long_str("federation")?,
+                epoch: r.u64("epoch")?,
                 after: r.u64("after")?,
             },
+            16 => Request::Reclaim(Box::new(Reclaim::decode(&mut r)?)),
             _ => return Err(r.malformed("unknown request kind")),
         };
         r.finish()?;
@@ -429,6 +497,7 @@ impl ErrorKind {
             ErrorKind::NoRegistry => 8,
             ErrorKind::Malformed => 9,
             ErrorKind::SyncPointUnknown => 10,
+            ErrorKind::RegistryRestarted => 11,
         }
     }
 
@@ -444,6 +513,7 @@ impl ErrorKind {
             8 => ErrorKind::NoRegistry,
             9 => ErrorKind::Malformed,
             10 => ErrorKind::SyncPointUnknown,
+            11 => ErrorKind::RegistryRestarted,
             _ => return None,
         })
     }
@@ -527,6 +597,14 @@ impl Response {
                 out.put_u8(16);
                 out.put_u64_le(*replayable_after);
             }
+            Response::Reclaimed {
+                snapshot,
+                names_lost,
+            } => {
+                out.put_u8(17);
+                snapshot.encode(&mut out);
+                put_strs(&mut out, names_lost);
+            }
         }
         out.freeze()
     }
@@ -600,6 +678,10 @@ impl Response {
             16 => Response::EventsTooOld {
                 replayable_after: r.u64("replayable after")?,
             },
+            17 => Response::Reclaimed {
+                snapshot: Snapshot::decode(&mut r)?,
+                names_lost: get_strs(&mut r)?,
+            },
             _ => return Err(r.malformed("unknown response kind")),
         };
         r.finish()?;
@@ -627,6 +709,7 @@ fn get_federates(r: &mut Reader<'_>) -> Result<Vec<(u32, String, String)>, WireE
 
 impl Snapshot {
     fn encode(&self, out: &mut BytesMut) {
+        out.put_u64_le(self.epoch);
         out.put_u64_le(self.seq);
         put_str(out, &self.time_representation);
         put_federates(out, &self.federates);
@@ -644,6 +727,7 @@ impl Snapshot {
     }
 
     fn decode(r: &mut Reader<'_>) -> Result<Snapshot, WireError> {
+        let epoch = r.u64("epoch")?;
         let seq = r.u64("seq")?;
         let time_representation = r.long_str("time representation")?;
         let federates = get_federates(r)?;
@@ -659,6 +743,7 @@ impl Snapshot {
             sync_points.push((r.long_str("label")?, get_str_bytes(r)?));
         }
         Ok(Snapshot {
+            epoch,
             seq,
             time_representation,
             federates,
@@ -666,6 +751,90 @@ impl Snapshot {
             constrained,
             sync_points,
         })
+    }
+}
+
+fn put_strs(out: &mut BytesMut, list: &[String]) {
+    out.put_u32_le(list.len() as u32);
+    for text in list {
+        put_str(out, text);
+    }
+}
+
+fn get_strs(r: &mut Reader<'_>) -> Result<Vec<String>, WireError> {
+    let count = checked_count(r, 2)?;
+    (0..count).map(|_| r.long_str("name")).collect()
+}
+
+impl Reclaim {
+    fn encode(&self, out: &mut BytesMut) {
+        put_str(out, &self.federation);
+        out.put_u64_le(self.fingerprint);
+        put_strs(out, &self.modules);
+        put_str(out, &self.time_representation);
+        out.put_u64_le(self.epoch);
+        out.put_u64_le(self.seq);
+        out.put_u32_le(self.federate);
+        put_str(out, &self.name);
+        put_str(out, &self.kind);
+        put_federates(out, &self.federates);
+        put_strs(out, &self.reserved);
+        out.put_u32_le(self.sync_points.len() as u32);
+        for point in &self.sync_points {
+            put_str(out, &point.label);
+            put_str_bytes(out, &point.tag);
+            put_handles(out, &point.members);
+            out.put_u64_le(point.announced);
+            out.put_u8(match point.achieved {
+                None => 0,
+                Some(false) => 1,
+                Some(true) => 2,
+            });
+        }
+        out.put_u32_le(self.regulating.len() as u32);
+        for (handle, epoch) in &self.regulating {
+            out.put_u32_le(*handle);
+            out.put_u64_le(*epoch);
+        }
+        put_handles(out, &self.constrained);
+    }
+
+    fn decode(r: &mut Reader<'_>) -> Result<Reclaim, WireError> {
+        let mut reclaim = Reclaim {
+            federation: r.long_str("federation")?,
+            fingerprint: r.u64("fingerprint")?,
+            modules: get_strs(r)?,
+            time_representation: r.long_str("time representation")?,
+            epoch: r.u64("epoch")?,
+            seq: r.u64("seq")?,
+            federate: r.u32("federate")?,
+            name: r.long_str("name")?,
+            kind: r.long_str("type")?,
+            federates: get_federates(r)?,
+            reserved: get_strs(r)?,
+            ..Reclaim::default()
+        };
+        let count = checked_count(r, 15)?;
+        for _ in 0..count {
+            reclaim.sync_points.push(ReclaimedSync {
+                label: r.long_str("label")?,
+                tag: get_str_bytes(r)?,
+                members: get_handles(r)?,
+                announced: r.u64("announced")?,
+                achieved: match r.u8("achieved")? {
+                    0 => None,
+                    1 => Some(false),
+                    2 => Some(true),
+                    _ => return Err(r.malformed("unknown achievement")),
+                },
+            });
+        }
+        let count = checked_count(r, 12)?;
+        for _ in 0..count {
+            reclaim.regulating.push((r.u32("handle")?, r.u64("epoch")?));
+        }
+        reclaim.constrained = get_handles(r)?;
+        Ok(reclaim)
     }
 }
 
@@ -710,8 +879,34 @@ mod tests {
             },
             Request::Events {
                 federation: "F".into(),
+                epoch: 7,
                 after: 41,
             },
+            Request::Reclaim(Box::new(Reclaim {
+                federation: "F".into(),
+                fingerprint: 9,
+                modules: vec!["a.xml".into()],
+                time_representation: "HLAfloat64Time".into(),
+                epoch: 5,
+                seq: 40,
+                federate: 2,
+                name: "tank".into(),
+                kind: "sim".into(),
+                federates: vec![
+                    (1, "a".into(), "t".into()),
+                    (2, "tank".into(), "sim".into()),
+                ],
+                reserved: vec!["Tank-1".into()],
+                sync_points: vec![ReclaimedSync {
+                    label: "ReadyToRun".into(),
+                    tag: Bytes::from_static(b"go"),
+                    members: vec![1, 2],
+                    announced: 12,
+                    achieved: Some(false),
+                }],
+                regulating: vec![(1, 4)],
+                constrained: vec![2],
+            })),
         ];
         for request in requests {
             assert_eq!(Request::decode(&request.encode()).unwrap(), request);
@@ -720,6 +915,7 @@ mod tests {
             Response::Joined {
                 federate: 3,
                 snapshot: Snapshot {
+                    epoch: 77,
                     seq: 9,
                     time_representation: "HLAinteger64Time".into(),
                     federates: vec![(3, "a".into(), "t".into())],
@@ -750,6 +946,14 @@ mod tests {
             Response::Events(Vec::new()),
             Response::EventsTooOld {
                 replayable_after: 12,
+            },
+            Response::Reclaimed {
+                snapshot: Snapshot::default(),
+                names_lost: vec!["Tank-1".into()],
+            },
+            Response::Error {
+                kind: ErrorKind::RegistryRestarted,
+                message: "restarted".into(),
             },
         ];
         for response in responses {

@@ -4,8 +4,12 @@
 //! the same membership, synchronization-point and time-management history in the same order.
 //!
 //! ```text
-//! payload: REGISTRY_EVENT_KIND: u8 | seq: u64 | kind: u8 | body
+//! payload: REGISTRY_EVENT_KIND: u8 | epoch: u64 | seq: u64 | kind: u8 | body
 //! ```
+//!
+//! The epoch names the registry incarnation that sequenced the event: a restarted registry
+//! numbers afresh, and a federate that sees an epoch it does not know reclaims its
+//! membership instead of mistaking the new numbers for old ones.
 
 use super::codec::{get_handles, put_handles, put_str};
 use crate::wire::reader::Reader;
@@ -79,9 +83,10 @@ pub enum FederationEvent {
 }
 
 impl FederationEvent {
-    pub fn encode(&self, seq: u64) -> Bytes {
+    pub fn encode(&self, epoch: u64, seq: u64) -> Bytes {
         let mut out = BytesMut::new();
         out.put_u8(REGISTRY_EVENT_KIND);
+        out.put_u64_le(epoch);
         out.put_u64_le(seq);
         match self {
             FederationEvent::FederateJoined {
@@ -125,10 +130,16 @@ impl FederationEvent {
 
     /// (sequence number, event) from a payload that starts with `REGISTRY_EVENT_KIND`.
     pub fn decode(payload: &[u8]) -> Result<(u64, FederationEvent), WireError> {
+        Self::decode_stamped(payload).map(|(_, seq, event)| (seq, event))
+    }
+
+    /// (registry epoch, sequence number, event).
+    pub fn decode_stamped(payload: &[u8]) -> Result<(u64, u64, FederationEvent), WireError> {
         let mut r = Reader::new(payload, "registry event");
         if r.u8("payload kind")? != REGISTRY_EVENT_KIND {
             return Err(r.malformed("not a registry event"));
         }
+        let epoch = r.u64("epoch")?;
         let seq = r.u64("seq")?;
         let event = match r.u8("event kind")? {
             1 => FederationEvent::FederateJoined {
@@ -157,7 +168,7 @@ impl FederationEvent {
             _ => return Err(r.malformed("unknown registry event")),
         };
         r.finish()?;
-        Ok((seq, event))
+        Ok((epoch, seq, event))
     }
 }
 
@@ -203,17 +214,35 @@ mod tests {
             },
         ];
         for (seq, event) in events.into_iter().enumerate() {
-            let bytes = event.encode(seq as u64);
+            let bytes = event.encode(99, seq as u64);
             assert_eq!(
-                FederationEvent::decode(&bytes).unwrap(),
-                (seq as u64, event)
+                FederationEvent::decode_stamped(&bytes).unwrap(),
+                (99, seq as u64, event)
             );
             for cut in 0..bytes.len() {
                 assert!(FederationEvent::decode(&bytes[..cut]).is_err());
             }
         }
-        assert!(
-            FederationEvent::decode(&[REGISTRY_EVENT_KIND, 0, 0, 0, 0, 0, 0, 0, 0, 9]).is_err()
-        );
+        assert!(FederationEvent::decode(&[
+            REGISTRY_EVENT_KIND,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            9
+        ])
+        .is_err());
     }
 }

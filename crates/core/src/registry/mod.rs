@@ -24,12 +24,20 @@
 //! events asks for them again (`Request::Events`): the registry keeps a bounded log of each
 //! federation's recent events ([`EVENT_LOG_EVENTS`], [`EVENT_LOG_BYTES`]) and answers with
 //! what it still has, or `EventsTooOld`.
+//!
+//! The registry is soft state. Each incarnation (process start) has an [`epoch`]
+//! (`Registry::epoch`) carried on its events and snapshots; after a restart the federates
+//! that remain rebuild it (`Request::Reclaim`): why that is safe, and the rules, are in
+//! `reclaim.rs`.
+//!
+//! [`epoch`]: Registry::epoch
 
 mod codec;
 mod event;
+mod reclaim;
 mod sync;
 
-pub use codec::{ErrorKind, Request, Response, Snapshot};
+pub use codec::{ErrorKind, Reclaim, ReclaimedSync, Request, Response, Snapshot};
 pub use event::{FederationEvent, TimeSwitch, FEDERATION_CONTROL_ID, REGISTRY_EVENT_KIND};
 pub use sync::{SyncFailure, MAX_SYNC_POINTS};
 
@@ -57,7 +65,9 @@ pub const EVENT_LOG_BYTES: usize = 256 << 10;
 struct FederateRecord {
     name: String,
     kind: String,
-    node: NodeId,
+    /// `None`: known only from another federate's reclaim, not reclaimed itself yet (no
+    /// router can vouch for it until it does; its lease runs from the reclaim that named it).
+    node: Option<NodeId>,
     /// When a router last vouched for the federate's node (or it joined).
     renewed: Time,
 }
@@ -86,6 +96,8 @@ struct FederationRecord {
     log_bytes: usize,
     /// Events up to this one are no longer in the log (0: none was dropped yet).
     forgotten_through: u64,
+    /// A reclaim has named the federation's members (the first one does; see `reclaim.rs`).
+    seeded: bool,
 }
 
 impl FederationRecord {
@@ -104,6 +116,7 @@ impl FederationRecord {
             log: VecDeque::new(),
             log_bytes: 0,
             forgotten_through: 0,
+            seeded: false,
         }
     }
 
@@ -140,8 +153,9 @@ impl FederationRecord {
         self.federates.keys().copied().collect()
     }
 
-    fn snapshot(&self, federate: u32) -> Snapshot {
+    fn snapshot(&self, epoch: u64, federate: u32) -> Snapshot {
         Snapshot {
+            epoch,
             seq: self.seq,
             time_representation: self.time_representation.clone(),
             federates: self
@@ -172,6 +186,8 @@ pub struct Registry {
     /// Leases are looked at a tenth of a lease apart, not on every tick: the walk covers
     /// every federate of every federation.
     next_expiry: Time,
+    /// This incarnation (0 until `start_epoch`).
+    epoch: u64,
 }
 
 fn error(kind: ErrorKind, message: String) -> Response {
@@ -197,7 +213,22 @@ impl Registry {
             now: Time::ZERO,
             lease,
             next_expiry: Time::ZERO,
+            epoch: 0,
         }
+    }
+
+    /// Name this incarnation, once: the hosting router does before the registry acts, from
+    /// something no earlier incarnation had (its node id is drawn per process, mixed with
+    /// the time). Later calls change nothing.
+    pub fn start_epoch(&mut self, epoch: u64) {
+        if self.epoch == 0 {
+            self.epoch = epoch.max(1);
+        }
+    }
+
+    /// This incarnation's epoch, carried on its events and snapshots.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
     }
 
     /// Advance the registry's clock to `now` and resign, as died, every federate whose lease
@@ -235,7 +266,7 @@ impl Registry {
             return;
         };
         record.seq += 1;
-        let payload = event.encode(record.seq);
+        let payload = event.encode(self.epoch, record.seq);
         record.log_event(record.seq, &payload);
         self.events.push_back((federation.to_owned(), payload));
     }
@@ -369,7 +400,7 @@ impl Registry {
                         renewed: self.now,
                         name: federate_name.clone(),
                         kind: federate_type.clone(),
-                        node: origin,
+                        node: Some(origin),
                     },
                 );
                 self.emit(
@@ -380,7 +411,7 @@ impl Registry {
                         kind: federate_type,
                     },
                 );
-                let snapshot = self.federations[&federation].snapshot(handle);
+                let snapshot = self.federations[&federation].snapshot(self.epoch, handle);
                 Response::Joined {
                     federate: handle,
                     snapshot,
@@ -443,9 +474,9 @@ impl Registry {
                 let mut known = BTreeSet::new();
                 for record in self.federations.values_mut() {
                     for federate in record.federates.values_mut() {
-                        if vouched.contains(&federate.node) {
+                        if let Some(node) = federate.node.filter(|n| vouched.contains(n)) {
                             federate.renewed = now;
-                            known.insert(federate.node);
+                            known.insert(node);
                         }
                     }
                 }
@@ -456,10 +487,10 @@ impl Registry {
                 let mut gone = Vec::new();
                 for (name, record) in &mut self.federations {
                     record.federates.retain(|handle, f| {
-                        if f.node == node {
+                        if f.node == Some(node) {
                             gone.push((name.clone(), *handle));
                         }
-                        f.node != node
+                        f.node != Some(node)
                     });
                 }
                 for (federation, handle) in gone {
@@ -491,10 +522,12 @@ impl Registry {
                     .map(|(name, r)| (name.clone(), r.time_representation.clone()))
                     .collect(),
             ),
-            Request::Events { federation, after } => match self.federations.get(&federation) {
-                Some(record) => record.replay(after),
-                None => unknown(&federation),
-            },
+            Request::Events {
+                federation,
+                epoch,
+                after,
+            } => self.replay(&federation, epoch, after),
+            Request::Reclaim(reclaim) => self.reclaim(origin, *reclaim),
             Request::Modules { federation } => match self.federations.get(&federation) {
                 Some(record) => Response::Modules(record.modules.clone()),
                 None => unknown(&federation),
@@ -516,6 +549,17 @@ impl Registry {
 }
 
 impl Registry {
+    /// The events after `after` of `federation`, counted in incarnation `epoch`.
+    fn replay(&self, federation: &str, epoch: u64, after: u64) -> Response {
+        if epoch != self.epoch {
+            return restarted(self.epoch, epoch);
+        }
+        match self.federations.get(federation) {
+            Some(record) => record.replay(after),
+            None => unknown(federation),
+        }
+    }
+
     fn member(
         &mut self,
         federation: &str,
@@ -566,6 +610,7 @@ impl Registry {
             tag: tag.clone(),
             members: (!members.is_empty()).then(|| members.iter().copied().collect()),
             achieved: BTreeMap::new(),
+            reclaimed: None,
         };
         record.sync_points.insert(label.clone(), point);
         self.emit(
@@ -630,6 +675,16 @@ impl Registry {
         self.emit(federation, FederationEvent::Time { federate, switch });
         Response::Ack
     }
+}
+
+fn restarted(epoch: u64, known: u64) -> Response {
+    error(
+        ErrorKind::RegistryRestarted,
+        format!(
+            "the federation registry restarted (incarnation {epoch:#x}; the asker knew \
+             {known:#x}): reclaim the membership"
+        ),
+    )
 }
 
 fn unknown(federation: &str) -> Response {
@@ -880,6 +935,7 @@ mod replay_tests {
             NodeId(2),
             Request::Events {
                 federation: "F".into(),
+                epoch: r.epoch(),
                 after,
             },
         )
@@ -917,6 +973,7 @@ mod replay_tests {
                 NodeId(2),
                 Request::Events {
                     federation: "G".into(),
+                    epoch: 0,
                     after: 0
                 }
             ),

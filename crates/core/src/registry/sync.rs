@@ -17,6 +17,9 @@ pub(super) struct SyncPoint {
     pub members: Option<BTreeSet<u32>>,
     /// Who achieved, and whether successfully.
     pub achieved: BTreeMap<u32, bool>,
+    /// Rebuilt from reclaims after a restart: the sequence number, in the earlier
+    /// incarnation, of the event that announced it (`None`: registered in this one).
+    pub reclaimed: Option<u64>,
 }
 
 /// Why a registration failed, as the standard's SynchronizationPointFailureReason.

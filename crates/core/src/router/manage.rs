@@ -130,8 +130,19 @@ impl Router {
         }
     }
 
+    /// Name the registry's incarnation before it first acts: from this process's node id
+    /// (drawn per process) and the time, so a restarted host's registry has another epoch
+    /// and federates can tell it from the one they knew (`registry/reclaim.rs`).
+    fn start_registry(&mut self, now: Time) {
+        let seed = self.config.node_id.0 ^ now.as_nanos().rotate_left(32);
+        if let Some(registry) = self.registry.as_mut() {
+            registry.start_epoch(mix(seed));
+        }
+    }
+
     /// Answer a request here if we hold the registry, else pass it on toward it.
     fn forward_request(&mut self, now: Time, asker: Option<LinkId>, frame: ManageFrame) {
+        self.start_registry(now);
         if let Some(registry) = self.registry.as_mut() {
             let response = match Request::decode(&frame.body) {
                 Ok(request) => registry.handle(frame.origin, request),
@@ -252,6 +263,7 @@ impl Router {
                 self.forward_request(now, None, frame);
             }
         }
+        self.start_registry(now);
         if let Some(registry) = self.registry.as_mut() {
             registry.tick(now);
             self.broadcast_registry_events(now);
@@ -332,8 +344,21 @@ impl Router {
         self.registry.is_some()
     }
 
+    /// The registry's epoch, on the router that hosts it.
+    pub fn registry_epoch(&self) -> Option<u64> {
+        self.registry.as_ref().map(|r| r.epoch())
+    }
+
     /// Links between this router and the registry (`None` when unreachable).
     pub fn registry_distance(&self) -> Option<u8> {
         (self.registry_distance != RegistryRoute::UNREACHABLE).then_some(self.registry_distance)
     }
+}
+
+/// splitmix64's finalizer: nearby seeds give unrelated epochs.
+fn mix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }

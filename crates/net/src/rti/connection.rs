@@ -13,8 +13,10 @@
 //! The membership ends, with the standard's connectionLost callback naming the fault, when:
 //! - the router said goodbye (it shut down, or cut the node as a slow consumer): it has
 //!   told the registry the node is gone;
-//! - the registry answers a vouch saying it has no federate of this node (it resigned it
-//!   while it was cut off, or restarted);
+//! - the registry resigned it itself while it was cut off (a vouch answered "not a member"
+//!   makes the federate reclaim, and this registry refuses the reclaim);
+//! - the registry restarted and refused its reclaim (another object model was rebuilt
+//!   under the federation's name, or another federate holds its handle);
 //! - the node gave up redialing;
 //! - the link stayed down longer than [`LINK_GRACE`]: by then the registry has resigned the
 //!   federate, since nobody vouched for it within its lease;
@@ -22,6 +24,11 @@
 //!
 //! After that it is no longer joined: it declares no interest, receives nothing, and
 //! services answer `FederateNotExecutionMember`.
+//!
+//! A registry that restarted (its host was killed and started again) does not end the
+//! membership: it starts empty, and the federate reclaims its place with what it knows
+//! (`trellis_core::registry`, `reclaim.rs`), keeping its handle. Meanwhile services that
+//! need the registry fail with `RtiError::Registry` naming why; data keeps flowing.
 
 use super::{Link, RtiAmbassador};
 use crate::node::LinkEvent;
@@ -130,7 +137,18 @@ impl RtiAmbassador {
                 }
                 None
             }
-            LinkEvent::MembershipLost(why) => Some(why),
+            // The registry does not know this federate: reclaim (a restarted registry takes it
+            // back; one that resigned it refuses, and that refusal is connectionLost).
+            LinkEvent::MembershipLost(why) => {
+                tracing::warn!(federation = %self.federation, "{why}: reclaiming the membership");
+                if let Some(joined) = self.joined.as_mut() {
+                    joined.federate.reclaim();
+                }
+                if let Err(e) = self.flush_actions() {
+                    tracing::warn!(federation = %self.federation, "reclaiming: {e}");
+                }
+                None
+            }
             LinkEvent::GaveUp(why) => Some(format!("the node gave up redialing its router: {why}")),
         }
     }

@@ -190,7 +190,8 @@ impl RtiAmbassador {
                 ErrorKind::LimitReached
                 | ErrorKind::NoRegistry
                 | ErrorKind::Malformed
-                | ErrorKind::SyncPointUnknown => RtiError::Registry(message),
+                | ErrorKind::SyncPointUnknown
+                | ErrorKind::RegistryRestarted => RtiError::Registry(message),
             }),
             response => Ok(response),
         }
@@ -283,11 +284,29 @@ impl RtiAmbassador {
             federation: self.federation.clone(),
             federate: handle,
         };
+        let answer = self.ask_as_member(request);
         self.joined = None;
         self.link.set_interest(&RoaringBitmap::new())?;
-        match self.ask(request)? {
+        match answer? {
             Response::Resigned => Ok(()),
             other => Err(Self::unexpected(other)),
+        }
+    }
+
+    /// Ask for a joined federate; if the registry does not know it (it restarted and this
+    /// federate has not reclaimed yet), reclaim and ask once more.
+    fn ask_as_member(&mut self, request: Request) -> Result<Response, RtiError> {
+        match self.ask(request.clone()) {
+            Err(
+                RtiError::FederateNotExecutionMember | RtiError::FederationExecutionDoesNotExist(_),
+            ) if self.joined.is_some() => {
+                self.with(|f| {
+                    f.reclaim();
+                    Ok(())
+                })?;
+                self.ask(request)
+            }
+            other => other,
         }
     }
 
@@ -333,11 +352,16 @@ impl RtiAmbassador {
                 } => self.link.publish(&ids, class, &payload)?,
                 Action::Ask(request) => {
                     let response = match self.link.manage(request.clone(), self.timeout) {
-                        // The catch-up on missed events is the federate's own: it retries.
-                        Err(e) if matches!(request, Request::Events { .. }) => Response::Error {
-                            kind: ErrorKind::NoRegistry,
-                            message: e.to_string(),
-                        },
+                        // The catch-up on missed events and the reclaim are the federate's
+                        // own: it retries them.
+                        Err(e)
+                            if matches!(request, Request::Events { .. } | Request::Reclaim(_)) =>
+                        {
+                            Response::Error {
+                                kind: ErrorKind::NoRegistry,
+                                message: e.to_string(),
+                            }
+                        }
                         other => other?,
                     };
                     if let Some(joined) = self.joined.as_mut() {
@@ -475,7 +499,7 @@ impl RtiAmbassador {
             federate: handle,
             name: name.to_owned(),
         };
-        match self.ask(request)? {
+        match self.ask_as_member(request)? {
             Response::NameReserved { .. } => self.with(|f| {
                 f.name_reserved(name);
                 Ok(())

@@ -259,6 +259,43 @@ impl TimeManager {
         self.constrained = constrained.iter().copied().collect();
     }
 
+    /// Who regulates (with regulation epochs) and who is constrained, as the registry's
+    /// events told this federate: what a reclaim carries to a restarted registry.
+    pub fn registry_view(&self) -> (Vec<(u32, u64)>, Vec<u32>) {
+        (
+            self.regulating.iter().map(|(h, e)| (*h, *e)).collect(),
+            self.constrained.iter().copied().collect(),
+        )
+    }
+
+    /// After a reclaim: take the rebuilt registry's word on the other federates' switches
+    /// (this federate's own state, logical time and bounds carry on as they are).
+    pub fn reconcile(&mut self, regulating: &[(u32, u64)], constrained: &[u32]) {
+        let me = self.me;
+        let stale_regulators: Vec<u32> = (self.regulating.keys().copied())
+            .filter(|h| *h != me && !regulating.iter().any(|(r, _)| r == h))
+            .collect();
+        for h in stale_regulators {
+            self.on_switch(0, h, TimeSwitch::RegulationOff);
+        }
+        for &(h, epoch) in regulating {
+            if h != me && !self.regulating.contains_key(&h) {
+                self.on_switch(epoch, h, TimeSwitch::RegulationOn);
+            }
+        }
+        let stale_constrained: Vec<u32> = (self.constrained.iter().copied())
+            .filter(|h| *h != me && !constrained.contains(h))
+            .collect();
+        for h in stale_constrained {
+            self.on_switch(0, h, TimeSwitch::ConstrainedOff);
+        }
+        for &h in constrained {
+            if h != me && !self.constrained.contains(&h) {
+                self.on_switch(0, h, TimeSwitch::ConstrainedOn);
+            }
+        }
+    }
+
     #[must_use]
     pub fn poll_output(&mut self) -> Option<TimeOutput> {
         self.out.pop_front()
