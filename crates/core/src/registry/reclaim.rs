@@ -67,6 +67,12 @@ use std::collections::BTreeMap;
 impl Registry {
     /// A federate of an earlier incarnation asks to be a member again.
     pub(super) fn reclaim(&mut self, origin: NodeId, reclaim: Reclaim) -> Response {
+        if let Some(snapshot) = self.already_member(origin, &reclaim) {
+            return Response::Reclaimed {
+                snapshot,
+                names_lost: Vec::new(),
+            };
+        }
         if let Err(refusal) = self.check_reclaim(origin, &reclaim) {
             return *refusal;
         }
@@ -102,6 +108,16 @@ impl Registry {
             snapshot,
             names_lost,
         }
+    }
+
+    /// A federate that reclaimed into this incarnation already and asks again (a "not a
+    /// member" answer to a vouch sent before its reclaim arrived late) is simply told how
+    /// things stand.
+    fn already_member(&self, origin: NodeId, r: &Reclaim) -> Option<super::Snapshot> {
+        let record = self.federations.get(&r.federation)?;
+        let held = record.federates.get(&r.federate)?;
+        let same = r.epoch == self.epoch && held.name == r.name && held.node == Some(origin);
+        same.then(|| record.snapshot(self.epoch, r.federate))
     }
 
     /// Whether the reclaim may go ahead: the refusal otherwise.

@@ -117,8 +117,15 @@ fn the_first_reclaim_recreates_the_federation_and_seeds_its_members() {
         ),
         Response::Vouched { unknown: vec![] }
     );
-    // Reclaiming again (an answer lost on the way) is harmless.
+    // Reclaiming again (an answer lost on the way) is harmless, and so is a reclaim in this
+    // incarnation's own epoch from the member itself (a late "not a member" notice).
     snapshot(ask(&mut r, 2, reclaim(2, 40)));
+    let mut late = reclaim(2, snap.seq);
+    late.epoch = NEW;
+    assert_eq!(snapshot(ask(&mut r, 2, late)).federates.len(), 3);
+    assert!(events(&mut r)
+        .iter()
+        .all(|e| matches!(e, FederationEvent::FederateJoined { .. })));
     // Resign and destroy work as ever.
     for federate in [1, 2, 3] {
         let resign = Request::Resign {
