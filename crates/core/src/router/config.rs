@@ -35,6 +35,11 @@ pub struct LinkConfig {
     pub slow_consumer_goodbye_timeout: Duration,
     /// Most interest ids one link may declare in one federation.
     pub max_interest_ids: u64,
+    /// A link whose transport fails (an error, end of stream, silence) is suspended this
+    /// long, still routed to, for its peer to redial and resume the session: what was in
+    /// flight is sent again and nothing is lost or repeated. Zero closes it at once. A full
+    /// queue meanwhile pauses publishers, within the slow-consumer bound as for any link.
+    pub resume_grace: Duration,
 }
 
 impl Default for LinkConfig {
@@ -51,6 +56,7 @@ impl Default for LinkConfig {
             close_timeout: Duration::from_secs(2),
             slow_consumer_goodbye_timeout: Duration::from_secs(30),
             max_interest_ids: 1 << 24,
+            resume_grace: Duration::from_secs(2),
         }
     }
 }
@@ -92,6 +98,10 @@ pub struct RouterConfig {
     /// On the router hosting the registry: a federate no router vouched for within this long
     /// is resigned as died (its router died with it, or it is cut off).
     pub federate_lease: Duration,
+    /// Most bytes of reliable frames kept for resending (sent, not yet acked) across all
+    /// links; past it the oldest are let go, and a resume after that loses them (reported
+    /// to the receivers by their streams).
+    pub resend_budget_bytes: usize,
 }
 
 impl RouterConfig {
@@ -112,6 +122,7 @@ impl RouterConfig {
             handshake_input_limit_bytes: 16 << 10,
             vouch_interval: crate::registry::DEFAULT_VOUCH_INTERVAL,
             federate_lease: crate::registry::DEFAULT_LEASE,
+            resend_budget_bytes: 64 << 20,
         }
     }
 

@@ -41,6 +41,9 @@ pub enum Event {
     /// interest was re-declared after a restart): the next one it does receive from that
     /// source follows this gap. Counted per interest id of the lost messages.
     ReliableLost { source: NodeId, count: u64 },
+    /// A new connection from the far side of a suspended link took its place (see the
+    /// router's `session`); `resent` when what the far side had not received is sent again.
+    LinkResumed { link: LinkId, resent: bool },
 }
 
 /// Why a link closed. The text is what the log shows and what the goodbye carries.

@@ -129,6 +129,12 @@ impl Router {
                     link.full_since = Some(now);
                 }
             }
+            // Best effort is not held for a suspended link: it would be stale by the resume.
+            TransportClass::BestEffort if link.is_suspended() => {
+                link.stats.drops.link_closed += 1;
+                self.stats.drops.link_closed += 1;
+                return;
+            }
             TransportClass::BestEffort => {
                 let limit = link.config.queue_limit_bytes;
                 let shed = link
@@ -160,7 +166,7 @@ impl Router {
     pub fn poll_transmit(&mut self, now: Time, id: LinkId, out: &mut Vec<u8>) -> usize {
         let Some(slot) = self.live(id) else { return 0 };
         let link = self.link_mut(slot);
-        if link.is_app() {
+        if link.is_app() || link.is_suspended() {
             return 0;
         }
         let include_best_effort = link.udp_peer.is_none();
@@ -187,11 +193,22 @@ impl Router {
             }
         }
         let limit = link.config.batch_limit_bytes;
-        let n = link.out.drain_into(out, limit, include_best_effort, now);
+        // Kept for resending once the far side speaks sessions (it acknowledges).
+        let kept_before = link.resend.bytes();
+        let resend = (link.peer_session.is_some() && !link.config.resume_grace.is_zero())
+            .then_some(&mut link.resend);
+        let n = link
+            .out
+            .drain_into(out, limit, include_best_effort, now, resend);
         link.stats.bytes_out += n as u64;
         link.last_sent = now;
+        self.kept_for_resend(slot, kept_before);
         self.after_drain(slot);
-        if self.link(slot).is_closing() && self.link(slot).out.is_empty() {
+        // With the goodbye out, a link whose peer speaks sessions stays until the peer
+        // closes (or the close deadline): the peer acknowledges what it reads, and a socket
+        // closed under its acks would answer with a reset that destroys the goodbye unread.
+        let link = self.link(slot);
+        if link.is_closing() && link.out.is_empty() && link.peer_session.is_none() {
             self.finish_close(slot);
         }
         n

@@ -10,7 +10,7 @@ use crate::wire::{
     decode_frame, missing_bytes, FederationId, Frame, Hello, InterestFrame, InterestOp, LinkFlags,
     Role,
 };
-use crate::wire::{DataFrame, WireError};
+use crate::wire::{DataFrame, TransportClass, WireError};
 
 impl Router {
     /// Bytes arrived on a link's stream. They are decoded and acted on at once, unless the
@@ -103,7 +103,7 @@ impl Router {
                 return;
             }
             if let Some((fed, frame)) = link.stalled.take() {
-                if !self.route(now, slot, fed, frame) {
+                if !self.route_counted(now, slot, fed, frame) {
                     return;
                 }
                 continue;
@@ -157,6 +157,8 @@ impl Router {
             Frame::Data(data) => self.on_data(now, slot, data),
             Frame::RegistryRoute(route) => self.on_registry_route(now, slot, route),
             Frame::Manage(frame) => self.on_manage(now, slot, frame),
+            Frame::Session(frame) => self.on_session(now, slot, frame),
+            Frame::Ack(received) => self.on_ack(slot, received),
         }
     }
 
@@ -304,7 +306,26 @@ impl Router {
         let link = self.link_mut(slot);
         link.stats.data_in += 1;
         self.stats.data_received += 1;
-        self.route(now, slot, fed, frame);
+        self.route_counted(now, slot, fed, frame);
+    }
+
+    /// Route a data frame that arrived on `slot`'s stream; a reliable one is counted for
+    /// the link session once routed (a paused one when it is retried). False if paused.
+    pub(super) fn route_counted(
+        &mut self,
+        now: Time,
+        slot: Slot,
+        fed: FedIndex,
+        frame: DataFrame,
+    ) -> bool {
+        let reliable = frame.class() == TransportClass::Reliable;
+        if !self.route(now, slot, fed, frame) {
+            return false;
+        }
+        if reliable {
+            self.received_reliable(now, slot);
+        }
+        true
     }
 
     /// The federation a frame on `slot` belongs to, refusing one the link does not carry.

@@ -72,6 +72,12 @@ impl Router {
             }
             return;
         }
+        if self.link(slot).is_suspended() {
+            return self.expire_suspended(now, slot);
+        }
+        if self.suspends(slot, &reason) {
+            return self.suspend(now, slot, reason);
+        }
         self.detach(now, slot, &reason);
         self.update_registry_route(now);
         let keep_queue = matches!(reason, CloseReason::Local(_));
@@ -107,7 +113,7 @@ impl Router {
     }
 
     /// Withdraw the link's interest, take it out of its block, and release whoever waited on it.
-    fn detach(&mut self, now: Time, slot: Slot, reason: &CloseReason) {
+    pub(super) fn detach(&mut self, now: Time, slot: Slot, reason: &CloseReason) {
         let link = self.link_mut(slot);
         // No route to the registry through a closing link.
         link.registry_distance = crate::wire::RegistryRoute::UNREACHABLE;
@@ -139,12 +145,21 @@ impl Router {
 
     /// The link is done: report it and free its slot.
     pub(super) fn finish_close(&mut self, slot: Slot) {
-        let link = self.links[slot as usize]
-            .take()
-            .expect("closing link is live");
+        let link = self.free_slot(slot);
         let LinkState::Closing { reason, .. } = link.state else {
             unreachable!("finish_close on a link that is not closing")
         };
+        self.events.push_back(Event::LinkClosed {
+            link: link.id,
+            reason,
+        });
+    }
+
+    /// Forget a detached link and free its slot; returns what it was.
+    pub(super) fn free_slot(&mut self, slot: Slot) -> super::link::Link {
+        let link = self.links[slot as usize]
+            .take()
+            .expect("closing link is live");
         debug_assert_eq!(link.input_counted, 0, "detach released the link's input");
         if let Some(offer) = link.udp_local {
             self.udp_sessions.remove(&offer.token);
@@ -154,10 +169,7 @@ impl Router {
         self.free_slots.push(slot);
         self.bundling.retain(|&s| s != slot);
         self.stats.links_closed += 1;
-        self.events.push_back(Event::LinkClosed {
-            link: link.id,
-            reason,
-        });
+        link
     }
 
     /// A reliable queue past its hard bound means a consumer that cannot keep up even with
@@ -230,8 +242,15 @@ impl Router {
                     }
                     continue;
                 }
+                LinkState::Suspended { until, .. } => {
+                    if now >= *until || self.stuck_too_long(now, slot).is_some() {
+                        self.expire_suspended(now, slot);
+                    }
+                    continue;
+                }
                 LinkState::Handshake { .. } | LinkState::Up => {}
             }
+            self.ack_pending(now, slot);
             if let Some(reason) = self.link_failure(now, slot) {
                 self.fail(now, slot, reason);
                 continue;
@@ -240,7 +259,7 @@ impl Router {
             let config = &link.config;
             // One heartbeat at a time waits in the control lane of a link that cannot write.
             let heartbeat_due = !config.heartbeat_interval.is_zero()
-                && link.is_up()
+                && link.is_connected()
                 && !link.out.has_control()
                 && now.since(link.last_sent) >= config.heartbeat_interval;
             if heartbeat_due {
@@ -266,11 +285,18 @@ impl Router {
         {
             return Some(CloseReason::HeartbeatTimeout(silent));
         }
+        self.stuck_too_long(now, slot)
+    }
+
+    /// A consumer whose reliable queue has been full past its bound (publishers paused on
+    /// it meanwhile): the reason to cut it, if so.
+    fn stuck_too_long(&self, now: Time, slot: Slot) -> Option<CloseReason> {
+        let link = self.link(slot);
         let bound = link.slow_consumer_bound(self.app.is_some())?;
         let stalled = now.since(link.full_since?);
         (stalled >= bound).then(|| CloseReason::SlowConsumer {
             queued_bytes: link.out.reliable_bytes(),
-            limit: config.queue_limit_bytes,
+            limit: link.config.queue_limit_bytes,
             stalled,
         })
     }

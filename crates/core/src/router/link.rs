@@ -26,6 +26,12 @@ pub(crate) enum LinkState {
         deadline: Time,
         reason: CloseReason,
     },
+    /// The transport failed; the link waits, still routed to, for its peer to redial and
+    /// resume the session until `until` (see `session`).
+    Suspended {
+        until: Time,
+        reason: CloseReason,
+    },
 }
 
 /// What a dialer expects the acceptor's hello to confirm.
@@ -97,6 +103,14 @@ pub(crate) struct Link {
     /// Last forwarding pass that chose this link; dedups links reached through several ids.
     pub stamp: u64,
     pub stats: LinkStats,
+    /// This side's session number on the link, and the far side's (from its session frame).
+    pub session: u64,
+    pub peer_session: Option<u64>,
+    /// Reliable data frames received and routed on this link, and the count last acked.
+    pub received_reliable: u64,
+    pub acked: u64,
+    /// Reliable data frames sent and not yet acked, kept to resend after a resume.
+    pub resend: super::session::ResendBuffer,
 }
 
 impl Link {
@@ -104,8 +118,18 @@ impl Link {
         self.role == Role::Application
     }
 
+    /// Attached: in its block, routed to, its interest counted. A suspended link is.
     pub(crate) fn is_up(&self) -> bool {
+        matches!(self.state, LinkState::Up | LinkState::Suspended { .. })
+    }
+
+    /// Up with a transport: it can send and receive now.
+    pub(crate) fn is_connected(&self) -> bool {
         self.state == LinkState::Up
+    }
+
+    pub(crate) fn is_suspended(&self) -> bool {
+        matches!(self.state, LinkState::Suspended { .. })
     }
 
     pub(crate) fn is_closing(&self) -> bool {

@@ -40,7 +40,7 @@ impl Router {
         }
         let mut best = (RegistryRoute::UNREACHABLE, None);
         for link in self.links.iter().flatten() {
-            if link.is_app() || !link.is_up() {
+            if link.is_app() || !link.is_connected() {
                 continue;
             }
             let distance = link.registry_distance.saturating_add(1);
@@ -59,7 +59,7 @@ impl Router {
         let via_block = via.and_then(|v| self.link(v).block);
         for id in self.link_ids() {
             let link = self.link(id.slot);
-            if link.is_app() || !link.is_up() {
+            if link.is_app() || !link.is_connected() {
                 continue;
             }
             let announce = if via_block.is_some() && link.block == via_block {

@@ -21,6 +21,7 @@ mod link;
 mod manage;
 mod propagate;
 mod queue;
+mod session;
 mod stats;
 mod streams;
 mod udp;
@@ -159,6 +160,10 @@ pub struct Router {
     /// Bytes received on all links and not yet decoded (partial frames, paused input),
     /// held within `RouterConfig::input_budget_bytes`.
     input_buffered: usize,
+    /// Number of the next link session this router opens.
+    next_session: u64,
+    /// Bytes kept for resending across all links, within `RouterConfig::resend_budget_bytes`.
+    resend_bytes: usize,
 }
 
 const ENCODE_CHUNK: usize = 64 << 10;
@@ -202,6 +207,8 @@ impl Router {
             manage_replies: VecDeque::new(),
             next_request: 1,
             input_buffered: 0,
+            next_session: 1,
+            resend_bytes: 0,
             config,
         };
         router.registry_distance = if router.registry.is_some() {
@@ -352,6 +359,11 @@ impl Router {
             ready: false,
             stamp: 0,
             stats: LinkStats::default(),
+            session: 0,
+            peer_session: None,
+            received_reliable: 0,
+            acked: 0,
+            resend: Default::default(),
         });
         slot
     }
@@ -377,8 +389,11 @@ impl Router {
     }
 
     /// Whether `id` names a link that is still open (closing included).
+    /// Whether `id` is a link with a transport (not closed, not suspended awaiting resume:
+    /// the driver was told `LinkClosed` for both).
     pub fn has_link(&self, id: LinkId) -> bool {
-        self.live(id).is_some()
+        self.live(id)
+            .is_some_and(|slot| !self.link(slot).is_suspended())
     }
 
     /// Every live link, the application's included.
@@ -468,7 +483,8 @@ impl Router {
 
     fn mark_ready(&mut self, slot: Slot) {
         let link = self.link_mut(slot);
-        if !link.ready && !link.is_app() {
+        // A suspended link has no transport: its output waits for the resume.
+        if !link.ready && !link.is_app() && !link.is_suspended() {
             link.ready = true;
             self.ready.push_back(slot);
         }

@@ -14,6 +14,11 @@ use roaring::RoaringBitmap;
 impl Router {
     /// The far side's hello checked out: place the link in its block and declare our interest.
     pub(super) fn link_up(&mut self, now: Time, slot: Slot, peer: PeerInfo) {
+        // Before the link joins a block: the interest withdrawn here must not be taken for
+        // what the new block was declared.
+        if peer.role == Role::Parent {
+            self.left_other_parents(now, slot, peer.node_id);
+        }
         let block = match peer.role {
             Role::Peer => match self.cliques.get(&peer.clique) {
                 Some(&block) => block,
@@ -25,6 +30,10 @@ impl Router {
         let link = self.link_mut(slot);
         link.state = LinkState::Up;
         let id = link.id;
+        // Before any interest: the far side may take our session to resume a suspended link.
+        if !self.link(slot).is_app() {
+            self.send_session(now, slot, peer.node_id);
+        }
         for fed in 0..self.feds.len() as FedIndex {
             if self.feds[fed as usize].is_none() || !self.link(slot).carries(fed) {
                 continue;

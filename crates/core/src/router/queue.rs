@@ -4,6 +4,7 @@
 //! FIFO per priority so that overflow can shed the least urgent first and, within a
 //! priority, the oldest: a newer update of simulation state is worth more than an older one.
 
+use super::session::ResendBuffer;
 use crate::time::Time;
 use bytes::Bytes;
 use std::collections::VecDeque;
@@ -135,21 +136,23 @@ impl OutQueue {
 
     /// Move whole frames into `out` until `limit` bytes (at least one frame, however large).
     /// Best-effort frames leave most urgent first. Returns the bytes moved.
+    /// Reliable frames drained are kept in `resend`, when given, until acknowledged.
     pub(crate) fn drain_into(
         &mut self,
         out: &mut Vec<u8>,
         limit: usize,
         include_best_effort: bool,
         now: Time,
+        resend: Option<&mut ResendBuffer>,
     ) -> usize {
         let start = out.len();
         self.drain_control(out, start, limit);
         let best_effort_first = include_best_effort && self.best_effort_leads;
         if best_effort_first {
             self.drain_best_effort(out, start, limit);
-            self.drain_reliable(out, start, limit);
+            self.drain_reliable(out, start, limit, resend);
         } else {
-            self.drain_reliable(out, start, limit);
+            self.drain_reliable(out, start, limit, resend);
             if include_best_effort {
                 self.drain_best_effort(out, start, limit);
             }
@@ -171,16 +174,24 @@ impl OutQueue {
             out,
             start,
             limit,
+            None,
         );
     }
 
-    fn drain_reliable(&mut self, out: &mut Vec<u8>, start: usize, limit: usize) {
+    fn drain_reliable(
+        &mut self,
+        out: &mut Vec<u8>,
+        start: usize,
+        limit: usize,
+        resend: Option<&mut ResendBuffer>,
+    ) {
         drain_fifo(
             &mut self.reliable,
             &mut self.reliable_bytes,
             out,
             start,
             limit,
+            resend,
         );
     }
 
@@ -226,6 +237,27 @@ impl OutQueue {
         self.pop_best_effort()
     }
 
+    /// Keep only reliable data (a suspended link: its control frames belong to the old
+    /// connection, best effort is not worth holding). Returns how many frames went.
+    pub(crate) fn keep_reliable_only(&mut self) -> usize {
+        let reliable = std::mem::take(&mut self.reliable);
+        let reliable_bytes = self.reliable_bytes;
+        let dropped = self.clear();
+        self.reliable = reliable;
+        self.reliable_bytes = reliable_bytes;
+        dropped
+    }
+
+    /// Take every queued reliable frame, oldest first.
+    pub(crate) fn take_reliable(&mut self) -> VecDeque<Bytes> {
+        self.reliable_bytes = 0;
+        let frames = std::mem::take(&mut self.reliable);
+        if self.is_empty() {
+            self.oldest = None;
+        }
+        frames
+    }
+
     /// Empty the queue; returns how many frames were thrown away.
     pub(crate) fn clear(&mut self) -> usize {
         let n = self.control.len()
@@ -253,6 +285,7 @@ fn drain_fifo(
     out: &mut Vec<u8>,
     start: usize,
     limit: usize,
+    mut keep: Option<&mut ResendBuffer>,
 ) {
     while let Some(frame) = frames.front() {
         if out.len() > start && out.len() - start + frame.len() > limit {
@@ -260,7 +293,10 @@ fn drain_fifo(
         }
         out.extend_from_slice(frame);
         *bytes -= frame.len();
-        frames.pop_front();
+        let frame = frames.pop_front().expect("front exists");
+        if let Some(keep) = keep.as_deref_mut() {
+            keep.push(frame);
+        }
     }
 }
 
@@ -333,12 +369,12 @@ mod tests {
         q.push_control(t, frame(8, 9));
         assert_eq!(q.control_bytes(), 8);
         let mut out = Vec::new();
-        q.drain_into(&mut out, 50, true, t);
+        q.drain_into(&mut out, 50, true, t, None);
         assert_eq!(out[..8], [9; 8], "the control frame leads the next batch");
         assert_eq!(out.len(), 48, "data fills the rest of the batch");
         assert!(!q.has_control());
         out.clear();
-        q.drain_into(&mut out, 1 << 20, true, t);
+        q.drain_into(&mut out, 1 << 20, true, t, None);
         assert_eq!(out.len(), 120);
         assert!(q.is_empty());
     }
@@ -352,13 +388,13 @@ mod tests {
         }
         q.push_reliable(t, frame(500, 9));
         let mut out = Vec::new();
-        assert_eq!(q.drain_into(&mut out, 100, true, t), 80);
+        assert_eq!(q.drain_into(&mut out, 100, true, t, None), 80);
         out.clear();
-        assert_eq!(q.drain_into(&mut out, 100, true, t), 80);
+        assert_eq!(q.drain_into(&mut out, 100, true, t, None), 80);
         out.clear();
-        assert_eq!(q.drain_into(&mut out, 100, true, t), 40);
+        assert_eq!(q.drain_into(&mut out, 100, true, t, None), 40);
         out.clear();
-        assert_eq!(q.drain_into(&mut out, 100, true, t), 500);
+        assert_eq!(q.drain_into(&mut out, 100, true, t, None), 500);
         assert!(q.is_empty());
         assert_eq!(q.reliable_bytes(), 0);
     }

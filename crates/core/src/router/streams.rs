@@ -51,11 +51,20 @@ pub(super) enum Verdict {
     Duplicate,
 }
 
+/// One followed stream: the number expected next, and whether the application dropped the
+/// id since (then the next frame at or past `expected` starts the stream again without a
+/// loss: nothing was owed meanwhile; one before it is still a duplicate).
+#[derive(Copy, Clone, Debug)]
+struct Stream {
+    expected: u32,
+    resync: bool,
+}
+
 /// The receiving side: per id the application holds, per source, the stream number
 /// expected next.
 #[derive(Default)]
 pub(super) struct Incoming {
-    expected: FxHashMap<u32, FxHashMap<NodeId, u32>>,
+    expected: FxHashMap<u32, FxHashMap<NodeId, Stream>>,
     followed: usize,
     /// Streams not followed because `MAX_FOLLOWED_STREAMS` was reached.
     pub(super) unfollowed: u64,
@@ -73,55 +82,77 @@ impl Incoming {
         if frame.class() != TransportClass::Reliable || source == me {
             return Verdict::Deliver;
         }
-        let mut lost = 0u64;
-        let mut duplicate = false;
-        for (id, number) in frame.ids().zip(frame.streams()) {
-            if number == 0 || !interest.contains(id) {
-                continue;
-            }
-            let streams = self.expected.entry(id).or_default();
-            let Some(expected) = streams.get_mut(&source) else {
-                if self.followed < MAX_FOLLOWED_STREAMS {
-                    streams.insert(source, next_number(number));
-                    self.followed += 1;
-                } else {
-                    self.unfollowed += 1;
-                }
-                continue;
-            };
-            // Serial-number arithmetic: streams wrap after 2^32 - 1 frames.
-            let ahead = number.wrapping_sub(*expected) as i32;
-            if ahead < 0 {
-                duplicate = true;
-                continue;
-            }
-            lost += ahead as u64;
-            *expected = next_number(number);
+        // First whether it is a step back in any stream, without touching any: a frame
+        // dropped as a duplicate (or as too late) must not start or move a stream.
+        let held = || {
+            frame
+                .ids()
+                .zip(frame.streams())
+                .filter(|&(id, number)| number != 0 && interest.contains(id))
+        };
+        let behind = |id: u32, number: u32| {
+            self.expected
+                .get(&id)
+                .and_then(|streams| streams.get(&source))
+                .is_some_and(|stream| (number.wrapping_sub(stream.expected) as i32) < 0)
+        };
+        if held().any(|(id, number)| behind(id, number)) {
+            return Verdict::Duplicate;
         }
-        match (duplicate, lost) {
-            (true, _) => Verdict::Duplicate,
-            (false, 0) => Verdict::Deliver,
-            (false, lost) => Verdict::DeliverAfterLoss(lost),
+        let mut lost = 0u64;
+        for (id, number) in held() {
+            let streams = self.expected.entry(id).or_default();
+            match streams.get_mut(&source) {
+                // Serial-number arithmetic: streams wrap after 2^32 - 1 frames.
+                Some(stream) => {
+                    if !stream.resync {
+                        lost += u64::from(number.wrapping_sub(stream.expected));
+                    }
+                    *stream = Stream {
+                        expected: next_number(number),
+                        resync: false,
+                    };
+                }
+                None if self.followed < MAX_FOLLOWED_STREAMS => {
+                    let stream = Stream {
+                        expected: next_number(number),
+                        resync: false,
+                    };
+                    streams.insert(source, stream);
+                    self.followed += 1;
+                }
+                None => self.unfollowed += 1,
+            }
+        }
+        match lost {
+            0 => Verdict::Deliver,
+            lost => Verdict::DeliverAfterLoss(lost),
         }
     }
 
-    /// The application dropped interest in `ids`: their streams end here. If it subscribes
-    /// again, they start afresh at the first frame it receives.
+    /// The application dropped interest in `ids`: their streams pause. If it subscribes
+    /// again, each starts afresh at the first frame it receives past where it stopped, and
+    /// a frame from before is still a duplicate (a copy may come the long way round, after
+    /// a failover, long after the first).
     pub(super) fn forget(&mut self, ids: &RoaringBitmap) {
+        let pause = |streams: &mut FxHashMap<NodeId, Stream>| {
+            for stream in streams.values_mut() {
+                stream.resync = true;
+            }
+        };
         if ids.len() as usize > self.expected.len() {
-            let followed = &mut self.followed;
-            self.expected.retain(|id, streams| {
-                let keep = !ids.contains(*id);
-                if !keep {
-                    *followed -= streams.len();
-                }
-                keep
-            });
+            for (_, streams) in self
+                .expected
+                .iter_mut()
+                .filter(|(id, _)| ids.contains(**id))
+            {
+                pause(streams);
+            }
             return;
         }
         for id in ids {
-            if let Some(streams) = self.expected.remove(&id) {
-                self.followed -= streams.len();
+            if let Some(streams) = self.expected.get_mut(&id) {
+                pause(streams);
             }
         }
     }
@@ -210,13 +241,31 @@ mod tests {
     }
 
     #[test]
-    fn a_forgotten_id_starts_afresh() {
+    fn a_duplicate_moves_no_stream() {
+        let mut inc = Incoming::default();
+        let me = NodeId(99);
+        assert_eq!(
+            inc.check(&frame(7, &[1], &[5]), &interest(&[1]), me),
+            Verdict::Deliver
+        );
+        // A late copy of frame 4 also carrying id 2: dropped, and id 2 is not followed.
+        assert_eq!(
+            inc.check(&frame(7, &[1, 2], &[4, 9]), &interest(&[1, 2]), me),
+            Verdict::Duplicate
+        );
+        assert_eq!(
+            inc.check(&frame(7, &[2], &[20]), &interest(&[1, 2]), me),
+            Verdict::Deliver
+        );
+    }
+
+    #[test]
+    fn a_forgotten_id_starts_afresh_but_still_drops_what_came_before() {
         let mut inc = Incoming::default();
         let all = interest(&[1]);
         let me = NodeId(99);
-        assert_eq!(inc.check(&frame(7, &[1], &[1]), &all, me), Verdict::Deliver);
+        assert_eq!(inc.check(&frame(7, &[1], &[5]), &all, me), Verdict::Deliver);
         inc.forget(&all);
-        assert_eq!(inc.followed, 0);
         assert_eq!(
             inc.check(&frame(7, &[1], &[40]), &all, me),
             Verdict::Deliver
@@ -224,6 +273,11 @@ mod tests {
         assert_eq!(
             inc.check(&frame(7, &[1], &[41]), &all, me),
             Verdict::Deliver
+        );
+        inc.forget(&all);
+        assert_eq!(
+            inc.check(&frame(7, &[1], &[5]), &all, me),
+            Verdict::Duplicate
         );
     }
 

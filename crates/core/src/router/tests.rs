@@ -769,7 +769,11 @@ fn bundling_delay_holds_output_until_due() {
     use crate::wire::FrameKind;
     assert_eq!(
         kinds,
-        vec![FrameKind::Hello, FrameKind::RegistryRoute],
+        vec![
+            FrameKind::Hello,
+            FrameKind::Session,
+            FrameKind::RegistryRoute
+        ],
         "control frames do not wait for the bundling delay"
     );
     out.clear();

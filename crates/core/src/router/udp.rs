@@ -198,7 +198,9 @@ impl Router {
         };
         let (token, seq) = (field(4), field(12));
         let slot = match self.udp_sessions.get(&token) {
-            Some(&slot) if self.link(slot).is_up() && self.link(slot).udp_peer.is_some() => slot,
+            Some(&slot) if self.link(slot).is_connected() && self.link(slot).udp_peer.is_some() => {
+                slot
+            }
             _ => {
                 self.stats.drops.unknown_session += 1;
                 return;
@@ -245,7 +247,7 @@ impl Router {
         self.on_datagram_data(now, slot, frame);
         self.links[slot as usize]
             .as_ref()
-            .is_some_and(|l| l.is_up())
+            .is_some_and(|l| l.is_connected())
     }
 
     fn on_datagram_data(&mut self, now: Time, slot: Slot, frame: crate::wire::DataFrame) {

@@ -34,8 +34,9 @@
 //! partitions heal, crashed nodes restart and broken pipes are redialed: the network
 //! becomes quiet; the interest every node declares toward every link equals DESIGN.md §2's
 //! union rule and the far end holds exactly that; and every reliable message published then
-//! reaches every interested application exactly once and nobody else. What a fault destroys
-//! in flight is lost (there is no link session resume yet), and reported.
+//! reaches every interested application exactly once and nobody else. A broken connection
+//! redialed within the grace resumes its link session and loses nothing
+//! (`tests/link_resume.rs`); what a crash destroys is lost, and reported.
 
 mod rng;
 
@@ -608,15 +609,20 @@ impl Sim {
 
     /// Whether anything is in flight or queued for a transport.
     pub fn busy(&self) -> bool {
-        self.pipes.iter().filter(|p| !p.dead).any(|p| {
-            p.toward
-                .iter()
-                .any(|d| !d.stream.is_empty() || !d.datagrams.is_empty())
-                || p.ends.iter().any(|&(node, link)| {
-                    let router = &self.nodes[node].router;
-                    router.has_output(link) || router.has_datagrams(link)
-                })
-        })
+        let suspended = self
+            .nodes
+            .iter()
+            .any(|n| !n.crashed && n.router.has_suspended_links());
+        suspended
+            || self.pipes.iter().filter(|p| !p.dead).any(|p| {
+                p.toward
+                    .iter()
+                    .any(|d| !d.stream.is_empty() || !d.datagrams.is_empty())
+                    || p.ends.iter().any(|&(node, link)| {
+                        let router = &self.nodes[node].router;
+                        router.has_output(link) || router.has_datagrams(link)
+                    })
+            })
     }
 
     /// The pipes that keep the network busy, for a failure message.
@@ -682,8 +688,13 @@ impl Sim {
 
     /// Advance to the next due instant and act on everything due then.
     pub fn step(&mut self) {
+        self.step_until(Time::from_nanos(u64::MAX));
+    }
+
+    /// As [`Sim::step`], but no later than `limit`.
+    fn step_until(&mut self, limit: Time) {
         self.settle();
-        self.now = self.next_due();
+        self.now = self.next_due().min(limit);
         let now = self.now;
         for pipe in 0..self.pipes.len() {
             for end in 0..2 {
@@ -766,7 +777,7 @@ impl Sim {
     pub fn run_for(&mut self, span: Duration) {
         let until = self.now + span;
         while self.now < until {
-            self.step();
+            self.step_until(until);
         }
     }
 }

@@ -16,11 +16,13 @@ mod control;
 mod data;
 mod manage;
 pub(crate) mod reader;
+mod session;
 
 pub(crate) use control::clip as control_clip;
 pub use control::{Goodbye, Hello, InterestFrame, InterestOp, LinkFlags, Role, UdpOffer};
 pub use data::{DataFrame, DataHeader, DataIds, TransportClass, MAX_IDS_PER_FRAME};
 pub use manage::{ManageDirection, ManageFrame, RegistryRoute};
+pub use session::{encode_ack, Resume, SessionFrame};
 
 use bytes::BytesMut;
 use reader::Reader;
@@ -89,6 +91,8 @@ pub enum FrameKind {
     Goodbye = 5,
     RegistryRoute = 6,
     Manage = 7,
+    Session = 8,
+    Ack = 9,
 }
 
 impl FrameKind {
@@ -101,6 +105,8 @@ impl FrameKind {
             5 => FrameKind::Goodbye,
             6 => FrameKind::RegistryRoute,
             7 => FrameKind::Manage,
+            8 => FrameKind::Session,
+            9 => FrameKind::Ack,
             _ => return None,
         })
     }
@@ -114,6 +120,8 @@ impl FrameKind {
             FrameKind::Goodbye => "goodbye",
             FrameKind::RegistryRoute => "registry route",
             FrameKind::Manage => "manage",
+            FrameKind::Session => "session",
+            FrameKind::Ack => "ack",
         }
     }
 }
@@ -146,6 +154,9 @@ pub enum Frame {
     Goodbye(Goodbye),
     RegistryRoute(RegistryRoute),
     Manage(ManageFrame),
+    Session(SessionFrame),
+    /// Reliable frames the far side received and routed on this link so far.
+    Ack(u64),
 }
 
 impl Frame {
@@ -158,6 +169,8 @@ impl Frame {
             Frame::Goodbye(_) => FrameKind::Goodbye,
             Frame::RegistryRoute(_) => FrameKind::RegistryRoute,
             Frame::Manage(_) => FrameKind::Manage,
+            Frame::Session(_) => FrameKind::Session,
+            Frame::Ack(_) => FrameKind::Ack,
         }
     }
 
@@ -213,6 +226,18 @@ impl Frame {
                 Ok(Frame::RegistryRoute(route))
             }
             FrameKind::Manage => ManageFrame::from_frame(frame).map(Frame::Manage),
+            FrameKind::Session => {
+                let mut r = Reader::new(&frame[FRAME_HEADER_LEN..], "session");
+                let session = SessionFrame::decode(&mut r)?;
+                r.finish()?;
+                Ok(Frame::Session(session))
+            }
+            FrameKind::Ack => {
+                let mut r = Reader::new(&frame[FRAME_HEADER_LEN..], "ack");
+                let received = r.u64("received count")?;
+                r.finish()?;
+                Ok(Frame::Ack(received))
+            }
         }
     }
 }

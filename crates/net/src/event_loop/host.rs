@@ -35,9 +35,9 @@ pub(super) struct Dialer {
 }
 
 /// Dials that fail in a row before a node moves on to its next parent (about 0.2-0.35 s
-/// with the backoff). A link that was up and failed moves on at once; a refused dial may
-/// only mean the parent has not started yet, and processes started together in any order
-/// should attach to their primaries.
+/// with the backoff): a refused dial may only mean the parent has not started yet, and
+/// processes started together in any order should attach to their primaries. After a link
+/// that was up fails, one refused redial moves on.
 const DIAL_FAILURES_BEFORE_FAILOVER: u32 = 3;
 
 impl Dialer {
@@ -165,8 +165,7 @@ impl Host {
             if d.failures_here >= DIAL_FAILURES_BEFORE_FAILOVER && d.fail_over() {
                 tracing::warn!(
                     host = %self.name, failed = %endpoint, next = %d.endpoint(),
-                    "dial failed {DIAL_FAILURES_BEFORE_FAILOVER} times ({why}); trying the \
-                     next parent"
+                    "dial failed ({why}); trying the next parent"
                 );
             }
             d.state = DialState::Waiting(now + backoff(d.failures));
@@ -269,13 +268,10 @@ impl Host {
         for dialer in &mut self.dialers {
             if matches!(dialer.state, DialState::Up(l) if l == link) {
                 dialer.state = if dialer.config.persistent && !stopping {
-                    let failed = dialer.endpoint().to_string();
-                    if dialer.fail_over() {
-                        tracing::warn!(
-                            host = %self.name, %failed, next = %dialer.endpoint(),
-                            "link to the parent lost ({reason}); failing over"
-                        );
-                    }
+                    // Redial the same parent first, once: if it is alive the router resumes
+                    // the link session and nothing is lost. If that dial is refused (the
+                    // process is gone), the next parent is tried.
+                    dialer.failures_here = DIAL_FAILURES_BEFORE_FAILOVER - 1;
                     DialState::Waiting(now + backoff(1))
                 } else {
                     DialState::GaveUp
@@ -357,6 +353,9 @@ impl EventLoop {
                     }
                 }
                 Event::InterestChanged { .. } => h.notify(Notice::InterestChanged),
+                Event::LinkResumed { link, resent } => {
+                    tracing::info!(host = %h.name, ?link, resent, "link session resumed")
+                }
                 Event::ReliableLost { source, count } => {
                     if let Some(suppressed) = h.warnings.admit(now) {
                         tracing::warn!(
