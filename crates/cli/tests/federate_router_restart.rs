@@ -3,13 +3,12 @@
 //! interest again on the new link, the restarted router vouches for it, and it catches up on
 //! the registry events it missed meanwhile. Real processes, real sockets.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
+mod common;
+
+use common::*;
+use std::process::Command;
 use std::time::{Duration, Instant};
 use trellis_core::federate::Callback;
-use trellis_core::fom::ObjectModel;
 use trellis_core::registry::{DEFAULT_LEASE, DEFAULT_VOUCH_INTERVAL};
 use trellis_core::topology::Topology;
 use trellis_net::rti::{ResignAction, RtiAmbassador, RtiConfig, RtiError};
@@ -17,113 +16,6 @@ use trellis_net::NodeConfig;
 
 /// Bound on every wait (generous: the machine may be loaded).
 const WAIT: Duration = Duration::from_secs(30);
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("trellis-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// `count` consecutive free ports on loopback, checked by binding them all.
-fn free_ports(count: u16) -> u16 {
-    for attempt in 0..200u16 {
-        let base = 31_000 + (std::process::id() as u16 % 89) * 100 + attempt * 307 % 20_000;
-        let held: Vec<_> = (0..count)
-            .map_while(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).ok())
-            .collect();
-        if held.len() == count as usize {
-            return base;
-        }
-    }
-    panic!("no {count} consecutive free ports");
-}
-
-/// `trellis up` on a topology file, its output read on a thread.
-struct Up {
-    child: Child,
-    lines: std::sync::mpsc::Receiver<String>,
-}
-
-impl Up {
-    fn start(file: &Path) -> Up {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-            .args(["up", file.to_str().unwrap()])
-            .env("TRELLIS_LOG", "error")
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = sender.send(line);
-            }
-        });
-        let mut up = Up { child, lines };
-        up.wait_for_line("every router link connected");
-        up
-    }
-
-    fn wait_for_line(&mut self, text: &str) -> String {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) if line.contains(text) => return line,
-                Ok(_) => {}
-                Err(_) => panic!("trellis up printed no line with {text:?} in time"),
-            }
-        }
-    }
-
-    /// The process of router `name`, a child of `trellis up`.
-    fn router_pid(&self, name: &str) -> u32 {
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-                continue;
-            };
-            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-                continue;
-            };
-            let parent = stat
-                .rsplit(')')
-                .next()
-                .and_then(|rest| rest.split_whitespace().nth(1))
-                .and_then(|p| p.parse::<u32>().ok());
-            let named = std::fs::read(format!("/proc/{pid}/cmdline"))
-                .is_ok_and(|c| c.split(|&b| b == 0).any(|arg| arg == name.as_bytes()));
-            if parent == Some(self.child.id()) && named {
-                return pid;
-            }
-        }
-        panic!("no process for router {name}")
-    }
-}
-
-impl Drop for Up {
-    fn drop(&mut self) {
-        // SIGKILL to `trellis up` takes its routers along (they die with it).
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn model() -> Arc<ObjectModel> {
-    Arc::new(
-        ObjectModel::from_sources(&[("demo.xml", include_str!("../../../foms/trellis-demo.xml"))])
-            .unwrap(),
-    )
-}
 
 /// An ambassador at attachment point `at`, its node named `node`.
 fn connect(topology: &Topology, federation: &str, at: &str, node: &str) -> RtiAmbassador {
@@ -273,7 +165,7 @@ fn a_federate_whose_router_is_killed_and_restarted_keeps_its_membership() {
     assert_ne!(leaf, topology.plan("fed-2").unwrap().dial[0].far);
     let mut up = Up::start(&file);
 
-    let model = model();
+    let model = demo_model();
     let federation = format!("Restart{}", std::process::id());
     let mut sender = connect(&topology, &federation, "fed-1", "fed-1");
     sender.create_federation_execution(&model).unwrap();

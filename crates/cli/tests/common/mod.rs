@@ -1,0 +1,198 @@
+//! What the `trellis up` tests share: a temporary directory, free loopback ports, and
+//! `trellis up` as a child process whose routers can be found and killed.
+
+#![allow(dead_code)] // each test file uses a part
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use trellis_core::fom::ObjectModel;
+
+/// Bound on waiting for a line of `trellis up` (generous: the machine may be loaded).
+pub const UP_WAIT: Duration = Duration::from_secs(30);
+
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("trellis-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `count` consecutive free ports on loopback, checked by binding them all.
+pub fn free_ports(count: u16) -> u16 {
+    // Tests run in parallel: each call starts its search elsewhere.
+    static CALLS: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    for attempt in 0..200u16 {
+        let base = 20_000
+            + (std::process::id() as u16 % 97) * 100
+            + call * 5_000 % 30_000
+            + attempt * 211 % 10_000;
+        let held: Vec<_> = (0..count)
+            .map_while(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).ok())
+            .collect();
+        if held.len() == count as usize {
+            return base;
+        }
+    }
+    panic!("no {count} consecutive free ports");
+}
+
+/// `trellis up` on a topology file, its output read on a thread.
+pub struct Up {
+    pub child: Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Up {
+    pub fn start(file: &Path) -> Up {
+        Up::start_with(file, &[])
+    }
+
+    pub fn start_with(file: &Path, options: &[&str]) -> Up {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+            .args(["up", file.to_str().unwrap()])
+            .args(options)
+            .env("TRELLIS_LOG", "error")
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = std::sync::mpsc::channel();
+        // Keep reading until the end, so trellis up never writes into a closed pipe.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = sender.send(line);
+            }
+        });
+        let mut up = Up { child, lines };
+        up.wait_for_line("every router link connected");
+        up
+    }
+
+    /// The next line of `trellis up` that contains `text`, within the bound.
+    pub fn wait_for_line(&mut self, text: &str) -> String {
+        let deadline = Instant::now() + UP_WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.contains(text) => return line,
+                Ok(_) => {}
+                Err(_) => panic!("trellis up printed no line with {text:?} in time"),
+            }
+        }
+    }
+
+    /// SIGKILL router `name` and wait until `trellis up` reports its exit. Returns the
+    /// killed pid and that line.
+    pub fn kill_router(&mut self, name: &str) -> (u32, String) {
+        let pid = self.router_pid(name);
+        assert!(Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success());
+        (pid, self.wait_for_line(&format!("router {name} exited")))
+    }
+
+    /// The process of router `name`.
+    pub fn router_pid(&self, name: &str) -> u32 {
+        router_children(self.child.id())
+            .into_iter()
+            .find(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|cmdline| {
+                    cmdline.split(|&b| b == 0).any(|arg| arg == name.as_bytes())
+                })
+            })
+            .unwrap_or_else(|| panic!("no process for router {name}"))
+    }
+
+    /// SIGTERM, exit status 0, and no router process of ours left.
+    pub fn stop(mut self) {
+        let pid = self.child.id();
+        let routers_before = router_children(pid);
+        assert!(!routers_before.is_empty());
+        assert!(Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success());
+        let deadline = Instant::now() + UP_WAIT;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "trellis up did not stop");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{status}");
+        for router in routers_before {
+            assert!(
+                !Path::new(&format!("/proc/{router}")).exists() || is_zombie(router),
+                "router process {router} left behind"
+            );
+        }
+    }
+}
+
+impl Drop for Up {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn router_children(parent: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let fields: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(parent) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+pub fn is_zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z'))
+    })
+}
+
+pub fn demo_model() -> Arc<ObjectModel> {
+    Arc::new(
+        ObjectModel::from_sources(&[(
+            "demo.xml",
+            include_str!("../../../../foms/trellis-demo.xml"),
+        )])
+        .unwrap(),
+    )
+}
