@@ -10,22 +10,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 use trellis_core::federate::Callback;
 use trellis_core::registry::{DEFAULT_LEASE, DEFAULT_VOUCH_INTERVAL};
-use trellis_core::topology::Topology;
-use trellis_net::rti::{ResignAction, RtiAmbassador, RtiConfig, RtiError};
-use trellis_net::NodeConfig;
+use trellis_net::rti::{ResignAction, RtiAmbassador, RtiError};
 
 /// Bound on every wait (generous: the machine may be loaded).
 const WAIT: Duration = Duration::from_secs(30);
-
-/// An ambassador at attachment point `at`, its node named `node`.
-fn connect(topology: &Topology, federation: &str, at: &str, node: &str) -> RtiAmbassador {
-    let mut plan = topology.plan(at).unwrap();
-    plan.name = node.to_owned();
-    RtiAmbassador::connect(RtiConfig::new(
-        NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
-    ))
-    .unwrap()
-}
 
 /// What the exchange saw on both sides.
 #[derive(Default)]
@@ -147,32 +135,24 @@ fn number(value: &[u8], who: char) -> u64 {
 #[test]
 fn a_federate_whose_router_is_killed_and_restarted_keeps_its_membership() {
     let dir = TempDir::new("fed-router-restart");
-    let file = dir.0.join("tree.toml");
-    let base = free_ports(3).to_string();
-    let out = Command::new(env!("CARGO_BIN_EXE_trellis"))
-        .args(["topology", "gen", "tree", "--levels", "2", "--fanout", "2"])
-        .args(["--federates", "1", "--base-port", &base, "-o"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (file, topology) = gen(
+        &dir,
+        "tree.toml",
+        &["tree", "--levels", "2", "--fanout", "2", "--federates", "1"],
+        3,
     );
-    let topology = Topology::from_toml(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let leaf = topology.plan("fed-1").unwrap().dial[0].far.clone();
     assert_ne!(leaf, topology.plan("fed-2").unwrap().dial[0].far);
     let mut up = Up::start(&file);
 
     let model = demo_model();
     let federation = format!("Restart{}", std::process::id());
-    let mut sender = connect(&topology, &federation, "fed-1", "fed-1");
+    let mut sender = connect_as(&topology, &federation, "fed-1", "fed-1");
     sender.create_federation_execution(&model).unwrap();
     let sender_handle = sender
         .join_federation_execution("sender", "sim", model.clone())
         .unwrap();
-    let mut receiver = connect(&topology, &federation, "fed-2", "fed-2");
+    let mut receiver = connect_as(&topology, &federation, "fed-2", "fed-2");
     receiver
         .join_federation_execution("receiver", "sim", model.clone())
         .unwrap();
@@ -241,7 +221,7 @@ fn a_federate_whose_router_is_killed_and_restarted_keeps_its_membership() {
     // Still joined, under the same handle, in the registry too.
     assert_eq!(x.sender.federate().unwrap().handle(), sender_handle);
     assert_eq!(x.receiver.federate_handle("sender").unwrap(), sender_handle);
-    let mut probe = connect(&topology, &federation, "fed-2", "probe");
+    let mut probe = connect_as(&topology, &federation, "fed-2", "probe");
     assert!(
         matches!(
             probe.join_federation_execution("sender", "sim", model),

@@ -14,21 +14,10 @@ use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, ObjectId};
 use trellis_core::fom::AttributeHandle;
 use trellis_core::topology::Topology;
-use trellis_net::rti::{ResignAction, RtiAmbassador, RtiConfig};
-use trellis_net::NodeConfig;
+use trellis_net::rti::{ResignAction, RtiAmbassador};
 
 /// Bound on every wait (generous: the machine may be loaded).
 const WAIT: Duration = Duration::from_secs(30);
-
-/// An ambassador at attachment point `at`, its node named `node`.
-fn connect(topology: &Topology, federation: &str, at: &str, node: &str) -> RtiAmbassador {
-    let mut plan = topology.plan(at).unwrap();
-    plan.name = node.to_owned();
-    RtiAmbassador::connect(RtiConfig::new(
-        NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
-    ))
-    .unwrap()
-}
 
 /// Two federates that each publish and subscribe `Vehicle.Name`.
 struct Pair {
@@ -98,21 +87,12 @@ impl Pair {
 }
 
 fn tree(dir: &TempDir) -> (PathBuf, Topology) {
-    let file = dir.0.join("tree.toml");
-    let base = free_ports(7).to_string();
-    let out = Command::new(env!("CARGO_BIN_EXE_trellis"))
-        .args(["topology", "gen", "tree", "--levels", "3", "--fanout", "2"])
-        .args(["--federates", "1", "--base-port", &base, "-o"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let topology = Topology::from_toml(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    (file, topology)
+    gen(
+        dir,
+        "tree.toml",
+        &["tree", "--levels", "3", "--fanout", "2", "--federates", "1"],
+        7,
+    )
 }
 
 #[test]
@@ -126,12 +106,12 @@ fn federates_rebuild_the_registry_when_its_router_is_killed_and_restarted() {
 
     let model = demo_model();
     let federation = format!("RegistryRestart{}", std::process::id());
-    let mut a = connect(&topology, &federation, "fed-1", "fed-1");
+    let mut a = connect_as(&topology, &federation, "fed-1", "fed-1");
     a.create_federation_execution(&model).unwrap();
     let a_handle = a
         .join_federation_execution("a", "sim", model.clone())
         .unwrap();
-    let mut b = connect(&topology, &federation, "fed-2", "fed-2");
+    let mut b = connect_as(&topology, &federation, "fed-2", "fed-2");
     let b_handle = b
         .join_federation_execution("b", "sim", model.clone())
         .unwrap();

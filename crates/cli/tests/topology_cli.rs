@@ -4,25 +4,16 @@
 mod common;
 
 use common::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::federate::Callback;
 use trellis_core::fom::ObjectModel;
 use trellis_core::topology::Topology;
-use trellis_net::rti::{RtiAmbassador, RtiConfig};
-use trellis_net::NodeConfig;
+use trellis_net::rti::RtiAmbassador;
 
 const WAIT: Duration = Duration::from_secs(20);
-
-fn trellis(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_trellis"))
-        .args(args)
-        .env("TRELLIS_LOG", "error")
-        .output()
-        .unwrap()
-}
 
 fn histogram(file: &Path) -> serde_json::Value {
     let out = trellis(&["topology", "check", "--json", file.to_str().unwrap()]);
@@ -181,15 +172,6 @@ fn plan_writes_process_configurations_and_launch_scripts() {
     assert!(slurm.contains("--nodelist=localhost,other"), "{slurm}");
 }
 
-/// An ambassador for `federation` at attachment point `at` of `topology`, not joined.
-fn connect_at(topology: &Topology, federation: &str, at: &str) -> RtiAmbassador {
-    let plan = topology.plan(at).unwrap();
-    RtiAmbassador::connect(RtiConfig::new(
-        NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
-    ))
-    .unwrap()
-}
-
 /// Two federates at the given attachment points exchange an update through the routers.
 fn exchange(topology: &Topology, a: &str, b: &str) {
     let model = demo_model();
@@ -233,22 +215,6 @@ fn exchange(topology: &Topology, a: &str, b: &str) {
         .resign_federation_execution(trellis_net::rti::ResignAction::default())
         .unwrap();
     sender.destroy_federation_execution().unwrap();
-}
-
-fn gen(dir: &TempDir, file: &str, args: &[&str], ports: u16) -> (PathBuf, Topology) {
-    let path = dir.path(file);
-    let base = free_ports(ports).to_string();
-    let mut all = vec!["topology", "gen"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--base-port", &base, "-o", path.to_str().unwrap()]);
-    let out = trellis(&all);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let topology = Topology::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    (path, topology)
 }
 
 #[test]

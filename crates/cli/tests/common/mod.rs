@@ -9,6 +9,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::fom::ObjectModel;
+use trellis_core::topology::Topology;
+use trellis_net::rti::{RtiAmbassador, RtiConfig};
+use trellis_net::NodeConfig;
 
 /// Bound on waiting for a line of `trellis up` (generous: the machine may be loaded).
 pub const UP_WAIT: Duration = Duration::from_secs(30);
@@ -195,4 +198,49 @@ pub fn demo_model() -> Arc<ObjectModel> {
         )])
         .unwrap(),
     )
+}
+
+/// `trellis ARGS`, its output collected.
+pub fn trellis(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(args)
+        .env("TRELLIS_LOG", "error")
+        .output()
+        .unwrap()
+}
+
+/// `trellis topology gen ARGS` into `file` in `dir`, on `ports` free ports; the file and what it reads as.
+pub fn gen(dir: &TempDir, file: &str, args: &[&str], ports: u16) -> (PathBuf, Topology) {
+    let path = dir.path(file);
+    let base = free_ports(ports).to_string();
+    let mut all = vec!["topology", "gen"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--base-port", &base, "-o", path.to_str().unwrap()]);
+    let out = trellis(&all);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let topology = Topology::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    (path, topology)
+}
+
+/// An ambassador for `federation` at attachment point `at` of `topology`, not joined.
+pub fn connect_at(topology: &Topology, federation: &str, at: &str) -> RtiAmbassador {
+    let plan = topology.plan(at).unwrap();
+    RtiAmbassador::connect(RtiConfig::new(
+        NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
+    ))
+    .unwrap()
+}
+
+/// As [`connect_at`], the node named `node` (two processes at one attachment point).
+pub fn connect_as(topology: &Topology, federation: &str, at: &str, node: &str) -> RtiAmbassador {
+    let mut plan = topology.plan(at).unwrap();
+    plan.name = node.to_owned();
+    RtiAmbassador::connect(RtiConfig::new(
+        NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
+    ))
+    .unwrap()
 }
