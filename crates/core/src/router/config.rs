@@ -3,6 +3,10 @@
 use crate::wire::{LinkFlags, NodeId, Role, UdpOffer, DEFAULT_MAX_FRAME_SIZE};
 use std::time::Duration;
 
+/// `RouterConfig::latest_cache_bytes` unless configured otherwise: half a link's reliable
+/// queue, so a late joiner's replay fits in the queue toward it with room to spare.
+pub const DEFAULT_LATEST_CACHE_BYTES: usize = 2 << 20;
+
 /// Per-link settings. Every queue and timer here has a bound.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkConfig {
@@ -102,6 +106,11 @@ pub struct RouterConfig {
     /// links; past it the oldest are let go, and a resume after that loses them (reported
     /// to the receivers by their streams).
     pub resend_budget_bytes: usize,
+    /// Most bytes of keep-latest frames this router keeps for subscribers that come later
+    /// (`router::latest`), across federations, each entry counted with its overhead. Past
+    /// it the least recently updated instances are let go (`LatestStats::evicted`). Zero
+    /// keeps nothing (queued frames are still replaced).
+    pub latest_cache_bytes: usize,
 }
 
 impl RouterConfig {
@@ -123,6 +132,7 @@ impl RouterConfig {
             vouch_interval: crate::registry::DEFAULT_VOUCH_INTERVAL,
             federate_lease: crate::registry::DEFAULT_LEASE,
             resend_budget_bytes: 64 << 20,
+            latest_cache_bytes: DEFAULT_LATEST_CACHE_BYTES,
         }
     }
 

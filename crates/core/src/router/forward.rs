@@ -48,10 +48,12 @@ impl Router {
         }
         let class = frame.class();
         if class == TransportClass::Reliable {
-            if let Some(&full) = targets
-                .iter()
-                .find(|&&t| !self.link(t).has_room_for_reliable())
-            {
+            // A keep-latest frame that takes a queued frame's place needs no room.
+            let full = |t: Slot| {
+                let link = self.link(t);
+                !link.has_room_for_reliable() && !link.out.replaces_reliable(frame.as_bytes())
+            };
+            if let Some(&full) = targets.iter().find(|&&t| full(t)) {
                 let origin_id = self.link(origin).id;
                 let waiters = &mut self.link_mut(full).waiters;
                 if !waiters.contains(&origin_id) {
@@ -67,6 +69,7 @@ impl Router {
         if targets.is_empty() {
             self.stats.data_unrouted += 1;
         }
+        self.remember_latest(origin, &frame);
         let priority = frame.priority();
         let bytes = frame.into_bytes();
         for &target in &targets {
@@ -111,7 +114,7 @@ impl Router {
         self.targets = targets;
     }
 
-    fn enqueue(
+    pub(super) fn enqueue(
         &mut self,
         now: Time,
         slot: Slot,
@@ -122,12 +125,13 @@ impl Router {
         let link = self.links[slot as usize]
             .as_mut()
             .expect("target link is live");
-        match class {
+        let replacement = match class {
             TransportClass::Reliable => {
-                link.out.push_reliable(now, frame.clone());
+                let replacement = link.out.push_reliable(now, frame.clone());
                 if !link.has_room_for_reliable() && link.full_since.is_none() {
                     link.full_since = Some(now);
                 }
+                replacement
             }
             // Best effort is not held for a suspended link: it would be stale by the resume.
             TransportClass::BestEffort if link.is_suspended() => {
@@ -148,6 +152,14 @@ impl Router {
                     self.stats.drops.queue_full += 1;
                     return;
                 }
+                shed.latest
+            }
+        };
+        if let Some(replacement) = replacement {
+            link.stats.latest_replaced += 1;
+            self.stats.latest.replaced += 1;
+            if replacement == super::queue::Replacement::Stale {
+                return;
             }
         }
         link.stats.data_out += 1;

@@ -289,6 +289,7 @@ impl Router {
         }
         *self.link_mut(slot).interest_mut(fed) = next;
         self.propagate(now, fed, slot, &added, &removed);
+        self.replay_latest(now, fed, slot, &added);
         if !added.is_empty() || !removed.is_empty() {
             let link = self.link(slot).id;
             self.events.push_back(Event::InterestChanged { link });

@@ -16,6 +16,7 @@ mod event;
 mod forward;
 mod index;
 mod input;
+mod latest;
 mod lifecycle;
 mod link;
 mod manage;
@@ -26,16 +27,19 @@ mod stats;
 mod streams;
 mod udp;
 
-pub use config::{ApplicationConfig, LinkConfig, LinkOrigin, LinkSpec, RouterConfig};
+pub use config::{
+    ApplicationConfig, LinkConfig, LinkOrigin, LinkSpec, RouterConfig, DEFAULT_LATEST_CACHE_BYTES,
+};
 pub use event::{CloseReason, Event, PeerInfo};
-pub use stats::{Drops, LinkStats, RouterStats};
+pub use latest::{ENTRY_OVERHEAD_BYTES, MAX_MASKS, MAX_TRACKED_DELIVERIES};
+pub use stats::{Drops, LatestStats, LinkStats, RouterStats};
 pub use streams::MAX_FOLLOWED_STREAMS;
 pub use udp::{DATAGRAM_HEADER_LEN, DEFAULT_MAX_DATAGRAM};
 
 use crate::interest::InterestId;
 use crate::time::Time;
 use crate::wire::{
-    clamp_max_frame_size, DataFrame, DataHeader, FederationId, Hello, LinkFlags, Role,
+    clamp_max_frame_size, DataFrame, DataHeader, FederationId, Hello, LatestKey, LinkFlags, Role,
     TransportClass, UdpOffer, WireError, MAX_IDS_PER_FRAME,
 };
 use bytes::{Bytes, BytesMut};
@@ -164,6 +168,10 @@ pub struct Router {
     next_session: u64,
     /// Bytes kept for resending across all links, within `RouterConfig::resend_budget_bytes`.
     resend_bytes: usize,
+    /// The newest keep-latest frame per source, key and mask, for late subscribers.
+    latest: latest::LatestCache,
+    /// The newest keep-latest frames delivered to the local application.
+    latest_delivered: latest::Delivered,
 }
 
 const ENCODE_CHUNK: usize = 64 << 10;
@@ -209,6 +217,8 @@ impl Router {
             input_buffered: 0,
             next_session: 1,
             resend_bytes: 0,
+            latest: latest::LatestCache::new(config.latest_cache_bytes),
+            latest_delivered: latest::Delivered::default(),
             config,
         };
         router.registry_distance = if router.registry.is_some() {
@@ -551,6 +561,21 @@ impl Router {
         priority: u8,
         payload: &[u8],
     ) -> Result<u64, PublishError> {
+        self.publish_with(now, ids, class, priority, None, payload)
+    }
+
+    /// [`Router::publish`], as a keep-latest frame when `latest` is given: queues on the
+    /// way replace an older frame of this node with the same key and mask by it, and
+    /// routers keep the newest for subscribers that come later (`latest`).
+    pub fn publish_with(
+        &mut self,
+        now: Time,
+        ids: &[InterestId],
+        class: TransportClass,
+        priority: u8,
+        latest: Option<LatestKey>,
+        payload: &[u8],
+    ) -> Result<u64, PublishError> {
         let slot = self.app_slot()?;
         if ids.is_empty() {
             return Err(PublishError::NoIds);
@@ -561,7 +586,7 @@ impl Router {
         if priority > 7 {
             return Err(PublishError::BadPriority(priority));
         }
-        let size = DataFrame::encoded_len(ids.len(), payload.len());
+        let size = DataFrame::encoded_len_with(ids.len(), payload.len(), latest.is_some());
         if size > self.max_frame_size {
             return Err(PublishError::TooLarge {
                 size,
@@ -587,7 +612,7 @@ impl Router {
         let mut streams = std::mem::take(&mut self.outgoing_streams);
         let frame = self.encode(|out| {
             let start = out.len();
-            DataFrame::encode(out, &header, ids, payload);
+            DataFrame::encode_with(out, &header, latest, ids, payload);
             if class == TransportClass::Reliable {
                 DataFrame::stamp_streams(&mut out[start..], |id| streams.next(id));
             }
@@ -667,6 +692,7 @@ impl Router {
         self.incoming_streams.forget(&removed);
         *self.link_mut(slot).interest_mut(fed) = request.apply(current);
         self.propagate(now, fed, slot, &added, &removed);
+        self.replay_latest(now, fed, slot, &added);
     }
 
     /// The local application's current interest.
@@ -710,6 +736,12 @@ impl Router {
         loop {
             let frame = DataFrame::from_validated(self.link_mut(slot).out.pop_any()?);
             self.after_drain(slot);
+            if let Some(latest) = frame.latest() {
+                if !self.latest_delivered.is_fresh(&frame, latest) {
+                    self.stats.latest.stale_deliveries += 1;
+                    continue;
+                }
+            }
             let link = self.links[slot as usize]
                 .as_ref()
                 .expect("app link is live");

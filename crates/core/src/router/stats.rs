@@ -46,7 +46,32 @@ pub struct LinkStats {
     pub datagrams_out: u64,
     /// Times a reliable frame from this link had to wait for room downstream.
     pub paused: u64,
+    /// Keep-latest frames queued toward this link that never left: a newer frame of the
+    /// same source, key and mask took their place (or was queued already).
+    pub latest_replaced: u64,
     pub drops: Drops,
+}
+
+/// What latest-value caching did (`router::latest`, `router::queue`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LatestStats {
+    /// Keep-latest frames that never left a queue because a newer frame of the same
+    /// source, key and mask took their place (or was queued already). Not losses: the
+    /// newer frame carries every attribute they did.
+    pub replaced: u64,
+    /// Cache entries thrown out to stay within `RouterConfig::latest_cache_bytes`, oldest
+    /// first: a subscriber that comes later no longer gets those values from here.
+    pub evicted: u64,
+    /// Keep-latest frames too large for the cache on their own, not kept.
+    pub refused: u64,
+    /// Cached frames sent to links that declared new interest (late joiners).
+    pub replayed: u64,
+    /// Keep-latest frames not handed to the local application because it already had that
+    /// frame or a newer one of the same source, key and mask (copies from several caches).
+    pub stale_deliveries: u64,
+    /// Entries and bytes in the cache now (bytes include a fixed overhead per entry).
+    pub cached_entries: u64,
+    pub cached_bytes: u64,
 }
 
 /// Counters of the whole router, including links that have since closed.
@@ -72,4 +97,6 @@ pub struct RouterStats {
     /// Registry events this router could not broadcast because it had no room for their
     /// federation (its `max_federations` limit).
     pub registry_events_unsent: u64,
+    /// Keep-latest replacement and caching.
+    pub latest: LatestStats,
 }

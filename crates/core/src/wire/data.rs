@@ -2,8 +2,9 @@
 //!
 //! ```text
 //! header (6) | flags: u8 | id count: u16 | federation: u64 | source: u64 | seq: u64
+//!            | [latest key: u64 | attributes: u64]  (only with the keep-latest flag)
 //!            | ids: count × u32 | streams: count × u32 | payload
-//! flags: bits 0-2 priority (7 most urgent), bit 3 reliable, bits 4-7 zero
+//! flags: bits 0-2 priority (7 most urgent), bit 3 reliable, bit 4 keep-latest, bits 5-7 zero
 //! ```
 //!
 //! `seq` numbers every frame of a source. `streams[i]` numbers the source's reliable frames
@@ -11,6 +12,15 @@
 //! interested in an id receives every frame of every source that carries it (the union
 //! rule), so a jump in a stream is a loss it can count and name, and a step back a
 //! duplicate: see `router::streams`.
+//!
+//! **Keep-latest frames** (protocol version 3) carry a [`LatestKey`]: a key naming what the
+//! frame is the state of (the federate library puts the object instance there) and a mask
+//! of which parts of that state it carries (the instance's attributes, by their position in
+//! the class). Routers still never read the payload: the key is all they need to replace a
+//! queued frame by a newer one of the same source, key and mask, and to keep the newest of
+//! each for subscribers that come later (`router::latest`). A keep-latest frame takes no
+//! stream numbers (they stay 0, even when reliable): replacing it is the point, so a gap
+//! would be no loss. A mask of 0 says the keyed state is gone (the instance was deleted).
 //!
 //! A decoded [`DataFrame`] is a validated view over the received bytes. Routers forward those
 //! same bytes (a reference-counted `Bytes`) to every matching link: no copy, no re-encoding.
@@ -28,8 +38,42 @@ const SOURCE: usize = FEDERATION + 8;
 const SEQ: usize = SOURCE + 8;
 const IDS: usize = SEQ + 8;
 
+/// Where the keep-latest extension sits when the flag says it is there.
+const LATEST: usize = SEQ + 8;
+/// Bytes the keep-latest extension adds to a frame.
+pub const LATEST_EXTENSION_LEN: usize = 16;
+
 const PRIORITY_MASK: u8 = 0b0111;
 const RELIABLE_BIT: u8 = 0b1000;
+const LATEST_BIT: u8 = 0b1_0000;
+
+/// What a keep-latest frame is the state of: opaque to routers, which only compare keys and
+/// masks. A frame may replace a queued one of the same federation, source, key and mask.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LatestKey {
+    /// Names the state (the federate library: the object instance).
+    pub key: u64,
+    /// Which parts of the state the frame carries, one bit each (the federate library: the
+    /// attributes, by position among the class's available attributes). 0: the state is
+    /// gone, forget every part of it.
+    pub attributes: u64,
+}
+
+impl LatestKey {
+    /// Whether this frame says the keyed state is gone.
+    pub fn is_removal(&self) -> bool {
+        self.attributes == 0
+    }
+}
+
+/// Where the ids start in a frame with these flags.
+const fn ids_start(flags: u8) -> usize {
+    if flags & LATEST_BIT != 0 {
+        LATEST + LATEST_EXTENSION_LEN
+    } else {
+        LATEST
+    }
+}
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TransportClass {
@@ -70,26 +114,49 @@ impl DataFrame {
         IDS + id_count * 8 + payload_len
     }
 
+    /// Size of an encoded keep-latest frame (or, with `latest` false, of a plain one).
+    pub const fn encoded_len_with(id_count: usize, payload_len: usize, latest: bool) -> usize {
+        Self::encoded_len(id_count, payload_len) + if latest { LATEST_EXTENSION_LEN } else { 0 }
+    }
+
     /// Append one encoded data frame to `out`.
     ///
     /// The caller guarantees 1 ≤ `ids.len()` ≤ [`MAX_IDS_PER_FRAME`], priority ≤ 7 and a total
     /// below the frame limit; the router's publish path checks these and reports a clear
     /// error instead.
     pub fn encode(out: &mut BytesMut, header: &DataHeader, ids: &[u32], payload: &[u8]) {
+        Self::encode_with(out, header, None, ids, payload)
+    }
+
+    /// [`DataFrame::encode`], as a keep-latest frame when `latest` is given.
+    pub fn encode_with(
+        out: &mut BytesMut,
+        header: &DataHeader,
+        latest: Option<LatestKey>,
+        ids: &[u32],
+        payload: &[u8],
+    ) {
         debug_assert!(!ids.is_empty() && ids.len() <= MAX_IDS_PER_FRAME);
         debug_assert!(header.priority <= PRIORITY_MASK);
-        let total = Self::encoded_len(ids.len(), payload.len());
+        let total = Self::encoded_len_with(ids.len(), payload.len(), latest.is_some());
         out.reserve(total);
         put_header(out, FrameKind::Data, total - FRAME_HEADER_LEN);
         let mut flags = header.priority & PRIORITY_MASK;
         if header.class == TransportClass::Reliable {
             flags |= RELIABLE_BIT;
         }
+        if latest.is_some() {
+            flags |= LATEST_BIT;
+        }
         out.put_u8(flags);
         out.put_u16_le(ids.len() as u16);
         out.put_u64_le(header.federation.0);
         out.put_u64_le(header.source.0);
         out.put_u64_le(header.seq);
+        if let Some(latest) = latest {
+            out.put_u64_le(latest.key);
+            out.put_u64_le(latest.attributes);
+        }
         for &id in ids {
             out.put_u32_le(id);
         }
@@ -101,7 +168,12 @@ impl DataFrame {
     /// Number the streams of an encoded reliable frame in place: `next(id)` gives the
     /// number of this frame in the source's stream for `id`. `frame` is one whole frame
     /// that [`DataFrame::encode`] wrote or [`DataFrame::from_encoded`]'s checks passed.
+    /// A keep-latest frame is left unnumbered (all 0): it may be replaced on its way, and a
+    /// replaced frame must not read as a loss.
     pub fn stamp_streams(frame: &mut [u8], mut next: impl FnMut(u32) -> u32) {
+        if frame[FLAGS] & LATEST_BIT != 0 {
+            return;
+        }
         let count = u16::from_le_bytes([frame[ID_COUNT], frame[ID_COUNT + 1]]) as usize;
         let (ids, streams) = frame[IDS..IDS + count * 8].split_at_mut(count * 4);
         for (id, stream) in ids.chunks_exact(4).zip(streams.chunks_exact_mut(4)) {
@@ -157,17 +229,53 @@ impl DataFrame {
         if bytes.len() < IDS {
             return Err(malformed("shorter than the data header"));
         }
-        if bytes[FLAGS] & !(PRIORITY_MASK | RELIABLE_BIT) != 0 {
+        if bytes[FLAGS] & !(PRIORITY_MASK | RELIABLE_BIT | LATEST_BIT) != 0 {
             return Err(malformed("reserved flag bits set"));
         }
         let count = u16::from_le_bytes([bytes[ID_COUNT], bytes[ID_COUNT + 1]]) as usize;
         if count == 0 {
             return Err(malformed("no interest ids"));
         }
-        if bytes.len() < IDS + count * 8 {
+        if bytes.len() < ids_start(bytes[FLAGS]) + count * 8 {
             return Err(malformed("id count runs past the end of the frame"));
         }
         Ok(())
+    }
+
+    /// The keep-latest key of a frame this crate validated, read without building a view:
+    /// what a queue looks at to find the frame a newer one replaces.
+    /// Anything else (a goodbye queued among reliable data, say) has none.
+    pub(crate) fn latest_of(bytes: &[u8]) -> Option<LatestKey> {
+        let is_data = bytes.get(FRAME_HEADER_LEN - 1) == Some(&(FrameKind::Data as u8));
+        if !is_data || bytes.get(FLAGS)? & LATEST_BIT == 0 || bytes.len() < LATEST + 16 {
+            return None;
+        }
+        let word = |at: usize| {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(a)
+        };
+        Some(LatestKey {
+            key: word(LATEST),
+            attributes: word(LATEST + 8),
+        })
+    }
+
+    /// The source and sequence number of a frame this crate validated.
+    pub(crate) fn source_seq_of(bytes: &[u8]) -> (NodeId, u64) {
+        let word = |at: usize| {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(a)
+        };
+        (NodeId(word(SOURCE)), word(SEQ))
+    }
+
+    /// The federation of a frame this crate validated.
+    pub(crate) fn federation_of(bytes: &[u8]) -> FederationId {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(&bytes[FEDERATION..FEDERATION + 8]);
+        FederationId(u64::from_le_bytes(a))
     }
 
     /// Rebuild the view over bytes this crate validated before (frames held in queues).
@@ -206,6 +314,11 @@ impl DataFrame {
         }
     }
 
+    /// The keep-latest key, on a keep-latest frame.
+    pub fn latest(&self) -> Option<LatestKey> {
+        Self::latest_of(&self.bytes)
+    }
+
     pub fn header(&self) -> DataHeader {
         DataHeader {
             federation: self.federation(),
@@ -220,24 +333,30 @@ impl DataFrame {
         u16::from_le_bytes([self.bytes[ID_COUNT], self.bytes[ID_COUNT + 1]]) as usize
     }
 
+    fn ids_start(&self) -> usize {
+        ids_start(self.bytes[FLAGS])
+    }
+
     /// The interest ids, read in place.
     pub fn ids(&self) -> DataIds<'_> {
+        let start = self.ids_start();
         DataIds {
-            raw: &self.bytes[IDS..IDS + self.id_count() * 4],
+            raw: &self.bytes[start..start + self.id_count() * 4],
         }
     }
 
     /// The frame's number in the source's stream for each id, in the order of `ids()`
-    /// (all 0 on a best-effort frame).
+    /// (all 0 on a best-effort or keep-latest frame).
     pub fn streams(&self) -> DataIds<'_> {
         let count = self.id_count();
+        let start = self.ids_start();
         DataIds {
-            raw: &self.bytes[IDS + count * 4..IDS + count * 8],
+            raw: &self.bytes[start + count * 4..start + count * 8],
         }
     }
 
     fn payload_start(&self) -> usize {
-        IDS + self.id_count() * 8
+        self.ids_start() + self.id_count() * 8
     }
 
     /// The payload as a slice of the received buffer.

@@ -20,7 +20,10 @@ mod session;
 
 pub(crate) use control::clip as control_clip;
 pub use control::{Goodbye, Hello, InterestFrame, InterestOp, LinkFlags, Role, UdpOffer};
-pub use data::{DataFrame, DataHeader, DataIds, TransportClass, MAX_IDS_PER_FRAME};
+pub use data::{
+    DataFrame, DataHeader, DataIds, LatestKey, TransportClass, LATEST_EXTENSION_LEN,
+    MAX_IDS_PER_FRAME,
+};
 pub use manage::{ManageDirection, ManageFrame, RegistryRoute};
 pub use session::{encode_ack, Resume, SessionFrame};
 
@@ -28,8 +31,10 @@ use bytes::BytesMut;
 use reader::Reader;
 use thiserror::Error;
 
-/// The protocol version this build speaks. A peer with another version is refused at hello.
-pub const PROTOCOL_VERSION: u8 = 2;
+/// The protocol version this build speaks. A peer with another version is refused at hello
+/// (`WireError::UnsupportedVersion`, named in the goodbye). 3: data frames may carry a
+/// keep-latest key (`DataFrame`).
+pub const PROTOCOL_VERSION: u8 = 3;
 /// Bytes of the length prefix.
 pub const LENGTH_PREFIX: usize = 4;
 /// Length prefix, version and kind: the part every frame shares.
