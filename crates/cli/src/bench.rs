@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use trellis_net::Endpoint;
 use trellis_tools::bench::results::{Meta, Results};
-use trellis_tools::bench::{chaos, matrix, oneway, testfed, timestep};
+use trellis_tools::bench::{chaos, clutter, matrix, oneway, testfed, timestep};
 use trellis_tools::bench::{
     latency, pingpong, symmetric, throughput, Api, Bundling, Mode, Raw, Setup, Transport,
 };
@@ -43,6 +43,14 @@ pub(crate) enum BenchCommand {
     /// reliable and best-effort updates: per fault detection and recovery time, delivered,
     /// duplicated (must be 0), reported lost, unreported (must be 0), memberships kept.
     Chaos(ChaosArgs),
+    /// Clutter (JSAF / JESPP): simulators own N entities moving on a map and update them
+    /// at R Hz, subscribing by region to their area and its border; viewers watch windows.
+    /// Achieved rate, exact and complete delivery against interest, latency, CPU and
+    /// memory of every process, join times, router forwards.
+    Clutter(ClutterArgs),
+    /// One worker process of `trellis bench clutter` (its plan and commands on stdin).
+    #[command(hide = true)]
+    ClutterWorker,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -294,6 +302,90 @@ pub(crate) struct ChaosArgs {
     /// Print the run's summary as JSON on stdout.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+pub(crate) struct ClutterArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Entity counts, comma separated: one case each (default 10000).
+    #[arg(long, value_delimiter = ',')]
+    entities: Vec<u64>,
+    /// Simulator federates per case.
+    #[arg(long, default_value_t = clutter::DEFAULT_SIMULATORS, conflicts_with = "entities_per_simulator")]
+    simulators: u32,
+    /// Simulators = entities / this in each case: fixed interest per federate as N grows.
+    #[arg(long)]
+    entities_per_simulator: Option<u64>,
+    #[arg(long, default_value_t = clutter::DEFAULT_VIEWERS)]
+    viewers: u32,
+    /// Worker processes the simulators are spread over (viewers get one more).
+    #[arg(long, default_value_t = clutter::DEFAULT_PROCESSES)]
+    processes: usize,
+    /// Updates per entity per second.
+    #[arg(long, default_value_t = clutter::DEFAULT_RATE_HZ)]
+    rate: f64,
+    /// Seconds of sending per case.
+    #[arg(long, default_value_t = clutter::DEFAULT_SECONDS)]
+    seconds: f64,
+    /// Side of each simulator's square area, in map units (the map is 1000 × 1000).
+    #[arg(long, default_value_t = clutter::DEFAULT_AREA_UNITS)]
+    area_units: u32,
+    /// How far past its area a simulator subscribes.
+    #[arg(long, default_value_t = clutter::DEFAULT_MARGIN_UNITS)]
+    margin_units: u32,
+    /// Side of each viewer's square window.
+    #[arg(long, default_value_t = clutter::DEFAULT_VIEWER_WINDOW_UNITS)]
+    viewer_window_units: u32,
+    /// Largest step of an entity per tick along each axis.
+    #[arg(long, default_value_t = clutter::DEFAULT_MAX_STEP_UNITS)]
+    max_step_units: u32,
+    /// Seeds entities' positions and motion.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn clutter_options(args: &ClutterArgs, setup: Setup) -> Result<clutter::ClutterOptions> {
+    let mut options = clutter::ClutterOptions::new(setup, std::env::current_exe()?);
+    if !args.entities.is_empty() {
+        options.entities = args.entities.clone();
+    }
+    options.simulators = args.simulators;
+    options.entities_per_simulator = args.entities_per_simulator;
+    options.viewers = args.viewers;
+    options.processes = args.processes;
+    options.rate_hz = args.rate;
+    options.seconds = args.seconds;
+    options.area_units = args.area_units;
+    options.margin_units = args.margin_units;
+    options.viewer_window_units = args.viewer_window_units;
+    options.max_step_units = args.max_step_units;
+    options.seed = args.seed;
+    options.validate().map_err(UsageError)?;
+    Ok(options)
+}
+
+/// The clutter run; exits 1 when a case was not exact, or not complete when reliable.
+fn run_clutter(args: &ClutterArgs) -> Result<()> {
+    let setup = setup(&args.common)?;
+    let options = clutter_options(args, setup.clone())?;
+    let mut passed = true;
+    with_results(
+        "clutter",
+        &args.common,
+        &setup,
+        Mode::Trellis,
+        |r| {
+            let summary = clutter::run(&options, r)?;
+            passed = summary.passed;
+            Ok(summary)
+        },
+        clutter::table,
+    )?;
+    if !passed {
+        return Err(crate::Reported("clutter: delivery was not exact and complete").into());
+    }
+    Ok(())
 }
 
 fn chaos_options(args: &ChaosArgs) -> Result<chaos::ChaosOptions> {
@@ -763,6 +855,8 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
             )
         }
         BenchCommand::Chaos(args) => run_chaos(&args),
+        BenchCommand::Clutter(args) => run_clutter(&args),
+        BenchCommand::ClutterWorker => Ok(clutter::worker_main()?),
     }
 }
 

@@ -7,6 +7,7 @@
 //! sockets with no Trellis.
 
 pub mod chaos;
+pub mod clutter;
 pub mod latency;
 pub mod matrix;
 mod network;

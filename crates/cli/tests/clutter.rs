@@ -1,0 +1,191 @@
+//! `trellis bench clutter` end to end, small: a few thousand entities on a four-router mesh
+//! (routers in the benchmark's process) and on a three-level tree under `trellis up`
+//! (routers as processes, `--routers-running`), simulators and viewers in worker processes.
+//! Every receiver must reflect exactly what its interest says (nothing unexpected,
+//! duplicated or corrupt) and all of it (reliable: nothing missing). Speed is not checked:
+//! the machine may be loaded.
+
+mod common;
+
+use common::{gen, TempDir, Up};
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Bound on one run: joins, registration, 3 s of sending and the drain take seconds.
+const RUN_BOUND: Duration = Duration::from_secs(180);
+
+/// Run `trellis ARGS` to its end within `bound`; (success, stdout, stderr).
+fn trellis(args: &[&str], bound: Duration) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(args)
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let read = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let deadline = Instant::now() + bound;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("trellis {args:?} did not finish within {bound:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    (
+        status.success(),
+        stdout.join().unwrap(),
+        stderr.join().unwrap(),
+    )
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A small clutter run on `topology`; its one case, checked for exactness and
+/// completeness.
+fn small_run(topology: &Path, extra: &[&str], out: &Path) -> serde_json::Value {
+    let mut args = vec![
+        "bench",
+        "clutter",
+        "--topology",
+        topology.to_str().unwrap(),
+        "--entities",
+        "3000",
+        "--simulators",
+        "6",
+        "--viewers",
+        "2",
+        "--processes",
+        "2",
+        "--seconds",
+        "3",
+        "--rate",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (ok, stdout, stderr) = trellis(&args, RUN_BOUND);
+    println!("{stdout}");
+    assert!(ok, "clutter failed:\n{stdout}\n{stderr}");
+    let summary = json(&out.join("summary.json"));
+    assert_eq!(summary["passed"], true, "{summary}");
+    let case = summary["cases"][0].clone();
+    assert_eq!(case["entities"], 3000);
+    let expected = case["expected"].as_u64().unwrap();
+    assert!(expected > 0, "nothing was expected: {case}");
+    // Completeness: everything the interest calls for arrived.
+    assert_eq!(case["missing"], 0, "{case}");
+    assert_eq!(case["delivery_ratio"], 1.0, "{case}");
+    // Exactness: nothing outside it, nothing twice, nothing garbled.
+    assert_eq!(case["unexpected"], 0, "{case}");
+    assert_eq!(case["duplicates"], 0, "{case}");
+    assert_eq!(case["corrupt"], 0, "{case}");
+    assert_eq!(case["reflects"].as_u64().unwrap(), expected, "{case}");
+    assert_eq!(case["exact"], true);
+    assert_eq!(case["complete"], true);
+    // Viewers came to know entities; every simulator sent.
+    assert!(
+        case["viewer_entities_known"].as_u64().unwrap() > 0,
+        "{case}"
+    );
+    let rates = case["federates"].as_array().unwrap();
+    assert_eq!(rates.len(), 8);
+    for federate in rates.iter().filter(|f| f["role"] == "simulator") {
+        assert!(
+            federate["out_per_second"].as_f64().unwrap() > 0.0,
+            "{federate}"
+        );
+        assert!(
+            federate["expected_per_second"].as_f64().unwrap() > 0.0,
+            "{federate}"
+        );
+    }
+    let meta = json(&out.join("meta.json"));
+    assert_eq!(meta["benchmark"], "clutter");
+    assert_eq!(meta["complete"], true, "{meta}");
+    assert!(out.join("case-0-3000-seconds.csv").exists());
+    assert!(out.join("case-0-3000-processes.csv").exists());
+    case
+}
+
+#[test]
+fn clutter_on_a_four_router_mesh_is_exact_and_complete() {
+    let dir = TempDir::new("clutter-mesh");
+    let (file, _) = gen(
+        &dir,
+        "mesh.toml",
+        &["mesh", "--routers", "4", "--federates", "2"],
+        16,
+    );
+    let case = small_run(&file, &[], &dir.path("results"));
+    // The routers ran in the benchmark's process: their counters were read.
+    assert!(
+        case["router_forwards_per_second"].as_f64().unwrap() > 0.0,
+        "{case}"
+    );
+    let processes = case["process_rows"].as_array().unwrap();
+    let routers = processes
+        .iter()
+        .filter(|p| p["process"].as_str().unwrap().starts_with("router "))
+        .count();
+    assert_eq!(routers, 4, "{processes:?}");
+}
+
+#[test]
+fn clutter_on_a_tree_of_router_processes_is_exact_and_complete() {
+    let dir = TempDir::new("clutter-tree");
+    let (file, _) = gen(
+        &dir,
+        "tree.toml",
+        &["tree", "--levels", "3", "--fanout", "2", "--federates", "2"],
+        16,
+    );
+    let up = Up::start(&file);
+    let case = small_run(&file, &["--routers-running"], &dir.path("results"));
+    // Router processes are measured from outside; their counters are not reachable.
+    assert!(case["router_forwards_per_second"].is_null(), "{case}");
+    let processes = case["process_rows"].as_array().unwrap();
+    let routers = processes
+        .iter()
+        .filter(|p| p["process"].as_str().unwrap().starts_with("router "))
+        .count();
+    assert_eq!(routers, 7, "{processes:?}");
+    up.stop();
+}
+
+#[test]
+fn bad_options_are_refused_naming_the_option() {
+    for (args, named) in [
+        (vec!["--area-units", "0"], "--area-units"),
+        (vec!["--rate", "0"], "--rate"),
+        (
+            vec!["--simulators", "50", "--entities", "10"],
+            "every simulator needs",
+        ),
+        (vec!["--simulators", "3000"], "--area-units"),
+        (vec!["--processes", "0"], "--processes"),
+    ] {
+        let mut all = vec!["bench", "clutter"];
+        all.extend_from_slice(&args);
+        let (ok, _, stderr) = trellis(&all, Duration::from_secs(30));
+        assert!(!ok, "{args:?} was accepted");
+        assert!(stderr.contains(named), "{args:?}: {stderr}");
+    }
+}

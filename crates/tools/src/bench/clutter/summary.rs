@@ -1,0 +1,448 @@
+//! From what the workers and the routers reported to one case's figures: totals, per
+//! second, per federate and per process.
+
+use super::coordinator::{CaseOutcome, WorkerOutcome};
+use super::histogram::Histogram;
+use super::protocol::{FederateReport, Role};
+use serde::{Deserialize, Serialize};
+
+/// p99 latency a sustained case stays under.
+pub const SUSTAINED_P99_US: u64 = 100_000;
+/// Share of the planned updates a sustained case sends.
+pub const SUSTAINED_ACHIEVED: f64 = 0.99;
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Latency {
+    pub p50_us: Option<u64>,
+    pub p99_us: Option<u64>,
+    pub max_us: Option<u64>,
+}
+
+impl Latency {
+    fn of(histogram: &Histogram) -> Latency {
+        Latency {
+            p50_us: histogram.quantile_us(0.5),
+            p99_us: histogram.quantile_us(0.99),
+            max_us: histogram.max_us(),
+        }
+    }
+}
+
+/// One second of the run, all processes together.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SecondRow {
+    pub second: u64,
+    /// Updates the plan calls for in this second (0 once sending is over).
+    pub planned_updates: u64,
+    pub updates_sent: u64,
+    pub reflects: u64,
+    pub latency: Latency,
+    /// Data frames the routers forwarded; `None` when they run in other processes.
+    pub router_forwards: Option<u64>,
+}
+
+/// One process over one second.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ProcessSecond {
+    pub second: u64,
+    pub process: String,
+    pub cpu_percent: f64,
+    pub rss_kb: u64,
+}
+
+/// One process over the run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ProcessRow {
+    pub process: String,
+    pub federates: usize,
+    /// Mean CPU over the run's seconds (100 = one core).
+    pub cpu_percent: f64,
+    pub rss_max_kb: u64,
+}
+
+/// A federate's traffic over the run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct FederateRates {
+    pub name: String,
+    pub role: Option<Role>,
+    pub out_per_second: f64,
+    pub in_per_second: f64,
+    pub expected_per_second: f64,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CaseSummary {
+    pub entities: u64,
+    pub simulators: u32,
+    pub viewers: u32,
+    pub processes: usize,
+    pub rate_hz: f64,
+    pub seconds: f64,
+    pub reliable: bool,
+    pub planned_updates: u64,
+    pub updates_sent: u64,
+    pub planned_per_second: f64,
+    pub achieved_per_second: f64,
+    /// updates_sent / planned_updates.
+    pub achieved_ratio: f64,
+    pub reflects: u64,
+    pub expected: u64,
+    pub missing: u64,
+    pub unexpected: u64,
+    pub duplicates: u64,
+    pub corrupt: u64,
+    pub reported_lost: u64,
+    pub over_delivered: u64,
+    /// Expected reflects that arrived / expected (completeness); `None` when nothing was
+    /// expected.
+    pub delivery_ratio: Option<f64>,
+    /// Nothing unexpected, duplicated or corrupt arrived.
+    pub exact: bool,
+    /// Nothing expected is missing.
+    pub complete: bool,
+    pub latency: Latency,
+    pub join_p50_us: Option<u64>,
+    pub join_max_us: Option<u64>,
+    pub connect_p50_us: Option<u64>,
+    /// Longest registration of a worker's entities.
+    pub register_seconds: f64,
+    /// Resident memory the joins added, per federate.
+    pub memory_per_federate_kb: Option<f64>,
+    /// Resident memory registration added to the simulator processes, per entity owned.
+    pub simulator_bytes_per_entity: Option<f64>,
+    /// The simulator processes' resident memory at the end, per entity owned.
+    pub simulator_rss_bytes_per_entity: Option<f64>,
+    /// Resident memory the viewer process grew by during the run, per entity the viewers
+    /// came to know.
+    pub viewer_bytes_per_entity: Option<f64>,
+    pub viewer_entities_known: u64,
+    pub router_forwards_per_second: Option<f64>,
+    pub max_out_per_second: f64,
+    pub max_in_per_second: f64,
+    /// Achieved ≥ 99 % of planned, reliable delivery complete, exact, p99 < 100 ms.
+    pub sustained: bool,
+    pub seconds_rows: Vec<SecondRow>,
+    pub process_seconds: Vec<ProcessSecond>,
+    pub process_rows: Vec<ProcessRow>,
+    pub federates: Vec<FederateRates>,
+}
+
+fn percentile(values: &mut [u64], q: f64) -> Option<u64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_unstable();
+    let rank = ((q * values.len() as f64).ceil() as usize).clamp(1, values.len());
+    Some(values[rank - 1])
+}
+
+fn ratio(part: f64, whole: f64) -> Option<f64> {
+    (whole > 0.0).then(|| part / whole)
+}
+
+fn is_role(worker: &WorkerOutcome, role: Role) -> bool {
+    worker.federates.iter().all(|f| f.role == role)
+}
+
+fn label(w: usize, worker: &WorkerOutcome) -> String {
+    let role = if is_role(worker, Role::Viewer) {
+        "viewers"
+    } else {
+        "simulators"
+    };
+    format!("worker {w} ({role})")
+}
+
+/// The case's figures.
+pub fn summarise(
+    outcome: &CaseOutcome,
+    processes: usize,
+    rate_hz: f64,
+    seconds: f64,
+    reliable: bool,
+) -> CaseSummary {
+    let g = &outcome.geometry;
+    let reports: Vec<&FederateReport> = outcome
+        .workers
+        .iter()
+        .flat_map(|w| &w.report.federates)
+        .collect();
+    let sum = |f: fn(&FederateReport) -> u64| reports.iter().map(|r| f(r)).sum::<u64>();
+    let planned_updates = (0..g.simulators)
+        .map(|s| (g.owned(s).1 as f64 * rate_hz * seconds).floor() as u64)
+        .sum();
+    let updates_sent = sum(|r| r.updates_sent);
+    let expected = sum(|r| r.expected);
+    let missing = sum(|r| r.missing);
+    let (unexpected, duplicates, corrupt) = (
+        sum(|r| r.unexpected),
+        sum(|r| r.duplicates),
+        sum(|r| r.corrupt),
+    );
+    let mut latency = Histogram::default();
+    for worker in &outcome.workers {
+        for second in &worker.report.seconds {
+            latency.merge(&second.latency);
+        }
+    }
+    let latency = Latency::of(&latency);
+    let mut joins: Vec<u64> = outcome
+        .workers
+        .iter()
+        .flat_map(|w| w.joins.iter().map(|j| j.join_us))
+        .collect();
+    let mut connects: Vec<u64> = outcome
+        .workers
+        .iter()
+        .flat_map(|w| w.joins.iter().map(|j| j.connect_us))
+        .collect();
+    let delivery_ratio = ratio((expected - missing.min(expected)) as f64, expected as f64);
+    let achieved_ratio = ratio(updates_sent as f64, planned_updates as f64).unwrap_or(0.0);
+    let exact = unexpected == 0 && duplicates == 0 && corrupt == 0;
+    let complete = missing == 0;
+    let federates = rates(&reports, seconds);
+    let seconds_rows = second_rows(outcome, g.entities as f64 * rate_hz, seconds);
+    let (process_seconds, process_rows) = processes_usage(outcome, seconds);
+    let forwards: Option<u64> = outcome.routers.iter().map(|r| r.forwarded).sum();
+    let sustained = achieved_ratio >= SUSTAINED_ACHIEVED
+        && exact
+        && (!reliable || complete)
+        && latency.p99_us.is_some_and(|p99| p99 < SUSTAINED_P99_US);
+    let memory = memory(outcome);
+    CaseSummary {
+        entities: g.entities,
+        simulators: g.simulators,
+        viewers: g.viewers,
+        processes,
+        rate_hz,
+        seconds,
+        reliable,
+        planned_updates,
+        updates_sent,
+        planned_per_second: g.entities as f64 * rate_hz,
+        achieved_per_second: updates_sent as f64 / seconds,
+        achieved_ratio,
+        reflects: sum(|r| r.reflects),
+        expected,
+        missing,
+        unexpected,
+        duplicates,
+        corrupt,
+        reported_lost: sum(|r| r.reported_lost),
+        over_delivered: sum(|r| r.over_delivered),
+        delivery_ratio,
+        exact,
+        complete,
+        latency,
+        join_p50_us: percentile(&mut joins, 0.5),
+        join_max_us: joins.iter().max().copied(),
+        connect_p50_us: percentile(&mut connects, 0.5),
+        register_seconds: outcome
+            .workers
+            .iter()
+            .map(|w| w.register_seconds)
+            .fold(0.0, f64::max),
+        memory_per_federate_kb: memory.per_federate_kb,
+        simulator_bytes_per_entity: memory.simulator_per_entity,
+        simulator_rss_bytes_per_entity: memory.simulator_rss_per_entity,
+        viewer_bytes_per_entity: memory.viewer_per_entity,
+        viewer_entities_known: memory.viewer_known,
+        router_forwards_per_second: forwards
+            .map(|f| f as f64 / outcome.routers.len().max(1) as f64),
+        max_out_per_second: federates
+            .iter()
+            .map(|f| f.out_per_second)
+            .fold(0.0, f64::max),
+        max_in_per_second: federates
+            .iter()
+            .map(|f| f.in_per_second)
+            .fold(0.0, f64::max),
+        sustained,
+        seconds_rows,
+        process_seconds,
+        process_rows,
+        federates,
+    }
+}
+
+struct Memory {
+    per_federate_kb: Option<f64>,
+    simulator_per_entity: Option<f64>,
+    simulator_rss_per_entity: Option<f64>,
+    viewer_per_entity: Option<f64>,
+    viewer_known: u64,
+}
+
+fn memory(outcome: &CaseOutcome) -> Memory {
+    let workers = &outcome.workers;
+    let federates: usize = workers.iter().map(|w| w.federates.len()).sum();
+    let joined_kb: u64 = workers
+        .iter()
+        .map(|w| w.rss_joined_kb.saturating_sub(w.rss_start_kb))
+        .sum();
+    let simulators: Vec<&WorkerOutcome> = workers
+        .iter()
+        .filter(|w| is_role(w, Role::Simulator))
+        .collect();
+    let owned: u64 = simulators
+        .iter()
+        .flat_map(|w| &w.report.federates)
+        .map(|f| f.entities_owned)
+        .sum();
+    let registered_kb: u64 = simulators
+        .iter()
+        .map(|w| w.rss_registered_kb.saturating_sub(w.rss_joined_kb))
+        .sum();
+    let simulator_rss_kb: u64 = simulators.iter().map(|w| w.report.usage_end.rss_kb).sum();
+    let viewers: Vec<&WorkerOutcome> = workers
+        .iter()
+        .filter(|w| is_role(w, Role::Viewer))
+        .collect();
+    let viewer_known: u64 = viewers
+        .iter()
+        .flat_map(|w| &w.report.federates)
+        .map(|f| f.discovered)
+        .sum();
+    let viewer_grew_kb: u64 = viewers
+        .iter()
+        .map(|w| {
+            w.report
+                .usage_end
+                .rss_kb
+                .saturating_sub(w.rss_registered_kb)
+        })
+        .sum();
+    Memory {
+        per_federate_kb: ratio(joined_kb as f64, federates as f64),
+        simulator_per_entity: ratio(registered_kb as f64 * 1024.0, owned as f64),
+        simulator_rss_per_entity: ratio(simulator_rss_kb as f64 * 1024.0, owned as f64),
+        viewer_per_entity: ratio(viewer_grew_kb as f64 * 1024.0, viewer_known as f64),
+        viewer_known,
+    }
+}
+
+fn rates(reports: &[&FederateReport], seconds: f64) -> Vec<FederateRates> {
+    reports
+        .iter()
+        .map(|r| FederateRates {
+            name: r.name.clone(),
+            role: r.role,
+            out_per_second: r.updates_sent as f64 / seconds,
+            in_per_second: r.reflects as f64 / seconds,
+            expected_per_second: r.expected as f64 / seconds,
+        })
+        .collect()
+}
+
+fn second_rows(outcome: &CaseOutcome, planned_per_second: f64, seconds: f64) -> Vec<SecondRow> {
+    let last = outcome
+        .workers
+        .iter()
+        .flat_map(|w| w.report.seconds.iter().map(|s| s.second))
+        .max()
+        .unwrap_or(0);
+    (0..=last)
+        .map(|second| {
+            let mut row = SecondRow {
+                second,
+                planned_updates: if (second as f64) < seconds {
+                    (planned_per_second * (seconds - second as f64).min(1.0)).round() as u64
+                } else {
+                    0
+                },
+                router_forwards: outcome
+                    .routers
+                    .iter()
+                    .find(|r| r.second == second)
+                    .and_then(|r| r.forwarded),
+                ..SecondRow::default()
+            };
+            let mut latency = Histogram::default();
+            for s in outcome
+                .workers
+                .iter()
+                .flat_map(|w| &w.report.seconds)
+                .filter(|s| s.second == second)
+            {
+                row.updates_sent += s.updates_sent;
+                row.reflects += s.reflects;
+                latency.merge(&s.latency);
+            }
+            row.latency = Latency::of(&latency);
+            row
+        })
+        .collect()
+}
+
+/// Every process per second (workers from their own samples, routers from the
+/// coordinator's), and over the run's seconds.
+fn processes_usage(outcome: &CaseOutcome, seconds: f64) -> (Vec<ProcessSecond>, Vec<ProcessRow>) {
+    let mut per_second = Vec::new();
+    let mut rows = Vec::new();
+    let in_run = |second: u64| (second as f64) < seconds.ceil();
+    for (w, worker) in outcome.workers.iter().enumerate() {
+        let process = label(w, worker);
+        let samples: Vec<_> = worker
+            .report
+            .seconds
+            .iter()
+            .filter(|s| s.rss_kb > 0)
+            .collect();
+        for s in &samples {
+            per_second.push(ProcessSecond {
+                second: s.second,
+                process: process.clone(),
+                cpu_percent: s.cpu_seconds * 100.0,
+                rss_kb: s.rss_kb,
+            });
+        }
+        let cpu: f64 = samples
+            .iter()
+            .filter(|s| in_run(s.second))
+            .map(|s| s.cpu_seconds)
+            .sum();
+        rows.push(ProcessRow {
+            process,
+            federates: worker.federates.len(),
+            cpu_percent: cpu * 100.0 / seconds,
+            rss_max_kb: samples
+                .iter()
+                .map(|s| s.rss_kb)
+                .max()
+                .unwrap_or(worker.report.usage_end.rss_kb),
+        });
+    }
+    let mut routers: Vec<ProcessRow> = Vec::new();
+    for second in &outcome.routers {
+        for (name, usage) in &second.usage {
+            let process = if outcome.routers_in_process {
+                format!("{name} (thread of the coordinator)")
+            } else {
+                name.clone()
+            };
+            per_second.push(ProcessSecond {
+                second: second.second,
+                process: process.clone(),
+                cpu_percent: usage.cpu_seconds * 100.0,
+                rss_kb: usage.rss_kb,
+            });
+            let index = match routers.iter().position(|r| r.process == process) {
+                Some(index) => index,
+                None => {
+                    routers.push(ProcessRow {
+                        process,
+                        ..ProcessRow::default()
+                    });
+                    routers.len() - 1
+                }
+            };
+            let row = &mut routers[index];
+            if in_run(second.second) {
+                row.cpu_percent += usage.cpu_seconds * 100.0 / seconds;
+            }
+            row.rss_max_kb = row.rss_max_kb.max(usage.rss_kb);
+        }
+    }
+    rows.extend(routers);
+    (per_second, rows)
+}
