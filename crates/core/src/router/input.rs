@@ -27,11 +27,17 @@ impl Router {
             self.fail(now, slot, reason);
             return;
         }
+        let link = self.links[slot as usize].as_mut().expect("live link");
+        let max_frame_bytes = self.max_frame_size;
+        self.input_buffers
+            .append(&mut link.inbuf, bytes, max_frame_bytes);
         let link = self.link_mut(slot);
-        link.inbuf.extend_from_slice(bytes);
         // A paused link's bytes wait: they are processed when it resumes.
         if link.stalled.is_none() {
             self.process_input(now, slot);
+        }
+        if let Some(link) = self.links[slot as usize].as_mut() {
+            super::inbuf::InputBuffers::settle(&mut link.inbuf);
         }
         self.recount_input(slot);
     }

@@ -7,7 +7,6 @@ use super::stats::LinkStats;
 use super::LinkId;
 use crate::time::Time;
 use crate::wire::{DataFrame, LinkFlags, Role, UdpOffer};
-use bytes::BytesMut;
 use roaring::RoaringBitmap;
 use std::time::Duration;
 
@@ -81,7 +80,7 @@ pub(crate) struct Link {
     /// What we last announced to it.
     pub registry_announced: Option<u8>,
     /// Received bytes not yet decoded.
-    pub inbuf: BytesMut,
+    pub inbuf: super::inbuf::InputBuffer,
     /// What this link's `inbuf` counts toward the router's total of buffered input.
     pub input_counted: usize,
     /// A reliable frame from this link waiting for room downstream; while set, no further

@@ -14,6 +14,7 @@
 mod config;
 mod event;
 mod forward;
+mod inbuf;
 mod index;
 mod input;
 mod latest;
@@ -164,6 +165,8 @@ pub struct Router {
     /// Bytes received on all links and not yet decoded (partial frames, paused input),
     /// held within `RouterConfig::input_budget_bytes`.
     input_buffered: usize,
+    /// Reusable input buffers, so reading does not allocate while frames are queued.
+    input_buffers: inbuf::InputBuffers,
     /// Number of the next link session this router opens.
     next_session: u64,
     /// Bytes kept for resending across all links, within `RouterConfig::resend_budget_bytes`.
@@ -215,6 +218,7 @@ impl Router {
             manage_replies: VecDeque::new(),
             next_request: 1,
             input_buffered: 0,
+            input_buffers: inbuf::InputBuffers::default(),
             next_session: 1,
             resend_bytes: 0,
             latest: latest::LatestCache::new(config.latest_cache_bytes),
@@ -356,7 +360,7 @@ impl Router {
             datagrams_seen: Default::default(),
             registry_distance: crate::wire::RegistryRoute::UNREACHABLE,
             registry_announced: None,
-            inbuf: BytesMut::new(),
+            inbuf: Default::default(),
             input_counted: 0,
             stalled: None,
             waiters: Vec::new(),
