@@ -1,8 +1,11 @@
 //! The inverted interest index of one federation: interest id → the links that declared it.
 //!
 //! Many ids share the same set of links (a subscriber's region covers thousands of cells), so
-//! link sets are interned and each id maps to a small set number. That keeps an indexed id at
-//! about ten bytes however many links share it, and a lookup is one hash probe.
+//! link sets are interned and each set keeps the ids routed to it as a compressed bitmap.
+//! Ids come in dense runs (cells, classes, instances), so a million ids on one link cost a few
+//! hundred kilobytes at most, not a hash entry each (`tests/interest_memory.rs` holds the
+//! router to 1 MiB for that). A lookup finds the id's chunk (its high 16 bits) and tests the
+//! few sets with ids in that chunk: usually one.
 
 use crate::interest::InterestId;
 use roaring::RoaringBitmap;
@@ -13,34 +16,64 @@ pub(crate) type Slot = u32;
 
 type SetNumber = u32;
 
+/// Ids whose high 16 bits are equal: the unit a lookup starts from.
+type ChunkKey = u32;
+
 #[derive(Default)]
 struct LinkSet {
     links: Box<[Slot]>,
-    refs: usize,
+    /// The ids routed to exactly these links. Never empty while the set is live.
+    ids: RoaringBitmap,
 }
 
 #[derive(Default)]
 pub(crate) struct InterestIndex {
-    by_id: FxHashMap<InterestId, SetNumber>,
     sets: Vec<LinkSet>,
     free: Vec<SetNumber>,
     interned: FxHashMap<Box<[Slot]>, SetNumber>,
+    /// For each chunk holding indexed ids, the sets with ids in it.
+    chunks: FxHashMap<ChunkKey, Vec<SetNumber>>,
 }
 
 static NO_LINKS: [Slot; 0] = [];
 
+fn chunk_of(id: InterestId) -> ChunkKey {
+    id >> 16
+}
+
+/// The chunks `ids` has ids in, in order, one range query each.
+fn chunks_of(ids: &RoaringBitmap) -> impl Iterator<Item = ChunkKey> + '_ {
+    let mut next_start = Some(0u32);
+    std::iter::from_fn(move || {
+        let id = ids.range(next_start?..).next()?;
+        let key = chunk_of(id);
+        next_start = key.checked_add(1).and_then(|k| k.checked_mul(1 << 16));
+        Some(key)
+    })
+}
+
+fn chunk_range(key: ChunkKey) -> std::ops::RangeInclusive<u32> {
+    (key << 16)..=((key << 16) | 0xffff)
+}
+
 impl InterestIndex {
     /// The links that declared `id`, in slot order.
     pub(crate) fn links(&self, id: InterestId) -> &[Slot] {
-        match self.by_id.get(&id) {
-            Some(&set) => &self.sets[set as usize].links,
-            None => &NO_LINKS,
+        let Some(sets) = self.chunks.get(&chunk_of(id)) else {
+            return &NO_LINKS;
+        };
+        for &set in sets {
+            let set = &self.sets[set as usize];
+            if set.ids.contains(id) {
+                return &set.links;
+            }
         }
+        &NO_LINKS
     }
 
     #[cfg(test)]
     pub(crate) fn is_empty(&self) -> bool {
-        self.by_id.is_empty()
+        self.chunks.is_empty()
     }
 
     /// Record that `link` declared every id in `ids`.
@@ -67,42 +100,84 @@ impl InterestIndex {
         });
     }
 
-    /// Move each id to the set `change` derives from its current one. Ids that start from the
-    /// same set end in the same set, so the derivation runs once per distinct set. `change`
-    /// is idempotent (adding a present link or removing an absent one yields `None`), so a
-    /// set reached in this update is never released by it and the cache stays valid.
+    /// Move the ids of `ids` from each set they are in (or none) to the set `change` derives
+    /// from it. The parts are cut before anything moves, and they are disjoint, so a set that
+    /// receives ids in this update is never one whose part is still to move.
     fn update(&mut self, ids: &RoaringBitmap, change: impl Fn(&[Slot]) -> Option<Vec<Slot>>) {
-        // Transition cache: current set (None = no links) → next set (None = no links).
-        let mut transitions: FxHashMap<Option<SetNumber>, Option<Option<SetNumber>>> =
-            FxHashMap::default();
-        for id in ids {
-            let current = self.by_id.get(&id).copied();
-            let next = match transitions.get(&current) {
-                Some(&next) => next,
-                None => {
-                    let links: &[Slot] = match current {
-                        Some(set) => &self.sets[set as usize].links,
-                        None => &NO_LINKS,
-                    };
-                    let next = change(links).map(|links| self.intern(links));
-                    transitions.insert(current, next);
-                    next
-                }
-            };
-            let Some(next) = next else { continue };
-            if let Some(set) = next {
-                self.sets[set as usize].refs += 1;
-                self.by_id.insert(id, set);
-            } else {
-                self.by_id.remove(&id);
+        for (from, part) in self.parts(ids) {
+            let links = from.map_or(&NO_LINKS[..], |set| &self.sets[set as usize].links);
+            let Some(next) = change(links) else { continue };
+            let to = self.intern(next);
+            if let Some(from) = from {
+                self.sets[from as usize].ids -= &part;
             }
-            if let Some(old) = current {
-                self.release(old);
+            if let Some(to) = to {
+                self.sets[to as usize].ids |= &part;
+            }
+            self.recount_chunks(&part, from, to);
+        }
+    }
+
+    /// `ids` cut by the set each id is in now (`None`: in no set).
+    fn parts(&self, ids: &RoaringBitmap) -> Vec<(Option<SetNumber>, RoaringBitmap)> {
+        let mut candidates: Vec<SetNumber> = chunks_of(ids)
+            .filter_map(|key| self.chunks.get(&key))
+            .flatten()
+            .copied()
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut unindexed = ids.clone();
+        let mut parts = Vec::new();
+        for set in candidates {
+            let part = &self.sets[set as usize].ids & ids;
+            if !part.is_empty() {
+                unindexed -= &part;
+                parts.push((Some(set), part));
+            }
+        }
+        if !unindexed.is_empty() {
+            parts.push((None, unindexed));
+        }
+        parts
+    }
+
+    /// After `part` moved from `from` to `to`: keep each chunk's list of sets exact, and free
+    /// `from` once it holds nothing.
+    fn recount_chunks(
+        &mut self,
+        part: &RoaringBitmap,
+        from: Option<SetNumber>,
+        to: Option<SetNumber>,
+    ) {
+        for key in chunks_of(part) {
+            let sets = self.chunks.entry(key).or_default();
+            if let Some(from) = from {
+                if self.sets[from as usize]
+                    .ids
+                    .range_cardinality(chunk_range(key))
+                    == 0
+                {
+                    sets.retain(|&s| s != from);
+                }
+            }
+            if let Some(to) = to {
+                if !sets.contains(&to) {
+                    sets.push(to);
+                }
+            }
+            if sets.is_empty() {
+                self.chunks.remove(&key);
+            }
+        }
+        if let Some(from) = from {
+            if self.sets[from as usize].ids.is_empty() {
+                self.free_set(from);
             }
         }
     }
 
-    /// The number of the set holding exactly `links`, creating it with no references if new.
+    /// The number of the set holding exactly `links`, creating it (with no ids) if new.
     /// Returns `None` for the empty set.
     fn intern(&mut self, links: Vec<Slot>) -> Option<SetNumber> {
         if links.is_empty() {
@@ -114,7 +189,7 @@ impl InterestIndex {
         let links: Box<[Slot]> = links.into_boxed_slice();
         let entry = LinkSet {
             links: links.clone(),
-            refs: 0,
+            ids: RoaringBitmap::new(),
         };
         let set = match self.free.pop() {
             Some(set) => {
@@ -130,16 +205,12 @@ impl InterestIndex {
         Some(set)
     }
 
-    fn release(&mut self, set: SetNumber) {
-        let entry = &mut self.sets[set as usize];
-        entry.refs -= 1;
-        if entry.refs == 0 {
-            self.free_set(set);
-        }
-    }
-
     fn free_set(&mut self, set: SetNumber) {
         let entry = std::mem::take(&mut self.sets[set as usize]);
+        debug_assert!(
+            entry.ids.is_empty(),
+            "a set is freed only once it holds no ids"
+        );
         self.interned.remove(&entry.links);
         self.free.push(set);
     }
@@ -188,5 +259,49 @@ mod tests {
         index.remove(&set([7]), 5);
         assert_eq!(index.links(7), &[2]);
         assert_eq!(index.live_sets(), 1);
+    }
+
+    /// Ids drawn from three chunks, so moves cross chunk boundaries and sets share chunks.
+    fn id_strategy() -> impl proptest::strategy::Strategy<Value = u32> {
+        use proptest::prelude::*;
+        prop_oneof![0u32..40, 65_530u32..65_550, (7u32 << 16)..((7 << 16) + 20)]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn lookups_match_a_plain_map_after_any_adds_and_removes(
+            ops in proptest::collection::vec(
+                (proptest::bool::ANY, 0u32..4, proptest::collection::vec(id_strategy(), 1..30)),
+                1..40,
+            )
+        ) {
+            let mut index = InterestIndex::default();
+            let mut model: std::collections::BTreeMap<u32, std::collections::BTreeSet<u32>> =
+                Default::default();
+            for (adding, link, ids) in &ops {
+                let bitmap: RoaringBitmap = ids.iter().copied().collect();
+                if *adding {
+                    index.add(&bitmap, *link);
+                    for &id in ids {
+                        model.entry(id).or_default().insert(*link);
+                    }
+                } else {
+                    index.remove(&bitmap, *link);
+                    for &id in ids {
+                        if let Some(links) = model.get_mut(&id) {
+                            links.remove(link);
+                        }
+                    }
+                }
+                for (&id, links) in &model {
+                    let expected: Vec<u32> = links.iter().copied().collect();
+                    proptest::prop_assert_eq!(index.links(id), expected.as_slice(), "id {}", id);
+                }
+            }
+            model.retain(|_, links| !links.is_empty());
+            let distinct: std::collections::BTreeSet<_> = model.values().collect();
+            proptest::prop_assert_eq!(index.live_sets(), distinct.len());
+            proptest::prop_assert_eq!(index.is_empty(), model.is_empty());
+        }
     }
 }
