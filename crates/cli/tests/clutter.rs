@@ -146,6 +146,25 @@ fn clutter_on_a_four_router_mesh_is_exact_and_complete() {
         .filter(|p| p["process"].as_str().unwrap().starts_with("router "))
         .count();
     assert_eq!(routers, 4, "{processes:?}");
+    // The folder feeds the report.
+    let page = dir.path("report.html");
+    let results = dir.path("results");
+    let (ok, _, stderr) = trellis(
+        &[
+            "report",
+            results.to_str().unwrap(),
+            "-o",
+            page.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(ok, "{stderr}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<section id=\"clutter\">"),
+        "no clutter section"
+    );
+    assert!(html.contains("<caption>Rate and delivery against interest</caption>"));
 }
 
 #[test]

@@ -20,6 +20,7 @@ pub(crate) enum Benchmark {
     Testfed,
     Timestep,
     Chaos,
+    Clutter,
 }
 
 impl Benchmark {
@@ -34,6 +35,7 @@ impl Benchmark {
             Benchmark::Testfed => "testfed",
             Benchmark::Timestep => "timestep",
             Benchmark::Chaos => "chaos",
+            Benchmark::Clutter => "clutter",
         }
     }
 }
@@ -332,6 +334,20 @@ pub(crate) struct ChaosTotals {
     pub memberships_lost: Option<u64>,
 }
 
+/// `summary.json` of a clutter run; its cases are the benchmark's own type.
+#[derive(Deserialize)]
+pub(crate) struct Clutter {
+    pub transport: Option<String>,
+    pub rate_hz: Option<f64>,
+    pub seconds: Option<f64>,
+    pub area_units: Option<u64>,
+    pub margin_units: Option<u64>,
+    pub viewer_window_units: Option<u64>,
+    #[serde(default)]
+    pub cases: Vec<crate::bench::clutter::CaseSummary>,
+    pub scalability: Option<crate::bench::clutter::Scalability>,
+}
+
 /// A summary, by benchmark.
 pub(crate) enum Summary {
     Pingpong(Pingpong),
@@ -343,6 +359,7 @@ pub(crate) enum Summary {
     Testfed(Testfed),
     Timestep(Timestep),
     Chaos(Chaos),
+    Clutter(Clutter),
 }
 
 /// One results folder.
@@ -422,6 +439,7 @@ fn read_summary(benchmark: Benchmark, path: &Path) -> Result<Summary, ReportErro
         Benchmark::Testfed => Summary::Testfed(read_json(path)?),
         Benchmark::Timestep => Summary::Timestep(read_json(path)?),
         Benchmark::Chaos => Summary::Chaos(read_json(path)?),
+        Benchmark::Clutter => Summary::Clutter(read_json(path)?),
     })
 }
 

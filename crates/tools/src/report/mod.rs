@@ -6,13 +6,15 @@
 //! against message size per hop count; the tree / mesh time ratio; distributions of pair
 //! means; the EC1 matrix (throughput against theoretical, reliability, latency and jitter);
 //! the one-way size × rate matrix; throughput, symmetric and latency sweeps; testfed load;
-//! chaos runs (per killed router: detection, recovery, losses and the verdict).
+//! chaos runs (per killed router: detection, recovery, losses and the verdict); clutter runs
+//! (rate, delivery against interest, latency, memory, the scalability verdict).
 //! Raw-socket runs (`mode` raw-tcp / raw-udp) are drawn beside the Trellis runs as dashed
 //! lines or pale bars, labelled as baselines.
 
 mod axis;
 mod cases;
 mod chaos;
+mod clutter;
 mod html;
 mod load;
 mod matrix;
@@ -80,6 +82,7 @@ pub fn render(dirs: &[PathBuf]) -> Result<String, ReportError> {
     sections.extend(testfed::section(&runs));
     sections.extend(timestep::section(&runs));
     sections.extend(chaos::section(&runs));
+    sections.extend(clutter::section(&runs));
     let intro = format!(
         "{}<p class=\"method\"><strong>How latency was measured.</strong> {}</p>",
         html::paragraph(&format!(

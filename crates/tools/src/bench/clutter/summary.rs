@@ -12,6 +12,7 @@ pub const SUSTAINED_P99_US: u64 = 100_000;
 pub const SUSTAINED_ACHIEVED: f64 = 0.99;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Latency {
     pub p50_us: Option<u64>,
     pub p99_us: Option<u64>,
@@ -30,6 +31,7 @@ impl Latency {
 
 /// One second of the run, all processes together.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SecondRow {
     pub second: u64,
     /// Updates the plan calls for in this second (0 once sending is over).
@@ -43,6 +45,7 @@ pub struct SecondRow {
 
 /// One process over one second.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ProcessSecond {
     pub second: u64,
     pub process: String,
@@ -52,6 +55,7 @@ pub struct ProcessSecond {
 
 /// One process over the run.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ProcessRow {
     pub process: String,
     pub federates: usize,
@@ -62,6 +66,7 @@ pub struct ProcessRow {
 
 /// A federate's traffic over the run.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct FederateRates {
     pub name: String,
     pub role: Option<Role>,
@@ -71,6 +76,7 @@ pub struct FederateRates {
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CaseSummary {
     pub entities: u64,
     pub simulators: u32,
