@@ -352,3 +352,201 @@ fn cache_bounds_hold_and_evictions_are_counted() {
     );
     check_streams(&sim);
 }
+
+// ---- the federate library over the same routers ------------------------------------------
+
+mod federates {
+    use super::*;
+    use std::sync::Arc;
+    use trellis_core::federate::{Action, Callback, Federate, ObjectId, DEFAULT_BINS};
+    use trellis_core::fom::ObjectModel;
+
+    const DEMO: &str = include_str!("../../../foms/trellis-demo.xml");
+
+    /// The demo object model with Vehicle.Position marked keep-latest by the Trellis
+    /// extension element (in its own namespace, as the OMT schema allows).
+    fn model() -> Arc<ObjectModel> {
+        let marked = DEMO.replacen(
+            "<name>Position</name>",
+            "<name>Position</name>\n<trellis:keepLatest xmlns:trellis=\"urn:trellis:omt\">true</trellis:keepLatest>",
+            1,
+        );
+        assert_ne!(marked, DEMO);
+        Arc::new(ObjectModel::from_sources(&[("demo-keep-latest.xml", &marked)]).unwrap())
+    }
+
+    struct World {
+        sim: Sim,
+        nodes: Vec<NodeIndex>,
+        feds: Vec<Federate>,
+        seen: Vec<usize>,
+    }
+
+    impl World {
+        fn new(count: usize) -> World {
+            let mut sim = Sim::new(3, SimConfig::default());
+            let router = sim.add_router("router");
+            let model = model();
+            let mut nodes = Vec::new();
+            let mut feds = Vec::new();
+            for i in 0..count {
+                let node = sim.add_federate(&format!("f{i}"), FED);
+                sim.connect_parent(node, router, FED);
+                nodes.push(node);
+                feds.push(Federate::new(model.clone(), i as u32 + 1, DEFAULT_BINS).unwrap());
+            }
+            World {
+                sim,
+                nodes,
+                feds,
+                seen: vec![0; count],
+            }
+        }
+
+        /// Hand the federates' actions to their nodes, let the network settle, and hand
+        /// what arrived to the federates, keep-latest headers included.
+        fn pump(&mut self) {
+            for (i, fed) in self.feds.iter_mut().enumerate() {
+                while let Some(action) = fed.poll_action() {
+                    let now = self.sim.now();
+                    let router = &mut self.sim.nodes[self.nodes[i]].router;
+                    match action {
+                        Action::SetInterest(ids) => router.set_interest(now, &ids),
+                        Action::Publish {
+                            ids,
+                            class,
+                            payload,
+                            latest,
+                        } => {
+                            router
+                                .publish_with(now, &ids, class, 0, latest, &payload)
+                                .unwrap();
+                        }
+                        Action::Ask(request) => panic!("no registry here, got {request:?}"),
+                    }
+                }
+            }
+            self.sim.run_until_quiet(QUIET).unwrap();
+            for (i, fed) in self.feds.iter_mut().enumerate() {
+                let received = &self.sim.nodes[self.nodes[i]].received;
+                for r in &received[self.seen[i]..] {
+                    let keyed = r.latest.map(|_| (r.source, r.seq));
+                    fed.handle_message_from(&r.payload, r.class, keyed);
+                }
+                self.seen[i] = received.len();
+            }
+        }
+
+        fn callbacks(&mut self, fed: usize) -> Vec<Callback> {
+            std::iter::from_fn(|| self.feds[fed].poll_callback()).collect()
+        }
+    }
+
+    /// What a late joiner's callbacks say per instance: discovered at which position, and
+    /// the Position values reflected, in order.
+    fn per_instance(callbacks: &[Callback]) -> FxHashMap<ObjectId, (usize, Vec<Vec<u8>>)> {
+        let mut out: FxHashMap<ObjectId, (usize, Vec<Vec<u8>>)> = FxHashMap::default();
+        for (at, callback) in callbacks.iter().enumerate() {
+            match callback {
+                Callback::DiscoverObjectInstance { object, .. } => {
+                    assert!(
+                        out.insert(*object, (at, Vec::new())).is_none(),
+                        "discovered twice"
+                    );
+                }
+                Callback::ReflectAttributeValues { object, values, .. } => {
+                    let entry = out.get_mut(object).expect("reflected before discovered");
+                    entry.1.extend(values.iter().map(|(_, v)| v.to_vec()));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// A federate that subscribes after five instances were updated ten times each hears,
+    /// for each instance, discoverObjectInstance and then one reflectAttributeValues with
+    /// the newest Position, from the routers' caches (the owner is not asked: the only
+    /// thing it answers, the registration request, finds the instances known). An instance
+    /// deleted before a second late joiner subscribes is not discovered by it: the keyed
+    /// removal emptied the caches.
+    #[test]
+    fn a_late_joiner_discovers_each_instance_then_reflects_its_newest_values() {
+        let mut w = World::new(3);
+        let vehicle = w.feds[0].object_class("Vehicle").unwrap();
+        let name = w.feds[0].attribute(vehicle, "Name").unwrap();
+        let position = w.feds[0].attribute(vehicle, "Position").unwrap();
+        assert!(w.feds[0].is_keep_latest(vehicle, position));
+        assert!(!w.feds[0].is_keep_latest(vehicle, name));
+        w.feds[0]
+            .publish_object_class_attributes(vehicle, &[name, position])
+            .unwrap();
+        w.pump();
+        let objects: Vec<ObjectId> = (0..5)
+            .map(|_| {
+                w.feds[0]
+                    .register_object_instance(vehicle, None, 0)
+                    .unwrap()
+            })
+            .collect();
+        for round in 0..10u8 {
+            for (i, &object) in objects.iter().enumerate() {
+                let value = vec![i as u8, round];
+                w.feds[0]
+                    .update_attribute_values(object, &[(position, value)], b"", 0, None, None)
+                    .unwrap();
+            }
+            w.pump();
+        }
+
+        w.feds[1]
+            .subscribe_object_class_attributes(vehicle, &[name, position], &[])
+            .unwrap();
+        w.pump();
+        w.pump();
+        let callbacks = w.callbacks(1);
+        let seen = per_instance(&callbacks);
+        assert_eq!(seen.len(), objects.len(), "{callbacks:#?}");
+        for (i, object) in objects.iter().enumerate() {
+            let (discovered_at, positions) = &seen[object];
+            assert_eq!(
+                positions,
+                &vec![vec![i as u8, 9]],
+                "instance {i}: the newest, once"
+            );
+            assert!(callbacks[*discovered_at + 1..].iter().any(|c| matches!(
+                c,
+                Callback::ReflectAttributeValues { object: o, .. } if o == object
+            )));
+        }
+        assert!(
+            !callbacks
+                .iter()
+                .any(|c| matches!(c, Callback::ProvideAttributeValueUpdate { .. })),
+            "nobody asked the owner for values"
+        );
+        assert!(
+            w.callbacks(0).is_empty(),
+            "the owner was not asked for values"
+        );
+
+        w.feds[0]
+            .delete_object_instance(objects[0], b"", 0)
+            .unwrap();
+        w.pump();
+        w.feds[2]
+            .subscribe_object_class_attributes(vehicle, &[position], &[])
+            .unwrap();
+        w.pump();
+        w.pump();
+        let callbacks = w.callbacks(2);
+        let seen = per_instance(&callbacks);
+        assert_eq!(seen.len(), objects.len() - 1, "{callbacks:#?}");
+        assert!(
+            !seen.contains_key(&objects[0]),
+            "the deleted instance stays gone"
+        );
+        let router = &w.sim.nodes[0].router;
+        assert_eq!(router.stats().latest.cached_entries, 4);
+    }
+}

@@ -315,14 +315,16 @@ impl World {
                     ids,
                     class,
                     payload,
+                    latest,
                 } => {
                     if let Err(PublishError::WouldBlock) =
-                        router.publish(now, &ids, class, 0, &payload)
+                        router.publish_with(now, &ids, class, 0, latest, &payload)
                     {
                         let action = Action::Publish {
                             ids,
                             class,
                             payload,
+                            latest,
                         };
                         self.feds[i].blocked.push_front(action);
                         break;

@@ -419,6 +419,7 @@ impl Federate {
                     ids: vec![super::time::TIME_ID],
                     class: crate::wire::TransportClass::Reliable,
                     payload: message.encode(),
+                    latest: None,
                 }),
                 TimeOutput::Ask(switch) => self.ask(Request::Time {
                     federation: self.view.name.clone(),

@@ -3,6 +3,22 @@
 //! [`Action`]s for the node (interest changes, data to publish); data arriving from the
 //! node becomes [`Callback`]s after the exact checks the routers cannot make (region
 //! overlap, attribute subset). What those checks discard is counted as over-delivery.
+//!
+//! **Keep-latest attributes** (`Attribute::keep_latest` from the object model's
+//! `keepLatest` extension, or [`Federate::set_keep_latest`]) travel in keep-latest frames
+//! (`wire::LatestKey`): the key is the object instance, the mask has one bit per attribute
+//! carried, by its position among the registered class's available attributes (the first
+//! 64; attributes past them travel as plain updates). Routers replace queued frames of the
+//! same source, instance and mask and keep the newest for late subscribers
+//! (`router::latest`); time-stamped updates are never keyed (replacing one would break
+//! time-stamp order). Deleting an instance of a class with keep-latest attributes sends a
+//! keyed removal, so caches forget it. On arrival, a keyed value is reflected only if it is
+//! newer (by the sender node's sequence number) than the one reflected for that instance
+//! and attribute from the same node, and only if its sender is still a member: copies from
+//! several caches, and values a cache kept for a federate that has since left, are dropped
+//! and counted (`FederateStats::stale_values`, `departed_values`). Discovery needs nothing
+//! more: an update names its instance's class and name, so a late joiner's first cached
+//! update discovers the instance, then reflects.
 
 pub mod advisory;
 pub mod callback;
@@ -35,7 +51,7 @@ use crate::fom::{
     Order, ParameterHandle,
 };
 use crate::registry::{Request, REGISTRY_EVENT_KIND};
-use crate::wire::TransportClass;
+use crate::wire::{DataFrame, LatestKey, NodeId, TransportClass};
 use bytes::{Bytes, BytesMut};
 use federation::FederationView;
 use layout::{Layouts, REQUEST_CELL, WILDCARD_CELL};
@@ -64,6 +80,8 @@ pub enum Action {
         ids: Vec<u32>,
         class: TransportClass,
         payload: Bytes,
+        /// Publish as a keep-latest frame with this key (see the module notes).
+        latest: Option<LatestKey>,
     },
     /// Send this to the registry and hand its answer to `Federate::handle_reply`.
     Ask(Request),
@@ -84,6 +102,12 @@ pub struct FederateStats {
     pub malformed: u64,
     /// Requests the registry refused with an error.
     pub registry_refusals: u64,
+    /// Keep-latest values not reflected: one as new or newer from the same node was
+    /// reflected already (a copy from another cache on the way, or overtaken in a queue).
+    pub stale_values: u64,
+    /// Keep-latest updates not reflected because their sender is no longer a member (a
+    /// cache kept them after it left).
+    pub departed_values: u64,
 }
 
 struct ObjectSubscription {
@@ -129,6 +153,12 @@ pub struct Federate {
     sending_time_stamp: Option<LogicalTime>,
     regions: regions::RegionTable,
     advisories: advisory::Advisories,
+    /// Keep-latest switches set at run time, over the object model's: per registered class
+    /// and attribute.
+    keep_latest: BTreeMap<(ObjectClassHandle, AttributeHandle), bool>,
+    /// Per known instance and attribute, the node and sequence number of the newest
+    /// keep-latest value reflected: older copies are dropped.
+    reflected: FxHashMap<ObjectId, FxHashMap<AttributeHandle, (NodeId, u64)>>,
 }
 
 impl Federate {
@@ -161,6 +191,8 @@ impl Federate {
             sending_time_stamp: None,
             regions: Default::default(),
             advisories: Default::default(),
+            keep_latest: BTreeMap::new(),
+            reflected: FxHashMap::default(),
         })
     }
 
@@ -519,12 +551,30 @@ impl Federate {
         tag: &[u8],
         outgoing: Outgoing<'_, V>,
     ) {
+        self.send_keyed(ids, class, fom_class, time, tag, outgoing, None)
+    }
+
+    /// [`Federate::send`] as a keep-latest frame with `latest`: never a time-stamped
+    /// update (queues would reorder it), though a time-stamped removal keeps its key so
+    /// caches forget the instance.
+    #[allow(clippy::too_many_arguments)]
+    fn send_keyed<V: AsRef<[u8]>>(
+        &mut self,
+        ids: Vec<u32>,
+        class: TransportClass,
+        fom_class: u32,
+        time: u64,
+        tag: &[u8],
+        outgoing: Outgoing<'_, V>,
+        latest: Option<LatestKey>,
+    ) {
         // A time-stamped message always travels reliably: a lost one would leave a hole in
         // time-stamp order, and a best-effort one could overtake its sender's bound.
         let (time, time_stamped, class) = match self.sending_time_stamp {
             Some(stamp) => (stamp.key(), true, TransportClass::Reliable),
             None => (time, false, class),
         };
+        let latest = latest.filter(|l| !time_stamped || l.is_removal());
         let header = Header {
             sender: self.handle,
             class: fom_class,
@@ -537,7 +587,46 @@ impl Federate {
             ids,
             class,
             payload,
+            latest,
         });
+    }
+
+    /// Trellis extension: mark `attributes` of instances registered as `class` (all its
+    /// available attributes when empty) keep-latest, or not, for this federate's updates,
+    /// over what the object model says.
+    pub fn set_keep_latest(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        keep_latest: bool,
+    ) -> Result<(), FederateError> {
+        self.check_attributes(class, attributes)?;
+        let all;
+        let attributes = if attributes.is_empty() {
+            all = self.model.available_attributes(class);
+            &all
+        } else {
+            attributes
+        };
+        for &a in attributes {
+            self.keep_latest.insert((class, a), keep_latest);
+        }
+        Ok(())
+    }
+
+    /// Whether updates of `attribute` of an instance registered as `class` are keep-latest.
+    pub fn is_keep_latest(&self, class: ObjectClassHandle, attribute: AttributeHandle) -> bool {
+        self.keep_latest
+            .get(&(class, attribute))
+            .copied()
+            .unwrap_or_else(|| self.model.attribute(attribute).keep_latest)
+    }
+
+    fn class_keeps_latest(&self, class: ObjectClassHandle) -> bool {
+        self.model
+            .available_attributes(class)
+            .into_iter()
+            .any(|a| self.is_keep_latest(class, a))
     }
 
     /// Send new values of owned attributes. Reliable and best-effort attributes travel
@@ -583,14 +672,39 @@ impl Federate {
         }
         let ids = self.layouts.object_ids(class, region);
         let name = self.owned[&object].name.clone();
+        // Keep-latest attributes go in their own message, keyed by the instance with one
+        // mask bit per attribute position (past 64 positions they cannot be keyed).
+        let positions = self.model.available_attributes(class);
+        let keyed_bits: Vec<(u32, u64)> = values
+            .iter()
+            .filter_map(|(a, _)| {
+                let position = positions.binary_search(a).ok()?;
+                (position < 64 && self.is_keep_latest(class, *a)).then_some((a.0, 1u64 << position))
+            })
+            .collect();
+        let bit_of = |a: u32| keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b);
         let send = |this: &mut Federate, transport: TransportClass, values: &[(u32, &[u8])]| {
-            let outgoing = Outgoing::Update {
-                object,
-                name: &name,
-                region,
-                values,
-            };
-            this.send(ids.clone(), transport, class.0, time, tag, outgoing);
+            let (keyed, plain): (Vec<Value<'_>>, Vec<Value<'_>>) =
+                values.iter().partition(|(a, _)| bit_of(*a).is_some());
+            for (values, keyed) in [(plain, false), (keyed, true)] {
+                if values.is_empty() {
+                    continue;
+                }
+                let latest = keyed.then(|| LatestKey {
+                    key: object.0,
+                    attributes: values
+                        .iter()
+                        .filter_map(|(a, _)| bit_of(*a))
+                        .fold(0, |mask, bit| mask | bit),
+                });
+                let outgoing = Outgoing::Update {
+                    object,
+                    name: &name,
+                    region,
+                    values: &values,
+                };
+                this.send_keyed(ids.clone(), transport, class.0, time, tag, outgoing, latest);
+            }
         };
         let transport_of = |a: AttributeHandle| {
             transport.unwrap_or(if self.model.attribute(a).transportation.reliable {
@@ -627,13 +741,19 @@ impl Federate {
         self.regions.forget_object(object);
         self.advisories_stale();
         let ids = self.layouts.object_ids(owned.class, None);
-        self.send(
+        // A keyed removal makes the routers' caches forget the instance's values.
+        let latest = self.class_keeps_latest(owned.class).then_some(LatestKey {
+            key: object.0,
+            attributes: 0,
+        });
+        self.send_keyed(
             ids,
             TransportClass::Reliable,
             owned.class.0,
             time,
             tag,
             Plain::Delete { object },
+            latest,
         );
         Ok(())
     }
@@ -748,6 +868,24 @@ impl Federate {
 
     /// A message for this federate's application arrived over `transport`.
     pub fn handle_message(&mut self, payload: &Bytes, transport: TransportClass) {
+        self.handle_message_from(payload, transport, None)
+    }
+
+    /// A data frame for this federate's application arrived: its payload, with what a
+    /// keep-latest frame's header says about its freshness.
+    pub fn handle_data(&mut self, frame: &DataFrame) {
+        let keyed = frame.latest().map(|_| (frame.source(), frame.seq()));
+        self.handle_message_from(&frame.payload_bytes(), frame.class(), keyed)
+    }
+
+    /// [`Federate::handle_message`] for a keep-latest frame when `keyed` gives its source
+    /// node and sequence number (see the module notes).
+    pub fn handle_message_from(
+        &mut self,
+        payload: &Bytes,
+        transport: TransportClass,
+        keyed: Option<(NodeId, u64)>,
+    ) {
         self.stats.messages += 1;
         match payload.first() {
             Some(&REGISTRY_EVENT_KIND) => return self.on_registry_payload(payload),
@@ -775,6 +913,7 @@ impl Federate {
                 message.tag,
                 stamp,
                 transport,
+                keyed,
             ),
             Body::Interaction { region, values } => {
                 self.on_interaction(message.class, region, values, message.tag, stamp, transport)
@@ -785,6 +924,7 @@ impl Federate {
                 // The deleter held the privilege; what this federate kept goes too.
                 self.instances.remove(&object);
                 self.owned.remove(&object);
+                self.reflected.remove(&object);
                 if self.known.remove(&object).is_some() {
                     let (sent_order, received_order) = self.orders(stamp);
                     self.deliver(
@@ -866,6 +1006,7 @@ impl Federate {
         tag: Bytes,
         stamp: Stamp,
         transport: TransportClass,
+        keyed: Option<(NodeId, u64)>,
     ) {
         let Some(class) = self.model.object_class_checked(class) else {
             self.stats.malformed += 1;
@@ -875,6 +1016,14 @@ impl Federate {
             self.stats.over_delivered += 1;
             return;
         };
+        // A cache may still hold values of a federate that left: they would discover a
+        // ghost. Before the join's snapshot the members are not known, so nothing is kept
+        // out.
+        let joined = self.view.seq.is_some();
+        if keyed.is_some() && joined && !self.view.federates.contains_key(&stamp.sender) {
+            self.stats.departed_values += 1;
+            return;
+        }
         let subscription = &self.object_subscriptions[&known];
         let in_region = covers(&subscription.regions, region.as_ref());
         let attribute_count = self.model.counts().attributes;
@@ -891,6 +1040,29 @@ impl Federate {
             self.stats.over_delivered += 1;
             return;
         }
+        let values = match keyed {
+            Some((node, seq)) => {
+                let newest = self.reflected.get(&object);
+                let older = |a: &AttributeHandle| {
+                    newest
+                        .and_then(|n| n.get(a))
+                        .is_some_and(|&(from, at)| from == node && at >= seq)
+                };
+                let before = values.len();
+                let fresh: Vec<(AttributeHandle, Bytes)> =
+                    values.into_iter().filter(|(a, _)| !older(a)).collect();
+                self.stats.stale_values += (before - fresh.len()) as u64;
+                if fresh.is_empty() {
+                    return;
+                }
+                let newest = self.reflected.entry(object).or_default();
+                for (a, _) in &fresh {
+                    newest.insert(*a, (node, seq));
+                }
+                fresh
+            }
+            None => values,
+        };
         let class = match self.known.get(&object) {
             Some(k) => k.class,
             None => {

@@ -53,8 +53,11 @@ impl World {
                         ids,
                         class,
                         payload,
+                        latest,
                     } => {
-                        router.publish(now, &ids, class, 0, &payload).unwrap();
+                        router
+                            .publish_with(now, &ids, class, 0, latest, &payload)
+                            .unwrap();
                     }
                     Action::Ask(request) => {
                         panic!("these tests make no registry requests, got {request:?}")

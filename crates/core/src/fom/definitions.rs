@@ -45,7 +45,7 @@ impl Member {
     }
 
     /// Every property the standard compares, by its OMT element name.
-    fn properties(&self) -> [(&'static str, Option<String>); 8] {
+    fn properties(&self) -> [(&'static str, Option<String>); 9] {
         let p = &self.properties;
         [
             (
@@ -59,6 +59,7 @@ impl Member {
             ("transportation", self.transportation.clone()),
             ("order", self.order.clone()),
             ("dimensions", Some(sorted_names(&self.dimensions))),
+            ("keepLatest", p.keep_latest.clone()),
         ]
     }
 

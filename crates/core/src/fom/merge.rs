@@ -59,6 +59,21 @@ impl Resolver<'_> {
         }
     }
 
+    /// The Trellis `keepLatest` extension of an attribute: absent is off.
+    fn keep_latest(&mut self, value: Option<&str>, site: &Site, owner: &str) -> bool {
+        match value.map(str::to_ascii_lowercase).as_deref() {
+            None | Some("false") | Some("no") => false,
+            Some("true") | Some("yes") => true,
+            Some(other) => {
+                self.errors.push(site.error(
+                    "keepLatest",
+                    format!("{owner}: keepLatest {other} is neither true nor false"),
+                ));
+                false
+            }
+        }
+    }
+
     fn dimensions(&mut self, refs: &[(String, Site)], owner: &str) -> Vec<DimensionHandle> {
         let mut out = Vec::new();
         for (name, site) in refs {
@@ -214,6 +229,11 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
                 ),
                 order: resolver.order(member.order.as_deref(), &member.site, &owner),
                 dimensions: resolver.dimensions(&member.dimensions, &owner),
+                keep_latest: resolver.keep_latest(
+                    member.properties.keep_latest.as_deref(),
+                    &member.site,
+                    &owner,
+                ),
             };
             declared.push(attribute.handle);
             attributes.push(attribute);

@@ -76,6 +76,11 @@ pub struct Attribute {
     pub transportation: Transportation,
     pub order: Order,
     pub dimensions: Vec<DimensionHandle>,
+    /// Trellis extension: updates are keep-latest (a subscriber that falls behind gets the
+    /// newest value instead of a backlog, one that subscribes late gets it at once), from
+    /// `<keepLatest>true</keepLatest>` in the attribute's definition. Not part of the
+    /// standard's properties; a model without it behaves as IEEE 1516-2010 says.
+    pub keep_latest: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -272,6 +277,10 @@ impl ObjectModel {
                     a.order,
                     a.dimensions
                 ));
+                // Only when set, so models without the extension keep their fingerprints.
+                if a.keep_latest {
+                    feed("keepLatest");
+                }
             }
         }
         for class in &self.interaction_classes {

@@ -25,6 +25,10 @@ pub(crate) struct MemberProperties {
     pub update_condition: Option<String>,
     pub ownership: Option<String>,
     pub sharing: Option<String>,
+    /// Trellis extension (`<keepLatest>true</keepLatest>` in an attribute): updates of the
+    /// attribute are keep-latest (`federate`, `router::latest`). Modules defining the same
+    /// class must agree on it, as on the standard's properties.
+    pub keep_latest: Option<String>,
 }
 
 pub(crate) struct ClassDecl {
@@ -170,6 +174,7 @@ impl Parser<'_> {
                 update_condition: text(node, "updateCondition"),
                 ownership: text(node, "ownership"),
                 sharing: text(node, "sharing"),
+                keep_latest: text(node, "keepLatest"),
             },
         })
     }

@@ -93,6 +93,8 @@ pub struct Received {
     pub ids: Vec<InterestId>,
     pub class: TransportClass,
     pub payload: Bytes,
+    /// The keep-latest key, on a keep-latest frame (`router::latest`).
+    pub latest: Option<crate::wire::LatestKey>,
     /// For each id of the frame the application held when it received it: the frame's
     /// number in the source's stream for that id, and the stream's epoch at the receiver.
     pub streams: Vec<StreamMark>,
@@ -526,6 +528,7 @@ impl Sim {
                 ids: frame.ids().collect(),
                 class: frame.class(),
                 payload: frame.payload_bytes(),
+                latest: frame.latest(),
                 streams,
             });
         }

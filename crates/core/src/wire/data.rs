@@ -20,7 +20,8 @@
 //! queued frame by a newer one of the same source, key and mask, and to keep the newest of
 //! each for subscribers that come later (`router::latest`). A keep-latest frame takes no
 //! stream numbers (they stay 0, even when reliable): replacing it is the point, so a gap
-//! would be no loss. A mask of 0 says the keyed state is gone (the instance was deleted).
+//! would be no loss. A mask of 0 says the keyed state is gone (the instance was deleted):
+//! such a removal is never replaced, so it is numbered like any reliable frame.
 //!
 //! A decoded [`DataFrame`] is a validated view over the received bytes. Routers forward those
 //! same bytes (a reference-counted `Bytes`) to every matching link: no copy, no re-encoding.
@@ -169,9 +170,10 @@ impl DataFrame {
     /// number of this frame in the source's stream for `id`. `frame` is one whole frame
     /// that [`DataFrame::encode`] wrote or [`DataFrame::from_encoded`]'s checks passed.
     /// A keep-latest frame is left unnumbered (all 0): it may be replaced on its way, and a
-    /// replaced frame must not read as a loss.
+    /// replaced frame must not read as a loss. A removal (mask 0) is never replaced, so it
+    /// is numbered like any reliable frame and its loss is reported.
     pub fn stamp_streams(frame: &mut [u8], mut next: impl FnMut(u32) -> u32) {
-        if frame[FLAGS] & LATEST_BIT != 0 {
+        if Self::latest_of(frame).is_some_and(|l| !l.is_removal()) {
             return;
         }
         let count = u16::from_le_bytes([frame[ID_COUNT], frame[ID_COUNT + 1]]) as usize;

@@ -126,6 +126,22 @@ impl DirectNode {
         self.publish_with_priority(ids, class, default_priority(class), payload)
     }
 
+    /// Publish a keep-latest frame (`trellis_core::wire::LatestKey`): queues on the way
+    /// replace an older frame of this node with the same key and mask, and routers keep
+    /// the newest for subscribers that come later.
+    pub fn publish_latest(
+        &mut self,
+        ids: &[InterestId],
+        class: TransportClass,
+        latest: trellis_core::wire::LatestKey,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        let frame =
+            self.client
+                .encode_with(ids, class, default_priority(class), Some(latest), payload)?;
+        self.command(AppCommand::Publish(frame))
+    }
+
     pub fn publish_with_priority(
         &mut self,
         ids: &[InterestId],

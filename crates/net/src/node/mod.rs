@@ -125,6 +125,11 @@ impl Message {
         self.0.priority()
     }
 
+    /// The frame as received (its header included: a keep-latest frame's key).
+    pub fn frame(&self) -> &DataFrame {
+        &self.0
+    }
+
     pub fn ids(&self) -> impl Iterator<Item = InterestId> + '_ {
         self.0.ids()
     }
@@ -284,6 +289,18 @@ impl AppClient {
         priority: u8,
         payload: &[u8],
     ) -> Result<BytesMut, NetError> {
+        self.encode_with(ids, class, priority, None, payload)
+    }
+
+    /// [`Client::encode`], as a keep-latest frame when `latest` is given.
+    fn encode_with(
+        &self,
+        ids: &[InterestId],
+        class: TransportClass,
+        priority: u8,
+        latest: Option<trellis_core::wire::LatestKey>,
+        payload: &[u8],
+    ) -> Result<BytesMut, NetError> {
         if ids.is_empty() {
             return Err(PublishError::NoIds.into());
         }
@@ -293,7 +310,7 @@ impl AppClient {
         if priority > 7 {
             return Err(PublishError::BadPriority(priority).into());
         }
-        let size = DataFrame::encoded_len(ids.len(), payload.len());
+        let size = DataFrame::encoded_len_with(ids.len(), payload.len(), latest.is_some());
         if size > self.max_frame_size {
             return Err(PublishError::TooLarge {
                 size,
@@ -309,7 +326,7 @@ impl AppClient {
             class,
         };
         let mut frame = BytesMut::with_capacity(size);
-        DataFrame::encode(&mut frame, &header, ids, payload);
+        DataFrame::encode_with(&mut frame, &header, latest, ids, payload);
         Ok(frame)
     }
 

@@ -97,6 +97,21 @@ impl Node {
         self.publish_with_priority(ids, class, default_priority(class), payload)
     }
 
+    /// Publish a keep-latest frame (see `DirectNode::publish_latest`). Blocks while the
+    /// node's command queue is full.
+    pub fn publish_latest(
+        &self,
+        ids: &[InterestId],
+        class: TransportClass,
+        latest: trellis_core::wire::LatestKey,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        let frame =
+            self.client
+                .encode_with(ids, class, default_priority(class), Some(latest), payload)?;
+        self.command(AppCommand::Publish(frame))
+    }
+
     /// Publish. Blocks while the node's command queue is full (the network pushes back).
     pub fn publish_with_priority(
         &self,

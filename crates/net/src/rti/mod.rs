@@ -104,6 +104,19 @@ impl Link {
         }
     }
 
+    fn publish_latest(
+        &mut self,
+        ids: &[u32],
+        class: TransportClass,
+        latest: trellis_core::wire::LatestKey,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        match self {
+            Link::Direct(n) => n.publish_latest(ids, class, latest, payload),
+            Link::Thread(n) => n.publish_latest(ids, class, latest, payload),
+        }
+    }
+
     fn recv_timeout(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
         match self {
             Link::Direct(n) => n.recv_timeout(timeout),
@@ -349,7 +362,14 @@ impl RtiAmbassador {
                     ids,
                     class,
                     payload,
+                    latest: None,
                 } => self.link.publish(&ids, class, &payload)?,
+                Action::Publish {
+                    ids,
+                    class,
+                    payload,
+                    latest: Some(latest),
+                } => self.link.publish_latest(&ids, class, latest, &payload)?,
                 Action::Ask(request) => {
                     let response = match self.link.manage(request.clone(), self.timeout) {
                         // The catch-up on missed events and the reclaim are the federate's
@@ -403,6 +423,20 @@ impl RtiAmbassador {
     }
 
     // ---- declaration management -----------------------------------------------------------
+
+    /// Trellis extension: updates of `attributes` (all of the class's when empty) of the
+    /// instances this federate registers as `class` are keep-latest, or not, over what the
+    /// object model's `keepLatest` says. A subscriber that falls behind then gets the newest
+    /// value of each instance and attribute instead of a backlog, and one that subscribes
+    /// later gets every instance's newest values at once from the routers' caches.
+    pub fn set_keep_latest(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        keep_latest: bool,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.set_keep_latest(class, attributes, keep_latest)?))
+    }
 
     pub fn publish_object_class_attributes(
         &mut self,
@@ -610,9 +644,7 @@ impl RtiAmbassador {
     fn take_message(&mut self, message: Message) -> Result<(), RtiError> {
         if let Some(joined) = self.joined.as_mut() {
             self.senders.learn(message.source(), message.payload());
-            joined
-                .federate
-                .handle_message(&message.payload_bytes(), message.class());
+            joined.federate.handle_data(message.frame());
         }
         self.flush_actions()
     }

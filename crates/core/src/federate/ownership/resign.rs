@@ -161,6 +161,7 @@ impl Federate {
     fn remove_orphan(&mut self, object: ObjectId, gone: u32) {
         self.instances.remove(&object);
         self.owned.remove(&object);
+        self.reflected.remove(&object);
         if self.known.remove(&object).is_some() {
             self.callbacks.push_back(Callback::RemoveObjectInstance {
                 object,
