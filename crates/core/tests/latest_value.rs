@@ -550,3 +550,36 @@ mod federates {
         assert_eq!(router.stats().latest.cached_entries, 4);
     }
 }
+
+/// The keep-latest header changed the frame format, so the protocol version moved to 3: a
+/// peer still speaking version 2 is refused on its first frame with an error naming its
+/// version, never read as garbage.
+#[test]
+fn a_version_2_peer_is_refused_with_a_clear_error() {
+    use trellis_core::router::{CloseReason, Event, LinkSpec, Router};
+    use trellis_core::wire::{WireError, PROTOCOL_VERSION};
+    use trellis_core::Time;
+    assert_eq!(PROTOCOL_VERSION, 3);
+    let mut router = Router::new(RouterConfig::new("r", NodeId(1)), Time::ZERO);
+    let link = router.add_link(Time::ZERO, LinkSpec::accepted("old peer"));
+    // A version 2 heartbeat: length 2, version 2, kind 4.
+    router.handle_bytes(Time::ZERO, link, &[2, 0, 0, 0, 2, 4]);
+    let mut goodbye = Vec::new();
+    while router.poll_transmit(Time::ZERO, link, &mut goodbye) > 0 {}
+    let text = String::from_utf8_lossy(&goodbye).into_owned();
+    assert!(
+        text.contains("unsupported protocol version 2 (this node speaks version 3)"),
+        "the goodbye says why: {text:?}"
+    );
+    router.handle_eof(Time::ZERO, link);
+    let reason = std::iter::from_fn(|| router.poll_event(Time::ZERO))
+        .find_map(|e| match e {
+            Event::LinkClosed { reason, .. } => Some(reason),
+            _ => None,
+        })
+        .expect("the link closed");
+    assert_eq!(
+        reason,
+        CloseReason::Protocol(WireError::UnsupportedVersion { got: 2 })
+    );
+}
