@@ -10,6 +10,7 @@
 use crate::interest::InterestId;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
+use std::cell::Cell;
 
 /// Index of a link in the router's link table.
 pub(crate) type Slot = u32;
@@ -33,6 +34,9 @@ pub(crate) struct InterestIndex {
     interned: FxHashMap<Box<[Slot]>, SetNumber>,
     /// For each chunk holding indexed ids, the sets with ids in it.
     chunks: FxHashMap<ChunkKey, Vec<SetNumber>>,
+    /// The last id looked up and its set: consecutive frames mostly carry the same ids, and
+    /// a repeated lookup then costs one comparison. Cleared by every update.
+    last_lookup: Cell<Option<(InterestId, Option<SetNumber>)>>,
 }
 
 static NO_LINKS: [Slot; 0] = [];
@@ -59,16 +63,22 @@ fn chunk_range(key: ChunkKey) -> std::ops::RangeInclusive<u32> {
 impl InterestIndex {
     /// The links that declared `id`, in slot order.
     pub(crate) fn links(&self, id: InterestId) -> &[Slot] {
-        let Some(sets) = self.chunks.get(&chunk_of(id)) else {
-            return &NO_LINKS;
-        };
-        for &set in sets {
-            let set = &self.sets[set as usize];
-            if set.ids.contains(id) {
-                return &set.links;
+        let set = match self.last_lookup.get() {
+            Some((last, set)) if last == id => set,
+            _ => {
+                let set = self.find(id);
+                self.last_lookup.set(Some((id, set)));
+                set
             }
-        }
-        &NO_LINKS
+        };
+        set.map_or(&NO_LINKS[..], |set| &self.sets[set as usize].links)
+    }
+
+    fn find(&self, id: InterestId) -> Option<SetNumber> {
+        let sets = self.chunks.get(&chunk_of(id))?;
+        sets.iter()
+            .copied()
+            .find(|&set| self.sets[set as usize].ids.contains(id))
     }
 
     #[cfg(test)]
@@ -104,6 +114,7 @@ impl InterestIndex {
     /// from it. The parts are cut before anything moves, and they are disjoint, so a set that
     /// receives ids in this update is never one whose part is still to move.
     fn update(&mut self, ids: &RoaringBitmap, change: impl Fn(&[Slot]) -> Option<Vec<Slot>>) {
+        self.last_lookup.set(None);
         for (from, part) in self.parts(ids) {
             let links = from.map_or(&NO_LINKS[..], |set| &self.sets[set as usize].links);
             let Some(next) = change(links) else { continue };
