@@ -71,10 +71,7 @@ impl Router {
         }
         self.remember_latest(origin, &frame);
         let priority = frame.priority();
-        let bytes = frame.into_bytes();
-        for &target in &targets {
-            self.enqueue(now, target, &bytes, class, priority);
-        }
+        self.enqueue_all(now, &targets, frame.into_bytes(), class, priority);
         self.targets = targets;
         true
     }
@@ -107,18 +104,34 @@ impl Router {
         self.stamp += 1;
         self.broadcast_targets(None, fed, &mut targets);
         self.next_seq += 1;
-        let bytes = frame.into_bytes();
-        for &target in &targets {
-            self.enqueue(now, target, &bytes, TransportClass::Reliable, 7);
-        }
+        self.enqueue_all(now, &targets, frame.into_bytes(), TransportClass::Reliable, 7);
         self.targets = targets;
+    }
+
+    /// Queue `frame` on every target: a reference each, the last one taking the caller's
+    /// (one reference-count increment and decrement less per frame).
+    fn enqueue_all(
+        &mut self,
+        now: Time,
+        targets: &[Slot],
+        frame: bytes::Bytes,
+        class: TransportClass,
+        priority: u8,
+    ) {
+        let Some((&last, others)) = targets.split_last() else {
+            return;
+        };
+        for &target in others {
+            self.enqueue(now, target, frame.clone(), class, priority);
+        }
+        self.enqueue(now, last, frame, class, priority);
     }
 
     pub(super) fn enqueue(
         &mut self,
         now: Time,
         slot: Slot,
-        frame: &bytes::Bytes,
+        frame: bytes::Bytes,
         class: TransportClass,
         priority: u8,
     ) {
@@ -127,7 +140,7 @@ impl Router {
             .expect("target link is live");
         let replacement = match class {
             TransportClass::Reliable => {
-                let replacement = link.out.push_reliable(now, frame.clone());
+                let replacement = link.out.push_reliable(now, frame);
                 if !link.has_room_for_reliable() && link.full_since.is_none() {
                     link.full_since = Some(now);
                 }
@@ -143,7 +156,7 @@ impl Router {
                 let limit = link.config.queue_limit_bytes;
                 let shed = link
                     .out
-                    .push_best_effort(now, frame.clone(), priority, limit);
+                    .push_best_effort(now, frame, priority, limit);
                 let evicted = u64::from(shed.evicted);
                 link.stats.drops.evicted += evicted;
                 self.stats.drops.evicted += evicted;

@@ -354,7 +354,7 @@ impl Router {
         for (_, _, bytes) in replay {
             let frame = DataFrame::from_validated(bytes);
             let (class, priority) = (frame.class(), frame.priority());
-            self.enqueue(now, slot, frame.as_bytes(), class, priority);
+            self.enqueue(now, slot, frame.as_bytes().clone(), class, priority);
         }
     }
 }
