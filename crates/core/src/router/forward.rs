@@ -104,7 +104,13 @@ impl Router {
         self.stamp += 1;
         self.broadcast_targets(None, fed, &mut targets);
         self.next_seq += 1;
-        self.enqueue_all(now, &targets, frame.into_bytes(), TransportClass::Reliable, 7);
+        self.enqueue_all(
+            now,
+            &targets,
+            frame.into_bytes(),
+            TransportClass::Reliable,
+            7,
+        );
         self.targets = targets;
     }
 
@@ -154,9 +160,7 @@ impl Router {
             }
             TransportClass::BestEffort => {
                 let limit = link.config.queue_limit_bytes;
-                let shed = link
-                    .out
-                    .push_best_effort(now, frame, priority, limit);
+                let shed = link.out.push_best_effort(now, frame, priority, limit);
                 let evicted = u64::from(shed.evicted);
                 link.stats.drops.evicted += evicted;
                 self.stats.drops.evicted += evicted;
