@@ -7,8 +7,8 @@ use super::{Federation, InterestOpRequest, LinkId, Router};
 use crate::interest::set_of;
 use crate::time::Time;
 use crate::wire::{
-    decode_frame, missing_bytes, FederationId, Frame, Hello, InterestFrame, InterestOp, LinkFlags,
-    Role,
+    missing_bytes, split_frame, FederationId, Frame, FrameKind, Hello, InterestFrame, InterestOp,
+    LinkFlags, Role,
 };
 use crate::wire::{DataFrame, TransportClass, WireError};
 
@@ -116,20 +116,27 @@ impl Router {
             }
             let max = self.max_frame_size;
             let link = self.link_mut(slot);
-            match decode_frame(&mut link.inbuf, max) {
+            let established = !matches!(link.state, LinkState::Handshake { .. });
+            let decoded = match split_frame(&mut link.inbuf, max) {
                 Ok(None) => return,
-                Ok(Some(frame)) => {
+                Ok(Some((kind, bytes))) => {
                     link.stats.frames_in += 1;
-                    self.handle_frame(now, slot, frame);
-                    // A frame may have closed the link and freed its slot.
-                    if self.links[slot as usize].is_none() {
-                        return;
+                    // Data, most of what a router reads, skips the general decoder.
+                    if kind == FrameKind::Data && established {
+                        DataFrame::from_bytes(bytes).map(|data| self.on_data(now, slot, data))
+                    } else {
+                        Frame::parse(bytes).map(|frame| self.handle_frame(now, slot, frame))
                     }
                 }
-                Err(error) => {
-                    self.fail(now, slot, CloseReason::Protocol(error));
-                    return;
-                }
+                Err(error) => Err(error),
+            };
+            if let Err(error) = decoded {
+                self.fail(now, slot, CloseReason::Protocol(error));
+                return;
+            }
+            // A frame may have closed the link and freed its slot.
+            if self.links[slot as usize].is_none() {
+                return;
             }
         }
     }

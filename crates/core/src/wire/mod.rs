@@ -27,7 +27,7 @@ pub use data::{
 pub use manage::{ManageDirection, ManageFrame, RegistryRoute};
 pub use session::{encode_ack, Resume, SessionFrame};
 
-use bytes::BytesMut;
+use bytes::{Bytes, BytesMut};
 use reader::Reader;
 use thiserror::Error;
 
@@ -291,15 +291,26 @@ fn check_header(buf: &[u8], max_frame_size: usize) -> Result<Option<FrameKind>, 
 /// `Ok(None)` means more bytes are needed; the buffer then never has to grow past
 /// `max_frame_size`, because a longer declared length is refused before its body arrives.
 pub fn decode_frame(buf: &mut BytesMut, max_frame_size: usize) -> Result<Option<Frame>, WireError> {
-    if check_header(buf, max_frame_size)?.is_none() {
+    split_frame(buf, max_frame_size)?
+        .map(|(_, frame)| Frame::parse(frame))
+        .transpose()
+}
+
+/// Split the next whole frame off the front of `buf`, length prefix included, with its kind
+/// and its header checked but its body not yet decoded: a router decodes data frames by a
+/// shorter path than [`Frame::parse`] (they are most of what it reads).
+pub fn split_frame(
+    buf: &mut BytesMut,
+    max_frame_size: usize,
+) -> Result<Option<(FrameKind, Bytes)>, WireError> {
+    let Some(kind) = check_header(buf, max_frame_size)? else {
         return Ok(None);
-    }
+    };
     let total = LENGTH_PREFIX + read_length(buf) as usize;
     if buf.len() < total {
         return Ok(None);
     }
-    let frame = buf.split_to(total).freeze();
-    Frame::parse(frame).map(Some)
+    Ok(Some((kind, buf.split_to(total).freeze())))
 }
 
 /// Bytes still needed before the frame at the front of `buf` is complete (0 if it is).
