@@ -6,7 +6,12 @@
 //!
 //! Prints nanoseconds per forwarded message (wall time of a single thread; the fastest of 9
 //! runs, as other processes only ever slow a run down) for 64-byte frames to 1 and 4
-//! subscribers, with a small and a large interest.
+//! subscribers, with a small and a large interest. `FORWARD_COST_ROUNDS` and
+//! `FORWARD_COST_RUNS` shrink it, e.g. to count instructions under valgrind, which does not
+//! care how loaded the machine is:
+//!
+//!   FORWARD_COST_ROUNDS=100 FORWARD_COST_RUNS=1 valgrind --tool=cachegrind --cache-sim=no \
+//!     target/release/examples/forward_cost
 
 use bytes::BytesMut;
 use std::time::Instant;
@@ -19,7 +24,6 @@ use trellis_core::Time;
 
 const FED: &str = "Cost";
 const FRAMES_PER_READ: u64 = 512;
-const ROUNDS: usize = 2000;
 
 fn join(router: &mut Router, name: &str, node: u64) -> LinkId {
     let link = router.add_link(Time::ZERO, LinkSpec::accepted(name));
@@ -73,13 +77,20 @@ fn read_of_frames() -> BytesMut {
     chunk
 }
 
-/// Nanoseconds per forwarded message over `ROUNDS` reads.
-fn measure(subscribers: usize, ranges: &[(u32, u32)]) -> f64 {
+fn from_env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Nanoseconds per forwarded message over `rounds` reads.
+fn measure(rounds: usize, subscribers: usize, ranges: &[(u32, u32)]) -> f64 {
     let (mut router, publisher, subs) = router_with(subscribers, ranges);
     let chunk = read_of_frames();
     let mut out = Vec::with_capacity(1 << 20);
     let started = Instant::now();
-    for _ in 0..ROUNDS {
+    for _ in 0..rounds {
         router.handle_bytes(Time::ZERO, publisher, &chunk);
         for s in &subs {
             loop {
@@ -92,7 +103,7 @@ fn measure(subscribers: usize, ranges: &[(u32, u32)]) -> f64 {
         while router.poll_ready().is_some() {}
         while router.poll_event(Time::ZERO).is_some() {}
     }
-    let forwarded = ROUNDS as f64 * FRAMES_PER_READ as f64 * subscribers as f64;
+    let forwarded = rounds as f64 * FRAMES_PER_READ as f64 * subscribers as f64;
     assert_eq!(
         router.stats().data_forwarded,
         forwarded as u64,
@@ -102,12 +113,16 @@ fn measure(subscribers: usize, ranges: &[(u32, u32)]) -> f64 {
 }
 
 fn main() {
+    let rounds = from_env("FORWARD_COST_ROUNDS", 2000);
+    let runs = from_env("FORWARD_COST_RUNS", 9).max(1);
     let small = [(7, 7)];
     // 100,000 ids in runs, every subscriber the same: one big link set.
     let large: Vec<(u32, u32)> = (0..1000).map(|i| (i * 200, i * 200 + 99)).collect();
     for (interest, ranges) in [("1 id", &small[..]), ("100k ids", &large[..])] {
         for subscribers in [1, 4] {
-            let mut runs: Vec<f64> = (0..9).map(|_| measure(subscribers, ranges)).collect();
+            let mut runs: Vec<f64> = (0..runs)
+                .map(|_| measure(rounds, subscribers, ranges))
+                .collect();
             runs.sort_by(f64::total_cmp);
             println!(
                 "64 B, 1 -> {subscribers}, interest {interest}: {:.1} ns per forwarded message",
