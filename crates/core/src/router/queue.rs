@@ -191,6 +191,10 @@ impl OutQueue {
     /// Take the frame at the front of `lane`, forgetting its place in the index.
     fn pop_lane(&mut self, lane: u8) -> Option<Bytes> {
         let (ticket, frame) = self.lane_mut(lane).pop_front()?;
+        // Most traffic is not keep-latest: with nothing indexed there is no key to look at.
+        if self.replaceable.is_empty() {
+            return Some(frame);
+        }
         if let Some(key) = ReplaceKey::of(&frame, lane) {
             if self.replaceable.get(&key) == Some(&ticket) {
                 self.replaceable.remove(&key);
@@ -202,6 +206,9 @@ impl OutQueue {
     /// Put a keep-latest `frame` in the place of the queued frame it replaces, if one is
     /// queued in `lane`; `None` when there is none (the caller appends it).
     fn replace(&mut self, lane: u8, frame: &Bytes) -> Option<Replacement> {
+        if self.replaceable.is_empty() {
+            return None;
+        }
         let key = ReplaceKey::of(frame, lane)?;
         let ticket = *self.replaceable.get(&key)?;
         let fifo = self.lane_mut(lane);
