@@ -48,10 +48,15 @@
 //! thread and their forward counters directly), or are already running
 //! (`--routers-running`: found by command line, measured from /proc, no counters).
 //!
-//! **Caveats.** Registration is announced to every subscriber of the class (the RTI's
-//! wildcard cell), so setting up costs N × receivers messages once, before the measurement,
-//! and resigning (which deletes the instances) as many again after it. Memory per entity includes the benchmark's own bookkeeping (an object handle
-//! per owned entity; one bit per entity and tick in a receiver).
+//! **Order of setting up.** The RTI announces every registration to every subscriber of the
+//! class (its wildcard cell, whatever their regions), which would cost N × receivers
+//! messages; so every simulator registers its entities first, and only once all have (the
+//! coordinator says so) does anyone subscribe: a region subscriber discovers an instance
+//! with its first update in its region anyway. After their account receivers unsubscribe,
+//! so the deletes of resigning (the standard's default action) reach no one either.
+//!
+//! **Caveats.** Memory per entity includes the benchmark's own bookkeeping (an object
+//! handle per owned entity; one bit per entity and tick in a receiver).
 
 mod coordinator;
 mod federate;

@@ -22,7 +22,7 @@ use trellis_net::rti::RtiAmbassador;
 const JOIN_BOUND: Duration = Duration::from_secs(900);
 const READY_BOUND: Duration = Duration::from_secs(180);
 const REPORT_BOUND: Duration = Duration::from_secs(120);
-const EXIT_BOUND: Duration = Duration::from_secs(60);
+const EXIT_BOUND: Duration = Duration::from_secs(180);
 /// Time between the start command and the first update: every worker reads it first.
 const START_LEAD: Duration = Duration::from_millis(500);
 
@@ -290,6 +290,7 @@ fn with_workers(
     inbox.wait(JOIN_BOUND, "every worker's joins and registrations", |i| {
         i.joined.iter().all(Option::is_some)
     })?;
+    tell(&mut workers, &Command::Subscribe)?;
     inbox.wait(
         READY_BOUND,
         "readiness (every receiver hearing its simulators)",

@@ -75,11 +75,17 @@ fn node_config(
     }
 }
 
+/// How long a federation-management request may take: resigning comes right after the
+/// simulators' deletes (one per entity, to every receiver), which the registry's router
+/// forwards too.
+const MANAGEMENT_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// An RTI configured as every federate of the run is (the same routing bins).
 pub fn rti_config(node: NodeConfig, driver: Driver) -> RtiConfig {
     let mut config = RtiConfig::new(node);
     config.driver = driver;
     config.bins = BINS;
+    config.timeout = MANAGEMENT_TIMEOUT;
     config
 }
 
@@ -134,7 +140,8 @@ impl<'a> Federate<'a> {
         (self.spec.role == Role::Simulator).then_some(self.spec.index)
     }
 
-    /// Connect and join (timed), then declare: publish (simulators), subscribe by region.
+    /// Connect and join (timed), then publish (simulators). Subscribing comes later, once
+    /// every simulator registered (see [`Federate::subscribe`]).
     pub fn join(
         spec: FederateSpec,
         shared: &'a Shared,
@@ -157,17 +164,6 @@ impl<'a> Federate<'a> {
             Role::Simulator => geometry.subscription(spec.index),
             Role::Viewer => geometry.window(spec.index),
         };
-        let region = Region::new()
-            .with(x, Range::new(interest.x0.into(), interest.x1.into()))
-            .with(y, Range::new(interest.y0.into(), interest.y1.into()));
-        // Objects before the interaction: interest travels in order, so a receiver that
-        // hears a simulator's greeting has its update interest in place at that simulator.
-        rti.subscribe_object_class_attributes_with_regions(
-            vehicle,
-            &[position],
-            std::slice::from_ref(&region),
-        )?;
-        rti.subscribe_interaction_class_with_regions(radio, &[region])?;
         if spec.role == Role::Simulator {
             rti.publish_object_class_attributes(vehicle, &[position])?;
             rti.publish_interaction_class(radio)?;
@@ -211,6 +207,37 @@ impl<'a> Federate<'a> {
             start_nanos: 0,
         };
         Ok((federate, record))
+    }
+
+    /// Subscribe by region to the federate's interest. The RTI announces a registration to
+    /// every subscriber of the class (not by region): subscribing after every simulator
+    /// registered keeps the setup at N messages instead of N × receivers. A region
+    /// subscriber discovers an instance with its first update in the region anyway.
+    pub fn subscribe(&mut self) -> Result<(), BenchError> {
+        let vehicle = self.rti.object_class_handle("Vehicle")?;
+        let interest = self.interest;
+        let region = Region::new()
+            .with(self.x, Range::new(interest.x0.into(), interest.x1.into()))
+            .with(self.y, Range::new(interest.y0.into(), interest.y1.into()));
+        // Objects before the interaction: interest travels in order, so a receiver that
+        // hears a simulator's greeting has its update interest in place at that simulator.
+        self.rti.subscribe_object_class_attributes_with_regions(
+            vehicle,
+            &[self.position],
+            std::slice::from_ref(&region),
+        )?;
+        self.rti
+            .subscribe_interaction_class_with_regions(self.radio, &[region])?;
+        Ok(())
+    }
+
+    /// Withdraw the subscriptions once the account is done: the simulators' deletes at
+    /// resign then reach no one, as their registrations did.
+    pub fn unsubscribe(&mut self) -> Result<(), BenchError> {
+        let vehicle = self.rti.object_class_handle("Vehicle")?;
+        self.rti.unsubscribe_object_class(vehicle)?;
+        self.rti.unsubscribe_interaction_class(self.radio)?;
+        Ok(())
     }
 
     /// Take callbacks for up to `timeout` (at most a batch), counting each.

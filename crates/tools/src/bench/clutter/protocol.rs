@@ -51,6 +51,8 @@ pub struct WorkerPlan {
 /// Coordinator → worker, after the plan.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Command {
+    /// Every simulator registered its entities: subscribe now.
+    Subscribe,
     /// Send from this wall-clock instant (nanoseconds since 1970) for the run's seconds.
     Start { unix_nanos: u64 },
     /// How many updates every simulator sent: receivers work out what they must have got.

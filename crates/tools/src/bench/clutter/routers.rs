@@ -95,7 +95,7 @@ impl Routers {
             .map_err(|e| BenchError::Failed(format!("{}: {e}", file.display())))?;
         let topology = Topology::from_toml(&text)
             .map_err(|e| BenchError::Failed(format!("{}: {e}", file.display())))?;
-        let places: Vec<String> = topology.federates().map(|n| n.name.clone()).collect();
+        let places = interleaved_places(&topology);
         if places.is_empty() {
             return Err(BenchError::Failed(format!(
                 "{}: no federate attachment points",
@@ -220,6 +220,22 @@ impl Routers {
             .iter()
             .any(|(_, r)| matches!(r, Measured::Thread { .. }))
     }
+}
+
+/// The topology's attachment points, one router's after another's in turn, so that the
+/// first federates of a run spread over every router.
+fn interleaved_places(topology: &Topology) -> Vec<String> {
+    let mut by_router: std::collections::BTreeMap<Option<usize>, Vec<String>> = Default::default();
+    for node in topology.federates() {
+        let router = node.parent.as_ref().map(|p| p.node);
+        by_router.entry(router).or_default().push(node.name.clone());
+    }
+    let mut places = Vec::new();
+    let longest = by_router.values().map(Vec::len).max().unwrap_or(0);
+    for i in 0..longest {
+        places.extend(by_router.values().filter_map(|names| names.get(i).cloned()));
+    }
+    places
 }
 
 /// `trellis router --topology FILE --name R` processes of this very file (resolved against

@@ -37,6 +37,8 @@ pub struct Shared {
     joined: AtomicUsize,
     register_go: AtomicBool,
     registered: AtomicUsize,
+    /// Every simulator of every worker registered.
+    subscribe_go: AtomicBool,
     done_sending: AtomicUsize,
     drained: AtomicUsize,
     sent: Mutex<Vec<(u32, u64)>>,
@@ -84,6 +86,7 @@ pub fn main(input: impl BufRead + Send + 'static) -> Result<(), BenchError> {
         joined: AtomicUsize::new(0),
         register_go: AtomicBool::new(false),
         registered: AtomicUsize::new(0),
+        subscribe_go: AtomicBool::new(false),
         done_sending: AtomicUsize::new(0),
         drained: AtomicUsize::new(0),
         sent: Mutex::new(Vec::new()),
@@ -114,6 +117,7 @@ fn follow_commands(
     std::thread::spawn(move || {
         for text in lines.map_while(Result::ok) {
             match serde_json::from_str::<Command>(&text) {
+                Ok(Command::Subscribe) => shared.subscribe_go.store(true, Ordering::SeqCst),
                 Ok(Command::Start { unix_nanos }) => {
                     shared.start_nanos.store(unix_nanos, Ordering::SeqCst)
                 }
@@ -259,6 +263,12 @@ fn life(
     }
     federate.register()?;
     shared.registered.fetch_add(1, Ordering::SeqCst);
+    if !federate.pump_until(REGISTER_BOUND, |_| {
+        shared.subscribe_go.load(Ordering::SeqCst)
+    })? {
+        return Err(BenchError::Failed("never told to subscribe".into()));
+    }
+    federate.subscribe()?;
     if federate.greet(SETUP_BOUND + REGISTER_BOUND)?.is_none() {
         return Err(BenchError::Failed("no start came".into()));
     }
@@ -274,6 +284,7 @@ fn life(
     federate.drain()?;
     let seconds = std::mem::take(&mut federate.seconds);
     let _ = accounts.send((federate.account(), seconds));
+    federate.unsubscribe()?;
     shared.drained.fetch_add(1, Ordering::SeqCst);
     federate.leave(FINISH_BOUND + DRAIN_LIMIT)
 }
