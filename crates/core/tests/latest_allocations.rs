@@ -1,0 +1,140 @@
+//! Keep-latest frames cost no allocation per message either, once the router is warmed up:
+//! the queue's replacement index and the latest-value cache reach their working size and
+//! are reused. A counting global allocator measures it: the file is one test, so nothing
+//! else runs beside it (`allocations.rs` does the same for plain frames).
+
+use bytes::BytesMut;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+use trellis_core::router::{LinkId, LinkSpec, Router, RouterConfig};
+use trellis_core::wire::{
+    DataFrame, DataHeader, FederationId, Hello, InterestFrame, InterestOp, LatestKey, LinkFlags,
+    NodeId, Role, TransportClass,
+};
+use trellis_core::Time;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const FED: &str = "LatestAlloc";
+/// Instances the publisher updates in turn: each 512-frame read updates each 8 times.
+const INSTANCES: u64 = 64;
+
+fn join(router: &mut Router, name: &str) -> LinkId {
+    let link = router.add_link(Time::ZERO, LinkSpec::accepted(name));
+    let mut buf = BytesMut::new();
+    Hello {
+        node_id: NodeId(name.len() as u64),
+        node_name: name.into(),
+        role: Role::Child,
+        flags: LinkFlags::source_sink(),
+        federation: FED.into(),
+        clique: String::new(),
+        udp: None,
+    }
+    .encode(&mut buf);
+    router.handle_bytes(Time::ZERO, link, &buf);
+    link
+}
+
+#[test]
+fn keep_latest_forwarding_does_not_allocate_per_message() {
+    let mut router = Router::new(RouterConfig::new("r", NodeId(1)), Time::ZERO);
+    let publisher = join(&mut router, "publisher");
+    let subscribers: Vec<LinkId> = (0..3)
+        .map(|i| join(&mut router, &format!("subscriber-{i}")))
+        .collect();
+    for s in &subscribers {
+        let mut buf = BytesMut::new();
+        InterestFrame::encode(
+            &mut buf,
+            FederationId::of(FED),
+            InterestOp::Add,
+            &[(7, 7)],
+            1 << 20,
+        );
+        router.handle_bytes(Time::ZERO, *s, &buf);
+    }
+    let mut seq = 0;
+    let chunk = |seq: &mut u64| {
+        let mut chunk = BytesMut::new();
+        for _ in 0..512 {
+            *seq += 1;
+            let header = DataHeader {
+                federation: FederationId::of(FED),
+                source: NodeId(99),
+                seq: *seq,
+                priority: 4,
+                class: TransportClass::Reliable,
+            };
+            let latest = LatestKey {
+                key: *seq % INSTANCES,
+                attributes: 0b1,
+            };
+            DataFrame::encode_with(&mut chunk, &header, Some(latest), &[7], &[0u8; 64]);
+        }
+        chunk.freeze()
+    };
+    // The chunks are made before counting: a socket's reads are not the router's cost.
+    let chunks: Vec<_> = (0..250).map(|_| chunk(&mut seq)).collect();
+    let mut out = Vec::with_capacity(1 << 20);
+    let mut forward = |chunks: &[bytes::Bytes]| -> u64 {
+        let mut frames_out = 0;
+        for chunk in chunks {
+            router.handle_bytes(Time::ZERO, publisher, chunk);
+            for s in &subscribers {
+                loop {
+                    out.clear();
+                    let n = router.poll_transmit(Time::ZERO, *s, &mut out);
+                    if n == 0 {
+                        break;
+                    }
+                    frames_out += (n / DataFrame::encoded_len_with(1, 64, true)) as u64;
+                }
+            }
+            while router.poll_ready().is_some() {}
+            while router.poll_event(Time::ZERO).is_some() {}
+        }
+        frames_out
+    };
+    forward(&chunks[..50]); // warm up: queues, index, cache and recency log reach their size
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let rounds = 200;
+    let frames_out = forward(&chunks[50..]);
+    let allocations = ALLOCATIONS.load(Ordering::SeqCst) - before;
+    let offered = (rounds * 512 * subscribers.len()) as u64;
+    let stats = router.stats();
+    println!(
+        "{allocations} allocations for {offered} keep-latest frames offered to subscribers: \
+         {frames_out} sent, {} replaced in their queues, {} frames cached",
+        stats.latest.replaced, stats.latest.cached_entries
+    );
+    // Each read queues the newest of each instance toward each subscriber, once.
+    assert_eq!(
+        frames_out,
+        (rounds as u64) * INSTANCES * subscribers.len() as u64
+    );
+    assert_eq!(stats.latest.cached_entries, INSTANCES);
+    assert!(
+        allocations <= rounds as u64,
+        "{allocations} allocations for {offered} keep-latest frames"
+    );
+}
