@@ -205,7 +205,15 @@ struct AppClient {
     federation: FederationId,
     node_id: NodeId,
     max_frame_size: usize,
+    /// Frames are encoded here, one after another, and split off: one allocation per
+    /// `ENCODE_ARENA_BYTES` instead of one per publish. Frames are freed on the event loop's
+    /// thread once written, and a free across threads costs an allocator lock each; an
+    /// arena is freed (or reused, once its frames are gone) as a whole.
+    arena: std::sync::Mutex<BytesMut>,
 }
+
+/// Size of one encoding arena: many small frames, or one large one.
+const ENCODE_ARENA_BYTES: usize = 64 << 10;
 
 fn random_node_id() -> NodeId {
     use std::hash::BuildHasher;
@@ -276,6 +284,7 @@ impl AppClient {
             federation: FederationId::of(&config.federation),
             node_id,
             max_frame_size: trellis_core::wire::clamp_max_frame_size(config.max_frame_size),
+            arena: std::sync::Mutex::new(BytesMut::new()),
         };
         Ok((client, port, host))
     }
@@ -325,9 +334,13 @@ impl AppClient {
             priority,
             class,
         };
-        let mut frame = BytesMut::with_capacity(size);
-        DataFrame::encode_with(&mut frame, &header, latest, ids, payload);
-        Ok(frame)
+        let mut arena = self.arena.lock().unwrap_or_else(|e| e.into_inner());
+        // Reuse the arena when every frame split from it is gone, else start another.
+        if arena.capacity() < size && !arena.try_reclaim(size) {
+            *arena = BytesMut::with_capacity(size.max(ENCODE_ARENA_BYTES));
+        }
+        DataFrame::encode_with(&mut arena, &header, latest, ids, payload);
+        Ok(arena.split())
     }
 
     /// What happened to this node's links, oldest first, once each.
