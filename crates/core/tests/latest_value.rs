@@ -464,6 +464,65 @@ mod federates {
         out
     }
 
+    /// A small module marks a class of another keep-latest by repeating it as scaffolding:
+    /// every attribute of its instances and its subclasses' instances is keep-latest, other
+    /// classes are untouched, the demo model's fingerprint changes only with the mark, and
+    /// two modules that disagree (or a value that is not true or false) are refused with
+    /// the place named.
+    #[test]
+    fn a_module_marks_a_class_keep_latest_and_disagreement_is_an_error() {
+        let mark = |value: &str| {
+            format!(
+                "<objectModel><objects><objectClass><name>HLAobjectRoot</name>\
+                 <objectClass><name>Vehicle</name>\
+                 <keepLatest xmlns=\"urn:trellis:omt\">{value}</keepLatest>\
+                 </objectClass></objectClass></objects></objectModel>"
+            )
+        };
+        let plain = ObjectModel::from_sources(&[("demo.xml", DEMO)]).unwrap();
+        let marked =
+            ObjectModel::from_sources(&[("demo.xml", DEMO), ("mark.xml", &mark("true"))]).unwrap();
+        let ground = marked.find_object_class("Vehicle.GroundVehicle").unwrap();
+        let vehicle = marked.find_object_class("Vehicle").unwrap();
+        let fuel = marked.find_attribute(ground, "Fuel").unwrap();
+        let name = marked.find_attribute(vehicle, "Name").unwrap();
+        assert!(
+            marked.is_keep_latest(ground, fuel),
+            "a subclass's own attribute"
+        );
+        assert!(
+            marked.is_keep_latest(ground, name),
+            "an inherited attribute"
+        );
+        assert!(!plain.is_keep_latest(ground, name));
+        assert_ne!(plain.fingerprint(), marked.fingerprint());
+        let unmarked = ObjectModel::from_sources(&[("demo.xml", DEMO)]).unwrap();
+        assert_eq!(plain.fingerprint(), unmarked.fingerprint());
+
+        let errors = ObjectModel::from_sources(&[
+            ("demo.xml", DEMO),
+            ("mark.xml", &mark("true")),
+            ("unmark.xml", &mark("false")),
+        ])
+        .unwrap_err()
+        .0;
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.message.contains("keepLatest false conflicts with true")),
+            "{errors:#?}"
+        );
+        let errors = ObjectModel::from_sources(&[("demo.xml", DEMO), ("bad.xml", &mark("often"))])
+            .unwrap_err()
+            .0;
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.message.contains("neither true nor false")),
+            "{errors:#?}"
+        );
+    }
+
     /// A federate that subscribes after five instances were updated ten times each hears,
     /// for each instance, discoverObjectInstance and then one reflectAttributeValues with
     /// the newest Position, from the routers' caches (the owner is not asked: the only

@@ -4,8 +4,9 @@
 //! node becomes [`Callback`]s after the exact checks the routers cannot make (region
 //! overlap, attribute subset). What those checks discard is counted as over-delivery.
 //!
-//! **Keep-latest attributes** (`Attribute::keep_latest` from the object model's
-//! `keepLatest` extension, or [`Federate::set_keep_latest`]) travel in keep-latest frames
+//! **Keep-latest attributes** (the object model's `keepLatest` extension on an attribute,
+//! or on a class for all attributes of its instances and its subclasses' instances, or
+//! [`Federate::set_keep_latest`]) travel in keep-latest frames
 //! (`wire::LatestKey`): the key is the object instance, the mask has one bit per attribute
 //! carried, by its position among the registered class's available attributes (the first
 //! 64; attributes past them travel as plain updates). Routers replace queued frames of the
@@ -619,7 +620,7 @@ impl Federate {
         self.keep_latest
             .get(&(class, attribute))
             .copied()
-            .unwrap_or_else(|| self.model.attribute(attribute).keep_latest)
+            .unwrap_or_else(|| self.model.is_keep_latest(class, attribute))
     }
 
     fn class_keeps_latest(&self, class: ObjectClassHandle) -> bool {

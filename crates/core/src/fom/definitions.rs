@@ -90,6 +90,9 @@ pub(crate) struct Definition {
     pub order: Option<String>,
     pub dimensions: Option<Vec<(String, Site)>>,
     pub members: BTreeMap<String, Member>,
+    /// Trellis extension; any definition may state it (a small module can mark a class of
+    /// another by repeating it as scaffolding), and those that do must agree.
+    pub keep_latest: Option<String>,
 }
 
 impl Definition {
@@ -119,6 +122,7 @@ pub(crate) struct Class {
     pub transportation: Option<(String, Site)>,
     pub order: Option<(String, Site)>,
     pub dimensions: Option<(Vec<(String, Site)>, Site)>,
+    pub keep_latest: Option<(String, Site)>,
 }
 
 pub(crate) struct Tree {
@@ -186,6 +190,7 @@ impl Tree {
                 transportation: None,
                 order: None,
                 dimensions: None,
+                keep_latest: None,
             });
         if definition.is_scaffolding() {
             class.scaffolding.push(definition);
@@ -265,6 +270,7 @@ impl Tree {
             order: decl.order.clone(),
             dimensions: decl.dimensions.clone(),
             members,
+            keep_latest: decl.keep_latest.clone(),
         }
     }
 
@@ -272,6 +278,16 @@ impl Tree {
     /// otherwise from what its scaffolding definitions state (which must then agree).
     pub(crate) fn settle(&mut self, errors: &mut Vec<FomError>) {
         for (qualified, class) in &mut self.classes {
+            for definition in class.full.iter().chain(&class.scaffolding) {
+                merge_setting(
+                    &mut class.keep_latest,
+                    &definition.keep_latest,
+                    &definition.site,
+                    "keepLatest",
+                    qualified,
+                    errors,
+                );
+            }
             if let Some(full) = class.full.take() {
                 class.transportation = full.transportation.map(|t| (t, full.site.clone()));
                 class.order = full.order.map(|o| (o, full.site.clone()));

@@ -238,6 +238,10 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
             declared.push(attribute.handle);
             attributes.push(attribute);
         }
+        let keep_latest = match &class.keep_latest {
+            Some((value, site)) => resolver.keep_latest(Some(value), site, qualified),
+            None => false,
+        };
         object_classes.push(ObjectClass {
             handle,
             name: class.name.clone(),
@@ -245,6 +249,7 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
             parent: class.parent.as_deref().map(|p| object_index[p]),
             attributes: declared,
             children: Vec::new(),
+            keep_latest,
         });
     }
     for i in 0..object_classes.len() {

@@ -65,6 +65,9 @@ pub struct ObjectClass {
     /// Declared here, not inherited.
     pub attributes: Vec<AttributeHandle>,
     pub children: Vec<ObjectClassHandle>,
+    /// Trellis extension: every attribute of instances of this class and its subclasses is
+    /// keep-latest (`<keepLatest>true</keepLatest>` in the class; see `Attribute`).
+    pub keep_latest: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -266,6 +269,10 @@ impl ObjectModel {
         };
         for class in &self.object_classes {
             feed(&class.qualified_name);
+            // Only when set, so models without the extension keep their fingerprints.
+            if class.keep_latest {
+                feed("keepLatest");
+            }
             for &a in &class.attributes {
                 let a = self.attribute(a);
                 feed(&format!(
@@ -484,6 +491,15 @@ impl ObjectModel {
         class: InteractionClassHandle,
     ) -> Vec<InteractionClassHandle> {
         descendants(class, |c| &self.interaction_class(c).children)
+    }
+
+    /// Whether updates of `attribute` of an instance registered as `class` are keep-latest
+    /// by the object model: the attribute says so, or `class` or one of its ancestors does.
+    pub fn is_keep_latest(&self, class: ObjectClassHandle, attribute: AttributeHandle) -> bool {
+        self.attribute(attribute).keep_latest
+            || self
+                .object_ancestry(class)
+                .any(|c| self.object_class(c).keep_latest)
     }
 
     /// Every attribute an instance of `class` has: its own and inherited ones.

@@ -41,6 +41,9 @@ pub(crate) struct ClassDecl {
     pub order: Option<String>,
     pub dimensions: Option<Vec<(String, Site)>>,
     pub sharing: Option<String>,
+    /// Trellis extension (`<keepLatest>true</keepLatest>` in an object class): every
+    /// attribute of its instances, and of its subclasses' instances, is keep-latest.
+    pub keep_latest: Option<String>,
 }
 
 pub(crate) struct DimensionDecl {
@@ -223,6 +226,7 @@ impl Parser<'_> {
             order: text(node, "order"),
             dimensions: self.dimension_refs(node),
             sharing: text(node, "sharing"),
+            keep_latest: text(node, "keepLatest"),
         })
     }
 
