@@ -58,6 +58,15 @@ pub(crate) struct RouterArgs {
     /// virtual machines), at the price of that much CPU after each burst.
     #[arg(long, value_name = "US", default_value_t = 0)]
     spin_us: u64,
+    /// Most bytes of keep-latest updates kept for federates that subscribe later (their
+    /// newest values are sent to them at once); past it the least recently updated
+    /// instances go first. 0 keeps none (queued updates are still replaced).
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = trellis_core::router::DEFAULT_LATEST_CACHE_BYTES
+    )]
+    latest_cache_bytes: usize,
 }
 
 /// The bounds the command line sets on every host it runs.
@@ -67,6 +76,7 @@ fn apply_limits(config: &mut HostConfig, args: &RouterArgs) {
         Duration::from_millis(args.slow_consumer_ms);
     config.router.vouch_interval = Duration::from_millis(args.vouch_ms);
     config.router.federate_lease = Duration::from_millis(args.federate_lease_ms);
+    config.router.latest_cache_bytes = args.latest_cache_bytes;
 }
 
 fn endpoint(text: &str) -> Result<Endpoint> {
