@@ -22,7 +22,7 @@ use trellis_net::NodeConfig;
 
 /// Measured updates carry this tag; greetings are Radio interactions.
 const UPDATE_TAG: &[u8] = b"clutter";
-const GREETING_EVERY: Duration = Duration::from_millis(100);
+const GREETING_EVERY: Duration = Duration::from_millis(200);
 const POLL: Duration = Duration::from_millis(10);
 /// Updates sent in one go before callbacks are taken again.
 const SEND_BATCH: u64 = 256;
@@ -352,25 +352,29 @@ impl<'a> Federate<'a> {
         }
     }
 
+    /// One greeting per receiver that must hear this simulator, each in one cell where the
+    /// receiver's region meets this simulator's area: a greeting in the whole area would
+    /// name hundreds of cells.
     fn send_greeting(&mut self) -> Result<(), BenchError> {
         let Some(simulator) = self.simulator() else {
             return Ok(());
         };
-        let area = self.geometry().area(simulator);
-        let region = Region::new()
-            .with(self.x, Range::new(area.x0.into(), area.x1.into()))
-            .with(self.y, Range::new(area.y0.into(), area.y1.into()));
-        let options = SendOptions {
-            region: Some(&region),
-            ..SendOptions::default()
-        };
         let name = simulator.to_string();
-        self.rti.send_interaction_with(
-            self.radio,
-            &[(self.sender, name.as_bytes())],
-            b"greeting",
-            &options,
-        )?;
+        for (x, y) in self.geometry().greeting_cells(simulator) {
+            let region = Region::new()
+                .with(self.x, Range::new(x.into(), u64::from(x) + 1))
+                .with(self.y, Range::new(y.into(), u64::from(y) + 1));
+            let options = SendOptions {
+                region: Some(&region),
+                ..SendOptions::default()
+            };
+            self.rti.send_interaction_with(
+                self.radio,
+                &[(self.sender, name.as_bytes())],
+                b"greeting",
+                &options,
+            )?;
+        }
         Ok(())
     }
 

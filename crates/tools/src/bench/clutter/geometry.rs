@@ -216,6 +216,24 @@ impl Geometry {
             .collect()
     }
 
+    /// Cells in simulator `s`'s area that every receiver whose region meets the area has in
+    /// its region (one per receiver, the corner of the overlap; repeated cells once).
+    pub fn greeting_cells(&self, simulator: u32) -> Vec<(u32, u32)> {
+        let area = self.area(simulator);
+        let simulators = (0..self.simulators)
+            .filter(|&s| s != simulator)
+            .map(|s| self.subscription(s));
+        let windows = (0..self.viewers).map(|v| self.window(v));
+        let mut cells: Vec<(u32, u32)> = simulators
+            .chain(windows)
+            .filter(|interest| interest.overlaps(&area))
+            .map(|interest| (interest.x0.max(area.x0), interest.y0.max(area.y0)))
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+
     /// What a receiver with `interest` must reflect: every update of an entity (not its
     /// own, `except`) whose position at that tick lies inside `interest`, for the updates
     /// each simulator sent (`sent[s]` of them, in order: update `q` of simulator `s` is
@@ -306,6 +324,15 @@ mod tests {
             }
         );
         assert_eq!(g.sources(&corner), vec![0, 1, 3, 4]);
+        // Every receiver that must hear simulator 4 has one of its greeting cells.
+        let cells = g.greeting_cells(4);
+        for s in (0..9).filter(|&s| s != 4) {
+            assert!(
+                cells.iter().any(|&c| g.subscription(s).contains(c)),
+                "simulator {s}"
+            );
+            assert!(cells.iter().all(|&c| g.area(4).contains(c)));
+        }
         assert!(g.validate().is_ok());
         assert!(geometry(10, 2600)
             .validate()
