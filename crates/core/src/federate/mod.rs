@@ -17,7 +17,10 @@
 //! newer (by the sender node's sequence number) than the one reflected for that instance
 //! and attribute from the same node, and only if its sender is still a member: copies from
 //! several caches, and values a cache kept for a federate that has since left, are dropped
-//! and counted (`FederateStats::stale_values`, `departed_values`). Discovery needs nothing
+//! and counted (`FederateStats::stale_values`, `departed_values`). Values of one attribute
+//! from two nodes (its ownership moved) are not compared, as two nodes' sequence numbers
+//! mean nothing to each other: routers replay in the order frames reached them, so the old
+//! owner's last value goes before the new owner's. Discovery needs nothing
 //! more: an update names its instance's class and name, so a late joiner's first cached
 //! update discovers the instance, then reflects.
 

@@ -89,6 +89,8 @@ struct Part {
     frame: Bytes,
     /// The link it arrived on, so a replay does not send it back into that block.
     origin: LinkId,
+    /// When it was kept (the cache's tick): a replay goes out in the order frames came.
+    arrival: u64,
 }
 
 #[derive(Default)]
@@ -206,6 +208,7 @@ impl LatestCache {
             seq,
             frame: bytes.clone(),
             origin,
+            arrival: self.tick,
         });
         self.bytes += cost(bytes);
         self.frames += 1;
@@ -317,7 +320,9 @@ impl Router {
 
     /// `slot` now declares `added` in `fed` (already in the index): queue toward it every
     /// cached frame that carries an added id and no id it held before, unless it came from
-    /// the link's own block. Oldest first per source, so the sources' order is kept.
+    /// the link's own block. In the order the frames reached this router, so each source's
+    /// order is kept, and across sources the order this router saw (after an attribute's
+    /// ownership moved, the old owner's last value goes before the new owner's).
     pub(super) fn replay_latest(
         &mut self,
         now: Time,
@@ -335,7 +340,7 @@ impl Router {
             .map(|now_held| now_held - added)
             .unwrap_or_default();
         let federation = self.fed(fed).id;
-        let mut replay: Vec<(NodeId, u64, Bytes)> = self
+        let mut replay: Vec<(u64, Bytes)> = self
             .latest
             .frames_of(federation)
             .filter(|(part, _)| {
@@ -347,11 +352,11 @@ impl Router {
                 frame.ids().any(|id| added.contains(id))
                     && !frame.ids().any(|id| held_before.contains(id))
             })
-            .map(|(part, source)| (source, part.seq, part.frame.clone()))
+            .map(|(part, _)| (part.arrival, part.frame.clone()))
             .collect();
-        replay.sort_unstable_by_key(|(source, seq, _)| (*source, *seq));
+        replay.sort_unstable_by_key(|(arrival, _)| *arrival);
         self.stats.latest.replayed += replay.len() as u64;
-        for (_, _, bytes) in replay {
+        for (_, bytes) in replay {
             let frame = DataFrame::from_validated(bytes);
             let (class, priority) = (frame.class(), frame.priority());
             self.enqueue(now, slot, frame.as_bytes().clone(), class, priority);
