@@ -121,6 +121,9 @@ fn small_run(topology: &Path, extra: &[&str], out: &Path) -> serde_json::Value {
     assert_eq!(meta["benchmark"], "clutter");
     assert_eq!(meta["complete"], true, "{meta}");
     assert!(out.join("case-0-3000-seconds.csv").exists());
+    let joins = json(&out.join("case-0-joins.json"));
+    assert_eq!(joins["federates"], 8, "{joins}");
+    assert!(joins["join_max_us"].as_u64().unwrap() > 0, "{joins}");
     assert!(out.join("case-0-3000-processes.csv").exists());
     case
 }

@@ -290,6 +290,10 @@ fn with_workers(
     inbox.wait(JOIN_BOUND, "every worker's joins and registrations", |i| {
         i.joined.iter().all(Option::is_some)
     })?;
+    // Kept even if the exchange then fails: how joining went is a result of its own.
+    let joins = super::summary::joins(inbox.joined.iter().flatten());
+    let file = dir.join(format!("case-{case}-joins.json"));
+    std::fs::write(&file, super::protocol::line(&joins) + "\n")?;
     tell(&mut workers, &Command::Subscribe)?;
     inbox.wait(
         READY_BOUND,

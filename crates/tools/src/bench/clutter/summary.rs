@@ -3,7 +3,7 @@
 
 use super::coordinator::{CaseOutcome, WorkerOutcome};
 use super::histogram::Histogram;
-use super::protocol::{FederateReport, Role};
+use super::protocol::{FederateReport, Role, WorkerMessage};
 use serde::{Deserialize, Serialize};
 
 /// p99 latency a sustained case stays under.
@@ -131,6 +131,47 @@ pub struct CaseSummary {
     pub process_seconds: Vec<ProcessSecond>,
     pub process_rows: Vec<ProcessRow>,
     pub federates: Vec<FederateRates>,
+}
+
+/// How the joins of a case went, from the workers' first messages.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct JoinSummary {
+    pub federates: usize,
+    pub join_p50_us: Option<u64>,
+    pub join_max_us: Option<u64>,
+    pub connect_p50_us: Option<u64>,
+    pub connect_max_us: Option<u64>,
+    /// Resident memory the joins added to the workers, per federate.
+    pub memory_per_federate_kb: Option<f64>,
+    pub register_seconds: f64,
+}
+
+pub fn joins<'a>(messages: impl Iterator<Item = &'a WorkerMessage>) -> JoinSummary {
+    let mut summary = JoinSummary::default();
+    let (mut join_us, mut connect_us, mut grew_kb) = (Vec::new(), Vec::new(), 0u64);
+    for message in messages {
+        if let WorkerMessage::Joined {
+            joins,
+            rss_start_kb,
+            rss_joined_kb,
+            register_seconds,
+            ..
+        } = message
+        {
+            summary.federates += joins.len();
+            join_us.extend(joins.iter().map(|j| j.join_us));
+            connect_us.extend(joins.iter().map(|j| j.connect_us));
+            grew_kb += rss_joined_kb.saturating_sub(*rss_start_kb);
+            summary.register_seconds = summary.register_seconds.max(*register_seconds);
+        }
+    }
+    summary.join_p50_us = percentile(&mut join_us, 0.5);
+    summary.join_max_us = join_us.iter().max().copied();
+    summary.connect_p50_us = percentile(&mut connect_us, 0.5);
+    summary.connect_max_us = connect_us.iter().max().copied();
+    summary.memory_per_federate_kb = ratio(grew_kb as f64, summary.federates as f64);
+    summary
 }
 
 fn percentile(values: &mut [u64], q: f64) -> Option<u64> {
