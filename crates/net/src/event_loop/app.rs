@@ -4,6 +4,7 @@ use bytes::BytesMut;
 use flume::TrySendError;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use trellis_core::registry::{Request, Response};
@@ -125,9 +126,11 @@ pub(crate) struct AppPort {
 
 pub(crate) struct AppState {
     pub(super) port: AppPort,
-    /// A command that could not run yet (a publish under back-pressure). Later commands
-    /// wait behind it, so the application's order is kept.
-    held_command: Option<AppCommand>,
+    /// Commands taken from the channel, all those waiting at once (one lock, not one per
+    /// command: the application's thread contends for it at every publish), run in order.
+    /// A publish under back-pressure stays at the front and later commands wait behind it.
+    /// Nothing more is taken while any are left, so at most one channel's worth waits here.
+    taken: VecDeque<AppCommand>,
     held_delivery: Option<DataFrame>,
     /// Registry requests in flight, by request number. Answers to callers that gave up
     /// waiting are dropped with their channel.
@@ -138,15 +141,16 @@ impl AppState {
     pub(crate) fn new(port: AppPort) -> AppState {
         AppState {
             port,
-            held_command: None,
+            taken: VecDeque::new(),
             held_delivery: None,
             pending_manage: FxHashMap::default(),
         }
     }
 
     pub(crate) fn has_work(&self, router: &Router) -> bool {
-        let commands = match &self.held_command {
-            Some(_) => router.can_publish(),
+        let commands = match self.taken.front() {
+            Some(AppCommand::Publish(_)) => router.can_publish(),
+            Some(_) => true,
             None => !self.port.commands.is_empty(),
         };
         // Deliveries held back while the application's channel was full go out as soon as
@@ -179,17 +183,16 @@ impl super::host::Host {
         };
         let mut progressed = false;
         for _ in 0..COMMANDS_PER_TURN {
-            let command = match app.held_command.take() {
-                Some(command) => command,
-                None => match app.port.commands.try_recv() {
-                    Ok(command) => command,
-                    Err(_) => break,
-                },
+            if app.taken.is_empty() {
+                app.taken.extend(app.port.commands.drain());
+            }
+            let Some(command) = app.taken.pop_front() else {
+                break;
             };
             match command {
                 AppCommand::Publish(frame) => {
                     if !self.router.can_publish() {
-                        app.held_command = Some(AppCommand::Publish(frame));
+                        app.taken.push_front(AppCommand::Publish(frame));
                         break;
                     }
                     if let Err(e) = self.router.publish_encoded(now, frame) {

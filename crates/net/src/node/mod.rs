@@ -263,7 +263,10 @@ impl AppClient {
                 }
             }
         }
-        let (commands, commands_rx) = flume::bounded(config.command_capacity);
+        // The event loop takes every waiting command at once and may hold them while the
+        // network pushes back (`event_loop::app`): half in the channel, half taken, so no
+        // more than `command_capacity` wait in all.
+        let (commands, commands_rx) = flume::bounded(config.command_capacity.div_ceil(2));
         let (deliveries_tx, deliveries) = flume::bounded(config.delivery_capacity);
         let (notices_tx, notices) = flume::bounded(1024);
         let (losses_tx, losses) = flume::bounded(LINK_EVENTS);
