@@ -151,10 +151,11 @@ impl Node {
 
     /// The next message, waiting at most `timeout`.
     pub fn recv_timeout(&self, timeout: Duration) -> Result<Option<Message>, NetError> {
-        // Without a wait, no deadline and so no clock reading: at full rate this is called
-        // once per message.
-        if timeout.is_zero() {
-            return self.try_recv();
+        // A message already waiting is taken without a deadline and so without reading the
+        // clock: at full rate this is called once per message.
+        let waiting = self.try_recv()?;
+        if waiting.is_some() || timeout.is_zero() {
+            return Ok(waiting);
         }
         match self.client.deliveries.recv_timeout(timeout) {
             Ok(frame) => {
