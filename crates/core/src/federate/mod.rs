@@ -131,6 +131,9 @@ struct Known {
 
 pub struct Federate {
     model: Arc<ObjectModel>,
+    /// HLAprivilegeToDeleteObject of the model's root class, if it declares one: looked up
+    /// by name once here, not at every update and reflect that checks publication.
+    privilege_to_delete: Option<AttributeHandle>,
     layouts: Layouts,
     handle: u32,
     /// `Federate::fingerprint` of the model and bins: a reclaim carries it.
@@ -172,6 +175,7 @@ impl Federate {
         let layouts = Layouts::new(&model, bins).ok_or(FederateError::TooManyClasses(classes))?;
         Ok(Federate {
             fingerprint: Federate::fingerprint(&model, bins),
+            privilege_to_delete: ownership::privilege_to_delete_of(&model),
             model,
             layouts,
             handle,

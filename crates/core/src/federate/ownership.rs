@@ -58,7 +58,7 @@ mod tests;
 
 use super::message::{ObjectId, Outgoing};
 use super::{Callback, Federate, FederateError, Owned};
-use crate::fom::{AttributeHandle, ObjectClassHandle};
+use crate::fom::{AttributeHandle, ObjectClassHandle, ObjectModel};
 use crate::wire::TransportClass;
 use bytes::Bytes;
 use std::collections::BTreeMap;
@@ -242,13 +242,18 @@ fn attribute_set(attributes: &[AttributeHandle]) -> Result<Vec<AttributeHandle>>
     Ok(set)
 }
 
+/// The attribute of `model` whose ownership is the privilege to delete, if it declares one.
+pub(super) fn privilege_to_delete_of(model: &ObjectModel) -> Option<AttributeHandle> {
+    let root = model.find_object_class("HLAobjectRoot")?;
+    model.find_attribute(root, PRIVILEGE_TO_DELETE)
+}
+
 impl Federate {
     // ---- shared helpers ---------------------------------------------------------------------
 
     /// The attribute whose ownership is the privilege to delete.
     pub fn privilege_to_delete(&self) -> Option<AttributeHandle> {
-        let root = self.model.find_object_class("HLAobjectRoot")?;
-        self.model.find_attribute(root, PRIVILEGE_TO_DELETE)
+        self.privilege_to_delete
     }
 
     fn privilege(&self) -> AttributeHandle {
