@@ -134,6 +134,9 @@ pub struct Federate {
     /// HLAprivilegeToDeleteObject of the model's root class, if it declares one: looked up
     /// by name once here, not at every update and reflect that checks publication.
     privilege_to_delete: Option<AttributeHandle>,
+    /// Whether the object model marks anything keep-latest: when it does not and nothing
+    /// is switched at run time, an update needs no keep-latest bookkeeping.
+    model_keeps_latest: bool,
     layouts: Layouts,
     handle: u32,
     /// `Federate::fingerprint` of the model and bins: a reclaim carries it.
@@ -176,6 +179,7 @@ impl Federate {
         Ok(Federate {
             fingerprint: Federate::fingerprint(&model, bins),
             privilege_to_delete: ownership::privilege_to_delete_of(&model),
+            model_keeps_latest: model.marks_keep_latest(),
             model,
             layouts,
             handle,
@@ -630,11 +634,18 @@ impl Federate {
             .unwrap_or_else(|| self.model.is_keep_latest(class, attribute))
     }
 
+    /// Whether any update may be keep-latest: something is marked or switched on.
+    fn may_keep_latest(&self) -> bool {
+        self.model_keeps_latest || !self.keep_latest.is_empty()
+    }
+
     fn class_keeps_latest(&self, class: ObjectClassHandle) -> bool {
-        self.model
-            .available_attributes(class)
-            .into_iter()
-            .any(|a| self.is_keep_latest(class, a))
+        self.may_keep_latest()
+            && self
+                .model
+                .available_attributes(class)
+                .into_iter()
+                .any(|a| self.is_keep_latest(class, a))
     }
 
     /// Send new values of owned attributes. Reliable and best-effort attributes travel
@@ -682,14 +693,19 @@ impl Federate {
         let name = self.owned[&object].name.clone();
         // Keep-latest attributes go in their own message, keyed by the instance with one
         // mask bit per attribute position (past 64 positions they cannot be keyed).
-        let positions = self.model.available_attributes(class);
-        let keyed_bits: Vec<(u32, u64)> = values
-            .iter()
-            .filter_map(|(a, _)| {
-                let position = positions.binary_search(a).ok()?;
-                (position < 64 && self.is_keep_latest(class, *a)).then_some((a.0, 1u64 << position))
-            })
-            .collect();
+        let keyed_bits: Vec<(u32, u64)> = if self.may_keep_latest() {
+            let positions = self.model.available_attributes(class);
+            values
+                .iter()
+                .filter_map(|(a, _)| {
+                    let position = positions.binary_search(a).ok()?;
+                    (position < 64 && self.is_keep_latest(class, *a))
+                        .then_some((a.0, 1u64 << position))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let bit_of = |a: u32| keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b);
         let send = |this: &mut Federate, transport: TransportClass, values: &[(u32, &[u8])]| {
             let (keyed, plain): (Vec<Value<'_>>, Vec<Value<'_>>) =

@@ -493,6 +493,12 @@ impl ObjectModel {
         descendants(class, |c| &self.interaction_class(c).children)
     }
 
+    /// Whether any class or attribute is marked keep-latest (most models mark none).
+    pub fn marks_keep_latest(&self) -> bool {
+        self.object_classes.iter().any(|c| c.keep_latest)
+            || self.attributes.iter().any(|a| a.keep_latest)
+    }
+
     /// Whether updates of `attribute` of an instance registered as `class` are keep-latest
     /// by the object model: the attribute says so, or `class` or one of its ancestors does.
     pub fn is_keep_latest(&self, class: ObjectClassHandle, attribute: AttributeHandle) -> bool {
