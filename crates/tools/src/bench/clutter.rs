@@ -262,12 +262,21 @@ pub fn run(options: &ClutterOptions, results: &Results) -> Result<ClutterSummary
     };
     let routers = routers::Routers::start(&options.setup)?;
     let reliable = options.setup.transport == Transport::Reliable;
+    let mut first_place = 0;
     for (case, &entities) in options.entities.iter().enumerate() {
         if options.setup.stopped() {
             break;
         }
         let geometry = options.geometry(entities);
-        let outcome = coordinator::run_case(options, geometry, case, &routers, results.dir())?;
+        let place = coordinator::Place {
+            case,
+            routers: &routers,
+            first_place,
+            dir: results.dir(),
+        };
+        // Each case's federates and its creator take fresh attachment points.
+        first_place += (geometry.simulators + geometry.viewers) as usize + 1;
+        let outcome = coordinator::run_case(options, geometry, &place)?;
         for fault in &outcome.faults {
             results.fault(format!("{entities} entities: {fault}"));
         }

@@ -77,12 +77,15 @@ impl Drop for Worker {
 }
 
 /// Federates spread over processes: simulators round-robin over `processes`, viewers in a
-/// process of their own (so a viewer's memory per entity is measured apart).
+/// process of their own (so a viewer's memory per entity is measured apart). They attach
+/// at the topology's points from `first_place` on, so that successive cases use fresh ones
+/// while there are enough.
 fn assign(
     geometry: &Geometry,
     processes: usize,
     routers: &Routers,
     case: usize,
+    first_place: usize,
 ) -> Vec<Vec<FederateSpec>> {
     let tag = format!("{}-{case}", std::process::id());
     let mut workers = vec![Vec::new(); processes.max(1)];
@@ -91,7 +94,7 @@ fn assign(
             role: Role::Simulator,
             index: s,
             name: format!("sim-{s}-{tag}"),
-            at: routers.place(s as usize),
+            at: routers.place(first_place + s as usize),
         });
     }
     let viewers: Vec<FederateSpec> = (0..geometry.viewers)
@@ -99,7 +102,7 @@ fn assign(
             role: Role::Viewer,
             index: v,
             name: format!("viewer-{v}-{tag}"),
-            at: routers.place((geometry.simulators + v) as usize),
+            at: routers.place(first_place + (geometry.simulators + v) as usize),
         })
         .collect();
     if !viewers.is_empty() {
@@ -232,23 +235,40 @@ fn tell(workers: &mut [Worker], command: &Command) -> Result<(), BenchError> {
     Ok(())
 }
 
-/// Run one case: `geometry` on `routers`, logs into `dir`.
+/// Where one case runs: its number, the routers, the first attachment point it takes, and
+/// the results folder for its logs.
+pub struct Place<'a> {
+    pub case: usize,
+    pub routers: &'a Routers,
+    pub first_place: usize,
+    pub dir: &'a Path,
+}
+
+/// Run one case: `geometry` at `place`.
 pub fn run_case(
     options: &ClutterOptions,
     geometry: Geometry,
-    case: usize,
-    routers: &Routers,
-    dir: &Path,
+    place: &Place<'_>,
 ) -> Result<CaseOutcome, BenchError> {
+    let Place {
+        case,
+        routers,
+        first_place,
+        ..
+    } = *place;
+    let creator_place = first_place + (geometry.simulators + geometry.viewers) as usize;
     let federation = format!("clutter-{}-{case}", std::process::id());
     let model = Arc::new(
         ObjectModel::from_sources(&[("trellis-demo.xml", crate::demo::DEMO_FOM)])
             .map_err(|e| BenchError::Failed(e.to_string()))?,
     );
-    let mut creator =
-        RtiAmbassador::connect(routers.creator(&federation, &format!("creator-{federation}"))?)?;
+    let mut creator = RtiAmbassador::connect(routers.creator(
+        &federation,
+        &format!("creator-{federation}"),
+        creator_place,
+    )?)?;
     creator.create_federation_execution(&model)?;
-    let outcome = with_workers(options, &geometry, case, routers, dir, &federation);
+    let outcome = with_workers(options, &geometry, place, &federation);
     // Best effort: a federate still leaving keeps it alive; the registry drops it later.
     let _ = creator.destroy_federation_execution();
     outcome.map(|run| CaseOutcome {
@@ -263,13 +283,18 @@ pub fn run_case(
 fn with_workers(
     options: &ClutterOptions,
     geometry: &Geometry,
-    case: usize,
-    routers: &Routers,
-    dir: &Path,
+    place: &Place<'_>,
     federation: &str,
 ) -> Result<CaseRun, BenchError> {
+    let (case, routers, dir) = (place.case, place.routers, place.dir);
     let (sender, messages) = channel();
-    let shares = assign(geometry, options.processes, routers, case);
+    let shares = assign(
+        geometry,
+        options.processes,
+        routers,
+        case,
+        place.first_place,
+    );
     let mut workers = Vec::new();
     for (w, federates) in shares.into_iter().enumerate() {
         let plan = WorkerPlan {

@@ -162,6 +162,7 @@ impl Routers {
         &self,
         federation: &str,
         name: &str,
+        at: usize,
     ) -> Result<trellis_net::rti::RtiConfig, BenchError> {
         let node = match &self.target {
             Target::Router(url) => {
@@ -175,7 +176,7 @@ impl Routers {
                 let topology =
                     Topology::from_toml(&text).map_err(|e| BenchError::Failed(e.to_string()))?;
                 let mut plan = topology
-                    .plan(&self.place(0))
+                    .plan(&self.place(at))
                     .map_err(|e| BenchError::Failed(e.to_string()))?;
                 plan.name = name.to_owned();
                 NodeConfig::from_plan(&plan, federation)?
