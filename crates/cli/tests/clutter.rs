@@ -134,7 +134,7 @@ fn clutter_on_a_four_router_mesh_is_exact_and_complete() {
     let (file, _) = gen(
         &dir,
         "mesh.toml",
-        &["mesh", "--routers", "4", "--federates", "2"],
+        &["mesh", "--routers", "4", "--federates", "3"],
         16,
     );
     let case = small_run(&file, &[], &dir.path("results"));
@@ -176,7 +176,7 @@ fn clutter_on_a_tree_of_router_processes_is_exact_and_complete() {
     let (file, _) = gen(
         &dir,
         "tree.toml",
-        &["tree", "--levels", "3", "--fanout", "2", "--federates", "2"],
+        &["tree", "--levels", "3", "--fanout", "2", "--federates", "3"],
         16,
     );
     let up = Up::start(&file);

@@ -261,6 +261,7 @@ pub fn run(options: &ClutterOptions, results: &Results) -> Result<ClutterSummary
         passed: true,
     };
     let routers = routers::Routers::start(&options.setup)?;
+    check_places(options, routers.places())?;
     let reliable = options.setup.transport == Transport::Reliable;
     let mut first_place = 0;
     for (case, &entities) in options.entities.iter().enumerate() {
@@ -297,6 +298,24 @@ pub fn run(options: &ClutterOptions, results: &Results) -> Result<ClutterSummary
         results.write_summary(&summary)?;
     }
     Ok(summary)
+}
+
+/// Every federate of a case (and the case's creator) needs an attachment point of its own:
+/// nodes sharing one lost their memberships (the registry resigned them as died).
+fn check_places(options: &ClutterOptions, places: Option<usize>) -> Result<(), BenchError> {
+    let Some(places) = places else {
+        return Ok(());
+    };
+    for &n in &options.entities {
+        let g = options.geometry(n);
+        let needed = (g.simulators + g.viewers) as usize + 1;
+        if needed > places {
+            return Err(BenchError::Failed(format!(
+                "{n} entities need {needed} attachment points (simulators, viewers and the federation's creator); the topology has {places}: generate it with more --federates"
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn scalability(options: &ClutterOptions, cases: &[CaseSummary]) -> Option<Scalability> {

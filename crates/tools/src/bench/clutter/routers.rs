@@ -149,6 +149,11 @@ impl Routers {
         &self.target
     }
 
+    /// How many attachment points the topology has (`None`: a router address, no limit).
+    pub fn places(&self) -> Option<usize> {
+        (!self.places.is_empty()).then_some(self.places.len())
+    }
+
     /// Where federate `n` of the run attaches: the topology's points in turn.
     pub fn place(&self, n: usize) -> String {
         if self.places.is_empty() {
