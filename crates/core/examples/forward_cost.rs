@@ -13,41 +13,27 @@
 //!   FORWARD_COST_ROUNDS=100 FORWARD_COST_RUNS=1 valgrind --tool=cachegrind --cache-sim=no \
 //!     target/release/examples/forward_cost
 
+#[path = "../tests/common/child_link.rs"]
+mod child_link;
+use child_link::accept_child;
+
 use bytes::BytesMut;
 use std::time::Instant;
-use trellis_core::router::{LinkId, LinkSpec, Router, RouterConfig};
+use trellis_core::router::{LinkId, Router, RouterConfig};
 use trellis_core::wire::{
-    DataFrame, DataHeader, FederationId, Hello, InterestFrame, InterestOp, LinkFlags, NodeId, Role,
-    TransportClass,
+    DataFrame, DataHeader, FederationId, InterestFrame, InterestOp, NodeId, TransportClass,
 };
 use trellis_core::Time;
 
 const FED: &str = "Cost";
 const FRAMES_PER_READ: u64 = 512;
 
-fn join(router: &mut Router, name: &str, node: u64) -> LinkId {
-    let link = router.add_link(Time::ZERO, LinkSpec::accepted(name));
-    let mut buf = BytesMut::new();
-    Hello {
-        node_id: NodeId(node),
-        node_name: name.into(),
-        role: Role::Child,
-        flags: LinkFlags::source_sink(),
-        federation: FED.into(),
-        clique: String::new(),
-        udp: None,
-    }
-    .encode(&mut buf);
-    router.handle_bytes(Time::ZERO, link, &buf);
-    link
-}
-
 /// A router with one publisher and `subscribers`, each declaring `ranges` (which hold id 7).
 fn router_with(subscribers: usize, ranges: &[(u32, u32)]) -> (Router, LinkId, Vec<LinkId>) {
     let mut router = Router::new(RouterConfig::new("r", NodeId(1)), Time::ZERO);
-    let publisher = join(&mut router, "publisher", 2);
+    let publisher = accept_child(&mut router, "publisher", 2, FED);
     let subs: Vec<LinkId> = (0..subscribers)
-        .map(|i| join(&mut router, &format!("subscriber-{i}"), 10 + i as u64))
+        .map(|i| accept_child(&mut router, &format!("subscriber-{i}"), 10 + i as u64, FED))
         .collect();
     for (i, s) in subs.iter().enumerate() {
         let mut buf = BytesMut::new();

@@ -1,13 +1,16 @@
 //! The router forwards without allocating per message once it is warmed up. A counting
 //! global allocator measures it: the whole file is one test so nothing else runs beside it.
 
+#[path = "common/child_link.rs"]
+mod child_link;
+use child_link::accept_child;
+
 use bytes::BytesMut;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
-use trellis_core::router::{LinkId, LinkSpec, Router, RouterConfig};
+use trellis_core::router::{LinkId, Router, RouterConfig};
 use trellis_core::wire::{
-    DataFrame, DataHeader, FederationId, Hello, InterestFrame, InterestOp, LinkFlags, NodeId, Role,
-    TransportClass,
+    DataFrame, DataHeader, FederationId, InterestFrame, InterestOp, NodeId, TransportClass,
 };
 use trellis_core::Time;
 
@@ -34,29 +37,12 @@ static GLOBAL: Counting = Counting;
 
 const FED: &str = "Alloc";
 
-fn join(router: &mut Router, name: &str) -> LinkId {
-    let link = router.add_link(Time::ZERO, LinkSpec::accepted(name));
-    let mut buf = BytesMut::new();
-    Hello {
-        node_id: NodeId(name.len() as u64),
-        node_name: name.into(),
-        role: Role::Child,
-        flags: LinkFlags::source_sink(),
-        federation: FED.into(),
-        clique: String::new(),
-        udp: None,
-    }
-    .encode(&mut buf);
-    router.handle_bytes(Time::ZERO, link, &buf);
-    link
-}
-
 #[test]
 fn forwarding_does_not_allocate_per_message() {
     let mut router = Router::new(RouterConfig::new("r", NodeId(1)), Time::ZERO);
-    let publisher = join(&mut router, "publisher");
+    let publisher = accept_child(&mut router, "publisher", 2, FED);
     let subscribers: Vec<LinkId> = (0..3)
-        .map(|i| join(&mut router, &format!("subscriber-{i}")))
+        .map(|i| accept_child(&mut router, &format!("subscriber-{i}"), 10 + i as u64, FED))
         .collect();
     for s in &subscribers {
         let mut buf = BytesMut::new();

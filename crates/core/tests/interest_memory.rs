@@ -3,11 +3,15 @@
 //! allocator measures the bytes the router holds: the whole file is one test so nothing else
 //! allocates beside it.
 
+#[path = "common/child_link.rs"]
+mod child_link;
+use child_link::accept_child;
+
 use bytes::BytesMut;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicI64, Ordering};
-use trellis_core::router::{LinkId, LinkSpec, Router, RouterConfig};
-use trellis_core::wire::{FederationId, Hello, InterestFrame, InterestOp, LinkFlags, NodeId, Role};
+use trellis_core::router::{Router, RouterConfig};
+use trellis_core::wire::{FederationId, InterestFrame, InterestOp, NodeId};
 use trellis_core::Time;
 
 struct Counting;
@@ -36,27 +40,10 @@ const FED: &str = "Clutter";
 const IDS: u32 = 1_000_000;
 const LIMIT_BYTES: i64 = 1 << 20;
 
-fn join(router: &mut Router, name: &str) -> LinkId {
-    let link = router.add_link(Time::ZERO, LinkSpec::accepted(name));
-    let mut buf = BytesMut::new();
-    Hello {
-        node_id: NodeId(7),
-        node_name: name.into(),
-        role: Role::Child,
-        flags: LinkFlags::source_sink(),
-        federation: FED.into(),
-        clique: String::new(),
-        udp: None,
-    }
-    .encode(&mut buf);
-    router.handle_bytes(Time::ZERO, link, &buf);
-    link
-}
-
 /// Bytes the router holds after one link declared `ranges`, beyond what it held before.
 fn held_for(ranges: &[(u32, u32)]) -> (i64, u64) {
     let mut router = Router::new(RouterConfig::new("r", NodeId(1)), Time::ZERO);
-    let link = join(&mut router, "simulator");
+    let link = accept_child(&mut router, "simulator", 7, FED);
     while router.poll_event(Time::ZERO).is_some() {}
     // Split into frames of at most 1 MiB, as a node sends them.
     let mut frames = BytesMut::new();

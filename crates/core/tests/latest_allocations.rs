@@ -3,13 +3,17 @@
 //! are reused. A counting global allocator measures it: the file is one test, so nothing
 //! else runs beside it (`allocations.rs` does the same for plain frames).
 
+#[path = "common/child_link.rs"]
+mod child_link;
+use child_link::accept_child;
+
 use bytes::BytesMut;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
-use trellis_core::router::{LinkId, LinkSpec, Router, RouterConfig};
+use trellis_core::router::{LinkId, Router, RouterConfig};
 use trellis_core::wire::{
-    DataFrame, DataHeader, FederationId, Hello, InterestFrame, InterestOp, LatestKey, LinkFlags,
-    NodeId, Role, TransportClass,
+    DataFrame, DataHeader, FederationId, InterestFrame, InterestOp, LatestKey, NodeId,
+    TransportClass,
 };
 use trellis_core::Time;
 
@@ -38,29 +42,12 @@ const FED: &str = "LatestAlloc";
 /// Instances the publisher updates in turn: each 512-frame read updates each 8 times.
 const INSTANCES: u64 = 64;
 
-fn join(router: &mut Router, name: &str) -> LinkId {
-    let link = router.add_link(Time::ZERO, LinkSpec::accepted(name));
-    let mut buf = BytesMut::new();
-    Hello {
-        node_id: NodeId(name.len() as u64),
-        node_name: name.into(),
-        role: Role::Child,
-        flags: LinkFlags::source_sink(),
-        federation: FED.into(),
-        clique: String::new(),
-        udp: None,
-    }
-    .encode(&mut buf);
-    router.handle_bytes(Time::ZERO, link, &buf);
-    link
-}
-
 #[test]
 fn keep_latest_forwarding_does_not_allocate_per_message() {
     let mut router = Router::new(RouterConfig::new("r", NodeId(1)), Time::ZERO);
-    let publisher = join(&mut router, "publisher");
+    let publisher = accept_child(&mut router, "publisher", 2, FED);
     let subscribers: Vec<LinkId> = (0..3)
-        .map(|i| join(&mut router, &format!("subscriber-{i}")))
+        .map(|i| accept_child(&mut router, &format!("subscriber-{i}"), 10 + i as u64, FED))
         .collect();
     for s in &subscribers {
         let mut buf = BytesMut::new();
