@@ -51,7 +51,8 @@
 //! **Order of setting up.** The RTI announces every registration to every subscriber of the
 //! class (its wildcard cell, whatever their regions), which would cost N × receivers
 //! messages; so every simulator registers its entities first, and only once all have (the
-//! coordinator says so) does anyone subscribe: a region subscriber discovers an instance
+//! coordinator's own federate heard each simulator's "registered" marker, sent after its
+//! registrations on the same link) does anyone subscribe: a region subscriber discovers an instance
 //! with its first update in its region anyway. After their account receivers unsubscribe,
 //! so the deletes of resigning (the standard's default action) reach no one either.
 //!
@@ -59,6 +60,7 @@
 //! handle per owned entity; one bit per entity and tick in a receiver).
 
 mod coordinator;
+mod creator;
 mod federate;
 mod geometry;
 mod histogram;

@@ -2,6 +2,7 @@
 //! start the worker processes with their share of federates, take them through join,
 //! registration, greeting, the run and the accounting, and sample the routers every second.
 
+use super::creator::Creator;
 use super::federate::unix_nanos;
 use super::geometry::Geometry;
 use super::procstat::Usage;
@@ -16,7 +17,6 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::fom::ObjectModel;
-use trellis_net::rti::RtiAmbassador;
 
 /// Joining and registering a million entities takes minutes; greeting takes seconds.
 const JOIN_BOUND: Duration = Duration::from_secs(900);
@@ -262,15 +262,11 @@ pub fn run_case(
         ObjectModel::from_sources(&[("trellis-demo.xml", crate::demo::DEMO_FOM)])
             .map_err(|e| BenchError::Failed(e.to_string()))?,
     );
-    let mut creator = RtiAmbassador::connect(routers.creator(
-        &federation,
-        &format!("creator-{federation}"),
-        creator_place,
-    )?)?;
-    creator.create_federation_execution(&model)?;
-    let outcome = with_workers(options, &geometry, place, &federation);
-    // Best effort: a federate still leaving keeps it alive; the registry drops it later.
-    let _ = creator.destroy_federation_execution();
+    let name = format!("creator-{federation}");
+    let config = routers.creator(&federation, &name, creator_place)?;
+    let mut creator = Creator::start(config, &model, &name)?;
+    let outcome = with_workers(options, &geometry, place, &federation, &mut creator);
+    creator.finish();
     outcome.map(|run| CaseOutcome {
         geometry,
         workers: run.workers,
@@ -285,6 +281,7 @@ fn with_workers(
     geometry: &Geometry,
     place: &Place<'_>,
     federation: &str,
+    creator: &mut Creator,
 ) -> Result<CaseRun, BenchError> {
     let (case, routers, dir) = (place.case, place.routers, place.dir);
     let (sender, messages) = channel();
@@ -319,6 +316,7 @@ fn with_workers(
     let joins = super::summary::joins(inbox.joined.iter().flatten());
     let file = dir.join(format!("case-{case}-joins.json"));
     std::fs::write(&file, super::protocol::line(&joins) + "\n")?;
+    creator.wait_registered(geometry.simulators, READY_BOUND)?;
     tell(&mut workers, &Command::Subscribe)?;
     inbox.wait(
         READY_BOUND,

@@ -22,6 +22,7 @@ use trellis_net::NodeConfig;
 
 /// Measured updates carry this tag; greetings are Radio interactions.
 const UPDATE_TAG: &[u8] = b"clutter";
+const GREETING_TAG: &[u8] = b"greeting";
 const GREETING_EVERY: Duration = Duration::from_millis(200);
 const POLL: Duration = Duration::from_millis(10);
 /// Updates sent in one go before callbacks are taken again.
@@ -275,7 +276,9 @@ impl<'a> Federate<'a> {
                 counts.latency.record(now.saturating_sub(time) / 1000);
             }
             Callback::DiscoverObjectInstance { .. } => self.report.discovered += 1,
-            Callback::ReceiveInteraction { parameters, .. } => {
+            Callback::ReceiveInteraction {
+                parameters, tag, ..
+            } if tag.as_ref() == GREETING_TAG => {
                 let greeting = parameters
                     .iter()
                     .find(|(p, _)| *p == self.sender)
@@ -322,6 +325,15 @@ impl<'a> Federate<'a> {
             }
         }
         self.report.entities_owned = count;
+        // After the registrations on the same link: the coordinator waits for it before
+        // anyone subscribes (see `creator`).
+        let name = simulator.to_string();
+        self.rti.send_interaction_with(
+            self.radio,
+            &[(self.sender, name.as_bytes())],
+            super::creator::REGISTERED_TAG,
+            &SendOptions::default(),
+        )?;
         Ok(())
     }
 
@@ -371,7 +383,7 @@ impl<'a> Federate<'a> {
             self.rti.send_interaction_with(
                 self.radio,
                 &[(self.sender, name.as_bytes())],
-                b"greeting",
+                GREETING_TAG,
                 &options,
             )?;
         }
