@@ -49,12 +49,13 @@
 //! (`--routers-running`: found by command line, measured from /proc, no counters).
 //!
 //! **Order of setting up.** The RTI announces every registration to every subscriber of the
-//! class (its wildcard cell, whatever their regions), which would cost N × receivers
-//! messages; so every simulator registers its entities first, and only once all have (the
-//! coordinator's own federate heard each simulator's "registered" marker, sent after its
-//! registrations on the same link) does anyone subscribe: a region subscriber discovers an instance
-//! with its first update in its region anyway. After their account receivers unsubscribe,
-//! so the deletes of resigning (the standard's default action) reach no one either.
+//! class (its wildcard cell, whatever their regions), and a subscription asks every owner
+//! to announce all its instances again (discovery, IEEE 1516.1 §6.9). So every federate
+//! joins and subscribes first, and only once all have (the coordinator says so) do the
+//! simulators register: N × receivers announcements once, before the measurement (a
+//! region subscriber drops them; it discovers an instance with its first update in its
+//! region). After their account receivers unsubscribe, so the deletes of resigning (the
+//! standard's default action) reach no one.
 //!
 //! **Caveats.** Memory per entity includes the benchmark's own bookkeeping (an object
 //! handle per owned entity; one bit per entity and tick in a receiver).

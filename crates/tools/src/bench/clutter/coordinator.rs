@@ -159,6 +159,7 @@ fn spawn(
 /// What the workers said so far, by worker.
 struct Inbox {
     messages: Receiver<(usize, Option<WorkerMessage>)>,
+    subscribed: Vec<bool>,
     joined: Vec<Option<WorkerMessage>>,
     ready: Vec<bool>,
     sent: Vec<Option<Vec<(u32, u64)>>>,
@@ -169,6 +170,7 @@ impl Inbox {
     fn new(messages: Receiver<(usize, Option<WorkerMessage>)>, workers: usize) -> Inbox {
         Inbox {
             messages,
+            subscribed: vec![false; workers],
             joined: vec![None; workers],
             ready: vec![false; workers],
             sent: vec![None; workers],
@@ -199,6 +201,7 @@ impl Inbox {
                     "worker {w}: {message} (see its log)"
                 )))
             }
+            WorkerMessage::Subscribed => self.subscribed[w] = true,
             joined @ WorkerMessage::Joined { .. } => self.joined[w] = Some(joined),
             WorkerMessage::Ready => self.ready[w] = true,
             WorkerMessage::Sent { sent } => self.sent[w] = Some(sent),
@@ -264,8 +267,8 @@ pub fn run_case(
     );
     let name = format!("creator-{federation}");
     let config = routers.creator(&federation, &name, creator_place)?;
-    let mut creator = Creator::start(config, &model, &name)?;
-    let outcome = with_workers(options, &geometry, place, &federation, &mut creator);
+    let creator = Creator::start(config, &model, &name)?;
+    let outcome = with_workers(options, &geometry, place, &federation);
     creator.finish();
     outcome.map(|run| CaseOutcome {
         geometry,
@@ -281,7 +284,6 @@ fn with_workers(
     geometry: &Geometry,
     place: &Place<'_>,
     federation: &str,
-    creator: &mut Creator,
 ) -> Result<CaseRun, BenchError> {
     let (case, routers, dir) = (place.case, place.routers, place.dir);
     let (sender, messages) = channel();
@@ -309,6 +311,10 @@ fn with_workers(
     }
     drop(sender);
     let mut inbox = Inbox::new(messages, workers.len());
+    inbox.wait(JOIN_BOUND, "every worker's joins and subscriptions", |i| {
+        i.subscribed.iter().all(|s| *s)
+    })?;
+    tell(&mut workers, &Command::Register)?;
     inbox.wait(JOIN_BOUND, "every worker's joins and registrations", |i| {
         i.joined.iter().all(Option::is_some)
     })?;
@@ -316,8 +322,6 @@ fn with_workers(
     let joins = super::summary::joins(inbox.joined.iter().flatten());
     let file = dir.join(format!("case-{case}-joins.json"));
     std::fs::write(&file, super::protocol::line(&joins) + "\n")?;
-    creator.wait_registered(geometry.simulators, READY_BOUND)?;
-    tell(&mut workers, &Command::Subscribe)?;
     inbox.wait(
         READY_BOUND,
         "readiness (every receiver hearing its simulators)",

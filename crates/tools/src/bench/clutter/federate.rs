@@ -141,8 +141,8 @@ impl<'a> Federate<'a> {
         (self.spec.role == Role::Simulator).then_some(self.spec.index)
     }
 
-    /// Connect and join (timed), then publish (simulators). Subscribing comes later, once
-    /// every simulator registered (see [`Federate::subscribe`]).
+    /// Connect and join (timed), then publish (simulators); see [`Federate::subscribe`]
+    /// for why subscribing comes next, before anyone registers.
     pub fn join(
         spec: FederateSpec,
         shared: &'a Shared,
@@ -211,9 +211,11 @@ impl<'a> Federate<'a> {
     }
 
     /// Subscribe by region to the federate's interest. The RTI announces a registration to
-    /// every subscriber of the class (not by region): subscribing after every simulator
-    /// registered keeps the setup at N messages instead of N × receivers. A region
-    /// subscriber discovers an instance with its first update in the region anyway.
+    /// every subscriber of the class (not by region), and a new subscription asks every
+    /// owner to announce all its instances again (IEEE 1516.1 §6.9 discovery): so every
+    /// federate subscribes before anyone registers, and setting up costs N × receivers
+    /// announcements once (registering after the subscriptions) instead of again per
+    /// subscriber.
     pub fn subscribe(&mut self) -> Result<(), BenchError> {
         let vehicle = self.rti.object_class_handle("Vehicle")?;
         let interest = self.interest;
@@ -233,7 +235,7 @@ impl<'a> Federate<'a> {
     }
 
     /// Withdraw the subscriptions once the account is done: the simulators' deletes at
-    /// resign then reach no one, as their registrations did.
+    /// resign then reach no one.
     pub fn unsubscribe(&mut self) -> Result<(), BenchError> {
         let vehicle = self.rti.object_class_handle("Vehicle")?;
         self.rti.unsubscribe_object_class(vehicle)?;
@@ -325,15 +327,6 @@ impl<'a> Federate<'a> {
             }
         }
         self.report.entities_owned = count;
-        // After the registrations on the same link: the coordinator waits for it before
-        // anyone subscribes (see `creator`).
-        let name = simulator.to_string();
-        self.rti.send_interaction_with(
-            self.radio,
-            &[(self.sender, name.as_bytes())],
-            super::creator::REGISTERED_TAG,
-            &SendOptions::default(),
-        )?;
         Ok(())
     }
 

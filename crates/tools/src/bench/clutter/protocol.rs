@@ -51,8 +51,8 @@ pub struct WorkerPlan {
 /// Coordinator → worker, after the plan.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Command {
-    /// Every simulator registered its entities: subscribe now.
-    Subscribe,
+    /// Every federate of every worker joined and subscribed: register now.
+    Register,
     /// Send from this wall-clock instant (nanoseconds since 1970) for the run's seconds.
     Start { unix_nanos: u64 },
     /// How many updates every simulator sent: receivers work out what they must have got.
@@ -124,6 +124,8 @@ pub struct WorkerReport {
 /// Worker → coordinator.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum WorkerMessage {
+    /// Every federate joined and subscribed.
+    Subscribed,
     /// Every federate joined, subscribed and registered its entities; resident memory
     /// before any joined, once all had joined, and once all had registered.
     Joined {

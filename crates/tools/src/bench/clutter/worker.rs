@@ -35,10 +35,9 @@ pub struct Shared {
     finish: AtomicBool,
     abort: AtomicBool,
     joined: AtomicUsize,
+    /// Every federate of every worker subscribed (the coordinator says).
     register_go: AtomicBool,
     registered: AtomicUsize,
-    /// Every simulator of every worker registered.
-    subscribe_go: AtomicBool,
     done_sending: AtomicUsize,
     drained: AtomicUsize,
     sent: Mutex<Vec<(u32, u64)>>,
@@ -86,7 +85,6 @@ pub fn main(input: impl BufRead + Send + 'static) -> Result<(), BenchError> {
         joined: AtomicUsize::new(0),
         register_go: AtomicBool::new(false),
         registered: AtomicUsize::new(0),
-        subscribe_go: AtomicBool::new(false),
         done_sending: AtomicUsize::new(0),
         drained: AtomicUsize::new(0),
         sent: Mutex::new(Vec::new()),
@@ -117,7 +115,7 @@ fn follow_commands(
     std::thread::spawn(move || {
         for text in lines.map_while(Result::ok) {
             match serde_json::from_str::<Command>(&text) {
-                Ok(Command::Subscribe) => shared.subscribe_go.store(true, Ordering::SeqCst),
+                Ok(Command::Register) => shared.register_go.store(true, Ordering::SeqCst),
                 Ok(Command::Start { unix_nanos }) => {
                     shared.start_nanos.store(unix_nanos, Ordering::SeqCst)
                 }
@@ -196,8 +194,11 @@ fn phases(shared: &Arc<Shared>) -> Result<(), BenchError> {
     })?;
     let joins: Vec<JoinRecord> = joined.try_iter().collect();
     let rss_joined_kb = procstat::own().rss_kb;
+    say(&WorkerMessage::Subscribed);
+    wait(shared, "the word to register", SETUP_BOUND, || {
+        shared.register_go.load(Ordering::SeqCst)
+    })?;
     let registering = Instant::now();
-    shared.register_go.store(true, Ordering::SeqCst);
     wait(
         shared,
         "every simulator to register",
@@ -256,19 +257,16 @@ fn life(
     accounts: Sender<Account>,
 ) -> Result<(), BenchError> {
     let (mut federate, record) = Federate::join(spec, shared)?;
+    federate.subscribe()?;
     let _ = joins.send(record);
     shared.joined.fetch_add(1, Ordering::SeqCst);
-    if !federate.pump_until(SETUP_BOUND, |_| shared.register_go.load(Ordering::SeqCst))? {
+    if !federate.pump_until(2 * SETUP_BOUND, |_| {
+        shared.register_go.load(Ordering::SeqCst)
+    })? {
         return Err(BenchError::Failed("never told to register".into()));
     }
     federate.register()?;
     shared.registered.fetch_add(1, Ordering::SeqCst);
-    if !federate.pump_until(REGISTER_BOUND, |_| {
-        shared.subscribe_go.load(Ordering::SeqCst)
-    })? {
-        return Err(BenchError::Failed("never told to subscribe".into()));
-    }
-    federate.subscribe()?;
     if federate.greet(SETUP_BOUND + REGISTER_BOUND)?.is_none() {
         return Err(BenchError::Failed("no start came".into()));
     }
