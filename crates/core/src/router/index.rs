@@ -5,7 +5,9 @@
 //! Ids come in dense runs (cells, classes, instances), so a million ids on one link cost a few
 //! hundred kilobytes at most, not a hash entry each (`tests/interest_memory.rs` holds the
 //! router to 1 MiB for that). A lookup finds the id's chunk (its high 16 bits) and tests the
-//! few sets with ids in that chunk: usually one.
+//! few sets with ids in that chunk: usually one. A chunk that many sets share (hundreds of
+//! federates with overlapping regions over one class's cells) keeps, in addition, the set
+//! of each of its ids (256 KiB), so a lookup stays one probe however many sets there are.
 
 use crate::interest::InterestId;
 use roaring::RoaringBitmap;
@@ -33,11 +35,24 @@ pub(crate) struct InterestIndex {
     free: Vec<SetNumber>,
     interned: FxHashMap<Box<[Slot]>, SetNumber>,
     /// For each chunk holding indexed ids, the sets with ids in it.
-    chunks: FxHashMap<ChunkKey, Vec<SetNumber>>,
+    chunks: FxHashMap<ChunkKey, Chunk>,
     /// The last id looked up and its set: consecutive frames mostly carry the same ids, and
     /// a repeated lookup then costs one comparison. Cleared by every update.
     last_lookup: Cell<Option<(InterestId, Option<SetNumber>)>>,
 }
+
+/// The sets with ids in one chunk, and, while there are many, the set of each id.
+#[derive(Default)]
+struct Chunk {
+    sets: Vec<SetNumber>,
+    /// Set number + 1 (0: none) of each id of the chunk, by its low 16 bits: kept while more
+    /// than `CROWDED_SETS / 2` sets share the chunk (made past `CROWDED_SETS`).
+    by_low: Option<Box<[SetNumber]>>,
+}
+
+/// Past this many sets in a chunk, a lookup probes the chunk's own map instead of testing
+/// each set's bitmap. Small under test, so the property test exercises both ways.
+const CROWDED_SETS: usize = if cfg!(test) { 2 } else { 8 };
 
 static NO_LINKS: [Slot; 0] = [];
 
@@ -60,6 +75,17 @@ fn chunk_range(key: ChunkKey) -> std::ops::RangeInclusive<u32> {
     (key << 16)..=((key << 16) | 0xffff)
 }
 
+/// The set of each id of chunk `key`, from the bitmaps of the `sets` there.
+fn map_of_chunk(key: ChunkKey, sets: &[SetNumber], all: &[LinkSet]) -> Box<[SetNumber]> {
+    let mut by_low = vec![0; 1 << 16].into_boxed_slice();
+    for &set in sets {
+        for id in all[set as usize].ids.range(chunk_range(key)) {
+            by_low[(id & 0xffff) as usize] = set + 1;
+        }
+    }
+    by_low
+}
+
 impl InterestIndex {
     /// The links that declared `id`, in slot order.
     pub(crate) fn links(&self, id: InterestId) -> &[Slot] {
@@ -75,8 +101,13 @@ impl InterestIndex {
     }
 
     fn find(&self, id: InterestId) -> Option<SetNumber> {
-        let sets = self.chunks.get(&chunk_of(id))?;
-        sets.iter()
+        let chunk = self.chunks.get(&chunk_of(id))?;
+        if let Some(by_low) = &chunk.by_low {
+            return by_low[(id & 0xffff) as usize].checked_sub(1);
+        }
+        chunk
+            .sets
+            .iter()
             .copied()
             .find(|&set| self.sets[set as usize].ids.contains(id))
     }
@@ -133,7 +164,7 @@ impl InterestIndex {
     fn parts(&self, ids: &RoaringBitmap) -> Vec<(Option<SetNumber>, RoaringBitmap)> {
         let mut candidates: Vec<SetNumber> = chunks_of(ids)
             .filter_map(|key| self.chunks.get(&key))
-            .flatten()
+            .flat_map(|chunk| &chunk.sets)
             .copied()
             .collect();
         candidates.sort_unstable();
@@ -153,8 +184,8 @@ impl InterestIndex {
         parts
     }
 
-    /// After `part` moved from `from` to `to`: keep each chunk's list of sets exact, and free
-    /// `from` once it holds nothing.
+    /// After `part` moved from `from` to `to`: keep each chunk's list of sets (and map of
+    /// ids, where it has one) exact, and free `from` once it holds nothing.
     fn recount_chunks(
         &mut self,
         part: &RoaringBitmap,
@@ -162,22 +193,36 @@ impl InterestIndex {
         to: Option<SetNumber>,
     ) {
         for key in chunks_of(part) {
-            let sets = self.chunks.entry(key).or_default();
+            let chunk = self.chunks.entry(key).or_default();
             if let Some(from) = from {
                 if self.sets[from as usize]
                     .ids
                     .range_cardinality(chunk_range(key))
                     == 0
                 {
-                    sets.retain(|&s| s != from);
+                    chunk.sets.retain(|&s| s != from);
                 }
             }
             if let Some(to) = to {
-                if !sets.contains(&to) {
-                    sets.push(to);
+                if !chunk.sets.contains(&to) {
+                    chunk.sets.push(to);
                 }
             }
-            if sets.is_empty() {
+            if chunk.sets.len() <= CROWDED_SETS / 2 {
+                chunk.by_low = None;
+            }
+            match &mut chunk.by_low {
+                Some(by_low) => {
+                    for id in part.range(chunk_range(key)) {
+                        by_low[(id & 0xffff) as usize] = to.map_or(0, |t| t + 1);
+                    }
+                }
+                None if chunk.sets.len() > CROWDED_SETS => {
+                    chunk.by_low = Some(map_of_chunk(key, &chunk.sets, &self.sets));
+                }
+                None => {}
+            }
+            if chunk.sets.is_empty() {
                 self.chunks.remove(&key);
             }
         }
@@ -272,6 +317,26 @@ mod tests {
         assert_eq!(index.live_sets(), 1);
     }
 
+    #[test]
+    fn a_crowded_chunk_maps_each_id_and_lets_the_map_go_when_it_thins_out() {
+        let mut index = InterestIndex::default();
+        // Staggered ranges in one chunk: every link adds a set.
+        for link in 0..5u32 {
+            index.add(&set(link * 10..link * 10 + 25), link);
+        }
+        assert!(index.chunks[&0].sets.len() > CROWDED_SETS);
+        assert!(index.chunks[&0].by_low.is_some());
+        assert_eq!(index.links(22), &[0, 1, 2]);
+        assert_eq!(index.links(45), &[3, 4]);
+        assert_eq!(index.links(70), &[] as &[u32]);
+        for link in 1..5u32 {
+            index.remove(&set(link * 10..link * 10 + 25), link);
+        }
+        assert!(index.chunks[&0].by_low.is_none());
+        assert_eq!(index.links(22), &[0]);
+        assert_eq!(index.links(30), &[] as &[u32]);
+    }
+
     /// Ids drawn from three chunks, so moves cross chunk boundaries and sets share chunks.
     fn id_strategy() -> impl proptest::strategy::Strategy<Value = u32> {
         use proptest::prelude::*;
@@ -282,7 +347,7 @@ mod tests {
         #[test]
         fn lookups_match_a_plain_map_after_any_adds_and_removes(
             ops in proptest::collection::vec(
-                (proptest::bool::ANY, 0u32..4, proptest::collection::vec(id_strategy(), 1..30)),
+                (proptest::bool::ANY, 0u32..6, proptest::collection::vec(id_strategy(), 1..30)),
                 1..40,
             )
         ) {
