@@ -8,8 +8,7 @@ mod child_link;
 use child_link::accept_child;
 
 use bytes::BytesMut;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use trellis_core::router::{LinkId, Router, RouterConfig};
 use trellis_core::wire::{
     DataFrame, DataHeader, FederationId, InterestFrame, InterestOp, LatestKey, NodeId,
@@ -17,26 +16,12 @@ use trellis_core::wire::{
 };
 use trellis_core::Time;
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::ALLOCATIONS;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 const FED: &str = "LatestAlloc";
 /// Instances the publisher updates in turn: each 512-frame read updates each 8 times.
