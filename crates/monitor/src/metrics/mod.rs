@@ -1,0 +1,1 @@
+//! Per-process figures and their Prometheus exposition (being built).

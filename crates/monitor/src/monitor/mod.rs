@@ -1,0 +1,1 @@
+//! The live monitor page (being built).
