@@ -118,6 +118,8 @@ pub(crate) type HostId = usize;
 pub struct HostStats {
     pub router: RouterStats,
     pub links: Vec<LinkInfo>,
+    /// The event loop's clock when these were taken: `now - link.opened` is a link's age.
+    pub now: trellis_core::Time,
 }
 
 impl HostStats {

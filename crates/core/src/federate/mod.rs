@@ -112,6 +112,11 @@ pub struct FederateStats {
     /// Keep-latest updates not reflected because their sender is no longer a member (a
     /// cache kept them after it left).
     pub departed_values: u64,
+    /// Updates of attribute values this federate sent (one per service call; an update
+    /// with regions counts once per region group).
+    pub updates_sent: u64,
+    /// Interactions this federate sent.
+    pub interactions_sent: u64,
 }
 
 struct ObjectSubscription {
@@ -224,6 +229,21 @@ impl Federate {
 
     pub fn stats(&self) -> FederateStats {
         self.stats
+    }
+
+    /// How many instances [`Federate::owned_objects`] lists, without walking them.
+    pub fn owned_object_count(&self) -> usize {
+        self.owned.len()
+    }
+
+    /// How many instances [`Federate::known_objects`] lists, without walking them.
+    pub fn known_object_count(&self) -> usize {
+        self.known.len()
+    }
+
+    /// Callbacks queued for the application, not yet evoked.
+    pub fn callbacks_pending(&self) -> usize {
+        self.callbacks.len()
     }
 
     pub fn poll_action(&mut self) -> Option<Action> {
@@ -747,6 +767,7 @@ impl Federate {
         if !best_effort.is_empty() {
             send(self, TransportClass::BestEffort, &best_effort);
         }
+        self.stats.updates_sent += 1;
         Ok(())
     }
 
@@ -834,6 +855,7 @@ impl Federate {
                 values: &values,
             },
         );
+        self.stats.interactions_sent += 1;
         Ok(())
     }
 

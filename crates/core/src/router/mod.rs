@@ -100,6 +100,13 @@ pub struct LinkInfo {
     pub best_effort_queued: usize,
     pub stats: LinkStats,
     pub persistent: bool,
+    /// When the link was handed to the router (its handshake began), on the driver's clock.
+    pub opened: Time,
+    /// Interest ids the far side declared to us, summed over the federations the link
+    /// carries; and ids we declared toward it (toward its block). Counted from the sets'
+    /// sizes, which roaring keeps per container, so cheap enough per stats request.
+    pub interest_in: u64,
+    pub interest_out: u64,
 }
 
 struct Federation {
@@ -430,7 +437,26 @@ impl Router {
             best_effort_queued: link.out.best_effort_bytes(),
             stats: link.stats,
             persistent: link.far_flags.contains(LinkFlags::PERSISTENT),
+            opened: link.opened,
+            interest_in: link.interest.iter().map(|(_, ids)| ids.len()).sum(),
+            interest_out: self.declared_count(link),
         })
+    }
+
+    /// How many interest ids we declared toward `link`: what its block was declared, in
+    /// each federation the link carries.
+    fn declared_count(&self, link: &Link) -> u64 {
+        let Some(block) = link.block else {
+            return 0;
+        };
+        self.feds
+            .iter()
+            .enumerate()
+            .filter_map(|(index, fed)| Some((index, fed.as_ref()?)))
+            .filter(|(index, _)| link.carries(*index as FedIndex))
+            .filter_map(|(_, fed)| fed.declared.get(&block))
+            .map(RoaringBitmap::len)
+            .sum()
     }
 
     /// Change a link's settings (e.g. once its hello says which topology link it is).

@@ -39,6 +39,9 @@ pub struct RouterEntry {
     /// Options of the link to the parent.
     #[serde(default, skip_serializing_if = "LinkOverrides::is_empty")]
     pub link: LinkOverrides,
+    /// `IP:PORT` where the router serves `/metrics` for Prometheus.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<String>,
 }
 
 /// `[[federate]]`: where one federate process (or `count` of them) attaches.

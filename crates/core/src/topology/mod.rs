@@ -48,7 +48,9 @@
 //!   `mem://name`), optional `parent` (a router or federate), `alternates` (parents to
 //!   fail over to, in turn, when the link to the parent fails: one attachment is live at a
 //!   time, and every combination of attachments must be a valid topology, see
-//!   [`failover`]) and `link` (options of the link to the parent).
+//!   [`failover`]), `link` (options of the link to the parent) and `metrics` (`IP:PORT`
+//!   where the router serves `/metrics` for Prometheus; a port no other router's metrics
+//!   or `tcp://` listen address of the file takes).
 //! - `[[federate]]`: as a router, plus `count` to declare `name-1` … `name-count` at once
 //!   (not with `listen`). A federate needs `listen` only if something dials it: children,
 //!   or clique peers whose names sort before its own.
@@ -75,6 +77,7 @@ pub mod failover;
 mod file;
 mod generate;
 mod link;
+mod metrics;
 mod model;
 mod plan;
 mod problem;

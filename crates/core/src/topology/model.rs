@@ -38,6 +38,8 @@ pub struct Node {
     pub parent: Option<ParentLink>,
     /// Parents to fail over to, in turn (see [`super::failover`]).
     pub alternates: Vec<Alternate>,
+    /// Where the process serves `/metrics` for Prometheus (routers only, for now).
+    pub metrics: Option<std::net::SocketAddr>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,6 +131,7 @@ impl Topology {
                     parent: parent_of(node),
                     alternates: alternates_of(node),
                     link: link_of(node),
+                    metrics: node.metrics.map(|m| m.to_string()),
                 })
                 .collect(),
             federates: self

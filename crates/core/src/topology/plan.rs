@@ -35,6 +35,9 @@ pub struct NodePlan {
     /// This process holds the federation registry (see [`Topology::registry_host`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hosts_registry: bool,
+    /// Where the process serves `/metrics` for Prometheus.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<std::net::SocketAddr>,
 }
 
 /// A link this process opens.
@@ -159,6 +162,7 @@ impl Topology {
             dial: Vec::new(),
             accept: Vec::new(),
             hosts_registry: self.registry_host() == Some(node),
+            metrics: self.nodes[node].metrics,
         };
         for link in links {
             let dialing = link.dialer == node;

@@ -71,6 +71,20 @@ pub enum Problem {
         second: String,
     },
 
+    #[error("router {router:?}: metrics = {value:?} is not a metrics address: {why}")]
+    BadMetricsAddress {
+        router: String,
+        value: String,
+        why: String,
+    },
+
+    #[error("router {router:?}: metrics = \"{address}\" takes the port of {other}")]
+    DuplicateMetricsPort {
+        router: String,
+        address: std::net::SocketAddr,
+        other: String,
+    },
+
     #[error(
         "{entry} sets link options but has no parent (link sets the options of the link \
          to the parent)"

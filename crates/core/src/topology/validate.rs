@@ -61,6 +61,10 @@ pub(super) fn validate(file: &TopologyFile) -> Result<Topology, Vec<Problem>> {
     }
     check.link_options("[defaults]", &file.defaults);
     let declared = check.declare(file);
+    let (metrics, metrics_problems) = super::metrics::metrics_addresses(file);
+    for problem in metrics_problems {
+        check.report(problem);
+    }
     let by_name = check.index(&declared);
     let groups: FxHashMap<&str, u32> = file
         .federates
@@ -79,7 +83,10 @@ pub(super) fn validate(file: &TopologyFile) -> Result<Topology, Vec<Problem>> {
             nodes: declared
                 .into_iter()
                 .zip(parents)
-                .map(|(node, parent)| Node {
+                .enumerate()
+                .map(|(index, (node, parent))| Node {
+                    // Routers come first in `declared`, in the file's order.
+                    metrics: metrics.get(index).copied().flatten(),
                     name: node.name,
                     kind: node.kind,
                     listen: node.listen,

@@ -209,8 +209,9 @@ impl Host {
         }
     }
 
-    pub(super) fn stats(&self) -> HostStats {
+    pub(super) fn stats(&self, now: Time) -> HostStats {
         HostStats {
+            now,
             router: *self.router.stats(),
             links: self
                 .router

@@ -235,10 +235,11 @@ impl EventLoop {
     }
 
     pub(crate) fn host_stats(&self, host: HostId) -> Option<HostStats> {
+        let now = self.clock.now();
         self.hosts
             .get(host)
             .and_then(Option::as_ref)
-            .map(Host::stats)
+            .map(|h| h.stats(now))
     }
 
     pub(crate) fn stop_host(&mut self, host: HostId) {
@@ -310,7 +311,7 @@ impl EventLoop {
                         .hosts
                         .get(host)
                         .and_then(Option::as_ref)
-                        .map(Host::stats);
+                        .map(|h| h.stats(now));
                     let _ = reply.send(stats);
                 }
                 Command::WaitForLinks { host, count, reply } => {
