@@ -96,8 +96,12 @@ pub struct LinkInfo {
     pub peer: Option<PeerInfo>,
     /// The block (DESIGN.md §2) the link belongs to once up: links of one clique share it.
     pub block: Option<u32>,
+    /// Bytes queued toward the link, by class.
     pub reliable_queued: usize,
     pub best_effort_queued: usize,
+    /// Frames queued toward the link, by class.
+    pub reliable_frames: usize,
+    pub best_effort_frames: usize,
     pub stats: LinkStats,
     pub persistent: bool,
     /// When the link was handed to the router (its handshake began), on the driver's clock.
@@ -435,6 +439,8 @@ impl Router {
             block: link.block,
             reliable_queued: link.out.reliable_bytes(),
             best_effort_queued: link.out.best_effort_bytes(),
+            reliable_frames: link.out.reliable_frames(),
+            best_effort_frames: link.out.best_effort_frames(),
             stats: link.stats,
             persistent: link.far_flags.contains(LinkFlags::PERSISTENT),
             opened: link.opened,

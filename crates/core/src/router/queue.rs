@@ -154,6 +154,14 @@ impl OutQueue {
         self.best_effort.iter().map(|l| l.bytes).sum()
     }
 
+    pub(crate) fn reliable_frames(&self) -> usize {
+        self.reliable.frames.len()
+    }
+
+    pub(crate) fn best_effort_frames(&self) -> usize {
+        self.best_effort.iter().map(|l| l.frames.len()).sum()
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.control.is_empty() && self.reliable.frames.is_empty() && !self.has_best_effort()
     }
