@@ -1,0 +1,242 @@
+//! Figures of a router host: the router's counters and, per link, traffic, queues, drops,
+//! interest and state. Taken from [`trellis_net::HostStats`], which the event loop answers
+//! once per scrape; nothing is counted on the forwarding path for them.
+
+use super::render::{Exposition, Kind};
+use trellis_core::router::{Drops, LinkInfo, RouterStats};
+use trellis_core::wire::Role;
+use trellis_net::HostStats;
+
+/// Each drop reason with its count, named as the fields of [`Drops`].
+pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 8] {
+    [
+        ("queue_full", drops.queue_full),
+        ("evicted", drops.evicted),
+        ("link_closed", drops.link_closed),
+        ("unknown_session", drops.unknown_session),
+        ("bad_datagram", drops.bad_datagram),
+        ("reassembly_expired", drops.reassembly_expired),
+        ("duplicate_datagram", drops.duplicate_datagram),
+        ("duplicate_reliable", drops.duplicate_reliable),
+    ]
+}
+
+/// Add the router and link families of one host to `out`.
+pub fn write_host(out: &mut Exposition, stats: &HostStats) {
+    write_router(out, &stats.router);
+    for link in &stats.links {
+        if link.role == Some(Role::Application) {
+            continue; // the process's own federate, not an edge of the topology
+        }
+        write_link(out, link, stats);
+    }
+}
+
+fn write_router(out: &mut Exposition, router: &RouterStats) {
+    let counters: [(&'static str, &'static str, u64); 7] = [
+        (
+            "trellis_router_data_received_total",
+            "Data frames received from links or published here.",
+            router.data_received,
+        ),
+        (
+            "trellis_router_data_forwarded_total",
+            "Copies of data frames queued toward links.",
+            router.data_forwarded,
+        ),
+        (
+            "trellis_router_data_delivered_total",
+            "Data frames handed to the local application.",
+            router.data_delivered,
+        ),
+        (
+            "trellis_router_data_unrouted_total",
+            "Data frames that matched no link's interest.",
+            router.data_unrouted,
+        ),
+        (
+            "trellis_router_links_opened_total",
+            "Links opened, including those since closed.",
+            router.links_opened,
+        ),
+        (
+            "trellis_router_links_closed_total",
+            "Links closed.",
+            router.links_closed,
+        ),
+        (
+            "trellis_router_reliable_lost_total",
+            "Reliable messages the local application should have received and did not.",
+            router.reliable_lost,
+        ),
+    ];
+    for (name, help, value) in counters {
+        out.sample(name, Kind::Counter, help, &[], value as f64);
+    }
+    for (reason, count) in drop_reasons(&router.drops) {
+        out.sample(
+            "trellis_router_drops_total",
+            Kind::Counter,
+            "Frames the router dropped, by reason (links since closed included).",
+            &[("reason", reason)],
+            count as f64,
+        );
+    }
+}
+
+/// What the far side is to us, as the contract names it: a federate's link is `federate`
+/// whatever its tree role; a link still in handshake has no role yet.
+fn role_name(link: &LinkInfo) -> &'static str {
+    let federate = link.peer.as_ref().is_some_and(|p| !p.federation.is_empty());
+    match link.role {
+        _ if federate => "federate",
+        Some(Role::Parent) => "parent",
+        Some(Role::Child) => "child",
+        Some(Role::Peer) => "peer",
+        Some(Role::Application) => "application",
+        None => "",
+    }
+}
+
+/// `3.1` for link slot 3, generation 1: unique among the host's links over time.
+fn link_id(link: &LinkInfo) -> String {
+    let text = link.id.to_string();
+    text.strip_prefix("link ").unwrap_or(&text).to_owned()
+}
+
+fn write_link(out: &mut Exposition, link: &LinkInfo, host: &HostStats) {
+    let id = link_id(link);
+    let (peer, federation) = link
+        .peer
+        .as_ref()
+        .map_or(("", ""), |p| (p.node_name.as_str(), p.federation.as_str()));
+    let base = [
+        ("link", id.as_str()),
+        ("peer", peer),
+        ("role", role_name(link)),
+        ("federation", federation),
+    ];
+    let with = |extra: (&'static str, &'static str)| {
+        let mut labels = base.to_vec();
+        labels.push(extra);
+        labels
+    };
+    let s = &link.stats;
+    let help = "Data frames over the link, by direction.";
+    out.sample(
+        "trellis_link_messages_total",
+        Kind::Counter,
+        help,
+        &with(("direction", "in")),
+        s.data_in as f64,
+    );
+    out.sample(
+        "trellis_link_messages_total",
+        Kind::Counter,
+        help,
+        &with(("direction", "out")),
+        s.data_out as f64,
+    );
+    let help = "Bytes over the link, by direction.";
+    out.sample(
+        "trellis_link_bytes_total",
+        Kind::Counter,
+        help,
+        &with(("direction", "in")),
+        s.bytes_in as f64,
+    );
+    out.sample(
+        "trellis_link_bytes_total",
+        Kind::Counter,
+        help,
+        &with(("direction", "out")),
+        s.bytes_out as f64,
+    );
+    let help = "Frames queued toward the link now, by class.";
+    out.sample(
+        "trellis_link_queue_depth",
+        Kind::Gauge,
+        help,
+        &with(("class", "reliable")),
+        link.reliable_frames as f64,
+    );
+    out.sample(
+        "trellis_link_queue_depth",
+        Kind::Gauge,
+        help,
+        &with(("class", "best_effort")),
+        link.best_effort_frames as f64,
+    );
+    let help = "Bytes queued toward the link now, by class.";
+    out.sample(
+        "trellis_link_queue_bytes",
+        Kind::Gauge,
+        help,
+        &with(("class", "reliable")),
+        link.reliable_queued as f64,
+    );
+    out.sample(
+        "trellis_link_queue_bytes",
+        Kind::Gauge,
+        help,
+        &with(("class", "best_effort")),
+        link.best_effort_queued as f64,
+    );
+    for (reason, count) in drop_reasons(&s.drops) {
+        let help = "Frames dropped on the link, by reason.";
+        out.sample(
+            "trellis_link_drops_total",
+            Kind::Counter,
+            help,
+            &with(("reason", reason)),
+            count as f64,
+        );
+    }
+    let help = "Times a reliable frame from the link waited for room downstream.";
+    out.sample(
+        "trellis_link_pauses_total",
+        Kind::Counter,
+        help,
+        &base,
+        s.paused as f64,
+    );
+    let help = "Keep-latest frames queued toward the link that a newer one replaced.";
+    out.sample(
+        "trellis_link_latest_replaced_total",
+        Kind::Counter,
+        help,
+        &base,
+        s.latest_replaced as f64,
+    );
+    let help = "Interest ids declared on the link: in, by the peer to us; out, by us to it.";
+    out.sample(
+        "trellis_link_interest_ids",
+        Kind::Gauge,
+        help,
+        &with(("direction", "in")),
+        link.interest_in as f64,
+    );
+    out.sample(
+        "trellis_link_interest_ids",
+        Kind::Gauge,
+        help,
+        &with(("direction", "out")),
+        link.interest_out as f64,
+    );
+    let up = link.up && !link.closing;
+    out.sample(
+        "trellis_link_up",
+        Kind::Gauge,
+        "1 while the link is up, 0 in handshake or closing.",
+        &base,
+        f64::from(u8::from(up)),
+    );
+    let age = host.now.as_nanos().saturating_sub(link.opened.as_nanos()) as f64 / 1e9;
+    out.sample(
+        "trellis_link_age_seconds",
+        Kind::Gauge,
+        "Time since the link was opened.",
+        &base,
+        age,
+    );
+}
