@@ -1,1 +1,194 @@
-//! The live monitor page (being built).
+//! `trellis monitor`: a live web page of the federation drawn on its topology.
+//!
+//! # How the monitor learns the figures: it scrapes `/metrics`
+//!
+//! Every Trellis process can serve its figures on `/metrics` in the Prometheus text format
+//! (see [`crate::metrics`]). The monitor reads exactly that, once a second per process:
+//!
+//! - one source of truth: the page and a site's Prometheus show the same numbers, named
+//!   the same way, and a figure added for one is there for the other;
+//! - the monitor needs no federation membership: it joins nothing, declares no interest,
+//!   costs the routers no forwarding, and works while the federation is broken, which is
+//!   when an operator needs it most (a router that stopped answering is exactly the
+//!   "stale" node to show);
+//! - 300 processes are 300 small HTTP requests a second: they run concurrently, at most
+//!   [`scrape::MAX_IN_FLIGHT`] at once, each bounded by [`scrape::SCRAPE_TIMEOUT`], and a
+//!   process still answering its previous scrape is skipped rather than queued.
+//!
+//! Subscribing through the federation (a monitor federate on reserved interest ids) would
+//! scale like the papers' relay gateways, but would see nothing of a router that lost its
+//! links, and adds traffic to what is being measured.
+//!
+//! # Pieces
+//!
+//! [`prom`] reads the text format; [`reading`] picks the contract's series out of it;
+//! [`rates`] turns two readings into per-second figures; [`graph`] is the topology file as
+//! drawn, with what each node's failure cuts off; [`board`] holds the latest figures and
+//! composes the frames the pages get; [`history`] keeps each node's last five minutes;
+//! [`scrape`] fetches; [`server`] serves the page (`assets/`, embedded) and the frames as
+//! Server-Sent Events. [`start`] runs it all on a thread of its own.
+
+pub mod board;
+pub mod graph;
+pub mod history;
+mod http_get;
+pub mod prom;
+pub mod rates;
+pub mod reading;
+pub mod scrape;
+pub mod server;
+
+use board::{Board, COMPOSE_PERIOD};
+pub use graph::Graph;
+pub use scrape::{Source, Target};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum MonitorError {
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        address: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("cannot start the monitor's runtime: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// What to monitor and how to name it on the page.
+pub struct MonitorSetup {
+    pub graph: Graph,
+    pub targets: Vec<Target>,
+    /// Shown as the page's title (the topology file's name).
+    pub title: String,
+}
+
+impl MonitorSetup {
+    /// The topology's nodes, each with a source where the file gives one (the `metrics`
+    /// key of `[[router]]`).
+    pub fn from_topology(topology: &trellis_core::topology::Topology, title: &str) -> MonitorSetup {
+        let targets = topology
+            .nodes()
+            .iter()
+            .enumerate()
+            .filter_map(|(node, entry)| {
+                entry.metrics.map(|address| Target {
+                    node,
+                    source: Source::Http(address),
+                })
+            })
+            .collect();
+        MonitorSetup {
+            graph: Graph::from_topology(topology),
+            targets,
+            title: title.to_owned(),
+        }
+    }
+}
+
+/// A monitor serving on a thread of its own; dropping it stops the server and its scrapes.
+pub struct Running {
+    address: SocketAddr,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Running {
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// `http://ADDRESS/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.address)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Serve the monitor of `setup` on `listen` (port 0: any free port). `wrap` may nest the
+/// monitor's routes in a larger site (the demo's); pass `|routes| routes` to serve it alone.
+pub fn start(
+    setup: MonitorSetup,
+    listen: SocketAddr,
+    wrap: impl FnOnce(axum::Router) -> axum::Router + Send + 'static,
+) -> Result<Running, MonitorError> {
+    let listener = std::net::TcpListener::bind(listen)
+        .and_then(|l| l.set_nonblocking(true).map(|()| l))
+        .map_err(|source| MonitorError::Listen {
+            address: listen,
+            source,
+        })?;
+    let address = listener.local_addr().map_err(MonitorError::Runtime)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(MonitorError::Runtime)?;
+    let sources: Vec<usize> = setup.targets.iter().map(|t| t.node).collect();
+    let board = Arc::new(Mutex::new(Board::new(Arc::new(setup.graph), &sources)));
+    let shared = server::Shared::new(board.clone(), setup.title);
+    let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+    let targets = setup.targets;
+    let thread = std::thread::Builder::new()
+        .name("monitor".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let listener = match tokio::net::TcpListener::from_std(listener) {
+                    Ok(listener) => listener,
+                    Err(e) => return tracing::error!("monitor listener: {e}"),
+                };
+                let app = wrap(server::routes(shared.clone()));
+                tokio::spawn(scrape::scrape_forever(board, targets));
+                tokio::spawn(compose_forever(shared));
+                let served = axum::serve(listener, app)
+                    .with_graceful_shutdown(async {
+                        let _ = stopped.await;
+                    })
+                    .await;
+                if let Err(e) = served {
+                    tracing::error!("monitor server: {e}");
+                }
+            })
+        })
+        .map_err(MonitorError::Runtime)?;
+    Ok(Running {
+        address,
+        shutdown: Some(shutdown),
+        thread: Some(thread),
+    })
+}
+
+/// Every [`COMPOSE_PERIOD`], the rows that changed go to every page; once a second each
+/// node's figures go to its history.
+async fn compose_forever(shared: Arc<server::Shared>) {
+    let mut tick = tokio::time::interval(COMPOSE_PERIOD);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut recorded = Instant::now();
+    loop {
+        tick.tick().await;
+        let now = Instant::now();
+        let frame = {
+            let mut board = shared.board.lock().expect("board lock");
+            if now.duration_since(recorded) >= Duration::from_secs(1) {
+                board.record_history(now);
+                recorded = now;
+            }
+            board.compose(now)
+        };
+        if frame.rows > 0 {
+            // No page listening is fine.
+            let _ = shared.frames.send(frame.json);
+        }
+    }
+}

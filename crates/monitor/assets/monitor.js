@@ -1,0 +1,346 @@
+// The monitor page: the topology drawn once (radial layout, cliques as shaded circles),
+// then every frame from /events updates nodes (CPU pie, memory, status) and links (rates,
+// queues). Rows are documented in crates/monitor/src/monitor/board.rs.
+'use strict';
+
+const NS = 'http://www.w3.org/2000/svg';
+const STATUS = ['waiting', 'live', 'STALE', 'absent'];
+const N = { index: 0, status: 1, cpuUser: 2, cpuSystem: 3, memory: 4, rateIn: 5, rateOut: 6, queue: 7, cutFederates: 8, cutObjects: 9, silentSince: 10 };
+const L = { index: 0, aToB: 1, bToA: 2, queueA: 3, queueB: 4, up: 5 };
+const HISTORY_SPAN_MS = 5 * 60 * 1000;
+
+// What the page knows; kept on window for operators' consoles and the browser test.
+const monitor = { graph: null, nodes: [], links: [], frames: 0, lastFrameAt: 0, serverTime: 0, staleAt: {}, selected: null, elements: { nodes: [], links: [] } };
+window.monitor = monitor;
+
+function svgElement(name, attributes, parent) {
+  const element = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attributes || {})) element.setAttribute(key, value);
+  if (parent) parent.appendChild(element);
+  return element;
+}
+
+function radiusOf(node) { return node.kind === 'router' ? 26 : 14; }
+
+// ---- layout -------------------------------------------------------------------------------
+
+// Nodes and one hub per clique, linked: parent links as they are, clique members to their hub.
+function adjacency(graph) {
+  const count = graph.nodes.length + graph.cliques.length;
+  const next = Array.from({ length: count }, () => []);
+  for (const link of graph.links) {
+    if (link.clique === null) { next[link.a].push(link.b); next[link.b].push(link.a); }
+  }
+  graph.cliques.forEach((clique, k) => {
+    const hub = graph.nodes.length + k;
+    for (const member of clique.members) { next[hub].push(member); next[member].push(hub); }
+  });
+  return next;
+}
+
+// A radial tree from the best-connected node: each node gets a slice of its parent's
+// angle; rings grow so that nodes on one ring stay apart. Then overlaps are pushed apart.
+function layout(graph) {
+  const next = adjacency(graph);
+  const count = next.length;
+  const position = new Array(count);
+  const depth = new Array(count).fill(-1);
+  const slice = new Array(count);
+  let root = 0;
+  for (let i = 0; i < count; i++) if (next[i].length > next[root].length) root = i;
+  const rings = [];
+  const place = (start, offset) => {
+    depth[start] = 0; slice[start] = [0, 2 * Math.PI]; position[start] = [offset, 0];
+    const queue = [start];
+    while (queue.length) {
+      const node = queue.shift();
+      const children = next[node].filter((c) => depth[c] < 0).sort((p, q) => p - q);
+      const [from, to] = slice[node];
+      children.forEach((child, i) => {
+        depth[child] = depth[node] + 1;
+        const width = (to - from) / children.length;
+        slice[child] = [from + i * width, from + (i + 1) * width];
+        (rings[depth[child]] = rings[depth[child]] || []).push(child);
+        queue.push(child);
+      });
+    }
+  };
+  place(root, 0);
+  // Disconnected pieces (not in a valid topology, but never hide a node): to the right.
+  for (let i = 0; i < count; i++) if (depth[i] < 0) { rings.length = Math.max(rings.length, 1); place(i, 400 + 200 * i); }
+  let radius = 0;
+  rings.forEach((ring, d) => {
+    if (!ring || d === 0) return;
+    radius = Math.max(radius + 120, (ring.length * 46) / (2 * Math.PI));
+    for (const node of ring) {
+      const angle = (slice[node][0] + slice[node][1]) / 2;
+      position[node] = [radius * Math.cos(angle), radius * Math.sin(angle)];
+    }
+  });
+  separate(graph, position);
+  return position;
+}
+
+// Push apart nodes closer than their radii plus a label's room, a bounded number of rounds.
+function separate(graph, position) {
+  const n = graph.nodes.length;
+  const room = (i) => radiusOf(graph.nodes[i]) + 22;
+  for (let round = 0; round < 60; round++) {
+    let moved = false;
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const dx = position[j][0] - position[i][0], dy = position[j][1] - position[i][1];
+        const distance = Math.hypot(dx, dy) || 0.01;
+        const wanted = room(i) + room(j);
+        if (distance < wanted) {
+          const push = (wanted - distance) / 2, ux = dx / distance, uy = dy / distance;
+          position[i][0] -= ux * push; position[i][1] -= uy * push;
+          position[j][0] += ux * push; position[j][1] += uy * push;
+          moved = true;
+        }
+      }
+    }
+    if (!moved) break;
+  }
+}
+
+// ---- drawing ------------------------------------------------------------------------------
+
+function pieSlice(radius, from, to) {
+  if (to - from >= 0.9999) return `M 0 ${-radius} A ${radius} ${radius} 0 1 1 0 ${radius} A ${radius} ${radius} 0 1 1 0 ${-radius} Z`;
+  if (to - from <= 0) return '';
+  const point = (f) => [radius * Math.sin(2 * Math.PI * f), -radius * Math.cos(2 * Math.PI * f)];
+  const [x0, y0] = point(from), [x1, y1] = point(to);
+  return `M 0 0 L ${x0.toFixed(2)} ${y0.toFixed(2)} A ${radius} ${radius} 0 ${to - from > 0.5 ? 1 : 0} 1 ${x1.toFixed(2)} ${y1.toFixed(2)} Z`;
+}
+
+function drawHulls(graph, position, layer) {
+  graph.cliques.forEach((clique) => {
+    const members = clique.members.map((m) => position[m]);
+    const cx = members.reduce((s, p) => s + p[0], 0) / members.length;
+    const cy = members.reduce((s, p) => s + p[1], 0) / members.length;
+    const r = Math.max(...clique.members.map((m) => Math.hypot(position[m][0] - cx, position[m][1] - cy) + radiusOf(graph.nodes[m]))) + 16;
+    const group = svgElement('g', { class: 'clique', 'data-clique': clique.name }, layer);
+    svgElement('circle', { cx, cy, r, class: 'hull' }, group);
+    svgElement('text', { x: cx, y: cy - r + 14, class: 'hull-name' }, group).textContent = `clique ${clique.name}`;
+  });
+}
+
+function drawLinks(graph, position, layer) {
+  graph.links.forEach((link, index) => {
+    const [a, b] = [position[link.a], position[link.b]];
+    const group = svgElement('g', { class: 'link', 'data-link': index, 'data-a': graph.nodes[link.a].name, 'data-b': graph.nodes[link.b].name }, layer);
+    svgElement('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1] }, group);
+    // Text runs left to right along the link: "→" is from its left end to its right end.
+    const leftIsA = a[0] <= b[0];
+    let angle = Math.atan2(b[1] - a[1], b[0] - a[0]) * 180 / Math.PI;
+    if (!leftIsA) angle += 180;
+    const [mx, my] = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const label = svgElement('text', { transform: `translate(${mx},${my}) rotate(${angle})`, y: -4 }, group);
+    const queue = svgElement('text', { transform: `translate(${mx},${my}) rotate(${angle})`, y: 10 }, group);
+    svgElement('title', {}, group);
+    monitor.elements.links[index] = { group, label, queue, leftIsA };
+  });
+}
+
+function drawNodes(graph, position, layer) {
+  graph.nodes.forEach((node, index) => {
+    const r = radiusOf(node);
+    const [x, y] = position[index];
+    const group = svgElement('g', { class: `node ${node.kind} status-0`, 'data-node': node.name, 'data-index': index, transform: `translate(${x},${y})` }, layer);
+    svgElement('circle', { r: r + 14, class: 'halo' }, group);
+    svgElement('circle', { r, class: 'cpu-idle' }, group);
+    const user = svgElement('path', { class: 'cpu-user' }, group);
+    const system = svgElement('path', { class: 'cpu-system' }, group);
+    svgElement('circle', { r, class: 'ring' }, group);
+    svgElement('text', { y: r + 14, class: 'name' }, group).textContent = node.name;
+    const figures = svgElement('text', { y: r + 26, class: 'figures' }, group);
+    const cut = svgElement('text', { y: -r - 10, class: 'cut' }, group);
+    const title = svgElement('title', {}, group);
+    group.addEventListener('click', () => select(index));
+    monitor.elements.nodes[index] = { group, user, system, figures, cut, title, r };
+  });
+}
+
+function draw(graph) {
+  const map = document.getElementById('map');
+  const position = layout(graph);
+  const xs = position.map((p) => p[0]), ys = position.map((p) => p[1]);
+  const margin = 70;
+  const [minX, minY] = [Math.min(...xs) - margin - 140, Math.min(...ys) - margin];
+  const [width, height] = [Math.max(...xs) - minX + margin, Math.max(...ys) - minY + margin];
+  map.setAttribute('viewBox', `${minX} ${minY} ${width} ${height}`);
+  drawHulls(graph, position, svgElement('g', { id: 'hulls' }, map));
+  drawLinks(graph, position, svgElement('g', { id: 'links' }, map));
+  drawNodes(graph, position, svgElement('g', { id: 'nodes' }, map));
+}
+
+// ---- frames -------------------------------------------------------------------------------
+
+function fmt(value, digits = 0) {
+  return value === null || value === undefined ? '–' : formatValue(Number(value.toFixed(digits)));
+}
+
+function megabytes(bytes) { return bytes === null ? '–' : `${(bytes / 1048576).toFixed(1)} MB`; }
+
+function cutText(row) {
+  const federates = row[N.cutFederates];
+  const objects = row[N.cutObjects];
+  const objectText = objects === null ? 'objects unknown' : `${objects} objects`;
+  return `cuts off ${federates} federate${federates === 1 ? '' : 's'}, ${objectText}`;
+}
+
+function updateNode(row) {
+  const index = row[N.index];
+  const before = monitor.nodes[index];
+  monitor.nodes[index] = row;
+  const node = monitor.graph.nodes[index];
+  const view = monitor.elements.nodes[index];
+  const status = row[N.status];
+  view.group.setAttribute('class', `node ${node.kind} status-${status}${monitor.selected === index ? ' selected' : ''}`);
+  view.group.dataset.status = STATUS[status];
+  const user = (row[N.cpuUser] || 0) / 100, system = (row[N.cpuSystem] || 0) / 100;
+  view.user.setAttribute('d', pieSlice(view.r, 0, Math.min(user, 1)));
+  view.system.setAttribute('d', pieSlice(view.r, Math.min(user, 1), Math.min(user + system, 1)));
+  const cpu = row[N.cpuUser] === null ? '' : `CPU ${fmt(row[N.cpuUser] + row[N.cpuSystem], 1)}% · `;
+  view.figures.textContent = status === 1 ? `${cpu}${megabytes(row[N.memory])}`.replace(/ · –$/, '') : STATUS[status];
+  if (view.figures.textContent === '–') view.figures.textContent = `${fmt(row[N.rateIn])}/${fmt(row[N.rateOut])} msg/s`;
+  view.cut.textContent = `STALE — ${cutText(row)}`;
+  view.group.dataset.cutFederates = row[N.cutFederates];
+  view.group.dataset.cutObjects = row[N.cutObjects] === null ? 'unknown' : row[N.cutObjects];
+  view.title.textContent = `${node.name} (${node.kind}): ${STATUS[status]}\nCPU user ${fmt(row[N.cpuUser], 1)}%, system ${fmt(row[N.cpuSystem], 1)}%\nmemory ${megabytes(row[N.memory])}\nmessages in ${fmt(row[N.rateIn])}/s, out ${fmt(row[N.rateOut])}/s, queued ${fmt(row[N.queue])}\nits failure ${cutText(row)}`;
+  if (status === 2 && (!before || before[N.status] !== 2)) {
+    monitor.staleAt[node.name] = Date.now();
+    view.group.dataset.staleAt = monitor.staleAt[node.name];
+  } else if (status !== 2) {
+    delete monitor.staleAt[node.name];
+    delete view.group.dataset.staleAt;
+  }
+}
+
+function updateLink(row) {
+  const index = row[L.index];
+  monitor.links[index] = row;
+  const view = monitor.elements.links[index];
+  const link = monitor.graph.links[index];
+  const [rightward, leftward] = view.leftIsA ? [row[L.aToB], row[L.bToA]] : [row[L.bToA], row[L.aToB]];
+  const [queueLeft, queueRight] = view.leftIsA ? [row[L.queueA], row[L.queueB]] : [row[L.queueB], row[L.queueA]];
+  view.label.textContent = `→ ${fmt(rightward)}/s   ← ${fmt(leftward)}/s`;
+  const queued = (row[L.queueA] || 0) + (row[L.queueB] || 0);
+  view.queue.textContent = `q ${fmt(queueLeft)} | ${fmt(queueRight)}`;
+  const busy = (row[L.aToB] || 0) + (row[L.bToA] || 0) > 0;
+  const quiet = !busy && queued === 0 && monitor.graph.links.length > 80;
+  view.group.setAttribute('class', `link${busy ? ' busy' : ''}${row[L.up] === 0 ? ' down' : ''}${quiet ? ' quiet' : ''}`);
+  view.group.dataset.rateAToB = row[L.aToB] === null ? '' : row[L.aToB];
+  view.group.dataset.rateBToA = row[L.bToA] === null ? '' : row[L.bToA];
+  const [a, b] = [monitor.graph.nodes[link.a].name, monitor.graph.nodes[link.b].name];
+  view.group.querySelector('title').textContent = `${a} → ${b}: ${fmt(row[L.aToB])} msg/s, queued at ${a}: ${fmt(row[L.queueA])}\n${b} → ${a}: ${fmt(row[L.bToA])} msg/s, queued at ${b}: ${fmt(row[L.queueB])}\n${row[L.up] === null ? 'no end reports it' : row[L.up] ? 'up' : 'down'}`;
+}
+
+function updateSummary() {
+  const counts = [0, 0, 0, 0];
+  for (const row of monitor.nodes) if (row) counts[row[N.status]]++;
+  const summary = document.getElementById('summary');
+  summary.textContent = `${monitor.graph.nodes.length} processes, ${monitor.graph.links.length} links · ${counts[1]} live · ${counts[2]} stale · ${counts[0] + counts[3]} without figures`;
+  summary.dataset.stale = counts[2];
+  document.getElementById('clock').textContent = `figures of ${new Date(monitor.serverTime).toLocaleTimeString()}`;
+}
+
+function apply(frame) {
+  monitor.frames++;
+  monitor.lastFrameAt = Date.now();
+  monitor.serverTime = frame.t;
+  for (const row of frame.n) updateNode(row);
+  for (const row of frame.l) updateLink(row);
+  updateSummary();
+  if (monitor.selected !== null && frame.n.some((row) => row[N.index] === monitor.selected)) showFigures(monitor.selected);
+}
+
+// ---- detail -------------------------------------------------------------------------------
+
+function showFigures(index) {
+  const row = monitor.nodes[index];
+  const node = monitor.graph.nodes[index];
+  if (!row) return;
+  const status = document.getElementById('detail-status');
+  status.textContent = `${node.kind}, ${STATUS[row[N.status]]}`;
+  status.className = row[N.status] === 2 ? 'stale-text' : '';
+  if (row[N.status] === 2 && row[N.silentSince]) status.textContent += ` since ${new Date(row[N.silentSince]).toLocaleTimeString()}`;
+  const cut = monitor.graph.cut[index].map((f) => monitor.graph.nodes[f].name);
+  const shown = cut.slice(0, 12).join(', ') + (cut.length > 12 ? `, … (${cut.length})` : '');
+  const figures = [
+    ['CPU user / system', `${fmt(row[N.cpuUser], 1)}% / ${fmt(row[N.cpuSystem], 1)}% of the host`],
+    ['memory', megabytes(row[N.memory])],
+    ['messages in / out', `${fmt(row[N.rateIn])} / ${fmt(row[N.rateOut])} per s`],
+    ['queued', fmt(row[N.queue])],
+    ['its failure', cutText(row)],
+    ['federates cut off', shown || 'none'],
+  ];
+  const list = document.getElementById('detail-figures');
+  list.replaceChildren();
+  for (const [term, value] of figures) {
+    const dt = document.createElement('dt'); dt.textContent = term; list.appendChild(dt);
+    const dd = document.createElement('dd'); dd.textContent = value; list.appendChild(dd);
+  }
+}
+
+async function showHistory(index) {
+  const response = await fetch(`history/${index}`);
+  if (!response.ok || monitor.selected !== index) return;
+  const samples = await response.json();
+  const now = monitor.serverTime || Date.now();
+  const series = (name, color, key, scale = 1) => ({ name, color, points: samples.map((s) => [s.t, s[key] === null ? null : s[key] * scale]) });
+  const plots = document.getElementById('plots');
+  plots.replaceChildren();
+  drawPlot(plots, 'Messages per second', 'msg/s', [series('in', '#2a6cb0', 'rate_in'), series('out', '#e8871e', 'rate_out')], now, HISTORY_SPAN_MS);
+  drawPlot(plots, 'Queue depth (frames queued toward its links)', 'frames', [series('queued', '#7a3fb0', 'queue')], now, HISTORY_SPAN_MS);
+  drawPlot(plots, 'CPU, % of the host', '%', [series('user', '#e8871e', 'cpu_user'), series('system', '#3b6fd8', 'cpu_system')], now, HISTORY_SPAN_MS);
+  drawPlot(plots, 'Resident memory', 'MB', [series('memory', '#2e9d49', 'memory_bytes', 1 / 1048576)], now, HISTORY_SPAN_MS);
+}
+
+function select(index) {
+  const previous = monitor.selected;
+  monitor.selected = index;
+  if (previous !== null) monitor.elements.nodes[previous].group.classList.remove('selected');
+  monitor.elements.nodes[index].group.classList.add('selected');
+  document.getElementById('detail').hidden = false;
+  document.getElementById('detail-name').textContent = monitor.graph.nodes[index].name;
+  showFigures(index);
+  showHistory(index);
+}
+
+function closeDetail() {
+  if (monitor.selected !== null) monitor.elements.nodes[monitor.selected].group.classList.remove('selected');
+  monitor.selected = null;
+  document.getElementById('detail').hidden = true;
+}
+
+// ---- start --------------------------------------------------------------------------------
+
+function connect() {
+  const connection = document.getElementById('connection');
+  const events = new EventSource('events');
+  events.onopen = () => { connection.textContent = 'live'; connection.className = 'connection up'; };
+  events.onerror = () => { connection.textContent = 'monitor unreachable, retrying'; connection.className = 'connection down'; };
+  events.onmessage = (event) => apply(JSON.parse(event.data));
+  // The monitor itself may stop: say so rather than show old figures as current.
+  setInterval(() => {
+    if (monitor.lastFrameAt && Date.now() - monitor.lastFrameAt > 5000) {
+      connection.textContent = `no figures for ${Math.round((Date.now() - monitor.lastFrameAt) / 1000)} s`;
+      connection.className = 'connection down';
+    }
+    if (monitor.selected !== null) showHistory(monitor.selected);
+  }, 1000);
+}
+
+async function start() {
+  const response = await fetch('graph.json');
+  monitor.graph = await response.json();
+  document.getElementById('title').textContent = `Trellis monitor — ${monitor.graph.title}`;
+  document.title = `Trellis monitor — ${monitor.graph.title}`;
+  draw(monitor.graph);
+  document.getElementById('close').addEventListener('click', closeDetail);
+  connect();
+}
+
+start();
