@@ -58,7 +58,7 @@ use crate::registry::{Request, REGISTRY_EVENT_KIND};
 use crate::wire::{DataFrame, LatestKey, NodeId, TransportClass};
 use bytes::{Bytes, BytesMut};
 use federation::FederationView;
-use layout::{Layouts, REQUEST_CELL, WILDCARD_CELL};
+use layout::{Layouts, DISCOVERY_CELL, REQUEST_CELL, WILDCARD_CELL};
 use message::{Body, Header, Message, Outgoing, MAX_VALUES};
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
@@ -438,8 +438,8 @@ impl Federate {
 
     /// Recompute the ids this federate needs and ask for them if they changed. A
     /// subscription covers the class and its subclasses, in the cells of its regions
-    /// (all cells without regions) and the wildcard cell; a publisher listens for update
-    /// requests to its classes.
+    /// (all cells and the registrations' cell without regions) and the wildcard cell; a
+    /// publisher listens for update requests to its classes.
     fn update_interest(&mut self) {
         self.advisories_stale();
         let mut ids = RoaringBitmap::new();
@@ -463,6 +463,9 @@ impl Federate {
                 cover(&mut ids, layout, &subscription.regions, &|cell| {
                     self.layouts.object_id(d, cell)
                 });
+                if subscription.regions.is_empty() {
+                    ids.insert(self.layouts.object_id(d, DISCOVERY_CELL));
+                }
             }
         }
         for (&class, regions) in &self.interaction_subscriptions {
@@ -534,7 +537,8 @@ impl Federate {
         Ok(object)
     }
 
-    /// Tell the subscribers of `class` (and its superclasses) that `object` exists.
+    /// Tell the subscribers of `class` (and its superclasses) without regions that `object`
+    /// exists; those with regions discover it by its updates (`on_register`).
     fn announce_registration(
         &mut self,
         object: ObjectId,
@@ -542,7 +546,7 @@ impl Federate {
         name: &str,
         time: u64,
     ) {
-        let ids = self.layouts.object_ids(class, None);
+        let ids = vec![self.layouts.object_id(class, DISCOVERY_CELL)];
         let outgoing = Plain::Register { object, name };
         self.send(ids, TransportClass::Reliable, class.0, time, &[], outgoing);
     }

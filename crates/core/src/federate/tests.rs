@@ -461,6 +461,72 @@ fn regions_run(seed: u64) {
     );
 }
 
+/// Registrations reach the subscribers without regions only: one with regions would drop
+/// them (it discovers by updates), so sending them there costs frames for nothing.
+#[test]
+fn registrations_skip_region_subscribers_who_discover_by_update() {
+    let mut w = World::new(3, 3);
+    let (vehicle, _, name, position, _) = handles(&w.feds[0]);
+    let x = w.feds[0].dimension("X").unwrap().0;
+    let y = w.feds[0].dimension("Y").unwrap().0;
+    let corner = Region::new()
+        .with(x, Range::new(0, 100))
+        .with(y, Range::new(0, 100));
+    w.feds[0]
+        .publish_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    w.feds[1]
+        .subscribe_object_class_attributes(vehicle, &[position], &[])
+        .unwrap();
+    w.feds[2]
+        .subscribe_object_class_attributes(vehicle, &[position], std::slice::from_ref(&corner))
+        .unwrap();
+    w.pump();
+    let received_before = w.sim.nodes[w.nodes[2]].received.len();
+    let cars: Vec<ObjectId> = (0..10)
+        .map(|_| {
+            w.feds[0]
+                .register_object_instance(vehicle, None, 0)
+                .unwrap()
+        })
+        .collect();
+    w.pump();
+    let discovered = |callbacks: &[Callback]| {
+        callbacks
+            .iter()
+            .filter(|c| matches!(c, Callback::DiscoverObjectInstance { .. }))
+            .count()
+    };
+    assert_eq!(discovered(&w.callbacks(1)), cars.len());
+    assert_eq!(
+        w.sim.nodes[w.nodes[2]].received.len(),
+        received_before,
+        "a region subscriber was sent registrations"
+    );
+    assert_eq!(discovered(&w.callbacks(2)), 0);
+
+    let inside = Region::new()
+        .with(x, Range::new(10, 11))
+        .with(y, Range::new(10, 11));
+    w.feds[0]
+        .update_attribute_values(
+            cars[3],
+            &[(position, b"10,10".as_slice())],
+            b"",
+            1,
+            Some(&inside),
+            None,
+        )
+        .unwrap();
+    w.pump();
+    let callbacks = w.callbacks(2);
+    assert!(
+        matches!(&callbacks[..], [Callback::DiscoverObjectInstance { object, .. }, Callback::ReflectAttributeValues { .. }] if *object == cars[3]),
+        "{callbacks:#?}"
+    );
+    assert_eq!(w.feds[2].stats().over_delivered, 0);
+}
+
 mod advisory;
 mod regions;
 
