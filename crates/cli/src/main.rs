@@ -3,6 +3,7 @@
 mod bench;
 mod demo;
 mod fom;
+mod monitor;
 mod plan;
 mod report;
 mod router;
@@ -44,6 +45,8 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Write one self-contained HTML report on benchmark results folders.
     Report(report::ReportArgs),
+    /// Serve a live web page of a topology's processes, scraped from their /metrics.
+    Monitor(monitor::MonitorArgs),
 }
 
 /// A failure the user caused by what they typed: one line, exit code 2.
@@ -70,18 +73,24 @@ impl std::fmt::Display for Reported {
 
 impl std::error::Error for Reported {}
 
-fn init_logging() {
+/// Logs to stderr at `default` unless TRELLIS_LOG says otherwise; colour only on a terminal.
+fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("TRELLIS_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging();
+    // The demo's own lines are its output: only warnings and errors beside them.
+    init_logging(match cli.command {
+        Command::Demo(_) => "warn",
+        _ => "info",
+    });
     let result = match cli.command {
         Command::Demo(args) => demo::run(args),
         Command::Router(args) => router::run(args),
@@ -91,6 +100,7 @@ fn main() -> ExitCode {
         Command::Up(args) => up::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Report(args) => report::run(args),
+        Command::Monitor(args) => monitor::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -289,13 +289,16 @@ async function showHistory(index) {
   if (!response.ok || monitor.selected !== index) return;
   const samples = await response.json();
   const now = monitor.serverTime || Date.now();
+  // The last five minutes once there are; at least one minute before that.
+  const first = samples.length ? samples[0].t : now;
+  const span = Math.min(HISTORY_SPAN_MS, Math.max(60000, now - first));
   const series = (name, color, key, scale = 1) => ({ name, color, points: samples.map((s) => [s.t, s[key] === null ? null : s[key] * scale]) });
   const plots = document.getElementById('plots');
   plots.replaceChildren();
-  drawPlot(plots, 'Messages per second', 'msg/s', [series('in', '#2a6cb0', 'rate_in'), series('out', '#e8871e', 'rate_out')], now, HISTORY_SPAN_MS);
-  drawPlot(plots, 'Queue depth (frames queued toward its links)', 'frames', [series('queued', '#7a3fb0', 'queue')], now, HISTORY_SPAN_MS);
-  drawPlot(plots, 'CPU, % of the host', '%', [series('user', '#e8871e', 'cpu_user'), series('system', '#3b6fd8', 'cpu_system')], now, HISTORY_SPAN_MS);
-  drawPlot(plots, 'Resident memory', 'MB', [series('memory', '#2e9d49', 'memory_bytes', 1 / 1048576)], now, HISTORY_SPAN_MS);
+  drawPlot(plots, 'Messages per second', 'msg/s', [series('in', '#2a6cb0', 'rate_in'), series('out', '#e8871e', 'rate_out')], now, span);
+  drawPlot(plots, 'Queue depth (frames queued toward its links)', 'frames', [series('queued', '#7a3fb0', 'queue')], now, span);
+  drawPlot(plots, 'CPU, % of the host', '%', [series('user', '#e8871e', 'cpu_user'), series('system', '#3b6fd8', 'cpu_system')], now, span);
+  drawPlot(plots, 'Resident memory', 'MB', [series('memory', '#2e9d49', 'memory_bytes', 1 / 1048576)], now, span);
 }
 
 function select(index) {

@@ -42,9 +42,9 @@ function drawPlot(container, title, unit, series, now, spanMs) {
     const label = plotElement('text', { x: left - 4, y: gy + 3, 'text-anchor': 'end', class: 'axis' }, svg);
     label.textContent = formatValue(max * fraction);
   }
-  const minutes = Math.round(spanMs / 60000);
+  const minutes = spanMs / 60000;
   const start = plotElement('text', { x: left, y: height - 4, class: 'axis' }, svg);
-  start.textContent = `−${minutes} min`;
+  start.textContent = minutes >= 1.5 ? `−${minutes.toFixed(0)} min` : `−${(spanMs / 1000).toFixed(0)} s`;
   const end = plotElement('text', { x: width - right, y: height - 4, 'text-anchor': 'end', class: 'axis' }, svg);
   end.textContent = 'now';
   const unitLabel = plotElement('text', { x: 2, y: 10, class: 'axis' }, svg);
