@@ -1,6 +1,7 @@
 //! `trellis bench`: the characterisation benchmarks. Each writes a results folder and
 //! prints its summary for people or, with --json, as JSON.
 
+use crate::output::{out, outln};
 use crate::UsageError;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
@@ -435,10 +436,10 @@ fn run_chaos(args: &ChaosArgs) -> Result<()> {
     let interrupted = options.stop.load(std::sync::atomic::Ordering::SeqCst);
     results.finish(!interrupted)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        outln!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
-        print!("{}", chaos::table(&summary));
-        println!("results in {}", results.dir().display());
+        out!("{}", chaos::table(&summary));
+        outln!("results in {}", results.dir().display());
     }
     incomplete(&results)?;
     if !summary.passed {
@@ -538,10 +539,10 @@ fn with_results<T: Serialize>(
     results.finish(summary.is_ok() && !interrupted)?;
     let summary = summary?;
     if common.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        outln!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
-        println!("{}", human(&summary));
-        println!(
+        outln!("{}", human(&summary));
+        outln!(
             "results in {}{}",
             results.dir().display(),
             if interrupted { " (interrupted)" } else { "" }

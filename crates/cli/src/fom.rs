@@ -1,5 +1,6 @@
 //! `trellis fom check`: load and merge object-model modules, print what they hold.
 
+use crate::output::outln;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -34,15 +35,15 @@ pub(crate) fn run(command: FomCommand) -> Result<()> {
                 let mut json = serde_json::to_value(counts)?;
                 json["data_types"] = data_types.declared_count().into();
                 json["data_type_errors"] = unresolved.iter().map(error_json).collect();
-                println!("{}", serde_json::to_string_pretty(&json)?);
+                outln!("{}", serde_json::to_string_pretty(&json)?);
             } else {
-                println!(
+                outln!(
                     "{} modules: {counts}, {} data types",
                     model.modules().len(),
                     data_types.declared_count()
                 );
-                println!("modules: {}", model.modules().join(", "));
-                println!("fingerprint {:016x}", model.fingerprint());
+                outln!("modules: {}", model.modules().join(", "));
+                outln!("fingerprint {:016x}", model.fingerprint());
             }
             for e in unresolved {
                 eprintln!("{e}");

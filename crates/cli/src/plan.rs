@@ -1,6 +1,7 @@
 //! `trellis plan`: a topology flattened into one configuration per process, and the
 //! scripts that start the routers on their hosts.
 
+use crate::output::outln;
 use crate::UsageError;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
@@ -161,7 +162,7 @@ pub(crate) fn run(args: PlanArgs) -> Result<()> {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
     }
-    println!(
+    outln!(
         "wrote {} process plans and {} in {}",
         topology.plans().len(),
         written

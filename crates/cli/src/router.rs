@@ -1,5 +1,6 @@
 //! `trellis router`: one router host, listening and dialing, until a signal.
 
+use crate::output::write_stdout;
 use crate::UsageError;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -166,11 +167,11 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
         NetError::Listen { .. } => UsageError(e.to_string()).into(),
         other => anyhow::Error::from(other),
     })?;
-    use std::io::Write;
+    // A router is a service: a closed stdout (its launcher gone) must not stop it, so what it
+    // prints there is best effort.
     for endpoint in host.listening() {
-        println!("listening on {endpoint}");
+        let _ = write_stdout(format_args!("listening on {endpoint}\n"));
     }
-    std::io::stdout().flush()?;
     if let Some(expected_links) = ready_after {
         let host = host.clone();
         std::thread::spawn(move || {
@@ -178,8 +179,7 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
                 .wait_for_links(expected_links, Duration::from_secs(3600))
                 .is_ok()
             {
-                println!("ready: {expected_links} router links up");
-                let _ = std::io::stdout().flush();
+                let _ = write_stdout(format_args!("ready: {expected_links} router links up\n"));
             }
         });
     }

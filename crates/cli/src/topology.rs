@@ -1,5 +1,6 @@
 //! `trellis topology gen | check`: write the papers' shapes, check any topology file.
 
+use crate::output::{out, outln};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -147,17 +148,17 @@ pub(crate) fn run(command: TopologyCommand) -> Result<()> {
             let text = topology.to_toml()?;
             std::fs::write(&args.output, text)
                 .with_context(|| format!("cannot write {}", args.output.display()))?;
-            println!("wrote {} ({})", args.output.display(), shape.name());
-            print!("{}", topology.summary());
+            outln!("wrote {} ({})", args.output.display(), shape.name());
+            out!("{}", topology.summary());
             Ok(())
         }
         TopologyCommand::Check(args) => {
             let topology = load(&args.file)?;
             let summary = topology.summary();
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&summary)?);
+                outln!("{}", serde_json::to_string_pretty(&summary)?);
             } else {
-                print!("{summary}");
+                out!("{summary}");
             }
             Ok(())
         }
