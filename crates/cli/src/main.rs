@@ -4,6 +4,7 @@ mod bench;
 mod demo;
 mod fom;
 mod monitor;
+mod output;
 mod plan;
 mod report;
 mod router;
@@ -11,6 +12,7 @@ mod topology;
 mod up;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -104,10 +106,13 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output has all it wanted (`| head`): stop as quietly as `cat`.
+        Err(e) if e.downcast_ref::<output::OutputClosed>().is_some() => ExitCode::SUCCESS,
         // The errors were printed one per line already.
         Err(e) if e.downcast_ref::<Reported>().is_some() => ExitCode::FAILURE,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Not eprintln!: it panics when stderr is a closed pipe too.
+            let _ = writeln!(std::io::stderr(), "error: {e:#}");
             if e.downcast_ref::<UsageError>().is_some() {
                 ExitCode::from(2)
             } else {
