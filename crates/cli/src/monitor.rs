@@ -52,8 +52,7 @@ pub(crate) fn run(args: MonitorArgs) -> Result<()> {
     let sources = setup.targets.len();
     let processes = setup.graph.nodes.len();
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
-    let running = monitor::start(setup, args.listen, |routes| routes)
-        .map_err(|e| UsageError(e.to_string()))?;
+    let running = monitor::start(setup, args.listen).map_err(|e| UsageError(e.to_string()))?;
     let mut stdout = std::io::stdout();
     // A closed stdout must not stop the page: the lines are a courtesy.
     let _ = writeln!(

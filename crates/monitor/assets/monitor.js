@@ -204,7 +204,7 @@ function updateNode(row) {
   view.system.setAttribute('d', pieSlice(view.r, Math.min(user, 1), Math.min(user + system, 1)));
   const cpu = row[N.cpuUser] === null ? '' : `CPU ${fmt(row[N.cpuUser] + row[N.cpuSystem], 1)}% · `;
   view.figures.textContent = status === 1 ? `${cpu}${megabytes(row[N.memory])}`.replace(/ · –$/, '') : STATUS[status];
-  if (view.figures.textContent === '–') view.figures.textContent = `${fmt(row[N.rateIn])}/${fmt(row[N.rateOut])} msg/s`;
+  if (view.figures.textContent === '–') view.figures.textContent = `in ${fmt(row[N.rateIn])} · out ${fmt(row[N.rateOut])} msg/s`;
   view.cut.textContent = `STALE — ${cutText(row)}`;
   view.group.dataset.cutFederates = row[N.cutFederates];
   view.group.dataset.cutObjects = row[N.cutObjects] === null ? 'unknown' : row[N.cutObjects];

@@ -32,7 +32,6 @@ fn start(text: &str) -> (monitor::Running, MonitorSetup) {
     let running = monitor::start(
         MonitorSetup::from_topology(&topology, "test.toml"),
         "127.0.0.1:0".parse().unwrap(),
-        |routes| routes,
     )
     .unwrap();
     (running, setup)

@@ -7,7 +7,10 @@
 //! and move one logical step per grant, and the viewer is constrained (see `step`).
 
 mod fleet;
+mod monitored;
+mod plan_view;
 mod progress;
+mod say;
 mod start;
 mod step;
 
@@ -15,9 +18,12 @@ pub use progress::GrantedTime;
 pub use start::READY_TO_RUN;
 
 use fleet::Fleet;
+use plan_view::PlanView;
 use progress::Board;
+use say::{say, Say};
 use start::{Start, TimeRole};
 use std::collections::BTreeMap;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -28,6 +34,8 @@ use trellis_core::fom::{AttributeHandle, Order};
 use trellis_core::fom::{FomErrors, ObjectModel};
 use trellis_core::router::RouterConfig;
 use trellis_core::wire::NodeId;
+use trellis_monitor::metrics::FederateBoard;
+use trellis_monitor::monitor::MonitorError;
 use trellis_net::rti::{ResignAction, RtiAmbassador, RtiConfig, RtiError};
 use trellis_net::{Endpoint, HostConfig, NetError, NodeConfig, Runtime};
 
@@ -45,6 +53,8 @@ pub enum DemoError {
     Net(#[from] NetError),
     #[error("the demo object model: {0}")]
     Fom(#[from] FomErrors),
+    #[error("the demo's web page: {0}")]
+    Web(#[from] MonitorError),
     #[error("{0}")]
     Failed(String),
 }
@@ -57,6 +67,8 @@ pub struct DemoOptions {
     pub rate_hz: u64,
     /// Vehicles regulating and constrained, one logical time step per update.
     pub time_stepped: bool,
+    /// Serve the plan view and the monitor of the demo here (port taken: any free one).
+    pub web: Option<SocketAddr>,
 }
 
 impl Default for DemoOptions {
@@ -66,6 +78,7 @@ impl Default for DemoOptions {
             vehicles: 6,
             rate_hz: 10,
             time_stepped: false,
+            web: None,
         }
     }
 }
@@ -101,6 +114,8 @@ pub struct DemoReport {
     pub viewer_time_stamped: u64,
     pub watcher_reflections: u64,
     pub watcher_outside_region: u64,
+    /// The reader of standard output went away, which stopped the demo early.
+    pub output_closed: bool,
 }
 
 /// What each federate thread works with besides its ambassador.
@@ -110,6 +125,10 @@ struct Member {
     board: Arc<Board>,
     stop: Arc<AtomicBool>,
     deadline: Instant,
+    /// Where it publishes its figures for the monitor.
+    figures: FederateBoard,
+    /// The viewer's reflections go to the plan view.
+    plan: Option<Arc<PlanView>>,
 }
 
 impl Member {
@@ -172,8 +191,39 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
     let mut host = HostConfig::new(router);
     host.listen
         .push("tcp://127.0.0.1:0".parse().expect("valid endpoint"));
-    let at = runtime.add_host(host)?.listening()[0].clone();
-    println!("router listening on {at}, holding the federation registry");
+    let router_host = runtime.add_host(host)?;
+    let at = router_host.listening()[0].clone();
+    let say = Arc::new(Say::new(stop.clone()));
+    say!(
+        say,
+        "router listening on {at}, holding the federation registry"
+    );
+    let figures = FederateBoard::new();
+    let plan = Arc::new(PlanView::new(QUARTER));
+    let _web = match options.web {
+        Some(listen) => {
+            let federates: Vec<&str> = ["creator", VIEWER, WATCHER]
+                .into_iter()
+                .chain(SIMULATORS)
+                .collect();
+            let watched = monitored::Watched {
+                router: "demo-router",
+                host: &router_host,
+                at: &at,
+                federates: &federates,
+                board: &figures,
+                plan: &plan,
+            };
+            let web = watched.serve(listen)?;
+            say!(
+                say,
+                "watch it live: {} (the vehicles on the map beside the monitor of the demo's router and federates)",
+                web.url()
+            );
+            Some(web)
+        }
+        None => None,
+    };
 
     let mut creator = RtiAmbassador::connect(RtiConfig::new(NodeConfig::child_of(
         "creator",
@@ -181,7 +231,8 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
         at.clone(),
     )))?;
     creator.create_federation_execution(&model)?;
-    println!(
+    say!(
+        say,
         "federation {FEDERATION} created with {} ({})",
         model.modules().join(", "),
         model.counts()
@@ -192,7 +243,7 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
     } else {
         Vec::new()
     };
-    let board = Arc::new(Board::with_clocks(&timed));
+    let board = Arc::new(Board::with_clocks(&timed).saying_to(say.clone()));
     let deadline = Instant::now() + Duration::from_secs(options.seconds);
     let member = |name: &str, role: TimeRole| Member {
         name: name.to_owned(),
@@ -204,6 +255,8 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
         board: board.clone(),
         stop: stop.clone(),
         deadline,
+        figures: figures.clone(),
+        plan: (name == VIEWER).then(|| plan.clone()),
     };
     // Everybody joins before the synchronization point is registered, so it takes in the
     // whole demo.
@@ -246,14 +299,15 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
         threads.push(thread);
     }
 
-    print_every_second(&tallies, &board, deadline, &stop);
+    print_every_second(&tallies, &board, deadline, &stop, &say);
     stop.store(true, Ordering::SeqCst);
     for thread in threads {
         thread
             .join()
             .map_err(|_| DemoError::Failed("a federate thread panicked".into()))??;
     }
-    let report = summarize(&tallies, &board, options.time_stepped)?;
+    let mut report = summarize(&tallies, &board, options.time_stepped, &say)?;
+    report.output_closed = say.is_closed();
     creator.destroy_federation_execution().ok();
     drop(runtime);
     Ok(report)
@@ -265,6 +319,7 @@ fn print_every_second(
     board: &Board,
     deadline: Instant,
     stop: &AtomicBool,
+    say: &Say,
 ) {
     let started = Instant::now();
     let mut second = 0;
@@ -298,7 +353,7 @@ fn print_every_second(
                 ));
                 grants_before = time.grants;
             }
-            println!("[{second:>2} s] {}", line.join(" | "));
+            say!(say, "[{second:>2} s] {}", line.join(" | "));
         }
     }
 }
@@ -308,10 +363,12 @@ fn summarize(
     tallies: &[(String, Arc<Mutex<Tally>>)],
     board: &Board,
     time_stepped: bool,
+    say: &Say,
 ) -> Result<DemoReport, DemoError> {
     let viewer = tallies[0].1.lock().expect("tally lock").clone();
     let watcher = tallies[1].1.lock().expect("tally lock").clone();
-    println!(
+    say!(
+        say,
         "done: the viewer reflected {} updates; the south-west watcher {} ({} outside its quarter; \
          {} more arrived in its routing cells but outside the region and were discarded)",
         viewer.total_reflections, watcher.total_reflections, watcher.outside_region, watcher.over_delivered
@@ -324,18 +381,26 @@ fn summarize(
         viewer_time_stamped: viewer.time_stamped,
         watcher_reflections: watcher.total_reflections,
         watcher_outside_region: watcher.outside_region,
+        output_closed: false,
     };
     if let (true, Some(time)) = (time_stepped, report.granted) {
-        println!(
+        say!(
+            say,
             "time-stepped: granted logical time {}..{} (min..max) after {} grants; the viewer \
              reflected {} updates in time-stamp order, {} of them late",
-            time.min, time.max, time.grants, viewer.time_stamped, viewer.late
+            time.min,
+            time.max,
+            time.grants,
+            viewer.time_stamped,
+            viewer.late
         );
     }
     if report.synchronized < report.federates {
-        println!(
+        say!(
+            say,
             "only {} of {} federates saw the federation synchronized before the end",
-            report.synchronized, report.federates
+            report.synchronized,
+            report.federates
         );
     }
     if watcher.outside_region > 0 {
@@ -358,6 +423,7 @@ struct Seen {
     /// The watcher's quarter: the region's edge.
     region: Option<u64>,
     names: BTreeMap<ObjectId, String>,
+    plan: Option<Arc<PlanView>>,
 }
 
 impl Tally {
@@ -386,10 +452,14 @@ impl Tally {
                 }
                 for (attribute, value) in &values {
                     if *attribute == seen.position {
-                        if let (Some(edge), Some((x, y))) = (seen.region, decode_position(value)) {
-                            if x >= edge || y >= edge {
-                                self.outside_region += 1;
-                            }
+                        let Some((x, y)) = decode_position(value) else {
+                            continue;
+                        };
+                        if seen.region.is_some_and(|edge| x >= edge || y >= edge) {
+                            self.outside_region += 1;
+                        }
+                        if let (Some(plan), Some(name)) = (&seen.plan, seen.names.get(&object)) {
+                            plan.moved(name, x, y);
                         }
                     }
                 }
@@ -428,10 +498,12 @@ fn receive(
         position,
         region,
         names: BTreeMap::new(),
+        plan: member.plan.clone(),
     };
     let mut start = Start::begin(rti, member.role)?;
     let mut stepper = None;
     while member.running() {
+        member.figures.publish_from(rti);
         if start.is_synchronized() && member.role != TimeRole::Untimed {
             if stepper.is_none() {
                 stepper = Some(member.stepper(&start)?);
@@ -496,6 +568,7 @@ fn drive_in_real_time(
     let started = Instant::now();
     let mut tick = 0u64;
     while member.running() {
+        member.figures.publish_from(rti);
         fleet.move_to(rti, started.elapsed().as_secs_f64(), None)?;
         if tick % rate == 0 {
             fleet.radio(rti, None)?;
@@ -520,6 +593,7 @@ fn drive_stepped(
     let started = Instant::now();
     let mut tick = 0u64;
     while member.running() {
+        member.figures.publish_from(rti);
         let step = stepper.next();
         fleet.move_to(rti, step.as_i64() as f64 / rate as f64, Some(step))?;
         if tick % rate == 0 {

@@ -11,6 +11,7 @@ fn run(time_stepped: bool) -> demo::DemoReport {
         vehicles: 4,
         rate_hz: 10,
         time_stepped,
+        web: None,
     };
     demo::run(&options, Arc::new(AtomicBool::new(false))).expect("the demo runs")
 }

@@ -182,10 +182,12 @@ impl Board {
     /// Rates in and out of `node` and what is queued toward it or by it: its own figures
     /// when it has them, else its neighbours' toward it, turned round.
     fn traffic(&self, node: usize, now: Instant) -> (Option<f64>, Option<f64>, Option<f64>) {
+        // A source without links of its own (federates of an in-process demo, publishing
+        // only their federate figures) is seen through its neighbours too.
         let own = self.nodes[node]
             .figures
             .as_ref()
-            .filter(|_| self.nodes[node].has_source);
+            .filter(|f| self.nodes[node].has_source && !f.peers.is_empty());
         let mut sums = (None, None, None);
         let add = |sum: &mut Option<f64>, value: Option<f64>| {
             if let Some(value) = value {

@@ -37,10 +37,12 @@ pub mod rates;
 pub mod reading;
 pub mod scrape;
 pub mod server;
+pub mod side;
 
 use board::{Board, COMPOSE_PERIOD};
 pub use graph::Graph;
 pub use scrape::{Source, Target};
+pub use side::SidePage;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -63,6 +65,8 @@ pub struct MonitorSetup {
     pub targets: Vec<Target>,
     /// Shown as the page's title (the topology file's name).
     pub title: String,
+    /// A page to serve at `/` beside the monitor, which then moves to `/monitor/`.
+    pub side: Option<SidePage>,
 }
 
 impl MonitorSetup {
@@ -84,6 +88,7 @@ impl MonitorSetup {
             graph: Graph::from_topology(topology),
             targets,
             title: title.to_owned(),
+            side: None,
         }
     }
 }
@@ -117,13 +122,8 @@ impl Drop for Running {
     }
 }
 
-/// Serve the monitor of `setup` on `listen` (port 0: any free port). `wrap` may nest the
-/// monitor's routes in a larger site (the demo's); pass `|routes| routes` to serve it alone.
-pub fn start(
-    setup: MonitorSetup,
-    listen: SocketAddr,
-    wrap: impl FnOnce(axum::Router) -> axum::Router + Send + 'static,
-) -> Result<Running, MonitorError> {
+/// Serve the monitor of `setup` on `listen` (port 0: any free port).
+pub fn start(setup: MonitorSetup, listen: SocketAddr) -> Result<Running, MonitorError> {
     let listener = std::net::TcpListener::bind(listen)
         .and_then(|l| l.set_nonblocking(true).map(|()| l))
         .map_err(|source| MonitorError::Listen {
@@ -139,7 +139,7 @@ pub fn start(
     let board = Arc::new(Mutex::new(Board::new(Arc::new(setup.graph), &sources)));
     let shared = server::Shared::new(board.clone(), setup.title);
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
-    let targets = setup.targets;
+    let (targets, side) = (setup.targets, setup.side);
     let thread = std::thread::Builder::new()
         .name("monitor".into())
         .spawn(move || {
@@ -148,7 +148,11 @@ pub fn start(
                     Ok(listener) => listener,
                     Err(e) => return tracing::error!("monitor listener: {e}"),
                 };
-                let app = wrap(server::routes(shared.clone()));
+                let app = match side {
+                    None => server::routes(shared.clone(), ""),
+                    Some(side) => server::routes(shared.clone(), "/monitor")
+                        .merge(side::routes(side, shared.clone())),
+                };
                 tokio::spawn(scrape::scrape_forever(board, targets));
                 tokio::spawn(compose_forever(shared));
                 let served = axum::serve(listener, app)

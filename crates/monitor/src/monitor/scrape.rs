@@ -48,7 +48,13 @@ async fn fetch(source: &Source) -> Result<String, String> {
         Source::Http(address) => http_get::get(*address, "/metrics")
             .await
             .map_err(|e| e.to_string()),
-        Source::Local(render) => Ok(render()),
+        // Rendering may ask an event loop for its figures: off the runtime's thread.
+        Source::Local(render) => {
+            let render = render.clone();
+            tokio::task::spawn_blocking(move || render())
+                .await
+                .map_err(|e| e.to_string())
+        }
     }
 }
 

@@ -70,29 +70,34 @@ impl Shared {
     }
 }
 
-/// The monitor's routes, to serve alone or nested in a larger page (the demo's).
-pub fn routes(shared: Arc<Shared>) -> Router {
+/// The monitor's routes under `prefix` ("" at the root, or "/monitor" beside a side page).
+/// The page names its files relatively, so it works under any prefix.
+pub fn routes(shared: Arc<Shared>, prefix: &str) -> Router {
+    let at = |path: &str| format!("{prefix}{path}");
     Router::new()
         .route(
-            "/",
+            &at("/"),
             get(|| async { asset(PAGE, "text/html; charset=utf-8") }),
         )
         .route(
-            "/monitor.js",
+            &at("/monitor.js"),
             get(|| async { asset(SCRIPT, "text/javascript") }),
         )
         .route(
-            "/plot.js",
+            &at("/plot.js"),
             get(|| async { asset(PLOT_SCRIPT, "text/javascript") }),
         )
-        .route("/monitor.css", get(|| async { asset(STYLE, "text/css") }))
-        .route("/graph.json", get(graph))
-        .route("/events", get(events))
-        .route("/history/{node}", get(history))
+        .route(
+            &at("/monitor.css"),
+            get(|| async { asset(STYLE, "text/css") }),
+        )
+        .route(&at("/graph.json"), get(graph))
+        .route(&at("/events"), get(events))
+        .route(&at("/history/{node}"), get(history))
         .with_state(shared)
 }
 
-fn asset(body: &'static str, content_type: &'static str) -> Response {
+pub(super) fn asset(body: &'static str, content_type: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
@@ -115,10 +120,10 @@ async fn history(State(shared): State<Arc<Shared>>, Path(node): Path<usize>) -> 
 }
 
 /// Counts a page in while its event stream lives.
-struct PageSlot(Arc<Shared>);
+pub(super) struct PageSlot(Arc<Shared>);
 
 impl PageSlot {
-    fn take(shared: &Arc<Shared>) -> Option<PageSlot> {
+    pub(super) fn take(shared: &Arc<Shared>) -> Option<PageSlot> {
         let taken = shared.pages.fetch_add(1, Ordering::AcqRel);
         let slot = PageSlot(shared.clone());
         (taken < MAX_PAGES).then_some(slot)

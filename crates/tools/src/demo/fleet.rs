@@ -66,6 +66,13 @@ impl Fleet {
     ) -> Result<(), DemoError> {
         for (i, &object) in self.vehicles.iter().enumerate() {
             let (px, py) = position(i, seconds);
+            // Aircraft fly the mirror image of the ground vehicles' circles, so the plan
+            // view shows them apart.
+            let px = if self.kind == "ground-sim" {
+                px
+            } else {
+                999 - px
+            };
             let region = Region::new()
                 .with(self.x.0, Range::new(px, px + 1))
                 .with(self.y.0, Range::new(py, py + 1));

@@ -2,7 +2,9 @@
 //! synchronization point reached, and each time-managed federate's granted logical time.
 //! Lock-free, so a printer never stalls a federate between two steps.
 
+use super::say::Say;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// One time-managed federate's clock as the printer sees it.
 #[derive(Default)]
@@ -26,6 +28,8 @@ pub(super) struct Board {
     synchronized: AtomicUsize,
     announced_once: AtomicBool,
     clocks: Vec<(String, Clock)>,
+    /// Where the federates' own lines go (the synchronization).
+    say: Option<Arc<Say>>,
 }
 
 /// Granted time across federates at one moment.
@@ -46,6 +50,18 @@ impl Board {
                 .map(|n| (n.to_string(), Clock::default()))
                 .collect(),
             ..Board::default()
+        }
+    }
+
+    /// The federates' lines go to `say`.
+    pub(super) fn saying_to(mut self, say: Arc<Say>) -> Board {
+        self.say = Some(say);
+        self
+    }
+
+    pub(super) fn say(&self, text: std::fmt::Arguments) {
+        if let Some(say) = &self.say {
+            say.line(text);
         }
     }
 

@@ -110,7 +110,9 @@ impl Start {
                 }
                 self.synchronized = true;
                 if board.synchronized() {
-                    println!("federation synchronized at {READY_TO_RUN:?}: vehicles start moving");
+                    board.say(format_args!(
+                        "federation synchronized at {READY_TO_RUN:?}: vehicles start moving"
+                    ));
                 }
             }
             other => return Ok(Some(other)),
