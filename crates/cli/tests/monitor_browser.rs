@@ -306,3 +306,91 @@ fn the_monitor_page_shows_the_federation_live_and_a_killed_router_stale() {
     }
     drop(browser);
 }
+
+/// A fake router's exposition: `peers` links, counters growing by 10 per scrape.
+fn fake_exposition(name: &str, peers: &[String], scrapes: u64) -> String {
+    let mut text = format!(
+        "trellis_process_info{{process=\"{name}\",kind=\"router\",version=\"0\"}} 1\n\
+         trellis_process_cpu_seconds_total{{process=\"{name}\",mode=\"user\"}} {}\n\
+         trellis_process_cpu_seconds_total{{process=\"{name}\",mode=\"system\"}} {}\n\
+         trellis_process_resident_memory_bytes{{process=\"{name}\"}} 20000000\n\
+         trellis_host_cpu_count{{process=\"{name}\"}} 2\n",
+        scrapes as f64 * 0.1,
+        scrapes as f64 * 0.02
+    );
+    for (i, peer) in peers.iter().enumerate() {
+        let labels = format!(
+            "process=\"{name}\",link=\"{i}\",peer=\"{peer}\",role=\"peer\",federation=\"\""
+        );
+        text += &format!(
+            "trellis_link_messages_total{{{labels},direction=\"in\"}} {}\n\
+             trellis_link_messages_total{{{labels},direction=\"out\"}} {}\n\
+             trellis_link_queue_depth{{{labels},class=\"reliable\"}} {}\n\
+             trellis_link_up{{{labels}}} 1\n",
+            scrapes * 10,
+            scrapes * 20,
+            scrapes % 7
+        );
+    }
+    text
+}
+
+#[test]
+fn the_page_keeps_up_with_three_hundred_processes() {
+    const PROCESSES: usize = 300;
+    let children: Vec<String> = (1..PROCESSES).map(|i| format!("r{i}")).collect();
+    let mut servers = Vec::new();
+    let mut text = String::new();
+    for i in 0..PROCESSES {
+        let (name, peers) = match i {
+            0 => ("root".to_owned(), children.clone()),
+            _ => (children[i - 1].clone(), vec!["root".to_owned()]),
+        };
+        let scrapes = std::sync::atomic::AtomicU64::new(0);
+        let server_name = name.clone();
+        let server = MetricsServer::start("127.0.0.1:0".parse().unwrap(), move || {
+            let n = scrapes.fetch_add(1, Ordering::SeqCst);
+            fake_exposition(&server_name, &peers, n)
+        })
+        .unwrap();
+        let parent = if i == 0 {
+            String::new()
+        } else {
+            "parent = \"root\"\n".to_owned()
+        };
+        text += &format!(
+            "[[router]]\nname = \"{name}\"\nlisten = [\"tcp://127.0.0.1:{}\"]\n{parent}metrics = \"{}\"\n\n",
+            1000 + i,
+            server.address()
+        );
+        servers.push(server);
+    }
+    let dir = TempDir::new("monitor-300");
+    let file = dir.path("three-hundred.toml");
+    std::fs::write(&file, text).unwrap();
+    let (_monitor, url) = start_monitor(&file, free_ports(1), &[]);
+    let mut browser = cdp::Browser::launch(&dir.path("chromium"));
+    browser.open(&url);
+    let all_live = format!(
+        "document.querySelectorAll('#nodes [data-node]').length === {PROCESSES} && \
+         [...document.querySelectorAll('#nodes [data-node]')].every(n => n.dataset.status === 'live')"
+    );
+    browser.wait_for(&all_live, PAGE_WAIT);
+    // Ten seconds of frames, measured by the page: how late each frame is applied after the
+    // server composed it, and how long applying one takes.
+    browser.eval("monitor.maxLagMs = 0; monitor.maxApplyMs = 0; monitor.measureFrom = monitor.frames; monitor.measureAt = Date.now(); true");
+    browser.wait_for("Date.now() - monitor.measureAt >= 10000", PAGE_WAIT);
+    let figures = browser
+        .eval("[monitor.frames - monitor.measureFrom, monitor.maxLagMs, monitor.maxApplyMs]");
+    eprintln!(
+        "300 processes, 10 s in the page: {} frames, worst lag {} ms, longest frame applied in {:.1} ms",
+        figures[0], figures[1], figures[2].as_f64().unwrap()
+    );
+    browser.wait_for(&all_live, Duration::from_secs(1));
+    assert!(figures[0].as_u64().unwrap() >= 10, "{figures}");
+    assert!(
+        figures[1].as_f64().unwrap() < 1000.0,
+        "the page fell behind: {figures}"
+    );
+    browser.screenshot(&cdp::artefacts("monitor").join("5-three-hundred.png"));
+}

@@ -177,6 +177,10 @@ function draw(graph) {
 
 // ---- frames -------------------------------------------------------------------------------
 
+// DOM writes only when the value changed: a 300-node frame touches thousands of them.
+function setText(element, text) { if (element.textContent !== text) element.textContent = text; }
+function setAttr(element, name, value) { if (element.getAttribute(name) !== String(value)) element.setAttribute(name, value); }
+
 function fmt(value, digits = 0) {
   return value === null || value === undefined ? '–' : formatValue(Number(value.toFixed(digits)));
 }
@@ -197,18 +201,19 @@ function updateNode(row) {
   const node = monitor.graph.nodes[index];
   const view = monitor.elements.nodes[index];
   const status = row[N.status];
-  view.group.setAttribute('class', `node ${node.kind} status-${status}${monitor.selected === index ? ' selected' : ''}`);
+  setAttr(view.group, 'class', `node ${node.kind} status-${status}${monitor.selected === index ? ' selected' : ''}`);
   view.group.dataset.status = STATUS[status];
   const user = (row[N.cpuUser] || 0) / 100, system = (row[N.cpuSystem] || 0) / 100;
-  view.user.setAttribute('d', pieSlice(view.r, 0, Math.min(user, 1)));
-  view.system.setAttribute('d', pieSlice(view.r, Math.min(user, 1), Math.min(user + system, 1)));
+  setAttr(view.user, 'd', pieSlice(view.r, 0, Math.min(user, 1)));
+  setAttr(view.system, 'd', pieSlice(view.r, Math.min(user, 1), Math.min(user + system, 1)));
   const cpu = row[N.cpuUser] === null ? '' : `CPU ${fmt(row[N.cpuUser] + row[N.cpuSystem], 1)}% · `;
-  view.figures.textContent = status === 1 ? `${cpu}${megabytes(row[N.memory])}`.replace(/ · –$/, '') : STATUS[status];
-  if (view.figures.textContent === '–') view.figures.textContent = `in ${fmt(row[N.rateIn])} · out ${fmt(row[N.rateOut])} msg/s`;
-  view.cut.textContent = `STALE — ${cutText(row)}`;
+  let figures = status === 1 ? `${cpu}${megabytes(row[N.memory])}`.replace(/ · –$/, '') : STATUS[status];
+  if (figures === '–') figures = `in ${fmt(row[N.rateIn])} · out ${fmt(row[N.rateOut])} msg/s`;
+  setText(view.figures, figures);
+  setText(view.cut, `STALE — ${cutText(row)}`);
   view.group.dataset.cutFederates = row[N.cutFederates];
   view.group.dataset.cutObjects = row[N.cutObjects] === null ? 'unknown' : row[N.cutObjects];
-  view.title.textContent = `${node.name} (${node.kind}): ${STATUS[status]}\nCPU user ${fmt(row[N.cpuUser], 1)}%, system ${fmt(row[N.cpuSystem], 1)}%\nmemory ${megabytes(row[N.memory])}\nmessages in ${fmt(row[N.rateIn])}/s, out ${fmt(row[N.rateOut])}/s, queued ${fmt(row[N.queue])}\nits failure ${cutText(row)}`;
+  setText(view.title, `${node.name} (${node.kind}): ${STATUS[status]}\nCPU user ${fmt(row[N.cpuUser], 1)}%, system ${fmt(row[N.cpuSystem], 1)}%\nmemory ${megabytes(row[N.memory])}\nmessages in ${fmt(row[N.rateIn])}/s, out ${fmt(row[N.rateOut])}/s, queued ${fmt(row[N.queue])}\nits failure ${cutText(row)}`);
   if (status === 2 && (!before || before[N.status] !== 2)) {
     monitor.staleAt[node.name] = Date.now();
     view.group.dataset.staleAt = monitor.staleAt[node.name];
@@ -225,16 +230,18 @@ function updateLink(row) {
   const link = monitor.graph.links[index];
   const [rightward, leftward] = view.leftIsA ? [row[L.aToB], row[L.bToA]] : [row[L.bToA], row[L.aToB]];
   const [queueLeft, queueRight] = view.leftIsA ? [row[L.queueA], row[L.queueB]] : [row[L.queueB], row[L.queueA]];
-  view.label.textContent = `→ ${fmt(rightward)}/s   ← ${fmt(leftward)}/s`;
+  setText(view.label, `→ ${fmt(rightward)}/s   ← ${fmt(leftward)}/s`);
   const queued = (row[L.queueA] || 0) + (row[L.queueB] || 0);
-  view.queue.textContent = `q ${fmt(queueLeft)} | ${fmt(queueRight)}`;
-  const busy = (row[L.aToB] || 0) + (row[L.bToA] || 0) > 0;
-  const quiet = !busy && queued === 0 && monitor.graph.links.length > 80;
-  view.group.setAttribute('class', `link${busy ? ' busy' : ''}${row[L.up] === 0 ? ' down' : ''}${quiet ? ' quiet' : ''}`);
+  setText(view.queue, `q ${fmt(queueLeft)} | ${fmt(queueRight)}`);
+  const busy = (row[L.aToB] || 0) + (row[L.bToA] || 0) > 0 || queued > 0;
+  // On a big graph, labels only for the links of the clicked node (the rest: hover a link).
+  const crowded = monitor.graph.links.length > 80;
+  const quiet = crowded ? !(monitor.selected === link.a || monitor.selected === link.b) : false;
+  setAttr(view.group, 'class', `link${busy ? ' busy' : ''}${row[L.up] === 0 ? ' down' : ''}${quiet ? ' quiet' : ''}`);
   view.group.dataset.rateAToB = row[L.aToB] === null ? '' : row[L.aToB];
   view.group.dataset.rateBToA = row[L.bToA] === null ? '' : row[L.bToA];
   const [a, b] = [monitor.graph.nodes[link.a].name, monitor.graph.nodes[link.b].name];
-  view.group.querySelector('title').textContent = `${a} → ${b}: ${fmt(row[L.aToB])} msg/s, queued at ${a}: ${fmt(row[L.queueA])}\n${b} → ${a}: ${fmt(row[L.bToA])} msg/s, queued at ${b}: ${fmt(row[L.queueB])}\n${row[L.up] === null ? 'no end reports it' : row[L.up] ? 'up' : 'down'}`;
+  setText(view.group.querySelector('title'), `${a} → ${b}: ${fmt(row[L.aToB])} msg/s, queued at ${a}: ${fmt(row[L.queueA])}\n${b} → ${a}: ${fmt(row[L.bToA])} msg/s, queued at ${b}: ${fmt(row[L.queueB])}\n${row[L.up] === null ? 'no end reports it' : row[L.up] ? 'up' : 'down'}`);
 }
 
 function updateSummary() {
@@ -247,12 +254,16 @@ function updateSummary() {
 }
 
 function apply(frame) {
+  const began = performance.now();
   monitor.frames++;
   monitor.lastFrameAt = Date.now();
   monitor.serverTime = frame.t;
+  // How far behind the page is: composed on the server → applied here (one machine's clock).
+  monitor.maxLagMs = Math.max(monitor.maxLagMs || 0, monitor.lastFrameAt - frame.t);
   for (const row of frame.n) updateNode(row);
   for (const row of frame.l) updateLink(row);
   updateSummary();
+  monitor.maxApplyMs = Math.max(monitor.maxApplyMs || 0, performance.now() - began);
   if (monitor.selected !== null && frame.n.some((row) => row[N.index] === monitor.selected)) showFigures(monitor.selected);
 }
 
@@ -301,9 +312,14 @@ async function showHistory(index) {
   drawPlot(plots, 'Resident memory', 'MB', [series('memory', '#2e9d49', 'memory_bytes', 1 / 1048576)], now, span);
 }
 
+function relabel() {
+  for (const row of monitor.links) if (row) updateLink(row);
+}
+
 function select(index) {
   const previous = monitor.selected;
   monitor.selected = index;
+  relabel();
   if (previous !== null) monitor.elements.nodes[previous].group.classList.remove('selected');
   monitor.elements.nodes[index].group.classList.add('selected');
   document.getElementById('detail').hidden = false;
@@ -315,7 +331,40 @@ function select(index) {
 function closeDetail() {
   if (monitor.selected !== null) monitor.elements.nodes[monitor.selected].group.classList.remove('selected');
   monitor.selected = null;
+  relabel();
   document.getElementById('detail').hidden = true;
+}
+
+// ---- zoom and pan --------------------------------------------------------------------------
+
+// The wheel zooms around the pointer; dragging the background pans.
+function zoomable(map) {
+  const box = () => map.viewBox.baseVal;
+  const toMap = (event) => {
+    const rect = map.getBoundingClientRect();
+    const scale = Math.max(box().width / rect.width, box().height / rect.height);
+    return [box().x + (event.clientX - rect.left) * scale, box().y + (event.clientY - rect.top) * scale, scale];
+  };
+  map.addEventListener('wheel', (event) => {
+    event.preventDefault();
+    const [x, y] = toMap(event);
+    const factor = event.deltaY > 0 ? 1.2 : 1 / 1.2;
+    const b = box();
+    b.x = x - (x - b.x) * factor; b.y = y - (y - b.y) * factor;
+    b.width *= factor; b.height *= factor;
+  }, { passive: false });
+  let dragging = null;
+  map.addEventListener('pointerdown', (event) => {
+    if (event.target.closest('.node')) return;
+    dragging = [event.clientX, event.clientY, toMap(event)[2]];
+  });
+  window.addEventListener('pointermove', (event) => {
+    if (!dragging) return;
+    const [x, y, scale] = dragging;
+    box().x -= (event.clientX - x) * scale; box().y -= (event.clientY - y) * scale;
+    dragging = [event.clientX, event.clientY, scale];
+  });
+  window.addEventListener('pointerup', () => { dragging = null; });
 }
 
 // ---- start --------------------------------------------------------------------------------
@@ -342,6 +391,7 @@ async function start() {
   document.getElementById('title').textContent = `Trellis monitor — ${monitor.graph.title}`;
   document.title = `Trellis monitor — ${monitor.graph.title}`;
   draw(monitor.graph);
+  zoomable(document.getElementById('map'));
   document.getElementById('close').addEventListener('click', closeDetail);
   connect();
 }
