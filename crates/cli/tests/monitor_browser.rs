@@ -394,3 +394,50 @@ fn the_page_keeps_up_with_three_hundred_processes() {
     );
     browser.screenshot(&cdp::artefacts("monitor").join("5-three-hundred.png"));
 }
+
+/// `trellis monitor ARGS` to its end; (exit code, stderr).
+fn monitor_fails(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .arg("monitor")
+        .args(args)
+        .env("TRELLIS_LOG", "error")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_command_names_what_is_wrong() {
+    let dir = TempDir::new("monitor-errors");
+    let (file, _) = gen(&dir, "star.toml", &["centralized", "--federates", "2"], 1);
+    let file = file.to_str().unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let (code, stderr) = monitor_fails(&[file, "--listen", &address]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&address) && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    let (code, stderr) = monitor_fails(&[file, "--scrape", "nobody=127.0.0.1:1"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("\"nobody\""), "{stderr}");
+    let (code, stderr) = monitor_fails(&[file, "--scrape", "fed-1=here"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("\"here\""), "{stderr}");
+    let bad = dir.path("bad.toml");
+    std::fs::write(
+        &bad,
+        "[[router]]\nname = \"r\"\nlisten = [\"tcp://127.0.0.1:1\"]\nmetrics = \"nowhere\"\n",
+    )
+    .unwrap();
+    let (code, stderr) = monitor_fails(&[bad.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("bad.toml") && stderr.contains("nowhere"),
+        "{stderr}"
+    );
+}
