@@ -238,6 +238,10 @@ pub(crate) struct TestfedArgs {
     /// Seconds of the whole run, ramps included (overrides the file's).
     #[arg(long)]
     seconds: Option<f64>,
+    /// Serve the load federates' figures for Prometheus on http://IP:PORT/metrics while
+    /// the run lasts (process name "testfed").
+    #[arg(long, value_name = "IP:PORT")]
+    metrics: Option<std::net::SocketAddr>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -801,9 +805,20 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 config.seconds = seconds;
             }
             config.validate().map_err(UsageError)?;
+            let figures = args
+                .metrics
+                .map(|_| trellis_monitor::metrics::FederateBoard::new());
+            let _metrics = match (args.metrics, &figures) {
+                (Some(address), Some(board)) => Some(
+                    trellis_monitor::metrics::serve_federates(address, "testfed", board.clone())
+                        .map_err(|e| UsageError(e.to_string()))?,
+                ),
+                _ => None,
+            };
             let options = testfed::TestfedOptions {
                 setup: setup.clone(),
                 config,
+                figures,
             };
             with_results(
                 "testfed",

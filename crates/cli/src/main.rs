@@ -6,6 +6,7 @@ mod fom;
 mod monitor;
 mod output;
 mod plan;
+mod prometheus;
 mod report;
 mod router;
 mod topology;

@@ -1,5 +1,6 @@
-//! `trellis plan`: a topology flattened into one configuration per process, and the
-//! scripts that start the routers on their hosts.
+//! `trellis plan`: a topology flattened into one configuration per process, the
+//! scripts that start the routers on their hosts, and a Prometheus scrape configuration
+//! for the routers that serve metrics (`prometheus.rs`).
 
 use crate::output::outln;
 use crate::UsageError;
@@ -96,6 +97,13 @@ pub(crate) fn run(args: PlanArgs) -> Result<()> {
         }
         by_host.entry(host.clone()).or_default().push(plan.name);
     }
+    let host_of = |name: &str| {
+        let mut hosts = by_host.iter();
+        hosts
+            .find(|(_, routers)| routers.iter().any(|r| r == name))
+            .map(|(host, _)| host.clone())
+    };
+    crate::prometheus::write(&topology, &args.file, host_of, &args.output)?;
     let start = |name: &str| {
         format!(
             "trellis router --plan {}",

@@ -68,6 +68,10 @@ pub(crate) struct RouterArgs {
         default_value_t = trellis_core::router::DEFAULT_LATEST_CACHE_BYTES
     )]
     latest_cache_bytes: usize,
+    /// Serve this router's figures for Prometheus on http://IP:PORT/metrics (with
+    /// --topology or --plan: instead of the file's `metrics` address).
+    #[arg(long, value_name = "IP:PORT")]
+    metrics: Option<std::net::SocketAddr>,
 }
 
 /// The bounds the command line sets on every host it runs.
@@ -139,7 +143,7 @@ pub(crate) fn host_from_plan(plan: &NodePlan, no_registry: bool) -> Result<HostC
 
 pub(crate) fn run(args: RouterArgs) -> Result<()> {
     // With a topology, `trellis up` waits for a "ready" line once the router links are up.
-    let (config, ready_after) = if let Some(file) = &args.topology {
+    let (config, ready_after, planned_metrics) = if let Some(file) = &args.topology {
         let topology = crate::topology::load(file)?;
         let plan = topology
             .plan(&args.name)
@@ -147,15 +151,16 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
         (
             host_from_plan(&plan, args.no_registry)?,
             Some(trellis_net::plan::router_links(&topology, &plan)),
+            plan.metrics,
         )
     } else if let Some(file) = &args.plan {
         let text = std::fs::read_to_string(file)
             .with_context(|| format!("cannot read {}", file.display()))?;
         let plan: NodePlan =
             toml::from_str(&text).map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
-        (host_from_plan(&plan, args.no_registry)?, None)
+        (host_from_plan(&plan, args.no_registry)?, None, plan.metrics)
     } else {
-        (host_from_flags(&args)?, None)
+        (host_from_flags(&args)?, None, None)
     };
     let mut config = config;
     apply_limits(&mut config, &args);
@@ -167,6 +172,7 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
         NetError::Listen { .. } => UsageError(e.to_string()).into(),
         other => anyhow::Error::from(other),
     })?;
+    let _metrics = serve_metrics(args.metrics.or(planned_metrics), &name, &host)?;
     // A router is a service: a closed stdout (its launcher gone) must not stop it, so what it
     // prints there is best effort.
     for endpoint in host.listening() {
@@ -188,4 +194,23 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
     }
     runtime.shutdown();
     Ok(())
+}
+
+/// Serve the router's figures on `address`, if given; a port in use is a usage error.
+fn serve_metrics(
+    address: Option<std::net::SocketAddr>,
+    name: &str,
+    host: &trellis_net::Host,
+) -> Result<Option<trellis_monitor::metrics::MetricsServer>> {
+    let Some(address) = address else {
+        return Ok(None);
+    };
+    let server = trellis_monitor::metrics::serve_router(address, name, host.clone())
+        .map_err(|e| UsageError(e.to_string()))?;
+    tracing::info!(
+        router = name,
+        "metrics on http://{}/metrics",
+        server.address()
+    );
+    Ok(Some(server))
 }

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use trellis_core::router::RouterConfig;
 use trellis_core::topology::{Pipe, Topology};
 use trellis_core::wire::NodeId;
+use trellis_monitor::metrics::MetricsServer;
 use trellis_net::Runtime;
 
 /// Print a line; a reader that went away (a closed pipe) must not stop the routers.
@@ -56,10 +57,11 @@ pub(crate) fn run(args: UpArgs) -> Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
     let timeout = Duration::from_secs(args.timeout_secs);
     if args.in_process {
-        let runtime = in_process(&topology, &names, timeout)?;
+        let (runtime, metrics) = in_process(&topology, &names, timeout)?;
         if let Some(signal) = signals.forever().next() {
             say!("signal {signal}: stopping {} routers", names.len());
         }
+        drop(metrics);
         runtime.shutdown();
         return Ok(());
     }
@@ -82,6 +84,8 @@ pub(crate) fn run(args: UpArgs) -> Result<()> {
     };
     let result = start_processes(&launcher, &names, timeout, &mut children, &incoming);
     if result.is_ok() {
+        // Each router process serves its own, read from the same file.
+        say_metrics(&topology);
         let mut supervisor = Supervisor::new(args.max_restarts_per_minute);
         let signal = supervisor.watch(&launcher, &mut children, &incoming, &mut signals);
         say!("signal {signal}: stopping {} routers", names.len());
@@ -218,7 +222,21 @@ impl Supervisor {
     }
 }
 
-fn in_process(topology: &Topology, names: &[String], timeout: Duration) -> Result<Runtime> {
+/// Where each router with a `metrics` address serves its figures.
+fn say_metrics(topology: &Topology) {
+    for router in topology.routers() {
+        if let Some(address) = router.metrics {
+            say!("{} metrics on http://{address}/metrics", router.name);
+        }
+    }
+}
+
+/// Every router in one event loop; each with a `metrics` address gets its own server.
+fn in_process(
+    topology: &Topology,
+    names: &[String],
+    timeout: Duration,
+) -> Result<(Runtime, Vec<MetricsServer>)> {
     let runtime = Runtime::start("up")?;
     let config = |name: &str| {
         let plan = topology
@@ -238,7 +256,17 @@ fn in_process(topology: &Topology, names: &[String], timeout: Duration) -> Resul
         "{} routers up, every router link connected (one process)",
         names.len()
     );
-    Ok(runtime)
+    let mut servers = Vec::new();
+    for (router, host) in topology.routers().zip(&hosts) {
+        if let Some(address) = router.metrics {
+            let server =
+                trellis_monitor::metrics::serve_router(address, &router.name, host.clone())
+                    .map_err(|e| UsageError(format!("router {}: {e}", router.name)))?;
+            servers.push(server);
+        }
+    }
+    say_metrics(topology);
+    Ok((runtime, servers))
 }
 
 /// Start one `trellis router` per router and wait until each says its links are up.

@@ -2,6 +2,7 @@
 //! schedules (ramp first), and every one of them hears the others.
 
 use std::path::PathBuf;
+use trellis_monitor::metrics::FederateBoard;
 use trellis_tools::bench::results::{Meta, Results};
 use trellis_tools::bench::testfed::{TestfedConfig, TestfedOptions};
 use trellis_tools::bench::{testfed, Api, Mode, Setup};
@@ -67,7 +68,16 @@ fn load_federates_follow_their_schedules_and_hear_each_other() {
         Meta::new("testfed", "test", &setup, Mode::Trellis),
     )
     .unwrap();
-    let summary = testfed::run(&TestfedOptions { setup, config }, &results).unwrap();
+    let board = FederateBoard::new();
+    let summary = testfed::run(
+        &TestfedOptions {
+            setup,
+            config,
+            figures: Some(board.clone()),
+        },
+        &results,
+    )
+    .unwrap();
     let by_name = |name: &str| {
         summary
             .federates
@@ -87,6 +97,17 @@ fn load_federates_follow_their_schedules_and_hear_each_other() {
     assert_eq!(light.ramp_updates_sent, 2, "ticks at 0 and 0.25 s");
     assert_eq!(light.updates_sent, 2 + 40, "then 2 s at 20 Hz");
     assert_eq!(listener.updates_sent, 0);
+    // What the federates published for `--metrics`: their last figures, before resigning.
+    // Federates join under the name of their attachment point (`at`).
+    let figures = |at: &str| {
+        let published = board.snapshot();
+        published.into_iter().find(|f| f.federate == at).unwrap()
+    };
+    assert_eq!(figures(&heavy.at).updates_sent, heavy.updates_sent);
+    assert_eq!(figures(&heavy.at).owned_objects, 3);
+    let heard = figures(&listener.at);
+    assert_eq!(heard.known_objects, 4, "heavy's 3 and light's 1");
+    assert!(heard.reflects >= listener.updates_received);
     assert_eq!(
         (
             heavy.interactions_sent,
@@ -179,6 +200,7 @@ fn the_node_api_is_refused() {
     let options = TestfedOptions {
         setup,
         config: TestfedConfig::jads(),
+        figures: None,
     };
     let error = testfed::run(&options, &results).unwrap_err().to_string();
     assert!(error.contains("node"), "{error}");

@@ -134,7 +134,7 @@ impl FederateFigures {
 
 /// The latest figures of each federate of a process, by federate name. Cheap to clone:
 /// every clone is the same board.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct FederateBoard {
     federates: Arc<Mutex<Vec<FederateFigures>>>,
 }

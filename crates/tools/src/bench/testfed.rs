@@ -33,6 +33,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, ObjectId};
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
+use trellis_monitor::metrics::FederateBoard;
 use trellis_net::rti::{Driver, RtiAmbassador, SendOptions};
 
 pub const DEFAULT_SECONDS: f64 = 20.0;
@@ -184,7 +185,13 @@ impl TestfedConfig {
 pub struct TestfedOptions {
     pub setup: Setup,
     pub config: TestfedConfig,
+    /// Where each load federate publishes its figures (objects, updates, reflects …) a few
+    /// times a second, for a `/metrics` server (`trellis bench testfed --metrics`).
+    pub figures: Option<FederateBoard>,
 }
+
+/// How often a load federate publishes its figures to [`TestfedOptions::figures`].
+const FIGURES_EVERY: Duration = Duration::from_millis(250);
 
 #[derive(Clone, Debug, Serialize)]
 pub struct FederateResult {
@@ -337,6 +344,8 @@ impl Shared {
 /// A joined load federate and its handles.
 struct Load {
     rti: RtiAmbassador,
+    /// When the figures are next published.
+    figures_due: Instant,
     objects: Vec<ObjectId>,
     position: AttributeHandle,
     radio: InteractionClassHandle,
@@ -368,6 +377,7 @@ fn join(
     }
     Ok(Load {
         rti,
+        figures_due: Instant::now(),
         objects,
         position,
         radio,
@@ -428,6 +438,7 @@ pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary
                     clock,
                     stop: &setup.stop,
                     results,
+                    figures: options.figures.as_ref(),
                 };
                 scope.spawn(move || {
                     let outcome = part.federate(&mut load);
@@ -540,6 +551,7 @@ struct Run<'a> {
     stop: &'a AtomicBool,
     /// Where faults after the measurement go.
     results: &'a Results,
+    figures: Option<&'a FederateBoard>,
 }
 
 impl Run<'_> {
@@ -571,6 +583,9 @@ impl Run<'_> {
     /// Linger, then resign: both come after the measurement, so a failure is a fault
     /// recorded on the results, and the counts stay.
     fn leave(&self, load: &mut Load) {
+        if let Some(board) = self.figures {
+            board.publish_from(&load.rti); // the final counts, before resigning
+        }
         let who = format!("load federate {:?}", self.load().name);
         match self.linger(load) {
             Ok(()) => {
@@ -755,6 +770,15 @@ impl Run<'_> {
         Ok(())
     }
 
+    fn publish_figures(&self, load: &mut Load) {
+        let Some(board) = self.figures else { return };
+        let now = Instant::now();
+        if now >= load.figures_due {
+            board.publish_from(&load.rti);
+            load.figures_due = now + FIGURES_EVERY;
+        }
+    }
+
     /// Take one callback within `timeout` and count it. Returns the sender of a greeting.
     fn receive(
         &self,
@@ -763,6 +787,7 @@ impl Run<'_> {
         timeout: Duration,
     ) -> Result<Option<u32>, BenchError> {
         let callback = load.rti.evoke_callback(timeout)?;
+        self.publish_figures(load);
         let now = self.clock.nanos();
         match callback {
             Some(Callback::ReflectAttributeValues { tag, time, .. }) if tag == LOAD_TAG => {
