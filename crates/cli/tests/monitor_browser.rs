@@ -271,8 +271,24 @@ fn the_monitor_page_shows_the_federation_live_and_a_killed_router_stale() {
         PAGE_WAIT,
     );
     let took = stale_at.as_f64().unwrap() - killed_at as f64;
-    eprintln!("kill -9 of root.1 to its stale mark on the page: {took} ms");
-    assert!(took <= 3_600.0, "stale {took} ms after the kill");
+    let silent_since = browser.eval(&format!("Number({node}.dataset.silentSince)"));
+    let silent_for = stale_at.as_f64().unwrap() - silent_since.as_f64().unwrap();
+    eprintln!(
+        "kill -9 of root.1 to its stale mark on the page: {took} ms \
+         ({silent_for} ms after its last report)"
+    );
+    // Its last report came before the kill, and stale means 3 s without one: by design the
+    // mark comes within 3 s of the kill plus the 100 ms composing period and the delivery
+    // to the page (2.6 s measured here); the bound leaves a loaded machine room for delivery.
+    assert!(
+        silent_for >= 3_000.0,
+        "marked after {silent_for} ms of silence"
+    );
+    assert!(
+        silent_since.as_f64().unwrap() <= killed_at as f64 + 1_000.0,
+        "a report well after the kill"
+    );
+    assert!(took <= 5_000.0, "stale {took} ms after the kill");
     let counts = browser.eval(&format!("[{node}.dataset.cutFederates, {node}.dataset.cutObjects, {node}.querySelector('.cut').textContent]"));
     assert_eq!(counts[0], cut.len().to_string());
     assert_eq!(counts[1], objects.to_string());

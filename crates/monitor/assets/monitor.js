@@ -213,6 +213,7 @@ function updateNode(row) {
   setText(view.cut, `STALE — ${cutText(row)}`);
   view.group.dataset.cutFederates = row[N.cutFederates];
   view.group.dataset.cutObjects = row[N.cutObjects] === null ? 'unknown' : row[N.cutObjects];
+  view.group.dataset.silentSince = row[N.silentSince] === null ? '' : row[N.silentSince];
   setText(view.title, `${node.name} (${node.kind}): ${STATUS[status]}\nCPU user ${fmt(row[N.cpuUser], 1)}%, system ${fmt(row[N.cpuSystem], 1)}%\nmemory ${megabytes(row[N.memory])}\nmessages in ${fmt(row[N.rateIn])}/s, out ${fmt(row[N.rateOut])}/s, queued ${fmt(row[N.queue])}\nits failure ${cutText(row)}`);
   if (status === 2 && (!before || before[N.status] !== 2)) {
     monitor.staleAt[node.name] = Date.now();
