@@ -5,7 +5,7 @@
 
 const NS = 'http://www.w3.org/2000/svg';
 const STATUS = ['waiting', 'live', 'STALE', 'absent'];
-const N = { index: 0, status: 1, cpuUser: 2, cpuSystem: 3, memory: 4, rateIn: 5, rateOut: 6, queue: 7, cutFederates: 8, cutObjects: 9, silentSince: 10 };
+const N = { index: 0, status: 1, cpuUser: 2, cpuSystem: 3, memory: 4, rateIn: 5, rateOut: 6, queue: 7, cutFederates: 8, cutObjects: 9, silentSince: 10, networkIn: 11, networkOut: 12, owned: 13, known: 14 };
 const L = { index: 0, aToB: 1, bToA: 2, queueA: 3, queueB: 4, up: 5 };
 const HISTORY_SPAN_MS = 5 * 60 * 1000;
 
@@ -185,6 +185,8 @@ function fmt(value, digits = 0) {
   return value === null || value === undefined ? '–' : formatValue(Number(value.toFixed(digits)));
 }
 
+function kilobytes(bytes) { return bytes === null || bytes === undefined ? '–' : `${(bytes / 1024).toFixed(1)} KB`; }
+
 function megabytes(bytes) { return bytes === null ? '–' : `${(bytes / 1048576).toFixed(1)} MB`; }
 
 function cutText(row) {
@@ -285,6 +287,8 @@ function showFigures(index) {
     ['memory', megabytes(row[N.memory])],
     ['messages in / out', `${fmt(row[N.rateIn])} / ${fmt(row[N.rateOut])} per s`],
     ['queued', fmt(row[N.queue])],
+    ['host network in / out', `${kilobytes(row[N.networkIn])} / ${kilobytes(row[N.networkOut])} per s`],
+    ['objects owned / known', `${fmt(row[N.owned])} / ${fmt(row[N.known])}`],
     ['its failure', cutText(row)],
     ['federates cut off', shown || 'none'],
   ];

@@ -8,7 +8,9 @@
 //! # Rows
 //!
 //! A node row is `[index, status, cpu_user_%, cpu_system_%, memory_bytes, in_per_s,
-//! out_per_s, queue, cut_federates, cut_objects, silent_since_unix_ms]`; a link row is
+//! out_per_s, queue, cut_federates, cut_objects, silent_since_unix_ms,
+//! host_network_in_bytes_per_s, host_network_out_bytes_per_s, objects_owned, objects_known]`
+//! (objects: of the federates the process runs); a link row is
 //! `[index, a_to_b_per_s, b_to_a_per_s, queue_at_a, queue_at_b, up]` (`a` dials `b`). A
 //! figure nobody reports is `null`. Status: 0 waiting (no answer yet, first 3 s), 1 live,
 //! 2 stale (silent for [`STALE_AFTER`]), 3 absent (a node with no figures of its own that
@@ -237,6 +239,10 @@ impl Board {
         let live = status == Status::Live;
         let sample = self.node_sample(node, now);
         let shown = |value: Option<f64>| value.filter(|_| live);
+        let own = self.nodes[node]
+            .figures
+            .as_ref()
+            .filter(|_| self.nodes[node].has_source);
         let silent_since = match status {
             Status::Stale => self.nodes[node].last_report.map(|(_, ms)| ms as f64),
             _ => None,
@@ -253,6 +259,16 @@ impl Board {
             Some(self.graph.cut_off[node].len() as f64),
             self.cut_off_objects(node),
             silent_since,
+            shown(own.and_then(|f| f.network_in)),
+            shown(own.and_then(|f| f.network_out)),
+            shown(
+                own.filter(|f| !f.federates.is_empty())
+                    .map(|f| f.federates.values().map(|x| x.owned).sum()),
+            ),
+            shown(
+                own.filter(|f| !f.federates.is_empty())
+                    .map(|f| f.federates.values().map(|x| x.known).sum()),
+            ),
         ]
     }
 

@@ -34,6 +34,9 @@ pub struct Figures {
     pub cpu_user: Option<f64>,
     pub cpu_system: Option<f64>,
     pub memory_bytes: Option<f64>,
+    /// The host's network bytes per second, in and out.
+    pub network_in: Option<f64>,
+    pub network_out: Option<f64>,
     /// By peer node name; links still in handshake (no peer yet) are left out.
     pub peers: BTreeMap<String, PeerFigures>,
     pub federates: BTreeMap<String, FederateFigures>,
@@ -101,6 +104,16 @@ pub fn figures(before: Option<&Reading>, now: &Reading, seconds: f64) -> Figures
         cpu_user: cpu_share(|r| r.cpu_user_seconds),
         cpu_system: cpu_share(|r| r.cpu_system_seconds),
         memory_bytes: now.memory_bytes,
+        network_in: rate(
+            before.and_then(|b| b.network_in_bytes),
+            now.network_in_bytes,
+            seconds,
+        ),
+        network_out: rate(
+            before.and_then(|b| b.network_out_bytes),
+            now.network_out_bytes,
+            seconds,
+        ),
         peers,
         federates,
     }
@@ -117,6 +130,7 @@ mod tests {
             cpu_system_seconds: Some(1.0),
             host_cpus: Some(2.0),
             memory_bytes: Some(100.0),
+            network_in_bytes: Some(cpu_user * 1000.0),
             ..Reading::default()
         };
         let link = LinkReading {
@@ -140,6 +154,8 @@ mod tests {
         // 1 CPU second in 2 s on 2 cores: a quarter of the host.
         assert_eq!(figures.cpu_user, Some(25.0));
         assert_eq!(figures.cpu_system, Some(0.0));
+        assert_eq!(figures.network_in, Some(500.0));
+        assert_eq!(figures.network_out, None);
         let peer = &figures.peers["p"];
         assert_eq!((peer.rate_in, peer.rate_out), (Some(25.0), Some(10.0)));
         assert_eq!(peer.queue, 4.0);

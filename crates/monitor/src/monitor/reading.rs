@@ -35,6 +35,9 @@ pub struct Reading {
     pub cpu_system_seconds: Option<f64>,
     pub host_cpus: Option<f64>,
     pub memory_bytes: Option<f64>,
+    /// The host's network interfaces (not the process's), bytes in and out.
+    pub network_in_bytes: Option<f64>,
+    pub network_out_bytes: Option<f64>,
     /// By local link id.
     pub links: BTreeMap<String, LinkReading>,
     /// By federate name.
@@ -61,6 +64,11 @@ impl Reading {
             },
             "trellis_host_cpu_count" => self.host_cpus = Some(value),
             "trellis_process_resident_memory_bytes" => self.memory_bytes = Some(value),
+            "trellis_host_network_bytes_total" => match sample.label("direction") {
+                Some("in") => self.network_in_bytes = Some(value),
+                Some("out") => self.network_out_bytes = Some(value),
+                _ => {}
+            },
             name if name.starts_with("trellis_link_") => self.take_link(sample),
             name if name.starts_with("trellis_federate_") => self.take_federate(sample),
             _ => {}
@@ -120,6 +128,8 @@ trellis_process_cpu_seconds_total{process="r1",mode="user"} 1.5
 trellis_process_cpu_seconds_total{process="r1",mode="system"} 0.5
 trellis_process_resident_memory_bytes{process="r1"} 2048
 trellis_host_cpu_count{process="r1"} 4
+trellis_host_network_bytes_total{process="r1",direction="in"} 100
+trellis_host_network_bytes_total{process="r1",direction="out"} 200
 trellis_link_messages_total{process="r1",link="3",peer="f1",role="federate",federation="X",direction="in"} 10
 trellis_link_messages_total{process="r1",link="3",peer="f1",role="federate",federation="X",direction="out"} 20
 trellis_link_queue_depth{process="r1",link="3",peer="f1",role="federate",federation="X",class="reliable"} 2
@@ -138,6 +148,8 @@ trellis_federate_updates_total{process="p",federate="f1",federation="X"} 70
         assert_eq!(reading.cpu_system_seconds, Some(0.5));
         assert_eq!(reading.host_cpus, Some(4.0));
         assert_eq!(reading.memory_bytes, Some(2048.0));
+        assert_eq!(reading.network_in_bytes, Some(100.0));
+        assert_eq!(reading.network_out_bytes, Some(200.0));
         let link = &reading.links["3"];
         assert_eq!(link.peer, "f1");
         assert_eq!((link.messages_in, link.messages_out), (10.0, 20.0));
