@@ -25,8 +25,10 @@
 //! [`rates`] turns two readings into per-second figures; [`graph`] is the topology file as
 //! drawn, with what each node's failure cuts off; [`board`] holds the latest figures and
 //! composes the frames the pages get; [`history`] keeps each node's last five minutes;
-//! [`scrape`] fetches; [`server`] serves the page (`assets/`, embedded) and the frames as
-//! Server-Sent Events. [`start`] runs it all on a thread of its own.
+//! [`scrape`] fetches (over HTTP, or from text rendered in this process for the demo);
+//! [`server`] serves the page (`assets/`, embedded) and the frames as Server-Sent Events;
+//! [`side`] a page beside it (the demo's plan view). [`start`] runs it all on a thread of
+//! its own.
 
 pub mod board;
 pub mod graph;
