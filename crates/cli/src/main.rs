@@ -3,6 +3,7 @@
 mod bench;
 mod demo;
 mod fom;
+mod lab;
 mod monitor;
 mod output;
 mod plan;
@@ -50,6 +51,9 @@ enum Command {
     Report(report::ReportArgs),
     /// Serve a live web page of a topology's processes, scraped from their /metrics.
     Monitor(monitor::MonitorArgs),
+    /// A site lab on this machine: sites as network namespaces, site links with delay, loss
+    /// and bandwidth; run a benchmark or a command in it (root).
+    Lab(lab::LabArgs),
 }
 
 /// A failure the user caused by what they typed: one line, exit code 2.
@@ -104,6 +108,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => plan::run(args),
         Command::Report(args) => report::run(args),
         Command::Monitor(args) => monitor::run(args),
+        Command::Lab(args) => lab::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

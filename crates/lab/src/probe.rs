@@ -5,7 +5,7 @@
 
 use crate::{Lab, LabError};
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4, TcpListener, TcpStream};
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
@@ -116,9 +116,81 @@ fn wait_readable(listener: &TcpListener, timeout: Duration) -> std::io::Result<(
     }
 }
 
+/// Wait until a TCP socket listens at `address` inside `site`, looking every 20 ms at most
+/// `timeout`. It reads the site's socket table rather than connecting, so the listener never
+/// sees a stray connection.
+pub fn wait_listening(
+    lab: &Lab,
+    site: usize,
+    address: SocketAddrV4,
+    timeout: Duration,
+) -> Result<(), LabError> {
+    let deadline = Instant::now() + timeout;
+    let watcher = lab.spawn_in_site(site, move || loop {
+        // thread-self: this thread's network namespace, not the process's.
+        let table = std::fs::read_to_string("/proc/thread-self/net/tcp")
+            .map_err(LabError::io("reading /proc/thread-self/net/tcp"))?;
+        if table.lines().skip(1).any(|line| listens_at(line, address)) {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(LabError::io(format!("nothing listens at {address}"))(
+                std::io::ErrorKind::TimedOut.into(),
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    })?;
+    joined(watcher.join())
+}
+
+/// Whether a line of /proc/net/tcp is a listener at `address` (or on every address at its
+/// port). Addresses there are hex of the address bytes read as a native u32, then `:PORT`.
+fn listens_at(line: &str, address: SocketAddrV4) -> bool {
+    const LISTEN: &str = "0A";
+    let mut fields = line.split_whitespace().skip(1);
+    let (Some(local), Some(_remote), Some(state)) = (fields.next(), fields.next(), fields.next())
+    else {
+        return false;
+    };
+    let Some((ip, port)) = local.split_once(':') else {
+        return false;
+    };
+    let (Ok(ip), Ok(port)) = (u32::from_str_radix(ip, 16), u16::from_str_radix(port, 16)) else {
+        return false;
+    };
+    let ip = Ipv4Addr::from(ip.to_ne_bytes());
+    state == LISTEN
+        && port == address.port()
+        && (ip == *address.ip() || ip == Ipv4Addr::UNSPECIFIED)
+}
+
 /// The median of some durations (the upper one of an even count).
 pub fn median(times: &[Duration]) -> Option<Duration> {
     let mut sorted = times.to_vec();
     sorted.sort();
     sorted.get(sorted.len() / 2).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listener_is_read_from_the_socket_table() {
+        let address = SocketAddrV4::new(Ipv4Addr::new(10, 200, 1, 2), 7000);
+        let ip = u32::from_ne_bytes([10, 200, 1, 2]);
+        let line = format!("   0: {ip:08X}:1B58 00000000:0000 0A 00000000:00000000 00:00000000");
+        assert!(listens_at(&line, address));
+        assert!(
+            !listens_at(&line.replace(" 0A ", " 01 "), address),
+            "established"
+        );
+        assert!(
+            !listens_at(&line.replace(":1B58", ":1B59"), address),
+            "another port"
+        );
+        let any = "   1: 00000000:1B58 00000000:0000 0A 0";
+        assert!(listens_at(any, address), "every address");
+        assert!(!listens_at("garbage", address));
+    }
 }

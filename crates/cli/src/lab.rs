@@ -1,0 +1,271 @@
+//! `trellis lab SITES.toml`: build the site lab of a file (network namespaces, site links with
+//! delay, loss and bandwidth), check each link's delay, then run a benchmark or a command in
+//! it, or just hold it until Ctrl-C. Whatever happens, the lab is removed on the way out.
+
+use crate::output::outln;
+use crate::UsageError;
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use trellis_lab::{clean, probe, Lab, LabSpec, RelayStats};
+
+#[derive(Args)]
+pub(crate) struct LabArgs {
+    /// The lab file: [[site]]s and the [[link]]s between them (see labs/).
+    #[arg(required_unless_present = "clean")]
+    file: Option<PathBuf>,
+    /// Run `trellis bench ARGS` in the lab: a router in the file's bench.router_site, the
+    /// benchmark's federates in bench.federate_site (words split at spaces).
+    #[arg(long, value_name = "ARGS", conflicts_with = "exec")]
+    bench: Option<String>,
+    /// With --bench: the benchmark's summary as JSON on stdout.
+    #[arg(long, requires = "bench")]
+    json: bool,
+    /// Run the command given after `--` in this site (`--exec east -- ping 10.200.2.2`).
+    #[arg(long, value_name = "SITE", requires = "command")]
+    exec: Option<String>,
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+    /// The port of the router --bench starts.
+    #[arg(long, default_value_t = 7000)]
+    router_port: u16,
+    /// Do not measure each link's round trip before starting.
+    #[arg(long)]
+    no_verify: bool,
+    /// Remove the namespaces (and their processes) of labs whose process no longer runs.
+    #[arg(long, conflicts_with_all = ["file", "bench", "exec"])]
+    clean: bool,
+    /// With --clean: also the labs of processes that still run.
+    #[arg(long, requires = "clean")]
+    all: bool,
+}
+
+/// Round trips measured per link at start.
+const VERIFY_ROUNDS: usize = 5;
+/// How long the router --bench starts may take to listen.
+const ROUTER_START: Duration = Duration::from_secs(15);
+/// How often the wait for a child looks at signals.
+const POLL: Duration = Duration::from_millis(20);
+
+pub(crate) fn run(args: LabArgs) -> Result<()> {
+    if args.clean {
+        for namespace in clean::remove_leftovers(args.all)? {
+            outln!("removed {namespace}");
+        }
+        return Ok(());
+    }
+    let Some(file) = &args.file else {
+        bail!(UsageError(
+            "trellis lab: give a lab file (or --clean)".into()
+        ));
+    };
+    // Before the lab exists, so a signal at any point ends in the teardown, not mid-way.
+    let interrupted = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        signal_hook::flag::register(signal, Arc::clone(&interrupted))
+            .context("installing signal handlers")?;
+    }
+    let spec = LabSpec::load(file)?;
+    let bench = args.bench.as_deref().map(bench_words).transpose()?;
+    let exec_site = args.exec.as_deref().map(|s| spec.site(s)).transpose()?;
+    let lab = Lab::build(spec)?;
+    say(&describe(&lab));
+    if !args.no_verify {
+        verify_links(&lab);
+    }
+    let mut children = Vec::new();
+    let outcome = match (bench, exec_site) {
+        (Some(words), _) => run_bench(&lab, &words, &args, &interrupted, &mut children),
+        (None, Some(site)) => run_exec(&lab, site, &args.command, &interrupted, &mut children),
+        (None, None) => {
+            say("lab ready; Ctrl-C or SIGTERM removes it");
+            wait_signal(&interrupted);
+            Err(anyhow!("interrupted"))
+        }
+    };
+    let stats = lab.stop();
+    for child in &mut children {
+        // Teardown ended every process in the lab; reap ours.
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    match stats {
+        Ok(stats) => say(&relay_summary(&stats)),
+        Err(e) => say(&format!("removing the lab: {e}")),
+    }
+    if interrupted.load(Ordering::Relaxed) {
+        bail!("interrupted; the lab was removed");
+    }
+    outcome
+}
+
+/// The words of --bench, refused when they name what the lab decides.
+fn bench_words(args: &str) -> Result<Vec<String>> {
+    let words: Vec<String> = args.split_whitespace().map(str::to_owned).collect();
+    if words.is_empty() {
+        bail!(UsageError(
+            "--bench: name a benchmark, e.g. 'pingpong --size 64'".into()
+        ));
+    }
+    for taken in ["--router", "--topology", "--routers-running"] {
+        if words
+            .iter()
+            .any(|w| w == taken || w.starts_with(&format!("{taken}=")))
+        {
+            bail!(UsageError(format!(
+                "--bench: {taken} is set by the lab (the router runs in bench.router_site)"
+            )));
+        }
+    }
+    Ok(words)
+}
+
+fn run_exec(
+    lab: &Lab,
+    site: usize,
+    command: &[String],
+    interrupted: &AtomicBool,
+    children: &mut Vec<Child>,
+) -> Result<()> {
+    let (program, arguments) = command
+        .split_first()
+        .ok_or_else(|| UsageError("--exec SITE -- COMMAND: no command".into()))?;
+    children.push(spawn(lab.command(site, program).args(arguments))?);
+    let status = wait_child(&mut children[0], interrupted)?;
+    finished(&command.join(" "), status)
+}
+
+fn run_bench(
+    lab: &Lab,
+    words: &[String],
+    args: &LabArgs,
+    interrupted: &AtomicBool,
+    children: &mut Vec<Child>,
+) -> Result<()> {
+    let exe = std::env::current_exe().context("finding the trellis executable")?;
+    let spec = lab.spec();
+    let router_address =
+        std::net::SocketAddrV4::new(lab.site_address(spec.router_site), args.router_port);
+    let url = format!("tcp://{router_address}");
+    children.push(spawn(
+        lab.command(spec.router_site, &exe)
+            .args(["router", "--listen", &url])
+            .stdout(Stdio::null()),
+    )?);
+    probe::wait_listening(lab, spec.router_site, router_address, ROUTER_START).with_context(
+        || {
+            format!(
+                "the router at {url} in site {}",
+                spec.sites[spec.router_site]
+            )
+        },
+    )?;
+    say(&format!(
+        "router {url} in site {}; trellis bench {} in site {}",
+        spec.sites[spec.router_site],
+        words.join(" "),
+        spec.sites[spec.federate_site]
+    ));
+    let mut bench = lab.command(spec.federate_site, &exe);
+    bench.arg("bench").args(words).args(["--router", &url]);
+    if args.json && !words.iter().any(|w| w == "--json") {
+        bench.arg("--json");
+    }
+    children.push(spawn(&mut bench)?);
+    let last = children.len() - 1;
+    let status = wait_child(&mut children[last], interrupted)?;
+    finished("trellis bench", status)
+}
+
+fn spawn(command: &mut Command) -> Result<Child> {
+    command
+        .spawn()
+        .with_context(|| format!("starting {command:?}"))
+}
+
+/// Wait for `child` to exit or a signal: `None` when interrupted.
+fn wait_child(child: &mut Child, interrupted: &AtomicBool) -> Result<Option<ExitStatus>> {
+    loop {
+        if interrupted.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        if let Some(status) = child.try_wait().context("waiting for a lab process")? {
+            return Ok(Some(status));
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+fn wait_signal(interrupted: &AtomicBool) {
+    while !interrupted.load(Ordering::Relaxed) {
+        std::thread::sleep(POLL);
+    }
+}
+
+fn finished(what: &str, status: Option<ExitStatus>) -> Result<()> {
+    match status {
+        None => Err(anyhow!("interrupted")),
+        Some(status) if status.success() => Ok(()),
+        Some(status) => Err(anyhow!("`{what}` in the lab exited with {status}")),
+    }
+}
+
+/// Measure each link's round trip and say how it compares with the delay asked.
+fn verify_links(lab: &Lab) {
+    let spec = lab.spec();
+    for link in &spec.links {
+        let (a, b) = link.sites;
+        let asked = 2 * link.delay;
+        let name = format!("{}–{}", spec.sites[a], spec.sites[b]);
+        let started = Instant::now();
+        match probe::round_trips(lab, a, b, VERIFY_ROUNDS).map(|t| probe::median(&t)) {
+            Ok(Some(measured)) => say(&format!(
+                "link {name}: round trip {:.2} ms (asked 2 × {:.2} ms; median of {VERIFY_ROUNDS} TCP exchanges)",
+                ms(measured),
+                ms(link.delay)
+            )),
+            Ok(None) => {}
+            Err(e) => say(&format!(
+                "link {name}: round trip not measured after {:.1} s (asked {:.2} ms): {e}",
+                started.elapsed().as_secs_f64(),
+                ms(asked)
+            )),
+        }
+    }
+}
+
+fn describe(lab: &Lab) -> String {
+    let spec = lab.spec();
+    let sites: Vec<String> = (0..spec.sites.len())
+        .map(|s| format!("{} {}", spec.sites[s], lab.site_address(s)))
+        .collect();
+    format!("lab {}: sites {}", lab.run_name(), sites.join(", "))
+}
+
+fn relay_summary(stats: &RelayStats) -> String {
+    format!(
+        "relay: {} packets forwarded, {} lost by the links' loss, {} dropped at the queue bound, {} unroutable; left {:.0} µs late on average, {:.0} µs at worst",
+        stats.forwarded,
+        stats.lost,
+        stats.dropped_queue_full,
+        stats.dropped_unroutable,
+        stats.late_mean().as_secs_f64() * 1e6,
+        stats.late_max.as_secs_f64() * 1e6
+    )
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
+}
+
+/// The lab's own lines go to stderr: stdout belongs to the benchmark or command it runs.
+fn say(line: &str) {
+    // Not eprintln!: it panics when stderr is a closed pipe.
+    let _ = writeln!(std::io::stderr(), "{line}");
+}

@@ -1,0 +1,257 @@
+//! `trellis lab` as a process (needs root): a benchmark run in the lab passes its result
+//! through and crosses the site link; SIGINT, SIGKILL plus `--clean`, and bad files leave no
+//! namespace or process behind.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TRELLIS: &str = env!("CARGO_BIN_EXE_trellis");
+const WAIT: Duration = Duration::from_secs(20);
+
+fn lab_file(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../labs")
+        .join(name);
+    path.to_str().unwrap().to_owned()
+}
+
+fn require_root() {
+    // SAFETY: geteuid cannot fail.
+    assert!(
+        unsafe { libc::geteuid() } == 0,
+        "this test builds network namespaces and must run as root"
+    );
+}
+
+/// The namespaces of the lab run by process `pid`.
+fn lab_namespaces(pid: u32) -> Vec<String> {
+    let out = Command::new("ip").args(["netns", "list"]).output().unwrap();
+    let prefix = format!("tlab-{pid}-");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| name.starts_with(&prefix))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn pids_in(namespace: &str) -> Vec<u32> {
+    let out = Command::new("ip")
+        .args(["netns", "pids", namespace])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+/// The inode that names a namespace; a process in it shows `net:[INODE]`.
+fn namespace_inode(namespace: &str) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(format!("/run/netns/{namespace}"))
+        .unwrap()
+        .ino()
+}
+
+/// Every thread of every process whose network namespace is one of `inodes`.
+fn threads_in(inodes: &[u64]) -> Vec<String> {
+    let mut found = Vec::new();
+    let wanted: Vec<String> = inodes.iter().map(|i| format!("net:[{i}]")).collect();
+    for process in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(tasks) = std::fs::read_dir(process.path().join("task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            if let Ok(link) = std::fs::read_link(task.path().join("ns/net")) {
+                if wanted.iter().any(|w| link.to_str() == Some(w)) {
+                    found.push(task.path().display().to_string());
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Poll `condition` every 10 ms until it holds, at most `WAIT`.
+fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = Instant::now() + WAIT;
+    while !condition() {
+        assert!(Instant::now() < deadline, "gave up waiting: {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn wait_exit(child: &mut Child) -> std::process::ExitStatus {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            panic!("trellis lab did not exit within {WAIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn is_running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| {
+            let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
+            !matches!(
+                state.and_then(|s| s.chars().next()),
+                Some('Z') | Some('X') | None
+            )
+        })
+        .unwrap_or(false)
+}
+
+/// `trellis lab two-sites --exec east -- sleep 600`, returned once the sleeper runs in east.
+fn lab_with_a_sleeper() -> (Child, Vec<String>, Vec<u32>) {
+    let child = Command::new(TRELLIS)
+        .args(["lab", &lab_file("two-sites-20ms.toml"), "--no-verify"])
+        .args(["--exec", "east", "--", "sleep", "600"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut namespaces = Vec::new();
+    let mut sleepers = Vec::new();
+    wait_until("the lab's sleeper runs in east", || {
+        namespaces = lab_namespaces(pid);
+        sleepers = namespaces
+            .iter()
+            .filter(|n| n.ends_with("-east"))
+            .flat_map(|n| pids_in(n))
+            .collect();
+        namespaces.len() == 3 && !sleepers.is_empty()
+    });
+    (child, namespaces, sleepers)
+}
+
+#[test]
+fn sigint_removes_every_namespace_and_process() {
+    require_root();
+    let (mut child, namespaces, sleepers) = lab_with_a_sleeper();
+    let inodes: Vec<u64> = namespaces.iter().map(|n| namespace_inode(n)).collect();
+    assert!(!threads_in(&inodes).is_empty(), "the sleeper is in the lab");
+    // SAFETY: signalling our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = wait_exit(&mut child);
+    assert!(!status.success(), "interrupted is not success: {status}");
+    assert_eq!(lab_namespaces(child.id()), Vec::<String>::new());
+    for pid in sleepers {
+        assert!(!is_running(pid), "process {pid} of the lab still runs");
+    }
+    assert_eq!(threads_in(&inodes), Vec::<String>::new());
+}
+
+#[test]
+fn clean_removes_what_a_killed_lab_left() {
+    require_root();
+    let (mut child, namespaces, sleepers) = lab_with_a_sleeper();
+    let inodes: Vec<u64> = namespaces.iter().map(|n| namespace_inode(n)).collect();
+    child.kill().unwrap(); // SIGKILL: no teardown
+    child.wait().unwrap();
+    assert_eq!(
+        lab_namespaces(child.id()).len(),
+        3,
+        "left behind by SIGKILL"
+    );
+    assert!(sleepers.iter().all(|&pid| is_running(pid)));
+
+    let out = Command::new(TRELLIS)
+        .args(["lab", "--clean"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let removed = String::from_utf8_lossy(&out.stdout);
+    for namespace in &namespaces {
+        assert!(
+            removed.contains(&format!("removed {namespace}\n")),
+            "{removed}"
+        );
+    }
+    assert_eq!(lab_namespaces(child.id()), Vec::<String>::new());
+    for pid in sleepers {
+        assert!(!is_running(pid), "process {pid} of the lab still runs");
+    }
+    assert_eq!(threads_in(&inodes), Vec::<String>::new());
+}
+
+#[test]
+fn a_benchmark_in_the_lab_crosses_the_site_link_and_passes_its_json_through() {
+    require_root();
+    let out_dir = std::env::temp_dir().join(format!("trellis-lab-bench-{}", std::process::id()));
+    let bench = format!("pingpong --size 64 --count 10 --out {}", out_dir.display());
+    let mut child = Command::new(TRELLIS)
+        .args([
+            "lab",
+            &lab_file("two-sites-20ms.toml"),
+            "--bench",
+            &bench,
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let stderr = child.stderr.take().unwrap();
+    let log = std::thread::spawn(move || {
+        BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+            .filter(|l| !l.contains(" INFO "))
+            .collect::<Vec<_>>()
+    });
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut stdout).unwrap();
+    let status = wait_exit(&mut child);
+    let log = log.join().unwrap().join("\n");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    assert!(status.success(), "{status}\n{log}");
+    eprintln!("{log}");
+    // The router is in east, both federates in west: a round trip crosses the 20 ms link
+    // four times (master → router → slave → router → master).
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let p50_ms = json["rtt_p50_us"].as_f64().unwrap() / 1000.0;
+    assert!((72.0..=88.0).contains(&p50_ms), "p50 {p50_ms} ms: {json}");
+    assert_eq!(json["lost"], 0);
+    assert!(log.contains("link east–west: round trip"), "{log}");
+    assert_eq!(lab_namespaces(pid), Vec::<String>::new());
+}
+
+#[test]
+fn a_bad_lab_file_is_named_with_its_line() {
+    let dir = std::env::temp_dir().join(format!("trellis-lab-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.toml");
+    std::fs::write(
+        &file,
+        "[[site]]\nname = \"east\"\n[[link]]\nsites = [\"east\", \"west\"]\n",
+    )
+    .unwrap();
+    let out = Command::new(TRELLIS)
+        .args(["lab", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        format!(
+            "error: {}: line 4: link.sites: no site named \"west\"",
+            file.display()
+        )
+    );
+}
