@@ -86,6 +86,27 @@ impl Lab {
         format!("to-{}", self.spec.sites[site])
     }
 
+    /// Bytes the `wan` namespace has sent down the veth toward `site`: what crossed the site
+    /// links into it (count before and after to measure a run).
+    pub fn bytes_toward(&self, site: usize) -> Result<u64, LabError> {
+        let veth = self.wan_veth(site);
+        let counter = netns::spawn_in(&self.wan_namespace(), "lab-counter", move || {
+            // thread-self: this thread's network namespace, not the process's.
+            let table = std::fs::read_to_string("/proc/thread-self/net/dev")
+                .map_err(LabError::io("reading /proc/thread-self/net/dev"))?;
+            transmitted_bytes(&table, &veth).ok_or_else(|| LabError::Io {
+                what: format!("no counters for {veth} in /proc/net/dev"),
+                source: std::io::ErrorKind::NotFound.into(),
+            })
+        })?;
+        counter.join().unwrap_or_else(|_| {
+            Err(LabError::Io {
+                what: "the byte counter thread panicked".into(),
+                source: std::io::ErrorKind::Other.into(),
+            })
+        })
+    }
+
     /// `program` to be run in `site` (`ip netns exec`); `TRELLIS_LAB_SITES` tells it every
     /// site's address as `name=ip,…`.
     pub fn command(&self, site: usize, program: impl AsRef<OsStr>) -> Command {
@@ -264,10 +285,30 @@ fn shape(namespace: &str, veth: &str, octet: u8, bps: u64) -> Result<(), LabErro
     ])
 }
 
+/// The transmitted bytes of `interface` in a /proc/net/dev table, whose lines read
+/// `NAME: rx-bytes packets errs drop fifo frame compressed multicast tx-bytes …`.
+fn transmitted_bytes(table: &str, interface: &str) -> Option<u64> {
+    table.lines().find_map(|line| {
+        let (name, counters) = line.split_once(':')?;
+        (name.trim() == interface).then_some(())?;
+        counters.split_whitespace().nth(8)?.parse().ok()
+    })
+}
+
 impl Drop for Lab {
     fn drop(&mut self) {
         if let Err(e) = self.teardown() {
             tracing::warn!("removing lab {}: {e}", self.run);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn transmitted_bytes_are_the_ninth_counter() {
+        let table = "Inter-|   Receive  |  Transmit\n face |bytes packets|bytes\n    lo: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\nto-east: 1500 10 0 0 0 0 0 0 98765 70 0 0 0 0 0 0\n";
+        assert_eq!(super::transmitted_bytes(table, "to-east"), Some(98765));
+        assert_eq!(super::transmitted_bytes(table, "to-west"), None);
     }
 }
