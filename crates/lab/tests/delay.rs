@@ -141,3 +141,56 @@ fn loss_follows_the_link_and_unlinked_sites_cannot_talk() {
         "b heard {heard_b}"
     );
 }
+
+#[test]
+fn a_rate_limited_link_carries_its_bandwidth() {
+    require_root();
+    let text = r#"
+        [[site]]
+        name = "a"
+        [[site]]
+        name = "b"
+        [[link]]
+        sites = ["a", "b"]
+        delay_ms = 1
+        bandwidth_mbit = 8
+    "#;
+    let lab = Lab::build(LabSpec::parse(text, "inline.toml".as_ref()).unwrap()).unwrap();
+    const BYTES: usize = 1_000_000; // one second at 8 Mbit/s
+    let bind = std::net::SocketAddr::from((lab.site_address(1), 9100));
+    let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(1);
+    let sink = lab
+        .spawn_in_site(1, move || {
+            let listener = std::net::TcpListener::bind(bind).unwrap();
+            ready_tx.send(()).unwrap();
+            let (mut stream, _) = listener.accept().unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let mut buffer = vec![0u8; 65536];
+            let (mut received, mut first) = (0, None);
+            while received < BYTES {
+                let n = std::io::Read::read(&mut stream, &mut buffer).unwrap();
+                assert!(n > 0, "the sender closed early");
+                first.get_or_insert_with(std::time::Instant::now);
+                received += n;
+            }
+            Ok(first.unwrap().elapsed())
+        })
+        .unwrap();
+    ready_rx.recv_timeout(Duration::from_secs(5)).unwrap();
+    let source = lab
+        .spawn_in_site(0, move || {
+            let mut stream = std::net::TcpStream::connect(bind).unwrap();
+            std::io::Write::write_all(&mut stream, &vec![7u8; BYTES]).unwrap();
+            Ok(())
+        })
+        .unwrap();
+    let elapsed = sink.join().unwrap().unwrap();
+    source.join().unwrap().unwrap();
+    lab.stop().unwrap();
+    // From the first byte received: the tbf's initial burst arrives at once, the rest at rate.
+    let mbit = BYTES as f64 * 8.0 / elapsed.as_secs_f64() / 1e6;
+    eprintln!("{BYTES} bytes in {elapsed:?}: {mbit:.2} Mbit/s");
+    assert!((6.8..=9.2).contains(&mbit), "{mbit:.2} Mbit/s, asked 8");
+}
