@@ -8,12 +8,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use signal_hook::consts::{SIGINT, SIGTERM};
 use std::io::Write;
-use std::path::PathBuf;
+use std::net::SocketAddrV4;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use trellis_lab::{clean, probe, Lab, LabSpec, RelayStats};
+use trellis_lab::{clean, placement, probe, Lab, LabSpec, RelayStats};
 
 #[derive(Args)]
 pub(crate) struct LabArgs {
@@ -24,6 +25,11 @@ pub(crate) struct LabArgs {
     /// benchmark's federates in bench.federate_site (words split at spaces).
     #[arg(long, value_name = "ARGS", conflicts_with = "exec")]
     bench: Option<String>,
+    /// With --bench: run on this topology file, each router in the site the lab file's
+    /// [place] names (else bench.router_site), the benchmark's federates in
+    /// bench.federate_site; its 127.0.0.1 addresses become the sites' addresses.
+    #[arg(long, value_name = "FILE", requires = "bench")]
+    topology: Option<PathBuf>,
     /// With --bench: the benchmark's summary as JSON on stdout.
     #[arg(long, requires = "bench")]
     json: bool,
@@ -89,7 +95,11 @@ pub(crate) fn run(args: LabArgs) -> Result<()> {
             Err(anyhow!("interrupted"))
         }
     };
+    let copy = topology_copy(&lab);
     let stats = lab.stop();
+    if copy.exists() {
+        let _ = std::fs::remove_file(copy);
+    }
     for child in &mut children {
         // Teardown ended every process in the lab; reap ours.
         let _ = child.kill();
@@ -119,7 +129,7 @@ fn bench_words(args: &str) -> Result<Vec<String>> {
             .any(|w| w == taken || w.starts_with(&format!("{taken}=")))
         {
             bail!(UsageError(format!(
-                "--bench: {taken} is set by the lab (the router runs in bench.router_site)"
+                "--bench: {taken} is set by the lab (give trellis lab --topology FILE)"
             )));
         }
     }
@@ -150,30 +160,17 @@ fn run_bench(
 ) -> Result<()> {
     let exe = std::env::current_exe().context("finding the trellis executable")?;
     let spec = lab.spec();
-    let router_address =
-        std::net::SocketAddrV4::new(lab.site_address(spec.router_site), args.router_port);
-    let url = format!("tcp://{router_address}");
-    children.push(spawn(
-        lab.command(spec.router_site, &exe)
-            .args(["router", "--listen", &url])
-            .stdout(Stdio::null()),
-    )?);
-    probe::wait_listening(lab, spec.router_site, router_address, ROUTER_START).with_context(
-        || {
-            format!(
-                "the router at {url} in site {}",
-                spec.sites[spec.router_site]
-            )
-        },
-    )?;
+    let router_args = match &args.topology {
+        Some(file) => start_topology(lab, file, &exe, children)?,
+        None => start_router(lab, &exe, args.router_port, children)?,
+    };
     say(&format!(
-        "router {url} in site {}; trellis bench {} in site {}",
-        spec.sites[spec.router_site],
+        "trellis bench {} in site {}",
         words.join(" "),
         spec.sites[spec.federate_site]
     ));
     let mut bench = lab.command(spec.federate_site, &exe);
-    bench.arg("bench").args(words).args(["--router", &url]);
+    bench.arg("bench").args(words).args(&router_args);
     if args.json && !words.iter().any(|w| w == "--json") {
         bench.arg("--json");
     }
@@ -181,6 +178,94 @@ fn run_bench(
     let last = children.len() - 1;
     let status = wait_child(&mut children[last], interrupted)?;
     finished("trellis bench", status)
+}
+
+/// One router in the router site; the benchmark's arguments to use it.
+fn start_router(
+    lab: &Lab,
+    exe: &Path,
+    port: u16,
+    children: &mut Vec<Child>,
+) -> Result<Vec<String>> {
+    let spec = lab.spec();
+    let address = SocketAddrV4::new(lab.site_address(spec.router_site), port);
+    let url = format!("tcp://{address}");
+    children.push(spawn(
+        lab.command(spec.router_site, exe)
+            .args(["router", "--listen", &url])
+            .stdout(Stdio::null()),
+    )?);
+    probe::wait_listening(lab, spec.router_site, address, ROUTER_START)
+        .with_context(|| format!("the router at {url}"))?;
+    say(&format!(
+        "router {url} in site {}",
+        spec.sites[spec.router_site]
+    ));
+    Ok(vec!["--router".into(), url])
+}
+
+/// Every router of a topology file in its site; the benchmark's arguments to use them.
+fn start_topology(
+    lab: &Lab,
+    file: &Path,
+    exe: &Path,
+    children: &mut Vec<Child>,
+) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("reading topology file {}", file.display()))?;
+    let placed = placement::place(&text, file, lab)?;
+    // Beside the lab's namespaces in name; removed with the lab's temporary files.
+    let path = topology_copy(lab);
+    std::fs::write(&path, &placed.text).with_context(|| format!("writing {}", path.display()))?;
+    let path_text = path.display().to_string();
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    for router in &placed.routers {
+        let mut child = spawn(
+            lab.command(router.site, exe)
+                .args(["router", "--topology", &path_text, "--name", &router.name])
+                .stdout(Stdio::piped()),
+        )?;
+        let stdout = child.stdout.take().context("a router's stdout")?;
+        children.push(child);
+        let (ready, name) = (ready_tx.clone(), router.name.clone());
+        // Reads to the end, so the router never blocks on a full pipe.
+        std::thread::spawn(move || {
+            for line in
+                std::io::BufRead::lines(std::io::BufReader::new(stdout)).map_while(Result::ok)
+            {
+                if line.starts_with("ready:") {
+                    let _ = ready.send(name.clone());
+                }
+            }
+        });
+    }
+    // A topology router says "ready: …" once its router links are up.
+    let deadline = Instant::now() + ROUTER_START;
+    for _ in &placed.routers {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let name = ready_rx.recv_timeout(left).map_err(|_| {
+            anyhow!("the topology's routers did not all link up within {ROUTER_START:?}")
+        })?;
+        let site = placed
+            .routers
+            .iter()
+            .find(|r| r.name == name)
+            .map_or(0, |r| r.site);
+        say(&format!(
+            "router {name} in site {}: linked up",
+            lab.spec().sites[site]
+        ));
+    }
+    Ok(vec![
+        "--topology".into(),
+        path_text,
+        "--routers-running".into(),
+    ])
+}
+
+/// Where --topology's rewritten file is kept while the lab runs.
+fn topology_copy(lab: &Lab) -> PathBuf {
+    std::env::temp_dir().join(format!("{}-topology.toml", lab.run_name()))
 }
 
 fn spawn(command: &mut Command) -> Result<Child> {

@@ -188,19 +188,19 @@ fn clean_removes_what_a_killed_lab_left() {
     assert_eq!(threads_in(&inodes), Vec::<String>::new());
 }
 
-#[test]
-fn a_benchmark_in_the_lab_crosses_the_site_link_and_passes_its_json_through() {
-    require_root();
-    let out_dir = std::env::temp_dir().join(format!("trellis-lab-bench-{}", std::process::id()));
-    let bench = format!("pingpong --size 64 --count 10 --out {}", out_dir.display());
+/// `trellis lab LAB_ARGS --bench 'BENCH --out TMP' --json`: the JSON it printed, and its
+/// stderr without INFO lines; asserts success and that the lab's namespaces are gone.
+fn lab_bench(lab_args: &[&str], bench: &str) -> (serde_json::Value, String) {
+    let out_dir = std::env::temp_dir().join(format!(
+        "trellis-lab-bench-{}-{}",
+        std::process::id(),
+        bench.len()
+    ));
+    let bench = format!("{bench} --out {}", out_dir.display());
     let mut child = Command::new(TRELLIS)
-        .args([
-            "lab",
-            &lab_file("two-sites-20ms.toml"),
-            "--bench",
-            &bench,
-            "--json",
-        ])
+        .arg("lab")
+        .args(lab_args)
+        .args(["--bench", &bench, "--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -221,14 +221,57 @@ fn a_benchmark_in_the_lab_crosses_the_site_link_and_passes_its_json_through() {
     let _ = std::fs::remove_dir_all(&out_dir);
     assert!(status.success(), "{status}\n{log}");
     eprintln!("{log}");
+    assert_eq!(lab_namespaces(pid), Vec::<String>::new());
+    (serde_json::from_str(&stdout).unwrap(), log)
+}
+
+#[test]
+fn a_benchmark_in_the_lab_crosses_the_site_link_and_passes_its_json_through() {
+    require_root();
+    let (json, log) = lab_bench(
+        &[&lab_file("two-sites-20ms.toml")],
+        "pingpong --size 64 --count 10",
+    );
     // The router is in east, both federates in west: a round trip crosses the 20 ms link
     // four times (master → router → slave → router → master).
-    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let p50_ms = json["rtt_p50_us"].as_f64().unwrap() / 1000.0;
     assert!((72.0..=88.0).contains(&p50_ms), "p50 {p50_ms} ms: {json}");
     assert_eq!(json["lost"], 0);
     assert!(log.contains("link east–west: round trip"), "{log}");
-    assert_eq!(lab_namespaces(pid), Vec::<String>::new());
+}
+
+#[test]
+fn a_topology_placed_in_sites_crosses_the_link_only_between_sites() {
+    require_root();
+    let topology = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../topologies/tree.toml");
+    let (json, log) = lab_bench(
+        &[
+            &lab_file("tree-two-sites.toml"),
+            "--topology",
+            topology.to_str().unwrap(),
+        ],
+        "pingpong --pair fed-5:fed-7 --pair fed-1:fed-3 --size 64 --count 10",
+    );
+    assert!(
+        log.contains("router root.2 in site west: linked up"),
+        "{log}"
+    );
+    assert!(
+        log.contains("router root.1 in site east: linked up"),
+        "{log}"
+    );
+    // fed-5 and fed-7 meet under root.2 in west, where the benchmark runs; fed-1 and fed-3
+    // attach to east's leaves, so an exchange crosses the 20 ms link four times.
+    let means = &json["sizes"][0]["pair_means_us"];
+    let (near_ms, far_ms) = (
+        means[0].as_f64().unwrap() / 1000.0,
+        means[1].as_f64().unwrap() / 1000.0,
+    );
+    assert!(near_ms < 10.0, "fed-5:fed-7 {near_ms} ms: {json}");
+    assert!(
+        (72.0..=88.0).contains(&far_ms),
+        "fed-1:fed-3 {far_ms} ms: {json}"
+    );
 }
 
 #[test]

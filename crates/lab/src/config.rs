@@ -26,6 +26,8 @@ struct RawLab {
     relay: RelayLimits,
     #[serde(default)]
     bench: Option<RawBench>,
+    #[serde(default)]
+    place: std::collections::BTreeMap<String, Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -94,6 +96,9 @@ pub struct LabSpec {
     pub router_site: usize,
     /// Where `--bench` puts the benchmark's federates.
     pub federate_site: usize,
+    /// `[place]`: a topology's routers by name and their sites; the others go to
+    /// `router_site`.
+    pub placement: Vec<(String, usize)>,
 }
 
 /// A site link, the same both ways: one-way delay, loss, and optionally a rate limit.
@@ -150,8 +155,23 @@ impl LabSpec {
             "federate_site",
             usize::from(sites.len() > 1),
         )?;
+        let placement = raw
+            .place
+            .iter()
+            .map(|(router, site)| {
+                site_index(&sites, site.get_ref())
+                    .map(|index| (router.clone(), index))
+                    .ok_or_else(|| {
+                        at(
+                            Some(site.span()),
+                            format!("place.{router}: no site named {:?}", site.get_ref()),
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()?;
         Ok(LabSpec {
             seed: raw.seed,
+            placement,
             sites,
             links,
             relay: raw.relay,
@@ -287,7 +307,7 @@ fn check_bandwidth(bandwidth: &Spanned<f64>) -> Result<u64, Problem> {
 }
 
 /// 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]
         .iter()
         .filter(|&&b| b == b'\n')
@@ -322,6 +342,10 @@ mod tests {
             }]
         );
         assert_eq!((spec.router_site, spec.federate_site), (0, 1));
+        let spec = parse(&format!("{TWO}[place]\ntop = \"west\"\n")).unwrap();
+        assert_eq!(spec.placement, [("top".to_owned(), 1)]);
+        let e = parse(&format!("{TWO}[place]\ntop = \"mars\"\n")).unwrap_err();
+        assert_eq!(e, "lab.toml: line 6: place.top: no site named \"mars\"");
     }
 
     #[test]

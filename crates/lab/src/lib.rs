@@ -18,6 +18,7 @@ pub mod config;
 mod ip;
 mod lab;
 pub mod netns;
+pub mod placement;
 pub mod probe;
 pub mod realtime;
 pub mod relay;
