@@ -82,7 +82,7 @@ pub(crate) fn run(args: LabArgs) -> Result<()> {
     let exec_site = args.exec.as_deref().map(|s| spec.site(s)).transpose()?;
     let lab = Lab::build(spec)?;
     say(&describe(&lab));
-    if !args.no_verify {
+    if !args.no_verify && !interrupted.load(Ordering::Relaxed) {
         verify_links(&lab);
     }
     let mut children = Vec::new();
@@ -310,11 +310,18 @@ fn verify_links(lab: &Lab) {
         let name = format!("{}–{}", spec.sites[a], spec.sites[b]);
         let started = Instant::now();
         match probe::round_trips(lab, a, b, VERIFY_ROUNDS).map(|t| probe::median(&t)) {
-            Ok(Some(measured)) => say(&format!(
-                "link {name}: round trip {:.2} ms (asked 2 × {:.2} ms; median of {VERIFY_ROUNDS} TCP exchanges)",
-                ms(measured),
-                ms(link.delay)
-            )),
+            Ok(Some(measured)) => {
+                say(&format!(
+                    "link {name}: round trip {:.2} ms (asked 2 × {:.2} ms; median of {VERIFY_ROUNDS} TCP exchanges)",
+                    ms(measured),
+                    ms(link.delay)
+                ));
+                if ms(measured) > ms(asked) * 1.1 + 1.0 {
+                    say(&format!(
+                        "warning: link {name} is more than 10 % (+1 ms) slower than asked: the machine may be too busy for the delays to hold"
+                    ));
+                }
+            }
             Ok(None) => {}
             Err(e) => say(&format!(
                 "link {name}: round trip not measured after {:.1} s (asked {:.2} ms): {e}",

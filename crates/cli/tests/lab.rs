@@ -233,9 +233,11 @@ fn a_benchmark_in_the_lab_crosses_the_site_link_and_passes_its_json_through() {
         "pingpong --size 64 --count 10",
     );
     // The router is in east, both federates in west: a round trip crosses the 20 ms link
-    // four times (master → router → slave → router → master).
+    // four times (master → router → slave → router → master): 80 ms, and less than five
+    // crossings' 100 ms (the router and federates wake at ordinary priority: on a busy
+    // machine each hop may add a little).
     let p50_ms = json["rtt_p50_us"].as_f64().unwrap() / 1000.0;
-    assert!((72.0..=88.0).contains(&p50_ms), "p50 {p50_ms} ms: {json}");
+    assert!((72.0..100.0).contains(&p50_ms), "p50 {p50_ms} ms: {json}");
     assert_eq!(json["lost"], 0);
     assert!(log.contains("link east–west: round trip"), "{log}");
 }
@@ -267,9 +269,10 @@ fn a_topology_placed_in_sites_crosses_the_link_only_between_sites() {
         means[0].as_f64().unwrap() / 1000.0,
         means[1].as_f64().unwrap() / 1000.0,
     );
-    assert!(near_ms < 10.0, "fed-5:fed-7 {near_ms} ms: {json}");
+    // Any crossing would cost 40 ms; four crossings 80 ms (slack as above).
+    assert!(near_ms < 30.0, "fed-5:fed-7 {near_ms} ms: {json}");
     assert!(
-        (72.0..=88.0).contains(&far_ms),
+        (72.0..100.0).contains(&far_ms),
         "fed-1:fed-3 {far_ms} ms: {json}"
     );
 }
