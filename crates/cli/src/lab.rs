@@ -86,13 +86,15 @@ pub(crate) fn run(args: LabArgs) -> Result<()> {
         verify_links(&lab);
     }
     let mut children = Vec::new();
+    // Holding the lab, a signal is the ordinary end; running something, an interruption.
+    let holding = bench.is_none() && exec_site.is_none();
     let outcome = match (bench, exec_site) {
         (Some(words), _) => run_bench(&lab, &words, &args, &interrupted, &mut children),
         (None, Some(site)) => run_exec(&lab, site, &args.command, &interrupted, &mut children),
         (None, None) => {
             say("lab ready; Ctrl-C or SIGTERM removes it");
             wait_signal(&interrupted);
-            Err(anyhow!("interrupted"))
+            Ok(())
         }
     };
     let copy = topology_copy(&lab);
@@ -109,7 +111,7 @@ pub(crate) fn run(args: LabArgs) -> Result<()> {
         Ok(stats) => say(&relay_summary(&stats)),
         Err(e) => say(&format!("removing the lab: {e}")),
     }
-    if interrupted.load(Ordering::Relaxed) {
+    if interrupted.load(Ordering::Relaxed) && !holding {
         bail!("interrupted; the lab was removed");
     }
     outcome
@@ -218,7 +220,7 @@ fn start_topology(
     let path = topology_copy(lab);
     std::fs::write(&path, &placed.text).with_context(|| format!("writing {}", path.display()))?;
     let path_text = path.display().to_string();
-    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(placed.routers.len().max(1));
     for router in &placed.routers {
         let mut child = spawn(
             lab.command(router.site, exe)
@@ -234,7 +236,8 @@ fn start_topology(
                 std::io::BufRead::lines(std::io::BufReader::new(stdout)).map_while(Result::ok)
             {
                 if line.starts_with("ready:") {
-                    let _ = ready.send(name.clone());
+                    // Only the first "ready" counts; a full channel holds it already.
+                    let _ = ready.try_send(name.clone());
                 }
             }
         });
