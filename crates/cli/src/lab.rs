@@ -36,6 +36,7 @@ pub(crate) struct LabArgs {
     /// Run the command given after `--` in this site (`--exec east -- ping 10.200.2.2`).
     #[arg(long, value_name = "SITE", requires = "command")]
     exec: Option<String>,
+    /// The command --exec runs, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
     /// The port of the router --bench starts.
