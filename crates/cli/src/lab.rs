@@ -233,11 +233,13 @@ fn start_topology(
         let (ready, name) = (ready_tx.clone(), router.name.clone());
         // Reads to the end, so the router never blocks on a full pipe.
         std::thread::spawn(move || {
+            let mut said_ready = false;
             for line in
                 std::io::BufRead::lines(std::io::BufReader::new(stdout)).map_while(Result::ok)
             {
-                if line.starts_with("ready:") {
-                    // Only the first "ready" counts; a full channel holds it already.
+                // A router says it again after relinking; only its first counts.
+                if line.starts_with("ready:") && !said_ready {
+                    said_ready = true;
                     let _ = ready.try_send(name.clone());
                 }
             }

@@ -110,8 +110,22 @@ fn is_running(pid: u32) -> bool {
         .unwrap_or(false)
 }
 
+/// A `trellis lab` process that is killed if a test fails before it ends, so a failing
+/// test leaves no lab running.
+struct LabProcess(Child);
+
+impl Drop for LabProcess {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+            let _ = Command::new(TRELLIS).args(["lab", "--clean"]).output();
+        }
+    }
+}
+
 /// `trellis lab two-sites --exec east -- sleep 600`, returned once the sleeper runs in east.
-fn lab_with_a_sleeper() -> (Child, Vec<String>, Vec<u32>) {
+fn lab_with_a_sleeper() -> (LabProcess, Vec<String>, Vec<u32>) {
     let child = Command::new(TRELLIS)
         .args(["lab", &lab_file("two-sites-20ms.toml"), "--no-verify"])
         .args(["--exec", "east", "--", "sleep", "600"])
@@ -119,7 +133,8 @@ fn lab_with_a_sleeper() -> (Child, Vec<String>, Vec<u32>) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let pid = child.id();
+    let child = LabProcess(child);
+    let pid = child.0.id();
     let mut namespaces = Vec::new();
     let mut sleepers = Vec::new();
     wait_until("the lab's sleeper runs in east", || {
@@ -129,7 +144,11 @@ fn lab_with_a_sleeper() -> (Child, Vec<String>, Vec<u32>) {
             .filter(|n| n.ends_with("-east"))
             .flat_map(|n| pids_in(n))
             .collect();
-        namespaces.len() == 3 && !sleepers.is_empty()
+        // The sleeper itself, past `ip netns exec`'s own set-up and exec.
+        let sleeping = |pid: &u32| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c == "sleep\n")
+        };
+        namespaces.len() == 3 && !sleepers.is_empty() && sleepers.iter().all(sleeping)
     });
     (child, namespaces, sleepers)
 }
@@ -137,14 +156,17 @@ fn lab_with_a_sleeper() -> (Child, Vec<String>, Vec<u32>) {
 #[test]
 fn sigint_removes_every_namespace_and_process() {
     require_root();
-    let (mut child, namespaces, sleepers) = lab_with_a_sleeper();
+    let (mut lab, namespaces, sleepers) = lab_with_a_sleeper();
     let inodes: Vec<u64> = namespaces.iter().map(|n| namespace_inode(n)).collect();
-    assert!(!threads_in(&inodes).is_empty(), "the sleeper is in the lab");
+    assert!(
+        !threads_in(&inodes).is_empty(),
+        "the sleeper {sleepers:?} is in the lab {namespaces:?} {inodes:?}"
+    );
     // SAFETY: signalling our own child.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let status = wait_exit(&mut child);
+    assert_eq!(unsafe { libc::kill(lab.0.id() as i32, libc::SIGINT) }, 0);
+    let status = wait_exit(&mut lab.0);
     assert!(!status.success(), "interrupted is not success: {status}");
-    assert_eq!(lab_namespaces(child.id()), Vec::<String>::new());
+    assert_eq!(lab_namespaces(lab.0.id()), Vec::<String>::new());
     for pid in sleepers {
         assert!(!is_running(pid), "process {pid} of the lab still runs");
     }
@@ -154,12 +176,12 @@ fn sigint_removes_every_namespace_and_process() {
 #[test]
 fn clean_removes_what_a_killed_lab_left() {
     require_root();
-    let (mut child, namespaces, sleepers) = lab_with_a_sleeper();
+    let (mut lab, namespaces, sleepers) = lab_with_a_sleeper();
     let inodes: Vec<u64> = namespaces.iter().map(|n| namespace_inode(n)).collect();
-    child.kill().unwrap(); // SIGKILL: no teardown
-    child.wait().unwrap();
+    lab.0.kill().unwrap(); // SIGKILL: no teardown
+    lab.0.wait().unwrap();
     assert_eq!(
-        lab_namespaces(child.id()).len(),
+        lab_namespaces(lab.0.id()).len(),
         3,
         "left behind by SIGKILL"
     );
@@ -181,7 +203,7 @@ fn clean_removes_what_a_killed_lab_left() {
             "{removed}"
         );
     }
-    assert_eq!(lab_namespaces(child.id()), Vec::<String>::new());
+    assert_eq!(lab_namespaces(lab.0.id()), Vec::<String>::new());
     for pid in sleepers {
         assert!(!is_running(pid), "process {pid} of the lab still runs");
     }
@@ -242,9 +264,8 @@ fn a_benchmark_in_the_lab_crosses_the_site_link_and_passes_its_json_through() {
     assert!(log.contains("link east–west: round trip"), "{log}");
 }
 
-#[test]
-fn a_topology_placed_in_sites_crosses_the_link_only_between_sites() {
-    require_root();
+/// The median round trip of one pingpong pair on topologies/tree.toml placed over two sites.
+fn tree_pair_p50_ms(pair: &str) -> f64 {
     let topology = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../topologies/tree.toml");
     let (json, log) = lab_bench(
         &[
@@ -252,29 +273,27 @@ fn a_topology_placed_in_sites_crosses_the_link_only_between_sites() {
             "--topology",
             topology.to_str().unwrap(),
         ],
-        "pingpong --pair fed-5:fed-7 --pair fed-1:fed-3 --size 64 --count 10",
+        &format!("pingpong --pair {pair} --size 64 --count 10"),
     );
-    assert!(
-        log.contains("router root.2 in site west: linked up"),
-        "{log}"
-    );
-    assert!(
-        log.contains("router root.1 in site east: linked up"),
-        "{log}"
-    );
-    // fed-5 and fed-7 meet under root.2 in west, where the benchmark runs; fed-1 and fed-3
-    // attach to east's leaves, so an exchange crosses the 20 ms link four times.
-    let means = &json["sizes"][0]["pair_means_us"];
-    let (near_ms, far_ms) = (
-        means[0].as_f64().unwrap() / 1000.0,
-        means[1].as_f64().unwrap() / 1000.0,
-    );
-    // Any crossing would cost 40 ms; four crossings 80 ms (slack as above).
-    assert!(near_ms < 30.0, "fed-5:fed-7 {near_ms} ms: {json}");
-    assert!(
-        (72.0..100.0).contains(&far_ms),
-        "fed-1:fed-3 {far_ms} ms: {json}"
-    );
+    for placed in ["root.2 in site west", "root.1 in site east"] {
+        assert!(
+            log.contains(&format!("router {placed}: linked up")),
+            "{log}"
+        );
+    }
+    json["rtt_p50_us"].as_f64().unwrap() / 1000.0
+}
+
+#[test]
+fn a_topology_placed_in_sites_crosses_the_link_only_between_sites() {
+    require_root();
+    // fed-5 and fed-7 meet under root.2 in west, where the benchmark runs: any crossing
+    // would cost 40 ms. fed-1 and fed-3 attach to east's leaves, so an exchange crosses the
+    // 20 ms link four times (slack as above).
+    let near_ms = tree_pair_p50_ms("fed-5:fed-7");
+    assert!(near_ms < 30.0, "fed-5:fed-7 {near_ms} ms");
+    let far_ms = tree_pair_p50_ms("fed-1:fed-3");
+    assert!((72.0..100.0).contains(&far_ms), "fed-1:fed-3 {far_ms} ms");
 }
 
 #[test]
