@@ -148,7 +148,9 @@ impl FederateBoard {
     /// [`MAX_FEDERATES_PER_BOARD`] names a new one is not added; returns whether kept.
     pub fn publish(&self, figures: FederateFigures) -> bool {
         let mut federates = self.federates.lock().unwrap_or_else(|e| e.into_inner());
-        let known = federates.iter().position(|f| f.federate == figures.federate);
+        let known = federates
+            .iter()
+            .position(|f| f.federate == figures.federate);
         match known {
             Some(at) => federates[at] = figures,
             None if federates.len() < MAX_FEDERATES_PER_BOARD => federates.push(figures),
