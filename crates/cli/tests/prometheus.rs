@@ -248,3 +248,27 @@ fn prometheus_scrapes_every_router_with_the_plans_configuration() {
     drop(prometheus);
     up.stop();
 }
+
+#[test]
+fn a_metrics_port_in_use_is_a_one_line_error_with_exit_code_2() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args([
+            "router",
+            "--listen",
+            "tcp://127.0.0.1:0",
+            "--metrics",
+            &address,
+        ])
+        .env("TRELLIS_LOG", "error")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot serve metrics on {address}")),
+        "{stderr}"
+    );
+}
