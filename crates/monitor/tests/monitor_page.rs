@@ -185,3 +185,23 @@ fn three_hundred_processes_are_scraped_every_second_and_the_frames_keep_up() {
     );
     assert!(worst_lag < 1000, "frames {worst_lag} ms late");
 }
+
+/// An operator's open page must not keep a stopped monitor alive (`trellis monitor` on
+/// Ctrl-C): its event stream never ends by itself.
+#[test]
+fn a_stopped_monitor_closes_the_pages_still_open() {
+    let fake = FakeProcesses::start(vec![FakeProcess::new("solo", &[])]);
+    let text = router("solo", None, 1001, fake.addresses[0]);
+    let (running, _) = start(&text);
+    let mut page = Events::open(running.address());
+    page.next();
+    let (stopped, done) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        drop(running);
+        let _ = stopped.send(());
+    });
+    assert!(
+        done.recv_timeout(Duration::from_secs(20)).is_ok(),
+        "the monitor did not stop while a page was open"
+    );
+}

@@ -95,10 +95,15 @@ impl MonitorSetup {
     }
 }
 
-/// A monitor serving on a thread of its own; dropping it stops the server and its scrapes.
+/// Once stopped, how long open pages get before their event streams are cut: a page's
+/// stream never ends by itself, so a graceful shutdown alone would wait for the browser.
+const CLOSE_GRACE: Duration = Duration::from_millis(500);
+
+/// A monitor serving on a thread of its own; dropping it stops the server and its scrapes
+/// within [`CLOSE_GRACE`], open pages or not.
 pub struct Running {
     address: SocketAddr,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    shutdown: Option<tokio::sync::watch::Sender<bool>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -116,7 +121,7 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
+            let _ = shutdown.send(true);
         }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
@@ -140,7 +145,7 @@ pub fn start(setup: MonitorSetup, listen: SocketAddr) -> Result<Running, Monitor
     let sources: Vec<usize> = setup.targets.iter().map(|t| t.node).collect();
     let board = Arc::new(Mutex::new(Board::new(Arc::new(setup.graph), &sources)));
     let shared = server::Shared::new(board.clone(), setup.title);
-    let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (shutdown, stopped) = tokio::sync::watch::channel(false);
     let (targets, side) = (setup.targets, setup.side);
     let thread = std::thread::Builder::new()
         .name("monitor".into())
@@ -157,13 +162,22 @@ pub fn start(setup: MonitorSetup, listen: SocketAddr) -> Result<Running, Monitor
                 };
                 tokio::spawn(scrape::scrape_forever(board, targets));
                 tokio::spawn(compose_forever(shared));
-                let served = axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = stopped.await;
-                    })
-                    .await;
-                if let Err(e) = served {
-                    tracing::error!("monitor server: {e}");
+                let mut stopping = stopped.clone();
+                let served = axum::serve(listener, app).with_graceful_shutdown(async move {
+                    let _ = stopping.wait_for(|stop| *stop).await;
+                });
+                let mut stopping = stopped;
+                tokio::select! {
+                    served = served => {
+                        if let Err(e) = served {
+                            tracing::error!("monitor server: {e}");
+                        }
+                    }
+                    // Leaving block_on drops the runtime, and with it every open stream.
+                    _ = async {
+                        let _ = stopping.wait_for(|stop| *stop).await;
+                        tokio::time::sleep(CLOSE_GRACE).await;
+                    } => tracing::debug!("monitor: closed the pages still open"),
                 }
             })
         })
