@@ -104,6 +104,16 @@ fn link_id(link: &LinkInfo) -> String {
     text.strip_prefix("link ").unwrap_or(&text).to_owned()
 }
 
+/// A family whose two samples differ in one label: name, kind, help, the label, and each
+/// of its values with the figure.
+type SplitFamily = (
+    &'static str,
+    Kind,
+    &'static str,
+    &'static str,
+    [(&'static str, u64); 2],
+);
+
 fn write_link(out: &mut Exposition, link: &LinkInfo, host: &HostStats) {
     let id = link_id(link);
     let (peer, federation) = link
@@ -122,121 +132,92 @@ fn write_link(out: &mut Exposition, link: &LinkInfo, host: &HostStats) {
         labels
     };
     let s = &link.stats;
-    let help = "Data frames over the link, by direction.";
-    out.sample(
-        "trellis_link_messages_total",
-        Kind::Counter,
-        help,
-        &with(("direction", "in")),
-        s.data_in as f64,
-    );
-    out.sample(
-        "trellis_link_messages_total",
-        Kind::Counter,
-        help,
-        &with(("direction", "out")),
-        s.data_out as f64,
-    );
-    let help = "Bytes over the link, by direction.";
-    out.sample(
-        "trellis_link_bytes_total",
-        Kind::Counter,
-        help,
-        &with(("direction", "in")),
-        s.bytes_in as f64,
-    );
-    out.sample(
-        "trellis_link_bytes_total",
-        Kind::Counter,
-        help,
-        &with(("direction", "out")),
-        s.bytes_out as f64,
-    );
-    let help = "Frames queued toward the link now, by class.";
-    out.sample(
-        "trellis_link_queue_depth",
-        Kind::Gauge,
-        help,
-        &with(("class", "reliable")),
-        link.reliable_frames as f64,
-    );
-    out.sample(
-        "trellis_link_queue_depth",
-        Kind::Gauge,
-        help,
-        &with(("class", "best_effort")),
-        link.best_effort_frames as f64,
-    );
-    let help = "Bytes queued toward the link now, by class.";
-    out.sample(
-        "trellis_link_queue_bytes",
-        Kind::Gauge,
-        help,
-        &with(("class", "reliable")),
-        link.reliable_queued as f64,
-    );
-    out.sample(
-        "trellis_link_queue_bytes",
-        Kind::Gauge,
-        help,
-        &with(("class", "best_effort")),
-        link.best_effort_queued as f64,
-    );
+    let split: [SplitFamily; 5] = [
+        (
+            "trellis_link_messages_total",
+            Kind::Counter,
+            "Data frames over the link, by direction.",
+            "direction",
+            [("in", s.data_in), ("out", s.data_out)],
+        ),
+        (
+            "trellis_link_bytes_total",
+            Kind::Counter,
+            "Bytes over the link, by direction.",
+            "direction",
+            [("in", s.bytes_in), ("out", s.bytes_out)],
+        ),
+        (
+            "trellis_link_queue_depth",
+            Kind::Gauge,
+            "Frames queued toward the link now, by class.",
+            "class",
+            [
+                ("reliable", link.reliable_frames as u64),
+                ("best_effort", link.best_effort_frames as u64),
+            ],
+        ),
+        (
+            "trellis_link_queue_bytes",
+            Kind::Gauge,
+            "Bytes queued toward the link now, by class.",
+            "class",
+            [
+                ("reliable", link.reliable_queued as u64),
+                ("best_effort", link.best_effort_queued as u64),
+            ],
+        ),
+        (
+            "trellis_link_interest_ids",
+            Kind::Gauge,
+            "Interest ids declared on the link: in, by the peer to us; out, by us to it.",
+            "direction",
+            [("in", link.interest_in), ("out", link.interest_out)],
+        ),
+    ];
+    for (name, kind, help, label, figures) in split {
+        for (value, figure) in figures {
+            out.sample(name, kind, help, &with((label, value)), figure as f64);
+        }
+    }
     for (reason, count) in drop_reasons(&s.drops) {
-        let help = "Frames dropped on the link, by reason.";
         out.sample(
             "trellis_link_drops_total",
             Kind::Counter,
-            help,
+            "Frames dropped on the link, by reason.",
             &with(("reason", reason)),
             count as f64,
         );
     }
-    let help = "Times a reliable frame from the link waited for room downstream.";
-    out.sample(
-        "trellis_link_pauses_total",
-        Kind::Counter,
-        help,
-        &base,
-        s.paused as f64,
-    );
-    let help = "Keep-latest frames queued toward the link that a newer one replaced.";
-    out.sample(
-        "trellis_link_latest_replaced_total",
-        Kind::Counter,
-        help,
-        &base,
-        s.latest_replaced as f64,
-    );
-    let help = "Interest ids declared on the link: in, by the peer to us; out, by us to it.";
-    out.sample(
-        "trellis_link_interest_ids",
-        Kind::Gauge,
-        help,
-        &with(("direction", "in")),
-        link.interest_in as f64,
-    );
-    out.sample(
-        "trellis_link_interest_ids",
-        Kind::Gauge,
-        help,
-        &with(("direction", "out")),
-        link.interest_out as f64,
-    );
     let up = link.up && !link.closing;
-    out.sample(
-        "trellis_link_up",
-        Kind::Gauge,
-        "1 while the link is up, 0 in handshake or closing.",
-        &base,
-        f64::from(u8::from(up)),
-    );
     let age = host.now.as_nanos().saturating_sub(link.opened.as_nanos()) as f64 / 1e9;
-    out.sample(
-        "trellis_link_age_seconds",
-        Kind::Gauge,
-        "Time since the link was opened.",
-        &base,
-        age,
-    );
+    let whole: [(&str, Kind, &str, f64); 4] = [
+        (
+            "trellis_link_pauses_total",
+            Kind::Counter,
+            "Times a reliable frame from the link waited for room downstream.",
+            s.paused as f64,
+        ),
+        (
+            "trellis_link_latest_replaced_total",
+            Kind::Counter,
+            "Keep-latest frames queued toward the link that a newer one replaced.",
+            s.latest_replaced as f64,
+        ),
+        (
+            "trellis_link_up",
+            Kind::Gauge,
+            "1 while the link is up, 0 in handshake or closing.",
+            f64::from(u8::from(up)),
+        ),
+        (
+            "trellis_link_age_seconds",
+            Kind::Gauge,
+            "Time since the link was opened.",
+            age,
+        ),
+    ];
+    for (name, kind, help, figure) in whole {
+        out.sample(name, kind, help, &base, figure);
+    }
 }
