@@ -22,7 +22,8 @@ pub(crate) struct LabArgs {
     #[arg(required_unless_present = "clean")]
     file: Option<PathBuf>,
     /// Run `trellis bench ARGS` in the lab: a router in the file's bench.router_site, the
-    /// benchmark's federates in bench.federate_site (words split at spaces).
+    /// benchmark's federates in bench.federate_site (words split at spaces). With `--out DIR`
+    /// among them, DIR/lab.json records the lab and the bytes that crossed into each site.
     #[arg(long, value_name = "ARGS", conflicts_with = "exec")]
     bench: Option<String>,
     /// With --bench: run on this topology file, each router in the site the lab file's
@@ -177,10 +178,72 @@ fn run_bench(
     if args.json && !words.iter().any(|w| w == "--json") {
         bench.arg("--json");
     }
+    let bytes_before = site_bytes(lab)?;
     children.push(spawn(&mut bench)?);
     let last = children.len() - 1;
     let status = wait_child(&mut children[last], interrupted)?;
-    finished("trellis bench", status)
+    finished("trellis bench", status)?;
+    if let Some(out) = out_dir(words) {
+        write_lab_record(lab, args, &out, &bytes_before)?;
+    }
+    Ok(())
+}
+
+/// The results folder the benchmark writes into, when its words name one (`--out DIR`).
+fn out_dir(words: &[String]) -> Option<PathBuf> {
+    words
+        .iter()
+        .enumerate()
+        .find_map(|(i, word)| match word.strip_prefix("--out") {
+            Some("") => words.get(i + 1).map(PathBuf::from),
+            Some(rest) => rest.strip_prefix('=').map(PathBuf::from),
+            None => None,
+        })
+}
+
+/// Bytes the wan namespace has sent toward each site so far.
+fn site_bytes(lab: &Lab) -> Result<Vec<u64>> {
+    (0..lab.spec().sites.len())
+        .map(|site| Ok(lab.bytes_toward(site)?))
+        .collect()
+}
+
+/// `lab.json` beside the benchmark's results: the lab it ran in (sites, each link's delay,
+/// loss and rate, where the routers ran) and the bytes that crossed the site links into each
+/// site while it ran, so a report can say what network the numbers were measured on.
+fn write_lab_record(lab: &Lab, args: &LabArgs, out: &Path, before: &[u64]) -> Result<()> {
+    let spec = lab.spec();
+    let after = site_bytes(lab)?;
+    let links: Vec<serde_json::Value> = spec
+        .links
+        .iter()
+        .map(|link| {
+            serde_json::json!({
+                "sites": [spec.sites[link.sites.0], spec.sites[link.sites.1]],
+                "delay_ms": ms(link.delay),
+                "loss_percent": link.loss * 100.0,
+                "bandwidth_mbit": link.bandwidth_bps.map(|bps| bps as f64 / 1e6),
+            })
+        })
+        .collect();
+    let bytes_in: serde_json::Map<String, serde_json::Value> = (0..spec.sites.len())
+        .map(|site| {
+            let crossed = after[site].saturating_sub(before[site]);
+            (spec.sites[site].clone(), crossed.into())
+        })
+        .collect();
+    let record = serde_json::json!({
+        "lab_file": args.file.as_ref().map(|f| f.display().to_string()),
+        "topology_file": args.topology.as_ref().map(|f| f.display().to_string()),
+        "federate_site": spec.sites[spec.federate_site],
+        "router_site": spec.sites[spec.router_site],
+        "placement": spec.placement.iter().map(|(router, site)| (router.clone(), spec.sites[*site].clone().into())).collect::<serde_json::Map<String, serde_json::Value>>(),
+        "links": links,
+        "site_link_bytes_in": bytes_in,
+    });
+    let path = out.join("lab.json");
+    let text = serde_json::to_string_pretty(&record).context("encoding lab.json")?;
+    std::fs::write(&path, text + "\n").with_context(|| format!("writing {}", path.display()))
 }
 
 /// One router in the router site; the benchmark's arguments to use it.
