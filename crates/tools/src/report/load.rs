@@ -21,6 +21,9 @@ pub(crate) enum Benchmark {
     Timestep,
     Chaos,
     Clutter,
+    /// The RTI-NG interconnect study in the site lab (`scripts/wan-results`).
+    #[serde(rename = "wan-rting")]
+    WanRting,
 }
 
 impl Benchmark {
@@ -36,6 +39,7 @@ impl Benchmark {
             Benchmark::Timestep => "timestep",
             Benchmark::Chaos => "chaos",
             Benchmark::Clutter => "clutter",
+            Benchmark::WanRting => crate::wan::RTING_BENCHMARK,
         }
     }
 }
@@ -360,6 +364,7 @@ pub(crate) enum Summary {
     Timestep(Timestep),
     Chaos(Chaos),
     Clutter(Clutter),
+    WanRting(crate::wan::RtingSummary),
 }
 
 /// One results folder.
@@ -370,6 +375,21 @@ pub(crate) struct Run {
     pub label: String,
     pub meta: Meta,
     pub summary: Summary,
+    /// `lab.json`: the site lab the benchmark ran in (`trellis lab --bench '... --out DIR'`).
+    pub lab: Option<LabRecord>,
+}
+
+/// `lab.json`: the site links a benchmark ran across and the bytes that crossed them.
+#[derive(Deserialize)]
+pub(crate) struct LabRecord {
+    pub links: Vec<LabLink>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct LabLink {
+    pub delay_ms: f64,
+    pub bandwidth_mbit: Option<f64>,
+    pub loss_percent: Option<f64>,
 }
 
 impl Run {
@@ -440,16 +460,22 @@ fn read_summary(benchmark: Benchmark, path: &Path) -> Result<Summary, ReportErro
         Benchmark::Timestep => Summary::Timestep(read_json(path)?),
         Benchmark::Chaos => Summary::Chaos(read_json(path)?),
         Benchmark::Clutter => Summary::Clutter(read_json(path)?),
+        Benchmark::WanRting => Summary::WanRting(read_json(path)?),
     })
 }
 
-fn load(dir: &Path) -> Result<(Meta, Summary), ReportError> {
+fn load(dir: &Path) -> Result<(Meta, Summary, Option<LabRecord>), ReportError> {
     if !dir.is_dir() {
         return Err(ReportError::NotAFolder(dir.to_owned()));
     }
     let meta: Meta = read_json(&dir.join("meta.json"))?;
     let summary = read_summary(meta.benchmark, &dir.join("summary.json"))?;
-    Ok((meta, summary))
+    let lab_file = dir.join("lab.json");
+    let lab = lab_file
+        .exists()
+        .then(|| read_json(&lab_file))
+        .transpose()?;
+    Ok((meta, summary, lab))
 }
 
 /// Every folder, in the order given, each labelled by its name (or its path when names
@@ -463,7 +489,7 @@ pub(crate) fn load_all(dirs: &[PathBuf]) -> Result<Vec<Run>, ReportError> {
     };
     dirs.iter()
         .map(|dir| {
-            let (meta, summary) = load(dir)?;
+            let (meta, summary, lab) = load(dir)?;
             let short = name(dir);
             let repeated = dirs.iter().filter(|d| name(d) == short).count() > 1;
             Ok(Run {
@@ -475,6 +501,7 @@ pub(crate) fn load_all(dirs: &[PathBuf]) -> Result<Vec<Run>, ReportError> {
                 },
                 meta,
                 summary,
+                lab,
             })
         })
         .collect()

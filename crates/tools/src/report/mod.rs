@@ -7,7 +7,8 @@
 //! means; the EC1 matrix (throughput against theoretical, reliability, latency and jitter);
 //! the one-way size × rate matrix; throughput, symmetric and latency sweeps; testfed load;
 //! chaos runs (per killed router: detection, recovery, losses and the verdict); clutter runs
-//! (rate, delivery against interest, latency, memory, the scalability verdict).
+//! (rate, delivery against interest, latency, memory, the scalability verdict); the papers'
+//! WAN studies run in the site lab (RTI-NG's interconnects, JESPP's tree and mesh by site).
 //! Raw-socket runs (`mode` raw-tcp / raw-udp) are drawn beside the Trellis runs as dashed
 //! lines or pale bars, labelled as baselines.
 
@@ -25,6 +26,7 @@ mod runs;
 mod svg;
 mod testfed;
 mod timestep;
+mod wan;
 
 use std::path::{Path, PathBuf};
 
@@ -83,6 +85,7 @@ pub fn render(dirs: &[PathBuf]) -> Result<String, ReportError> {
     sections.extend(timestep::section(&runs));
     sections.extend(chaos::section(&runs));
     sections.extend(clutter::section(&runs));
+    sections.extend(wan::sections(&runs));
     let intro = format!(
         "{}<p class=\"method\"><strong>How latency was measured.</strong> {}</p>",
         html::paragraph(&format!(
