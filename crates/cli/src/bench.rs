@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use trellis_net::Endpoint;
 use trellis_tools::bench::results::{Meta, Results};
-use trellis_tools::bench::{chaos, clutter, matrix, oneway, testfed, timestep};
+use trellis_tools::bench::{agents, chaos, clutter, matrix, oneway, testfed, timestep};
 use trellis_tools::bench::{
     latency, pingpong, symmetric, throughput, Api, Bundling, Mode, Raw, Setup, Transport,
 };
@@ -52,6 +52,26 @@ pub(crate) enum BenchCommand {
     /// One worker process of `trellis bench clutter` (its plan and commands on stdin).
     #[command(hide = true)]
     ClutterWorker,
+    /// One agent process of `trellis bench pingpong|throughput --agents` (its commands on a
+    /// TCP connection to the coordinator).
+    #[command(hide = true)]
+    Agent(AgentArgs),
+}
+
+#[derive(Args)]
+pub(crate) struct AgentArgs {
+    /// The coordinator's control address.
+    #[arg(long, value_name = "IP:PORT")]
+    coordinator: std::net::SocketAddr,
+    /// This agent's name, as the coordinator started it.
+    #[arg(long)]
+    name: String,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AgentsArg {
+    /// One agent process per federate on this machine.
+    Local,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -129,6 +149,10 @@ pub(crate) struct PingpongArgs {
     /// Round trips to measure (same as --exchanges).
     #[arg(long)]
     count: Option<usize>,
+    /// Run every master and slave as a process of its own (`local`: on this machine),
+    /// started and measured by this one; the clock method goes in the results.
+    #[arg(long, value_enum, conflicts_with = "raw")]
+    agents: Option<AgentsArg>,
 }
 
 #[derive(Args)]
@@ -145,6 +169,10 @@ pub(crate) struct ThroughputArgs {
     /// Receiver counts, comma separated (default 1,3,6,9,12,15).
     #[arg(long, value_delimiter = ',')]
     subscribers: Vec<usize>,
+    /// Run the sender and every receiver as a process of its own (`local`: on this
+    /// machine), started and measured by this one; the clock method goes in the results.
+    #[arg(long, value_enum, conflicts_with = "raw")]
+    agents: Option<AgentsArg>,
 }
 
 #[derive(Args)]
@@ -500,6 +528,15 @@ fn setup(common: &Common) -> Result<Setup> {
     })
 }
 
+/// How agents start: this very binary, on this machine.
+fn launch(placement: AgentsArg) -> Result<agents::Launch, trellis_tools::bench::BenchError> {
+    match placement {
+        AgentsArg::Local => Ok(agents::Launch {
+            program: std::env::current_exe()?,
+        }),
+    }
+}
+
 fn raw(raw: Option<RawArg>) -> Option<Raw> {
     raw.map(|r| match r {
         RawArg::Tcp => Raw::Tcp,
@@ -597,7 +634,10 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 &args.common,
                 &setup,
                 Mode::carrying(options.raw),
-                |r| pingpong::run(&options, r),
+                |r| match args.agents {
+                    None => pingpong::run(&options, r),
+                    Some(placement) => agents::pingpong::run(&options, &launch(placement)?, r),
+                },
                 |s| {
                     let mut text = format!(
                     "pingpong ({}, {} pair(s)): p50 {:.1} µs, p99 {:.1} µs, mean {:.1} µs over {} round trips, lost {}",
@@ -618,6 +658,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                                 .map(|m| (m * 10.0).round() / 10.0)
                                 .collect::<Vec<_>>()
                         ));
+                    }
+                    if let Some(clock) = &s.clock {
+                        text.push_str(&format!("\n  agents' clocks: {clock}"));
                     }
                     text
                 },
@@ -641,7 +684,10 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 &args.common,
                 &setup,
                 Mode::carrying(options.raw),
-                |r| throughput::run(&options, r),
+                |r| match args.agents {
+                    None => throughput::run(&options, r),
+                    Some(placement) => agents::throughput::run(&options, &launch(placement)?, r),
+                },
                 |s| {
                     let mut text = format!(
                         "throughput ({}, {} B):",
@@ -653,6 +699,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                         "\n  {:>2} receiver(s): {:.0} msg/s each ({:.1} MB/s), sender {:.0} msg/s; sent {}, received {}, lost {}",
                         c.subscribers, c.msgs_per_sec, c.payload_mb_per_sec, c.sender_msgs_per_sec, c.sent, c.received, c.lost
                     ));
+                    }
+                    if let Some(clock) = &s.clock {
+                        text.push_str(&format!("\n  agents' clocks: {clock}"));
                     }
                     text
                 },
@@ -873,6 +922,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
         BenchCommand::Chaos(args) => run_chaos(&args),
         BenchCommand::Clutter(args) => run_clutter(&args),
         BenchCommand::ClutterWorker => Ok(clutter::worker_main()?),
+        BenchCommand::Agent(args) => Ok(agents::agent::main(args.coordinator, &args.name)?),
     }
 }
 

@@ -6,6 +6,7 @@
 //! on the topology's named attachment points. Raw twins run the same workload over plain
 //! sockets with no Trellis.
 
+pub mod agents;
 pub mod chaos;
 pub mod clutter;
 pub mod latency;
@@ -25,7 +26,7 @@ pub mod timestep;
 
 pub use network::Attachments;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -36,7 +37,7 @@ use trellis_core::wire::TransportClass;
 use trellis_net::Endpoint;
 use trellis_net::NetError;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Transport {
     Reliable,
@@ -53,7 +54,7 @@ impl Transport {
 }
 
 /// Which API the workload uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Api {
     /// HLA federate services: attribute updates and reflections.

@@ -28,19 +28,36 @@ pub(crate) struct Network {
     setup: Setup,
 }
 
-/// A federation execution created for one benchmark run, destroyed after it.
+/// A federation execution created for one benchmark run, destroyed after it; or, in a
+/// benchmark agent's process, one the coordinator created (no creator: not ours to destroy).
 pub(crate) struct Federation {
     name: String,
     model: Arc<ObjectModel>,
-    creator: RtiAmbassador,
+    creator: Option<RtiAmbassador>,
+}
+
+impl Federation {
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
 }
 
 impl Drop for Federation {
     fn drop(&mut self) {
         // Best effort: federates still leaving keep it alive; the registry drops them with
         // their links.
-        let _ = self.creator.destroy_federation_execution();
+        if let Some(creator) = &mut self.creator {
+            let _ = creator.destroy_federation_execution();
+        }
     }
+}
+
+/// The benchmark's object model: the demo's.
+fn bench_model() -> Result<Arc<ObjectModel>, BenchError> {
+    Ok(Arc::new(
+        ObjectModel::from_sources(&[("trellis-demo.xml", crate::demo::DEMO_FOM)])
+            .map_err(|e| BenchError::Failed(e.to_string()))?,
+    ))
 }
 
 /// The places federates can sit, and how many links apart two of them are.
@@ -262,10 +279,7 @@ impl Network {
         use std::hash::BuildHasher;
         let suffix = std::collections::hash_map::RandomState::new().hash_one(std::process::id());
         let name = format!("bench-{suffix:016x}");
-        let model = Arc::new(
-            ObjectModel::from_sources(&[("trellis-demo.xml", crate::demo::DEMO_FOM)])
-                .map_err(|e| BenchError::Failed(e.to_string()))?,
-        );
+        let model = bench_model()?;
         let mut config = self.node_config(creator, &name)?;
         config.name = format!("{creator}-creator");
         // It stays joined until the run ends, to destroy the federation then, and nothing
@@ -277,8 +291,26 @@ impl Network {
         Ok(Federation {
             name,
             model,
-            creator,
+            creator: Some(creator),
         })
+    }
+
+    /// A federation execution another process created (a benchmark agent's coordinator).
+    pub(crate) fn existing_federation(&self, name: &str) -> Result<Federation, BenchError> {
+        Ok(Federation {
+            name: name.to_owned(),
+            model: bench_model()?,
+            creator: None,
+        })
+    }
+
+    /// The router a process elsewhere reaches this benchmark's network by: the one given or
+    /// started on loopback, or `None` on a topology (its file says where each router is).
+    pub(crate) fn router_endpoint(&self) -> Option<Endpoint> {
+        match &self.target {
+            Target::Router(endpoint) => Some(endpoint.clone()),
+            Target::Topology(_) => None,
+        }
     }
 
     /// A federate joined to `federation` at attachment point `name`.

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 /// Exchanges before measuring: connections and caches warm up.
 pub(crate) const WARMUP_EXCHANGES: usize = 20;
 /// A ping whose answer has not come back by then counts as lost.
-const LOSS_TIMEOUT: Duration = Duration::from_secs(1);
+pub(crate) const LOSS_TIMEOUT: Duration = Duration::from_secs(1);
 /// The default size sweep: 64 B to 64 KiB.
 pub const DEFAULT_SIZES: [usize; 6] = [64, 256, 1024, 4096, 16384, 65536];
 
@@ -69,13 +69,16 @@ pub struct PingpongSummary {
     pub rtt_mean_us: f64,
     pub rtt_min_us: f64,
     pub rtt_max_us: f64,
+    /// With agents: how times from different processes were compared (see `agents.json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 /// What a master measured for one size.
-struct Measured {
-    pair: usize,
-    rtts: Vec<Duration>,
-    lost: usize,
+pub(crate) struct Measured {
+    pub(crate) pair: usize,
+    pub(crate) rtts: Vec<Duration>,
+    pub(crate) lost: usize,
 }
 
 type Sides = (Box<dyn Side>, Box<dyn Side>);
@@ -173,20 +176,14 @@ fn exchange(
     sides: Vec<Sides>,
     results: &Results,
 ) -> Result<PingpongSummary, BenchError> {
-    let setup = &options.setup;
     let stop_slaves = Arc::new(AtomicBool::new(false));
     let (measured_tx, measured) = mpsc::channel::<Result<Measured, BenchError>>();
     let mut go = Vec::new();
     let mut threads = Vec::new();
     for (i, (mut master, mut slave)) in sides.into_iter().enumerate() {
         let stop = stop_slaves.clone();
-        threads.push(std::thread::spawn(move || -> Result<(), BenchError> {
-            while !stop.load(Ordering::Relaxed) {
-                if let Some(payload) = slave.recv(Duration::from_millis(50))? {
-                    slave.send(&payload)?;
-                }
-            }
-            Ok(())
+        threads.push(std::thread::spawn(move || {
+            echo_until(slave.as_mut(), &stop)
         }));
         let (go_tx, go_rx) = mpsc::channel::<Option<(usize, usize)>>();
         go.push(go_tx);
@@ -205,6 +202,41 @@ fn exchange(
         }));
     }
     drop(measured_tx);
+    let pair_count = go.len();
+    let summary = report_sizes(options, pairs, results, |index, size| {
+        for g in &go {
+            let _ = g.send(Some((index, size)));
+        }
+        let mut measured_pairs = Vec::with_capacity(pair_count);
+        for _ in 0..pair_count {
+            match measured.recv() {
+                Ok(m) => measured_pairs.push(m?),
+                Err(_) => return Err(BenchError::Failed("a ping-pong master stopped".into())),
+            }
+        }
+        Ok(measured_pairs)
+    });
+    for g in &go {
+        let _ = g.send(None);
+    }
+    stop_slaves.store(true, Ordering::SeqCst);
+    for thread in threads {
+        thread
+            .join()
+            .map_err(|_| BenchError::Failed("a ping-pong thread panicked".into()))??;
+    }
+    summary
+}
+
+/// Measure every size with `measure` (what every pair's master measured for size `index`,
+/// `size`), wherever the masters run, and write the summary and table as sizes finish.
+pub(crate) fn report_sizes(
+    options: &PingpongOptions,
+    pairs: Vec<PairInfo>,
+    results: &Results,
+    mut measure: impl FnMut(usize, usize) -> Result<Vec<Measured>, BenchError>,
+) -> Result<PingpongSummary, BenchError> {
+    let setup = &options.setup;
     let mut histogram = Histogram::<u64>::new_with_bounds(1, 60_000_000_000, 3)
         .map_err(|e| BenchError::Failed(format!("histogram: {e}")))?;
     let mut summary = PingpongSummary {
@@ -220,6 +252,7 @@ fn exchange(
         rtt_mean_us: f64::NAN,
         rtt_min_us: f64::NAN,
         rtt_max_us: f64::NAN,
+        clock: None,
     };
     let progress = super::progress::bar(options.sizes.len() as u64, "ping-pong sizes");
     let mut rows = Vec::new();
@@ -228,27 +261,31 @@ fn exchange(
         if setup.stopped() {
             break;
         }
-        for g in &go {
-            let _ = g.send(Some((index, size)));
-        }
-        let mut per_pair: Vec<Option<Measured>> = (0..go.len()).map(|_| None).collect();
-        for _ in 0..go.len() {
-            match measured.recv() {
-                Ok(Ok(m)) => {
+        let mut per_pair: Vec<Option<Measured>> = (0..summary.pairs.len()).map(|_| None).collect();
+        match measure(index, size) {
+            Ok(measured) => {
+                for m in measured {
                     let pair = m.pair;
-                    per_pair[pair] = Some(m);
+                    if let Some(slot) = per_pair.get_mut(pair) {
+                        *slot = Some(m);
+                    }
                 }
-                Ok(Err(e)) => failure = Some(e),
-                Err(_) => failure = Some(BenchError::Failed("a ping-pong master stopped".into())),
+            }
+            Err(e) => {
+                failure = Some(e);
+                break;
             }
         }
-        if failure.is_some() {
+        if per_pair.iter().any(Option::is_none) {
+            failure = Some(BenchError::Failed(format!(
+                "size {size}: a pair's master sent no measurement"
+            )));
             break;
         }
         let mut pair_means = Vec::new();
         let mut lost = 0;
         for (pair, m) in per_pair.into_iter().enumerate() {
-            let m = m.expect("every pair answered");
+            let Some(m) = m else { continue };
             let us: Vec<f64> = m.rtts.iter().map(|d| d.as_secs_f64() * 1e6).collect();
             for d in &m.rtts {
                 histogram.saturating_record(d.as_nanos().max(1) as u64);
@@ -297,19 +334,20 @@ fn exchange(
         progress.inc(1);
     }
     progress.finish_and_clear();
-    for g in &go {
-        let _ = g.send(None);
-    }
-    stop_slaves.store(true, Ordering::SeqCst);
-    for thread in threads {
-        thread
-            .join()
-            .map_err(|_| BenchError::Failed("a ping-pong thread panicked".into()))??;
-    }
     match failure {
         Some(e) => Err(e),
         None => Ok(summary),
     }
+}
+
+/// A slave: answer every payload with itself until `stop`.
+pub(crate) fn echo_until(slave: &mut dyn Side, stop: &AtomicBool) -> Result<(), BenchError> {
+    while !stop.load(Ordering::Relaxed) {
+        if let Some(payload) = slave.recv(Duration::from_millis(50))? {
+            slave.send(&payload)?;
+        }
+    }
+    Ok(())
 }
 
 fn summarise(summary: &mut PingpongSummary, histogram: &Histogram<u64>) {
@@ -349,7 +387,7 @@ fn round_trip(
     }
 }
 
-fn run_size(
+pub(crate) fn run_size(
     side: &mut dyn Side,
     pair: usize,
     index: usize,

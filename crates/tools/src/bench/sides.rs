@@ -38,6 +38,54 @@ impl Side for NodeSide {
     }
 }
 
+/// Which end of an exchange channel: they send and listen on opposite ids (cells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// The end that starts each exchange (pingpong's master, oneway's sender).
+    First,
+    Second,
+}
+
+impl End {
+    /// (what this end sends on, what it listens to) of channel `channel`, from `base`.
+    fn ids(self, base: u32, channel: u32) -> (u32, u32) {
+        let (to_second, to_first) = (base + 2 * channel, base + 2 * channel + 1);
+        match self {
+            End::First => (to_second, to_first),
+            End::Second => (to_first, to_second),
+        }
+    }
+}
+
+/// One end of exchange channel `channel` as a node at attachment point `at`, listening on
+/// its own id; [`NodeSide::wait_for_peer`] then waits until the other end listens too.
+/// The two ends may live in different processes.
+pub(crate) fn node_end(
+    network: &Network,
+    at: &str,
+    channel: u32,
+    end: End,
+    transport: Transport,
+) -> Result<NodeSide, BenchError> {
+    let (send_id, listen_id) = end.ids(10_000, channel);
+    let mut node = network.direct_node(at)?;
+    node.subscribe(&ids([listen_id]))?;
+    Ok(NodeSide {
+        node,
+        send_id,
+        class: transport.class(),
+    })
+}
+
+impl NodeSide {
+    /// Wait until the other end's subscription reached this node's router.
+    pub(crate) fn wait_for_peer(&mut self) -> Result<(), BenchError> {
+        Ok(self
+            .node
+            .wait_for_network_interest(&ids([self.send_id]), SETUP_TIMEOUT)?)
+    }
+}
+
 /// The two ends of exchange channel `channel` as nodes at attachment points `a` and `b`:
 /// each listens on its own id and waits until the other end listens too.
 pub(crate) fn node_pair(
@@ -47,26 +95,11 @@ pub(crate) fn node_pair(
     channel: u32,
     transport: Transport,
 ) -> Result<(NodeSide, NodeSide), BenchError> {
-    let (to_b, to_a) = (10_000 + 2 * channel, 10_001 + 2 * channel);
-    let mut node_a = network.direct_node(a)?;
-    let mut node_b = network.direct_node(b)?;
-    node_a.subscribe(&ids([to_a]))?;
-    node_b.subscribe(&ids([to_b]))?;
-    node_a.wait_for_network_interest(&ids([to_b]), SETUP_TIMEOUT)?;
-    node_b.wait_for_network_interest(&ids([to_a]), SETUP_TIMEOUT)?;
-    let class = transport.class();
-    Ok((
-        NodeSide {
-            node: node_a,
-            send_id: to_b,
-            class,
-        },
-        NodeSide {
-            node: node_b,
-            send_id: to_a,
-            class,
-        },
-    ))
+    let mut side_a = node_end(network, a, channel, End::First, transport)?;
+    let mut side_b = node_end(network, b, channel, End::Second, transport)?;
+    side_a.wait_for_peer()?;
+    side_b.wait_for_peer()?;
+    Ok((side_a, side_b))
 }
 
 /// A federate that updates the Position of its own vehicle in one routing cell and
@@ -118,6 +151,28 @@ fn federate_side(
     })
 }
 
+/// Channels that fit the demo model's routing grid: two cells each.
+const FEDERATE_CHANNELS: u32 = 128;
+
+/// One end of channel `channel` (below 128) as a federate at `at`; the other end may be in
+/// another process. The first exchange tells when the other end's subscription arrived.
+pub(crate) fn federate_end(
+    network: &Network,
+    federation: &Federation,
+    at: &str,
+    channel: u32,
+    end: End,
+    transport: Transport,
+) -> Result<FederateSide, BenchError> {
+    if channel >= FEDERATE_CHANNELS {
+        return Err(BenchError::Failed(format!(
+            "at most {FEDERATE_CHANNELS} federate channels fit the routing grid"
+        )));
+    }
+    let (send_cell, receive_cell) = end.ids(0, channel);
+    federate_side(network, federation, at, send_cell, receive_cell, transport)
+}
+
 /// The two ends of channel `channel` (below 128) as federates at `a` and `b`.
 pub(crate) fn federate_pair(
     network: &Network,
@@ -127,15 +182,9 @@ pub(crate) fn federate_pair(
     channel: u32,
     transport: Transport,
 ) -> Result<(FederateSide, FederateSide), BenchError> {
-    if channel >= 128 {
-        return Err(BenchError::Failed(
-            "at most 128 federate channels fit the routing grid".into(),
-        ));
-    }
-    let (to_b, to_a) = (2 * channel, 2 * channel + 1);
     Ok((
-        federate_side(network, federation, a, to_b, to_a, transport)?,
-        federate_side(network, federation, b, to_a, to_b, transport)?,
+        federate_end(network, federation, a, channel, End::First, transport)?,
+        federate_end(network, federation, b, channel, End::Second, transport)?,
     ))
 }
 

@@ -1,14 +1,15 @@
 //! BmThruput: one sender, N receivers. The sender's rate, each receiver's rate, losses;
 //! swept over receiver counts (default 1, 3, 6, 9, 12, 15).
 
-use super::network::{ids, Network, SETUP_TIMEOUT};
+use super::network::{ids, Federation, Network, SETUP_TIMEOUT};
 use super::results::Results;
 use super::{raw, Api, BenchError, Mode, Raw, Setup, Transport, DATA_ID, FIRST_SUBSCRIBER_ID};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use trellis_core::federate::Callback;
+use trellis_core::federate::{Callback, ObjectId};
+use trellis_core::fom::AttributeHandle;
 use trellis_net::rti::{Driver, ResignAction, RtiAmbassador, SendOptions};
 use trellis_net::Node;
 
@@ -56,6 +57,9 @@ pub struct ThroughputSummary {
     pub sent: u64,
     pub received: u64,
     pub lost: u64,
+    /// With agents: how times from different processes were compared (see `agents.json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 /// Counts of a running receiver, shared with the thread that reads its messages.
@@ -73,11 +77,11 @@ impl Counter {
         self.received.store(received, Ordering::SeqCst);
     }
 
-    fn received(&self) -> u64 {
+    pub(crate) fn received(&self) -> u64 {
         self.received.load(Ordering::SeqCst)
     }
 
-    fn elapsed(&self) -> Duration {
+    pub(crate) fn elapsed(&self) -> Duration {
         Duration::from_nanos(self.last_nanos.load(Ordering::SeqCst))
     }
 }
@@ -100,6 +104,21 @@ pub fn run(
         ));
     }
     let setup = &options.setup;
+    run_cases(options, results, |n| match (options.raw, setup.api) {
+        (Some(raw), _) => raw::throughput(raw, options, n),
+        (None, Api::Node) => nodes(options, n),
+        (None, Api::Federate) => federates(options, n, results),
+    })
+}
+
+/// Run every case with `outcome` (what one case with `n` receivers measured, wherever its
+/// federates run) and write the summary and table as cases finish.
+pub(crate) fn run_cases(
+    options: &ThroughputOptions,
+    results: &Results,
+    mut outcome: impl FnMut(usize) -> Result<Outcome, BenchError>,
+) -> Result<ThroughputSummary, BenchError> {
+    let setup = &options.setup;
     let mode = match options.raw {
         None => Mode::Trellis,
         Some(Raw::Tcp) => Mode::RawTcp,
@@ -116,6 +135,7 @@ pub fn run(
         sent: 0,
         received: 0,
         lost: 0,
+        clock: None,
     };
     let progress = super::progress::bar(options.subscribers.len() as u64, "throughput cases");
     let mut rows = Vec::new();
@@ -123,11 +143,7 @@ pub fn run(
         if setup.stopped() {
             break;
         }
-        let outcome = match (options.raw, setup.api) {
-            (Some(raw), _) => raw::throughput(raw, options, n)?,
-            (None, Api::Node) => nodes(options, n)?,
-            (None, Api::Federate) => federates(options, n, results)?,
-        };
+        let outcome = outcome(n)?;
         let case = case(options, n, &outcome);
         rows.push(vec![
             n.to_string(),
@@ -324,58 +340,23 @@ fn federates(
     let network = Network::start(&options.setup)?;
     let places = network.attachments().take(n + 1)?;
     let federation = network.federation(&places[0])?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let counters: Vec<Arc<Counter>> = (0..n).map(|_| Arc::default()).collect();
-    let warmed: Vec<Arc<AtomicBool>> = (0..n).map(|_| Arc::default()).collect();
     let start = Instant::now();
-    let mut readers = Vec::new();
-    for ((place, counter), warmed) in places[1..].iter().zip(&counters).zip(&warmed) {
-        let mut rti = network.federate(&federation, place, Driver::Thread)?;
-        let vehicle = rti.object_class_handle("Vehicle")?;
-        let name = rti.attribute_handle(vehicle, "Name")?;
-        rti.subscribe_object_class_attributes(vehicle, &[name])?;
-        let (counter, warmed, stop) = (counter.clone(), warmed.clone(), stop.clone());
-        readers.push(std::thread::spawn(move || {
-            reflect(&mut rti, &counter, &warmed, &stop, start)
-                .map(|()| rti.resign_federation_execution(ResignAction::default()))
-        }));
+    let mut receivers = Vec::new();
+    for place in &places[1..] {
+        receivers.push(Receiver::join(&network, &federation, place, start)?);
     }
-    let mut publisher = network.federate(&federation, &places[0], Driver::Thread)?;
-    let vehicle = publisher.object_class_handle("Vehicle")?;
-    let name = publisher.attribute_handle(vehicle, "Name")?;
-    publisher.publish_object_class_attributes(vehicle, &[name])?;
-    let object = publisher.register_object_instance(vehicle)?;
-    let mut value = vec![WARMUP; options.size.max(1)];
-    let send = SendOptions {
-        transport: Some(options.setup.transport.class()),
-        ..Default::default()
-    };
-    let warmup_deadline = Instant::now() + SETUP_TIMEOUT;
-    while warmed.iter().any(|w| !w.load(Ordering::SeqCst)) {
-        if Instant::now() > warmup_deadline {
-            return Err(BenchError::Failed(
-                "receivers reflected nothing during the warm-up".into(),
-            ));
-        }
-        publisher.update_attribute_values_with(object, &[(name, value.as_slice())], b"", &send)?;
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    let (size, transport) = (options.size, options.setup.transport);
+    let mut sender = Sender::join(&network, &federation, &places[0], size, transport)?;
+    sender.warm_up(|| receivers.iter().all(Receiver::warmed))?;
     let measured_from = start.elapsed();
-    value[0] = MEASURED;
-    let values = [(name, value.as_slice())];
-    let (sent, send_time) = send_for(options.seconds, || {
-        Ok(publisher.update_attribute_values_with(object, &values, b"", &send)?)
-    })?;
+    let (sent, send_time) = sender.send_measured(options.seconds)?;
+    let counters: Vec<Arc<Counter>> = receivers.iter().map(|r| r.counter.clone()).collect();
     wait_for_drain(&counters, &vec![sent; n], options.setup.transport);
-    stop.store(true, Ordering::SeqCst);
-    for (i, reader) in readers.into_iter().enumerate() {
-        let resigned = reader
-            .join()
-            .map_err(|_| BenchError::Failed("receiver thread panicked".into()))??;
+    for (i, receiver) in receivers.into_iter().enumerate() {
+        let resigned = receiver.finish()?;
         results.after_measurement(&format!("receiver-{}", i + 1), "resign", resigned);
     }
-    let resigned = publisher.resign_federation_execution(ResignAction::default());
-    results.after_measurement("sender", "resign", resigned);
+    results.after_measurement("sender", "resign", sender.resign());
     Ok(Outcome {
         sent,
         send_time,
@@ -384,6 +365,131 @@ fn federates(
             .map(|c| (c.received(), c.elapsed().saturating_sub(measured_from)))
             .collect(),
     })
+}
+
+/// A receiving federate: a thread reflects and counts measured updates until finished.
+pub(crate) struct Receiver {
+    pub(crate) counter: Arc<Counter>,
+    warmed: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<ReflectOutcome>,
+}
+
+type ReflectOutcome = Result<Result<(), trellis_net::rti::RtiError>, BenchError>;
+
+impl Receiver {
+    /// Join at `place` and subscribe; receipt times count from `start`.
+    pub(crate) fn join(
+        network: &Network,
+        federation: &Federation,
+        place: &str,
+        start: Instant,
+    ) -> Result<Receiver, BenchError> {
+        let mut rti = network.federate(federation, place, Driver::Thread)?;
+        let vehicle = rti.object_class_handle("Vehicle")?;
+        let name = rti.attribute_handle(vehicle, "Name")?;
+        rti.subscribe_object_class_attributes(vehicle, &[name])?;
+        let counter: Arc<Counter> = Arc::default();
+        let warmed: Arc<AtomicBool> = Arc::default();
+        let stop: Arc<AtomicBool> = Arc::default();
+        let (c, w, s) = (counter.clone(), warmed.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            reflect(&mut rti, &c, &w, &s, start)
+                .map(|()| rti.resign_federation_execution(ResignAction::default()))
+        });
+        Ok(Receiver {
+            counter,
+            warmed,
+            stop,
+            thread,
+        })
+    }
+
+    /// It reflected a warm-up update: its subscription is in place.
+    pub(crate) fn warmed(&self) -> bool {
+        self.warmed.load(Ordering::SeqCst)
+    }
+
+    /// Stop reflecting and resign; the outer error is the thread's, the inner the resign's.
+    pub(crate) fn finish(self) -> ReflectOutcome {
+        self.stop.store(true, Ordering::SeqCst);
+        self.thread
+            .join()
+            .map_err(|_| BenchError::Failed("receiver thread panicked".into()))?
+    }
+}
+
+/// The sending federate: one object whose Name it updates.
+pub(crate) struct Sender {
+    rti: RtiAmbassador,
+    object: ObjectId,
+    name: AttributeHandle,
+    value: Vec<u8>,
+    transport: Transport,
+}
+
+impl Sender {
+    pub(crate) fn join(
+        network: &Network,
+        federation: &Federation,
+        place: &str,
+        size: usize,
+        transport: Transport,
+    ) -> Result<Sender, BenchError> {
+        let mut rti = network.federate(federation, place, Driver::Thread)?;
+        let vehicle = rti.object_class_handle("Vehicle")?;
+        let name = rti.attribute_handle(vehicle, "Name")?;
+        rti.publish_object_class_attributes(vehicle, &[name])?;
+        let object = rti.register_object_instance(vehicle)?;
+        Ok(Sender {
+            rti,
+            object,
+            name,
+            value: vec![WARMUP; size.max(1)],
+            transport,
+        })
+    }
+
+    fn update(&mut self) -> Result<(), BenchError> {
+        let send = SendOptions {
+            transport: Some(self.transport.class()),
+            ..Default::default()
+        };
+        let values = [(self.name, self.value.as_slice())];
+        Ok(self
+            .rti
+            .update_attribute_values_with(self.object, &values, b"", &send)?)
+    }
+
+    /// Send warm-up updates, one a millisecond, until `every_receiver_warmed` says so.
+    pub(crate) fn warm_up(
+        &mut self,
+        mut every_receiver_warmed: impl FnMut() -> bool,
+    ) -> Result<(), BenchError> {
+        let deadline = Instant::now() + SETUP_TIMEOUT;
+        self.value[0] = WARMUP;
+        while !every_receiver_warmed() {
+            if Instant::now() > deadline {
+                return Err(BenchError::Failed(
+                    "receivers reflected nothing during the warm-up".into(),
+                ));
+            }
+            self.update()?;
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(())
+    }
+
+    /// The measured run: updates for `seconds`; how many and for how long.
+    pub(crate) fn send_measured(&mut self, seconds: f64) -> Result<(u64, Duration), BenchError> {
+        self.value[0] = MEASURED;
+        send_for(seconds, || self.update())
+    }
+
+    pub(crate) fn resign(mut self) -> Result<(), trellis_net::rti::RtiError> {
+        self.rti
+            .resign_federation_execution(ResignAction::default())
+    }
 }
 
 /// Count measured reflections until stopped; the caller resigns, after the measurement.

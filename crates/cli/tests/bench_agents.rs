@@ -1,0 +1,313 @@
+//! Benchmarks with their federates in agent processes (`--agents local`): real processes,
+//! real sockets on 127.0.0.1. The same runs in one process and with agents deliver the same
+//! (everything sent arrives, nothing is lost), the results name the clock method and each
+//! agent's measured offset, and an agent killed mid-run fails the run naming that agent.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn temp(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("trellis-agents-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn bench(args: &[&str], out: &Path) -> serde_json::Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .arg("bench")
+        .args(args)
+        .args(["--json", "--out", out.to_str().unwrap()])
+        .env("TRELLIS_LOG", "error")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The agents a run used, each in a process of its own, with a clock offset that on one
+/// machine (one clock) lies within the bound it was measured to.
+fn check_agents(report: &serde_json::Value, expected: usize) -> String {
+    let agents = report["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), expected, "{report}");
+    let mut pids: Vec<u64> = agents.iter().map(|a| a["pid"].as_u64().unwrap()).collect();
+    pids.sort_unstable();
+    pids.dedup();
+    assert_eq!(pids.len(), expected, "one process per agent: {report}");
+    assert!(!pids.contains(&u64::from(std::process::id())));
+    for agent in agents {
+        let clock = &agent["clock"];
+        assert_eq!(clock["probes"], 8, "{agent}");
+        let (offset, bound) = (
+            clock["offset_us"].as_f64().unwrap(),
+            clock["uncertainty_us"].as_f64().unwrap(),
+        );
+        // Rounding of the four readings to whole nanoseconds: 1 ns of slack.
+        assert!(
+            offset.abs() <= bound + 0.001,
+            "same clock, so the offset must lie within ± rtt/2: {agent}"
+        );
+    }
+    let method = report["clock_method"].as_str().unwrap().to_owned();
+    assert!(
+        method.starts_with("offset measured: ") || method == "round-trip halves",
+        "{method}"
+    );
+    method
+}
+
+#[test]
+fn pingpong_with_agents_measures_every_round_trip_as_in_one_process() {
+    let dir = temp("pingpong");
+    let args = [
+        "pingpong", "--pairs", "2", "--sizes", "64,1024", "--count", "30",
+    ];
+    let one = bench(&args, &dir.join("one"));
+    let agents = bench(
+        &[&args[..], &["--agents", "local"]].concat(),
+        &dir.join("agents"),
+    );
+    for summary in [&one, &agents] {
+        // 2 pairs × 2 sizes × 30 exchanges, every one answered.
+        assert_eq!(summary["count"], 120, "{summary}");
+        assert_eq!(summary["lost"], 0, "{summary}");
+        for size in summary["sizes"].as_array().unwrap() {
+            let means = size["pair_means_us"].as_array().unwrap();
+            assert_eq!(means.len(), 2, "{size}");
+            assert!(means.iter().all(|m| m.as_f64().unwrap() > 0.0), "{size}");
+        }
+    }
+    assert!(
+        one.get("clock").is_none(),
+        "one process has one clock: {one}"
+    );
+    let method = check_agents(&read_json(&dir.join("agents/agents.json")), 4);
+    assert_eq!(agents["clock"], method.as_str());
+    assert_eq!(read_json(&dir.join("agents/meta.json"))["complete"], true);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn pingpong_with_agents_on_a_topology_reaches_pairs_across_routers() {
+    let dir = temp("topology");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tree.toml");
+    let generated = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(["topology", "gen", "tree", "--levels", "2", "--fanout", "2"])
+        .args(["--federates", "3", "-o", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(generated.status.success(), "{generated:?}");
+    let summary = bench(
+        &[
+            "pingpong",
+            "--topology",
+            file.to_str().unwrap(),
+            // One pair under one leaf router, one across the root.
+            "--pair",
+            "fed-1:fed-2",
+            "--pair",
+            "fed-3:fed-4",
+            "--size",
+            "64",
+            "--count",
+            "20",
+            "--agents",
+            "local",
+        ],
+        &dir.join("out"),
+    );
+    assert_eq!(summary["count"], 40, "{summary}");
+    assert_eq!(summary["lost"], 0, "{summary}");
+    let links: Vec<u64> = summary["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["links"].as_u64().unwrap())
+        .collect();
+    assert!(
+        links.iter().any(|&l| l > 2),
+        "a pair across routers: {links:?}"
+    );
+    check_agents(&read_json(&dir.join("out/agents.json")), 4);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn throughput_with_agents_delivers_everything_sent_as_in_one_process() {
+    let dir = temp("throughput");
+    let args = [
+        "throughput",
+        "--subscribers",
+        "1,2",
+        "--seconds",
+        "0.5",
+        "--size",
+        "64",
+    ];
+    let one = bench(&args, &dir.join("one"));
+    let agents = bench(
+        &[&args[..], &["--agents", "local"]].concat(),
+        &dir.join("agents"),
+    );
+    for summary in [&one, &agents] {
+        let cases = summary["cases"].as_array().unwrap();
+        assert_eq!(cases.len(), 2, "{summary}");
+        for case in cases {
+            let (n, sent) = (
+                case["subscribers"].as_u64().unwrap(),
+                case["sent"].as_u64().unwrap(),
+            );
+            assert!(sent >= 256, "{case}");
+            assert_eq!(case["received"].as_u64().unwrap(), n * sent, "{case}");
+            assert_eq!(case["lost"], 0, "{case}");
+            for rate in case["per_subscriber_msgs_per_sec"].as_array().unwrap() {
+                assert!(rate.as_f64().unwrap() > 0.0, "{case}");
+            }
+        }
+    }
+    // One sender and the case's receivers, each an agent.
+    let one_receiver = check_agents(&read_json(&dir.join("agents/agents-1.json")), 2);
+    let two_receivers = check_agents(&read_json(&dir.join("agents/agents-2.json")), 3);
+    let clock = agents["clock"].as_str().unwrap();
+    assert!(
+        clock.contains(&one_receiver) && clock.contains(&two_receivers),
+        "{clock}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Poll `done` every 10 ms until it holds, for at most `limit`.
+fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+/// The agent processes `parent` started: (pid, --name).
+fn agents_of(parent: u32) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{parent}/task")) else {
+        return found;
+    };
+    for task in tasks.flatten() {
+        let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        for pid in children
+            .split_whitespace()
+            .filter_map(|p| p.parse::<u32>().ok())
+        {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let args: Vec<String> = cmdline
+                .split(|&b| b == 0)
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect();
+            if args.iter().any(|a| a == "agent") {
+                if let Some(i) = args.iter().position(|a| a == "--name") {
+                    found.push((pid, args[i + 1].clone()));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// CPU time a process used, in clock ticks (utime + stime of /proc/PID/stat).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    field(11) + field(12)
+}
+
+#[test]
+fn an_agent_killed_mid_run_fails_the_run_naming_it() {
+    let dir = temp("killed");
+    let mut coordinator = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args([
+            "bench",
+            "throughput",
+            "--agents",
+            "local",
+            "--subscribers",
+            "2",
+        ])
+        .args(["--seconds", "60", "--out", dir.to_str().unwrap()])
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut agents = Vec::new();
+    let started = wait_until(Duration::from_secs(60), || {
+        agents = agents_of(coordinator.id());
+        agents.len() == 3
+    });
+    assert!(started, "three agents, found {agents:?}");
+    let sender = agents
+        .iter()
+        .find(|(_, n)| n == "fed-1")
+        .expect("the sender")
+        .0;
+    // Mid-run: the sender has been busy for half a second of CPU (warming up or sending).
+    let busy = wait_until(Duration::from_secs(60), || cpu_ticks(sender) >= 50);
+    assert!(busy, "the sender never got busy");
+    let (victim, name) = agents.iter().find(|(_, n)| n == "fed-3").cloned().unwrap();
+    let killed = Command::new("kill")
+        .args(["-9", &victim.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let killed_at = Instant::now();
+    let mut status = None;
+    let ended = wait_until(Duration::from_secs(15), || {
+        status = coordinator.try_wait().unwrap();
+        status.is_some()
+    });
+    if !ended {
+        let _ = coordinator.kill();
+        let _ = coordinator.wait();
+    }
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut coordinator.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        ended,
+        "the coordinator still ran 15 s after {name} was killed: {stderr}"
+    );
+    assert!(killed_at.elapsed() < Duration::from_secs(15));
+    assert_eq!(status.unwrap().code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("agent {name} (pid {victim}) lost")),
+        "the error names the agent: {stderr}"
+    );
+    let meta = read_json(&dir.join("meta.json"));
+    assert_eq!(meta["complete"], false);
+    assert!(meta["fault"].as_str().unwrap().contains(&name), "{meta}");
+    // The coordinator took its other agents down with it.
+    for (pid, other) in &agents {
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "agent {other} (pid {pid}) outlived the coordinator"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,167 @@
+//! What a benchmark's coordinator and its agent processes say to each other over TCP: one
+//! JSON object per line, at most [`MAX_LINE_BYTES`] each. Every wait on the other side is
+//! bounded by its caller (socket read timeouts or a deadline on the event channel).
+
+use super::super::{Api, BenchError, Transport};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+
+/// The longest line either side accepts: a master's round trips for one size (a
+/// million exchanges at about 10 bytes each) fit with room to spare.
+pub const MAX_LINE_BYTES: usize = 32 << 20;
+
+/// Where an agent's federates attach.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Target {
+    /// A router by address (the coordinator's own on loopback, or `--router`).
+    Router(String),
+    /// A topology file whose routers already run; federates name their attachment point.
+    Topology(PathBuf),
+}
+
+/// Everything an agent needs before it runs federates.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AgentSetup {
+    pub target: Target,
+    pub transport: Transport,
+    pub bundling: String,
+    pub api: Api,
+    pub spin_us: u64,
+    /// The federation execution the coordinator created (federate API only).
+    pub federation: Option<String>,
+}
+
+/// Coordinator → agent.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum ToAgent {
+    Setup(AgentSetup),
+    /// Answer with [`FromAgent::Clock`] at once: one sample of the clock offset.
+    ClockProbe,
+    /// Be pingpong pair `pair`'s master at attachment point `at` (channel = pair).
+    PingMaster {
+        at: String,
+        pair: usize,
+    },
+    /// Be pingpong pair `pair`'s slave at `at`.
+    PingSlave {
+        at: String,
+        pair: usize,
+    },
+    /// Master: measure one size.
+    Measure {
+        index: usize,
+        size: usize,
+        exchanges: usize,
+    },
+    /// Be a throughput receiver at `at`.
+    Receive {
+        at: String,
+    },
+    /// Be the throughput sender at `at`, of `size`-byte updates.
+    Send {
+        at: String,
+        size: usize,
+    },
+    /// The barrier: every agent is ready, begin (slaves echo, the sender warms up).
+    Start,
+    /// Sender: the warm-up reached every receiver; send measured updates for `seconds`.
+    Measured {
+        seconds: f64,
+    },
+    /// Receiver: the sender sent `expected`; report once they arrived (or went quiet).
+    Drain {
+        expected: u64,
+    },
+    /// Resign, report, exit.
+    Finish,
+}
+
+/// Agent → coordinator.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum FromAgent {
+    Hello {
+        name: String,
+        pid: u32,
+    },
+    /// The agent's wall clock, nanoseconds since 1970, read on receipt of the probe.
+    Clock {
+        unix_nanos: u64,
+    },
+    /// Joined and subscribed as told.
+    Ready,
+    /// A master's round trips for one size, in nanoseconds.
+    RoundTrips {
+        pair: usize,
+        rtt_nanos: Vec<u64>,
+        lost: usize,
+    },
+    /// A receiver reflected a warm-up update.
+    Warmed,
+    /// The sender's measured run, by its own clock.
+    Sent {
+        sent: u64,
+        began_unix_nanos: u64,
+        send_nanos: u64,
+    },
+    /// A receiver's count and the time of its last receipt, by its own clock.
+    Received {
+        received: u64,
+        last_unix_nanos: u64,
+    },
+    /// Resigned; what went wrong after the measurement, if anything.
+    Finished {
+        fault: Option<String>,
+    },
+    /// The agent gave up: why.
+    Failed {
+        message: String,
+    },
+}
+
+/// This machine's wall clock in nanoseconds since 1970 (0 before it).
+pub fn unix_nanos() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Write one message as a line.
+pub fn send(stream: &mut TcpStream, message: &impl Serialize) -> Result<(), BenchError> {
+    let mut line = serde_json::to_vec(message)
+        .map_err(|e| BenchError::Failed(format!("encoding a control message: {e}")))?;
+    line.push(b'\n');
+    stream.write_all(&line)?;
+    Ok(())
+}
+
+/// Read one message; `None` when the other side closed the connection. A line longer than
+/// [`MAX_LINE_BYTES`] or one that is not a message is an error naming `peer`.
+pub fn receive<T: DeserializeOwned>(
+    reader: &mut BufReader<TcpStream>,
+    peer: &str,
+) -> Result<Option<T>, BenchError> {
+    let mut line = Vec::new();
+    let read = reader
+        .by_ref()
+        .take(MAX_LINE_BYTES as u64 + 1)
+        .read_until(b'\n', &mut line)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.last() != Some(&b'\n') {
+        return Err(BenchError::Failed(if line.len() > MAX_LINE_BYTES {
+            format!("{peer}: a control line longer than {MAX_LINE_BYTES} bytes")
+        } else {
+            format!("{peer}: the connection closed in the middle of a line")
+        }));
+    }
+    serde_json::from_slice(&line).map(Some).map_err(|e| {
+        BenchError::Failed(format!(
+            "{peer}: not a control message ({e}): {:?}",
+            String::from_utf8_lossy(&line[..line.len().min(200)])
+        ))
+    })
+}
