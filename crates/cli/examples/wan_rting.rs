@@ -246,10 +246,11 @@ fn receiver(
     let (mut warmed, mut said_through) = (false, false);
     let deadline = Instant::now() + WAIT;
     while heard.latencies_ns.len() < LATENCY_UPDATES && Instant::now() < deadline {
-        for callback in rti.evoke_multiple_callbacks(Duration::from_millis(10), 1000)? {
-            let Callback::ReflectAttributeValues { values, .. } = callback else {
-                continue;
-            };
+        // One callback at a time, timed as it arrives: evoke_multiple_callbacks would gather
+        // for its whole wait and stamp them all late.
+        if let Some(Callback::ReflectAttributeValues { values, .. }) =
+            rti.evoke_callback(Duration::from_millis(10))?
+        {
             for (_, value) in values {
                 let now = since(epoch);
                 match value.first() {
