@@ -72,6 +72,9 @@ pub(crate) struct AgentArgs {
 enum AgentsArg {
     /// One agent process per federate on this machine.
     Local,
+    /// One Slurm job step (srun) per federate, inside the allocation this runs in; on this
+    /// node for now.
+    Slurm,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -149,8 +152,9 @@ pub(crate) struct PingpongArgs {
     /// Round trips to measure (same as --exchanges).
     #[arg(long)]
     count: Option<usize>,
-    /// Run every master and slave as a process of its own (`local`: on this machine),
-    /// started and measured by this one; the clock method goes in the results.
+    /// Run every master and slave as a process of its own (`local`: on this machine;
+    /// `slurm`: job steps), started and measured by this one; the clock method goes in the
+    /// results.
     #[arg(long, value_enum, conflicts_with = "raw")]
     agents: Option<AgentsArg>,
 }
@@ -170,7 +174,8 @@ pub(crate) struct ThroughputArgs {
     #[arg(long, value_delimiter = ',')]
     subscribers: Vec<usize>,
     /// Run the sender and every receiver as a process of its own (`local`: on this
-    /// machine), started and measured by this one; the clock method goes in the results.
+    /// machine; `slurm`: job steps), started and measured by this one; the clock method
+    /// goes in the results.
     #[arg(long, value_enum, conflicts_with = "raw")]
     agents: Option<AgentsArg>,
 }
@@ -528,13 +533,15 @@ fn setup(common: &Common) -> Result<Setup> {
     })
 }
 
-/// How agents start: this very binary, on this machine.
+/// How agents start: this very binary, as children or as job steps.
 fn launch(placement: AgentsArg) -> Result<agents::Launch, trellis_tools::bench::BenchError> {
-    match placement {
-        AgentsArg::Local => Ok(agents::Launch {
-            program: std::env::current_exe()?,
-        }),
-    }
+    Ok(agents::Launch {
+        program: std::env::current_exe()?,
+        via: match placement {
+            AgentsArg::Local => agents::Via::Local,
+            AgentsArg::Slurm => agents::Via::SlurmSteps,
+        },
+    })
 }
 
 fn raw(raw: Option<RawArg>) -> Option<Raw> {

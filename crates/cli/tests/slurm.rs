@@ -268,3 +268,93 @@ fn slurm_runs_the_plans_routers_and_a_benchmark_as_job_steps() {
         "reliable updates through two routers run by Slurm: every receiver gets every one"
     );
 }
+
+#[test]
+fn slurm_runs_benchmark_agents_as_job_steps_of_the_benchmarks_allocation() {
+    slurm_node();
+    let dir = TempDir::new("slurm-agents");
+    let results = dir.path("results");
+    // One batch task: the coordinator; it starts every agent with srun, a step each.
+    let script = dir.path("agents.sbatch");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n#SBATCH --job-name=bench-agents\n#SBATCH --ntasks=1\n\
+             #SBATCH --output={}/coordinator.%j.out\n\
+             {} bench throughput --agents slurm --subscribers 2 --seconds 1 --size 64 --out {}\n",
+            dir.path("").display(),
+            env!("CARGO_BIN_EXE_trellis"),
+            results.display()
+        ),
+    )
+    .unwrap();
+    let submitted = Command::new("sbatch")
+        .args(["--parsable", "--export=ALL"])
+        .arg(&script)
+        .env("TRELLIS_LOG", "warn")
+        .output()
+        .expect("sbatch runs");
+    assert!(submitted.status.success(), "sbatch: {}", text(&submitted));
+    let job = Job(String::from_utf8_lossy(&submitted.stdout)
+        .trim()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned());
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    let deadline = Instant::now() + JOB_WAIT;
+    loop {
+        seen.extend(steps_now(&job.0));
+        let queued = run("squeue", &["--noheader", "--jobs", &job.0, "--format=%T"]);
+        if String::from_utf8_lossy(&queued.stdout).trim().is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "job {} still queued or running after {JOB_WAIT:?} (steps seen: {seen:?}):\n{}",
+            job.0,
+            everything_written(&dir.path(""), &job.0)
+        );
+        std::thread::sleep(POLL);
+    }
+    let fields = job_fields(&job.0);
+    assert_eq!(
+        (
+            fields.get("JobState").map(String::as_str),
+            fields.get("ExitCode").map(String::as_str)
+        ),
+        (Some("COMPLETED"), Some("0:0")),
+        "job {} did not complete cleanly:\n{}",
+        job.0,
+        everything_written(&dir.path(""), &job.0)
+    );
+    // The sender and both receivers ran as steps of their own, named after their agent.
+    for agent in ["agent-fed-1", "agent-fed-2", "agent-fed-3"] {
+        assert!(
+            seen.values().any(|name| name == agent),
+            "squeue never listed a step {agent} in job {}: {seen:?}",
+            job.0
+        );
+    }
+    let read = |name: &str| -> serde_json::Value {
+        let file = results.join(name);
+        let text = std::fs::read_to_string(&file)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+    };
+    assert_eq!(read("meta.json")["complete"], true);
+    let summary = read("summary.json");
+    let sent = summary["sent"].as_u64().unwrap();
+    assert!(sent > 0, "the sender sent nothing: {summary}");
+    assert_eq!(summary["received"].as_u64(), Some(2 * sent), "{summary}");
+    assert_eq!(summary["lost"], 0, "{summary}");
+    let agents = read("agents-2.json");
+    assert_eq!(agents["placement"], "slurm job steps", "{agents}");
+    assert_eq!(agents["agents"].as_array().unwrap().len(), 3, "{agents}");
+    assert!(
+        summary["clock"]
+            .as_str()
+            .is_some_and(|c| c == agents["clock_method"]),
+        "{summary}"
+    );
+}

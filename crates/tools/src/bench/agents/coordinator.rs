@@ -24,11 +24,67 @@ const EVENT_QUEUE: usize = 1024;
 /// Agents one run may start: each is a process with a connection and a reader thread.
 pub const MAX_AGENTS: usize = 256;
 
-/// How agents are started. Only on this machine for now.
+/// How agents are started.
 #[derive(Clone, Debug)]
 pub struct Launch {
     /// The `trellis` binary agents run (`trellis bench agent ...`).
     pub program: PathBuf,
+    pub via: Via,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// Child processes of the coordinator.
+    Local,
+    /// One job step each (`srun`) in the Slurm allocation the coordinator runs in. The
+    /// control address is 127.0.0.1, so the steps must share the coordinator's node.
+    SlurmSteps,
+}
+
+impl Via {
+    fn label(self) -> &'static str {
+        match self {
+            Via::Local => "local",
+            Via::SlurmSteps => "slurm job steps",
+        }
+    }
+}
+
+impl Launch {
+    /// The command that starts agent `name`, connecting back to `coordinator`.
+    fn command(&self, coordinator: &str, name: &str) -> Result<Command, BenchError> {
+        let mut command = match self.via {
+            Via::Local => Command::new(&self.program),
+            Via::SlurmSteps => {
+                if std::env::var_os("SLURM_JOB_ID").is_none() {
+                    return Err(BenchError::Failed(
+                        "agents as Slurm job steps run inside an allocation (sbatch, salloc): \
+                         SLURM_JOB_ID is not set"
+                            .into(),
+                    ));
+                }
+                let mut srun = Command::new("srun");
+                // --overlap: an agent shares CPUs with the coordinator's own step, as the
+                // routers' steps do; one task on one node, named after the agent.
+                srun.args(["--overlap", "--ntasks=1", "--nodes=1", "--job-name"])
+                    .arg(format!("agent-{name}"))
+                    .arg(&self.program);
+                srun
+            }
+        };
+        command
+            .args([
+                "bench",
+                "agent",
+                "--coordinator",
+                coordinator,
+                "--name",
+                name,
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null());
+        Ok(command)
+    }
 }
 
 struct Agent {
@@ -49,6 +105,7 @@ type Event = (usize, Result<FromAgent, String>);
 pub struct Agents {
     agents: Vec<Agent>,
     events: Receiver<Event>,
+    placement: &'static str,
 }
 
 /// One agent as the results describe it.
@@ -88,12 +145,8 @@ impl Agents {
         let address = listener.local_addr()?;
         let mut children = Vec::new();
         for (name, _) in names {
-            let child = Command::new(&launch.program)
-                .args(["bench", "agent", "--coordinator"])
-                .arg(address.to_string())
-                .args(["--name", name])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
+            let child = launch
+                .command(&address.to_string(), name)?
                 .spawn()
                 .map_err(|e| {
                     BenchError::Failed(format!(
@@ -141,7 +194,11 @@ impl Agents {
         for agent in &agents {
             tracing::info!(agent = %agent.name, pid = agent.pid, role = %agent.role, "agent connected");
         }
-        Ok(Agents { agents, events })
+        Ok(Agents {
+            agents,
+            events,
+            placement: launch.via.label(),
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -314,7 +371,7 @@ impl Agents {
             "round-trip halves".to_owned()
         };
         AgentsReport {
-            placement: "local".into(),
+            placement: self.placement.into(),
             clock_method: method,
             agents: self
                 .agents

@@ -1,8 +1,9 @@
 //! Benchmarks whose federates run as separate processes: a coordinator (the `trellis
 //! bench` process, which starts the routers and creates the federation) and agents
 //! (`trellis bench agent`, one per federate) that it starts, measures the clocks of,
-//! starts at one barrier and collects counts and round trips from. Agents run on this
-//! machine for now; the control protocol is TCP so that they need not.
+//! starts at one barrier and collects counts and round trips from. Agents run as child
+//! processes or as Slurm job steps, on the coordinator's machine for now; the control
+//! protocol is TCP so that they need not.
 
 pub mod agent;
 pub mod clock;
@@ -11,7 +12,7 @@ pub mod pingpong;
 pub mod protocol;
 pub mod throughput;
 
-pub use coordinator::Launch;
+pub use coordinator::{Launch, Via};
 
 use super::network::{Federation, Network, SETUP_TIMEOUT};
 use super::{BenchError, Setup};
