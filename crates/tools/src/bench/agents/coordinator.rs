@@ -391,10 +391,13 @@ use FromAgent::Finished;
 
 impl Drop for Agents {
     fn drop(&mut self) {
+        // Agents see their connection close and exit; one that finished does anyway. All
+        // share one grace period, then anything still running is killed, not left behind.
         for agent in &mut self.agents {
             let _ = agent.stream.shutdown(Shutdown::Both);
-            // One that finished exits by itself; anything else is not left behind.
-            let deadline = Instant::now() + Duration::from_secs(2);
+        }
+        let deadline = Instant::now() + Duration::from_secs(2);
+        for agent in &mut self.agents {
             while matches!(agent.child.try_wait(), Ok(None)) && Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(10));
             }
