@@ -264,6 +264,28 @@ fn a_benchmark_in_the_lab_crosses_the_site_link_and_passes_its_json_through() {
     assert!(log.contains("link east–west: round trip"), "{log}");
 }
 
+/// Best effort makes a federate open a datagram socket of its own. It must bind the
+/// address it reaches the router from: it bound the router's own address, which exists only
+/// when both are on one host, and failed across sites ("Cannot assign requested address").
+#[test]
+fn best_effort_crosses_the_site_link_from_the_federates_own_address() {
+    require_root();
+    let (json, _) = lab_bench(
+        &[&lab_file("two-sites-20ms.toml")],
+        "matrix --configs 1-1 --sizes 128 --entities 1 --rates 60 --deliveries best-effort --seconds 1",
+    );
+    let case = &json["cases"][0];
+    assert_eq!(case["transport"], "best-effort", "{json}");
+    assert!(case["published"].as_u64().unwrap() > 0, "{json}");
+    assert_eq!(case["received"], case["published"], "{json}");
+    // Federate → router → federate crosses the 20 ms link twice.
+    let latency_ms = case["mean_latency_us"].as_f64().unwrap() / 1000.0;
+    assert!(
+        (36.0..60.0).contains(&latency_ms),
+        "{latency_ms} ms: {json}"
+    );
+}
+
 /// The median round trip of one pingpong pair on topologies/tree.toml placed over two sites.
 fn tree_pair_p50_ms(pair: &str) -> f64 {
     let topology = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../topologies/tree.toml");

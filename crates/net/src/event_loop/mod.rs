@@ -386,16 +386,17 @@ impl EventLoop {
                 };
                 listening.push(bound);
             }
-            // A node that dials with UDP needs a socket of its own to receive datagrams.
+            // A node that dials with UDP needs a socket of its own to receive datagrams, on
+            // the address it reaches the router from (the router's own address only when
+            // both are on one host).
             if host.udp.is_none() && config.dial.iter().any(|d| d.udp) {
-                let ip = config
-                    .dial
-                    .iter()
-                    .find_map(|d| match &d.endpoint {
-                        Endpoint::Tcp(addr) => Some(addr.ip()),
-                        _ => None,
-                    })
-                    .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
+                let ip = match config.dial.iter().find_map(|d| match &d.endpoint {
+                    Endpoint::Tcp(addr) => Some(*addr),
+                    _ => None,
+                }) {
+                    Some(router) => udp::local_ip_toward(router)?,
+                    None => std::net::Ipv4Addr::LOCALHOST.into(),
+                };
                 let socket = udp::bind(SocketAddr::new(ip, 0))?;
                 let port = socket.local_addr()?.port();
                 let token = self.register(Source::Udp { host: id, socket })?;

@@ -25,6 +25,18 @@ pub(super) fn bind(addr: std::net::SocketAddr) -> std::io::Result<mio::net::UdpS
     Ok(mio::net::UdpSocket::from_std(socket.into()))
 }
 
+/// The local address this host's packets to `remote` leave from, as the routing table
+/// chooses it: connecting a UDP socket sends nothing, it only picks the route.
+pub(super) fn local_ip_toward(remote: std::net::SocketAddr) -> std::io::Result<std::net::IpAddr> {
+    let unspecified: std::net::IpAddr = match remote {
+        std::net::SocketAddr::V4(_) => std::net::Ipv4Addr::UNSPECIFIED.into(),
+        std::net::SocketAddr::V6(_) => std::net::Ipv6Addr::UNSPECIFIED.into(),
+    };
+    let probe = std::net::UdpSocket::bind((unspecified, 0))?;
+    probe.connect(remote)?;
+    Ok(probe.local_addr()?.ip())
+}
+
 impl EventLoop {
     pub(super) fn receive_datagrams(&mut self, now: Time, token: Token) {
         loop {
