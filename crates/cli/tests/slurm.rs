@@ -82,6 +82,39 @@ fn steps_now(job: &str) -> BTreeMap<String, String> {
 }
 
 /// "JobState" and "ExitCode" of a job slurmctld still remembers (MinJobAge).
+impl Job {
+    /// The job `sbatch --parsable` printed the id of.
+    fn submitted(sbatch: &Output) -> Job {
+        Job(String::from_utf8_lossy(&sbatch.stdout)
+            .trim()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned())
+    }
+
+    /// Watch the job's steps until it has left the queue (bounded by `JOB_WAIT`): every
+    /// step seen, by name. On a timeout the failure shows what `dir` holds of its output.
+    fn steps_until_done(&self, dir: &Path) -> BTreeMap<String, String> {
+        let mut seen = BTreeMap::new();
+        let deadline = Instant::now() + JOB_WAIT;
+        loop {
+            seen.extend(steps_now(&self.0));
+            let queued = run("squeue", &["--noheader", "--jobs", &self.0, "--format=%T"]);
+            if String::from_utf8_lossy(&queued.stdout).trim().is_empty() {
+                return seen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "job {} still queued or running after {JOB_WAIT:?} (steps seen: {seen:?}):\n{}",
+                self.0,
+                everything_written(dir, &self.0)
+            );
+            std::thread::sleep(POLL);
+        }
+    }
+}
+
 fn job_fields(job: &str) -> BTreeMap<String, String> {
     let out = run("scontrol", &["show", "job", job, "--oneliner"]);
     assert!(
@@ -170,31 +203,8 @@ fn slurm_runs_the_plans_routers_and_a_benchmark_as_job_steps() {
         .output()
         .expect("sbatch runs");
     assert!(submitted.status.success(), "sbatch: {}", text(&submitted));
-    let id = String::from_utf8_lossy(&submitted.stdout)
-        .trim()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
-    let job = Job(id);
-
-    // Watch the steps until the job has left the queue.
-    let mut seen: BTreeMap<String, String> = BTreeMap::new();
-    let deadline = Instant::now() + JOB_WAIT;
-    loop {
-        seen.extend(steps_now(&job.0));
-        let queued = run("squeue", &["--noheader", "--jobs", &job.0, "--format=%T"]);
-        if String::from_utf8_lossy(&queued.stdout).trim().is_empty() {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "job {} still queued or running after {JOB_WAIT:?} (steps seen: {seen:?}):\n{}",
-            job.0,
-            everything_written(&plan, &job.0)
-        );
-        std::thread::sleep(POLL);
-    }
+    let job = Job::submitted(&submitted);
+    let seen = job.steps_until_done(&plan);
     let fields = job_fields(&job.0);
     assert_eq!(
         (
@@ -295,28 +305,8 @@ fn slurm_runs_benchmark_agents_as_job_steps_of_the_benchmarks_allocation() {
         .output()
         .expect("sbatch runs");
     assert!(submitted.status.success(), "sbatch: {}", text(&submitted));
-    let job = Job(String::from_utf8_lossy(&submitted.stdout)
-        .trim()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned());
-    let mut seen: BTreeMap<String, String> = BTreeMap::new();
-    let deadline = Instant::now() + JOB_WAIT;
-    loop {
-        seen.extend(steps_now(&job.0));
-        let queued = run("squeue", &["--noheader", "--jobs", &job.0, "--format=%T"]);
-        if String::from_utf8_lossy(&queued.stdout).trim().is_empty() {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "job {} still queued or running after {JOB_WAIT:?} (steps seen: {seen:?}):\n{}",
-            job.0,
-            everything_written(&dir.path(""), &job.0)
-        );
-        std::thread::sleep(POLL);
-    }
+    let job = Job::submitted(&submitted);
+    let seen = job.steps_until_done(&dir.path(""));
     let fields = job_fields(&job.0);
     assert_eq!(
         (
