@@ -37,20 +37,15 @@ pub fn serve_router(
     process: &str,
     host: Host,
 ) -> Result<MetricsServer, MetricsError> {
-    let process = process.to_owned();
-    let probe = Mutex::new(ProcessProbe::new());
-    MetricsServer::start(address, move || {
-        let mut out = Exposition::new(&process);
-        probe
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .write(&mut out, ProcessKind::Router);
-        match host.stats() {
-            Ok(stats) => router::write_host(&mut out, &stats),
+    serve_process(
+        address,
+        process,
+        ProcessKind::Router,
+        move |out| match host.stats() {
+            Ok(stats) => router::write_host(out, &stats),
             Err(e) => tracing::debug!(error = %e, "metrics: the router host has stopped"),
-        }
-        out.render()
-    })
+        },
+    )
 }
 
 /// Serve the figures of a process running federates: its own, and each federate's as the
@@ -60,6 +55,18 @@ pub fn serve_federates(
     process: &str,
     board: FederateBoard,
 ) -> Result<MetricsServer, MetricsError> {
+    serve_process(address, process, ProcessKind::Federate, move |out| {
+        board.write(out)
+    })
+}
+
+/// Serve, per scrape, the process's own figures followed by what `write_own` adds.
+fn serve_process(
+    address: SocketAddr,
+    process: &str,
+    kind: ProcessKind,
+    write_own: impl Fn(&mut Exposition) + Send + Sync + 'static,
+) -> Result<MetricsServer, MetricsError> {
     let process = process.to_owned();
     let probe = Mutex::new(ProcessProbe::new());
     MetricsServer::start(address, move || {
@@ -67,8 +74,8 @@ pub fn serve_federates(
         probe
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .write(&mut out, ProcessKind::Federate);
-        board.write(&mut out);
+            .write(&mut out, kind);
+        write_own(&mut out);
         out.render()
     })
 }
