@@ -3,6 +3,9 @@
 //! (everything sent arrives, nothing is lost), the results name the clock method and each
 //! agent's measured offset, and an agent killed mid-run fails the run naming that agent.
 
+mod common;
+
+use common::bench;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -11,22 +14,6 @@ fn temp(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("trellis-agents-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
-}
-
-fn bench(args: &[&str], out: &Path) -> serde_json::Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_trellis"))
-        .arg("bench")
-        .args(args)
-        .args(["--json", "--out", out.to_str().unwrap()])
-        .env("TRELLIS_LOG", "error")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 fn read_json(path: &Path) -> serde_json::Value {

@@ -1,23 +1,10 @@
 //! The benchmarks' command-line contract: options and JSON fields that earlier issues
 //! defined keep working, and every run leaves a results folder.
 
-use std::process::Command;
+mod common;
 
-fn bench(args: &[&str], out: &std::path::Path) -> serde_json::Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_trellis"))
-        .arg("bench")
-        .args(args)
-        .args(["--json", "--out", out.to_str().unwrap()])
-        .env("TRELLIS_LOG", "error")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
+use common::bench;
+use std::process::Command;
 
 #[test]
 fn throughput_and_pingpong_keep_their_json_fields() {

@@ -1,5 +1,6 @@
-//! What the `trellis up` tests share: a temporary directory, free loopback ports, and
-//! `trellis up` as a child process whose routers can be found and killed.
+//! What the CLI tests share: a temporary directory, free loopback ports, `trellis bench`
+//! with its JSON summary, and `trellis up` as a child process whose routers can be found
+//! and killed.
 
 #![allow(dead_code)] // each test file uses a part
 
@@ -243,4 +244,21 @@ pub fn connect_as(topology: &Topology, federation: &str, at: &str, node: &str) -
         NodeConfig::from_plan(&plan, federation.to_owned()).unwrap(),
     ))
     .unwrap()
+}
+
+/// `trellis bench ARGS --json --out OUT`: the summary it printed; asserts success.
+pub fn bench(args: &[&str], out: &Path) -> serde_json::Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .arg("bench")
+        .args(args)
+        .args(["--json", "--out", out.to_str().unwrap()])
+        .env("TRELLIS_LOG", "error")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
 }
