@@ -52,7 +52,7 @@ pub(crate) enum BenchCommand {
     /// One worker process of `trellis bench clutter` (its plan and commands on stdin).
     #[command(hide = true)]
     ClutterWorker,
-    /// One agent process of `trellis bench pingpong|throughput --agents` (its commands on a
+    /// One agent process of `trellis bench ... --agents` or `--hosts` (its commands on a
     /// TCP connection to the coordinator).
     #[command(hide = true)]
     Agent(AgentArgs),
@@ -75,6 +75,24 @@ enum AgentsArg {
     /// One Slurm job step (srun) per federate, inside the allocation this runs in; on this
     /// node for now.
     Slurm,
+}
+
+/// Where a benchmark's federates run when not in this process.
+#[derive(Args)]
+struct AgentOpts {
+    /// Run every federate as a process of its own (`local`: on this machine; `slurm`: job
+    /// steps), started and measured by this one; the clock method goes in the results.
+    #[arg(long, value_enum)]
+    agents: Option<AgentsArg>,
+    /// Place the agents on the hosts of this file (TOML: [[host]] name, address, start =
+    /// "local" | "ssh", user, port, identity, known_hosts, program, federates; control);
+    /// implies agents.
+    #[arg(long, value_name = "FILE")]
+    hosts: Option<PathBuf>,
+    /// The address agents connect back to, IP or IP:PORT (default 127.0.0.1, or the hosts
+    /// file's `control`).
+    #[arg(long, value_name = "ADDR")]
+    control: Option<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -152,11 +170,8 @@ pub(crate) struct PingpongArgs {
     /// Round trips to measure (same as --exchanges).
     #[arg(long)]
     count: Option<usize>,
-    /// Run every master and slave as a process of its own (`local`: on this machine;
-    /// `slurm`: job steps), started and measured by this one; the clock method goes in the
-    /// results.
-    #[arg(long, value_enum, conflicts_with = "raw")]
-    agents: Option<AgentsArg>,
+    #[command(flatten)]
+    agents: AgentOpts,
 }
 
 #[derive(Args)]
@@ -173,11 +188,8 @@ pub(crate) struct ThroughputArgs {
     /// Receiver counts, comma separated (default 1,3,6,9,12,15).
     #[arg(long, value_delimiter = ',')]
     subscribers: Vec<usize>,
-    /// Run the sender and every receiver as a process of its own (`local`: on this
-    /// machine; `slurm`: job steps), started and measured by this one; the clock method
-    /// goes in the results.
-    #[arg(long, value_enum, conflicts_with = "raw")]
-    agents: Option<AgentsArg>,
+    #[command(flatten)]
+    agents: AgentOpts,
 }
 
 #[derive(Args)]
@@ -533,15 +545,35 @@ fn setup(common: &Common) -> Result<Setup> {
     })
 }
 
-/// How agents start: this very binary, as children or as job steps.
-fn launch(placement: AgentsArg) -> Result<agents::Launch, trellis_tools::bench::BenchError> {
-    Ok(agents::Launch {
-        program: std::env::current_exe()?,
-        via: match placement {
-            AgentsArg::Local => agents::Via::Local,
-            AgentsArg::Slurm => agents::Via::SlurmSteps,
-        },
-    })
+/// How agents start, if the run has them: this very binary, as children, as job steps or
+/// on the hosts of a hosts file, connecting back to the control address.
+fn launch(opts: &AgentOpts) -> Result<Option<agents::Launch>, trellis_tools::bench::BenchError> {
+    use trellis_tools::bench::BenchError;
+    let hosts = opts
+        .hosts
+        .as_deref()
+        .map(agents::HostsFile::load)
+        .transpose()?;
+    let via = match (opts.agents, &hosts) {
+        (None, None) => return Ok(None),
+        (Some(AgentsArg::Slurm), Some(_)) => {
+            return Err(BenchError::Failed(
+                "--hosts places agents itself: not with --agents slurm".into(),
+            ))
+        }
+        (Some(AgentsArg::Slurm), None) => agents::Via::SlurmSteps,
+        _ => agents::Via::Local,
+    };
+    let control = match (&opts.control, hosts.as_ref().and_then(|h| h.control)) {
+        (Some(text), _) => agents::hosts::parse_control(text)
+            .map_err(|e| BenchError::Failed(format!("--control {e}")))?,
+        (None, Some(address)) => address,
+        (None, None) => agents::hosts::DEFAULT_CONTROL,
+    };
+    let mut launch = agents::Launch::local(std::env::current_exe()?, via);
+    launch.control = control;
+    launch.hosts = hosts;
+    Ok(Some(launch))
 }
 
 fn raw(raw: Option<RawArg>) -> Option<Raw> {
@@ -641,9 +673,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 &args.common,
                 &setup,
                 Mode::carrying(options.raw),
-                |r| match args.agents {
+                |r| match launch(&args.agents)? {
                     None => pingpong::run(&options, r),
-                    Some(placement) => agents::pingpong::run(&options, &launch(placement)?, r),
+                    Some(launch) => agents::pingpong::run(&options, &launch, r),
                 },
                 |s| {
                     let mut text = format!(
@@ -691,9 +723,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 &args.common,
                 &setup,
                 Mode::carrying(options.raw),
-                |r| match args.agents {
+                |r| match launch(&args.agents)? {
                     None => throughput::run(&options, r),
-                    Some(placement) => agents::throughput::run(&options, &launch(placement)?, r),
+                    Some(launch) => agents::throughput::run(&options, &launch, r),
                 },
                 |s| {
                     let mut text = format!(

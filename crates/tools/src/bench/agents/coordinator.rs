@@ -1,15 +1,17 @@
-//! The coordinator's side: start one agent process per name, accept their control
-//! connections on 127.0.0.1, measure their clocks, and wait for their answers. Every wait
+//! The coordinator's side: start one agent process per name (here, as Slurm job steps,
+//! or on the hosts of a hosts file), accept their control connections on the control
+//! address (127.0.0.1 unless told otherwise), measure their clocks, and wait for their answers. Every wait
 //! is bounded; an agent that dies or fails is reported by name at once, and every agent
 //! still running when the coordinator is dropped is killed.
 
 use super::super::BenchError;
 use super::clock::{self, ClockOffset, Probe};
+use super::hosts::{self, Host, HostsFile, Start};
 use super::protocol::{self, FromAgent, ToAgent};
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::io::BufReader;
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -30,14 +32,20 @@ pub struct Launch {
     /// The `trellis` binary agents run (`trellis bench agent ...`).
     pub program: PathBuf,
     pub via: Via,
+    /// Where the coordinator listens for agents' control connections; agents connect to
+    /// this address, so it must be one they can reach ([`hosts::DEFAULT_CONTROL`]: this
+    /// machine only).
+    pub control: SocketAddr,
+    /// Agents placed on the hosts of this file (overrides `via`).
+    pub hosts: Option<HostsFile>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Via {
     /// Child processes of the coordinator.
     Local,
-    /// One job step each (`srun`) in the Slurm allocation the coordinator runs in. The
-    /// control address is 127.0.0.1, so the steps must share the coordinator's node.
+    /// One job step each (`srun`) in the Slurm allocation the coordinator runs in; they
+    /// reach the coordinator at the control address.
     SlurmSteps,
 }
 
@@ -50,12 +58,94 @@ impl Via {
     }
 }
 
+/// A word safe to hand to the remote shell ssh runs the agent in.
+fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
 impl Launch {
-    /// The command that starts agent `name`, connecting back to `coordinator`.
-    fn command(&self, coordinator: &str, name: &str) -> Result<Command, BenchError> {
-        let mut command = match self.via {
-            Via::Local => Command::new(&self.program),
-            Via::SlurmSteps => {
+    /// Agents on this machine, connecting back to 127.0.0.1.
+    pub fn local(program: PathBuf, via: Via) -> Launch {
+        Launch {
+            program,
+            via,
+            control: hosts::DEFAULT_CONTROL,
+            hosts: None,
+        }
+    }
+
+    /// How the results name where agents ran.
+    fn placement(&self) -> String {
+        match &self.hosts {
+            Some(file) => format!("hosts file {}", file.path.display()),
+            None => self.via.label().to_owned(),
+        }
+    }
+
+    /// The command that starts agent `name` on `host` (or as `via` says without a hosts
+    /// file), connecting back to `coordinator`.
+    fn command(
+        &self,
+        coordinator: &str,
+        name: &str,
+        host: Option<&Host>,
+    ) -> Result<Command, BenchError> {
+        let agent_args = [
+            "bench",
+            "agent",
+            "--coordinator",
+            coordinator,
+            "--name",
+            name,
+        ];
+        let mut command = match (host, self.via) {
+            (Some(host), _) => {
+                let program = host.program.as_ref().unwrap_or(&self.program);
+                match &host.start {
+                    Start::Local => {
+                        let mut command = Command::new(program);
+                        command.args(agent_args);
+                        command
+                    }
+                    Start::Ssh {
+                        user,
+                        port,
+                        identity,
+                        known_hosts,
+                    } => {
+                        let mut ssh = Command::new("ssh");
+                        // No prompts: a run fails at once instead of waiting for a password.
+                        ssh.args(["-n", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10"]);
+                        if let Some(user) = user {
+                            ssh.args(["-l", user]);
+                        }
+                        if let Some(port) = port {
+                            ssh.args(["-p", &port.to_string()]);
+                        }
+                        if let Some(identity) = identity {
+                            ssh.arg("-i")
+                                .arg(identity)
+                                .args(["-o", "IdentitiesOnly=yes"]);
+                        }
+                        if let Some(known) = known_hosts {
+                            ssh.arg("-o")
+                                .arg(format!("UserKnownHostsFile={}", known.display()))
+                                .args(["-o", "StrictHostKeyChecking=yes"]);
+                        }
+                        // ssh joins the words into one remote shell command.
+                        let mut remote = vec![shell_quote(&program.to_string_lossy())];
+                        remote.extend(agent_args.iter().map(|w| shell_quote(w)));
+                        ssh.arg("--").arg(&host.address).arg(remote.join(" "));
+                        ssh
+                    }
+                }
+            }
+            (None, Via::Local) => {
+                let mut command = Command::new(&self.program);
+                command.args(agent_args);
+                command
+            }
+            (None, Via::SlurmSteps) => {
                 if std::env::var_os("SLURM_JOB_ID").is_none() {
                     return Err(BenchError::Failed(
                         "agents as Slurm job steps run inside an allocation (sbatch, salloc): \
@@ -68,21 +158,12 @@ impl Launch {
                 // routers' steps do; one task on one node, named after the agent.
                 srun.args(["--overlap", "--ntasks=1", "--nodes=1", "--job-name"])
                     .arg(format!("agent-{name}"))
-                    .arg(&self.program);
+                    .arg(&self.program)
+                    .args(agent_args);
                 srun
             }
         };
-        command
-            .args([
-                "bench",
-                "agent",
-                "--coordinator",
-                coordinator,
-                "--name",
-                name,
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null());
+        command.stdin(Stdio::null()).stdout(Stdio::null());
         Ok(command)
     }
 }
@@ -90,6 +171,7 @@ impl Launch {
 struct Agent {
     name: String,
     role: String,
+    host: Option<String>,
     pid: u32,
     child: Child,
     stream: TcpStream,
@@ -105,7 +187,8 @@ type Event = (usize, Result<FromAgent, String>);
 pub struct Agents {
     agents: Vec<Agent>,
     events: Receiver<Event>,
-    placement: &'static str,
+    placement: String,
+    control: SocketAddr,
 }
 
 /// One agent as the results describe it.
@@ -113,6 +196,9 @@ pub struct Agents {
 pub struct AgentRecord {
     pub name: String,
     pub role: String,
+    /// The hosts file's host it ran on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     pub pid: u32,
     pub clock: Option<ClockOffset>,
 }
@@ -121,6 +207,8 @@ pub struct AgentRecord {
 #[derive(Clone, Debug, Serialize)]
 pub struct AgentsReport {
     pub placement: String,
+    /// Where the coordinator listened for the agents.
+    pub control: String,
     pub clock_method: String,
     pub agents: Vec<AgentRecord>,
 }
@@ -141,19 +229,38 @@ impl Agents {
                 )));
             }
         }
-        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let federates: Vec<String> = names.iter().map(|(n, _)| n.clone()).collect();
+        let placed: Vec<Option<&Host>> = match &launch.hosts {
+            Some(file) => {
+                let unknown = file.unknown_federates(&federates);
+                if !unknown.is_empty() {
+                    return Err(BenchError::Failed(format!(
+                        "{}: federates {} are placed but this run has none of that name (it has {})",
+                        file.path.display(),
+                        unknown.join(", "),
+                        federates.join(", ")
+                    )));
+                }
+                file.place(&federates).into_iter().map(Some).collect()
+            }
+            None => vec![None; names.len()],
+        };
+        let listener = TcpListener::bind(launch.control).map_err(|e| {
+            BenchError::Failed(format!(
+                "the agents' control address {}: {e}",
+                launch.control
+            ))
+        })?;
         let address = listener.local_addr()?;
         let mut children = Vec::new();
-        for (name, _) in names {
-            let child = launch
-                .command(&address.to_string(), name)?
-                .spawn()
-                .map_err(|e| {
-                    BenchError::Failed(format!(
-                        "starting agent {name} ({}): {e}",
-                        launch.program.display()
-                    ))
-                })?;
+        for ((name, _), host) in names.iter().zip(&placed) {
+            let mut command = launch.command(&address.to_string(), name, *host)?;
+            let child = command.spawn().map_err(|e| {
+                BenchError::Failed(format!(
+                    "starting agent {name} ({:?}): {e}",
+                    command.get_program()
+                ))
+            })?;
             children.push(Some(child));
         }
         let mut guard = ChildGuard(children);
@@ -182,6 +289,7 @@ impl Agents {
             agents.push(Agent {
                 name: name.clone(),
                 role: role.clone(),
+                host: placed[index].map(|h| h.name.clone()),
                 pid,
                 child,
                 stream,
@@ -197,7 +305,8 @@ impl Agents {
         Ok(Agents {
             agents,
             events,
-            placement: launch.via.label(),
+            placement: launch.placement(),
+            control: address,
         })
     }
 
@@ -371,7 +480,8 @@ impl Agents {
             "round-trip halves".to_owned()
         };
         AgentsReport {
-            placement: self.placement.into(),
+            placement: self.placement.clone(),
+            control: self.control.to_string(),
             clock_method: method,
             agents: self
                 .agents
@@ -379,6 +489,7 @@ impl Agents {
                 .map(|a| AgentRecord {
                     name: a.name.clone(),
                     role: a.role.clone(),
+                    host: a.host.clone(),
                     pid: a.pid,
                     clock: a.clock.clone(),
                 })

@@ -2,17 +2,19 @@
 //! bench` process, which starts the routers and creates the federation) and agents
 //! (`trellis bench agent`, one per federate) that it starts, measures the clocks of,
 //! starts at one barrier and collects counts and round trips from. Agents run as child
-//! processes or as Slurm job steps, on the coordinator's machine for now; the control
-//! protocol is TCP so that they need not.
+//! processes, as Slurm job steps, or on the hosts a hosts file names (a child process
+//! there, or over ssh); the control protocol is TCP, on an address the agents can reach.
 
 pub mod agent;
 pub mod clock;
 pub mod coordinator;
+pub mod hosts;
 pub mod pingpong;
 pub mod protocol;
 pub mod throughput;
 
 pub use coordinator::{Launch, Via};
+pub use hosts::HostsFile;
 
 use super::network::{Federation, Network, SETUP_TIMEOUT};
 use super::{BenchError, Setup};

@@ -1,0 +1,380 @@
+//! The hosts file of `trellis bench ... --hosts FILE`: which hosts a benchmark's agents
+//! run on, how each is started there (a child process, or over ssh), which federates go
+//! where, and the address the coordinator listens on for them.
+//!
+//! ```toml
+//! control = "10.0.0.1"          # optional: IP or IP:PORT agents connect back to (127.0.0.1)
+//!
+//! [[host]]
+//! name = "here"
+//! address = "127.0.0.1"
+//! start = "local"               # a child process of the coordinator
+//!
+//! [[host]]
+//! name = "lab-2"
+//! address = "10.0.0.2"
+//! start = "ssh"                 # ssh [-l user] [-p port] [-i identity] address trellis bench agent ...
+//! user = "bench"                # optional, ssh's default otherwise
+//! port = 22                     # optional
+//! identity = "keys/id_ed25519"  # optional, relative to this file
+//! known_hosts = "known_hosts"   # optional, relative to this file: checked strictly
+//! program = "/usr/local/bin/trellis"  # optional: trellis there (default: this one's path)
+//! federates = ["fed-2", "fed-4"]      # optional: placed here
+//! ```
+//!
+//! Federates no host names are dealt round-robin over all hosts in file order. Every
+//! problem is an error naming the file, the line and the field.
+
+use super::super::BenchError;
+use serde::Deserialize;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The coordinator's control address when none is given: agents on this machine only.
+pub const DEFAULT_CONTROL: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileText {
+    control: Option<Spanned<String>>,
+    #[serde(rename = "host", default)]
+    hosts: Vec<Spanned<HostText>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HostText {
+    name: Spanned<String>,
+    address: Spanned<String>,
+    start: Spanned<StartKind>,
+    user: Option<Spanned<String>>,
+    port: Option<Spanned<u16>>,
+    identity: Option<Spanned<PathBuf>>,
+    known_hosts: Option<Spanned<PathBuf>>,
+    program: Option<PathBuf>,
+    #[serde(default)]
+    federates: Vec<Spanned<String>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum StartKind {
+    Local,
+    Ssh,
+}
+
+/// How an agent is started on a host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// A child process of the coordinator.
+    Local,
+    /// `ssh` to the host's address, which runs the agent there.
+    Ssh {
+        user: Option<String>,
+        port: Option<u16>,
+        identity: Option<PathBuf>,
+        known_hosts: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Host {
+    pub name: String,
+    pub address: String,
+    pub start: Start,
+    /// The trellis binary on that host; `None`: the coordinator's own path.
+    pub program: Option<PathBuf>,
+    pub federates: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostsFile {
+    pub path: PathBuf,
+    /// Where the coordinator listens for agents, if the file says.
+    pub control: Option<SocketAddr>,
+    pub hosts: Vec<Host>,
+}
+
+/// An IP or IP:PORT (port 0: any free one) a coordinator can listen on and agents can
+/// connect to: not the unspecified address, which names no host to connect to.
+pub fn parse_control(text: &str) -> Result<SocketAddr, String> {
+    let address = text
+        .parse::<SocketAddr>()
+        .or_else(|_| text.parse::<IpAddr>().map(|ip| SocketAddr::new(ip, 0)))
+        .map_err(|_| format!("{text:?} is not an IP address or IP:PORT"))?;
+    if address.ip().is_unspecified() {
+        return Err(format!(
+            "{text:?}: agents connect to this address, so it must name one interface, not all"
+        ));
+    }
+    Ok(address)
+}
+
+impl HostsFile {
+    /// Read and check a hosts file.
+    pub fn load(path: &Path) -> Result<HostsFile, BenchError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| BenchError::Failed(format!("{}: {e}", path.display())))?;
+        HostsFile::parse(path, &text).map_err(BenchError::Failed)
+    }
+
+    /// Parse `text` as the hosts file `path` (relative paths in it are against its folder).
+    pub fn parse(path: &Path, text: &str) -> Result<HostsFile, String> {
+        let file = path.display();
+        let at = |span: std::ops::Range<usize>, field: &str, message: String| {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            format!("{file}:{line}: {field}: {message}")
+        };
+        let parsed: FileText = toml::from_str(text).map_err(|e| {
+            let line = e.span().map_or(0, |s| {
+                text[..s.start.min(text.len())].matches('\n').count() + 1
+            });
+            format!("{file}:{line}: {}", e.message().trim())
+        })?;
+        let control = parsed
+            .control
+            .as_ref()
+            .map(|c| parse_control(c.get_ref()).map_err(|e| at(c.span(), "control", e)))
+            .transpose()?;
+        if parsed.hosts.is_empty() {
+            return Err(format!("{file}: no [[host]]: name at least one host"));
+        }
+        let folder = path.parent().unwrap_or(Path::new("."));
+        let mut hosts: Vec<Host> = Vec::new();
+        for spanned in &parsed.hosts {
+            let host = spanned.get_ref();
+            let name = host.name.get_ref();
+            if name.trim().is_empty() {
+                return Err(at(host.name.span(), "name", "is empty".into()));
+            }
+            if hosts.iter().any(|h| h.name == *name) {
+                return Err(at(
+                    host.name.span(),
+                    "name",
+                    format!("a second host named {name:?}"),
+                ));
+            }
+            let address = host.address.get_ref();
+            if address.trim().is_empty() || address.starts_with('-') || address.contains(' ') {
+                return Err(at(
+                    host.address.span(),
+                    "address",
+                    format!("host {name:?}: {address:?} is not a host name or IP address"),
+                ));
+            }
+            let start = match host.start.get_ref() {
+                StartKind::Local => {
+                    let ssh_only = [
+                        host.user.as_ref().map(|v| ("user", v.span())),
+                        host.port.as_ref().map(|v| ("port", v.span())),
+                        host.identity.as_ref().map(|v| ("identity", v.span())),
+                        host.known_hosts.as_ref().map(|v| ("known_hosts", v.span())),
+                    ];
+                    if let Some((field, span)) = ssh_only.into_iter().flatten().next() {
+                        return Err(at(
+                            span,
+                            field,
+                            format!("host {name:?} starts agents locally; {field} is for start = \"ssh\""),
+                        ));
+                    }
+                    Start::Local
+                }
+                StartKind::Ssh => {
+                    if let Some(port) = &host.port {
+                        if *port.get_ref() == 0 {
+                            return Err(at(
+                                port.span(),
+                                "port",
+                                format!("host {name:?}: ssh port 0"),
+                            ));
+                        }
+                    }
+                    if let Some(user) = &host.user {
+                        let u = user.get_ref();
+                        if u.is_empty() || u.starts_with('-') || u.contains(['@', ' ']) {
+                            return Err(at(
+                                user.span(),
+                                "user",
+                                format!("host {name:?}: {u:?} is not a user name"),
+                            ));
+                        }
+                    }
+                    let file_in = |p: &Option<Spanned<PathBuf>>, field: &str| {
+                        p.as_ref()
+                            .map(|p| {
+                                let full = folder.join(p.get_ref());
+                                if full.is_file() {
+                                    Ok(full)
+                                } else {
+                                    Err(at(
+                                        p.span(),
+                                        field,
+                                        format!("host {name:?}: no file {}", full.display()),
+                                    ))
+                                }
+                            })
+                            .transpose()
+                    };
+                    Start::Ssh {
+                        user: host.user.as_ref().map(|u| u.get_ref().clone()),
+                        port: host.port.as_ref().map(|p| *p.get_ref()),
+                        identity: file_in(&host.identity, "identity")?,
+                        known_hosts: file_in(&host.known_hosts, "known_hosts")?,
+                    }
+                }
+            };
+            let mut federates = Vec::new();
+            for federate in &host.federates {
+                let f = federate.get_ref();
+                if let Some(other) = hosts.iter().find(|h| h.federates.contains(f)) {
+                    return Err(at(
+                        federate.span(),
+                        "federates",
+                        format!("{f:?} is placed on host {:?} already", other.name),
+                    ));
+                }
+                if federates.contains(f) {
+                    return Err(at(
+                        federate.span(),
+                        "federates",
+                        format!("{f:?} twice on host {name:?}"),
+                    ));
+                }
+                federates.push(f.clone());
+            }
+            hosts.push(Host {
+                name: name.clone(),
+                address: address.clone(),
+                start,
+                program: host.program.clone(),
+                federates,
+            });
+        }
+        Ok(HostsFile {
+            path: path.to_owned(),
+            control,
+            hosts,
+        })
+    }
+
+    /// The host of each federate in `names` (in order): named ones where named, the rest
+    /// round-robin over all hosts.
+    pub fn place(&self, names: &[String]) -> Vec<&Host> {
+        let mut next = 0;
+        names
+            .iter()
+            .map(|name| {
+                self.hosts
+                    .iter()
+                    .find(|h| h.federates.contains(name))
+                    .unwrap_or_else(|| {
+                        let host = &self.hosts[next % self.hosts.len()];
+                        next += 1;
+                        host
+                    })
+            })
+            .collect()
+    }
+
+    /// Federates the file places that a run does not have: a typo, most likely.
+    pub fn unknown_federates<'a>(&'a self, names: &[String]) -> Vec<&'a str> {
+        self.hosts
+            .iter()
+            .flat_map(|h| h.federates.iter())
+            .filter(|f| !names.contains(f))
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<HostsFile, String> {
+        HostsFile::parse(Path::new("/nonexistent/hosts.toml"), text)
+    }
+
+    #[test]
+    fn a_good_file_places_named_federates_and_deals_the_rest() {
+        let file = parse(
+            "control = \"127.0.0.1:7400\"\n\
+             [[host]]\nname = \"a\"\naddress = \"127.0.0.1\"\nstart = \"local\"\n\
+             [[host]]\nname = \"b\"\naddress = \"127.0.0.1\"\nstart = \"ssh\"\nuser = \"bench\"\nport = 2222\nfederates = [\"fed-3\"]\n",
+        )
+        .unwrap();
+        assert_eq!(file.control, Some("127.0.0.1:7400".parse().unwrap()));
+        let names: Vec<String> = (1..=4).map(|i| format!("fed-{i}")).collect();
+        let placed: Vec<&str> = file.place(&names).iter().map(|h| h.name.as_str()).collect();
+        assert_eq!(placed, ["a", "b", "b", "a"]);
+        assert!(file.unknown_federates(&names).is_empty());
+        assert_eq!(file.unknown_federates(&names[..2]), ["fed-3"]);
+    }
+
+    #[test]
+    fn bad_files_are_refused_naming_file_line_and_field() {
+        let cases = [
+            // An unknown field.
+            (
+                "[[host]]\nname = \"a\"\naddress = \"x\"\nstart = \"local\"\ncolour = 1\n",
+                ":5:",
+                "colour",
+            ),
+            // A start that is not one.
+            (
+                "[[host]]\nname = \"a\"\naddress = \"x\"\nstart = \"telnet\"\n",
+                ":4:",
+                "telnet",
+            ),
+            // Missing address.
+            ("[[host]]\nname = \"a\"\nstart = \"local\"\n", ":1:", "address"),
+            // Two hosts of one name.
+            (
+                "[[host]]\nname = \"a\"\naddress = \"x\"\nstart = \"local\"\n[[host]]\nname = \"a\"\naddress = \"y\"\nstart = \"local\"\n",
+                ":6: name:",
+                "second host",
+            ),
+            // An ssh field on a local host.
+            (
+                "[[host]]\nname = \"a\"\naddress = \"x\"\nstart = \"local\"\nport = 22\n",
+                ":5: port:",
+                "start = \"ssh\"",
+            ),
+            // A federate on two hosts.
+            (
+                "[[host]]\nname = \"a\"\naddress = \"x\"\nstart = \"local\"\nfederates = [\"f\"]\n[[host]]\nname = \"b\"\naddress = \"y\"\nstart = \"local\"\nfederates = [\"f\"]\n",
+                ":10: federates:",
+                "already",
+            ),
+            // A control address that names no host.
+            (
+                "control = \"0.0.0.0\"\n[[host]]\nname = \"a\"\naddress = \"x\"\nstart = \"local\"\n",
+                ":1: control:",
+                "one interface",
+            ),
+            // A key file that is not there.
+            (
+                "[[host]]\nname = \"a\"\naddress = \"x\"\nstart = \"ssh\"\nidentity = \"nokey\"\n",
+                ":5: identity:",
+                "no file",
+            ),
+            // An option smuggled in as an address.
+            (
+                "[[host]]\nname = \"a\"\naddress = \"-oProxyCommand=x\"\nstart = \"ssh\"\n",
+                ":3: address:",
+                "not a host name",
+            ),
+            ("", "hosts.toml:", "no [[host]]"),
+        ];
+        for (text, place, words) in cases {
+            let error = parse(text).unwrap_err();
+            assert!(
+                error.starts_with("/nonexistent/hosts.toml:"),
+                "{error} should name the file"
+            );
+            assert!(error.contains(place), "{error} should contain {place:?}");
+            assert!(error.contains(words), "{error} should contain {words:?}");
+        }
+    }
+}
