@@ -203,6 +203,8 @@ pub(crate) struct SymmetricArgs {
     /// Federate counts, comma separated (default 2,4,6).
     #[arg(long, value_delimiter = ',')]
     federates: Vec<usize>,
+    #[command(flatten)]
+    agents: AgentOpts,
 }
 
 #[derive(Args)]
@@ -217,6 +219,8 @@ pub(crate) struct LatencyArgs {
     /// Measured exchanges per case.
     #[arg(long, default_value_t = 200)]
     exchanges: usize,
+    #[command(flatten)]
+    agents: AgentOpts,
 }
 
 #[derive(Args)]
@@ -763,7 +767,10 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 &args.common,
                 &setup,
                 Mode::Trellis,
-                |r| symmetric::run(&options, r),
+                |r| match launch(&args.agents)? {
+                    None => symmetric::run(&options, r),
+                    Some(launch) => agents::parties::symmetric(&options, &launch, r),
+                },
                 |s| {
                     let mut text = format!("symmetric ({:?} API, {:?}):", s.api, s.transport);
                     for c in &s.cases {
@@ -771,6 +778,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                         "\n  {:>2} federates: {:.0} msg/s received in all; sent {}, received {}, lost {}",
                         c.federates, c.total_msgs_per_sec, c.sent, c.received, c.lost
                     ));
+                    }
+                    if let Some(clock) = &s.clock {
+                        text.push_str(&format!("\n  agents' clocks: {clock}"));
                     }
                     text
                 },
@@ -793,7 +803,10 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 &args.common,
                 &setup,
                 Mode::Trellis,
-                |r| latency::run(&options, r),
+                |r| match launch(&args.agents)? {
+                    None => latency::run(&options, r),
+                    Some(launch) => agents::parties::latency(&options, &launch, r),
+                },
                 |s| {
                     let mut text = format!(
                         "latency ({:?} API, {:?}), half round trip:",
@@ -804,6 +817,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                             "\n  {:>2} receiver(s): {:.1} µs ± {:.1} over {} exchanges, lost {}",
                             c.receivers, c.mean_us, c.std_us, c.count, c.lost
                         ));
+                    }
+                    if let Some(clock) = &s.clock {
+                        text.push_str(&format!("\n  agents' clocks: {clock}"));
                     }
                     text
                 },

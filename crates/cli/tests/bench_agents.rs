@@ -172,6 +172,61 @@ fn throughput_with_agents_delivers_everything_sent_as_in_one_process() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn symmetric_with_agents_delivers_every_message_to_every_other_party_as_in_one_process() {
+    let dir = temp("symmetric");
+    let args = ["symmetric", "--federates", "2,3", "--seconds", "0.3"];
+    let one = bench(&args, &dir.join("one"));
+    let agents = bench(
+        &[&args[..], &["--agents", "local"]].concat(),
+        &dir.join("agents"),
+    );
+    for summary in [&one, &agents] {
+        let cases = summary["cases"].as_array().unwrap();
+        assert_eq!(cases.len(), 2, "{summary}");
+        for case in cases {
+            let (n, sent) = (
+                case["federates"].as_u64().unwrap(),
+                case["sent"].as_u64().unwrap(),
+            );
+            assert!(sent > 0, "{case}");
+            // Reliable: each message reaches each of the n - 1 others, none lost.
+            assert_eq!(case["received"].as_u64().unwrap(), (n - 1) * sent, "{case}");
+            assert_eq!(case["lost"], 0, "{case}");
+        }
+    }
+    check_agents(&read_json(&dir.join("agents/agents-2.json")), 2);
+    check_agents(&read_json(&dir.join("agents/agents-3.json")), 3);
+    let clock = agents["clock"].as_str().unwrap();
+    assert!(clock.contains("own clock"), "{clock}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn latency_with_agents_answers_every_exchange_as_in_one_process() {
+    let dir = temp("latency");
+    let args = ["latency", "--receivers", "1,3", "--exchanges", "30"];
+    let one = bench(&args, &dir.join("one"));
+    let agents = bench(
+        &[&args[..], &["--agents", "local"]].concat(),
+        &dir.join("agents"),
+    );
+    for summary in [&one, &agents] {
+        let cases = summary["cases"].as_array().unwrap();
+        assert_eq!(cases.len(), 2, "{summary}");
+        for case in cases {
+            assert_eq!(case["count"], 30, "{case}");
+            assert_eq!(case["lost"], 0, "{case}");
+            assert!(case["mean_us"].as_f64().unwrap() > 0.0, "{case}");
+        }
+    }
+    check_agents(&read_json(&dir.join("agents/agents-1.json")), 2);
+    check_agents(&read_json(&dir.join("agents/agents-3.json")), 4);
+    let clock = agents["clock"].as_str().unwrap();
+    assert!(clock.starts_with("round-trip halves"), "{clock}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Poll `done` every 10 ms until it holds, for at most `limit`.
 fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
     let deadline = Instant::now() + limit;

@@ -40,9 +40,21 @@ pub struct LatencySummary {
     pub api: Api,
     pub transport: Transport,
     pub cases: Vec<LatencyCase>,
+    /// With agents: how times were handled (see `agents.json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 pub fn run(options: &LatencyOptions, results: &Results) -> Result<LatencySummary, BenchError> {
+    run_cases(options, results, |n| run_case(options, n))
+}
+
+/// Every case of the sweep, each measured by `case`; the summary and CSV after each.
+pub(crate) fn run_cases(
+    options: &LatencyOptions,
+    results: &Results,
+    mut case: impl FnMut(usize) -> Result<LatencyCase, BenchError>,
+) -> Result<LatencySummary, BenchError> {
     if options.receivers.contains(&0) || options.exchanges == 0 {
         return Err(BenchError::Failed(
             "every case needs receivers and exchanges".into(),
@@ -54,13 +66,14 @@ pub fn run(options: &LatencyOptions, results: &Results) -> Result<LatencySummary
         api: setup.api,
         transport: setup.transport,
         cases: Vec::new(),
+        clock: None,
     };
     let progress = super::progress::bar(options.receivers.len() as u64, "latency cases");
     for &n in &options.receivers {
         if setup.stopped() {
             break;
         }
-        summary.cases.push(run_case(options, n)?);
+        summary.cases.push(case(n)?);
         results.write_summary(&summary)?;
         let rows: Vec<Vec<String>> = summary
             .cases
@@ -118,41 +131,81 @@ fn run_case(options: &LatencyOptions, n: usize) -> Result<LatencyCase, BenchErro
             transport,
         )?;
         let stop = stop.clone();
-        threads.push(std::thread::spawn(move || -> Result<(), BenchError> {
-            while !stop.load(Ordering::Relaxed) {
-                if let Some((Channel::Data, payload)) = receiver.recv(Duration::from_millis(50))? {
-                    if payload.get(..4) == Some(&(i as u32).to_le_bytes()[..]) {
-                        receiver.send(Channel::Reply, &payload)?;
-                    }
-                }
-            }
-            Ok(())
+        threads.push(std::thread::spawn(move || {
+            echo_targeted(receiver.as_mut(), i as u32, &stop)
         }));
     }
-    let mut payload = vec![0xA5u8; options.size.max(12)];
-    let mut exchange = |sender: &mut Box<dyn Peer>,
-                        target: u32,
-                        serial: u64|
-     -> Result<Option<Duration>, BenchError> {
-        tagged(&mut payload, target, serial);
-        let sent_at = Instant::now();
-        sender.send(Channel::Data, &payload)?;
-        loop {
-            let left = LOSS_TIMEOUT.saturating_sub(sent_at.elapsed());
-            match sender.recv(left)? {
-                Some((Channel::Reply, answer)) if answer.get(..12) == Some(&payload[..12]) => {
-                    return Ok(Some(sent_at.elapsed() / 2))
-                }
-                Some(_) => continue,
-                None => return Ok(None),
+    let measured = ping(sender.as_mut(), n, options.size, options.exchanges);
+    stop.store(true, Ordering::SeqCst);
+    for thread in threads {
+        thread
+            .join()
+            .map_err(|_| BenchError::Failed("a receiver panicked".into()))??;
+    }
+    let (one_way, lost) = measured?;
+    Ok(case_of(n, options.size, &one_way, lost))
+}
+
+/// A receiver: answer on the reply channel every message that names it (`index`), until
+/// `stop`.
+pub(crate) fn echo_targeted(
+    receiver: &mut dyn Peer,
+    index: u32,
+    stop: &AtomicBool,
+) -> Result<(), BenchError> {
+    while !stop.load(Ordering::Relaxed) {
+        if let Some((Channel::Data, payload)) = receiver.recv(Duration::from_millis(50))? {
+            if payload.get(..4) == Some(&index.to_le_bytes()[..]) {
+                receiver.send(Channel::Reply, &payload)?;
             }
         }
-    };
+    }
+    Ok(())
+}
+
+/// A case from the half round trips measured (µs) and the exchanges lost.
+pub(crate) fn case_of(n: usize, size: usize, one_way: &[f64], lost: usize) -> LatencyCase {
+    let (mean_us, std_us) = mean_std(one_way).unwrap_or((f64::NAN, f64::NAN));
+    LatencyCase {
+        receivers: n,
+        size,
+        mean_us,
+        std_us,
+        count: one_way.len(),
+        lost,
+    }
+}
+
+/// The sender: every one of `n` receivers answers once, then `exchanges` exchanges of
+/// `size` bytes target them in turn. Half of each round trip (µs), and the exchanges lost.
+pub(crate) fn ping(
+    sender: &mut dyn Peer,
+    n: usize,
+    size: usize,
+    exchanges: usize,
+) -> Result<(Vec<f64>, usize), BenchError> {
+    let mut payload = vec![0xA5u8; size.max(12)];
+    let mut exchange =
+        |sender: &mut dyn Peer, target: u32, serial: u64| -> Result<Option<Duration>, BenchError> {
+            tagged(&mut payload, target, serial);
+            let sent_at = Instant::now();
+            sender.send(Channel::Data, &payload)?;
+            loop {
+                let left = LOSS_TIMEOUT.saturating_sub(sent_at.elapsed());
+                match sender.recv(left)? {
+                    Some((Channel::Reply, answer)) if answer.get(..12) == Some(&payload[..12]) => {
+                        return Ok(Some(sent_at.elapsed() / 2))
+                    }
+                    Some(_) => continue,
+                    None => return Ok(None),
+                }
+            }
+        };
     // Every receiver answers once before measuring: subscriptions are in place.
     let mut serial = 0u64;
     let deadline = Instant::now() + super::network::SETUP_TIMEOUT;
     for target in 0..n as u32 {
-        while exchange(&mut sender, target, serial)?.is_none() {
+        while exchange(sender, target, serial)?.is_none() {
             serial += 1;
             if Instant::now() > deadline {
                 return Err(BenchError::Failed(format!(
@@ -165,26 +218,12 @@ fn run_case(options: &LatencyOptions, n: usize) -> Result<LatencyCase, BenchErro
     }
     let mut one_way = Vec::new();
     let mut lost = 0;
-    for k in 0..options.exchanges {
+    for k in 0..exchanges {
         serial += 1;
-        match exchange(&mut sender, (k % n) as u32, serial)? {
+        match exchange(sender, (k % n) as u32, serial)? {
             Some(latency) => one_way.push(latency.as_secs_f64() * 1e6),
             None => lost += 1,
         }
     }
-    stop.store(true, Ordering::SeqCst);
-    for thread in threads {
-        thread
-            .join()
-            .map_err(|_| BenchError::Failed("a receiver panicked".into()))??;
-    }
-    let (mean_us, std_us) = mean_std(&one_way).unwrap_or((f64::NAN, f64::NAN));
-    Ok(LatencyCase {
-        receivers: n,
-        size: options.size,
-        mean_us,
-        std_us,
-        count: one_way.len(),
-        lost,
-    })
+    Ok((one_way, lost))
 }

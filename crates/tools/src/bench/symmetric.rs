@@ -41,9 +41,21 @@ pub struct SymmetricSummary {
     pub api: Api,
     pub transport: Transport,
     pub cases: Vec<SymmetricCase>,
+    /// With agents: how times were handled (see `agents.json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 pub fn run(options: &SymmetricOptions, results: &Results) -> Result<SymmetricSummary, BenchError> {
+    run_cases(options, results, |n| run_case(options, n))
+}
+
+/// Every case of the sweep, each measured by `case`; the summary and CSV after each.
+pub(crate) fn run_cases(
+    options: &SymmetricOptions,
+    results: &Results,
+    mut case: impl FnMut(usize) -> Result<SymmetricCase, BenchError>,
+) -> Result<SymmetricSummary, BenchError> {
     if options.federates.iter().any(|&n| n < 2) {
         return Err(BenchError::Failed(
             "a symmetric case needs at least two federates".into(),
@@ -55,13 +67,14 @@ pub fn run(options: &SymmetricOptions, results: &Results) -> Result<SymmetricSum
         api: setup.api,
         transport: setup.transport,
         cases: Vec::new(),
+        clock: None,
     };
     let progress = super::progress::bar(options.federates.len() as u64, "symmetric cases");
     for &n in &options.federates {
         if setup.stopped() {
             break;
         }
-        summary.cases.push(run_case(options, n)?);
+        summary.cases.push(case(n)?);
         results.write_summary(&summary)?;
         let rows: Vec<Vec<String>> = summary
             .cases
@@ -121,39 +134,88 @@ fn run_case(options: &SymmetricOptions, n: usize) -> Result<SymmetricCase, Bench
         .map(|(i, party)| {
             let (ready, start, size, seconds) =
                 (ready.clone(), start.clone(), options.size, options.seconds);
-            std::thread::spawn(move || party_run(party, i, n, size, seconds, &ready, &start))
+            std::thread::spawn(move || {
+                let mut gate = InProcess {
+                    ready: &ready,
+                    n,
+                    start: &start,
+                };
+                party_run(party, i, n, size, seconds, &mut gate)
+            })
         })
         .collect();
-    let mut per_federate = Vec::new();
-    let (mut sent, mut received) = (0, 0);
+    let mut parties = Vec::new();
     for thread in threads {
-        let (s, r, elapsed) = thread
-            .join()
-            .map_err(|_| BenchError::Failed("a symmetric party panicked".into()))??;
-        sent += s;
-        received += r;
-        per_federate.push(r as f64 / elapsed.as_secs_f64().max(1e-9));
+        parties.push(
+            thread
+                .join()
+                .map_err(|_| BenchError::Failed("a symmetric party panicked".into()))??,
+        );
     }
-    Ok(SymmetricCase {
+    Ok(case_of(n, options.size, &parties))
+}
+
+/// A case from each party's (sent, received, time from its start to its last receipt).
+pub(crate) fn case_of(n: usize, size: usize, parties: &[(u64, u64, Duration)]) -> SymmetricCase {
+    let per_federate: Vec<f64> = parties
+        .iter()
+        .map(|(_, r, elapsed)| *r as f64 / elapsed.as_secs_f64().max(1e-9))
+        .collect();
+    let sent: u64 = parties.iter().map(|p| p.0).sum();
+    let received: u64 = parties.iter().map(|p| p.1).sum();
+    SymmetricCase {
         federates: n,
-        size: options.size,
+        size,
         total_msgs_per_sec: per_federate.iter().sum(),
         per_federate_msgs_per_sec: per_federate,
         sent,
         received,
         lost: (sent * (n as u64 - 1)).saturating_sub(received),
-    })
+    }
+}
+
+/// How the parties of a case start together: each says when it heard every other, all
+/// keep greeting until every one has, then they start at once.
+pub(crate) trait Gate {
+    /// This party heard every other one.
+    fn heard_all(&mut self) -> Result<(), BenchError>;
+    /// Every party heard every other: greeting may stop.
+    fn everyone_heard(&mut self) -> Result<bool, BenchError>;
+    /// Wait for the common start (which may have begun: a measured message came).
+    fn start(&mut self) -> Result<(), BenchError>;
+}
+
+/// The parties are threads of this process.
+struct InProcess<'a> {
+    ready: &'a AtomicUsize,
+    n: usize,
+    start: &'a Barrier,
+}
+
+impl Gate for InProcess<'_> {
+    fn heard_all(&mut self) -> Result<(), BenchError> {
+        self.ready.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn everyone_heard(&mut self) -> Result<bool, BenchError> {
+        Ok(self.ready.load(Ordering::SeqCst) >= self.n)
+    }
+
+    fn start(&mut self) -> Result<(), BenchError> {
+        self.start.wait();
+        Ok(())
+    }
 }
 
 /// Returns (sent, received, time from the start to the last receipt).
-fn party_run(
+pub(crate) fn party_run(
     mut party: Box<dyn Peer>,
     me: usize,
     n: usize,
     size: usize,
     seconds: f64,
-    ready: &AtomicUsize,
-    start: &Barrier,
+    gate: &mut dyn Gate,
 ) -> Result<(u64, u64, Duration), BenchError> {
     // A warm-up message each, resent until everyone has heard everyone: a party that has
     // heard all keeps greeting until all say so, or a slower one might never hear it.
@@ -162,7 +224,11 @@ fn party_run(
     let mut counted = false;
     let hello = (me as u32).to_le_bytes();
     let deadline = Instant::now() + super::network::SETUP_TIMEOUT;
-    while ready.load(Ordering::SeqCst) < n {
+    // A measured message during the warm-up: another party started first (parties in
+    // other processes hear the start at slightly different times), so every party heard
+    // every other. It counts, and this party starts too.
+    let mut early = 0u64;
+    while early == 0 && !gate.everyone_heard()? {
         if Instant::now() > deadline {
             return Err(BenchError::Failed(format!(
                 "party {me} did not hear every other party"
@@ -171,15 +237,19 @@ fn party_run(
         party.send(Channel::Data, &hello)?;
         while let Some((_, payload)) = party.recv(Duration::from_millis(20))? {
             if let Some(from) = payload.get(..4) {
-                let from = u32::from_le_bytes(from.try_into().expect("four bytes")) as usize;
-                if from < n {
-                    heard[from] = true;
+                let from = u32::from_le_bytes(from.try_into().expect("four bytes"));
+                if from == u32::MAX {
+                    early += 1;
+                    break;
+                }
+                if (from as usize) < n {
+                    heard[from as usize] = true;
                 }
             }
         }
         if !counted && heard.iter().all(|h| *h) {
             counted = true;
-            ready.fetch_add(1, Ordering::SeqCst);
+            gate.heard_all()?;
         }
     }
     // Late warm-up messages still in flight are not counted: mark measured ones.
@@ -200,9 +270,9 @@ fn party_run(
             None => Ok(false),
         }
     };
-    start.wait();
+    gate.start()?;
     let began = Instant::now();
-    let (mut sent, mut received, mut last) = (0u64, 0u64, began);
+    let (mut sent, mut received, mut last) = (0u64, early, began);
     let duration = Duration::from_secs_f64(seconds);
     while began.elapsed() < duration {
         for _ in 0..16 {

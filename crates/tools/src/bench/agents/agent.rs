@@ -155,6 +155,7 @@ fn serve(session: &mut Session) -> Result<(), BenchError> {
                 return super::pingpong::slave(session, &at, pair)
             }
             Some(ToAgent::Receive { at }) => return super::throughput::receiver(session, &at),
+            Some(ToAgent::Party { at, task }) => return super::parties::party(session, &at, task),
             Some(ToAgent::Send { at, size }) => {
                 return super::throughput::sender(session, &at, size)
             }

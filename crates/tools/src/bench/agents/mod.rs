@@ -9,6 +9,7 @@ pub mod agent;
 pub mod clock;
 pub mod coordinator;
 pub mod hosts;
+pub mod parties;
 pub mod pingpong;
 pub mod protocol;
 pub mod throughput;

@@ -65,6 +65,13 @@ pub enum ToAgent {
         at: String,
         size: usize,
     },
+    /// Be a party of a many-party benchmark at `at`, doing `task` (see [`PartyTask`]).
+    Party {
+        at: String,
+        task: PartyTask,
+    },
+    /// Every party said it is warmed up: begin measuring.
+    Go,
     /// The barrier: every agent is ready, begin (slaves echo, the sender warms up).
     Start,
     /// Sender: the warm-up reached every receiver; send measured updates for `seconds`.
@@ -77,6 +84,29 @@ pub enum ToAgent {
     },
     /// Resign, report, exit.
     Finish,
+}
+
+/// What a party agent does: the roles the many-party benchmarks are made of. Each runs
+/// the benchmark's own per-federate code, the same as in one process.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum PartyTask {
+    /// Symmetric: party `me` of `n` sends `size`-byte messages flat out for `seconds` and
+    /// counts what the others send (warm-up: greet until it heard all, say warmed, go).
+    Flood {
+        me: usize,
+        n: usize,
+        size: usize,
+        seconds: f64,
+    },
+    /// Latency's sender: exchanges of `size` bytes targeting `receivers` echoers in turn;
+    /// half of each round trip on its own clock.
+    Ping {
+        receivers: usize,
+        size: usize,
+        exchanges: usize,
+    },
+    /// Latency's receivers: answer each message that names `index`, until finished.
+    Echo { index: u32 },
 }
 
 /// Agent → coordinator.
@@ -98,8 +128,20 @@ pub enum FromAgent {
         rtt_nanos: Vec<u64>,
         lost: usize,
     },
-    /// A receiver reflected a warm-up update.
+    /// A receiver reflected a warm-up update (a symmetric party: heard every other).
     Warmed,
+    /// A symmetric party's measured run: sent, received, and the time from its start to
+    /// its last receipt, on its own clock.
+    Counted {
+        sent: u64,
+        received: u64,
+        elapsed_nanos: u64,
+    },
+    /// A latency sender's half round trips (µs, each on its own clock) and losses.
+    HalfRoundTrips {
+        one_way_us: Vec<f64>,
+        lost: usize,
+    },
     /// The sender's measured run, by its own clock.
     Sent {
         sent: u64,
