@@ -10,7 +10,7 @@ use super::network::{Network, SETUP_TIMEOUT};
 use super::results::Results;
 use super::sides::{federate_pair, node_pair, tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
 use super::{Api, BenchError, Mode, Raw, Setup, Transport};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -81,6 +81,9 @@ pub struct OnewaySummary {
     pub transport: Transport,
     pub seconds: f64,
     pub cases: Vec<OnewayCase>,
+    /// With agents: how send and receipt times were brought onto one clock, and how well.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 /// Nanoseconds on one monotonic clock shared by every end of a run in this process: what a
@@ -162,7 +165,7 @@ fn transport(options: &OnewayOptions) -> Transport {
     }
 }
 
-fn validate(options: &OnewayOptions) -> Result<(), BenchError> {
+pub(crate) fn validate(options: &OnewayOptions) -> Result<(), BenchError> {
     if options.sizes.is_empty() || options.rates.is_empty() {
         return Err(BenchError::Failed(
             "the one-way matrix needs at least one size and one rate".into(),
@@ -243,12 +246,27 @@ pub fn run(options: &OnewayOptions, results: &Results) -> Result<OnewaySummary, 
     };
     let clock = Clock::start();
     warm_up(sender.as_mut(), receiver.as_mut(), clock)?;
+    run_cases(options, results, None, |plan| {
+        run_case(plan, sender.as_mut(), receiver.as_mut(), clock)
+    })
+}
+
+/// The matrix of cases, each run by `case` (in this process or by agents); its data file,
+/// summary and CSV row written as it ends. `clock` says how times were compared (agents).
+pub(crate) fn run_cases(
+    options: &OnewayOptions,
+    results: &Results,
+    clock: Option<String>,
+    mut case: impl FnMut(&CasePlan) -> Result<Arrivals, BenchError>,
+) -> Result<OnewaySummary, BenchError> {
+    let setup = &options.setup;
     let mut summary = OnewaySummary {
         mode: Mode::carrying(options.raw),
         api: setup.api,
         transport: transport(options),
         seconds: options.seconds,
         cases: Vec::new(),
+        clock,
     };
     let total = options.sizes.len() * options.rates.len();
     let progress = super::progress::bar(total as u64, "one-way cases");
@@ -266,7 +284,7 @@ pub fn run(options: &OnewayOptions, results: &Results) -> Result<OnewaySummary, 
                 marker,
                 drop_every: options.drop_every,
             };
-            let arrivals = run_case(&plan, sender.as_mut(), receiver.as_mut(), clock)?;
+            let arrivals = case(&plan)?;
             let data_file = format!("oneway-{size}B-{rate}Hz.dat");
             results.write_file(&data_file, &data_text(&plan, summary.transport, &arrivals))?;
             let case = summarise(&plan, summary.transport, &arrivals, data_file);
@@ -282,12 +300,13 @@ pub fn run(options: &OnewayOptions, results: &Results) -> Result<OnewaySummary, 
 }
 
 /// One case: what to send.
-struct CasePlan {
-    size: usize,
-    rate_hz: f64,
-    count: u64,
-    marker: u8,
-    drop_every: Option<u64>,
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CasePlan {
+    pub size: usize,
+    pub rate_hz: f64,
+    pub count: u64,
+    pub marker: u8,
+    pub drop_every: Option<u64>,
 }
 
 impl CasePlan {
@@ -298,7 +317,7 @@ impl CasePlan {
 }
 
 /// Per serial: send and receive time in nanoseconds on the run's clock, if it arrived.
-type Arrivals = Vec<Option<(u64, u64)>>;
+pub type Arrivals = Vec<Option<(u64, u64)>>;
 
 fn encode(payload: &mut [u8], serial: u64, sent_nanos: u64, marker: u8) {
     payload[..8].copy_from_slice(&serial.to_le_bytes());
@@ -320,31 +339,47 @@ fn warm_up(sender: &mut dyn Side, receiver: &mut dyn Side, clock: Clock) -> Resu
     std::thread::scope(|scope| {
         let listening = scope.spawn(|| -> Result<(), BenchError> {
             let _done = RaiseOnDrop(&receiver_done);
-            let deadline = Instant::now() + SETUP_TIMEOUT;
-            while Instant::now() < deadline {
-                if let Some(payload) = receiver.recv(RECEIVE_POLL)? {
-                    if matches!(decode(&payload), Some((_, _, WARMUP_MARKER))) {
-                        return Ok(());
-                    }
-                }
-            }
-            Err(BenchError::Failed(format!(
-                "the one-way receiver heard nothing within {SETUP_TIMEOUT:?}"
-            )))
+            warm_up_listen(receiver)
         });
-        let mut payload = vec![0xA5u8; HEADER_BYTES];
-        let mut serial = 0;
-        while !receiver_done.load(Ordering::SeqCst) {
-            encode(&mut payload, serial, clock.nanos(), WARMUP_MARKER);
-            sender.send(&payload)?;
-            serial += 1;
-            // Drives the sender's node while it waits.
-            sender.recv(Duration::from_millis(5))?;
-        }
+        warm_up_send(sender, clock, || Ok(receiver_done.load(Ordering::SeqCst)))?;
         listening
             .join()
             .map_err(|_| BenchError::Failed("the one-way receiver panicked".into()))?
     })
+}
+
+/// The receiver's warm-up: wait, bounded, for one warm-up message.
+pub(crate) fn warm_up_listen(receiver: &mut dyn Side) -> Result<(), BenchError> {
+    let deadline = Instant::now() + SETUP_TIMEOUT;
+    while Instant::now() < deadline {
+        if let Some(payload) = receiver.recv(RECEIVE_POLL)? {
+            if matches!(decode(&payload), Some((_, _, WARMUP_MARKER))) {
+                return Ok(());
+            }
+        }
+    }
+    Err(BenchError::Failed(format!(
+        "the one-way receiver heard nothing within {SETUP_TIMEOUT:?}"
+    )))
+}
+
+/// The sender's warm-up: warm-up messages until `heard` says the receiver has one (its own
+/// wait is bounded, and so is whatever tells `heard`).
+pub(crate) fn warm_up_send(
+    sender: &mut dyn Side,
+    clock: Clock,
+    mut heard: impl FnMut() -> Result<bool, BenchError>,
+) -> Result<(), BenchError> {
+    let mut payload = vec![0xA5u8; HEADER_BYTES];
+    let mut serial = 0;
+    while !heard()? {
+        encode(&mut payload, serial, clock.nanos(), WARMUP_MARKER);
+        sender.send(&payload)?;
+        serial += 1;
+        // Drives the sender's node while it waits.
+        sender.recv(Duration::from_millis(5))?;
+    }
+    Ok(())
 }
 
 /// Send one case on a deadline schedule while the receiver notes arrivals; then wait for
@@ -360,9 +395,16 @@ fn run_case(
     std::thread::scope(|scope| {
         let receiving = scope.spawn(|| {
             let _done = RaiseOnDrop(&receiving_done);
-            receive(plan, receiver, clock, &sending_done)
+            receive(plan, receiver, clock, || {
+                Ok(sending_done.load(Ordering::SeqCst))
+            })
         });
-        let sent = send(plan, sender, clock, &sending_done, &receiving_done);
+        let sent = (|| {
+            let done = RaiseOnDrop(&sending_done);
+            send_case(plan, sender, clock)?;
+            drop(done);
+            linger(sender, || Ok(receiving_done.load(Ordering::SeqCst)))
+        })();
         let arrivals = receiving
             .join()
             .map_err(|_| BenchError::Failed("the one-way receiver panicked".into()))?;
@@ -371,14 +413,12 @@ fn run_case(
     })
 }
 
-fn send(
+/// Send one case's messages on their deadline schedule.
+pub(crate) fn send_case(
     plan: &CasePlan,
     sender: &mut dyn Side,
     clock: Clock,
-    sending_done: &AtomicBool,
-    receiving_done: &AtomicBool,
 ) -> Result<(), BenchError> {
-    let done = RaiseOnDrop(sending_done);
     let mut payload = vec![0xA5u8; plan.size];
     let start = Instant::now();
     for serial in 0..plan.count {
@@ -400,21 +440,30 @@ fn send(
         encode(&mut payload, serial, clock.nanos(), plan.marker);
         sender.send(&payload)?;
     }
-    drop(done);
-    // Frames still queued leave only while the node is driven: keep driving it until the
-    // receiver has finished (its own wait is bounded; this one is bounded beyond it).
+    Ok(())
+}
+
+/// Frames still queued leave only while the node is driven: keep driving the sender's
+/// until `receiver_done` says the receiver has finished (its own wait is bounded; this one
+/// is bounded beyond it).
+pub(crate) fn linger(
+    sender: &mut dyn Side,
+    mut receiver_done: impl FnMut() -> Result<bool, BenchError>,
+) -> Result<(), BenchError> {
     let limit = Instant::now() + STRAGGLER_LIMIT + Duration::from_secs(1);
-    while !receiving_done.load(Ordering::SeqCst) && Instant::now() < limit {
+    while !receiver_done()? && Instant::now() < limit {
         sender.recv(RECEIVE_POLL)?;
     }
     Ok(())
 }
 
-fn receive(
+/// Note when each serial of the case arrives, until all did or, once `sending_done`
+/// says the sender finished, stragglers stop coming (bounded).
+pub(crate) fn receive(
     plan: &CasePlan,
     receiver: &mut dyn Side,
     clock: Clock,
-    sending_done: &AtomicBool,
+    mut sending_done: impl FnMut() -> Result<bool, BenchError>,
 ) -> Result<Arrivals, BenchError> {
     let mut arrivals: Arrivals = vec![None; plan.count as usize];
     let mut received = 0u64;
@@ -434,7 +483,7 @@ fn receive(
                 }
             }
         }
-        if sending_done.load(Ordering::SeqCst) {
+        if sending_ended.is_some() || sending_done()? {
             let ended = *sending_ended.get_or_insert_with(Instant::now);
             let quiet = last_arrival.max(ended).elapsed();
             if quiet > STRAGGLER_QUIET || ended.elapsed() > STRAGGLER_LIMIT {
