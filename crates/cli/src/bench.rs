@@ -250,6 +250,11 @@ pub(crate) struct MatrixArgs {
     /// sender and receiver it serves; the socket decides delivery, so --deliveries is unused.
     #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "tcp")]
     raw: Option<RawArg>,
+    /// With --raw: every pair's bytes go through the hairpin forwarder at HOST:PORT
+    /// (`trellis lab` starts one in the router's site and passes this), so the baseline
+    /// crosses the same site link as the Trellis run.
+    #[arg(long, value_name = "HOST:PORT", requires = "raw")]
+    raw_via: Option<std::net::SocketAddr>,
     /// Entities per sender, comma separated (default 1,10,100).
     #[arg(long, value_delimiter = ',')]
     entities: Vec<usize>,
@@ -272,6 +277,10 @@ pub(crate) struct MatrixArgs {
     /// N of 1-N, N-1 and N-N.
     #[arg(long, default_value_t = matrix::DEFAULT_N)]
     n: usize,
+    /// Leave out the cells whose theoretical throughput per receiver is above this many
+    /// Mbps (they are listed in the summary's left_out).
+    #[arg(long, value_name = "MBPS")]
+    max_theoretical_mbps: Option<f64>,
 }
 
 #[derive(Args)]
@@ -862,6 +871,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
             let options = matrix::MatrixOptions {
                 setup: setup.clone(),
                 raw: raw(args.raw),
+                raw_via: args.raw_via,
                 entities: or_default(&args.entities, &matrix::DEFAULT_ENTITIES),
                 rates: or_default(&args.rates, &matrix::DEFAULT_RATES),
                 sizes: or_default(&args.sizes, &matrix::DEFAULT_SIZES),
@@ -873,6 +883,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 configurations: or_default(&args.configs, &matrix::ALL_CONFIGURATIONS),
                 seconds: args.seconds,
                 n: args.n,
+                max_theoretical_mbps: args.max_theoretical_mbps,
             };
             with_results(
                 "matrix",
@@ -891,6 +902,12 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                             c.config.label(), c.entities, c.rate_hz, c.size,
                             match c.transport { Transport::Reliable => "reliable:", Transport::BestEffort => "best-effort:" },
                             c.throughput_mbps, c.theoretical_mbps, c.reliability, us(c.mean_latency_us), us(c.jitter_us)
+                        ));
+                    }
+                    if !s.left_out.is_empty() {
+                        text.push_str(&format!(
+                            "\n  left out: {} cells above --max-theoretical-mbps (summary.json's left_out)",
+                            s.left_out.len()
                         ));
                     }
                     text

@@ -164,9 +164,23 @@ fn run_bench(
 ) -> Result<()> {
     let exe = std::env::current_exe().context("finding the trellis executable")?;
     let spec = lab.spec();
-    let router_args = match &args.topology {
-        Some(file) => start_topology(lab, file, &exe, children)?,
-        None => start_router(lab, &exe, args.router_port, children)?,
+    // Held until the benchmark ends; dropping it stops the forwarder.
+    let mut hairpin = None;
+    let router_args = if is_raw(words) && words[0] == "matrix" {
+        let (forwarder, address) = Hairpin::start(lab, args.router_port)?;
+        hairpin = Some(forwarder);
+        vec!["--raw-via".into(), address.to_string()]
+    } else {
+        if is_raw(words) {
+            say(&format!(
+                "note: raw {} runs its sockets inside site {} (only matrix --raw crosses the site link, through a forwarder)",
+                words[0], spec.sites[spec.federate_site]
+            ));
+        }
+        match &args.topology {
+            Some(file) => start_topology(lab, file, &exe, children)?,
+            None => start_router(lab, &exe, args.router_port, children)?,
+        }
     };
     say(&format!(
         "trellis bench {} in site {}",
@@ -183,10 +197,94 @@ fn run_bench(
     let last = children.len() - 1;
     let status = wait_child(&mut children[last], interrupted)?;
     finished("trellis bench", status)?;
+    let raw_via = hairpin.take().map(|h| h.stop());
     if let Some(out) = out_dir(words) {
-        write_lab_record(lab, args, &out, &bytes_before)?;
+        write_lab_record(lab, args, &out, &bytes_before, raw_via)?;
     }
     Ok(())
+}
+
+/// Whether the benchmark's words ask for plain sockets (`--raw`, `--raw tcp`, `--raw=udp`).
+fn is_raw(words: &[String]) -> bool {
+    words
+        .iter()
+        .any(|w| w == "--raw" || w.starts_with("--raw="))
+}
+
+/// The raw matrix's hairpin forwarder, in the router's site where a Trellis run's router
+/// would be: the baseline's bytes then cross the site link both ways, as the federates'
+/// updates do through their router (see `trellis_tools::bench::hairpin`).
+struct Hairpin {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<Result<(), trellis_lab::LabError>>>,
+    address: SocketAddrV4,
+}
+
+impl Hairpin {
+    fn start(lab: &Lab, port: u16) -> Result<(Hairpin, SocketAddrV4)> {
+        let spec = lab.spec();
+        let address = SocketAddrV4::new(lab.site_address(spec.router_site), port);
+        let stop = Arc::new(AtomicBool::new(false));
+        let serving = Arc::clone(&stop);
+        let (bound_tx, bound_rx) = std::sync::mpsc::sync_channel(1);
+        let thread = lab.spawn_in_site(spec.router_site, move || {
+            let bound = std::net::TcpListener::bind(address);
+            let listener = match bound {
+                Ok(listener) => {
+                    let _ = bound_tx.send(Ok(()));
+                    listener
+                }
+                Err(e) => {
+                    let _ = bound_tx.send(Err(e.to_string()));
+                    return Ok(());
+                }
+            };
+            trellis_tools::bench::hairpin::serve(listener, serving).map_err(|source| {
+                trellis_lab::LabError::Io {
+                    what: "the hairpin forwarder".into(),
+                    source,
+                }
+            })
+        })?;
+        let forwarder = Hairpin {
+            stop,
+            thread: Some(thread),
+            address,
+        };
+        match bound_rx.recv_timeout(ROUTER_START) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => bail!("the hairpin forwarder at {address}: {e}"),
+            Err(_) => bail!("the hairpin forwarder at {address} did not start"),
+        }
+        say(&format!(
+            "raw sockets through the hairpin forwarder at {address} in site {}",
+            spec.sites[spec.router_site]
+        ));
+        Ok((forwarder, address))
+    }
+
+    /// Stop serving; its address, for the record.
+    fn stop(mut self) -> String {
+        self.finish();
+        self.address.to_string()
+    }
+
+    fn finish(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            match thread.join() {
+                Ok(Err(e)) => say(&format!("the hairpin forwarder: {e}")),
+                Err(_) => say("the hairpin forwarder panicked"),
+                Ok(Ok(())) => {}
+            }
+        }
+    }
+}
+
+impl Drop for Hairpin {
+    fn drop(&mut self) {
+        self.finish();
+    }
 }
 
 /// The results folder the benchmark writes into, when its words name one (`--out DIR`).
@@ -211,7 +309,13 @@ fn site_bytes(lab: &Lab) -> Result<Vec<u64>> {
 /// `lab.json` beside the benchmark's results: the lab it ran in (sites, each link's delay,
 /// loss and rate, where the routers ran) and the bytes that crossed the site links into each
 /// site while it ran, so a report can say what network the numbers were measured on.
-fn write_lab_record(lab: &Lab, args: &LabArgs, out: &Path, before: &[u64]) -> Result<()> {
+fn write_lab_record(
+    lab: &Lab,
+    args: &LabArgs,
+    out: &Path,
+    before: &[u64],
+    raw_via: Option<String>,
+) -> Result<()> {
     let spec = lab.spec();
     let after = site_bytes(lab)?;
     let links: Vec<serde_json::Value> = spec
@@ -241,6 +345,11 @@ fn write_lab_record(lab: &Lab, args: &LabArgs, out: &Path, before: &[u64]) -> Re
         "links": links,
         "site_link_bytes_in": bytes_in,
     });
+    let mut record = record;
+    if let Some(via) = raw_via {
+        // The raw baseline's sockets went through a forwarder in the router site.
+        record["raw_via"] = via.into();
+    }
     let path = out.join("lab.json");
     let text = serde_json::to_string_pretty(&record).context("encoding lab.json")?;
     std::fs::write(&path, text + "\n").with_context(|| format!("writing {}", path.display()))

@@ -28,6 +28,7 @@ fn options(setup: Setup) -> MatrixOptions {
     MatrixOptions {
         setup,
         raw: None,
+        raw_via: None,
         entities: vec![1, 4],
         rates: vec![20.0],
         sizes: vec![128],
@@ -35,6 +36,7 @@ fn options(setup: Setup) -> MatrixOptions {
         configurations: ALL_CONFIGURATIONS.to_vec(),
         seconds: 0.5,
         n: 2,
+        max_theoretical_mbps: None,
     }
 }
 

@@ -7,6 +7,7 @@
 //! Latency is the receive time minus the time stamp the update carries
 //! (`SendOptions::time`), both on one clock shared by every party in this process.
 
+use super::hairpin::{tcp_pair_via, udp_pair_via};
 use super::network::{ids, Federation, Network, SETUP_TIMEOUT};
 use super::oneway::{
     check_rate, check_seconds, deadline, transport_label, Clock, RaiseOnDrop, MAX_PAYLOAD_BYTES,
@@ -16,6 +17,7 @@ use super::sides::{tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
 use super::stats::mean_std;
 use super::{Api, BenchError, Mode, Raw, Setup, Transport, DATA_ID};
 use serde::Serialize;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, ObjectId};
@@ -140,6 +142,10 @@ pub struct MatrixOptions {
     /// it serves, over a connection (TCP) or a socket (UDP) of that pair; the socket decides
     /// delivery, so `deliveries` is not used.
     pub raw: Option<Raw>,
+    /// With `raw`: every pair's bytes go through the hairpin forwarder at this address
+    /// ([`super::hairpin`]), as `trellis lab` places it in the router's site, so the
+    /// baseline crosses the site link the way its Trellis twin does.
+    pub raw_via: Option<SocketAddr>,
     pub entities: Vec<usize>,
     pub rates: Vec<f64>,
     /// Payload sizes in bytes, each at least [`HEADER_BYTES`].
@@ -150,6 +156,21 @@ pub struct MatrixOptions {
     pub seconds: f64,
     /// N of 1-N, N-1 and N-N.
     pub n: usize,
+    /// Leave out the cells whose theoretical throughput per receiver is above this many
+    /// Mbps (a network's rate several times over only measures its saturation, slowly);
+    /// they are listed in the summary's `left_out`.
+    pub max_theoretical_mbps: Option<f64>,
+}
+
+/// A cell of the grid that was not run, and why: its theoretical throughput.
+#[derive(Clone, Debug, Serialize)]
+pub struct LeftOut {
+    pub config: Configuration,
+    pub entities: usize,
+    pub rate_hz: f64,
+    pub size: usize,
+    pub transport: Transport,
+    pub theoretical_mbps: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -184,10 +205,16 @@ pub struct MatrixCase {
 #[derive(Clone, Debug, Serialize)]
 pub struct MatrixSummary {
     pub mode: Mode,
+    /// Raw runs through a hairpin forwarder: its address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw_via: Option<String>,
     pub api: Api,
     pub seconds: f64,
     pub n: usize,
     pub cases: Vec<MatrixCase>,
+    /// Cells above `max_theoretical_mbps`, not run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
 }
 
 /// Ticks (updates of every entity) a case schedules: the whole periods in `seconds`.
@@ -244,6 +271,13 @@ fn validate(options: &MatrixOptions) -> Result<(), BenchError> {
         )));
     }
     check_seconds("--seconds", options.seconds)?;
+    if let Some(max) = options.max_theoretical_mbps {
+        if !(max.is_finite() && max > 0.0) {
+            return Err(BenchError::Failed(format!(
+                "--max-theoretical-mbps is a positive number of Mbps, not {max}"
+            )));
+        }
+    }
     for &rate in &options.rates {
         check_rate("every rate", rate)?;
         if tick_count(rate, options.seconds) == 0 {
@@ -290,13 +324,14 @@ pub fn run(options: &MatrixOptions, results: &Results) -> Result<MatrixSummary, 
         Some(Raw::Udp) => vec![Transport::BestEffort],
     };
     let mut plans = Vec::new();
+    let mut left_out = Vec::new();
     // The paper's order: by configuration, then entities, rate, payload and delivery.
     for &configuration in &options.configurations {
         for &entities in &options.entities {
             for &rate_hz in &options.rates {
                 for &size in &options.sizes {
                     for &transport in &deliveries {
-                        plans.push(CasePlan {
+                        let plan = CasePlan {
                             entities,
                             rate_hz,
                             size,
@@ -305,18 +340,42 @@ pub fn run(options: &MatrixOptions, results: &Results) -> Result<MatrixSummary, 
                             roles: configuration.roles(options.n),
                             ticks: tick_count(rate_hz, options.seconds),
                             seconds: options.seconds,
-                        });
+                        };
+                        let theoretical_mbps = plan.theoretical_mbps();
+                        if options
+                            .max_theoretical_mbps
+                            .is_some_and(|max| theoretical_mbps > max)
+                        {
+                            left_out.push(LeftOut {
+                                config: configuration,
+                                entities,
+                                rate_hz,
+                                size,
+                                transport,
+                                theoretical_mbps,
+                            });
+                        } else {
+                            plans.push(plan);
+                        }
                     }
                 }
             }
         }
     }
+    if plans.is_empty() {
+        return Err(BenchError::Failed(format!(
+            "every cell's theoretical throughput is above {} Mbps (--max-theoretical-mbps)",
+            options.max_theoretical_mbps.unwrap_or(0.0)
+        )));
+    }
     let mut summary = MatrixSummary {
         mode: Mode::carrying(options.raw),
+        raw_via: options.raw.and(options.raw_via).map(|via| via.to_string()),
         api: options.setup.api,
         seconds: options.seconds,
         n: options.n,
         cases: Vec::new(),
+        left_out,
     };
     let progress = super::progress::bar(plans.len() as u64, "matrix cases");
     let mut rows = Vec::new();
@@ -326,7 +385,7 @@ pub fn run(options: &MatrixOptions, results: &Results) -> Result<MatrixSummary, 
         }
         let clock = Clock::start();
         let outcome = match options.raw {
-            Some(raw) => raw_case(raw, plan, clock)?,
+            Some(raw) => raw_case(raw, options.raw_via, plan, clock)?,
             None => trellis_case(&options.setup, plan, clock, results)?,
         };
         let case = summarise(plan, &outcome);
@@ -365,6 +424,16 @@ impl CasePlan {
 
     fn updates_per_sender(&self) -> u64 {
         self.entities as u64 * self.ticks
+    }
+
+    /// What each receiver would take in if every scheduled update arrived, in Mbps:
+    /// entities × rate × payload × the senders it hears (every receiver hears as many).
+    fn theoretical_mbps(&self) -> f64 {
+        let heard = self
+            .receivers()
+            .next()
+            .map_or(0, |r| self.heard_by(r).count()) as u64;
+        (heard * self.updates_per_sender()) as f64 * self.size as f64 * 8.0 / self.seconds / 1e6
     }
 
     /// A sender gives up catching up this long after the start.
@@ -975,20 +1044,33 @@ fn linger(
 
 /// A case over plain sockets: a connection (TCP) or socket pair (UDP) per sender and
 /// receiver it serves, so N-1 and N-N work as 1-1 and 1-N do; a thread per sender and
-/// one per pair reading.
-fn raw_case(raw: Raw, plan: &CasePlan, clock: Clock) -> Result<Outcome, BenchError> {
+/// one per pair reading. With `via`, each pair goes through that hairpin forwarder.
+fn raw_case(
+    raw: Raw,
+    via: Option<SocketAddr>,
+    plan: &CasePlan,
+    clock: Clock,
+) -> Result<Outcome, BenchError> {
     let parties = plan.roles.len();
     let mut outgoing: Vec<Vec<Box<dyn Side>>> = (0..parties).map(|_| Vec::new()).collect();
     let mut incoming: Vec<(usize, usize, Box<dyn Side>)> = Vec::new();
     for receiver in plan.receivers() {
         for sender in plan.heard_by(receiver) {
-            let (out, into): (Box<dyn Side>, Box<dyn Side>) = match raw {
-                Raw::Tcp => {
+            let (out, into): (Box<dyn Side>, Box<dyn Side>) = match (raw, via) {
+                (Raw::Tcp, None) => {
                     let (a, b) = tcp_pair()?;
                     (Box::new(a), Box::new(b))
                 }
-                Raw::Udp => {
+                (Raw::Udp, None) => {
                     let (a, b) = udp_pair()?;
+                    (Box::new(a), Box::new(b))
+                }
+                (Raw::Tcp, Some(via)) => {
+                    let (a, b) = tcp_pair_via(via)?;
+                    (Box::new(a), Box::new(b))
+                }
+                (Raw::Udp, Some(via)) => {
+                    let (a, b) = udp_pair_via(via)?;
                     (Box::new(a), Box::new(b))
                 }
             };
@@ -1136,9 +1218,7 @@ fn summarise(plan: &CasePlan, outcome: &Outcome) -> MatrixCase {
     let bits = plan.size as f64 * 8.0;
     let receivers: Vec<usize> = plan.receivers().collect();
     let senders = plan.roles.iter().filter(|r| r.sends).count();
-    // Every receiver hears the same number of senders in every configuration.
-    let heard = plan.heard_by(receivers[0]).count() as u64;
-    let theoretical_mbps = (heard * plan.updates_per_sender()) as f64 * bits / plan.seconds / 1e6;
+    let theoretical_mbps = plan.theoretical_mbps();
     let mut throughputs = Vec::new();
     let mut reliabilities = Vec::new();
     let mut latency = Spread::default();
@@ -1263,6 +1343,21 @@ mod tests {
         assert_eq!(heard(Configuration::OneToMany), vec![1, 1, 1]);
         assert_eq!(heard(Configuration::ManyToOne), vec![3]);
         assert_eq!(heard(Configuration::ManyToMany), vec![2, 2, 2]);
+    }
+
+    #[test]
+    fn theoretical_throughput_counts_the_senders_a_receiver_hears() {
+        // 2 entities × 5 ticks in 0.5 s of 64-byte updates: 10240 bits per sender heard.
+        let per_sender = 2.0 * 5.0 * 64.0 * 8.0 / 0.5 / 1e6;
+        for (c, heard) in [
+            (Configuration::OneToOne, 1.0),
+            (Configuration::OneToMany, 1.0),
+            (Configuration::ManyToOne, 3.0),
+            (Configuration::ManyToMany, 2.0),
+        ] {
+            let theoretical = plan(c).theoretical_mbps();
+            assert!((theoretical - heard * per_sender).abs() < 1e-12, "{c:?}");
+        }
     }
 
     #[test]

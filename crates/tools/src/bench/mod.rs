@@ -9,6 +9,7 @@
 pub mod agents;
 pub mod chaos;
 pub mod clutter;
+pub mod hairpin;
 pub mod latency;
 pub mod matrix;
 mod network;

@@ -244,6 +244,16 @@ pub(crate) fn tcp_pair() -> Result<(TcpSide, TcpSide), BenchError> {
     ))
 }
 
+impl TcpSide {
+    /// A side on a connection made elsewhere (see `hairpin`).
+    pub(crate) fn new(stream: TcpStream) -> TcpSide {
+        TcpSide {
+            stream,
+            buf: Vec::new(),
+        }
+    }
+}
+
 impl Side for TcpSide {
     fn send(&mut self, payload: &[u8]) -> Result<(), BenchError> {
         self.buf.clear();
@@ -281,6 +291,8 @@ impl Side for TcpSide {
 pub(crate) struct UdpSide {
     socket: UdpSocket,
     buf: Vec<u8>,
+    /// A connection kept open as long as the side lives (a hairpin forwarder's request).
+    _held: Option<TcpStream>,
 }
 
 /// Largest payload one UDP datagram carries over IPv4.
@@ -291,14 +303,18 @@ pub(crate) fn udp_pair() -> Result<(UdpSide, UdpSide), BenchError> {
     let b = UdpSocket::bind("127.0.0.1:0")?;
     a.connect(b.local_addr()?)?;
     b.connect(a.local_addr()?)?;
-    let buf = vec![0u8; MAX_UDP_PAYLOAD];
-    Ok((
+    Ok((UdpSide::new(a, None), UdpSide::new(b, None)))
+}
+
+impl UdpSide {
+    /// A side on a connected socket, holding `held` open while it lives.
+    pub(crate) fn new(socket: UdpSocket, held: Option<TcpStream>) -> UdpSide {
         UdpSide {
-            socket: a,
-            buf: buf.clone(),
-        },
-        UdpSide { socket: b, buf },
-    ))
+            socket,
+            buf: vec![0u8; MAX_UDP_PAYLOAD],
+            _held: held,
+        }
+    }
 }
 
 impl Side for UdpSide {
