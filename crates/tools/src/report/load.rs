@@ -239,6 +239,10 @@ pub(crate) struct OnewayCase {
 #[derive(Deserialize)]
 pub(crate) struct Matrix {
     pub cases: Vec<MatrixCase>,
+    /// Cells of the grid not run, above `--max-theoretical-mbps` (only their cell and
+    /// theoretical throughput are given).
+    #[serde(default)]
+    pub left_out: Vec<MatrixCase>,
 }
 
 #[derive(Deserialize)]

@@ -14,7 +14,7 @@ pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
     let runs: Vec<(&Run, &[MatrixCase])> = runs
         .iter()
         .filter_map(|run| match &run.summary {
-            Summary::Matrix(Matrix { cases }) => Some((run, cases.as_slice())),
+            Summary::Matrix(Matrix { cases, .. }) => Some((run, cases.as_slice())),
             _ => None,
         })
         .collect();
@@ -26,7 +26,7 @@ pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
 }
 
 /// `1-N 10e 20Hz 128B rel`: configuration, entities, update rate, payload, delivery.
-fn label(c: &MatrixCase) -> String {
+pub(super) fn label(c: &MatrixCase) -> String {
     let delivery = match c.transport.as_deref() {
         Some("reliable") => "rel",
         Some("best-effort") => "BE",
@@ -43,7 +43,7 @@ fn label(c: &MatrixCase) -> String {
 }
 
 /// The paper's order: configuration, entities, rate, payload, delivery.
-fn order(a: &MatrixCase, b: &MatrixCase) -> Ordering {
+pub(super) fn order(a: &MatrixCase, b: &MatrixCase) -> Ordering {
     (&a.config, a.entities)
         .cmp(&(&b.config, b.entities))
         .then(a.rate_hz.total_cmp(&b.rate_hz))

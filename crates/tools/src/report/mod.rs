@@ -5,7 +5,8 @@
 //! Sections appear only when the inputs hold their data: run headers; ping-pong round trips
 //! against message size per hop count; the tree / mesh time ratio; distributions of pair
 //! means; the EC1 matrix (throughput against theoretical, reliability, latency and jitter);
-//! the one-way size × rate matrix; throughput, symmetric and latency sweeps; testfed load;
+//! the EC1 matrix across a site link beside its raw-socket phase 0; the one-way size × rate
+//! matrix; throughput, symmetric and latency sweeps; testfed load;
 //! chaos runs (per killed router: detection, recovery, losses and the verdict); clutter runs
 //! (rate, delivery against interest, latency, memory, the scalability verdict); the papers'
 //! WAN studies run in the site lab (RTI-NG's interconnects, JESPP's tree and mesh by site).
@@ -16,6 +17,7 @@ mod axis;
 mod cases;
 mod chaos;
 mod clutter;
+mod ec1;
 mod html;
 mod load;
 mod matrix;
@@ -79,6 +81,7 @@ pub fn render(dirs: &[PathBuf]) -> Result<String, ReportError> {
     let mut sections = vec![runs::section(&runs)];
     sections.extend(pingpong::sections(&runs));
     sections.extend(matrix::sections(&runs));
+    sections.extend(ec1::section(&runs));
     sections.extend(oneway::section(&runs));
     sections.extend(rates::sections(&runs));
     sections.extend(testfed::section(&runs));
