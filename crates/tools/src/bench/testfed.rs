@@ -21,6 +21,10 @@
 //!
 //! Attribute updates travel with the run's transport; interactions are reliable, as the
 //! paper's were.
+//!
+//! The load federates coordinate (heard everyone, start, done sending, drained) through a
+//! [`Team`]: in one process, atomics shared by their threads; with agents
+//! (`agents::testfed`), their coordinator. Both run the same per-federate code ([`Run`]).
 
 use super::network::{Federation, Network, SETUP_TIMEOUT};
 use super::oneway::{check_rate, check_seconds, Clock, MAX_PAYLOAD_BYTES};
@@ -42,11 +46,11 @@ pub const DEFAULT_SECONDS: f64 = 20.0;
 const GREETING_TAG: &[u8] = b"greeting";
 const LOAD_TAG: &[u8] = b"load";
 const GREETING_EVERY: Duration = Duration::from_millis(10);
-const START_LEAD: Duration = Duration::from_millis(20);
+pub(crate) const START_LEAD: Duration = Duration::from_millis(20);
 /// After everyone stops sending, receivers wait for stragglers while they keep coming, until
 /// none came for this long, and never longer than the limit.
 const STRAGGLER_QUIET: Duration = Duration::from_millis(500);
-const STRAGGLER_LIMIT: Duration = Duration::from_secs(10);
+pub(crate) const STRAGGLER_LIMIT: Duration = Duration::from_secs(10);
 const RECEIVE_POLL: Duration = Duration::from_millis(10);
 /// Each attribute is an object instance of its own; far beyond any load the paper ran.
 const MAX_ATTRIBUTES: usize = 100_000;
@@ -228,6 +232,9 @@ pub struct TestfedSummary {
     pub transport: Transport,
     pub seconds: f64,
     pub federates: Vec<FederateResult>,
+    /// With agents: how send and receipt times were brought onto one clock, and how well.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 /// When a load federate's ticks are due, in seconds from the start: every 1/ramp rate
@@ -274,8 +281,8 @@ impl Ticks {
 }
 
 /// Running latency figures, in microseconds.
-#[derive(Default)]
-struct Latency {
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Latency {
     count: u64,
     sum_us: f64,
     max_us: f64,
@@ -299,13 +306,36 @@ impl Latency {
 }
 
 /// What one load federate did and got.
-#[derive(Default)]
-struct Counts {
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Counts {
     updates_sent: u64,
     ramp_updates_sent: u64,
     interactions_sent: u64,
     updates: Latency,
     interactions: Latency,
+}
+
+/// How the load federates coordinate. Queries are polled by each federate between its
+/// sends and receipts; none of them blocks.
+pub(crate) trait Team {
+    /// Another federate failed, or the run was given up: stop.
+    fn aborted(&self) -> bool;
+    /// Federate `me` heard every other's greeting (said once).
+    fn heard_all(&self, me: usize) -> Result<(), BenchError>;
+    /// When sending starts, nanoseconds on the run's clock, once it is set.
+    fn start(&self) -> Result<Option<u64>, BenchError>;
+    /// Federate `me` finished sending `counts`.
+    fn done_sending(&self, me: usize, counts: &Counts) -> Result<(), BenchError>;
+    /// Once every federate finished sending: what the others than `me` sent (updates,
+    /// interactions).
+    fn sent_by_others(&self, me: usize) -> Result<Option<(u64, u64)>, BenchError>;
+    /// Federate `me` has what it will get.
+    fn drained(&self, me: usize, counts: &Counts) -> Result<(), BenchError>;
+    /// Every federate has what it will get: lingering may end.
+    fn all_drained(&self) -> Result<bool, BenchError>;
+    /// A step after the measurement (`who`'s `step`): a failure is a fault to record, not
+    /// a reason to drop the counts.
+    fn after_measurement(&self, who: &str, step: &str, outcome: Result<(), BenchError>);
 }
 
 /// How the federates coordinate: all in this process, so plain atomics.
@@ -326,9 +356,44 @@ impl Shared {
     fn aborted(&self) -> bool {
         self.abort.load(Ordering::SeqCst)
     }
+}
 
-    /// What every federate but `me` sent: updates and interactions.
-    fn sent_by_others(&self, me: usize) -> (u64, u64) {
+/// The federates of one process: threads sharing [`Shared`], faults on the results.
+struct InProcess<'a> {
+    shared: &'a Shared,
+    results: &'a Results,
+}
+
+impl Team for InProcess<'_> {
+    fn aborted(&self) -> bool {
+        self.shared.aborted()
+    }
+
+    fn heard_all(&self, _me: usize) -> Result<(), BenchError> {
+        self.shared.ready.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn start(&self) -> Result<Option<u64>, BenchError> {
+        Ok(match self.shared.start_nanos.load(Ordering::SeqCst) {
+            0 => None,
+            start => Some(start),
+        })
+    }
+
+    fn done_sending(&self, me: usize, counts: &Counts) -> Result<(), BenchError> {
+        let shared = self.shared;
+        shared.updates_sent[me].store(counts.updates_sent, Ordering::SeqCst);
+        shared.interactions_sent[me].store(counts.interactions_sent, Ordering::SeqCst);
+        shared.done_sending.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn sent_by_others(&self, me: usize) -> Result<Option<(u64, u64)>, BenchError> {
+        let shared = self.shared;
+        if shared.done_sending.load(Ordering::SeqCst) < shared.updates_sent.len() {
+            return Ok(None);
+        }
         let others = |counts: &[AtomicU64]| -> u64 {
             counts
                 .iter()
@@ -337,12 +402,29 @@ impl Shared {
                 .map(|(_, c)| c.load(Ordering::SeqCst))
                 .sum()
         };
-        (others(&self.updates_sent), others(&self.interactions_sent))
+        Ok(Some((
+            others(&shared.updates_sent),
+            others(&shared.interactions_sent),
+        )))
+    }
+
+    fn drained(&self, _me: usize, _counts: &Counts) -> Result<(), BenchError> {
+        self.shared.drained.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn all_drained(&self) -> Result<bool, BenchError> {
+        let shared = self.shared;
+        Ok(shared.drained.load(Ordering::SeqCst) >= shared.updates_sent.len())
+    }
+
+    fn after_measurement(&self, who: &str, step: &str, outcome: Result<(), BenchError>) {
+        self.results.after_measurement(who, step, outcome);
     }
 }
 
 /// A joined load federate and its handles.
-struct Load {
+pub(crate) struct Load {
     rti: RtiAmbassador,
     /// When the figures are next published.
     figures_due: Instant,
@@ -353,7 +435,7 @@ struct Load {
     text: ParameterHandle,
 }
 
-fn join(
+pub(crate) fn join(
     network: &Network,
     federation: &Federation,
     at: &str,
@@ -386,23 +468,35 @@ fn join(
     })
 }
 
-pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary, BenchError> {
-    let config = &options.config;
-    config.validate().map_err(BenchError::Failed)?;
-    let setup = &options.setup;
-    if setup.api == Api::Node {
+/// The configuration checked, and a run of it possible (the federate API).
+pub(crate) fn validate(options: &TestfedOptions) -> Result<(), BenchError> {
+    options.config.validate().map_err(BenchError::Failed)?;
+    if options.setup.api == Api::Node {
         return Err(BenchError::Failed(
             "testfed exercises the HLA services (attribute updates and interactions); it has no node-API form"
                 .into(),
         ));
     }
-    let mut summary = TestfedSummary {
+    Ok(())
+}
+
+/// A summary of no federates yet.
+pub(crate) fn empty_summary(options: &TestfedOptions) -> TestfedSummary {
+    TestfedSummary {
         mode: Mode::Trellis,
-        api: setup.api,
-        transport: setup.transport,
-        seconds: config.seconds,
+        api: options.setup.api,
+        transport: options.setup.transport,
+        seconds: options.config.seconds,
         federates: Vec::new(),
-    };
+        clock: None,
+    }
+}
+
+pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary, BenchError> {
+    validate(options)?;
+    let config = &options.config;
+    let setup = &options.setup;
+    let summary = empty_summary(options);
     if setup.stopped() {
         return Ok(summary);
     }
@@ -424,8 +518,12 @@ pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary
         abort: AtomicBool::new(false),
     };
     let clock = Clock::start();
+    let team = InProcess {
+        shared: &shared,
+        results,
+    };
     let outcomes = std::thread::scope(|scope| {
-        let shared = &shared;
+        let (shared, team) = (&shared, &team);
         let threads: Vec<_> = loads
             .into_iter()
             .enumerate()
@@ -434,10 +532,9 @@ pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary
                     me,
                     config,
                     transport: setup.transport,
-                    shared,
+                    team,
                     clock,
                     stop: &setup.stop,
-                    results,
                     figures: options.figures.as_ref(),
                 };
                 scope.spawn(move || {
@@ -466,17 +563,34 @@ pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary
     })?;
     // A failure is the cause; federates that stopped because of it have nothing to add.
     let outcomes = outcomes.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut counts = Vec::with_capacity(n);
+    for (load, outcome) in config.federates.iter().zip(outcomes) {
+        counts.push(outcome.ok_or_else(|| {
+            BenchError::Failed(format!("load federate {:?} stopped early", load.name))
+        })?);
+    }
+    summarise(summary, config, &places, &counts, results)
+}
+
+/// The run's results from each federate's counts (in the order of the configuration, at
+/// `places`): what each missed is what the others sent that it did not get. Written as
+/// the summary and `testfed.csv`.
+pub(crate) fn summarise(
+    mut summary: TestfedSummary,
+    config: &TestfedConfig,
+    places: &[String],
+    counts: &[Counts],
+    results: &Results,
+) -> Result<TestfedSummary, BenchError> {
+    let everyone = counts;
     for (me, ((load, place), counts)) in config
         .federates
         .iter()
-        .zip(&places)
-        .zip(outcomes)
+        .zip(places)
+        .zip(everyone)
         .enumerate()
     {
-        let counts = counts.ok_or_else(|| {
-            BenchError::Failed(format!("load federate {:?} stopped early", load.name))
-        })?;
-        let (updates_expected, interactions_expected) = shared.sent_by_others(me);
+        let (updates_expected, interactions_expected) = sent_by_others(everyone, me);
         summary.federates.push(FederateResult {
             name: load.name.clone(),
             at: place.clone(),
@@ -502,6 +616,15 @@ pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary
     results.write_summary(&summary)?;
     results.write_csv("testfed.csv", &CSV_HEADER, &csv_rows(&summary))?;
     Ok(summary)
+}
+
+/// What every federate but `me` sent: updates and interactions.
+pub(crate) fn sent_by_others(counts: &[Counts], me: usize) -> (u64, u64) {
+    let others = || counts.iter().enumerate().filter(move |(i, _)| *i != me);
+    (
+        others().map(|(_, c)| c.updates_sent).sum(),
+        others().map(|(_, c)| c.interactions_sent).sum(),
+    )
 }
 
 /// Set the start once every federate heard every other, within a bound.
@@ -541,27 +664,26 @@ fn follow(shared: &Shared, n: usize, seconds: f64, clock: Clock) {
 }
 
 /// One load federate's part of the run.
-struct Run<'a> {
-    me: usize,
-    config: &'a TestfedConfig,
-    transport: Transport,
-    shared: &'a Shared,
-    clock: Clock,
+pub(crate) struct Run<'a, T: Team + ?Sized> {
+    pub(crate) me: usize,
+    pub(crate) config: &'a TestfedConfig,
+    pub(crate) transport: Transport,
+    /// The others, and where faults after the measurement go.
+    pub(crate) team: &'a T,
+    pub(crate) clock: Clock,
     /// Ctrl-C: stop sending, count what arrived, report.
-    stop: &'a AtomicBool,
-    /// Where faults after the measurement go.
-    results: &'a Results,
-    figures: Option<&'a FederateBoard>,
+    pub(crate) stop: &'a AtomicBool,
+    pub(crate) figures: Option<&'a FederateBoard>,
 }
 
-impl Run<'_> {
+impl<T: Team + ?Sized> Run<'_, T> {
     fn load(&self) -> &LoadFederate {
         &self.config.federates[self.me]
     }
 
     /// Greet until the start, send the load, wait for stragglers, then leave. `None` when
     /// another federate failed.
-    fn federate(&self, load: &mut Load) -> Result<Option<Counts>, BenchError> {
+    pub(crate) fn federate(&self, load: &mut Load) -> Result<Option<Counts>, BenchError> {
         let mut counts = Counts::default();
         let Some(start) = self.greet(load, &mut counts)? else {
             return Ok(None);
@@ -569,13 +691,11 @@ impl Run<'_> {
         if !self.send(load, &mut counts, start)? {
             return Ok(None);
         }
-        self.shared.updates_sent[self.me].store(counts.updates_sent, Ordering::SeqCst);
-        self.shared.interactions_sent[self.me].store(counts.interactions_sent, Ordering::SeqCst);
-        self.shared.done_sending.fetch_add(1, Ordering::SeqCst);
+        self.team.done_sending(self.me, &counts)?;
         if !self.drain(load, &mut counts, start)? {
             return Ok(None);
         }
-        self.shared.drained.fetch_add(1, Ordering::SeqCst);
+        self.team.drained(self.me, &counts)?;
         self.leave(load);
         Ok(Some(counts))
     }
@@ -592,21 +712,18 @@ impl Run<'_> {
                 let resigned = load
                     .rti
                     .resign_federation_execution(trellis_net::rti::ResignAction::default());
-                self.results.after_measurement(&who, "resign", resigned);
+                self.team
+                    .after_measurement(&who, "resign", resigned.map_err(BenchError::from));
             }
-            Err(e) => self.results.after_measurement(&who, "lingering", Err(e)),
+            Err(e) => self.team.after_measurement(&who, "lingering", Err(e)),
         }
     }
 
     /// Frames still queued leave only while the node is driven: keep it going until every
     /// federate is done (bounded).
     fn linger(&self, load: &mut Load) -> Result<(), BenchError> {
-        let n = self.config.federates.len();
         let limit = Instant::now() + STRAGGLER_LIMIT;
-        while self.shared.drained.load(Ordering::SeqCst) < n
-            && !self.shared.aborted()
-            && Instant::now() < limit
-        {
+        while !self.team.all_drained()? && !self.team.aborted() && Instant::now() < limit {
             load.rti.evoke_callback(RECEIVE_POLL)?;
         }
         Ok(())
@@ -620,12 +737,11 @@ impl Run<'_> {
         let mut next_greeting = Instant::now();
         let limit = Instant::now() + SETUP_TIMEOUT + Duration::from_secs(1);
         loop {
-            if self.shared.aborted() {
+            if self.team.aborted() {
                 return Ok(None);
             }
-            match self.shared.start_nanos.load(Ordering::SeqCst) {
-                0 => {}
-                start => return Ok(Some(self.clock.instant(start))),
+            if let Some(start) = self.team.start()? {
+                return Ok(Some(self.clock.instant(start)));
             }
             if Instant::now() > limit {
                 return Err(BenchError::Failed(format!(
@@ -642,7 +758,7 @@ impl Run<'_> {
             }
             if !counted_ready && greeted.len() >= others {
                 counted_ready = true;
-                self.shared.ready.fetch_add(1, Ordering::SeqCst);
+                self.team.heard_all(self.me)?;
             }
         }
     }
@@ -669,7 +785,7 @@ impl Run<'_> {
         };
         let at = |seconds: f64| start + Duration::from_secs_f64(seconds);
         loop {
-            if self.shared.aborted() {
+            if self.team.aborted() {
                 return Ok(false);
             }
             if self.stop.load(Ordering::SeqCst) {
@@ -726,17 +842,19 @@ impl Run<'_> {
         counts: &mut Counts,
         start: Instant,
     ) -> Result<bool, BenchError> {
-        let n = self.config.federates.len();
         let limit = start + Duration::from_secs_f64(self.config.seconds) + 2 * STRAGGLER_LIMIT;
         let mut all_done: Option<Instant> = None;
+        let mut others = None;
         let mut last_receipt = Instant::now();
         while Instant::now() < limit {
-            if self.shared.aborted() {
+            if self.team.aborted() {
                 return Ok(false);
             }
-            if self.shared.done_sending.load(Ordering::SeqCst) == n {
+            if others.is_none() {
+                others = self.team.sent_by_others(self.me)?;
+            }
+            if let Some((updates, interactions)) = others {
                 let done = *all_done.get_or_insert_with(Instant::now);
-                let (updates, interactions) = self.shared.sent_by_others(self.me);
                 let complete =
                     counts.updates.count >= updates && counts.interactions.count >= interactions;
                 if complete
