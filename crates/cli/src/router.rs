@@ -11,6 +11,7 @@ use trellis_core::router::RouterConfig;
 use trellis_core::topology::{NodeKind, NodePlan};
 use trellis_core::wire::NodeId;
 use trellis_net::{DialConfig, Endpoint, HostConfig, NetError, Runtime};
+use trellis_tools::bench::Bundling;
 
 #[derive(Args)]
 pub(crate) struct RouterArgs {
@@ -68,20 +69,35 @@ pub(crate) struct RouterArgs {
         default_value_t = trellis_core::router::DEFAULT_LATEST_CACHE_BYTES
     )]
     latest_cache_bytes: usize,
+    /// How frames are bundled into writes on every link: off (one frame per write), adaptive
+    /// (the default: batches form while a write is under way; an idle link writes at once),
+    /// or a delay in milliseconds to hold frames for (the RTI-NG paper's 5 and 20 ms). A
+    /// topology file sets it per link instead (`bundling_delay_ms`).
+    #[arg(long, value_name = "off|adaptive|MS", conflicts_with_all = ["topology", "plan"])]
+    bundling: Option<String>,
     /// Serve this router's figures for Prometheus on http://IP:PORT/metrics (with
     /// --topology or --plan: instead of the file's `metrics` address).
     #[arg(long, value_name = "IP:PORT")]
     metrics: Option<std::net::SocketAddr>,
 }
 
-/// The bounds the command line sets on every host it runs.
-fn apply_limits(config: &mut HostConfig, args: &RouterArgs) {
+/// The bounds and bundling the command line sets on every host it runs.
+fn apply_limits(config: &mut HostConfig, args: &RouterArgs) -> Result<()> {
+    if let Some(bundling) = &args.bundling {
+        let bundling = bundling
+            .parse::<Bundling>()
+            .map_err(|e| UsageError(format!("--bundling: {e}")))?
+            .link_config();
+        config.router.link_defaults.batch_limit_bytes = bundling.batch_limit_bytes;
+        config.router.link_defaults.bundling_delay = bundling.bundling_delay;
+    }
     config.max_links = args.max_links;
     config.router.link_defaults.slow_consumer_timeout =
         Duration::from_millis(args.slow_consumer_ms);
     config.router.vouch_interval = Duration::from_millis(args.vouch_ms);
     config.router.federate_lease = Duration::from_millis(args.federate_lease_ms);
     config.router.latest_cache_bytes = args.latest_cache_bytes;
+    Ok(())
 }
 
 fn endpoint(text: &str) -> Result<Endpoint> {
@@ -163,7 +179,7 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
         (host_from_flags(&args)?, None, None)
     };
     let mut config = config;
-    apply_limits(&mut config, &args);
+    apply_limits(&mut config, &args)?;
     let name = config.router.node_name.clone();
     // Register the handlers before the router starts, so an early signal is not lost.
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;

@@ -294,6 +294,45 @@ fn a_bad_url_is_a_one_line_error_with_exit_code_2() {
     assert!(stderr.contains("\"nonsense\""), "{stderr}");
 }
 
+#[test]
+fn a_bad_bundling_is_a_one_line_error_with_exit_code_2() {
+    let (code, stderr) = run_expecting_failure(&[
+        "router",
+        "--listen",
+        "tcp://127.0.0.1:0",
+        "--bundling",
+        "soon",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("--bundling") && stderr.contains("\"soon\""),
+        "{stderr}"
+    );
+}
+
+/// `--bundling MS` holds a lone update at the router for that long: it cannot arrive sooner
+/// (a lower bound, which a loaded machine only makes easier to meet).
+#[test]
+fn a_router_bundling_delay_holds_a_lone_update_that_long() {
+    const HOLD: Duration = Duration::from_millis(300);
+    let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0", "--bundling", "300"]);
+    let (a, b) = publisher_and_subscriber(&router);
+    // The first update may leave early: a control frame is never held, and the router's
+    // acknowledgement of the subscription (sent within 100 ms) takes queued data with it.
+    exchange(&a, &b, 1, b"first");
+    let sent = Instant::now();
+    a.publish(&[1], TransportClass::Reliable, b"held").unwrap();
+    let got = b.recv_timeout(WAIT).unwrap().expect("message arrives");
+    assert_eq!(got.payload(), b"held");
+    assert!(
+        sent.elapsed() >= HOLD - Duration::from_millis(20),
+        "arrived after {:?}, before the 300 ms bundling delay",
+        sent.elapsed()
+    );
+    assert!(router.terminate().success());
+}
+
 /// The first bytes of a data frame that declares a 1 MiB body it never sends.
 fn endless_frame_start() -> Vec<u8> {
     let mut bytes = ((1u32 << 20) - 4).to_le_bytes().to_vec();
