@@ -7,13 +7,20 @@
 //!   fedex process, on some other host's LAN);
 //! - hierarchical: a router per site, the receivers' router a child of the sender's.
 //!
+//! Each interconnect runs once per bundling setting (`--bundling off,5,20`: the paper's no
+//! bundling, 5 ms and 20 ms timeouts). A setting applies to every link an update takes: the
+//! sender's own link to its router and each router's links (`trellis router --bundling`),
+//! so a lone update waits the delay at every hop: twice when collocated or centralized
+//! (the sender's link, then the router's link to the receiver), three times hierarchical.
+//!
 //! Per case: bytes the wan namespace sent into the receivers' site per update (the veth's
 //! counter, during the throughput phase), each receiver's update rate while the sender sends
 //! as fast as it can, and the one-way latency of paced updates (threads of this process, one
 //! clock). Writes a results folder `trellis report` draws.
 //!
 //! `cargo run -p trellis-cli --example wan_rting -- --trellis target/debug/trellis --out DIR
-//!  [--receivers 1,6,15] [--updates 300] [--payload 1000] [--delay-ms 20] [--mbit 10]`
+//!  [--receivers 1,6,15] [--updates 300] [--payload 1000] [--delay-ms 20] [--mbit 10]
+//!  [--bundling off,5,20]`
 
 use anyhow::{anyhow, bail, Context, Result};
 use std::net::{SocketAddr, SocketAddrV4};
@@ -27,6 +34,7 @@ use trellis_core::fom::ObjectModel;
 use trellis_lab::{probe, Lab, LabSpec};
 use trellis_net::rti::{RtiAmbassador, RtiConfig};
 use trellis_net::{Endpoint, NodeConfig};
+use trellis_tools::bench::Bundling;
 use trellis_tools::wan::{write_study, LinkModel, RtingCase, RtingSummary, StudyMeta};
 
 /// Bound on every wait (joins across slow links, a phase's deliveries).
@@ -50,6 +58,7 @@ struct Options {
     payload: usize,
     delay_ms: f64,
     mbit: f64,
+    bundling: Vec<Bundling>,
 }
 
 fn options() -> Result<Options> {
@@ -61,6 +70,11 @@ fn options() -> Result<Options> {
         payload: 1000,
         delay_ms: 20.0,
         mbit: 10.0,
+        bundling: vec![
+            Bundling::Off,
+            Bundling::Fixed(Duration::from_millis(5)),
+            Bundling::Fixed(Duration::from_millis(20)),
+        ],
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -81,6 +95,12 @@ fn options() -> Result<Options> {
             "--payload" => o.payload = value.parse().map_err(|e| bad(&e))?,
             "--delay-ms" => o.delay_ms = value.parse().map_err(|e| bad(&e))?,
             "--mbit" => o.mbit = value.parse().map_err(|e| bad(&e))?,
+            "--bundling" => {
+                o.bundling = value
+                    .split(',')
+                    .map(|b| b.parse().map_err(|e: String| bad(&e)))
+                    .collect::<Result<_>>()?
+            }
             _ => bail!("unknown option {flag}"),
         }
     }
@@ -120,12 +140,15 @@ fn model() -> Arc<ObjectModel> {
 }
 
 /// Join `federation` through the router at `at`, retrying while its registry is not yet
-/// reachable (a child router may still be linking to its parent).
-fn join(at: SocketAddr, federation: &str, name: &str) -> Result<RtiAmbassador> {
+/// reachable (a child router may still be linking to its parent). The federate's own link
+/// bundles as `bundling` says.
+fn join(at: SocketAddr, federation: &str, name: &str, bundling: Bundling) -> Result<RtiAmbassador> {
     let model = model();
     let deadline = Instant::now() + WAIT;
     loop {
-        let config = RtiConfig::new(NodeConfig::child_of(name, federation, Endpoint::Tcp(at)));
+        let mut node = NodeConfig::child_of(name, federation, Endpoint::Tcp(at));
+        node.link = bundling.link_config();
+        let config = RtiConfig::new(node);
         let attempt = RtiAmbassador::connect(config).and_then(|mut rti| {
             let _ = rti.create_federation_execution(&model);
             rti.join_federation_execution(name, "wan", Arc::clone(&model))
@@ -285,8 +308,19 @@ struct Interconnect {
     receivers_at: SocketAddr,
 }
 
-fn run_case(lab: &Lab, o: &Options, ic: &Interconnect, receivers: usize) -> Result<RtingCase> {
-    let federation = format!("{}-{receivers}-{}", ic.topology, std::process::id());
+fn run_case(
+    lab: &Lab,
+    o: &Options,
+    ic: &Interconnect,
+    bundling: Bundling,
+    receivers: usize,
+) -> Result<RtingCase> {
+    let federation = format!(
+        "{}-{}-{receivers}-{}",
+        ic.topology,
+        bundling.label(),
+        std::process::id()
+    );
     let epoch = Instant::now();
     let shape = (o.updates, o.payload);
     let (warm_tx, warm_rx) = sync_channel(receivers);
@@ -298,7 +332,7 @@ fn run_case(lab: &Lab, o: &Options, ic: &Interconnect, receivers: usize) -> Resu
             lab.spawn_in_site(RECEIVERS, move || {
                 let run = || {
                     receiver(
-                        join(at, &federation, &format!("receiver-{r}"))?,
+                        join(at, &federation, &format!("receiver-{r}"), bundling)?,
                         shape,
                         epoch,
                         warm,
@@ -318,7 +352,7 @@ fn run_case(lab: &Lab, o: &Options, ic: &Interconnect, receivers: usize) -> Resu
     let sending = lab.spawn_in_site(SENDER, move || {
         let run = || {
             sender(
-                join(at, &federation_name, "sender")?,
+                join(at, &federation_name, "sender", bundling)?,
                 shape,
                 epoch,
                 order_rx,
@@ -377,6 +411,7 @@ fn run_case(lab: &Lab, o: &Options, ic: &Interconnect, receivers: usize) -> Resu
     Ok(RtingCase {
         topology: ic.topology.to_owned(),
         routers: ic.routers.to_owned(),
+        bundling: bundling.label(),
         receivers: receivers as u64,
         site_link_bytes: bytes,
         bytes_per_update: bytes as f64 / o.updates as f64,
@@ -395,72 +430,129 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-fn main() -> Result<()> {
-    let o = options()?;
-    let started_unix = unix_now();
-    let lab = Lab::build(LabSpec::parse(&lab_text(&o), "rting-wan.toml".as_ref())?)?;
-    let at = |site: usize, port: u16| SocketAddr::from((lab.site_address(site), port));
-    let top = format!("tcp://{}", at(SENDER, 7001));
-    let mut routers = vec![
-        start_router(&lab, &o, SENDER, 7000, &[])?,
-        start_router(&lab, &o, CENTRAL, 7000, &[])?,
-        start_router(&lab, &o, SENDER, 7001, &["--name", "top"])?,
-        start_router(
-            &lab,
-            &o,
+/// The four routers every interconnect needs, bundling as `bundling` says, on ports of
+/// their own for setting number `index` (a stopped set leaves its ports to no one).
+fn start_routers(lab: &Lab, o: &Options, bundling: Bundling, index: u16) -> Result<Vec<Child>> {
+    let port = 7000 + 10 * index;
+    let label = bundling.label();
+    let with = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["--bundling".to_owned(), label.clone()];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        args
+    };
+    let top = format!(
+        "tcp://{}",
+        SocketAddr::from((lab.site_address(SENDER), port + 1))
+    );
+    let mut routers = Vec::new();
+    for (site, port, extra) in [
+        (SENDER, port, with(&[])),
+        (CENTRAL, port, with(&[])),
+        (SENDER, port + 1, with(&["--name", "top"])),
+        (
             RECEIVERS,
-            7001,
-            &["--name", "leaf", "--parent", &top],
-        )?,
-    ];
-    let interconnects = [
+            port + 1,
+            with(&["--name", "leaf", "--parent", &top]),
+        ),
+    ] {
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        match start_router(lab, o, site, port, &extra) {
+            Ok(child) => routers.push(child),
+            Err(e) => {
+                stop_routers(&mut routers);
+                return Err(e);
+            }
+        }
+    }
+    Ok(routers)
+}
+
+fn stop_routers(routers: &mut Vec<Child>) {
+    for router in routers.iter_mut() {
+        let _ = router.kill();
+        let _ = router.wait();
+    }
+    routers.clear();
+}
+
+fn interconnects(lab: &Lab, index: u16) -> [Interconnect; 3] {
+    let port = 7000 + 10 * index;
+    let at = |site: usize, port: u16| SocketAddr::from((lab.site_address(site), port));
+    [
         Interconnect {
             topology: "collocated",
             routers: "one, in the sender's site",
-            sender_at: at(SENDER, 7000),
-            receivers_at: at(SENDER, 7000),
+            sender_at: at(SENDER, port),
+            receivers_at: at(SENDER, port),
         },
         Interconnect {
             topology: "centralized",
             routers: "one, in a third site",
-            sender_at: at(CENTRAL, 7000),
-            receivers_at: at(CENTRAL, 7000),
+            sender_at: at(CENTRAL, port),
+            receivers_at: at(CENTRAL, port),
         },
         Interconnect {
             topology: "hierarchical",
             routers: "one per site, the receivers' a child of the sender's",
-            sender_at: at(SENDER, 7001),
-            receivers_at: at(RECEIVERS, 7001),
+            sender_at: at(SENDER, port + 1),
+            receivers_at: at(RECEIVERS, port + 1),
         },
-    ];
+    ]
+}
+
+/// Every interconnect and receiver count under each bundling setting, in order, until the
+/// first failure: the cases measured, and the failure if there was one.
+fn run_all(lab: &Lab, o: &Options) -> (Vec<RtingCase>, Result<()>) {
     let mut cases = Vec::new();
-    let mut outcome = Ok(());
-    'all: for ic in &interconnects {
-        for &n in &o.receivers {
-            match run_case(&lab, &o, ic, n) {
-                Ok(case) => {
-                    eprintln!(
-                        "{} {n} receivers: {:.0} bytes per update across the site link, {:.0} updates/s per receiver (slowest {:.0}), latency {:.1} ms",
-                        case.topology,
-                        case.bytes_per_update,
-                        case.receiver_rate_mean,
-                        case.receiver_rate_min,
-                        case.latency_mean_us.unwrap_or(f64::NAN) / 1e3
-                    );
-                    cases.push(case);
-                }
-                Err(e) => {
-                    outcome = Err(e.context(format!("{} with {n} receivers", ic.topology)));
-                    break 'all;
+    for (index, &bundling) in o.bundling.iter().enumerate() {
+        let index = index as u16;
+        let mut routers = match start_routers(lab, o, bundling, index) {
+            Ok(routers) => routers,
+            Err(e) => {
+                return (
+                    cases,
+                    Err(e.context(format!("bundling {}", bundling.label()))),
+                )
+            }
+        };
+        for ic in &interconnects(lab, index) {
+            for &n in &o.receivers {
+                match run_case(lab, o, ic, bundling, n) {
+                    Ok(case) => {
+                        eprintln!(
+                            "{} bundling {}, {n} receivers: {:.0} bytes per update across the site link, {:.0} updates/s per receiver (slowest {:.0}), latency {:.1} ms",
+                            case.topology,
+                            case.bundling,
+                            case.bytes_per_update,
+                            case.receiver_rate_mean,
+                            case.receiver_rate_min,
+                            case.latency_mean_us.unwrap_or(f64::NAN) / 1e3
+                        );
+                        cases.push(case);
+                    }
+                    Err(e) => {
+                        stop_routers(&mut routers);
+                        let what = format!(
+                            "{} with {n} receivers, bundling {}",
+                            ic.topology,
+                            bundling.label()
+                        );
+                        return (cases, Err(e.context(what)));
+                    }
                 }
             }
         }
+        stop_routers(&mut routers);
     }
+    (cases, Ok(()))
+}
+
+fn main() -> Result<()> {
+    let o = options()?;
+    let started_unix = unix_now();
+    let lab = Lab::build(LabSpec::parse(&lab_text(&o), "rting-wan.toml".as_ref())?)?;
+    let (cases, outcome) = run_all(&lab, &o);
     let stats = lab.stop();
-    for router in &mut routers {
-        let _ = router.kill();
-        let _ = router.wait();
-    }
     eprintln!("relay: {stats:?}");
     let summary = RtingSummary {
         link: LinkModel {

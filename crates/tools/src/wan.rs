@@ -37,6 +37,11 @@ pub struct RtingCase {
     pub topology: String,
     /// Where the routers ran, in words.
     pub routers: String,
+    /// How every link of the case bundled (the sender's and each router's): `off` (one
+    /// frame per write, the paper's no bundling), `adaptive`, or a delay such as `5ms`.
+    /// Folders written before the study varied it ran with the default, adaptive.
+    #[serde(default = "adaptive")]
+    pub bundling: String,
     pub receivers: u64,
     /// Bytes the wan namespace sent into the receivers' site during the throughput phase
     /// (IP packets: headers, acknowledgements and Trellis framing included).
@@ -50,6 +55,10 @@ pub struct RtingCase {
     /// One-way latency sender → receiver of the paced updates, every receiver's samples.
     pub latency_mean_us: Option<f64>,
     pub latency_max_us: Option<f64>,
+}
+
+fn adaptive() -> String {
+    "adaptive".to_owned()
 }
 
 /// `meta.json` of a study folder: enough for `trellis report` to know what it holds.

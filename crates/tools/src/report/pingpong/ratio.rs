@@ -8,8 +8,8 @@ use crate::report::load::{Pingpong, PingpongSize, Shape};
 use crate::report::svg::{LineChart, Mark, Series};
 use std::collections::HashMap;
 
-/// A chart and table for every (tree run, mesh run) combination; `None` without at least one
-/// Trellis run of each shape.
+/// A chart and table for every (tree run, mesh run) combination with a pair in common;
+/// `None` without one.
 pub(super) fn section(runs: &[PingpongRun]) -> Option<Section> {
     let of_shape = |shape| -> Vec<&PingpongRun> {
         runs.iter()
@@ -26,17 +26,37 @@ pub(super) fn section(runs: &[PingpongRun]) -> Option<Section> {
          pairs with that many links in the tree and the same pairs (matched by master and \
          slave names) in the mesh, and divide the plain means of their pair means.",
     );
-    let several = trees.len() * meshes.len() > 1;
-    for tree in &trees {
-        for mesh in &meshes {
-            body.push_str(&compare(tree, mesh, several));
-        }
+    // Runs of different pairs (the WAN study's hop classes, each a run of its own) are not
+    // compared: their means would set one set of pairs against another.
+    let couples: Vec<(&PingpongRun, &PingpongRun)> = trees
+        .iter()
+        .flat_map(|t| meshes.iter().map(move |m| (*t, *m)))
+        .filter(|((_, t), (_, m))| share_a_pair(t, m))
+        .collect();
+    if couples.is_empty() {
+        return None;
+    }
+    let several = couples.len() > 1;
+    for (tree, mesh) in couples {
+        body.push_str(&compare(tree, mesh, several));
     }
     Some(Section {
         id: "tree-mesh-ratio",
         title: "Tree / mesh time ratio against message size".to_owned(),
         body,
     })
+}
+
+/// Whether the runs have a pair in common (the same master and slave), or one names none
+/// (nothing says its pairs differ).
+fn share_a_pair(t: &Pingpong, m: &Pingpong) -> bool {
+    t.pairs.is_empty()
+        || m.pairs.is_empty()
+        || t.pairs.iter().any(|a| {
+            m.pairs
+                .iter()
+                .any(|b| a.master == b.master && a.slave == b.slave)
+        })
 }
 
 /// `a / b` when both exist and the quotient is finite.

@@ -1,0 +1,41 @@
+//! The papers' WAN studies, run in the site lab (`scripts/wan-results`): RTI-NG's
+//! interconnects with a sender and its receivers at two sites, per bundling delay, and
+//! JESPP's tree and mesh of routers with every router at a site of its own, per hop class.
+//! Each section names the paper's figures and tables it answers.
+
+mod jespp;
+mod rting;
+
+use super::html::{number, Section};
+use super::load::{LabRecord, Run};
+
+pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
+    let mut sections = Vec::new();
+    sections.extend(rting::section(runs));
+    sections.extend(jespp::section(runs));
+    sections
+}
+
+/// The lab's links in words: `22 site links of 2 ms one way at 100 Mbit/s`.
+fn links_text(lab: &LabRecord) -> String {
+    let mut kinds: Vec<String> = lab
+        .links
+        .iter()
+        .map(|l| {
+            let rate = l
+                .bandwidth_mbit
+                .map(|m| format!(" at {} Mbit/s", number(m)))
+                .unwrap_or_default();
+            let loss = l
+                .loss_percent
+                .filter(|&p| p > 0.0)
+                .map(|p| format!(", {} % loss", number(p)))
+                .unwrap_or_default();
+            format!("{} ms one way{rate}{loss}", number(l.delay_ms))
+        })
+        .collect();
+    let total = kinds.len();
+    kinds.sort();
+    kinds.dedup();
+    format!("{total} site links of {}", kinds.join("; "))
+}
