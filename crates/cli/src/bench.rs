@@ -240,6 +240,8 @@ pub(crate) struct OnewayArgs {
     /// Seconds of sending per case.
     #[arg(long, default_value_t = oneway::DEFAULT_SECONDS)]
     seconds: f64,
+    #[command(flatten)]
+    agents: AgentOpts,
 }
 
 #[derive(Args)]
@@ -300,6 +302,8 @@ pub(crate) struct TestfedArgs {
     /// the run lasts (process name "testfed").
     #[arg(long, value_name = "IP:PORT")]
     metrics: Option<std::net::SocketAddr>,
+    #[command(flatten)]
+    agents: AgentOpts,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -849,7 +853,10 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 &args.common,
                 &setup,
                 Mode::carrying(options.raw),
-                |r| oneway::run(&options, r),
+                |r| match launch(&args.agents)? {
+                    None => oneway::run(&options, r),
+                    Some(launch) => agents::oneway::run(&options, &launch, r),
+                },
                 |s| {
                     let mut text = format!(
                         "oneway ({}), {} s per case, latency in µs:",
@@ -861,6 +868,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                             "\n  {:>5} B @ {:>4} Hz: sent {:>5}, received {:>5}, missing {:>4}; min {} mean {} max {}",
                             c.size, c.rate_hz, c.sent, c.received, c.missing, us(c.min_us), us(c.mean_us), us(c.max_us)
                         ));
+                    }
+                    if let Some(clock) = &s.clock {
+                        text.push_str(&format!("\n  agents' clocks: {clock}"));
                     }
                     text
                 },
@@ -946,7 +956,10 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 &args.common,
                 &setup,
                 Mode::Trellis,
-                |r| testfed::run(&options, r),
+                |r| match launch(&args.agents)? {
+                    None => testfed::run(&options, r),
+                    Some(launch) => agents::testfed::run(&options, &launch, r),
+                },
                 |s| {
                     let mut text = format!(
                         "testfed ({:?} API, attributes {:?}, interactions reliable), {} s:",
@@ -959,6 +972,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                             f.updates_received, f.interactions_received, f.updates_missing, f.interactions_missing,
                             us(f.update_latency_max_us), us(f.interaction_latency_max_us)
                         ));
+                    }
+                    if let Some(clock) = &s.clock {
+                        text.push_str(&format!("\n  agents' clocks: {clock}"));
                     }
                     text
                 },

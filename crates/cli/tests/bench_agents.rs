@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::bench;
+use common::{bench, bench_with};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -224,6 +224,176 @@ fn latency_with_agents_answers_every_exchange_as_in_one_process() {
     check_agents(&read_json(&dir.join("agents/agents-3.json")), 4);
     let clock = agents["clock"].as_str().unwrap();
     assert!(clock.starts_with("round-trip halves"), "{clock}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The agents' test hook: an agent's clock set off by some milliseconds, as on a host
+/// whose clock is wrong.
+const SKEW_VAR: &str = "TRELLIS_AGENT_TEST_SKEW";
+/// How far off: any latency it went into uncorrected would be at least this.
+const SKEW_US: f64 = 2_000_000.0;
+
+/// Agent `name`'s measured offset lies within its bound of `true_us` (the skew it was
+/// given on this one clock); its report entry.
+fn offset_found<'a>(
+    report: &'a serde_json::Value,
+    name: &str,
+    true_us: f64,
+) -> &'a serde_json::Value {
+    let agent = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == name)
+        .unwrap_or_else(|| panic!("no agent {name}: {report}"));
+    let clock = &agent["clock"];
+    let (offset, bound) = (
+        clock["offset_us"].as_f64().unwrap(),
+        clock["uncertainty_us"].as_f64().unwrap(),
+    );
+    assert!(
+        (offset - true_us).abs() <= bound + 0.001,
+        "{name} is {true_us} µs off; measured {offset} ± {bound}: {report}"
+    );
+    agent
+}
+
+#[test]
+fn oneway_with_agents_delivers_every_message_and_corrects_a_skewed_clock() {
+    let dir = temp("oneway");
+    let args = [
+        "oneway",
+        "--sizes",
+        "17,101",
+        "--rates",
+        "50,200",
+        "--seconds",
+        "0.5",
+    ];
+    let one = bench(&args, &dir.join("one"));
+    // The receiver's clock 2 s ahead: uncorrected, every latency would be 2 s more.
+    let agents = bench_with(
+        &[&args[..], &["--agents", "local"]].concat(),
+        &dir.join("agents"),
+        &[(SKEW_VAR, "slave-1:2000")],
+    );
+    let cases = |s: &serde_json::Value| s["cases"].as_array().unwrap().clone();
+    assert_eq!(cases(&one).len(), 4, "{one}");
+    assert_eq!(cases(&agents).len(), 4, "{agents}");
+    for (in_one, with_agents) in cases(&one).iter().zip(cases(&agents).iter()) {
+        let sent = in_one["sent"].as_u64().unwrap();
+        // rate x 0.5 s: 25 or 100 messages.
+        assert_eq!(
+            sent as f64,
+            in_one["rate_hz"].as_f64().unwrap() * 0.5,
+            "{in_one}"
+        );
+        assert_eq!(with_agents["sent"], sent, "{with_agents}");
+        for case in [in_one, with_agents] {
+            assert_eq!(case["received"], sent, "{case}");
+            assert_eq!(case["missing"], 0, "{case}");
+        }
+        // Every serial arrived, each a line of the data file.
+        let data = std::fs::read_to_string(
+            dir.join("agents")
+                .join(with_agents["data_file"].as_str().unwrap()),
+        )
+        .unwrap();
+        let lines: Vec<&str> = data.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(lines.len() as u64, sent, "{data}");
+        assert!(!lines.iter().any(|l| l.contains("MISSING")), "{data}");
+        assert!(
+            with_agents["max_us"].as_f64().unwrap() < SKEW_US / 2.0,
+            "the receiver's 2 s were corrected: {with_agents}"
+        );
+    }
+    assert!(one.get("clock").is_none(), "{one}");
+    let report = read_json(&dir.join("agents/agents.json"));
+    assert_eq!(
+        offset_found(&report, "slave-1", SKEW_US)["role"],
+        "receiver"
+    );
+    assert_eq!(offset_found(&report, "master-1", 0.0)["role"], "sender");
+    let clock = agents["clock"].as_str().unwrap();
+    assert!(
+        clock.starts_with("one-way latency corrected by measured clock offsets"),
+        "{clock}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn testfed_with_agents_counts_as_in_one_process_and_corrects_a_skewed_clock() {
+    let dir = temp("testfed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("load.toml");
+    std::fs::write(
+        &config,
+        "seconds = 1.5\n\
+         [[federate]]\nname = \"a\"\nattributes = 3\nrate_hz = 20\nsize = 64\n\
+         interaction_rate_hz = 2\nramp_seconds = 0.5\nramp_rate_hz = 2\n\
+         [[federate]]\nname = \"b\"\nattributes = 1\nrate_hz = 10\nsize = 64\n\
+         interaction_rate_hz = 1\n\
+         [[federate]]\nname = \"c\"\nattributes = 2\nrate_hz = 25\nsize = 32\n",
+    )
+    .unwrap();
+    let args = ["testfed", "--config", config.to_str().unwrap()];
+    let one = bench(&args, &dir.join("one"));
+    // The second load federate's clock 2 s ahead: what it receives and what it sends
+    // would be 2 s late or early uncorrected.
+    let agents = bench_with(
+        &[&args[..], &["--agents", "local"]].concat(),
+        &dir.join("agents"),
+        &[(SKEW_VAR, "fed-2:2000")],
+    );
+    let federates = |s: &serde_json::Value| s["federates"].as_array().unwrap().clone();
+    for summary in [&one, &agents] {
+        let all = federates(summary);
+        assert_eq!(all.len(), 3, "{summary}");
+        let total = |field: &str| -> u64 { all.iter().map(|f| f[field].as_u64().unwrap()).sum() };
+        for federate in &all {
+            // Each gets everything the others sent: reliable updates and interactions.
+            let others = |field: &str| total(field) - federate[field].as_u64().unwrap();
+            assert_eq!(
+                federate["updates_received"],
+                others("updates_sent"),
+                "{federate}"
+            );
+            assert_eq!(
+                federate["interactions_received"],
+                others("interactions_sent"),
+                "{federate}"
+            );
+            assert_eq!(federate["updates_missing"], 0, "{federate}");
+            assert_eq!(federate["interactions_missing"], 0, "{federate}");
+        }
+    }
+    for (in_one, with_agents) in federates(&one).iter().zip(federates(&agents).iter()) {
+        assert_eq!(in_one["name"], with_agents["name"]);
+        // The schedules are fixed: the same loads sent in both.
+        for field in ["updates_sent", "ramp_updates_sent", "interactions_sent"] {
+            assert_eq!(in_one[field], with_agents[field], "{field}: {with_agents}");
+        }
+        assert!(in_one["updates_sent"].as_u64().unwrap() > 0, "{in_one}");
+        for field in ["update_latency_max_us", "interaction_latency_max_us"] {
+            if let Some(max) = with_agents[field].as_f64() {
+                assert!(
+                    max < SKEW_US / 2.0,
+                    "fed-2's 2 s were corrected: {with_agents}"
+                );
+            }
+        }
+    }
+    assert!(one.get("clock").is_none(), "{one}");
+    let report = read_json(&dir.join("agents/agents.json"));
+    offset_found(&report, "fed-2", SKEW_US);
+    offset_found(&report, "fed-1", 0.0);
+    offset_found(&report, "fed-3", 0.0);
+    let clock = agents["clock"].as_str().unwrap();
+    assert!(
+        clock.contains("corrected by measured clock offsets"),
+        "{clock}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

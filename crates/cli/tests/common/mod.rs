@@ -248,11 +248,17 @@ pub fn connect_as(topology: &Topology, federation: &str, at: &str, node: &str) -
 
 /// `trellis bench ARGS --json --out OUT`: the summary it printed; asserts success.
 pub fn bench(args: &[&str], out: &Path) -> serde_json::Value {
+    bench_with(args, out, &[])
+}
+
+/// [`bench`] with these environment variables set.
+pub fn bench_with(args: &[&str], out: &Path, env: &[(&str, &str)]) -> serde_json::Value {
     let output = Command::new(env!("CARGO_BIN_EXE_trellis"))
         .arg("bench")
         .args(args)
         .args(["--json", "--out", out.to_str().unwrap()])
         .env("TRELLIS_LOG", "error")
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     assert!(

@@ -4,7 +4,10 @@
 //! word MISSING, and the summary gives sent, received, missing and min / max / mean latency.
 //!
 //! Both ends run in this process, so one monotonic clock ([`Clock`]) replaces the GPS and
-//! NTP synchronisation the paper needed.
+//! NTP synchronisation the paper needed. With agents (`agents::oneway`) the ends are
+//! processes of their own, perhaps on other hosts: each reads the coordinator's clock
+//! through its measured offset ([`Clock::shifted`]), so send and receipt times are compared
+//! on one clock to within the offsets' bounds.
 
 use super::network::{Network, SETUP_TIMEOUT};
 use super::results::Results;
@@ -86,23 +89,60 @@ pub struct OnewaySummary {
     pub clock: Option<String>,
 }
 
-/// Nanoseconds on one monotonic clock shared by every end of a run in this process: what a
-/// message carries as its send time, and what its receiver reads on arrival.
+/// Nanoseconds on the run's clock, shared by every end of a run: what a message carries as
+/// its send time, and what its receiver reads on arrival.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Clock(Instant);
+pub(crate) enum Clock {
+    /// One monotonic clock, every end in this process.
+    Run(Instant),
+    /// The coordinator's wall clock since `began_unix_nanos`, read in a process whose wall
+    /// clock is `offset_nanos` ahead of it (as measured, to within its bound).
+    Shifted {
+        offset_nanos: i64,
+        began_unix_nanos: u64,
+    },
+}
 
 impl Clock {
     pub(crate) fn start() -> Clock {
-        Clock(Instant::now())
+        Clock::Run(Instant::now())
+    }
+
+    /// The coordinator's clock from `began_unix_nanos` on, read through `offset_nanos`.
+    pub(crate) fn shifted(offset_nanos: i64, began_unix_nanos: u64) -> Clock {
+        Clock::Shifted {
+            offset_nanos,
+            began_unix_nanos,
+        }
     }
 
     pub(crate) fn nanos(self) -> u64 {
-        self.0.elapsed().as_nanos() as u64
+        match self {
+            Clock::Run(start) => start.elapsed().as_nanos() as u64,
+            Clock::Shifted {
+                offset_nanos,
+                began_unix_nanos,
+            } => {
+                let own = super::agents::protocol::unix_nanos() as i128;
+                (own - offset_nanos as i128 - began_unix_nanos as i128).max(0) as u64
+            }
+        }
     }
 
     /// The instant `nanos` after the clock started.
     pub(crate) fn instant(self, nanos: u64) -> Instant {
-        self.0 + Duration::from_nanos(nanos)
+        match self {
+            Clock::Run(start) => start + Duration::from_nanos(nanos),
+            Clock::Shifted { .. } => {
+                let (now, here) = (self.nanos(), Instant::now());
+                if nanos >= now {
+                    here + Duration::from_nanos(nanos - now)
+                } else {
+                    here.checked_sub(Duration::from_nanos(now - nanos))
+                        .unwrap_or(here)
+                }
+            }
+        }
     }
 }
 

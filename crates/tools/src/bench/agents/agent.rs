@@ -3,6 +3,7 @@
 //! told to finish, when its work fails (after saying why) or when the coordinator goes.
 
 use super::super::network::{Federation, Network};
+use super::super::oneway::Clock;
 use super::super::{BenchError, Bundling, Setup};
 use super::protocol::{self, AgentSetup, FromAgent, Target, ToAgent};
 use std::io::BufReader;
@@ -18,6 +19,9 @@ pub(crate) struct Session {
     out: TcpStream,
     commands: Receiver<Result<ToAgent, String>>,
     setup: Option<AgentSetup>,
+    /// The run's clock as the coordinator's probes found this agent's (see
+    /// [`ToAgent::ClockOffset`]).
+    clock: Option<Clock>,
 }
 
 impl Session {
@@ -44,6 +48,10 @@ impl Session {
                     let unix_nanos = protocol::unix_nanos();
                     self.say(&FromAgent::Clock { unix_nanos })?;
                 }
+                Ok(Ok(ToAgent::ClockOffset {
+                    offset_nanos,
+                    began_unix_nanos,
+                })) => self.clock = Some(Clock::shifted(offset_nanos, began_unix_nanos)),
                 Ok(Ok(command)) => return Ok(Some(command)),
                 Ok(Err(why)) => return Err(BenchError::Failed(why)),
                 Err(RecvTimeoutError::Timeout) => return Ok(None),
@@ -66,6 +74,12 @@ impl Session {
                 "expected {wanted} from the coordinator, got {other:?}"
             ))),
         }
+    }
+
+    /// The run's clock (the coordinator's, through this agent's measured offset).
+    pub(crate) fn clock(&self) -> Result<Clock, BenchError> {
+        self.clock
+            .ok_or_else(|| BenchError::Failed("no clock offset from the coordinator".into()))
     }
 
     /// The network and federation the coordinator's setup names.
@@ -107,6 +121,7 @@ impl Session {
 
 /// Run agent `name` for the coordinator at `coordinator` until it is done.
 pub fn main(coordinator: SocketAddr, name: &str) -> Result<(), BenchError> {
+    protocol::skew_for_test(name);
     let stream = TcpStream::connect_timeout(&coordinator, Duration::from_secs(10))
         .map_err(|e| BenchError::Failed(format!("agent {name}: coordinator {coordinator}: {e}")))?;
     stream.set_nodelay(true)?;
@@ -128,6 +143,7 @@ pub fn main(coordinator: SocketAddr, name: &str) -> Result<(), BenchError> {
         out: stream,
         commands,
         setup: None,
+        clock: None,
     };
     session.say(&FromAgent::Hello {
         name: name.to_owned(),

@@ -74,6 +74,24 @@ pub fn method(offsets: &[ClockOffset]) -> String {
     format!("offset measured: {largest:.1} µs ± {worst:.1} µs (largest offset, widest bound)")
 }
 
+/// How one-way times from different agents were compared when each agent stamps and reads
+/// the coordinator's clock through its measured offset (one-way, testfed): a latency from
+/// one agent to another is good to ± the sum of their bounds, at worst twice the widest.
+pub fn shifted_method(offsets: &[ClockOffset]) -> String {
+    let worst = offsets.iter().map(|o| o.uncertainty_us).fold(0.0, f64::max);
+    let largest =
+        offsets
+            .iter()
+            .map(|o| o.offset_us)
+            .fold(0.0f64, |a, b| if b.abs() > a.abs() { b } else { a });
+    format!(
+        "one-way latency corrected by measured clock offsets: each agent's send and receipt \
+         times shifted onto the coordinator's clock (largest offset {largest:.1} µs, widest \
+         bound ± {worst:.1} µs: a latency is good to ± {:.1} µs)",
+        2.0 * worst
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +117,26 @@ mod tests {
         assert_eq!(estimate.offset_us, 0.5);
         assert_eq!(estimate.uncertainty_us, 0.1);
         assert!(method(&[estimate]).starts_with("offset measured: 0.5 µs ± 0.1 µs"));
+    }
+
+    #[test]
+    fn shifted_times_are_good_to_twice_the_widest_bound() {
+        let offsets = [
+            ClockOffset {
+                offset_us: -3.5,
+                uncertainty_us: 20.0,
+                probes: 8,
+            },
+            ClockOffset {
+                offset_us: 1.0,
+                uncertainty_us: 40.0,
+                probes: 8,
+            },
+        ];
+        let method = shifted_method(&offsets);
+        assert!(method.contains("largest offset -3.5 µs"), "{method}");
+        assert!(method.contains("widest bound ± 40.0 µs"), "{method}");
+        assert!(method.contains("good to ± 80.0 µs"), "{method}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! is bounded; an agent that dies or fails is reported by name at once, and every agent
 //! still running when the coordinator is dropped is killed.
 
+use super::super::oneway::Clock;
 use super::super::BenchError;
 use super::clock::{self, ClockOffset, Probe};
 use super::hosts::{self, Host, HostsFile, Start};
@@ -189,6 +190,8 @@ pub struct Agents {
     events: Receiver<Event>,
     placement: String,
     control: SocketAddr,
+    /// The coordinator's wall clock when the agents started: the run's clock counts from here.
+    began_unix_nanos: u64,
 }
 
 /// One agent as the results describe it.
@@ -307,6 +310,7 @@ impl Agents {
             events,
             placement: launch.placement(),
             control: address,
+            began_unix_nanos: protocol::unix_nanos(),
         })
     }
 
@@ -320,6 +324,17 @@ impl Agents {
 
     pub fn name(&self, agent: usize) -> &str {
         &self.agents[agent].name
+    }
+
+    /// The run's clock as the coordinator reads it; agents read the same clock through
+    /// their measured offsets.
+    pub(crate) fn clock(&self) -> Clock {
+        Clock::shifted(0, self.began_unix_nanos)
+    }
+
+    /// What agent `agent`'s probes found (`None` before measuring).
+    pub fn clock_offset(&self, agent: usize) -> Option<&ClockOffset> {
+        self.agents[agent].clock.as_ref()
     }
 
     /// Agent `agent`'s clock minus the coordinator's, nanoseconds (0 before measuring).
@@ -419,7 +434,8 @@ impl Agents {
         ))
     }
 
-    /// Measure every agent's clock offset by [`clock::PROBES`] probes each.
+    /// Measure every agent's clock offset by [`clock::PROBES`] probes each, and tell each
+    /// agent its own, so that it can read the run's clock.
     pub fn probe_clocks(&mut self) -> Result<(), BenchError> {
         for agent in 0..self.agents.len() {
             let mut probes = Vec::with_capacity(clock::PROBES);
@@ -439,8 +455,17 @@ impl Agents {
                 }
             }
             let best = probes.iter().min_by_key(|p| p.rtt_nanos());
-            self.agents[agent].offset_nanos = best.map_or(0, Probe::offset_nanos);
+            let offset_nanos = best.map_or(0, Probe::offset_nanos);
+            self.agents[agent].offset_nanos = offset_nanos;
             self.agents[agent].clock = clock::estimate(&probes);
+            let began_unix_nanos = self.began_unix_nanos;
+            self.send(
+                agent,
+                &ToAgent::ClockOffset {
+                    offset_nanos,
+                    began_unix_nanos,
+                },
+            )?;
         }
         Ok(())
     }

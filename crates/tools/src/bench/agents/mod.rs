@@ -9,9 +9,11 @@ pub mod agent;
 pub mod clock;
 pub mod coordinator;
 pub mod hosts;
+pub mod oneway;
 pub mod parties;
 pub mod pingpong;
 pub mod protocol;
+pub mod testfed;
 pub mod throughput;
 
 pub use coordinator::{Launch, Via};

@@ -1,18 +1,24 @@
 //! The many-party benchmarks with every party in an agent process of its own: symmetric
-//! (every party floods and counts) and latency (one pinger, N echoers). One lifecycle for
-//! all of them — join as a party ([`sides::peer`]), say ready, start at the barrier, run
-//! the task, report, resign — and the tasks are the benchmarks' own per-federate code
-//! (`symmetric::party_run`, `latency::ping`, `latency::echo_targeted`); the coordinator's
-//! statistics are theirs too (`symmetric::case_of`, `latency::case_of` and `run_cases`).
+//! (every party floods and counts), latency (one pinger, N echoers), one-way (a sender and
+//! a receiver, `agents::oneway`) and testfed (load federates, `agents::testfed`). One
+//! lifecycle for all of them — join (a party of [`sides::peer`], an end of an exchange
+//! channel, or a load federate), say ready, start at the barrier, run the task, report,
+//! resign — and the tasks are the benchmarks' own per-federate code
+//! (`symmetric::party_run`, `latency::ping`, `latency::echo_targeted`, oneway's send and
+//! receive, testfed's `Run`); the coordinator's statistics are theirs too
+//! (`symmetric::case_of`, `latency::case_of` and `run_cases`, oneway's `run_cases`,
+//! testfed's `summarise`).
 
 use super::super::latency::{self, LatencyOptions, LatencySummary};
 use super::super::network::{Federation, Network, SETUP_TIMEOUT};
 use super::super::results::Results;
-use super::super::sides::{peer, Channel};
+use super::super::sides::{peer, Channel, End, Peer, Side};
 use super::super::symmetric::{self, Gate, SymmetricOptions, SymmetricSummary};
+use super::super::testfed::{self, Load};
 use super::super::{Api, BenchError};
 use super::agent::Session;
 use super::coordinator::{Agents, AgentsReport, Launch};
+use super::pingpong::channel_end;
 use super::protocol::{FromAgent, PartyTask, ToAgent};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -24,7 +30,7 @@ pub const MAX_EXCHANGES: usize = 1_000_000;
 /// Start one agent per `(attachment point, role, task)` on a fresh network, measure their
 /// clocks, hand them their tasks and wait until all joined; then start them together. The
 /// federation (federate API) is to be dropped after the agents finish.
-fn start_parties(
+pub(super) fn start_parties(
     launch: &Launch,
     network: &Network,
     options: &super::super::Setup,
@@ -54,12 +60,25 @@ fn start_parties(
 }
 
 /// Every agent resigns; faults go to the results, the report to `agents-<n>.json`.
-fn finish(agents: &mut Agents, results: &Results, n: usize) -> Result<AgentsReport, BenchError> {
+pub(super) fn finish(
+    agents: &mut Agents,
+    results: &Results,
+    n: usize,
+) -> Result<AgentsReport, BenchError> {
+    finish_as(agents, results, &format!("agents-{n}.json"))
+}
+
+/// Every agent resigns; faults go to the results, the report to `file`.
+pub(super) fn finish_as(
+    agents: &mut Agents,
+    results: &Results,
+    file: &str,
+) -> Result<AgentsReport, BenchError> {
     for (agent, fault) in agents.finish(SETUP_TIMEOUT)? {
         results.fault(format!("agent {agent}: {fault}"));
     }
     let report = agents.report();
-    results.write_json(&format!("agents-{n}.json"), &report)?;
+    results.write_json(file, &report)?;
     Ok(report)
 }
 
@@ -231,23 +250,66 @@ impl Gate for Coordinated<'_> {
     }
 }
 
+/// What a party joined as.
+enum Joined {
+    /// A party of a many-party benchmark.
+    Peer(Box<dyn Peer>),
+    /// One end of an exchange channel.
+    End(Box<dyn Side>),
+    /// A testfed load federate.
+    Load(Load),
+}
+
 /// An agent's party: join, say ready, start with the others, run `task`, report, resign.
 pub(crate) fn party(session: &mut Session, at: &str, task: PartyTask) -> Result<(), BenchError> {
     let (network, federation, setup) = session.network()?;
-    let hears: &[Channel] = match task {
-        PartyTask::Flood { .. } | PartyTask::Echo { .. } => &[Channel::Data],
-        PartyTask::Ping { .. } => &[Channel::Reply],
+    let transport = setup.transport;
+    let joined = match &task {
+        PartyTask::Flood { .. } | PartyTask::Echo { .. } => Joined::Peer(peer(
+            &network,
+            federation.as_ref(),
+            at,
+            &[Channel::Data],
+            transport,
+        )?),
+        PartyTask::Ping { .. } => Joined::Peer(peer(
+            &network,
+            federation.as_ref(),
+            at,
+            &[Channel::Reply],
+            transport,
+        )?),
+        PartyTask::OnewaySend | PartyTask::OnewayReceive => {
+            let end = match task {
+                PartyTask::OnewaySend => End::First,
+                _ => End::Second,
+            };
+            let federation = federation.as_ref();
+            Joined::End(channel_end(&network, federation, at, 0, end, transport)?)
+        }
+        PartyTask::Load { me, config } => {
+            let federation = federation
+                .as_ref()
+                .ok_or_else(|| BenchError::Failed("a load federate needs a federation".into()))?;
+            let load = config.federates.get(*me).ok_or_else(|| {
+                BenchError::Failed(format!("no load federate {me} in the configuration"))
+            })?;
+            Joined::Load(testfed::join(&network, federation, at, load)?)
+        }
     };
-    let mut party = peer(&network, federation.as_ref(), at, hears, setup.transport)?;
     session.say(&FromAgent::Ready)?;
     session.expect("start", |c| matches!(c, ToAgent::Start))?;
-    match task {
-        PartyTask::Flood {
-            me,
-            n,
-            size,
-            seconds,
-        } => {
+    let mut fault = None;
+    match (task, joined) {
+        (
+            PartyTask::Flood {
+                me,
+                n,
+                size,
+                seconds,
+            },
+            Joined::Peer(party),
+        ) => {
             let mut gate = Coordinated { session, go: false };
             let (sent, received, elapsed) =
                 symmetric::party_run(party, me, n, size, seconds, &mut gate)?;
@@ -258,17 +320,20 @@ pub(crate) fn party(session: &mut Session, at: &str, task: PartyTask) -> Result<
             })?;
             session.expect("finish", |c| matches!(c, ToAgent::Finish))?;
         }
-        PartyTask::Ping {
-            receivers,
-            size,
-            exchanges,
-        } => {
+        (
+            PartyTask::Ping {
+                receivers,
+                size,
+                exchanges,
+            },
+            Joined::Peer(mut party),
+        ) => {
             let exchanges = exchanges.min(MAX_EXCHANGES);
             let (one_way_us, lost) = latency::ping(party.as_mut(), receivers, size, exchanges)?;
             session.say(&FromAgent::HalfRoundTrips { one_way_us, lost })?;
             session.expect("finish", |c| matches!(c, ToAgent::Finish))?;
         }
-        PartyTask::Echo { index } => {
+        (PartyTask::Echo { index }, Joined::Peer(mut party)) => {
             let stop = Arc::new(AtomicBool::new(false));
             let echo = {
                 let stop = stop.clone();
@@ -282,9 +347,19 @@ pub(crate) fn party(session: &mut Session, at: &str, task: PartyTask) -> Result<
             finish?;
             echoed?;
         }
+        (PartyTask::OnewaySend, Joined::End(mut side)) => {
+            super::oneway::sender(session, side.as_mut())?
+        }
+        (PartyTask::OnewayReceive, Joined::End(mut side)) => {
+            super::oneway::receiver(session, side.as_mut())?
+        }
+        (PartyTask::Load { me, config }, Joined::Load(mut load)) => {
+            fault = super::testfed::load(session, me, &config, &mut load, transport)?;
+        }
+        _ => unreachable!("each task joins as its own kind"),
     }
     // The party resigns as it is dropped (as in one process); then the agent says so.
     drop(federation);
     drop(network);
-    session.say(&FromAgent::Finished { fault: None })
+    session.say(&FromAgent::Finished { fault })
 }

@@ -2,14 +2,14 @@
 //! same pairs, the same measurement (`pingpong::run_size`, `pingpong::echo_until`) and the
 //! same summary (`pingpong::report_sizes`) as in one process.
 
-use super::super::network::{Network, SETUP_TIMEOUT};
+use super::super::network::{Federation, Network, SETUP_TIMEOUT};
 use super::super::pingpong::{
     echo_until, report_sizes, run_size, Measured, PairInfo, PingpongOptions, PingpongSummary,
     LOSS_TIMEOUT, WARMUP_EXCHANGES,
 };
 use super::super::results::Results;
 use super::super::sides::{federate_end, node_end, End, Side};
-use super::super::{Api, BenchError};
+use super::super::{Api, BenchError, Transport};
 use super::agent::Session;
 use super::coordinator::{Agents, Launch};
 use super::protocol::{FromAgent, ToAgent};
@@ -138,26 +138,40 @@ pub fn run(
 /// This agent's end of pair `pair`.
 fn side(session: &Session, at: &str, pair: usize, end: End) -> Result<Box<dyn Side>, BenchError> {
     let (network, federation, setup) = session.network()?;
-    let channel = pair as u32;
-    let side: Box<dyn Side> = match &federation {
-        Some(federation) => Box::new(federate_end(
-            &network,
-            federation,
-            at,
-            channel,
-            end,
-            setup.transport,
-        )?),
-        None => {
-            let mut side = node_end(&network, at, channel, end, setup.transport)?;
-            side.wait_for_peer()?;
-            Box::new(side)
-        }
-    };
+    let side = channel_end(
+        &network,
+        federation.as_ref(),
+        at,
+        pair as u32,
+        end,
+        setup.transport,
+    )?;
     // The side holds its own link; the network here is only the address book.
     drop(federation);
     drop(network);
     Ok(side)
+}
+
+/// One end of exchange channel `channel` at `at`, the other end in another agent: a
+/// federate with a federation, a node without (it waits until the other end listens).
+pub(crate) fn channel_end(
+    network: &Network,
+    federation: Option<&Federation>,
+    at: &str,
+    channel: u32,
+    end: End,
+    transport: Transport,
+) -> Result<Box<dyn Side>, BenchError> {
+    Ok(match federation {
+        Some(federation) => Box::new(federate_end(
+            network, federation, at, channel, end, transport,
+        )?),
+        None => {
+            let mut side = node_end(network, at, channel, end, transport)?;
+            side.wait_for_peer()?;
+            Box::new(side)
+        }
+    })
 }
 
 /// A master: measure each size the coordinator asks for.

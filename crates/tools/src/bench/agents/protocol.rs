@@ -2,12 +2,15 @@
 //! JSON object per line, at most [`MAX_LINE_BYTES`] each. Every wait on the other side is
 //! bounded by its caller (socket read timeouts or a deadline on the event channel).
 
+use super::super::oneway::{Arrivals, CasePlan};
+use super::super::testfed::{Counts, TestfedConfig};
 use super::super::{Api, BenchError, Transport};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The longest line either side accepts: a master's round trips for one size (a
 /// million exchanges at about 10 bytes each) fit with room to spare.
@@ -40,6 +43,13 @@ pub enum ToAgent {
     Setup(AgentSetup),
     /// Answer with [`FromAgent::Clock`] at once: one sample of the clock offset.
     ClockProbe,
+    /// What the probes found: the agent's clock minus the coordinator's, and when the
+    /// coordinator's run began (its wall clock). The agent reads the run's clock through
+    /// them (`oneway::Clock::shifted`), so times it stamps compare with other agents'.
+    ClockOffset {
+        offset_nanos: i64,
+        began_unix_nanos: u64,
+    },
     /// Be pingpong pair `pair`'s master at attachment point `at` (channel = pair).
     PingMaster {
         at: String,
@@ -82,6 +92,21 @@ pub enum ToAgent {
     Drain {
         expected: u64,
     },
+    /// One-way: run this case (the receiver first, then the sender).
+    OnewayCase(CasePlan),
+    /// One-way sender: the receiver has what it will get; stop driving the node.
+    Drained,
+    /// Testfed: start sending at this time on the run's clock (nanoseconds).
+    StartAt {
+        nanos: u64,
+    },
+    /// Testfed: every federate finished sending; the others than this one sent these.
+    OthersSent {
+        updates: u64,
+        interactions: u64,
+    },
+    /// Testfed: every federate has what it will get; lingering may end.
+    AllDrained,
     /// Resign, report, exit.
     Finish,
 }
@@ -107,6 +132,13 @@ pub enum PartyTask {
     },
     /// Latency's receivers: answer each message that names `index`, until finished.
     Echo { index: u32 },
+    /// One-way's sender: warm up until told, then send each case it is given on its
+    /// schedule, stamped on the run's clock.
+    OnewaySend,
+    /// One-way's receiver: say when warmed up, then note each case's arrivals.
+    OnewayReceive,
+    /// Testfed: load federate `me` of `config`.
+    Load { me: usize, config: TestfedConfig },
 }
 
 /// Agent → coordinator.
@@ -153,6 +185,14 @@ pub enum FromAgent {
         received: u64,
         last_unix_nanos: u64,
     },
+    /// A one-way receiver's case: per serial, send and receipt time on the run's clock.
+    Arrivals {
+        arrivals: Arrivals,
+    },
+    /// A load federate finished sending: what it sent (and received so far).
+    LoadSent(Counts),
+    /// A load federate has what it will get: what it sent, received and how late.
+    LoadCounts(Counts),
     /// Resigned; what went wrong after the measurement, if anything.
     Finished {
         fault: Option<String>,
@@ -163,11 +203,34 @@ pub enum FromAgent {
     },
 }
 
+/// Added to this process's wall clock readings: 0 but in tests ([`skew_for_test`]).
+static SKEW_NANOS: AtomicI64 = AtomicI64::new(0);
+
+/// Test hook for agents on one machine, which share one clock: the variable
+/// `TRELLIS_AGENT_TEST_SKEW=NAME:MILLIS[,NAME:MILLIS...]` sets agent NAME's clock MILLIS
+/// ahead (negative: behind), as if it ran on a host whose clock is off, so a test can see
+/// the measured offsets correct it. Agents only; the coordinator keeps the true clock.
+pub fn skew_for_test(agent: &str) {
+    let Ok(spec) = std::env::var("TRELLIS_AGENT_TEST_SKEW") else {
+        return;
+    };
+    for entry in spec.split(',') {
+        if let Some((name, millis)) = entry.split_once(':') {
+            if name.trim() == agent {
+                if let Ok(millis) = millis.trim().parse::<i64>() {
+                    SKEW_NANOS.store(millis.saturating_mul(1_000_000), Ordering::Relaxed);
+                }
+            }
+        }
+    }
+}
+
 /// This machine's wall clock in nanoseconds since 1970 (0 before it).
 pub fn unix_nanos() -> u64 {
-    std::time::SystemTime::now()
+    let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
+        .map_or(0, |d| d.as_nanos() as i128);
+    (now + SKEW_NANOS.load(Ordering::Relaxed) as i128).max(0) as u64
 }
 
 /// Write one message as a line.
