@@ -1,7 +1,6 @@
 //! The local application of a federate node: commands in from its thread, deliveries out.
 
 use bytes::BytesMut;
-use flume::TrySendError;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
@@ -41,13 +40,25 @@ pub(crate) enum Notice {
     InterestChanged,
 }
 
+/// Frames handed to the application at once: all those one turn of the loop has ready, in
+/// one channel send and at most one wake-up, instead of a send (a lock) and possibly a
+/// wake-up for every frame.
+pub(crate) struct Delivery {
+    pub(crate) frames: Vec<DataFrame>,
+    pub(crate) bytes: usize,
+}
+
 pub(crate) struct AppSignals {
     /// The loop stopped delivering because the application's channel was full. The
-    /// application clears it and wakes the loop after it takes a message.
+    /// application clears it and wakes the loop after it takes a batch.
     pub(crate) delivery_blocked: AtomicBool,
-    /// Frame bytes in the application's channel. The channel is bounded in bytes as well as
-    /// in messages: best-effort frames kept back in the router can be shed by priority and
-    /// stay fresh, while frames in the channel wait however stale they get.
+    /// Frames and frame bytes in the application's channel. The channel is bounded in bytes
+    /// as well as in messages: best-effort frames kept back in the router can be shed by
+    /// priority and stay fresh, while frames in the channel wait however stale they get.
+    /// The application takes a whole batch out of the count at once, so besides these it
+    /// holds at most one batch it has not read yet: in all at most twice the limits.
+    delivery_frames: AtomicUsize,
+    delivery_capacity: usize,
     delivery_bytes: AtomicUsize,
     delivery_limit_bytes: usize,
     /// Counts notices: links up or down, interest declared by a neighbour. Whenever it
@@ -62,9 +73,11 @@ pub(crate) struct AppSignals {
 }
 
 impl AppSignals {
-    pub(crate) fn new(delivery_limit_bytes: usize) -> AppSignals {
+    pub(crate) fn new(delivery_capacity: usize, delivery_limit_bytes: usize) -> AppSignals {
         AppSignals {
             delivery_blocked: AtomicBool::new(false),
+            delivery_frames: AtomicUsize::new(0),
+            delivery_capacity: delivery_capacity.max(1),
             delivery_bytes: AtomicUsize::new(0),
             delivery_limit_bytes,
             network_changes: AtomicU64::new(0),
@@ -94,28 +107,35 @@ impl AppSignals {
         taken
     }
 
-    /// Whether a frame of `len` bytes fits the channel's byte budget; an empty channel takes
-    /// one frame however large.
-    fn has_room_for(&self, len: usize) -> bool {
-        let queued = self.delivery_bytes.load(Ordering::SeqCst);
-        queued == 0 || queued + len <= self.delivery_limit_bytes
+    /// Whether a frame of `len` bytes fits the channel beside a batch of `frames` frames and
+    /// `bytes` bytes not yet sent; an empty channel takes one frame however large.
+    fn has_room_for(&self, frames: usize, bytes: usize, len: usize) -> bool {
+        let queued_frames = self.delivery_frames.load(Ordering::SeqCst) + frames;
+        let queued_bytes = self.delivery_bytes.load(Ordering::SeqCst) + bytes;
+        queued_frames == 0
+            || (queued_frames < self.delivery_capacity
+                && queued_bytes + len <= self.delivery_limit_bytes)
     }
 
-    /// A frame of `len` bytes is about to enter the channel. Counted before the send: the
-    /// application may take the frame at once.
-    fn entering(&self, len: usize) {
-        self.delivery_bytes.fetch_add(len, Ordering::SeqCst);
+    /// A batch is about to enter the channel. Counted before the send: the application may
+    /// take it at once.
+    fn entering(&self, frames: usize, bytes: usize) {
+        self.delivery_frames.fetch_add(frames, Ordering::SeqCst);
+        self.delivery_bytes.fetch_add(bytes, Ordering::SeqCst);
     }
 
-    /// A frame of `len` bytes left the count: the application took it, or it never got in.
-    pub(crate) fn took(&self, len: usize) {
-        self.delivery_bytes.fetch_sub(len, Ordering::SeqCst);
+    /// A batch left the count: the application took it, or it never got in. Returns whether
+    /// the loop stopped delivering and must be woken.
+    pub(crate) fn took(&self, frames: usize, bytes: usize) -> bool {
+        self.delivery_frames.fetch_sub(frames, Ordering::SeqCst);
+        self.delivery_bytes.fetch_sub(bytes, Ordering::SeqCst);
+        self.delivery_blocked.swap(false, Ordering::SeqCst)
     }
 }
 
 pub(crate) struct AppPort {
     pub(crate) commands: flume::Receiver<AppCommand>,
-    pub(crate) deliveries: flume::Sender<DataFrame>,
+    pub(crate) deliveries: flume::Sender<Delivery>,
     pub(crate) notices: flume::Sender<Notice>,
     /// Links up and down, membership lost, dials given up: what a federate's membership
     /// depends on (`crate::node::LinkEvent`). Unlike notices, which are hints for waiters,
@@ -234,46 +254,77 @@ impl super::host::Host {
         }
         let mut progressed = answered;
         loop {
-            let frame = match app.held_delivery.take() {
-                Some(frame) => frame,
-                None => match self.router.poll_delivery() {
-                    Some(frame) => frame,
-                    None => break,
-                },
-            };
-            let len = frame.as_bytes().len();
-            let full = |app: &AppState| {
-                app.port.deliveries.is_full() || !app.port.signals.has_room_for(len)
-            };
-            if !full(app) {
-                signals.entering(len);
-                match app.port.deliveries.try_send(frame) {
-                    Ok(()) => {
-                        progressed = true;
-                        continue;
-                    }
-                    Err(TrySendError::Full(returned)) => {
-                        signals.took(len);
-                        app.held_delivery = Some(returned);
-                    }
-                    // The application is gone; what arrives for it is dropped.
-                    Err(TrySendError::Disconnected(_)) => {
-                        signals.took(len);
-                        progressed = true;
-                        continue;
-                    }
+            let mut frames = Vec::new();
+            let mut bytes = 0;
+            let full = loop {
+                let Some(frame) = app
+                    .held_delivery
+                    .take()
+                    .or_else(|| self.router.poll_delivery())
+                else {
+                    break false;
+                };
+                let len = frame.as_bytes().len();
+                if !signals.has_room_for(frames.len(), bytes, len) {
+                    app.held_delivery = Some(frame);
+                    break true;
                 }
-            } else {
-                app.held_delivery = Some(frame);
+                bytes += len;
+                frames.push(frame);
+            };
+            if !frames.is_empty() {
+                progressed = true;
+                signals.entering(frames.len(), bytes);
+                let count = frames.len();
+                // The counts bound the channel. A gone application drops what arrives.
+                if app
+                    .port
+                    .deliveries
+                    .send(Delivery { frames, bytes })
+                    .is_err()
+                {
+                    signals.took(count, bytes);
+                    continue;
+                }
+            }
+            if !full {
+                return progressed;
             }
             signals.delivery_blocked.store(true, Ordering::SeqCst);
             // The application may have emptied the channel before it could see the flag;
             // check again so no wake-up is lost.
-            if full(app) {
-                break;
+            let len = app.held_delivery.as_ref().map_or(0, |f| f.as_bytes().len());
+            if !signals.has_room_for(0, 0, len) {
+                return progressed;
             }
             signals.delivery_blocked.store(false, Ordering::SeqCst);
         }
-        progressed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AppSignals;
+
+    #[test]
+    fn the_channel_is_bounded_in_frames_and_bytes_counting_the_batch_being_built() {
+        let signals = AppSignals::new(4, 1000);
+        // An empty channel takes one frame however large.
+        assert!(signals.has_room_for(0, 0, 5000));
+        assert!(signals.has_room_for(3, 300, 100));
+        assert!(!signals.has_room_for(4, 400, 100), "a fifth frame");
+        assert!(!signals.has_room_for(1, 950, 100), "past the byte limit");
+        signals.entering(3, 600);
+        assert!(!signals.has_room_for(1, 0, 100), "sent batches count too");
+        assert!(!signals.has_room_for(0, 0, 500));
+        assert!(signals.has_room_for(0, 0, 400));
+        // Taking a batch frees its frames and bytes at once and says whether the loop
+        // stopped for want of room.
+        signals
+            .delivery_blocked
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        assert!(signals.took(3, 600));
+        assert!(!signals.took(0, 0), "the wake-up is owed once");
+        assert!(signals.has_room_for(3, 900, 100));
     }
 }

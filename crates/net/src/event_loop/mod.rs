@@ -12,7 +12,7 @@ mod memory;
 mod tcp;
 mod udp;
 
-pub(crate) use app::{AppCommand, AppPort, AppSignals, Notice};
+pub(crate) use app::{AppCommand, AppPort, AppSignals, Delivery, Notice};
 
 use crate::clock::Clock;
 use crate::endpoint::Endpoint;

@@ -175,16 +175,11 @@ impl DirectNode {
 
     /// A message already handed over by the host, if any.
     fn take_delivery(&mut self) -> Result<Option<Message>, NetError> {
-        match self.client.deliveries.try_recv() {
-            Ok(frame) => {
-                if self.client.took(&frame) {
-                    self.event_loop.turn();
-                }
-                Ok(Some(Message(frame)))
-            }
-            Err(flume::TryRecvError::Empty) => Ok(None),
-            Err(flume::TryRecvError::Disconnected) => Err(NetError::Stopped),
+        let took = self.client.try_take()?;
+        if took.wake_loop {
+            self.event_loop.turn();
         }
+        Ok(took.frame.map(Message))
     }
 
     /// The next message if one has arrived, without waiting.

@@ -17,9 +17,10 @@ pub use threaded::Node;
 
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
-use crate::event_loop::{AppCommand, AppPort, AppSignals, Notice};
+use crate::event_loop::{AppCommand, AppPort, AppSignals, Delivery, Notice};
 use crate::runtime::{DialConfig, HostConfig};
 use bytes::{Bytes, BytesMut};
+use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -57,9 +58,11 @@ pub struct NodeConfig {
     pub link: LinkConfig,
     pub max_frame_size: usize,
     /// Messages the node buffers for the application before it pushes back on the network.
+    /// The application takes them a batch at a time and the batch it is reading no longer
+    /// counts, so it may hold up to as many again.
     pub delivery_capacity: usize,
     /// Bytes of messages the node buffers for the application (at least one message is
-    /// always let through). Beyond it reliable traffic pushes back and best-effort traffic
+    /// always let through; the batch being read is outside the count, as above). Beyond it reliable traffic pushes back and best-effort traffic
     /// is shed in the router, least urgent first, rather than waiting here to go stale.
     pub delivery_limit_bytes: usize,
     /// Publishes buffered toward the event loop before `publish` blocks.
@@ -195,10 +198,19 @@ impl LinkEvent {
 /// only an application that stops calling in through 128 flaps could lose one.
 const LINK_EVENTS: usize = 256;
 
+/// What the application took from its host.
+struct Took {
+    frame: Option<DataFrame>,
+    /// The loop stopped delivering for want of room in the channel: wake it.
+    wake_loop: bool,
+}
+
 /// The application's side of the channels to its host, shared by both drivings.
 struct AppClient {
     commands: flume::Sender<AppCommand>,
-    deliveries: flume::Receiver<DataFrame>,
+    deliveries: flume::Receiver<Delivery>,
+    /// The rest of the batch the application took last; see `AppSignals`.
+    pending: std::sync::Mutex<VecDeque<DataFrame>>,
     notices: flume::Receiver<Notice>,
     losses: flume::Receiver<Notice>,
     signals: Arc<AppSignals>,
@@ -267,10 +279,15 @@ impl AppClient {
         // network pushes back (`event_loop::app`): half in the channel, half taken, so no
         // more than `command_capacity` wait in all.
         let (commands, commands_rx) = flume::bounded(config.command_capacity.div_ceil(2));
-        let (deliveries_tx, deliveries) = flume::bounded(config.delivery_capacity);
+        // Bounded by the frame and byte counts in `AppSignals`, which the loop checks before
+        // it sends; each batch holds at least one frame.
+        let (deliveries_tx, deliveries) = flume::unbounded();
         let (notices_tx, notices) = flume::bounded(1024);
         let (losses_tx, losses) = flume::bounded(LINK_EVENTS);
-        let signals = Arc::new(AppSignals::new(config.delivery_limit_bytes));
+        let signals = Arc::new(AppSignals::new(
+            config.delivery_capacity,
+            config.delivery_limit_bytes,
+        ));
         let port = AppPort {
             commands: commands_rx,
             deliveries: deliveries_tx,
@@ -281,6 +298,7 @@ impl AppClient {
         let client = AppClient {
             commands,
             deliveries,
+            pending: std::sync::Mutex::new(VecDeque::new()),
             notices,
             losses,
             signals,
@@ -374,10 +392,43 @@ impl AppClient {
         self.signals.network_changes.load(Ordering::SeqCst)
     }
 
-    /// After taking `frame`: whether the loop stopped delivering and must be woken.
-    fn took(&self, frame: &DataFrame) -> bool {
-        self.signals.took(frame.as_bytes().len());
-        self.signals.delivery_blocked.swap(false, Ordering::SeqCst)
+    /// The next frame of the batch taken last, else of the next batch waiting, without
+    /// waiting.
+    fn try_take(&self) -> Result<Took, NetError> {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(frame) = pending.pop_front() {
+            return Ok(Took {
+                frame: Some(frame),
+                wake_loop: false,
+            });
+        }
+        match self.deliveries.try_recv() {
+            Ok(delivery) => Ok(self.keep_batch(&mut pending, delivery)),
+            Err(flume::TryRecvError::Empty) => Ok(Took {
+                frame: None,
+                wake_loop: false,
+            }),
+            Err(flume::TryRecvError::Disconnected) => Err(NetError::Stopped),
+        }
+    }
+
+    /// Keep a batch received while waiting and give its first frame.
+    fn took_batch(&self, delivery: Delivery) -> Took {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        self.keep_batch(&mut pending, delivery)
+    }
+
+    fn keep_batch(&self, pending: &mut VecDeque<DataFrame>, delivery: Delivery) -> Took {
+        let wake_loop = self.signals.took(delivery.frames.len(), delivery.bytes);
+        if pending.is_empty() {
+            *pending = VecDeque::from(delivery.frames);
+        } else {
+            pending.extend(delivery.frames);
+        }
+        Took {
+            frame: pending.pop_front(),
+            wake_loop,
+        }
     }
 
     /// The endpoint `connect` waits to reach: the router, or a planned node's first dial.

@@ -1,6 +1,6 @@
 //! [`Node`]: the core on an event-loop thread, the application on its own threads.
 
-use super::{connect_error, default_priority, AppClient, LinkEvent, Message, NodeConfig};
+use super::{connect_error, default_priority, AppClient, LinkEvent, Message, NodeConfig, Took};
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::event_loop::AppCommand;
@@ -9,7 +9,7 @@ use roaring::RoaringBitmap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::registry::{Request, Response};
-use trellis_core::wire::{DataFrame, NodeId, TransportClass};
+use trellis_core::wire::{NodeId, TransportClass};
 use trellis_core::InterestId;
 
 pub struct Node {
@@ -143,10 +143,11 @@ impl Node {
         Ok(())
     }
 
-    fn took(&self, frame: &DataFrame) {
-        if self.client.took(frame) {
+    fn took(&self, took: Took) -> Option<Message> {
+        if took.wake_loop {
             self.shared.wakeup.wake();
         }
+        took.frame.map(Message)
     }
 
     /// The next message, waiting at most `timeout`.
@@ -158,10 +159,7 @@ impl Node {
             return Ok(waiting);
         }
         match self.client.deliveries.recv_timeout(timeout) {
-            Ok(frame) => {
-                self.took(&frame);
-                Ok(Some(Message(frame)))
-            }
+            Ok(delivery) => Ok(self.took(self.client.took_batch(delivery))),
             Err(flume::RecvTimeoutError::Timeout) => Ok(None),
             Err(flume::RecvTimeoutError::Disconnected) => Err(NetError::Stopped),
         }
@@ -169,26 +167,26 @@ impl Node {
 
     /// The next message if one is waiting.
     pub fn try_recv(&self) -> Result<Option<Message>, NetError> {
-        match self.client.deliveries.try_recv() {
-            Ok(frame) => {
-                self.took(&frame);
-                Ok(Some(Message(frame)))
-            }
-            Err(flume::TryRecvError::Empty) => Ok(None),
-            Err(flume::TryRecvError::Disconnected) => Err(NetError::Stopped),
-        }
+        let took = self.client.try_take()?;
+        Ok(self.took(took))
     }
 
     /// The next message, awaited.
     pub async fn recv_async(&self) -> Result<Message, NetError> {
-        let frame = self
-            .client
-            .deliveries
-            .recv_async()
-            .await
-            .map_err(|_| NetError::Stopped)?;
-        self.took(&frame);
-        Ok(Message(frame))
+        if let Some(message) = self.try_recv()? {
+            return Ok(message);
+        }
+        loop {
+            let delivery = self
+                .client
+                .deliveries
+                .recv_async()
+                .await
+                .map_err(|_| NetError::Stopped)?;
+            if let Some(message) = self.took(self.client.took_batch(delivery)) {
+                return Ok(message);
+            }
+        }
     }
 
     /// Ask the federation registry and wait for its answer.
