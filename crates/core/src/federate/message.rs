@@ -39,6 +39,31 @@ impl std::fmt::Display for ObjectId {
     }
 }
 
+/// UTF-8 text of a received message, checked once and kept as a slice of the frame. An
+/// update carries its instance's name for federates that discover the instance by it;
+/// copying the name out of every update cost an allocation per reflect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text(Bytes);
+
+impl Text {
+    pub fn as_str(&self) -> &str {
+        // Checked when made, so this never falls back.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Text {
+        Text(Bytes::copy_from_slice(text.as_bytes()))
+    }
+}
+
+impl From<Text> for String {
+    fn from(text: Text) -> String {
+        text.as_str().to_owned()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Body {
     Register {
@@ -47,7 +72,7 @@ pub enum Body {
     },
     Update {
         object: ObjectId,
-        name: String,
+        name: Text,
         region: Option<Region>,
         values: Vec<(u32, Bytes)>,
     },
@@ -270,7 +295,7 @@ impl Message {
             },
             2 => Body::Update {
                 object: ObjectId(r.u64("object")?),
-                name: r.long_str("name")?,
+                name: text(payload, &mut r, "name")?,
                 region: region(&mut r)?,
                 values: values(payload, &mut r)?,
             },
@@ -328,7 +353,7 @@ impl Message {
                 values,
             } => Outgoing::Update {
                 object: *object,
-                name,
+                name: name.as_str(),
                 region: region.as_ref(),
                 values,
             },
@@ -357,6 +382,16 @@ fn slice(
     let start = payload.len() - r.remaining();
     r.bytes(len, what)?;
     Ok(payload.slice(start..start + len))
+}
+
+/// Text with a 16-bit length, as a slice of `payload`.
+fn text(payload: &Bytes, r: &mut Reader<'_>, what: &'static str) -> Result<Text, WireError> {
+    let len = r.u16(what)? as usize;
+    let raw = slice(payload, r, len, what)?;
+    match std::str::from_utf8(&raw) {
+        Ok(_) => Ok(Text(raw)),
+        Err(_) => Err(r.malformed("text field is not UTF-8")),
+    }
 }
 
 fn region(r: &mut Reader<'_>) -> Result<Option<Region>, WireError> {

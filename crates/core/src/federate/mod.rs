@@ -1050,7 +1050,7 @@ impl Federate {
         &mut self,
         class: u32,
         object: ObjectId,
-        name: String,
+        name: message::Text,
         region: Option<Region>,
         values: Vec<(u32, Bytes)>,
         tag: Bytes,
@@ -1116,7 +1116,7 @@ impl Federate {
         let class = match self.known.get(&object) {
             Some(k) => k.class,
             None => {
-                self.discover(object, known, class, name);
+                self.discover(object, known, class, name.into());
                 known
             }
         };

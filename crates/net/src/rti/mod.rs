@@ -81,7 +81,7 @@ pub struct SendOptions<'a> {
 
 enum Link {
     Direct(Box<DirectNode>),
-    Thread(Node),
+    Thread(Box<Node>),
 }
 
 impl Link {
@@ -166,7 +166,7 @@ impl RtiAmbassador {
         let federation = config.node.federation.clone();
         let link = match config.driver {
             Driver::Direct => Link::Direct(Box::new(DirectNode::connect(config.node)?)),
-            Driver::Thread => Link::Thread(Node::connect(config.node)?),
+            Driver::Thread => Link::Thread(Box::new(Node::connect(config.node)?)),
         };
         Ok(RtiAmbassador {
             link,
@@ -652,20 +652,24 @@ impl RtiAmbassador {
     /// The next callback, doing the network's work for at most `timeout` while none is
     /// ready (HLA's evokeCallback).
     pub fn evoke_callback(&mut self, timeout: Duration) -> Result<Option<Callback>, RtiError> {
-        // Without a wait, no clock: at full rate this runs once per message.
+        // A callback ready at once costs no clock read: at full rate this runs once per
+        // message, and the clock was about 5 % of the receiving federate's time.
+        if let Some(callback) = self.poll_callback_now()? {
+            return Ok(Some(callback));
+        }
         if timeout.is_zero() {
-            return self.poll_callback_now();
+            return Ok(None);
         }
         let deadline = Instant::now() + timeout;
         loop {
-            if let Some(callback) = self.poll_callback_now()? {
-                return Ok(Some(callback));
-            }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.link.recv_timeout(self.watch_slice(left))? {
                 Some(message) => self.take_message(message)?,
                 None if left.is_zero() || Instant::now() >= deadline => return Ok(None),
                 None => {}
+            }
+            if let Some(callback) = self.poll_callback_now()? {
+                return Ok(Some(callback));
             }
         }
     }
