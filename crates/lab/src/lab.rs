@@ -168,7 +168,14 @@ impl Lab {
             ip::sysctl_in(&wan, setting)?;
         }
         for site in 0..self.spec.sites.len() {
-            self.add_namespace(self.namespace(site))?;
+            let namespace = self.namespace(site);
+            self.add_namespace(namespace.clone())?;
+            // A datagram that lost a fragment on an overloaded link holds reassembly memory
+            // for ipfrag_time (30 s by default). Benchmark cases run back to back, so after
+            // an overloaded case with large datagrams the memory stayed full and every
+            // fragmented datagram of the next cases was dropped. A second is still far
+            // longer than any fragment train takes to cross a site link.
+            ip::sysctl_in(&namespace, "net.ipv4.ipfrag_time=1")?;
         }
         Ok(())
     }
