@@ -315,22 +315,24 @@ pub struct Counts {
     interactions: Latency,
 }
 
-/// How the load federates coordinate. Queries are polled by each federate between its
-/// sends and receipts; none of them blocks.
-pub(crate) trait Team {
+/// How the parties of a benchmark coordinate while they run (testfed's load federates,
+/// the matrix's parties): `R` is what a party reports when it finished sending and when it
+/// has what it will get. Queries are polled by each party between its sends and receipts;
+/// none of them blocks.
+pub(crate) trait Team<R> {
     /// Another federate failed, or the run was given up: stop.
     fn aborted(&self) -> bool;
     /// Federate `me` heard every other's greeting (said once).
     fn heard_all(&self, me: usize) -> Result<(), BenchError>;
     /// When sending starts, nanoseconds on the run's clock, once it is set.
     fn start(&self) -> Result<Option<u64>, BenchError>;
-    /// Federate `me` finished sending `counts`.
-    fn done_sending(&self, me: usize, counts: &Counts) -> Result<(), BenchError>;
-    /// Once every federate finished sending: what the others than `me` sent (updates,
-    /// interactions).
+    /// Federate `me` finished sending; `report` says what it sent.
+    fn done_sending(&self, me: usize, report: &R) -> Result<(), BenchError>;
+    /// Once every party finished sending: what the others than `me` sent (updates, and
+    /// interactions where the benchmark sends any).
     fn sent_by_others(&self, me: usize) -> Result<Option<(u64, u64)>, BenchError>;
-    /// Federate `me` has what it will get.
-    fn drained(&self, me: usize, counts: &Counts) -> Result<(), BenchError>;
+    /// Federate `me` has what it will get; `report` says what it sent and got.
+    fn drained(&self, me: usize, report: &R) -> Result<(), BenchError>;
     /// Every federate has what it will get: lingering may end.
     fn all_drained(&self) -> Result<bool, BenchError>;
     /// A step after the measurement (`who`'s `step`): a failure is a fault to record, not
@@ -364,7 +366,7 @@ struct InProcess<'a> {
     results: &'a Results,
 }
 
-impl Team for InProcess<'_> {
+impl Team<Counts> for InProcess<'_> {
     fn aborted(&self) -> bool {
         self.shared.aborted()
     }
@@ -664,7 +666,7 @@ fn follow(shared: &Shared, n: usize, seconds: f64, clock: Clock) {
 }
 
 /// One load federate's part of the run.
-pub(crate) struct Run<'a, T: Team + ?Sized> {
+pub(crate) struct Run<'a, T: Team<Counts> + ?Sized> {
     pub(crate) me: usize,
     pub(crate) config: &'a TestfedConfig,
     pub(crate) transport: Transport,
@@ -676,7 +678,7 @@ pub(crate) struct Run<'a, T: Team + ?Sized> {
     pub(crate) figures: Option<&'a FederateBoard>,
 }
 
-impl<T: Team + ?Sized> Run<'_, T> {
+impl<T: Team<Counts> + ?Sized> Run<'_, T> {
     fn load(&self) -> &LoadFederate {
         &self.config.federates[self.me]
     }

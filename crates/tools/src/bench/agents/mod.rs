@@ -13,6 +13,7 @@ pub mod oneway;
 pub mod parties;
 pub mod pingpong;
 pub mod protocol;
+pub mod team;
 pub mod testfed;
 pub mod throughput;
 

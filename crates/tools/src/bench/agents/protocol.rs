@@ -3,7 +3,7 @@
 //! bounded by its caller (socket read timeouts or a deadline on the event channel).
 
 use super::super::oneway::{Arrivals, CasePlan};
-use super::super::testfed::{Counts, TestfedConfig};
+use super::super::testfed::TestfedConfig;
 use super::super::{Api, BenchError, Transport};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -96,16 +96,18 @@ pub enum ToAgent {
     OnewayCase(CasePlan),
     /// One-way sender: the receiver has what it will get; stop driving the node.
     Drained,
-    /// Testfed: start sending at this time on the run's clock (nanoseconds).
+    /// A coordinated run (testfed, matrix): start sending at this time on the run's
+    /// clock (nanoseconds).
     StartAt {
         nanos: u64,
     },
-    /// Testfed: every federate finished sending; the others than this one sent these.
+    /// A coordinated run: every party finished sending; the others than this one sent
+    /// these.
     OthersSent {
         updates: u64,
         interactions: u64,
     },
-    /// Testfed: every federate has what it will get; lingering may end.
+    /// A coordinated run: every party has what it will get; lingering may end.
     AllDrained,
     /// Resign, report, exit.
     Finish,
@@ -189,10 +191,9 @@ pub enum FromAgent {
     Arrivals {
         arrivals: Arrivals,
     },
-    /// A load federate finished sending: what it sent (and received so far).
-    LoadSent(Counts),
-    /// A load federate has what it will get: what it sent, received and how late.
-    LoadCounts(Counts),
+    /// A party of a coordinated run (`agents::team`) finished sending, or has what it
+    /// will get: its report, of the benchmark's own type (testfed: `Counts`).
+    TeamReport(serde_json::Value),
     /// Resigned; what went wrong after the measurement, if anything.
     Finished {
         fault: Option<String>,
