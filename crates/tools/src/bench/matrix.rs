@@ -5,7 +5,8 @@
 //! deviation of latency), all measured at the application.
 //!
 //! Latency is the receive time minus the time stamp the update carries
-//! (`SendOptions::time`), both on one clock shared by every party in this process.
+//! (`SendOptions::time`), both on one clock shared by every party in this process. The
+//! parties coordinate through a [`Team`]: here the atomics [`Shared`] holds.
 
 use super::hairpin::{tcp_pair_via, udp_pair_via};
 use super::network::{ids, Federation, Network, SETUP_TIMEOUT};
@@ -15,8 +16,9 @@ use super::oneway::{
 use super::results::Results;
 use super::sides::{tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
 use super::stats::mean_std;
+use super::testfed::Team;
 use super::{Api, BenchError, Mode, Raw, Setup, Transport, DATA_ID};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -48,7 +50,7 @@ const OVERRUN_FACTOR: f64 = 2.0;
 /// After the senders finish, receivers wait for stragglers while they keep coming, until
 /// none came for this long, and never longer than the limit.
 const STRAGGLER_QUIET: Duration = Duration::from_millis(500);
-const STRAGGLER_LIMIT: Duration = Duration::from_secs(10);
+pub(crate) const STRAGGLER_LIMIT: Duration = Duration::from_secs(10);
 const RECEIVE_POLL: Duration = Duration::from_millis(10);
 /// Each entity is an object instance of its own; far beyond the paper's 100.
 const MAX_ENTITIES: usize = 100_000;
@@ -57,7 +59,7 @@ const MAX_ENTITIES: usize = 100_000;
 const MAX_TRACKED_UPDATES: u128 = 1 << 30;
 
 /// Who sends to whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Configuration {
     #[serde(rename = "1-1")]
     OneToOne,
@@ -129,7 +131,7 @@ impl std::str::FromStr for Configuration {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct Role {
     sends: bool,
     receives: bool,
@@ -215,6 +217,9 @@ pub struct MatrixSummary {
     /// Cells above `max_theoretical_mbps`, not run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<LeftOut>,
+    /// With agents: how send and receipt times were brought onto one clock, and how well.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 /// Ticks (updates of every entity) a case schedules: the whole periods in `seconds`.
@@ -222,7 +227,7 @@ fn tick_count(rate_hz: f64, seconds: f64) -> u64 {
     (rate_hz * seconds + 1e-9).floor() as u64
 }
 
-fn validate(options: &MatrixOptions) -> Result<(), BenchError> {
+pub(crate) fn validate(options: &MatrixOptions) -> Result<(), BenchError> {
     let empty = |list: bool, what: &str| {
         if list {
             Err(BenchError::Failed(format!(
@@ -317,6 +322,22 @@ fn validate(options: &MatrixOptions) -> Result<(), BenchError> {
 }
 
 pub fn run(options: &MatrixOptions, results: &Results) -> Result<MatrixSummary, BenchError> {
+    run_cases(options, results, |plan| {
+        let clock = Clock::start();
+        match options.raw {
+            Some(raw) => raw_case(raw, options.raw_via, plan, clock),
+            None => trellis_case(&options.setup, plan, clock, results),
+        }
+    })
+}
+
+/// The grid of cases, each run by `case` (in this process or by agents), its summary and
+/// CSV row written as it ends.
+pub(crate) fn run_cases(
+    options: &MatrixOptions,
+    results: &Results,
+    mut case: impl FnMut(&CasePlan) -> Result<Outcome, BenchError>,
+) -> Result<MatrixSummary, BenchError> {
     validate(options)?;
     let deliveries = match options.raw {
         None => options.deliveries.clone(),
@@ -376,6 +397,7 @@ pub fn run(options: &MatrixOptions, results: &Results) -> Result<MatrixSummary, 
         n: options.n,
         cases: Vec::new(),
         left_out,
+        clock: None,
     };
     let progress = super::progress::bar(plans.len() as u64, "matrix cases");
     let mut rows = Vec::new();
@@ -383,11 +405,7 @@ pub fn run(options: &MatrixOptions, results: &Results) -> Result<MatrixSummary, 
         if options.setup.stopped() {
             break;
         }
-        let clock = Clock::start();
-        let outcome = match options.raw {
-            Some(raw) => raw_case(raw, options.raw_via, plan, clock)?,
-            None => trellis_case(&options.setup, plan, clock, results)?,
-        };
+        let outcome = case(plan)?;
         let case = summarise(plan, &outcome);
         rows.push(csv_row(&case));
         summary.cases.push(case);
@@ -400,7 +418,8 @@ pub fn run(options: &MatrixOptions, results: &Results) -> Result<MatrixSummary, 
 }
 
 /// One case of the matrix.
-struct CasePlan {
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CasePlan {
     entities: usize,
     rate_hz: f64,
     size: usize,
@@ -413,12 +432,17 @@ struct CasePlan {
 }
 
 impl CasePlan {
+    /// A sender gives up catching up this long after the start.
+    pub(crate) fn overrun(&self) -> Duration {
+        Duration::from_secs_f64(self.seconds * OVERRUN_FACTOR)
+    }
+
     /// The senders `receiver` hears: every sender but itself.
-    fn heard_by(&self, receiver: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn heard_by(&self, receiver: usize) -> impl Iterator<Item = usize> + '_ {
         (0..self.roles.len()).filter(move |&s| s != receiver && self.roles[s].sends)
     }
 
-    fn receivers(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn receivers(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.roles.len()).filter(|&r| self.roles[r].receives)
     }
 
@@ -435,15 +459,10 @@ impl CasePlan {
             .map_or(0, |r| self.heard_by(r).count()) as u64;
         (heard * self.updates_per_sender()) as f64 * self.size as f64 * 8.0 / self.seconds / 1e6
     }
-
-    /// A sender gives up catching up this long after the start.
-    fn overrun(&self) -> Duration {
-        Duration::from_secs_f64(self.seconds * OVERRUN_FACTOR)
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Header {
+pub(crate) struct Header {
     sender: u32,
     entity: u32,
     serial: u64,
@@ -480,7 +499,7 @@ impl Header {
 
 /// Mean and standard deviation kept as values come (Welford), so that a case of many
 /// updates needs no memory per update.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Spread {
     count: u64,
     mean: f64,
@@ -514,12 +533,16 @@ impl Spread {
     }
 }
 
-/// What one receiver got.
-struct Tally {
+/// What one receiver got. Its figures travel from agents; the bits stay where they were
+/// counted.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Tally {
     /// Per party: a bit per update (entity × tick) that arrived; empty for parties not
     /// heard.
+    #[serde(skip)]
     seen: Vec<Vec<u64>>,
     /// Per party: whether its greeting arrived.
+    #[serde(skip)]
     greeted: Vec<bool>,
     ticks: u64,
     /// Updates each sender schedules: entities × ticks.
@@ -591,6 +614,15 @@ impl Tally {
         self.last_nanos = self.last_nanos.max(now);
     }
 
+    /// The figures without the bits: what a report carries.
+    fn figures(&self) -> Tally {
+        Tally {
+            seen: Vec::new(),
+            greeted: Vec::new(),
+            ..*self
+        }
+    }
+
     /// Add what another reader of the same receiver counted (from other senders).
     fn absorb(&mut self, other: Tally) {
         self.unique += other.unique;
@@ -601,10 +633,19 @@ impl Tally {
 }
 
 /// What a case measured: per party, what it published and (receivers) what it got.
-struct Outcome {
-    start_nanos: u64,
-    published: Vec<u64>,
-    tallies: Vec<Option<Tally>>,
+pub(crate) struct Outcome {
+    /// When sending started, on the case's clock.
+    pub(crate) start_nanos: u64,
+    pub(crate) published: Vec<u64>,
+    pub(crate) tallies: Vec<Option<Tally>>,
+}
+
+/// What a party reports to its team: what it published, and (receivers, once drained) the
+/// figures of what it got.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PartyReport {
+    pub published: u64,
+    pub tally: Option<Tally>,
 }
 
 /// How the parties of a case coordinate: all in this process, so plain atomics.
@@ -651,8 +692,61 @@ impl Shared {
     }
 }
 
+/// The parties of one case in this process: threads sharing [`Shared`], faults on the
+/// results.
+struct InCase<'a> {
+    shared: &'a Shared,
+    plan: &'a CasePlan,
+    results: &'a Results,
+}
+
+impl Team<PartyReport> for InCase<'_> {
+    fn aborted(&self) -> bool {
+        self.shared.aborted()
+    }
+
+    fn heard_all(&self, _me: usize) -> Result<(), BenchError> {
+        self.shared.ready.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn start(&self) -> Result<Option<u64>, BenchError> {
+        Ok(match self.shared.start_nanos.load(Ordering::SeqCst) {
+            0 => None,
+            start => Some(start),
+        })
+    }
+
+    fn done_sending(&self, me: usize, report: &PartyReport) -> Result<(), BenchError> {
+        self.shared.published[me].store(report.published, Ordering::SeqCst);
+        self.shared.done_sending[me].store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn sent_by_others(&self, me: usize) -> Result<Option<(u64, u64)>, BenchError> {
+        let heard = || self.plan.heard_by(me);
+        Ok(self
+            .shared
+            .all_sent(heard())
+            .then(|| (self.shared.published_by(heard()), 0)))
+    }
+
+    fn drained(&self, _me: usize, _report: &PartyReport) -> Result<(), BenchError> {
+        self.shared.drained.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn all_drained(&self) -> Result<bool, BenchError> {
+        Ok(self.shared.drained.load(Ordering::SeqCst) >= self.plan.receivers().count())
+    }
+
+    fn after_measurement(&self, who: &str, step: &str, outcome: Result<(), BenchError>) {
+        self.results.after_measurement(who, step, outcome);
+    }
+}
+
 /// One party's connection to the federation: the HLA services or the node API.
-trait Wire: Send {
+pub(crate) trait Wire: Send {
     /// Update entity `entity` with `payload`, time-stamped `time` (on the case's clock).
     fn update(&mut self, entity: usize, payload: &[u8], time: u64) -> Result<(), BenchError>;
     /// The next update's header and the time stamp it carried, waiting at most `timeout`.
@@ -737,13 +831,15 @@ impl Wire for NodeWire {
     }
 }
 
-fn wire(
+/// Party `party` of the case at `place`: a federate with a federation, a node without.
+pub(crate) fn wire(
     network: &Network,
     federation: Option<&Federation>,
     place: &str,
     plan: &CasePlan,
-    role: Role,
+    party: usize,
 ) -> Result<Box<dyn Wire>, BenchError> {
+    let role = plan.roles[party];
     let class = plan.transport.class();
     let Some(federation) = federation else {
         let mut node = network.direct_node(place)?;
@@ -792,23 +888,26 @@ fn trellis_case(
         Api::Node => None,
     };
     let mut wires = Vec::new();
-    for (place, &role) in places.iter().zip(&plan.roles) {
-        wires.push(wire(&network, federation.as_ref(), place, plan, role)?);
+    for (party, place) in places.iter().enumerate() {
+        wires.push(wire(&network, federation.as_ref(), place, plan, party)?);
     }
     let shared = Shared::new(plan.roles.len());
+    let team = InCase {
+        shared: &shared,
+        plan,
+        results,
+    };
     let parties = std::thread::scope(|scope| {
         let threads: Vec<_> = wires
             .into_iter()
             .enumerate()
             .map(|(party, mut wire)| {
-                let shared = &shared;
+                let (shared, team) = (&shared, &team);
                 scope.spawn(move || {
-                    let outcome = party_run(wire.as_mut(), party, plan, shared, clock);
+                    let outcome = party_run(wire.as_mut(), party, plan, team, clock);
                     match outcome {
                         Err(_) => shared.abort.store(true, Ordering::SeqCst),
-                        Ok(Some(_)) => {
-                            party_leave(wire.as_mut(), party, plan, shared, clock, results)
-                        }
+                        Ok(Some(_)) => party_leave(wire.as_mut(), party, plan, team, clock),
                         // Stopped because another party failed: that failure ends the case.
                         Ok(None) => {}
                     }
@@ -887,15 +986,15 @@ fn receive(
 
 /// What a party published, and what it received (receivers); `None` when it stopped
 /// because another party failed.
-type PartyOutcome = Option<(u64, Option<Tally>)>;
+pub(crate) type PartyOutcome = Option<(u64, Option<Tally>)>;
 
 /// One party through a case: greet until the start is set, send on the deadline schedule,
 /// and wait for stragglers ([`party_leave`] follows).
-fn party_run(
+pub(crate) fn party_run<T: Team<PartyReport> + ?Sized>(
     wire: &mut dyn Wire,
     party: usize,
     plan: &CasePlan,
-    shared: &Shared,
+    team: &T,
     clock: Clock,
 ) -> Result<PartyOutcome, BenchError> {
     let role = plan.roles[party];
@@ -915,12 +1014,11 @@ fn party_run(
     let mut counted_ready = false;
     let mut next_greeting = Instant::now();
     let start_nanos = loop {
-        if shared.aborted() {
+        if team.aborted() {
             return Ok(None);
         }
-        match shared.start_nanos.load(Ordering::SeqCst) {
-            0 => {}
-            start => break start,
+        if let Some(start) = team.start()? {
+            break start;
         }
         if Instant::now() > setup_limit {
             return Err(BenchError::Failed(format!(
@@ -936,7 +1034,7 @@ fn party_run(
         receive(wire, &mut tally, GREETING_EVERY, clock)?;
         if !counted_ready && tally.as_ref().is_some_and(Tally::greeted_all) {
             counted_ready = true;
-            shared.ready.fetch_add(1, Ordering::SeqCst);
+            team.heard_all(party)?;
         }
     };
     let start = clock.instant(start_nanos);
@@ -955,7 +1053,7 @@ fn party_run(
                 }
                 receive(wire, &mut tally, left, clock)?;
             }
-            if shared.aborted() {
+            if team.aborted() {
                 return Ok(None);
             }
             if Instant::now() > give_up {
@@ -971,24 +1069,29 @@ fn party_run(
             }
         }
     }
-    shared.published[party].store(published, Ordering::SeqCst);
-    shared.done_sending[party].store(true, Ordering::SeqCst);
+    let sent = PartyReport {
+        published,
+        tally: None,
+    };
+    team.done_sending(party, &sent)?;
 
     if role.receives {
-        let heard: Vec<usize> = plan.heard_by(party).collect();
         let limit = start + plan.overrun() + STRAGGLER_LIMIT;
         let mut senders_done: Option<Instant> = None;
+        let mut expected = None;
         let mut last_receipt = Instant::now();
         loop {
-            if shared.aborted() {
+            if team.aborted() {
                 return Ok(None);
             }
             if Instant::now() > limit {
                 break;
             }
-            if shared.all_sent(heard.iter().copied()) {
+            if expected.is_none() {
+                expected = team.sent_by_others(party)?.map(|(updates, _)| updates);
+            }
+            if let Some(expected) = expected {
                 let done = *senders_done.get_or_insert_with(Instant::now);
-                let expected = shared.published_by(heard.iter().copied());
                 let unique = tally.as_ref().map_or(0, |t| t.unique);
                 if unique >= expected
                     || last_receipt.max(done).elapsed() > STRAGGLER_QUIET
@@ -1001,42 +1104,41 @@ fn party_run(
                 last_receipt = Instant::now();
             }
         }
-        shared.drained.fetch_add(1, Ordering::SeqCst);
+        let got = PartyReport {
+            published,
+            tally: tally.as_ref().map(Tally::figures),
+        };
+        team.drained(party, &got)?;
     }
     Ok(Some((published, tally)))
 }
 
 /// After the measurement, linger and leave: a failure is a fault on `results`, and the
 /// party's figures stay.
-fn party_leave(
+pub(crate) fn party_leave<T: Team<PartyReport> + ?Sized>(
     wire: &mut dyn Wire,
     party: usize,
     plan: &CasePlan,
-    shared: &Shared,
+    team: &T,
     clock: Clock,
-    results: &Results,
 ) {
     let who = format!("party-{}", party + 1);
-    match linger(wire, plan, shared, clock) {
-        Ok(()) => results.after_measurement(&who, "leave", wire.leave()),
-        Err(e) => results.after_measurement(&who, "lingering", Err(e)),
+    match linger(wire, plan, team, clock) {
+        Ok(()) => team.after_measurement(&who, "leave", wire.leave()),
+        Err(e) => team.after_measurement(&who, "lingering", Err(e)),
     }
 }
 
 /// Frames still queued leave only while the node is driven: keep it going until every
 /// receiver is done (their waits are bounded, and so is this one).
-fn linger(
+fn linger<T: Team<PartyReport> + ?Sized>(
     wire: &mut dyn Wire,
     plan: &CasePlan,
-    shared: &Shared,
+    team: &T,
     clock: Clock,
 ) -> Result<(), BenchError> {
-    let receivers = plan.receivers().count();
     let linger_limit = Instant::now() + plan.overrun() + STRAGGLER_LIMIT;
-    while shared.drained.load(Ordering::SeqCst) < receivers
-        && !shared.aborted()
-        && Instant::now() < linger_limit
-    {
+    while !team.all_drained()? && !team.aborted() && Instant::now() < linger_limit {
         receive(wire, &mut None, RECEIVE_POLL, clock)?;
     }
     Ok(())
