@@ -283,6 +283,8 @@ pub(crate) struct MatrixArgs {
     /// Mbps (they are listed in the summary's left_out).
     #[arg(long, value_name = "MBPS")]
     max_theoretical_mbps: Option<f64>,
+    #[command(flatten)]
+    agents: AgentOpts,
 }
 
 #[derive(Args)]
@@ -900,7 +902,10 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 &args.common,
                 &setup,
                 Mode::carrying(options.raw),
-                |r| matrix::run(&options, r),
+                |r| match launch(&args.agents)? {
+                    None => matrix::run(&options, r),
+                    Some(launch) => agents::matrix::run(&options, &launch, r),
+                },
                 |s| {
                     let mut text = format!(
                         "matrix ({}, N = {}), {} s per case; throughput / theoretical in Mbps per receiver:",
@@ -919,6 +924,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                             "\n  left out: {} cells above --max-theoretical-mbps (summary.json's left_out)",
                             s.left_out.len()
                         ));
+                    }
+                    if let Some(clock) = &s.clock {
+                        text.push_str(&format!("\n  agents' clocks: {clock}"));
                     }
                     text
                 },

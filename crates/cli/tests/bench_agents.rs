@@ -397,6 +397,78 @@ fn testfed_with_agents_counts_as_in_one_process_and_corrects_a_skewed_clock() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn matrix_with_agents_delivers_as_in_one_process_and_corrects_a_skewed_clock() {
+    let dir = temp("matrix");
+    let args = [
+        "matrix",
+        "--configs",
+        "1-N,N-N",
+        "--n",
+        "3",
+        "--entities",
+        "2",
+        "--rates",
+        "20",
+        "--sizes",
+        "128",
+        "--deliveries",
+        "reliable",
+        "--seconds",
+        "0.5",
+    ];
+    let one = bench(&args, &dir.join("one"));
+    // fed-2 receives in both cases (and sends in N-N): its clock 2 s ahead.
+    let agents = bench_with(
+        &[&args[..], &["--agents", "local"]].concat(),
+        &dir.join("agents"),
+        &[(SKEW_VAR, "fed-2:2000")],
+    );
+    let cases = |s: &serde_json::Value| s["cases"].as_array().unwrap().clone();
+    assert_eq!(cases(&one).len(), 2, "{one}");
+    assert_eq!(cases(&agents).len(), 2, "{agents}");
+    for (in_one, with_agents) in cases(&one).iter().zip(cases(&agents).iter()) {
+        assert_eq!(in_one["config"], with_agents["config"]);
+        for field in ["scheduled", "published", "received", "senders", "receivers"] {
+            assert_eq!(in_one[field], with_agents[field], "{field}: {with_agents}");
+        }
+        // 2 entities x 10 ticks per sender; 1-N: 3 receivers hear 1 sender, N-N: 3
+        // receivers hear 2 senders each.
+        let receipts = match in_one["config"].as_str().unwrap() {
+            "1-N" => 3 * 20,
+            _ => 3 * 2 * 20,
+        };
+        for case in [in_one, with_agents] {
+            assert_eq!(case["published"], case["scheduled"], "{case}");
+            assert_eq!(case["received"], receipts, "{case}");
+            assert_eq!(case["duplicates"], 0, "{case}");
+            assert_eq!(case["reliability"], 1.0, "{case}");
+        }
+        assert!(
+            with_agents["mean_latency_us"].as_f64().unwrap() < SKEW_US / 2.0,
+            "fed-2's 2 s were corrected: {with_agents}"
+        );
+    }
+    assert!(one.get("clock").is_none(), "{one}");
+    // One agent per party of each case.
+    for (case, parties) in [(1, 4), (2, 3)] {
+        let report = read_json(&dir.join(format!("agents/agents-case-{case}.json")));
+        assert_eq!(
+            report["agents"].as_array().unwrap().len(),
+            parties,
+            "{report}"
+        );
+        offset_found(&report, "fed-2", SKEW_US);
+        offset_found(&report, "fed-1", 0.0);
+    }
+    let clock = agents["clock"].as_str().unwrap();
+    assert!(
+        clock.contains("corrected by measured clock offsets"),
+        "{clock}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Poll `done` every 10 ms until it holds, for at most `limit`.
 fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
     let deadline = Instant::now() + limit;

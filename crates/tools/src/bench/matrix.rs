@@ -5,8 +5,10 @@
 //! deviation of latency), all measured at the application.
 //!
 //! Latency is the receive time minus the time stamp the update carries
-//! (`SendOptions::time`), both on one clock shared by every party in this process. The
-//! parties coordinate through a [`Team`]: here the atomics [`Shared`] holds.
+//! (`SendOptions::time`), both on one clock shared by every party in this process. With
+//! agents (`agents::matrix`) every party of a case is a process of its own, coordinating
+//! through a [`Team`] instead of the atomics [`Shared`] holds, and reading the run's clock
+//! through its measured offset.
 
 use super::hairpin::{tcp_pair_via, udp_pair_via};
 use super::network::{ids, Federation, Network, SETUP_TIMEOUT};
@@ -432,6 +434,21 @@ pub struct CasePlan {
 }
 
 impl CasePlan {
+    /// The parties of the case.
+    pub(crate) fn parties(&self) -> usize {
+        self.roles.len()
+    }
+
+    /// Whether party `party` sends.
+    pub(crate) fn sends(&self, party: usize) -> bool {
+        self.roles[party].sends
+    }
+
+    /// The transport the case's updates travel by.
+    pub(crate) fn transport(&self) -> Transport {
+        self.transport
+    }
+
     /// A sender gives up catching up this long after the start.
     pub(crate) fn overrun(&self) -> Duration {
         Duration::from_secs_f64(self.seconds * OVERRUN_FACTOR)

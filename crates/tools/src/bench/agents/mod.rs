@@ -9,6 +9,7 @@ pub mod agent;
 pub mod clock;
 pub mod coordinator;
 pub mod hosts;
+pub mod matrix;
 pub mod oneway;
 pub mod parties;
 pub mod pingpong;

@@ -1,15 +1,17 @@
 //! The many-party benchmarks with every party in an agent process of its own: symmetric
 //! (every party floods and counts), latency (one pinger, N echoers), one-way (a sender and
-//! a receiver, `agents::oneway`) and testfed (load federates, `agents::testfed`). One
-//! lifecycle for all of them — join (a party of [`sides::peer`], an end of an exchange
-//! channel, or a load federate), say ready, start at the barrier, run the task, report,
-//! resign — and the tasks are the benchmarks' own per-federate code
-//! (`symmetric::party_run`, `latency::ping`, `latency::echo_targeted`, oneway's send and
-//! receive, testfed's `Run`); the coordinator's statistics are theirs too
+//! a receiver, `agents::oneway`), testfed (load federates, `agents::testfed`) and the
+//! matrix (a case's senders and receivers, `agents::matrix`). One lifecycle for all of
+//! them — join (a party of [`sides::peer`], an end of an exchange channel, a load federate
+//! or a matrix party), say ready, start at the barrier, run the task, report, resign — and
+//! the tasks are the benchmarks' own per-federate code (`symmetric::party_run`,
+//! `latency::ping`, `latency::echo_targeted`, oneway's send and receive, testfed's `Run`,
+//! `matrix::party_run`); the coordinator's statistics are theirs too
 //! (`symmetric::case_of`, `latency::case_of` and `run_cases`, oneway's `run_cases`,
-//! testfed's `summarise`).
+//! testfed's `summarise`, the matrix's `run_cases`).
 
 use super::super::latency::{self, LatencyOptions, LatencySummary};
+use super::super::matrix::{self, Wire};
 use super::super::network::{Federation, Network, SETUP_TIMEOUT};
 use super::super::results::Results;
 use super::super::sides::{peer, Channel, End, Peer, Side};
@@ -258,6 +260,8 @@ enum Joined {
     End(Box<dyn Side>),
     /// A testfed load federate.
     Load(Load),
+    /// A party of a matrix case.
+    Wire(Box<dyn Wire>),
 }
 
 /// An agent's party: join, say ready, start with the others, run `task`, report, resign.
@@ -295,6 +299,18 @@ pub(crate) fn party(session: &mut Session, at: &str, task: PartyTask) -> Result<
                 BenchError::Failed(format!("no load federate {me} in the configuration"))
             })?;
             Joined::Load(testfed::join(&network, federation, at, load)?)
+        }
+        PartyTask::Matrix { plan, party } => {
+            if *party >= plan.parties() {
+                return Err(BenchError::Failed(format!("no party {party} in the case")));
+            }
+            Joined::Wire(matrix::wire(
+                &network,
+                federation.as_ref(),
+                at,
+                plan,
+                *party,
+            )?)
         }
     };
     session.say(&FromAgent::Ready)?;
@@ -355,6 +371,9 @@ pub(crate) fn party(session: &mut Session, at: &str, task: PartyTask) -> Result<
         }
         (PartyTask::Load { me, config }, Joined::Load(mut load)) => {
             fault = super::testfed::load(session, me, &config, &mut load, transport)?;
+        }
+        (PartyTask::Matrix { plan, party }, Joined::Wire(mut wire)) => {
+            fault = super::matrix::party(session, &plan, party, wire.as_mut())?;
         }
         _ => unreachable!("each task joins as its own kind"),
     }

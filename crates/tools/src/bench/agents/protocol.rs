@@ -2,6 +2,7 @@
 //! JSON object per line, at most [`MAX_LINE_BYTES`] each. Every wait on the other side is
 //! bounded by its caller (socket read timeouts or a deadline on the event channel).
 
+use super::super::matrix;
 use super::super::oneway::{Arrivals, CasePlan};
 use super::super::testfed::TestfedConfig;
 use super::super::{Api, BenchError, Transport};
@@ -141,6 +142,11 @@ pub enum PartyTask {
     OnewayReceive,
     /// Testfed: load federate `me` of `config`.
     Load { me: usize, config: TestfedConfig },
+    /// The matrix: party `party` of case `plan`.
+    Matrix {
+        plan: matrix::CasePlan,
+        party: usize,
+    },
 }
 
 /// Agent → coordinator.
@@ -192,7 +198,8 @@ pub enum FromAgent {
         arrivals: Arrivals,
     },
     /// A party of a coordinated run (`agents::team`) finished sending, or has what it
-    /// will get: its report, of the benchmark's own type (testfed: `Counts`).
+    /// will get: its report, of the benchmark's own type (testfed: `Counts`, matrix:
+    /// `PartyReport`).
     TeamReport(serde_json::Value),
     /// Resigned; what went wrong after the measurement, if anything.
     Finished {
