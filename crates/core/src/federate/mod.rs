@@ -569,13 +569,18 @@ impl Federate {
         self.send(ids, TransportClass::Reliable, class.0, 0, &[], outgoing);
     }
 
-    fn encode<V: AsRef<[u8]>>(&mut self, header: &Header<'_>, outgoing: &Outgoing<'_, V>) -> Bytes {
+    /// Encode into `buf`, an arena split per message: one allocation per 64 KiB of messages.
+    fn encode<V: AsRef<[u8]>>(
+        buf: &mut BytesMut,
+        header: &Header<'_>,
+        outgoing: &Outgoing<'_, V>,
+    ) -> Bytes {
         let len = outgoing.encoded_len(header);
-        if self.encode_buf.capacity() < len {
-            self.encode_buf.reserve(len.max(64 << 10));
+        if buf.capacity() < len {
+            buf.reserve(len.max(64 << 10));
         }
-        outgoing.encode(header, &mut self.encode_buf);
-        self.encode_buf.split().freeze()
+        outgoing.encode(header, buf);
+        buf.split().freeze()
     }
 
     fn send<V: AsRef<[u8]>>(
@@ -604,27 +609,10 @@ impl Federate {
         outgoing: Outgoing<'_, V>,
         latest: Option<LatestKey>,
     ) {
-        // A time-stamped message always travels reliably: a lost one would leave a hole in
-        // time-stamp order, and a best-effort one could overtake its sender's bound.
-        let (time, time_stamped, class) = match self.sending_time_stamp {
-            Some(stamp) => (stamp.key(), true, TransportClass::Reliable),
-            None => (time, false, class),
-        };
-        let latest = latest.filter(|l| !time_stamped || l.is_removal());
-        let header = Header {
-            sender: self.handle,
-            class: fom_class,
-            time,
-            time_stamped,
-            tag,
-        };
-        let payload = self.encode(&header, &outgoing);
-        self.actions.push_back(Action::Publish {
-            ids,
-            class,
-            payload,
-            latest,
-        });
+        let stamp = Stamping::of(self.sending_time_stamp, time, class, latest);
+        let header = stamp.header(self.handle, fom_class, tag);
+        let payload = Self::encode(&mut self.encode_buf, &header, &outgoing);
+        self.actions.push_back(stamp.publish(ids, payload));
     }
 
     /// Trellis extension: mark `attributes` of instances registered as `class` (all its
@@ -714,7 +702,6 @@ impl Federate {
             self.layouts.object(class).validate(region)?;
         }
         let ids = self.layouts.object_ids(class, region);
-        let name = self.owned[&object].name.clone();
         // Keep-latest attributes go in their own message, keyed by the instance with one
         // mask bit per attribute position (past 64 positions they cannot be keyed).
         let keyed_bits: Vec<(u32, u64)> = if self.may_keep_latest() {
@@ -730,30 +717,6 @@ impl Federate {
         } else {
             Vec::new()
         };
-        let bit_of = |a: u32| keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b);
-        let send = |this: &mut Federate, transport: TransportClass, values: &[(u32, &[u8])]| {
-            let (keyed, plain): (Vec<Value<'_>>, Vec<Value<'_>>) =
-                values.iter().partition(|(a, _)| bit_of(*a).is_some());
-            for (values, keyed) in [(plain, false), (keyed, true)] {
-                if values.is_empty() {
-                    continue;
-                }
-                let latest = keyed.then(|| LatestKey {
-                    key: object.0,
-                    attributes: values
-                        .iter()
-                        .filter_map(|(a, _)| bit_of(*a))
-                        .fold(0, |mask, bit| mask | bit),
-                });
-                let outgoing = Outgoing::Update {
-                    object,
-                    name: &name,
-                    region,
-                    values: &values,
-                };
-                this.send_keyed(ids.clone(), transport, class.0, time, tag, outgoing, latest);
-            }
-        };
         let transport_of = |a: AttributeHandle| {
             transport.unwrap_or(if self.model.attribute(a).transportation.reliable {
                 TransportClass::Reliable
@@ -761,15 +724,45 @@ impl Federate {
                 TransportClass::BestEffort
             })
         };
-        let (reliable, best_effort): (Vec<Value<'_>>, Vec<Value<'_>>) = values
-            .iter()
-            .map(|(a, v)| (a.0, v.as_ref()))
-            .partition(|(a, _)| transport_of(AttributeHandle(*a)) == TransportClass::Reliable);
-        if !reliable.is_empty() {
-            send(self, TransportClass::Reliable, &reliable);
-        }
-        if !best_effort.is_empty() {
-            send(self, TransportClass::BestEffort, &best_effort);
+        let bit_of = |a: u32| keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b);
+        // One message per transport, and the keep-latest attributes apart; most updates are
+        // one message. The instance's name is borrowed, not copied: the encoding buffer and
+        // the queue are other fields of the federate.
+        let name = &self.owned[&object].name;
+        let mut part: Vec<Value<'_>> = Vec::with_capacity(values.len());
+        for transport in [TransportClass::Reliable, TransportClass::BestEffort] {
+            for keyed in [false, true] {
+                part.clear();
+                part.extend(
+                    values
+                        .iter()
+                        .map(|(a, v)| (a.0, v.as_ref()))
+                        .filter(|(a, _)| {
+                            transport_of(AttributeHandle(*a)) == transport
+                                && bit_of(*a).is_some() == keyed
+                        }),
+                );
+                if part.is_empty() {
+                    continue;
+                }
+                let latest = keyed.then(|| LatestKey {
+                    key: object.0,
+                    attributes: part
+                        .iter()
+                        .filter_map(|(a, _)| bit_of(*a))
+                        .fold(0, |mask, bit| mask | bit),
+                });
+                let stamp = Stamping::of(self.sending_time_stamp, time, transport, latest);
+                let outgoing = Outgoing::Update {
+                    object,
+                    name,
+                    region,
+                    values: &part,
+                };
+                let header = stamp.header(self.handle, class.0, tag);
+                let payload = Self::encode(&mut self.encode_buf, &header, &outgoing);
+                self.actions.push_back(stamp.publish(ids.clone(), payload));
+            }
         }
         self.stats.updates_sent += 1;
         Ok(())
@@ -1294,6 +1287,57 @@ fn covers(regions: &[Region], region: Option<&Region>) -> bool {
     match region {
         None => true,
         Some(r) => regions.is_empty() || regions.iter().any(|s| s.overlaps(r)),
+    }
+}
+
+/// How a message goes out: a time-stamped message always travels reliably (a lost one
+/// would leave a hole in time-stamp order, and a best-effort one could overtake its
+/// sender's bound), and keeps a keep-latest key only to remove an instance (queues would
+/// reorder a keyed update).
+struct Stamping {
+    time: u64,
+    time_stamped: bool,
+    class: TransportClass,
+    latest: Option<LatestKey>,
+}
+
+impl Stamping {
+    fn of(
+        sending: Option<LogicalTime>,
+        time: u64,
+        class: TransportClass,
+        latest: Option<LatestKey>,
+    ) -> Stamping {
+        let (time, time_stamped, class) = match sending {
+            Some(stamp) => (stamp.key(), true, TransportClass::Reliable),
+            None => (time, false, class),
+        };
+        let latest = latest.filter(|l| !time_stamped || l.is_removal());
+        Stamping {
+            time,
+            time_stamped,
+            class,
+            latest,
+        }
+    }
+
+    fn header<'a>(&self, sender: u32, fom_class: u32, tag: &'a [u8]) -> Header<'a> {
+        Header {
+            sender,
+            class: fom_class,
+            time: self.time,
+            time_stamped: self.time_stamped,
+            tag,
+        }
+    }
+
+    fn publish(self, ids: Vec<u32>, payload: Bytes) -> Action {
+        Action::Publish {
+            ids,
+            class: self.class,
+            payload,
+            latest: self.latest,
+        }
     }
 }
 
