@@ -18,11 +18,11 @@ use super::oneway::{
 use super::results::Results;
 use super::sides::{tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
 use super::stats::mean_std;
-use super::testfed::Team;
+use super::testfed::{StartGate, Team};
 use super::{Api, BenchError, Mode, Raw, Setup, Transport, DATA_ID};
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, ObjectId};
 use trellis_core::fom::AttributeHandle;
@@ -667,32 +667,22 @@ pub struct PartyReport {
 
 /// How the parties of a case coordinate: all in this process, so plain atomics.
 struct Shared {
-    /// Receivers that heard every sender's greeting.
-    ready: AtomicUsize,
-    /// When sending starts, nanoseconds on the case's clock; 0 until set.
-    start_nanos: AtomicU64,
+    gate: StartGate,
     published: Vec<AtomicU64>,
     done_sending: Vec<AtomicBool>,
-    /// Receivers that finished waiting for stragglers.
-    drained: AtomicUsize,
-    /// A party failed, or the start never came: everyone stops.
-    abort: AtomicBool,
 }
 
 impl Shared {
     fn new(parties: usize) -> Shared {
         Shared {
-            ready: AtomicUsize::new(0),
-            start_nanos: AtomicU64::new(0),
+            gate: StartGate::default(),
             published: (0..parties).map(|_| AtomicU64::new(0)).collect(),
             done_sending: (0..parties).map(|_| AtomicBool::new(false)).collect(),
-            drained: AtomicUsize::new(0),
-            abort: AtomicBool::new(false),
         }
     }
 
     fn aborted(&self) -> bool {
-        self.abort.load(Ordering::SeqCst)
+        self.gate.aborted()
     }
 
     fn all_sent(&self, senders: impl IntoIterator<Item = usize>) -> bool {
@@ -723,15 +713,12 @@ impl Team<PartyReport> for InCase<'_> {
     }
 
     fn heard_all(&self, _me: usize) -> Result<(), BenchError> {
-        self.shared.ready.fetch_add(1, Ordering::SeqCst);
+        self.shared.gate.heard_all();
         Ok(())
     }
 
     fn start(&self) -> Result<Option<u64>, BenchError> {
-        Ok(match self.shared.start_nanos.load(Ordering::SeqCst) {
-            0 => None,
-            start => Some(start),
-        })
+        Ok(self.shared.gate.start())
     }
 
     fn done_sending(&self, me: usize, report: &PartyReport) -> Result<(), BenchError> {
@@ -749,12 +736,12 @@ impl Team<PartyReport> for InCase<'_> {
     }
 
     fn drained(&self, _me: usize, _report: &PartyReport) -> Result<(), BenchError> {
-        self.shared.drained.fetch_add(1, Ordering::SeqCst);
+        self.shared.gate.drained_one();
         Ok(())
     }
 
     fn all_drained(&self) -> Result<bool, BenchError> {
-        Ok(self.shared.drained.load(Ordering::SeqCst) >= self.plan.receivers().count())
+        Ok(self.shared.gate.drained() >= self.plan.receivers().count())
     }
 
     fn after_measurement(&self, who: &str, step: &str, outcome: Result<(), BenchError>) {
@@ -923,7 +910,7 @@ fn trellis_case(
                 scope.spawn(move || {
                     let outcome = party_run(wire.as_mut(), party, plan, team, clock);
                     match outcome {
-                        Err(_) => shared.abort.store(true, Ordering::SeqCst),
+                        Err(_) => shared.gate.abort(),
                         Ok(Some(_)) => party_leave(wire.as_mut(), party, plan, team, clock),
                         // Stopped because another party failed: that failure ends the case.
                         Ok(None) => {}
@@ -932,7 +919,10 @@ fn trellis_case(
                 })
             })
             .collect();
-        let started = start_when_ready(plan, &shared, clock);
+        let receivers = plan.receivers().count();
+        let started = shared
+            .gate
+            .start_when_ready(receivers, clock, "receivers and senders");
         let mut parties = Vec::new();
         for thread in threads {
             parties.push(
@@ -947,7 +937,7 @@ fn trellis_case(
     // A failure is the cause; parties that stopped because of it have nothing to add.
     let parties = parties.into_iter().collect::<Result<Vec<_>, _>>()?;
     let mut outcome = Outcome {
-        start_nanos: shared.start_nanos.load(Ordering::SeqCst),
+        start_nanos: shared.gate.start_nanos(),
         published: Vec::new(),
         tallies: Vec::new(),
     };
@@ -959,28 +949,6 @@ fn trellis_case(
         outcome.tallies.push(tally);
     }
     Ok(outcome)
-}
-
-/// Set the start once every receiver heard every sender, within a bound.
-fn start_when_ready(plan: &CasePlan, shared: &Shared, clock: Clock) -> Result<(), BenchError> {
-    let receivers = plan.receivers().count();
-    let deadline = Instant::now() + SETUP_TIMEOUT;
-    while shared.ready.load(Ordering::SeqCst) < receivers {
-        if shared.aborted() {
-            // The failing party reports why.
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            shared.abort.store(true, Ordering::SeqCst);
-            return Err(BenchError::Failed(format!(
-                "receivers did not hear every sender within {SETUP_TIMEOUT:?}"
-            )));
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let start = clock.nanos() + START_LEAD.as_nanos() as u64;
-    shared.start_nanos.store(start, Ordering::SeqCst);
-    Ok(())
 }
 
 /// Receive one update within `timeout` into `tally`, if this party keeps one. Reading
@@ -1199,7 +1167,7 @@ fn raw_case(
     }
     let shared = Shared::new(parties);
     let start_nanos = clock.nanos() + START_LEAD.as_nanos() as u64;
-    shared.start_nanos.store(start_nanos, Ordering::SeqCst);
+    shared.gate.set_start(start_nanos);
     let (published, pair_tallies) = std::thread::scope(|scope| {
         let shared = &shared;
         let senders: Vec<_> = outgoing
@@ -1213,7 +1181,7 @@ fn raw_case(
                     if let Ok(published) = sent {
                         shared.published[party].store(published, Ordering::SeqCst);
                     } else {
-                        shared.abort.store(true, Ordering::SeqCst);
+                        shared.gate.abort();
                     }
                     sent
                 })
@@ -1307,7 +1275,7 @@ fn raw_read(
     clock: Clock,
 ) -> Result<Tally, BenchError> {
     let mut tally = Tally::new(plan, std::iter::once(sender));
-    let start = clock.instant(shared.start_nanos.load(Ordering::SeqCst));
+    let start = clock.instant(shared.gate.start_nanos());
     let limit = start + plan.overrun() + STRAGGLER_LIMIT;
     let mut sender_done: Option<Instant> = None;
     let mut last_receipt = Instant::now();

@@ -340,23 +340,93 @@ pub(crate) trait Team<R> {
     fn after_measurement(&self, who: &str, step: &str, outcome: Result<(), BenchError>);
 }
 
-/// How the federates coordinate: all in this process, so plain atomics.
-struct Shared {
-    /// Federates that heard every other's greeting.
+/// What every party of a team in one process shares, whatever it counts besides: who heard
+/// everyone, when sending starts, who drained, and whether to stop.
+#[derive(Default)]
+pub(crate) struct StartGate {
     ready: AtomicUsize,
     /// When sending starts, nanoseconds on the run's clock; 0 until set.
     start_nanos: AtomicU64,
+    drained: AtomicUsize,
+    /// A party failed, or the start never came: everyone stops.
+    abort: AtomicBool,
+}
+
+impl StartGate {
+    pub(crate) fn aborted(&self) -> bool {
+        self.abort.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn abort(&self) {
+        self.abort.store(true, Ordering::SeqCst);
+    }
+
+    pub(crate) fn heard_all(&self) {
+        self.ready.fetch_add(1, Ordering::SeqCst);
+    }
+
+    pub(crate) fn start(&self) -> Option<u64> {
+        match self.start_nanos() {
+            0 => None,
+            start => Some(start),
+        }
+    }
+
+    /// When sending starts; 0 until set.
+    pub(crate) fn start_nanos(&self) -> u64 {
+        self.start_nanos.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn set_start(&self, nanos: u64) {
+        self.start_nanos.store(nanos, Ordering::SeqCst);
+    }
+
+    pub(crate) fn drained_one(&self) {
+        self.drained.fetch_add(1, Ordering::SeqCst);
+    }
+
+    pub(crate) fn drained(&self) -> usize {
+        self.drained.load(Ordering::SeqCst)
+    }
+
+    /// Set the start `START_LEAD` ahead once `parties` heard everyone, within
+    /// `SETUP_TIMEOUT`; past it everyone stops and the error says that `who` did not hear
+    /// each other. A party that failed meanwhile reports why itself.
+    pub(crate) fn start_when_ready(
+        &self,
+        parties: usize,
+        clock: Clock,
+        who: &str,
+    ) -> Result<(), BenchError> {
+        let deadline = Instant::now() + SETUP_TIMEOUT;
+        while self.ready.load(Ordering::SeqCst) < parties {
+            if self.aborted() {
+                return Ok(());
+            }
+            if Instant::now() > deadline {
+                self.abort();
+                return Err(BenchError::Failed(format!(
+                    "{who} did not hear each other within {SETUP_TIMEOUT:?}"
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        self.set_start(clock.nanos() + START_LEAD.as_nanos() as u64);
+        Ok(())
+    }
+}
+
+/// How the federates coordinate: all in this process, so plain atomics.
+struct Shared {
+    gate: StartGate,
     updates_sent: Vec<AtomicU64>,
     interactions_sent: Vec<AtomicU64>,
     done_sending: AtomicUsize,
-    drained: AtomicUsize,
-    /// A federate failed, or the start never came: everyone stops.
-    abort: AtomicBool,
 }
 
 impl Shared {
     fn aborted(&self) -> bool {
-        self.abort.load(Ordering::SeqCst)
+        self.gate.aborted()
     }
 }
 
@@ -372,15 +442,12 @@ impl Team<Counts> for InProcess<'_> {
     }
 
     fn heard_all(&self, _me: usize) -> Result<(), BenchError> {
-        self.shared.ready.fetch_add(1, Ordering::SeqCst);
+        self.shared.gate.heard_all();
         Ok(())
     }
 
     fn start(&self) -> Result<Option<u64>, BenchError> {
-        Ok(match self.shared.start_nanos.load(Ordering::SeqCst) {
-            0 => None,
-            start => Some(start),
-        })
+        Ok(self.shared.gate.start())
     }
 
     fn done_sending(&self, me: usize, counts: &Counts) -> Result<(), BenchError> {
@@ -411,13 +478,13 @@ impl Team<Counts> for InProcess<'_> {
     }
 
     fn drained(&self, _me: usize, _counts: &Counts) -> Result<(), BenchError> {
-        self.shared.drained.fetch_add(1, Ordering::SeqCst);
+        self.shared.gate.drained_one();
         Ok(())
     }
 
     fn all_drained(&self) -> Result<bool, BenchError> {
         let shared = self.shared;
-        Ok(shared.drained.load(Ordering::SeqCst) >= shared.updates_sent.len())
+        Ok(shared.gate.drained() >= shared.updates_sent.len())
     }
 
     fn after_measurement(&self, who: &str, step: &str, outcome: Result<(), BenchError>) {
@@ -511,13 +578,10 @@ pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary
         loads.push(join(&network, &federation, place, load)?);
     }
     let shared = Shared {
-        ready: AtomicUsize::new(0),
-        start_nanos: AtomicU64::new(0),
+        gate: StartGate::default(),
         updates_sent: (0..n).map(|_| AtomicU64::new(0)).collect(),
         interactions_sent: (0..n).map(|_| AtomicU64::new(0)).collect(),
         done_sending: AtomicUsize::new(0),
-        drained: AtomicUsize::new(0),
-        abort: AtomicBool::new(false),
     };
     let clock = Clock::start();
     let team = InProcess {
@@ -542,13 +606,13 @@ pub fn run(options: &TestfedOptions, results: &Results) -> Result<TestfedSummary
                 scope.spawn(move || {
                     let outcome = part.federate(&mut load);
                     if outcome.is_err() {
-                        shared.abort.store(true, Ordering::SeqCst);
+                        shared.gate.abort();
                     }
                     outcome
                 })
             })
             .collect();
-        let started = start_when_ready(shared, n, clock);
+        let started = shared.gate.start_when_ready(n, clock, "load federates");
         if started.is_ok() {
             follow(shared, n, config.seconds, clock);
         }
@@ -629,31 +693,10 @@ pub(crate) fn sent_by_others(counts: &[Counts], me: usize) -> (u64, u64) {
     )
 }
 
-/// Set the start once every federate heard every other, within a bound.
-fn start_when_ready(shared: &Shared, n: usize, clock: Clock) -> Result<(), BenchError> {
-    let deadline = Instant::now() + SETUP_TIMEOUT;
-    while shared.ready.load(Ordering::SeqCst) < n {
-        if shared.aborted() {
-            // The failing federate reports why.
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            shared.abort.store(true, Ordering::SeqCst);
-            return Err(BenchError::Failed(format!(
-                "load federates did not hear each other within {SETUP_TIMEOUT:?}"
-            )));
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let start = clock.nanos() + START_LEAD.as_nanos() as u64;
-    shared.start_nanos.store(start, Ordering::SeqCst);
-    Ok(())
-}
-
 /// Show the run's progress while the federates send.
 fn follow(shared: &Shared, n: usize, seconds: f64, clock: Clock) {
     let progress = super::progress::bar(seconds.ceil() as u64, "testfed seconds");
-    let start = clock.instant(shared.start_nanos.load(Ordering::SeqCst));
+    let start = clock.instant(shared.gate.start_nanos());
     let limit = start + Duration::from_secs_f64(seconds) + STRAGGLER_LIMIT;
     while shared.done_sending.load(Ordering::SeqCst) < n
         && !shared.aborted()
