@@ -5,6 +5,7 @@
 
 use super::html::{escape, number, opt_number, paragraph, Cell, Section, Table};
 use super::load::{LabRecord, Matrix, MatrixCase, Run, Summary};
+use super::wan::links_text;
 
 /// A cell reaches its theoretical throughput when it delivers at least this share of it.
 const REACHED: f64 = 0.95;
@@ -233,29 +234,4 @@ fn tally(rows: &[(&MatrixCase, Option<&MatrixCase>)]) -> String {
         count(&whole, &mut rows.iter().map(|(c, _)| *c)),
         count(&whole, &mut rows.iter().filter_map(|(_, r)| *r)),
     ))
-}
-
-/// The lab's site links in words: `1 site link of 20 ms one way at 100 Mbit/s`.
-fn links_text(lab: &LabRecord) -> String {
-    let mut kinds: Vec<String> = lab
-        .links
-        .iter()
-        .map(|l| {
-            let rate = l.bandwidth_mbit.map_or_else(
-                || ", no rate limit".to_owned(),
-                |m| format!(" at {} Mbit/s", number(m)),
-            );
-            let loss = l
-                .loss_percent
-                .filter(|&p| p > 0.0)
-                .map(|p| format!(", {} % loss", number(p)))
-                .unwrap_or_default();
-            format!("{} ms one way{rate}{loss}", number(l.delay_ms))
-        })
-        .collect();
-    let total = kinds.len();
-    kinds.sort();
-    kinds.dedup();
-    let plural = if total == 1 { "" } else { "s" };
-    format!("{total} site link{plural} of {}", kinds.join("; "))
 }

@@ -8,7 +8,9 @@ use super::super::{BenchError, Bundling, Setup};
 use super::protocol::{self, AgentSetup, FromAgent, Target, ToAgent};
 use std::io::BufReader;
 use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Commands read ahead of the work that consumes them.
@@ -74,6 +76,26 @@ impl Session {
                 "expected {wanted} from the coordinator, got {other:?}"
             ))),
         }
+    }
+
+    /// Run `work` on a thread of its own until the coordinator says finish, then stop it
+    /// through the flag it is given (an echoing end, which answers until told to stop).
+    pub(crate) fn run_until_finish(
+        &mut self,
+        work: impl FnOnce(&AtomicBool) -> Result<(), BenchError> + Send + 'static,
+    ) -> Result<(), BenchError> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let worker = {
+            let stop = stop.clone();
+            std::thread::spawn(move || work(&stop))
+        };
+        let finish = self.expect("finish", |c| matches!(c, ToAgent::Finish));
+        stop.store(true, Ordering::SeqCst);
+        let worked = worker
+            .join()
+            .map_err(|_| BenchError::Failed("an agent's worker thread panicked".into()))?;
+        finish?;
+        worked
     }
 
     /// The run's clock (the coordinator's, through this agent's measured offset).

@@ -22,8 +22,6 @@ use super::agent::Session;
 use super::coordinator::{Agents, AgentsReport, Launch};
 use super::pingpong::channel_end;
 use super::protocol::{FromAgent, PartyTask, ToAgent};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Half round trips one latency sender reports per case: they fit one control line.
@@ -349,20 +347,8 @@ pub(crate) fn party(session: &mut Session, at: &str, task: PartyTask) -> Result<
             session.say(&FromAgent::HalfRoundTrips { one_way_us, lost })?;
             session.expect("finish", |c| matches!(c, ToAgent::Finish))?;
         }
-        (PartyTask::Echo { index }, Joined::Peer(mut party)) => {
-            let stop = Arc::new(AtomicBool::new(false));
-            let echo = {
-                let stop = stop.clone();
-                std::thread::spawn(move || latency::echo_targeted(party.as_mut(), index, &stop))
-            };
-            let finish = session.expect("finish", |c| matches!(c, ToAgent::Finish));
-            stop.store(true, Ordering::SeqCst);
-            let echoed = echo
-                .join()
-                .map_err(|_| BenchError::Failed("the echo thread panicked".into()))?;
-            finish?;
-            echoed?;
-        }
+        (PartyTask::Echo { index }, Joined::Peer(mut party)) => session
+            .run_until_finish(move |stop| latency::echo_targeted(party.as_mut(), index, stop))?,
         (PartyTask::OnewaySend, Joined::End(mut side)) => {
             super::oneway::sender(session, side.as_mut())?
         }

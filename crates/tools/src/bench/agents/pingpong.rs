@@ -13,8 +13,6 @@ use super::super::{Api, BenchError, Transport};
 use super::agent::Session;
 use super::coordinator::{Agents, Launch};
 use super::protocol::{FromAgent, ToAgent};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Round trips one master reports per size: their nanoseconds fit one control line.
@@ -210,17 +208,6 @@ pub(crate) fn slave(session: &mut Session, at: &str, pair: usize) -> Result<(), 
     let mut side = side(session, at, pair, End::Second)?;
     session.say(&FromAgent::Ready)?;
     session.expect("start", |c| matches!(c, ToAgent::Start))?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let echo = {
-        let stop = stop.clone();
-        std::thread::spawn(move || echo_until(side.as_mut(), &stop))
-    };
-    let finish = session.expect("finish", |c| matches!(c, ToAgent::Finish));
-    stop.store(true, Ordering::SeqCst);
-    let echoed = echo
-        .join()
-        .map_err(|_| BenchError::Failed("the echo thread panicked".into()))?;
-    finish?;
-    echoed?;
+    session.run_until_finish(move |stop| echo_until(side.as_mut(), stop))?;
     session.say(&FromAgent::Finished { fault: None })
 }

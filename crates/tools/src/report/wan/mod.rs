@@ -16,16 +16,17 @@ pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
     sections
 }
 
-/// The lab's links in words: `22 site links of 2 ms one way at 100 Mbit/s`.
-fn links_text(lab: &LabRecord) -> String {
+/// The lab's site links in words: `22 site links of 2 ms one way at 100 Mbit/s`, or
+/// `1 site link of 20 ms one way, no rate limit`.
+pub(super) fn links_text(lab: &LabRecord) -> String {
     let mut kinds: Vec<String> = lab
         .links
         .iter()
         .map(|l| {
-            let rate = l
-                .bandwidth_mbit
-                .map(|m| format!(" at {} Mbit/s", number(m)))
-                .unwrap_or_default();
+            let rate = l.bandwidth_mbit.map_or_else(
+                || ", no rate limit".to_owned(),
+                |m| format!(" at {} Mbit/s", number(m)),
+            );
             let loss = l
                 .loss_percent
                 .filter(|&p| p > 0.0)
@@ -37,5 +38,6 @@ fn links_text(lab: &LabRecord) -> String {
     let total = kinds.len();
     kinds.sort();
     kinds.dedup();
-    format!("{total} site links of {}", kinds.join("; "))
+    let plural = if total == 1 { "" } else { "s" };
+    format!("{total} site link{plural} of {}", kinds.join("; "))
 }
