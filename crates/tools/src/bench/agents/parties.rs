@@ -256,8 +256,8 @@ enum Joined {
     Peer(Box<dyn Peer>),
     /// One end of an exchange channel.
     End(Box<dyn Side>),
-    /// A testfed load federate.
-    Load(Load),
+    /// A testfed load federate (boxed: it holds a whole federate).
+    Load(Box<Load>),
     /// A party of a matrix case.
     Wire(Box<dyn Wire>),
 }
@@ -296,7 +296,7 @@ pub(crate) fn party(session: &mut Session, at: &str, task: PartyTask) -> Result<
             let load = config.federates.get(*me).ok_or_else(|| {
                 BenchError::Failed(format!("no load federate {me} in the configuration"))
             })?;
-            Joined::Load(testfed::join(&network, federation, at, load)?)
+            Joined::Load(Box::new(testfed::join(&network, federation, at, load)?))
         }
         PartyTask::Matrix { plan, party } => {
             if *party >= plan.parties() {

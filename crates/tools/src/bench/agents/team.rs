@@ -20,6 +20,10 @@ use std::time::Duration;
 /// later than it was said.
 pub const START_LEAD: Duration = Duration::from_millis(100);
 
+/// What [`coordinate`] gives back: the start (on the run's clock), what each party sent,
+/// and what each drainer got, by party.
+pub type RunReports<R> = (u64, Vec<R>, Vec<(usize, R)>);
+
 /// The coordinator's side of one run: wait until every party in `hearers` heard everyone
 /// it should, set the start, collect every party's report on what it sent (within
 /// `sending`), tell each what the others sent (`others`), collect the `drainers`' reports
@@ -32,7 +36,7 @@ pub fn coordinate<R: DeserializeOwned>(
     sending: Duration,
     draining: Duration,
     others: impl Fn(&[R], usize) -> (u64, u64),
-) -> Result<(u64, Vec<R>, Vec<(usize, R)>), BenchError> {
+) -> Result<RunReports<R>, BenchError> {
     let everyone: Vec<usize> = (0..agents.len()).collect();
     let greeting = SETUP_TIMEOUT + Duration::from_secs(1);
     for (&agent, answer) in
