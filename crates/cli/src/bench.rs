@@ -412,6 +412,10 @@ pub(crate) struct ClutterArgs {
     /// Seeds entities' positions and motion.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Place the worker processes on this hosts file's hosts (locally or over ssh), by the
+    /// names worker-0, worker-1, ... (the agents' hosts file; see the README).
+    #[arg(long)]
+    hosts: Option<PathBuf>,
 }
 
 fn clutter_options(args: &ClutterArgs, setup: Setup) -> Result<clutter::ClutterOptions> {
@@ -430,6 +434,11 @@ fn clutter_options(args: &ClutterArgs, setup: Setup) -> Result<clutter::ClutterO
     options.viewer_window_units = args.viewer_window_units;
     options.max_step_units = args.max_step_units;
     options.seed = args.seed;
+    options.hosts = args
+        .hosts
+        .as_deref()
+        .map(agents::HostsFile::load)
+        .transpose()?;
     options.validate().map_err(UsageError)?;
     Ok(options)
 }

@@ -193,3 +193,64 @@ fn pingpong_runs_with_agents_over_ssh_placed_by_a_hosts_file() {
     );
     assert!(summary["clock"].as_str().is_some(), "{summary}");
 }
+
+#[test]
+fn clutter_runs_a_worker_over_ssh_placed_by_a_hosts_file() {
+    if !Path::new(SSHD).exists() {
+        eprintln!(
+            "SKIPPED: {SSHD} is not installed (apt-get install openssh-server; scripts/test does)"
+        );
+        return;
+    }
+    let dir = TempDir::new("clutter-ssh");
+    let user = whoami();
+    let sshd = start_sshd(&dir.0, &user);
+    let hosts = dir.path("hosts.toml");
+    std::fs::write(
+        &hosts,
+        format!(
+            "[[host]]\nname = \"here\"\naddress = \"127.0.0.1\"\nstart = \"local\"\n\
+             federates = [\"worker-0\"]\n\n\
+             [[host]]\nname = \"over-ssh\"\naddress = \"127.0.0.1\"\nstart = \"ssh\"\n\
+             user = \"{user}\"\nport = {port}\nidentity = \"client_key\"\nknown_hosts = \"known_hosts\"\n\
+             program = \"{program}\"\nfederates = [\"worker-1\", \"worker-2\"]\n",
+            port = sshd.port,
+            program = env!("CARGO_BIN_EXE_trellis"),
+        ),
+    )
+    .unwrap();
+    let out = dir.path("out");
+    // Two simulator workers and the viewers' worker: worker-0 a child, the other two
+    // over ssh (their plans and reports travel on ssh's standard input and output).
+    let summary = bench(
+        &[
+            "clutter",
+            "--entities",
+            "2000",
+            "--simulators",
+            "4",
+            "--viewers",
+            "1",
+            "--processes",
+            "2",
+            "--seconds",
+            "2",
+            "--hosts",
+            hosts.to_str().unwrap(),
+        ],
+        &out,
+    );
+    let case = &summary["cases"][0];
+    assert_eq!(summary["passed"], true, "{summary}");
+    assert!(case["expected"].as_u64().unwrap() > 0, "{case}");
+    assert_eq!(case["missing"], 0, "{case}");
+    assert_eq!(case["unexpected"], 0, "{case}");
+    assert_eq!(case["duplicates"], 0, "{case}");
+    assert_eq!(case["reflects"], case["expected"], "{case}");
+    let log = std::fs::read_to_string(&sshd.log).unwrap();
+    assert_eq!(
+        log.matches("Accepted publickey").count(),
+        2,
+        "one ssh login for each worker placed there: {log}"
+    );
+}

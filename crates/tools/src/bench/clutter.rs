@@ -112,6 +112,9 @@ pub struct ClutterOptions {
     pub viewers: u32,
     /// Worker processes for the simulators (viewers get one more).
     pub processes: usize,
+    /// Workers placed on this file's hosts (locally or over ssh), by the names `worker-N`;
+    /// `None`: children of this process.
+    pub hosts: Option<super::agents::HostsFile>,
     pub rate_hz: f64,
     pub seconds: f64,
     pub area_units: u32,
@@ -132,6 +135,7 @@ impl ClutterOptions {
             entities_per_simulator: None,
             viewers: DEFAULT_VIEWERS,
             processes: DEFAULT_PROCESSES,
+            hosts: None,
             rate_hz: DEFAULT_RATE_HZ,
             seconds: DEFAULT_SECONDS,
             area_units: DEFAULT_AREA_UNITS,

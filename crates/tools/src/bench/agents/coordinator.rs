@@ -7,7 +7,7 @@
 use super::super::oneway::Clock;
 use super::super::BenchError;
 use super::clock::{self, ClockOffset, Probe};
-use super::hosts::{self, Host, HostsFile, Start};
+use super::hosts::{self, Host, HostsFile};
 use super::protocol::{self, FromAgent, ToAgent};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -59,11 +59,6 @@ impl Via {
     }
 }
 
-/// A word safe to hand to the remote shell ssh runs the agent in.
-fn shell_quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', "'\\''"))
-}
-
 impl Launch {
     /// Agents on this machine, connecting back to 127.0.0.1.
     pub fn local(program: PathBuf, via: Via) -> Launch {
@@ -100,47 +95,7 @@ impl Launch {
             name,
         ];
         let mut command = match (host, self.via) {
-            (Some(host), _) => {
-                let program = host.program.as_ref().unwrap_or(&self.program);
-                match &host.start {
-                    Start::Local => {
-                        let mut command = Command::new(program);
-                        command.args(agent_args);
-                        command
-                    }
-                    Start::Ssh {
-                        user,
-                        port,
-                        identity,
-                        known_hosts,
-                    } => {
-                        let mut ssh = Command::new("ssh");
-                        // No prompts: a run fails at once instead of waiting for a password.
-                        ssh.args(["-n", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10"]);
-                        if let Some(user) = user {
-                            ssh.args(["-l", user]);
-                        }
-                        if let Some(port) = port {
-                            ssh.args(["-p", &port.to_string()]);
-                        }
-                        if let Some(identity) = identity {
-                            ssh.arg("-i")
-                                .arg(identity)
-                                .args(["-o", "IdentitiesOnly=yes"]);
-                        }
-                        if let Some(known) = known_hosts {
-                            ssh.arg("-o")
-                                .arg(format!("UserKnownHostsFile={}", known.display()))
-                                .args(["-o", "StrictHostKeyChecking=yes"]);
-                        }
-                        // ssh joins the words into one remote shell command.
-                        let mut remote = vec![shell_quote(&program.to_string_lossy())];
-                        remote.extend(agent_args.iter().map(|w| shell_quote(w)));
-                        ssh.arg("--").arg(&host.address).arg(remote.join(" "));
-                        ssh
-                    }
-                }
-            }
+            (Some(host), _) => host.command(&self.program, &agent_args, false),
             (None, Via::Local) => {
                 let mut command = Command::new(&self.program);
                 command.args(agent_args);

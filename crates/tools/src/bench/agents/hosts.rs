@@ -29,6 +29,7 @@ use super::super::BenchError;
 use serde::Deserialize;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use toml::Spanned;
 
 /// The coordinator's control address when none is given: agents on this machine only.
@@ -86,6 +87,60 @@ pub struct Host {
     /// The trellis binary on that host; `None`: the coordinator's own path.
     pub program: Option<PathBuf>,
     pub federates: Vec<String>,
+}
+
+impl Host {
+    /// The command that runs `trellis ARGS` on this host: a child process, or ssh to the
+    /// host (no prompts, so a run fails at once rather than waiting for a password).
+    /// `stdin`: the process reads its standard input (ssh then forwards it).
+    pub fn command(&self, default_program: &Path, args: &[&str], stdin: bool) -> Command {
+        let program = self.program.as_deref().unwrap_or(default_program);
+        match &self.start {
+            Start::Local => {
+                let mut command = Command::new(program);
+                command.args(args);
+                command
+            }
+            Start::Ssh {
+                user,
+                port,
+                identity,
+                known_hosts,
+            } => {
+                let mut ssh = Command::new("ssh");
+                if !stdin {
+                    ssh.arg("-n");
+                }
+                ssh.args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=10"]);
+                if let Some(user) = user {
+                    ssh.args(["-l", user]);
+                }
+                if let Some(port) = port {
+                    ssh.args(["-p", &port.to_string()]);
+                }
+                if let Some(identity) = identity {
+                    ssh.arg("-i")
+                        .arg(identity)
+                        .args(["-o", "IdentitiesOnly=yes"]);
+                }
+                if let Some(known) = known_hosts {
+                    ssh.arg("-o")
+                        .arg(format!("UserKnownHostsFile={}", known.display()))
+                        .args(["-o", "StrictHostKeyChecking=yes"]);
+                }
+                // ssh joins the words into one remote shell command.
+                let mut remote = vec![shell_quote(&program.to_string_lossy())];
+                remote.extend(args.iter().map(|w| shell_quote(w)));
+                ssh.arg("--").arg(&self.address).arg(remote.join(" "));
+                ssh
+            }
+        }
+    }
+}
+
+/// A word safe to hand to the remote shell ssh runs the command in.
+fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

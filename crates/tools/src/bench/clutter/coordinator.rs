@@ -9,6 +9,7 @@ use super::procstat::Usage;
 use super::protocol::{line, Command, FederateSpec, Role, WorkerMessage, WorkerPlan, WorkerReport};
 use super::routers::Routers;
 use super::ClutterOptions;
+use crate::bench::agents::hosts::Host;
 use crate::bench::BenchError;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -112,14 +113,30 @@ fn assign(
     workers
 }
 
+/// The name a hosts file places worker `w` by.
+fn worker_name(w: usize) -> String {
+    format!("worker-{w}")
+}
+
+/// Start a worker: a child process, or on its host from the hosts file (over ssh its plan
+/// and reports travel on ssh's standard input and output).
 fn spawn(
     trellis: &Path,
+    host: Option<&Host>,
     plan: &WorkerPlan,
     log: &Path,
     messages: std::sync::mpsc::Sender<(usize, Option<WorkerMessage>)>,
 ) -> Result<Worker, BenchError> {
-    let mut child = Process::new(trellis)
-        .args(["bench", "clutter-worker"])
+    const WORKER_ARGS: [&str; 2] = ["bench", "clutter-worker"];
+    let mut command = match host {
+        Some(host) => host.command(trellis, &WORKER_ARGS, true),
+        None => {
+            let mut command = Process::new(trellis);
+            command.args(WORKER_ARGS);
+            command
+        }
+    };
+    let mut child = command
         .env(
             "TRELLIS_LOG",
             std::env::var("TRELLIS_LOG").unwrap_or_else(|_| "warn".into()),
@@ -294,8 +311,24 @@ fn with_workers(
         case,
         place.first_place,
     );
+    let names: Vec<String> = (0..shares.len()).map(worker_name).collect();
+    let hosts = match &options.hosts {
+        Some(file) => {
+            let unknown = file.unknown_federates(&names);
+            if !unknown.is_empty() {
+                return Err(BenchError::Failed(format!(
+                    "{}: no worker {} in this run (workers are named worker-0 to worker-{})",
+                    file.path.display(),
+                    unknown.join(", "),
+                    names.len() - 1
+                )));
+            }
+            file.place(&names).into_iter().map(Some).collect()
+        }
+        None => vec![None; names.len()],
+    };
     let mut workers = Vec::new();
-    for (w, federates) in shares.into_iter().enumerate() {
+    for ((w, federates), host) in shares.into_iter().enumerate().zip(hosts) {
         let plan = WorkerPlan {
             worker: w as u32,
             federation: federation.to_owned(),
@@ -307,7 +340,7 @@ fn with_workers(
             federates,
         };
         let log = dir.join(format!("case-{case}-worker-{w}.log"));
-        workers.push(spawn(&options.trellis, &plan, &log, sender.clone())?);
+        workers.push(spawn(&options.trellis, host, &plan, &log, sender.clone())?);
     }
     drop(sender);
     let mut inbox = Inbox::new(messages, workers.len());
