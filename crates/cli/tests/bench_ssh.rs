@@ -109,31 +109,52 @@ fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-#[test]
-fn pingpong_runs_with_agents_over_ssh_placed_by_a_hosts_file() {
+/// The test's private sshd in a fresh folder, and a hosts file there with two hosts:
+/// `here` (children, running `here_federates`) and `over-ssh` (through the sshd, running
+/// `ssh_federates`); the rest go round-robin. `None`, saying so, where sshd is missing.
+fn two_hosts(
+    tag: &str,
+    here_federates: &[&str],
+    ssh_federates: &[&str],
+) -> Option<(TempDir, Sshd, PathBuf)> {
     if !Path::new(SSHD).exists() {
         eprintln!(
             "SKIPPED: {SSHD} is not installed (apt-get install openssh-server; scripts/test does)"
         );
-        return;
+        return None;
     }
-    let dir = TempDir::new("bench-ssh");
+    let dir = TempDir::new(tag);
     let user = whoami();
     let sshd = start_sshd(&dir.0, &user);
+    let list = |names: &[&str]| {
+        let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+        quoted.join(", ")
+    };
     let hosts = dir.path("hosts.toml");
     std::fs::write(
         &hosts,
         format!(
             "control = \"127.0.0.1\"\n\n\
-             [[host]]\nname = \"here\"\naddress = \"127.0.0.1\"\nstart = \"local\"\n\n\
+             [[host]]\nname = \"here\"\naddress = \"127.0.0.1\"\nstart = \"local\"\n\
+             federates = [{here}]\n\n\
              [[host]]\nname = \"over-ssh\"\naddress = \"127.0.0.1\"\nstart = \"ssh\"\n\
              user = \"{user}\"\nport = {port}\nidentity = \"client_key\"\nknown_hosts = \"known_hosts\"\n\
-             program = \"{program}\"\nfederates = [\"slave-1\", \"slave-2\"]\n",
+             program = \"{program}\"\nfederates = [{ssh}]\n",
+            here = list(here_federates),
+            ssh = list(ssh_federates),
             port = sshd.port,
             program = env!("CARGO_BIN_EXE_trellis"),
         ),
     )
     .unwrap();
+    Some((dir, sshd, hosts))
+}
+
+#[test]
+fn pingpong_runs_with_agents_over_ssh_placed_by_a_hosts_file() {
+    let Some((dir, sshd, hosts)) = two_hosts("bench-ssh", &[], &["slave-1", "slave-2"]) else {
+        return;
+    };
     let out = dir.path("out");
     let summary = bench(
         &[
@@ -196,29 +217,11 @@ fn pingpong_runs_with_agents_over_ssh_placed_by_a_hosts_file() {
 
 #[test]
 fn clutter_runs_a_worker_over_ssh_placed_by_a_hosts_file() {
-    if !Path::new(SSHD).exists() {
-        eprintln!(
-            "SKIPPED: {SSHD} is not installed (apt-get install openssh-server; scripts/test does)"
-        );
+    let Some((dir, sshd, hosts)) =
+        two_hosts("clutter-ssh", &["worker-0"], &["worker-1", "worker-2"])
+    else {
         return;
-    }
-    let dir = TempDir::new("clutter-ssh");
-    let user = whoami();
-    let sshd = start_sshd(&dir.0, &user);
-    let hosts = dir.path("hosts.toml");
-    std::fs::write(
-        &hosts,
-        format!(
-            "[[host]]\nname = \"here\"\naddress = \"127.0.0.1\"\nstart = \"local\"\n\
-             federates = [\"worker-0\"]\n\n\
-             [[host]]\nname = \"over-ssh\"\naddress = \"127.0.0.1\"\nstart = \"ssh\"\n\
-             user = \"{user}\"\nport = {port}\nidentity = \"client_key\"\nknown_hosts = \"known_hosts\"\n\
-             program = \"{program}\"\nfederates = [\"worker-1\", \"worker-2\"]\n",
-            port = sshd.port,
-            program = env!("CARGO_BIN_EXE_trellis"),
-        ),
-    )
-    .unwrap();
+    };
     let out = dir.path("out");
     // Two simulator workers and the viewers' worker: worker-0 a child, the other two
     // over ssh (their plans and reports travel on ssh's standard input and output).
