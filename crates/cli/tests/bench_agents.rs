@@ -20,6 +20,22 @@ fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The same run in one process and with `--agents local` (their environment `env`): both
+/// summaries.
+fn in_one_and_agents(
+    args: &[&str],
+    dir: &Path,
+    env: &[(&str, &str)],
+) -> (serde_json::Value, serde_json::Value) {
+    let one = bench(args, &dir.join("one"));
+    let agents = bench_with(
+        &[args, &["--agents", "local"]].concat(),
+        &dir.join("agents"),
+        env,
+    );
+    (one, agents)
+}
+
 /// The agents a run used, each in a process of its own, with a clock offset that on one
 /// machine (one clock) lies within the bound it was measured to.
 fn check_agents(report: &serde_json::Value, expected: usize) -> String {
@@ -57,11 +73,7 @@ fn pingpong_with_agents_measures_every_round_trip_as_in_one_process() {
     let args = [
         "pingpong", "--pairs", "2", "--sizes", "64,1024", "--count", "30",
     ];
-    let one = bench(&args, &dir.join("one"));
-    let agents = bench(
-        &[&args[..], &["--agents", "local"]].concat(),
-        &dir.join("agents"),
-    );
+    let (one, agents) = in_one_and_agents(&args, &dir, &[]);
     for summary in [&one, &agents] {
         // 2 pairs × 2 sizes × 30 exchanges, every one answered.
         assert_eq!(summary["count"], 120, "{summary}");
@@ -140,11 +152,7 @@ fn throughput_with_agents_delivers_everything_sent_as_in_one_process() {
         "--size",
         "64",
     ];
-    let one = bench(&args, &dir.join("one"));
-    let agents = bench(
-        &[&args[..], &["--agents", "local"]].concat(),
-        &dir.join("agents"),
-    );
+    let (one, agents) = in_one_and_agents(&args, &dir, &[]);
     for summary in [&one, &agents] {
         let cases = summary["cases"].as_array().unwrap();
         assert_eq!(cases.len(), 2, "{summary}");
@@ -176,11 +184,7 @@ fn throughput_with_agents_delivers_everything_sent_as_in_one_process() {
 fn symmetric_with_agents_delivers_every_message_to_every_other_party_as_in_one_process() {
     let dir = temp("symmetric");
     let args = ["symmetric", "--federates", "2,3", "--seconds", "0.3"];
-    let one = bench(&args, &dir.join("one"));
-    let agents = bench(
-        &[&args[..], &["--agents", "local"]].concat(),
-        &dir.join("agents"),
-    );
+    let (one, agents) = in_one_and_agents(&args, &dir, &[]);
     for summary in [&one, &agents] {
         let cases = summary["cases"].as_array().unwrap();
         assert_eq!(cases.len(), 2, "{summary}");
@@ -206,11 +210,7 @@ fn symmetric_with_agents_delivers_every_message_to_every_other_party_as_in_one_p
 fn latency_with_agents_answers_every_exchange_as_in_one_process() {
     let dir = temp("latency");
     let args = ["latency", "--receivers", "1,3", "--exchanges", "30"];
-    let one = bench(&args, &dir.join("one"));
-    let agents = bench(
-        &[&args[..], &["--agents", "local"]].concat(),
-        &dir.join("agents"),
-    );
+    let (one, agents) = in_one_and_agents(&args, &dir, &[]);
     for summary in [&one, &agents] {
         let cases = summary["cases"].as_array().unwrap();
         assert_eq!(cases.len(), 2, "{summary}");
@@ -265,13 +265,8 @@ fn in_one_and_skewed(
     dir: &Path,
     skewed: &str,
 ) -> (serde_json::Value, serde_json::Value) {
-    let one = bench(args, &dir.join("one"));
     let skew = format!("{skewed}:{}", SKEW_US as u64 / 1000);
-    let agents = bench_with(
-        &[args, &["--agents", "local"]].concat(),
-        &dir.join("agents"),
-        &[(SKEW_VAR, &skew)],
-    );
+    let (one, agents) = in_one_and_agents(args, dir, &[(SKEW_VAR, &skew)]);
     assert!(
         one.get("clock").is_none(),
         "one process has one clock: {one}"

@@ -113,6 +113,22 @@ impl Job {
             std::thread::sleep(POLL);
         }
     }
+
+    /// The job ended COMPLETED with exit code 0; else the failure shows what `dir` holds
+    /// of its output.
+    fn assert_completed_cleanly(&self, dir: &Path) {
+        let fields = job_fields(&self.0);
+        assert_eq!(
+            (
+                fields.get("JobState").map(String::as_str),
+                fields.get("ExitCode").map(String::as_str)
+            ),
+            (Some("COMPLETED"), Some("0:0")),
+            "job {} did not complete cleanly:\n{}",
+            self.0,
+            everything_written(dir, &self.0)
+        );
+    }
 }
 
 fn job_fields(job: &str) -> BTreeMap<String, String> {
@@ -205,17 +221,7 @@ fn slurm_runs_the_plans_routers_and_a_benchmark_as_job_steps() {
     assert!(submitted.status.success(), "sbatch: {}", text(&submitted));
     let job = Job::submitted(&submitted);
     let seen = job.steps_until_done(&plan);
-    let fields = job_fields(&job.0);
-    assert_eq!(
-        (
-            fields.get("JobState").map(String::as_str),
-            fields.get("ExitCode").map(String::as_str)
-        ),
-        (Some("COMPLETED"), Some("0:0")),
-        "job {} did not complete cleanly:\n{}",
-        job.0,
-        everything_written(&plan, &job.0)
-    );
+    job.assert_completed_cleanly(&plan);
 
     // Every router and the benchmark ran as a step of its own: squeue listed it while it
     // ran, and Slurm named its output file with its step id.
@@ -307,17 +313,7 @@ fn slurm_runs_benchmark_agents_as_job_steps_of_the_benchmarks_allocation() {
     assert!(submitted.status.success(), "sbatch: {}", text(&submitted));
     let job = Job::submitted(&submitted);
     let seen = job.steps_until_done(&dir.path(""));
-    let fields = job_fields(&job.0);
-    assert_eq!(
-        (
-            fields.get("JobState").map(String::as_str),
-            fields.get("ExitCode").map(String::as_str)
-        ),
-        (Some("COMPLETED"), Some("0:0")),
-        "job {} did not complete cleanly:\n{}",
-        job.0,
-        everything_written(&dir.path(""), &job.0)
-    );
+    job.assert_completed_cleanly(&dir.path(""));
     // The sender and both receivers ran as steps of their own, named after their agent.
     for agent in ["agent-fed-1", "agent-fed-2", "agent-fed-3"] {
         assert!(
