@@ -18,7 +18,7 @@ use super::oneway::{
 use super::results::Results;
 use super::sides::{tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
 use super::stats::mean_std;
-use super::testfed::{StartGate, Team};
+use super::team::{StartGate, Team, START_LEAD};
 use super::{Api, BenchError, Mode, Raw, Setup, Transport, DATA_ID};
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
@@ -44,8 +44,6 @@ pub const HEADER_BYTES: usize = 24;
 /// sender reaches them.
 const GREETING: u64 = u64::MAX;
 const GREETING_EVERY: Duration = Duration::from_millis(10);
-/// The start is set this far ahead so that every party sees it before it is due.
-const START_LEAD: Duration = Duration::from_millis(20);
 /// A sender that falls behind keeps catching up until twice the case's time has passed;
 /// what it has not sent by then is not published.
 const OVERRUN_FACTOR: f64 = 2.0;

@@ -21,6 +21,7 @@ pub mod results;
 mod sides;
 mod stats;
 pub mod symmetric;
+mod team;
 pub mod testfed;
 pub mod throughput;
 pub mod timestep;

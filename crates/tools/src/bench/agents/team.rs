@@ -6,7 +6,7 @@
 //! drained → all drained. Reports travel as JSON values of the benchmark's own type.
 
 use super::super::network::SETUP_TIMEOUT;
-use super::super::testfed::Team;
+use super::super::team::Team;
 use super::super::BenchError;
 use super::agent::Session;
 use super::coordinator::Agents;
