@@ -62,8 +62,9 @@ pub struct NodeConfig {
     /// counts, so it may hold up to as many again.
     pub delivery_capacity: usize,
     /// Bytes of messages the node buffers for the application (at least one message is
-    /// always let through; the batch being read is outside the count, as above). Beyond it reliable traffic pushes back and best-effort traffic
-    /// is shed in the router, least urgent first, rather than waiting here to go stale.
+    /// always let through; the batch being read is outside the count, as above). Beyond it
+    /// reliable traffic pushes back and best-effort traffic is shed in the router, least
+    /// urgent first, rather than waiting here to go stale.
     pub delivery_limit_bytes: usize,
     /// Publishes buffered toward the event loop before `publish` blocks.
     pub command_capacity: usize,
