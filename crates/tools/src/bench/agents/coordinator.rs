@@ -189,18 +189,7 @@ impl Agents {
         }
         let federates: Vec<String> = names.iter().map(|(n, _)| n.clone()).collect();
         let placed: Vec<Option<&Host>> = match &launch.hosts {
-            Some(file) => {
-                let unknown = file.unknown_federates(&federates);
-                if !unknown.is_empty() {
-                    return Err(BenchError::Failed(format!(
-                        "{}: federates {} are placed but this run has none of that name (it has {})",
-                        file.path.display(),
-                        unknown.join(", "),
-                        federates.join(", ")
-                    )));
-                }
-                file.place(&federates).into_iter().map(Some).collect()
-            }
+            Some(file) => file.placement(&federates)?.into_iter().map(Some).collect(),
             None => vec![None; names.len()],
         };
         let listener = TcpListener::bind(launch.control).map_err(|e| {

@@ -332,6 +332,21 @@ impl HostsFile {
             .collect()
     }
 
+    /// The host of each of `names` (as [`HostsFile::place`]), refusing a file that places
+    /// a name the run does not have: a typo, most likely.
+    pub fn placement(&self, names: &[String]) -> Result<Vec<&Host>, BenchError> {
+        let unknown = self.unknown_federates(names);
+        if !unknown.is_empty() {
+            return Err(BenchError::Failed(format!(
+                "{}: federates {} are placed but this run has none of that name (it has {})",
+                self.path.display(),
+                unknown.join(", "),
+                names.join(", ")
+            )));
+        }
+        Ok(self.place(names))
+    }
+
     /// Federates the file places that a run does not have: a typo, most likely.
     pub fn unknown_federates<'a>(&'a self, names: &[String]) -> Vec<&'a str> {
         self.hosts

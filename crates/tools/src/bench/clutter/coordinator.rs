@@ -313,18 +313,7 @@ fn with_workers(
     );
     let names: Vec<String> = (0..shares.len()).map(worker_name).collect();
     let hosts = match &options.hosts {
-        Some(file) => {
-            let unknown = file.unknown_federates(&names);
-            if !unknown.is_empty() {
-                return Err(BenchError::Failed(format!(
-                    "{}: no worker {} in this run (workers are named worker-0 to worker-{})",
-                    file.path.display(),
-                    unknown.join(", "),
-                    names.len() - 1
-                )));
-            }
-            file.place(&names).into_iter().map(Some).collect()
-        }
+        Some(file) => file.placement(&names)?.into_iter().map(Some).collect(),
         None => vec![None; names.len()],
     };
     let mut workers = Vec::new();
