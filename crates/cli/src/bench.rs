@@ -397,6 +397,10 @@ pub(crate) struct ClutterArgs {
     /// Seconds of sending per case.
     #[arg(long, default_value_t = clutter::DEFAULT_SECONDS)]
     seconds: f64,
+    /// Simulators send the updates falling due in each frame of this many milliseconds at
+    /// the frame's start, as a simulation loop does (0: each update when it falls due).
+    #[arg(long, default_value_t = clutter::DEFAULT_FRAME_MS)]
+    frame_ms: u32,
     /// Side of each simulator's square area, in map units (the map is 1000 × 1000).
     #[arg(long, default_value_t = clutter::DEFAULT_AREA_UNITS)]
     area_units: u32,
@@ -429,6 +433,7 @@ fn clutter_options(args: &ClutterArgs, setup: Setup) -> Result<clutter::ClutterO
     options.processes = args.processes;
     options.rate_hz = args.rate;
     options.seconds = args.seconds;
+    options.frame_ms = args.frame_ms;
     options.area_units = args.area_units;
     options.margin_units = args.margin_units;
     options.viewer_window_units = args.viewer_window_units;

@@ -180,7 +180,12 @@ fn clutter_on_a_tree_of_router_processes_is_exact_and_complete() {
         16,
     );
     let up = Up::start(&file);
-    let case = small_run(&file, &["--routers-running"], &dir.path("results"));
+    // Simulators send in frames here (the mesh test sends each update when due).
+    let case = small_run(
+        &file,
+        &["--routers-running", "--frame-ms", "50"],
+        &dir.path("results"),
+    );
     // Router processes are measured from outside; their counters are not reachable.
     assert!(case["router_forwards_per_second"].is_null(), "{case}");
     let processes = case["process_rows"].as_array().unwrap();
@@ -203,6 +208,7 @@ fn bad_options_are_refused_naming_the_option() {
         ),
         (vec!["--simulators", "3000"], "--area-units"),
         (vec!["--processes", "0"], "--processes"),
+        (vec!["--frame-ms", "5000"], "--frame-ms"),
     ] {
         let mut all = vec!["bench", "clutter"];
         all.extend_from_slice(&args);

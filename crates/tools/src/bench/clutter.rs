@@ -65,6 +65,7 @@ mod creator;
 mod federate;
 mod geometry;
 mod histogram;
+mod pacing;
 mod payload;
 mod procstat;
 mod protocol;
@@ -84,6 +85,11 @@ use std::path::PathBuf;
 pub const DEFAULT_ENTITIES: u64 = 10_000;
 pub const DEFAULT_RATE_HZ: f64 = 1.0;
 pub const DEFAULT_SECONDS: f64 = 10.0;
+/// A simulator's frame: it sends the updates falling due in each frame at the frame's
+/// start, as a simulation loop does, instead of each on its own wake-up.
+pub const DEFAULT_FRAME_MS: u32 = 0;
+/// Frames longer than this would make the rate a burst per second.
+pub const MAX_FRAME_MS: u32 = 1000;
 pub const DEFAULT_SIMULATORS: u32 = 8;
 pub const DEFAULT_VIEWERS: u32 = 2;
 pub const DEFAULT_PROCESSES: usize = 2;
@@ -117,6 +123,8 @@ pub struct ClutterOptions {
     pub hosts: Option<super::agents::HostsFile>,
     pub rate_hz: f64,
     pub seconds: f64,
+    /// Simulators send in frames of this many milliseconds (0: each update when due).
+    pub frame_ms: u32,
     pub area_units: u32,
     pub margin_units: u32,
     pub viewer_window_units: u32,
@@ -138,6 +146,7 @@ impl ClutterOptions {
             hosts: None,
             rate_hz: DEFAULT_RATE_HZ,
             seconds: DEFAULT_SECONDS,
+            frame_ms: DEFAULT_FRAME_MS,
             area_units: DEFAULT_AREA_UNITS,
             margin_units: DEFAULT_MARGIN_UNITS,
             viewer_window_units: DEFAULT_VIEWER_WINDOW_UNITS,
@@ -179,6 +188,12 @@ impl ClutterOptions {
             return Err(format!(
                 "--rate × --seconds is {} ticks; at most {MAX_TICKS} are kept per entity",
                 self.rate_hz * self.seconds
+            ));
+        }
+        if self.frame_ms > MAX_FRAME_MS {
+            return Err(format!(
+                "--frame-ms is {}; at most {MAX_FRAME_MS}",
+                self.frame_ms
             ));
         }
         if self.processes == 0 {
@@ -230,6 +245,7 @@ pub struct ClutterSummary {
     pub processes: usize,
     pub rate_hz: f64,
     pub seconds: f64,
+    pub frame_ms: u32,
     pub area_units: u32,
     pub margin_units: u32,
     pub viewer_window_units: u32,
@@ -259,6 +275,7 @@ pub fn run(options: &ClutterOptions, results: &Results) -> Result<ClutterSummary
         processes: options.processes,
         rate_hz: options.rate_hz,
         seconds: options.seconds,
+        frame_ms: options.frame_ms,
         area_units: options.area_units,
         margin_units: options.margin_units,
         viewer_window_units: options.viewer_window_units,
@@ -445,11 +462,25 @@ fn ms(v: Option<u64>) -> String {
     v.map_or_else(|| "-".into(), |v| format!("{:.1}", v as f64 / 1000.0))
 }
 
+/// How simulators paced their updates, in words.
+pub(crate) fn frames(frame_ms: u32) -> String {
+    match frame_ms {
+        0 => "each update when due".into(),
+        ms => format!("frames of {ms} ms"),
+    }
+}
+
 /// The summary for people.
 pub fn table(s: &ClutterSummary) -> String {
     let mut text = format!(
-        "clutter ({:?}, {} Hz, {} s, areas {} units, margin {}, viewer window {}):",
-        s.transport, s.rate_hz, s.seconds, s.area_units, s.margin_units, s.viewer_window_units
+        "clutter ({:?}, {} Hz, {} s, {}, areas {} units, margin {}, viewer window {}):",
+        s.transport,
+        s.rate_hz,
+        s.seconds,
+        frames(s.frame_ms),
+        s.area_units,
+        s.margin_units,
+        s.viewer_window_units
     );
     for c in &s.cases {
         text.push_str(&format!(

@@ -348,6 +348,9 @@ pub(crate) struct Clutter {
     pub transport: Option<String>,
     pub rate_hz: Option<f64>,
     pub seconds: Option<f64>,
+    /// Absent in results from before frames: each update was sent when due.
+    #[serde(default)]
+    pub frame_ms: u32,
     pub area_units: Option<u64>,
     pub margin_units: Option<u64>,
     pub viewer_window_units: Option<u64>,

@@ -325,6 +325,7 @@ fn with_workers(
             geometry: geometry.clone(),
             rate_hz: options.rate_hz,
             seconds: options.seconds,
+            frame_ms: options.frame_ms,
             reliable: options.setup.transport == crate::bench::Transport::Reliable,
             federates,
         };

@@ -5,6 +5,7 @@
 
 use super::geometry::{Geometry, Rect, BINS};
 use super::histogram::Histogram;
+use super::pacing::Pacing;
 use super::payload::{self, EntityState};
 use super::protocol::{FederateReport, FederateSpec, JoinRecord, Role, Target};
 use super::tally::Tally;
@@ -389,15 +390,14 @@ impl<'a> Federate<'a> {
     /// still due (that shortfall is what "achieved" measures).
     pub fn run(&mut self) -> Result<u64, BenchError> {
         let plan = &self.shared.plan;
-        let (rate_hz, seconds, reliable) = (plan.rate_hz, plan.seconds, plan.reliable);
+        let (seconds, reliable) = (plan.seconds, plan.reliable);
         let start = self.start_nanos;
         let end = start + (seconds * 1e9) as u64;
         let (first, count) = match self.simulator() {
             Some(s) => self.geometry().owned(s),
             None => (0, 0),
         };
-        let per_second = count as f64 * rate_hz;
-        let planned = (per_second * seconds).floor() as u64;
+        let pacing = Pacing::new(start, count as f64 * plan.rate_hz, seconds, plan.frame_ms);
         let transport = if reliable {
             TransportClass::Reliable
         } else {
@@ -411,25 +411,16 @@ impl<'a> Federate<'a> {
             if now >= end {
                 break;
             }
-            let elapsed = now.saturating_sub(start) as f64 / 1e9;
-            let due = if now < start {
-                0
-            } else {
-                ((elapsed * per_second) as u64 + 1).min(planned)
-            };
-            let batch_end = due.min(sent + SEND_BATCH);
+            let batch_end = pacing.due(now).min(sent + SEND_BATCH);
             while sent < batch_end {
                 let (j, tick) = (sent % count, sent / count);
                 self.send_update(first + j, j, tick, transport, &mut region, &mut value)?;
                 sent += 1;
             }
-            let wait = if sent < due {
-                Duration::ZERO
-            } else if sent >= planned {
+            let wait = if sent >= pacing.planned {
                 Duration::from_nanos(end - now)
             } else {
-                let next_due = start + ((sent as f64 / per_second) * 1e9) as u64;
-                Duration::from_nanos(next_due.saturating_sub(now))
+                pacing.wait(sent, now)
             };
             self.pump(wait.min(POLL))?;
         }

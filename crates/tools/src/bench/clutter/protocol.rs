@@ -44,6 +44,8 @@ pub struct WorkerPlan {
     pub geometry: Geometry,
     pub rate_hz: f64,
     pub seconds: f64,
+    /// Simulators send in frames of this many milliseconds (0: each update when due).
+    pub frame_ms: u32,
     pub reliable: bool,
     pub federates: Vec<FederateSpec>,
 }
