@@ -546,11 +546,6 @@ fn or_default<T: Clone>(given: &[T], default: &[T]) -> Vec<T> {
     }
 }
 
-/// Microseconds for people: "-" when there is no figure.
-fn us(value: Option<f64>) -> String {
-    value.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
-}
-
 fn setup(common: &Common) -> Result<Setup> {
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     for signal in [SIGINT, SIGTERM] {
@@ -614,19 +609,6 @@ fn raw(raw: Option<RawArg>) -> Option<Raw> {
         RawArg::Tcp => Raw::Tcp,
         RawArg::Udp => Raw::Udp,
     })
-}
-
-/// What carried a run, for the printed summary: the API and transport class only mean
-/// something when Trellis carried it.
-fn carrier(mode: Mode, api: Api, transport: Option<Transport>) -> String {
-    match mode {
-        Mode::Trellis => match transport {
-            Some(transport) => format!("Trellis, {api:?} API, {transport:?}"),
-            None => format!("Trellis, {api:?} API"),
-        },
-        Mode::RawTcp => "raw TCP".to_owned(),
-        Mode::RawUdp => "raw UDP".to_owned(),
-    }
 }
 
 /// Run one benchmark inside its results folder and print what it found.
@@ -710,32 +692,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                     None => pingpong::run(&options, r),
                     Some(launch) => agents::pingpong::run(&options, &launch, r),
                 },
-                |s| {
-                    let mut text = format!(
-                    "pingpong ({}, {} pair(s)): p50 {:.1} µs, p99 {:.1} µs, mean {:.1} µs over {} round trips, lost {}",
-                    carrier(s.mode, s.api, Some(s.transport)), s.pairs.len(), s.rtt_p50_us, s.rtt_p99_us, s.rtt_mean_us, s.count, s.lost
-                );
-                    for size in &s.sizes {
-                        text.push_str(&format!(
-                            "\n  {:>6} B: mean {:.1} µs ± {:.1} (pairs {:?}, discarded {:?})",
-                            size.size,
-                            size.mean_us,
-                            size.std_us,
-                            size.pair_means_us
-                                .iter()
-                                .map(|m| (m * 10.0).round() / 10.0)
-                                .collect::<Vec<_>>(),
-                            size.discarded_us
-                                .iter()
-                                .map(|m| (m * 10.0).round() / 10.0)
-                                .collect::<Vec<_>>()
-                        ));
-                    }
-                    if let Some(clock) = &s.clock {
-                        text.push_str(&format!("\n  agents' clocks: {clock}"));
-                    }
-                    text
-                },
+                pingpong::table,
             )
         }
         BenchCommand::Throughput(args) => {
@@ -760,23 +717,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                     None => throughput::run(&options, r),
                     Some(launch) => agents::throughput::run(&options, &launch, r),
                 },
-                |s| {
-                    let mut text = format!(
-                        "throughput ({}, {} B):",
-                        carrier(s.mode, s.api, Some(s.transport)),
-                        s.size
-                    );
-                    for c in &s.cases {
-                        text.push_str(&format!(
-                        "\n  {:>2} receiver(s): {:.0} msg/s each ({:.1} MB/s), sender {:.0} msg/s; sent {}, received {}, lost {}",
-                        c.subscribers, c.msgs_per_sec, c.payload_mb_per_sec, c.sender_msgs_per_sec, c.sent, c.received, c.lost
-                    ));
-                    }
-                    if let Some(clock) = &s.clock {
-                        text.push_str(&format!("\n  agents' clocks: {clock}"));
-                    }
-                    text
-                },
+                throughput::table,
             )
         }
         BenchCommand::Symmetric(args) => {
@@ -800,19 +741,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                     None => symmetric::run(&options, r),
                     Some(launch) => agents::parties::symmetric(&options, &launch, r),
                 },
-                |s| {
-                    let mut text = format!("symmetric ({:?} API, {:?}):", s.api, s.transport);
-                    for c in &s.cases {
-                        text.push_str(&format!(
-                        "\n  {:>2} federates: {:.0} msg/s received in all; sent {}, received {}, lost {}",
-                        c.federates, c.total_msgs_per_sec, c.sent, c.received, c.lost
-                    ));
-                    }
-                    if let Some(clock) = &s.clock {
-                        text.push_str(&format!("\n  agents' clocks: {clock}"));
-                    }
-                    text
-                },
+                symmetric::table,
             )
         }
         BenchCommand::Latency(args) => {
@@ -836,22 +765,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                     None => latency::run(&options, r),
                     Some(launch) => agents::parties::latency(&options, &launch, r),
                 },
-                |s| {
-                    let mut text = format!(
-                        "latency ({:?} API, {:?}), half round trip:",
-                        s.api, s.transport
-                    );
-                    for c in &s.cases {
-                        text.push_str(&format!(
-                            "\n  {:>2} receiver(s): {:.1} µs ± {:.1} over {} exchanges, lost {}",
-                            c.receivers, c.mean_us, c.std_us, c.count, c.lost
-                        ));
-                    }
-                    if let Some(clock) = &s.clock {
-                        text.push_str(&format!("\n  agents' clocks: {clock}"));
-                    }
-                    text
-                },
+                latency::table,
             )
         }
         BenchCommand::Oneway(args) => {
@@ -873,23 +787,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                     None => oneway::run(&options, r),
                     Some(launch) => agents::oneway::run(&options, &launch, r),
                 },
-                |s| {
-                    let mut text = format!(
-                        "oneway ({}), {} s per case, latency in µs:",
-                        carrier(s.mode, s.api, Some(s.transport)),
-                        s.seconds
-                    );
-                    for c in &s.cases {
-                        text.push_str(&format!(
-                            "\n  {:>5} B @ {:>4} Hz: sent {:>5}, received {:>5}, missing {:>4}; min {} mean {} max {}",
-                            c.size, c.rate_hz, c.sent, c.received, c.missing, us(c.min_us), us(c.mean_us), us(c.max_us)
-                        ));
-                    }
-                    if let Some(clock) = &s.clock {
-                        text.push_str(&format!("\n  agents' clocks: {clock}"));
-                    }
-                    text
-                },
+                oneway::table,
             )
         }
         BenchCommand::Matrix(args) => {
@@ -920,30 +818,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                     None => matrix::run(&options, r),
                     Some(launch) => agents::matrix::run(&options, &launch, r),
                 },
-                |s| {
-                    let mut text = format!(
-                        "matrix ({}, N = {}), {} s per case; throughput / theoretical in Mbps per receiver:",
-                        carrier(s.mode, s.api, None), s.n, s.seconds
-                    );
-                    for c in &s.cases {
-                        text.push_str(&format!(
-                            "\n  {} {:>3} entities {:>4} Hz {:>5} B {:<12} {:.3} / {:.3}, reliability {:.4}, latency {} µs, jitter {} µs",
-                            c.config.label(), c.entities, c.rate_hz, c.size,
-                            match c.transport { Transport::Reliable => "reliable:", Transport::BestEffort => "best-effort:" },
-                            c.throughput_mbps, c.theoretical_mbps, c.reliability, us(c.mean_latency_us), us(c.jitter_us)
-                        ));
-                    }
-                    if !s.left_out.is_empty() {
-                        text.push_str(&format!(
-                            "\n  left out: {} cells above --max-theoretical-mbps (summary.json's left_out)",
-                            s.left_out.len()
-                        ));
-                    }
-                    if let Some(clock) = &s.clock {
-                        text.push_str(&format!("\n  agents' clocks: {clock}"));
-                    }
-                    text
-                },
+                matrix::table,
             )
         }
         BenchCommand::Testfed(args) => {
@@ -982,24 +857,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                     None => testfed::run(&options, r),
                     Some(launch) => agents::testfed::run(&options, &launch, r),
                 },
-                |s| {
-                    let mut text = format!(
-                        "testfed ({:?} API, attributes {:?}, interactions reliable), {} s:",
-                        s.api, s.transport, s.seconds
-                    );
-                    for f in &s.federates {
-                        text.push_str(&format!(
-                            "\n  {:<12} sent {} updates ({} in the ramp), {} interactions; received {} updates, {} interactions; missing {} / {}; max latency {} / {} µs",
-                            f.name, f.updates_sent, f.ramp_updates_sent, f.interactions_sent,
-                            f.updates_received, f.interactions_received, f.updates_missing, f.interactions_missing,
-                            us(f.update_latency_max_us), us(f.interaction_latency_max_us)
-                        ));
-                    }
-                    if let Some(clock) = &s.clock {
-                        text.push_str(&format!("\n  agents' clocks: {clock}"));
-                    }
-                    text
-                },
+                testfed::table,
             )
         }
         BenchCommand::Timestep(args) => {

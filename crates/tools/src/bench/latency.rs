@@ -1,6 +1,7 @@
 //! BmLatency: one sender, N receivers all subscribed; each message names one receiver, and
 //! only that one answers. Half the round trip is the reported latency, per receiver count.
 
+use super::human;
 use super::network::Network;
 use super::results::Results;
 use super::sides::{peer, Channel, Peer};
@@ -226,4 +227,20 @@ pub(crate) fn ping(
         }
     }
     Ok((one_way, lost))
+}
+
+/// The summary for people.
+pub fn table(s: &LatencySummary) -> String {
+    let mut text = format!(
+        "latency ({:?} API, {:?}), half round trip:",
+        s.api, s.transport
+    );
+    for c in &s.cases {
+        text.push_str(&format!(
+            "\n  {:>2} receiver(s): {:.1} µs ± {:.1} over {} exchanges, lost {}",
+            c.receivers, c.mean_us, c.std_us, c.count, c.lost
+        ));
+    }
+    human::push_clock(&mut text, &s.clock);
+    text
 }

@@ -13,6 +13,7 @@
 //! Files: `party` (a party over Trellis), `raw` (phase 0 over sockets), `tally` (what a
 //! receiver counts).
 
+use super::human;
 use super::oneway::{check_rate, check_seconds, transport_label, Clock, MAX_PAYLOAD_BYTES};
 use super::results::Results;
 use super::sides::MAX_UDP_PAYLOAD;
@@ -569,6 +570,32 @@ fn csv_row(case: &MatrixCase) -> Vec<String> {
         case.received.to_string(),
         case.duplicates.to_string(),
     ]
+}
+
+/// The summary for people.
+pub fn table(s: &MatrixSummary) -> String {
+    let mut text = format!(
+        "matrix ({}, N = {}), {} s per case; throughput / theoretical in Mbps per receiver:",
+        human::carrier(s.mode, s.api, None),
+        s.n,
+        s.seconds
+    );
+    for c in &s.cases {
+        text.push_str(&format!(
+            "\n  {} {:>3} entities {:>4} Hz {:>5} B {:<12} {:.3} / {:.3}, reliability {:.4}, latency {} µs, jitter {} µs",
+            c.config.label(), c.entities, c.rate_hz, c.size,
+            match c.transport { Transport::Reliable => "reliable:", Transport::BestEffort => "best-effort:" },
+            c.throughput_mbps, c.theoretical_mbps, c.reliability, human::us(c.mean_latency_us), human::us(c.jitter_us)
+        ));
+    }
+    if !s.left_out.is_empty() {
+        text.push_str(&format!(
+            "\n  left out: {} cells above --max-theoretical-mbps (summary.json's left_out)",
+            s.left_out.len()
+        ));
+    }
+    human::push_clock(&mut text, &s.clock);
+    text
 }
 
 #[cfg(test)]

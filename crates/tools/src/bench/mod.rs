@@ -10,6 +10,7 @@ pub mod agents;
 pub mod chaos;
 pub mod clutter;
 pub mod hairpin;
+pub mod human;
 pub mod latency;
 pub mod matrix;
 mod network;

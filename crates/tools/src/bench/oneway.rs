@@ -9,6 +9,7 @@
 //! through its measured offset ([`Clock::shifted`]), so send and receipt times are compared
 //! on one clock to within the offsets' bounds.
 
+use super::human;
 use super::network::{Network, SETUP_TIMEOUT};
 use super::results::Results;
 use super::sides::{federate_pair, node_pair, tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
@@ -614,6 +615,23 @@ fn csv_row(case: &OnewayCase) -> Vec<String> {
         us(case.mean_us),
         case.data_file.clone(),
     ]
+}
+
+/// The summary for people.
+pub fn table(s: &OnewaySummary) -> String {
+    let mut text = format!(
+        "oneway ({}), {} s per case, latency in µs:",
+        human::carrier(s.mode, s.api, Some(s.transport)),
+        s.seconds
+    );
+    for c in &s.cases {
+        text.push_str(&format!(
+            "\n  {:>5} B @ {:>4} Hz: sent {:>5}, received {:>5}, missing {:>4}; min {} mean {} max {}",
+            c.size, c.rate_hz, c.sent, c.received, c.missing, human::us(c.min_us), human::us(c.mean_us), human::us(c.max_us)
+        ));
+    }
+    human::push_clock(&mut text, &s.clock);
+    text
 }
 
 #[cfg(test)]

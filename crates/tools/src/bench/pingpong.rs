@@ -2,6 +2,7 @@
 //! the mean over pairs after discarding the two largest pair means, the standard
 //! deviation, and every pair's mean.
 
+use super::human;
 use super::network::Network;
 use super::results::Results;
 use super::sides::{federate_pair, node_pair, tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
@@ -425,4 +426,30 @@ pub(crate) fn run_size(
         }
     }
     Ok(Measured { pair, rtts, lost })
+}
+
+/// The summary for people.
+pub fn table(s: &PingpongSummary) -> String {
+    let mut text = format!(
+    "pingpong ({}, {} pair(s)): p50 {:.1} µs, p99 {:.1} µs, mean {:.1} µs over {} round trips, lost {}",
+    human::carrier(s.mode, s.api, Some(s.transport)), s.pairs.len(), s.rtt_p50_us, s.rtt_p99_us, s.rtt_mean_us, s.count, s.lost
+);
+    for size in &s.sizes {
+        text.push_str(&format!(
+            "\n  {:>6} B: mean {:.1} µs ± {:.1} (pairs {:?}, discarded {:?})",
+            size.size,
+            size.mean_us,
+            size.std_us,
+            size.pair_means_us
+                .iter()
+                .map(|m| (m * 10.0).round() / 10.0)
+                .collect::<Vec<_>>(),
+            size.discarded_us
+                .iter()
+                .map(|m| (m * 10.0).round() / 10.0)
+                .collect::<Vec<_>>()
+        ));
+    }
+    human::push_clock(&mut text, &s.clock);
+    text
 }

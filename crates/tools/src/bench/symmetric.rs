@@ -1,6 +1,7 @@
 //! RTI-NG's symmetric test: every federate sends as fast as it can and receives what all
 //! the others send. Swept over federate counts.
 
+use super::human;
 use super::network::Network;
 use super::results::Results;
 use super::sides::{peer, Channel, Peer};
@@ -290,4 +291,17 @@ pub(crate) fn party_run(
         }
     }
     Ok((sent, received, last - began))
+}
+
+/// The summary for people.
+pub fn table(s: &SymmetricSummary) -> String {
+    let mut text = format!("symmetric ({:?} API, {:?}):", s.api, s.transport);
+    for c in &s.cases {
+        text.push_str(&format!(
+            "\n  {:>2} federates: {:.0} msg/s received in all; sent {}, received {}, lost {}",
+            c.federates, c.total_msgs_per_sec, c.sent, c.received, c.lost
+        ));
+    }
+    human::push_clock(&mut text, &s.clock);
+    text
 }

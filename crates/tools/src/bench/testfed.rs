@@ -26,6 +26,7 @@
 //! [`Team`]: in one process, atomics shared by their threads; with agents
 //! (`agents::testfed`), their coordinator. Both run the same per-federate code ([`Run`]).
 
+use super::human;
 use super::network::{Federation, Network, SETUP_TIMEOUT};
 use super::oneway::{check_rate, check_seconds, Clock, MAX_PAYLOAD_BYTES};
 use super::results::Results;
@@ -918,6 +919,24 @@ fn csv_rows(summary: &TestfedSummary) -> Vec<Vec<String>> {
             ]
         })
         .collect()
+}
+
+/// The summary for people.
+pub fn table(s: &TestfedSummary) -> String {
+    let mut text = format!(
+        "testfed ({:?} API, attributes {:?}, interactions reliable), {} s:",
+        s.api, s.transport, s.seconds
+    );
+    for f in &s.federates {
+        text.push_str(&format!(
+            "\n  {:<12} sent {} updates ({} in the ramp), {} interactions; received {} updates, {} interactions; missing {} / {}; max latency {} / {} µs",
+            f.name, f.updates_sent, f.ramp_updates_sent, f.interactions_sent,
+            f.updates_received, f.interactions_received, f.updates_missing, f.interactions_missing,
+            human::us(f.update_latency_max_us), human::us(f.interaction_latency_max_us)
+        ));
+    }
+    human::push_clock(&mut text, &s.clock);
+    text
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! BmThruput: one sender, N receivers. The sender's rate, each receiver's rate, losses;
 //! swept over receiver counts (default 1, 3, 6, 9, 12, 15).
 
+use super::human;
 use super::network::{ids, Federation, Network, SETUP_TIMEOUT};
 use super::results::Results;
 use super::{raw, Api, BenchError, Mode, Raw, Setup, Transport, DATA_ID, FIRST_SUBSCRIBER_ID};
@@ -525,4 +526,21 @@ fn reflect(
         counter.record(received, start);
     }
     Ok(())
+}
+
+/// The summary for people.
+pub fn table(s: &ThroughputSummary) -> String {
+    let mut text = format!(
+        "throughput ({}, {} B):",
+        human::carrier(s.mode, s.api, Some(s.transport)),
+        s.size
+    );
+    for c in &s.cases {
+        text.push_str(&format!(
+        "\n  {:>2} receiver(s): {:.0} msg/s each ({:.1} MB/s), sender {:.0} msg/s; sent {}, received {}, lost {}",
+        c.subscribers, c.msgs_per_sec, c.payload_mb_per_sec, c.sender_msgs_per_sec, c.sent, c.received, c.lost
+    ));
+    }
+    human::push_clock(&mut text, &s.clock);
+    text
 }
