@@ -97,7 +97,7 @@ pub enum Raw {
 }
 
 /// How frames are bundled into writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Bundling {
     /// One frame per write.
     Off,

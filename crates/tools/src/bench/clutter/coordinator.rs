@@ -327,6 +327,8 @@ fn with_workers(
             seconds: options.seconds,
             frame_ms: options.frame_ms,
             reliable: options.setup.transport == crate::bench::Transport::Reliable,
+            bundling: options.setup.bundling,
+            spin: options.setup.spin,
             federates,
         };
         let log = dir.join(format!("case-{case}-worker-{w}.log"));

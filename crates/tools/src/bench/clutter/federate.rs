@@ -7,7 +7,7 @@ use super::geometry::{Geometry, Rect, BINS};
 use super::histogram::Histogram;
 use super::pacing::Pacing;
 use super::payload::{self, EntityState};
-use super::protocol::{FederateReport, FederateSpec, JoinRecord, Role, Target};
+use super::protocol::{FederateReport, FederateSpec, JoinRecord, Role, Target, WorkerPlan};
 use super::tally::Tally;
 use super::worker::Shared;
 use crate::bench::BenchError;
@@ -47,8 +47,16 @@ fn failed(who: &str, what: impl std::fmt::Display) -> BenchError {
     BenchError::Failed(format!("{who}: {what}"))
 }
 
-/// A node at the federate's attachment point, under its own node name.
-fn node_config(
+/// A node at the federate's attachment point, under its own node name, bundling and
+/// polling as the run says.
+fn node_config(plan: &WorkerPlan, spec: &FederateSpec) -> Result<NodeConfig, BenchError> {
+    let mut config = attached_node(&plan.target, spec, &plan.federation)?;
+    config.link = plan.bundling.link_config();
+    config.spin = plan.spin;
+    Ok(config)
+}
+
+fn attached_node(
     target: &Target,
     spec: &FederateSpec,
     federation: &str,
@@ -91,15 +99,10 @@ pub fn rti_config(node: NodeConfig, driver: Driver) -> RtiConfig {
     config
 }
 
-pub fn connect(
-    target: &Target,
-    spec: &FederateSpec,
-    federation: &str,
-    driver: Driver,
-) -> Result<RtiAmbassador, BenchError> {
+fn connect(plan: &WorkerPlan, spec: &FederateSpec) -> Result<RtiAmbassador, BenchError> {
     Ok(RtiAmbassador::connect(rti_config(
-        node_config(target, spec, federation)?,
-        driver,
+        node_config(plan, spec)?,
+        Driver::Direct,
     ))?)
 }
 
@@ -150,7 +153,7 @@ impl<'a> Federate<'a> {
     ) -> Result<(Federate<'a>, JoinRecord), BenchError> {
         let plan = &shared.plan;
         let started = Instant::now();
-        let mut rti = connect(&plan.target, &spec, &plan.federation, Driver::Direct)?;
+        let mut rti = connect(plan, &spec)?;
         let connect_us = started.elapsed().as_micros() as u64;
         let joining = Instant::now();
         rti.join_federation_execution(&spec.name, "clutter", shared.model.clone())?;

@@ -4,8 +4,10 @@
 
 use super::geometry::Geometry;
 use super::histogram::Histogram;
+use crate::bench::Bundling;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Where a worker's federates attach.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -47,6 +49,10 @@ pub struct WorkerPlan {
     /// Simulators send in frames of this many milliseconds (0: each update when due).
     pub frame_ms: u32,
     pub reliable: bool,
+    /// The federates' own links bundle as the run's routers do.
+    pub bundling: Bundling,
+    /// How long each federate's event loop polls before it sleeps.
+    pub spin: Duration,
     pub federates: Vec<FederateSpec>,
 }
 
