@@ -307,7 +307,12 @@ fn sample_more(
     let mut last: Usage = procstat::own();
     let mut second = from;
     while !done() {
-        if shared.aborted() || Instant::now() > deadline {
+        if shared.aborted() {
+            return Err(BenchError::Failed(
+                "aborted during the run: a federate failed (its error is logged above)".into(),
+            ));
+        }
+        if Instant::now() > deadline {
             return Err(BenchError::Failed(format!(
                 "the run did not end within {bound:?}"
             )));
