@@ -6,6 +6,7 @@ use super::network::Network;
 use super::results::Results;
 use super::sides::{peer, Channel, Peer};
 use super::stats::mean_std;
+use super::sweep::Sweep;
 use super::{Api, BenchError, Mode, Setup, Transport};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,35 +70,30 @@ pub(crate) fn run_cases(
         cases: Vec::new(),
         clock: None,
     };
-    let progress = super::progress::bar(options.receivers.len() as u64, "latency cases");
+    let mut sweep = Sweep::new(
+        results,
+        setup,
+        "latency cases",
+        options.receivers.len(),
+        "latency.csv",
+        &["receivers", "size", "mean_us", "std_us", "count", "lost"],
+    );
     for &n in &options.receivers {
-        if setup.stopped() {
+        if sweep.stopped() {
             break;
         }
-        summary.cases.push(case(n)?);
-        results.write_summary(&summary)?;
-        let rows: Vec<Vec<String>> = summary
-            .cases
-            .iter()
-            .map(|c| {
-                vec![
-                    c.receivers.to_string(),
-                    c.size.to_string(),
-                    format!("{:.3}", c.mean_us),
-                    format!("{:.3}", c.std_us),
-                    c.count.to_string(),
-                    c.lost.to_string(),
-                ]
-            })
-            .collect();
-        results.write_csv(
-            "latency.csv",
-            &["receivers", "size", "mean_us", "std_us", "count", "lost"],
-            &rows,
-        )?;
-        progress.inc(1);
+        let c = case(n)?;
+        let row = vec![
+            c.receivers.to_string(),
+            c.size.to_string(),
+            format!("{:.3}", c.mean_us),
+            format!("{:.3}", c.std_us),
+            c.count.to_string(),
+            c.lost.to_string(),
+        ];
+        summary.cases.push(c);
+        sweep.record(&summary, row)?;
     }
-    progress.finish_and_clear();
     Ok(summary)
 }
 

@@ -18,6 +18,7 @@ use super::oneway::{check_rate, check_seconds, transport_label, Clock, MAX_PAYLO
 use super::results::Results;
 use super::sides::MAX_UDP_PAYLOAD;
 use super::stats::mean_std;
+use super::sweep::Sweep;
 use super::{Api, BenchError, Mode, Raw, Setup, Transport};
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
@@ -403,21 +404,23 @@ pub(crate) fn run_cases(
         left_out,
         clock: None,
     };
-    let progress = super::progress::bar(plans.len() as u64, "matrix cases");
-    let mut rows = Vec::new();
+    let mut sweep = Sweep::new(
+        results,
+        &options.setup,
+        "matrix cases",
+        plans.len(),
+        "matrix.csv",
+        &CSV_HEADER,
+    );
     for plan in &plans {
-        if options.setup.stopped() {
+        if sweep.stopped() {
             break;
         }
-        let outcome = case(plan)?;
-        let case = summarise(plan, &outcome);
-        rows.push(csv_row(&case));
+        let case = summarise(plan, &case(plan)?);
+        let row = csv_row(&case);
         summary.cases.push(case);
-        results.write_summary(&summary)?;
-        results.write_csv("matrix.csv", &CSV_HEADER, &rows)?;
-        progress.inc(1);
+        sweep.record(&summary, row)?;
     }
-    progress.finish_and_clear();
     Ok(summary)
 }
 

@@ -21,6 +21,7 @@ mod raw;
 pub mod results;
 mod sides;
 mod stats;
+mod sweep;
 pub mod symmetric;
 mod team;
 pub mod testfed;

@@ -13,6 +13,7 @@ use super::human;
 use super::network::{Network, SETUP_TIMEOUT};
 use super::results::Results;
 use super::sides::{federate_pair, node_pair, tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
+use super::sweep::Sweep;
 use super::{Api, BenchError, Mode, Raw, Setup, Transport};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -309,12 +310,17 @@ pub(crate) fn run_cases(
         cases: Vec::new(),
         clock,
     };
-    let total = options.sizes.len() * options.rates.len();
-    let progress = super::progress::bar(total as u64, "one-way cases");
-    let mut rows = Vec::new();
+    let mut sweep = Sweep::new(
+        results,
+        setup,
+        "one-way cases",
+        options.sizes.len() * options.rates.len(),
+        "oneway.csv",
+        &CSV_HEADER,
+    );
     'matrix: for &size in &options.sizes {
         for &rate in &options.rates {
-            if setup.stopped() {
+            if sweep.stopped() {
                 break 'matrix;
             }
             let marker = (summary.cases.len() % 255 + 1) as u8;
@@ -329,14 +335,11 @@ pub(crate) fn run_cases(
             let data_file = format!("oneway-{size}B-{rate}Hz.dat");
             results.write_file(&data_file, &data_text(&plan, summary.transport, &arrivals))?;
             let case = summarise(&plan, summary.transport, &arrivals, data_file);
-            rows.push(csv_row(&case));
+            let row = csv_row(&case);
             summary.cases.push(case);
-            results.write_summary(&summary)?;
-            results.write_csv("oneway.csv", &CSV_HEADER, &rows)?;
-            progress.inc(1);
+            sweep.record(&summary, row)?;
         }
     }
-    progress.finish_and_clear();
     Ok(summary)
 }
 

@@ -5,6 +5,7 @@ use super::human;
 use super::network::Network;
 use super::results::Results;
 use super::sides::{peer, Channel, Peer};
+use super::sweep::Sweep;
 use super::{Api, BenchError, Mode, Setup, Transport};
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -70,42 +71,37 @@ pub(crate) fn run_cases(
         cases: Vec::new(),
         clock: None,
     };
-    let progress = super::progress::bar(options.federates.len() as u64, "symmetric cases");
+    let mut sweep = Sweep::new(
+        results,
+        setup,
+        "symmetric cases",
+        options.federates.len(),
+        "symmetric.csv",
+        &[
+            "federates",
+            "size",
+            "sent",
+            "received",
+            "lost",
+            "total_msgs_per_sec",
+        ],
+    );
     for &n in &options.federates {
-        if setup.stopped() {
+        if sweep.stopped() {
             break;
         }
-        summary.cases.push(case(n)?);
-        results.write_summary(&summary)?;
-        let rows: Vec<Vec<String>> = summary
-            .cases
-            .iter()
-            .map(|c| {
-                vec![
-                    c.federates.to_string(),
-                    c.size.to_string(),
-                    c.sent.to_string(),
-                    c.received.to_string(),
-                    c.lost.to_string(),
-                    format!("{:.1}", c.total_msgs_per_sec),
-                ]
-            })
-            .collect();
-        results.write_csv(
-            "symmetric.csv",
-            &[
-                "federates",
-                "size",
-                "sent",
-                "received",
-                "lost",
-                "total_msgs_per_sec",
-            ],
-            &rows,
-        )?;
-        progress.inc(1);
+        let c = case(n)?;
+        let row = vec![
+            c.federates.to_string(),
+            c.size.to_string(),
+            c.sent.to_string(),
+            c.received.to_string(),
+            c.lost.to_string(),
+            format!("{:.1}", c.total_msgs_per_sec),
+        ];
+        summary.cases.push(c);
+        sweep.record(&summary, row)?;
     }
-    progress.finish_and_clear();
     Ok(summary)
 }
 

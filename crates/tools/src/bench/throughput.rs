@@ -4,6 +4,7 @@
 use super::human;
 use super::network::{ids, Federation, Network, SETUP_TIMEOUT};
 use super::results::Results;
+use super::sweep::Sweep;
 use super::{raw, Api, BenchError, Mode, Raw, Setup, Transport, DATA_ID, FIRST_SUBSCRIBER_ID};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -138,15 +139,29 @@ pub(crate) fn run_cases(
         lost: 0,
         clock: None,
     };
-    let progress = super::progress::bar(options.subscribers.len() as u64, "throughput cases");
-    let mut rows = Vec::new();
+    let mut sweep = Sweep::new(
+        results,
+        setup,
+        "throughput cases",
+        options.subscribers.len(),
+        "throughput.csv",
+        &[
+            "subscribers",
+            "size",
+            "sent",
+            "received",
+            "lost",
+            "sender_msgs_per_sec",
+            "msgs_per_sec",
+        ],
+    );
     for &n in &options.subscribers {
-        if setup.stopped() {
+        if sweep.stopped() {
             break;
         }
         let outcome = outcome(n)?;
         let case = case(options, n, &outcome);
-        rows.push(vec![
+        let row = vec![
             n.to_string(),
             options.size.to_string(),
             case.sent.to_string(),
@@ -154,7 +169,7 @@ pub(crate) fn run_cases(
             case.lost.to_string(),
             format!("{:.1}", case.sender_msgs_per_sec),
             format!("{:.1}", case.msgs_per_sec),
-        ]);
+        ];
         summary.cases.push(case);
         let first = &summary.cases[0];
         (
@@ -170,23 +185,8 @@ pub(crate) fn run_cases(
             first.received,
             first.lost,
         );
-        results.write_summary(&summary)?;
-        results.write_csv(
-            "throughput.csv",
-            &[
-                "subscribers",
-                "size",
-                "sent",
-                "received",
-                "lost",
-                "sender_msgs_per_sec",
-                "msgs_per_sec",
-            ],
-            &rows,
-        )?;
-        progress.inc(1);
+        sweep.record(&summary, row)?;
     }
-    progress.finish_and_clear();
     Ok(summary)
 }
 
