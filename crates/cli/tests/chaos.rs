@@ -3,76 +3,19 @@
 //! federates exchange updates. Nothing may be duplicated or lost without a report, every
 //! fault must recover, and the results folder must feed `trellis report`.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
+
+use common::{read_json, trellis_within, TempDir};
+use std::time::Duration;
 
 /// Bound on the whole run: 20 s of faults, recoveries, start-up and drain take about 30 s.
 const RUN_BOUND: Duration = Duration::from_secs(240);
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("trellis-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Run `trellis ARGS` to its end within `bound`; (success, stdout, stderr).
-fn trellis(args: &[&str], bound: Duration) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-        .args(args)
-        .env("TRELLIS_LOG", "error")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let read = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = pipe.read_to_string(&mut text);
-            text
-        })
-    };
-    let stdout = read(Box::new(child.stdout.take().unwrap()));
-    let stderr = read(Box::new(child.stderr.take().unwrap()));
-    let deadline = Instant::now() + bound;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("trellis {args:?} did not finish within {bound:?}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    (
-        status.success(),
-        stdout.join().unwrap(),
-        stderr.join().unwrap(),
-    )
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    serde_json::from_str(&text).unwrap()
-}
 
 #[test]
 fn chaos_on_a_tree_loses_nothing_silently_and_recovers_from_every_kill() {
     let dir = TempDir::new("chaos");
     let out = dir.0.to_str().unwrap();
-    let (ok, stdout, stderr) = trellis(
+    let (ok, stdout, stderr) = trellis_within(
         &[
             "bench",
             "chaos",
@@ -92,7 +35,7 @@ fn chaos_on_a_tree_loses_nothing_silently_and_recovers_from_every_kill() {
     println!("{stdout}");
     assert!(ok, "chaos failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("PASS"), "{stdout}");
-    let faults = json(&dir.0.join("faults.json"));
+    let faults = read_json(&dir.0.join("faults.json"));
     let faults = faults.as_array().unwrap();
     assert!(faults.len() >= 3, "{faults:?}");
     let kinds: Vec<&str> = faults[..3]
@@ -107,17 +50,17 @@ fn chaos_on_a_tree_loses_nothing_silently_and_recovers_from_every_kill() {
         assert!(fault["delivered"].as_u64().unwrap() > 0, "{fault}");
         assert!(fault["detection_s"].is_number(), "no symptom seen: {fault}");
     }
-    let summary = json(&dir.0.join("summary.json"));
+    let summary = read_json(&dir.0.join("summary.json"));
     assert_eq!(summary["totals"]["duplicated"], 0);
     assert_eq!(summary["totals"]["unreported"], 0);
     assert_eq!(summary["passed"], true);
-    let meta = json(&dir.0.join("meta.json"));
+    let meta = read_json(&dir.0.join("meta.json"));
     assert_eq!(meta["benchmark"], "chaos");
     assert_eq!(meta["complete"], true);
     assert!(dir.0.join("faults.csv").exists());
     assert!(dir.0.join("topology.toml").exists());
     let page = dir.0.join("report.html");
-    let (ok, _, stderr) = trellis(
+    let (ok, _, stderr) = trellis_within(
         &["report", out, "-o", page.to_str().unwrap()],
         Duration::from_secs(60),
     );

@@ -7,55 +7,12 @@
 
 mod common;
 
-use common::{gen, TempDir, Up};
-use std::io::Read;
+use common::{gen, read_json, trellis_within, TempDir, Up};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Bound on one run: joins, registration, 3 s of sending and the drain take seconds.
 const RUN_BOUND: Duration = Duration::from_secs(180);
-
-/// Run `trellis ARGS` to its end within `bound`; (success, stdout, stderr).
-fn trellis(args: &[&str], bound: Duration) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-        .args(args)
-        .env("TRELLIS_LOG", "error")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let read = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = pipe.read_to_string(&mut text);
-            text
-        })
-    };
-    let stdout = read(Box::new(child.stdout.take().unwrap()));
-    let stderr = read(Box::new(child.stderr.take().unwrap()));
-    let deadline = Instant::now() + bound;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("trellis {args:?} did not finish within {bound:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    (
-        status.success(),
-        stdout.join().unwrap(),
-        stderr.join().unwrap(),
-    )
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    serde_json::from_str(&text).unwrap()
-}
 
 /// A small clutter run on `topology`; its one case, checked for exactness and
 /// completeness.
@@ -81,10 +38,10 @@ fn small_run(topology: &Path, extra: &[&str], out: &Path) -> serde_json::Value {
         out.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    let (ok, stdout, stderr) = trellis(&args, RUN_BOUND);
+    let (ok, stdout, stderr) = trellis_within(&args, RUN_BOUND);
     println!("{stdout}");
     assert!(ok, "clutter failed:\n{stdout}\n{stderr}");
-    let summary = json(&out.join("summary.json"));
+    let summary = read_json(&out.join("summary.json"));
     assert_eq!(summary["passed"], true, "{summary}");
     let case = summary["cases"][0].clone();
     assert_eq!(case["entities"], 3000);
@@ -117,11 +74,11 @@ fn small_run(topology: &Path, extra: &[&str], out: &Path) -> serde_json::Value {
             "{federate}"
         );
     }
-    let meta = json(&out.join("meta.json"));
+    let meta = read_json(&out.join("meta.json"));
     assert_eq!(meta["benchmark"], "clutter");
     assert_eq!(meta["complete"], true, "{meta}");
     assert!(out.join("case-0-3000-seconds.csv").exists());
-    let joins = json(&out.join("case-0-joins.json"));
+    let joins = read_json(&out.join("case-0-joins.json"));
     assert_eq!(joins["federates"], 8, "{joins}");
     assert!(joins["join_max_us"].as_u64().unwrap() > 0, "{joins}");
     assert!(out.join("case-0-3000-processes.csv").exists());
@@ -152,7 +109,7 @@ fn clutter_on_a_four_router_mesh_is_exact_and_complete() {
     // The folder feeds the report.
     let page = dir.path("report.html");
     let results = dir.path("results");
-    let (ok, _, stderr) = trellis(
+    let (ok, _, stderr) = trellis_within(
         &[
             "report",
             results.to_str().unwrap(),
@@ -212,7 +169,7 @@ fn bad_options_are_refused_naming_the_option() {
     ] {
         let mut all = vec!["bench", "clutter"];
         all.extend_from_slice(&args);
-        let (ok, _, stderr) = trellis(&all, Duration::from_secs(30));
+        let (ok, _, stderr) = trellis_within(&all, Duration::from_secs(30));
         assert!(!ok, "{args:?} was accepted");
         assert!(stderr.contains(named), "{args:?}: {stderr}");
     }

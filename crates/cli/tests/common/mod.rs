@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each test file uses a part
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -208,6 +208,49 @@ pub fn trellis(args: &[&str]) -> std::process::Output {
         .env("TRELLIS_LOG", "error")
         .output()
         .unwrap()
+}
+
+/// Run `trellis ARGS` to its end within `bound` (killed and failed past it); (success,
+/// stdout, stderr), read as it runs so a full pipe never stalls it.
+pub fn trellis_within(args: &[&str], bound: Duration) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(args)
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let read = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let deadline = Instant::now() + bound;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("trellis {args:?} did not finish within {bound:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    (
+        status.success(),
+        stdout.join().unwrap(),
+        stderr.join().unwrap(),
+    )
+}
+
+/// A JSON file of a results folder.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap()
 }
 
 /// `trellis topology gen ARGS` into `file` in `dir`, on `ports` free ports; the file and what it reads as.
