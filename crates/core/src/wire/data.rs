@@ -177,7 +177,9 @@ impl DataFrame {
             return;
         }
         let count = u16::from_le_bytes([frame[ID_COUNT], frame[ID_COUNT + 1]]) as usize;
-        let (ids, streams) = frame[IDS..IDS + count * 8].split_at_mut(count * 4);
+        // A removal's ids follow its keep-latest key.
+        let start = ids_start(frame[FLAGS]);
+        let (ids, streams) = frame[start..start + count * 8].split_at_mut(count * 4);
         for (id, stream) in ids.chunks_exact(4).zip(streams.chunks_exact_mut(4)) {
             let id = u32::from_le_bytes([id[0], id[1], id[2], id[3]]);
             stream.copy_from_slice(&next(id).to_le_bytes());

@@ -189,3 +189,26 @@ fn federation_ids_are_stable() {
     assert_eq!(FederationId::of("").0, 0xcbf2_9ce4_8422_2325);
     assert_ne!(FederationId::of("a"), FederationId::of("b"));
 }
+
+#[test]
+fn a_removal_is_numbered_in_its_streams_and_keeps_its_key() {
+    let header = DataHeader {
+        federation: FederationId::of("fed"),
+        source: NodeId(7),
+        seq: 1,
+        priority: 4,
+        class: TransportClass::Reliable,
+    };
+    let removal = LatestKey {
+        key: 0x1122_3344_5566_7788,
+        attributes: 0,
+    };
+    let mut out = BytesMut::new();
+    DataFrame::encode_with(&mut out, &header, Some(removal), &[5, 6], b"gone");
+    DataFrame::stamp_streams(&mut out, |id| id * 10);
+    let frame = DataFrame::from_bytes(out.freeze()).unwrap();
+    assert_eq!(frame.latest(), Some(removal));
+    assert_eq!(frame.ids().collect::<Vec<_>>(), vec![5, 6]);
+    assert_eq!(frame.streams().collect::<Vec<_>>(), vec![50, 60]);
+    assert_eq!(frame.payload(), b"gone");
+}
