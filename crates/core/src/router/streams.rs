@@ -60,6 +60,13 @@ struct Stream {
     resync: bool,
 }
 
+impl Stream {
+    /// Whether the stream has passed `number` (serial-number arithmetic: streams wrap).
+    fn is_ahead_of(&self, number: u32) -> bool {
+        (number.wrapping_sub(self.expected) as i32) < 0
+    }
+}
+
 /// The receiving side: per id the application holds, per source, the stream number
 /// expected next.
 #[derive(Default)]
@@ -82,52 +89,64 @@ impl Incoming {
         if frame.class() != TransportClass::Reliable || source == me {
             return Verdict::Deliver;
         }
-        // First whether it is a step back in any stream, without touching any: a frame
-        // dropped as a duplicate (or as too late) must not start or move a stream.
-        let held = || {
-            frame
-                .ids()
-                .zip(frame.streams())
-                .filter(|&(id, number)| number != 0 && interest.contains(id))
-        };
-        let behind = |id: u32, number: u32| {
-            self.expected
-                .get(&id)
-                .and_then(|streams| streams.get(&source))
-                .is_some_and(|stream| (number.wrapping_sub(stream.expected) as i32) < 0)
-        };
-        if held().any(|(id, number)| behind(id, number)) {
+        // A frame dropped as a duplicate (or as too late) must not start or move a stream.
+        // With one stream (most frames carry one id) that is checked as it moves, in one
+        // look-up; with more, every stream is checked before any moves.
+        let held = frame
+            .ids()
+            .zip(frame.streams())
+            .filter(|&(id, number)| number != 0 && interest.contains(id));
+        if frame.id_count() > 1 && held.clone().any(|(id, n)| self.is_behind(source, id, n)) {
             return Verdict::Duplicate;
         }
         let mut lost = 0u64;
-        for (id, number) in held() {
-            let streams = self.expected.entry(id).or_default();
-            match streams.get_mut(&source) {
-                // Serial-number arithmetic: streams wrap after 2^32 - 1 frames.
-                Some(stream) => {
-                    if !stream.resync {
-                        lost += u64::from(number.wrapping_sub(stream.expected));
-                    }
-                    *stream = Stream {
-                        expected: next_number(number),
-                        resync: false,
-                    };
-                }
-                None if self.followed < MAX_FOLLOWED_STREAMS => {
-                    let stream = Stream {
-                        expected: next_number(number),
-                        resync: false,
-                    };
-                    streams.insert(source, stream);
-                    self.followed += 1;
-                }
-                None => self.unfollowed += 1,
+        for (id, number) in held {
+            match self.advance(source, id, number) {
+                Some(count) => lost += count,
+                None => return Verdict::Duplicate,
             }
         }
         match lost {
             0 => Verdict::Deliver,
             lost => Verdict::DeliverAfterLoss(lost),
         }
+    }
+
+    /// Whether `number` is behind `source`'s stream of `id`: a frame delivered already.
+    fn is_behind(&self, source: NodeId, id: u32, number: u32) -> bool {
+        self.expected
+            .get(&id)
+            .and_then(|streams| streams.get(&source))
+            .is_some_and(|stream| stream.is_ahead_of(number))
+    }
+
+    /// Move `source`'s stream of `id` past `number`, starting it if it is new; the frames
+    /// found lost before it. `None`, moving nothing, when `number` is behind the stream.
+    fn advance(&mut self, source: NodeId, id: u32, number: u32) -> Option<u64> {
+        let streams = self.expected.entry(id).or_default();
+        let next = Stream {
+            expected: next_number(number),
+            resync: false,
+        };
+        match streams.get_mut(&source) {
+            Some(stream) if stream.is_ahead_of(number) => return None,
+            // Serial-number arithmetic: streams wrap after 2^32 - 1 frames.
+            Some(stream) => {
+                let lost = if stream.resync {
+                    0
+                } else {
+                    u64::from(number.wrapping_sub(stream.expected))
+                };
+                *stream = next;
+                return Some(lost);
+            }
+            None if self.followed < MAX_FOLLOWED_STREAMS => {
+                streams.insert(source, next);
+                self.followed += 1;
+            }
+            None => self.unfollowed += 1,
+        }
+        Some(0)
     }
 
     /// The application dropped interest in `ids`: their streams pause. If it subscribes
