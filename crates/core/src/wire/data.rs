@@ -109,6 +109,9 @@ pub struct DataFrame {
     bytes: Bytes,
 }
 
+// The accessors routers call on every frame are `#[inline]`: a release build splits this
+// crate into several codegen units and has no LTO, so a call across units is never inlined
+// without it, and these are a few instructions each.
 impl DataFrame {
     /// Size of the encoded frame for this many ids and payload bytes.
     pub const fn encoded_len(id_count: usize, payload_len: usize) -> usize {
@@ -223,11 +226,13 @@ impl DataFrame {
     }
 
     /// Validate a complete frame (length prefix included) whose kind byte says data.
+    #[inline]
     pub(crate) fn from_bytes(bytes: Bytes) -> Result<DataFrame, WireError> {
         Self::validate(&bytes)?;
         Ok(DataFrame { bytes })
     }
 
+    #[inline]
     fn validate(bytes: &[u8]) -> Result<(), WireError> {
         let malformed = |what| WireError::Malformed { kind: "data", what };
         if bytes.len() < IDS {
@@ -249,6 +254,7 @@ impl DataFrame {
     /// The keep-latest key of a frame this crate validated, read without building a view:
     /// what a queue looks at to find the frame a newer one replaces.
     /// Anything else (a goodbye queued among reliable data, say) has none.
+    #[inline]
     pub(crate) fn latest_of(bytes: &[u8]) -> Option<LatestKey> {
         let is_data = bytes.get(FRAME_HEADER_LEN - 1) == Some(&(FrameKind::Data as u8));
         if !is_data || bytes.get(FLAGS)? & LATEST_BIT == 0 || bytes.len() < LATEST + 16 {
@@ -266,6 +272,7 @@ impl DataFrame {
     }
 
     /// The source and sequence number of a frame this crate validated.
+    #[inline]
     pub(crate) fn source_seq_of(bytes: &[u8]) -> (NodeId, u64) {
         let word = |at: usize| {
             let mut a = [0u8; 8];
@@ -276,6 +283,7 @@ impl DataFrame {
     }
 
     /// The federation of a frame this crate validated.
+    #[inline]
     pub(crate) fn federation_of(bytes: &[u8]) -> FederationId {
         let mut a = [0u8; 8];
         a.copy_from_slice(&bytes[FEDERATION..FEDERATION + 8]);
@@ -283,33 +291,40 @@ impl DataFrame {
     }
 
     /// Rebuild the view over bytes this crate validated before (frames held in queues).
+    #[inline]
     pub(crate) fn from_validated(bytes: Bytes) -> DataFrame {
         debug_assert!(Self::validate(&bytes).is_ok());
         DataFrame { bytes }
     }
 
+    #[inline]
     fn u64_at(&self, at: usize) -> u64 {
         let mut a = [0u8; 8];
         a.copy_from_slice(&self.bytes[at..at + 8]);
         u64::from_le_bytes(a)
     }
 
+    #[inline]
     pub fn federation(&self) -> FederationId {
         FederationId(self.u64_at(FEDERATION))
     }
 
+    #[inline]
     pub fn source(&self) -> NodeId {
         NodeId(self.u64_at(SOURCE))
     }
 
+    #[inline]
     pub fn seq(&self) -> u64 {
         self.u64_at(SEQ)
     }
 
+    #[inline]
     pub fn priority(&self) -> u8 {
         self.bytes[FLAGS] & PRIORITY_MASK
     }
 
+    #[inline]
     pub fn class(&self) -> TransportClass {
         if self.bytes[FLAGS] & RELIABLE_BIT != 0 {
             TransportClass::Reliable
@@ -319,6 +334,7 @@ impl DataFrame {
     }
 
     /// The keep-latest key, on a keep-latest frame.
+    #[inline]
     pub fn latest(&self) -> Option<LatestKey> {
         Self::latest_of(&self.bytes)
     }
@@ -333,15 +349,18 @@ impl DataFrame {
         }
     }
 
+    #[inline]
     pub fn id_count(&self) -> usize {
         u16::from_le_bytes([self.bytes[ID_COUNT], self.bytes[ID_COUNT + 1]]) as usize
     }
 
+    #[inline]
     fn ids_start(&self) -> usize {
         ids_start(self.bytes[FLAGS])
     }
 
     /// The interest ids, read in place.
+    #[inline]
     pub fn ids(&self) -> DataIds<'_> {
         let start = self.ids_start();
         DataIds {
@@ -351,6 +370,7 @@ impl DataFrame {
 
     /// The frame's number in the source's stream for each id, in the order of `ids()`
     /// (all 0 on a best-effort or keep-latest frame).
+    #[inline]
     pub fn streams(&self) -> DataIds<'_> {
         let count = self.id_count();
         let start = self.ids_start();
@@ -374,10 +394,12 @@ impl DataFrame {
     }
 
     /// The whole encoded frame, ready to forward.
+    #[inline]
     pub fn as_bytes(&self) -> &Bytes {
         &self.bytes
     }
 
+    #[inline]
     pub fn into_bytes(self) -> Bytes {
         self.bytes
     }
@@ -397,6 +419,7 @@ pub struct DataIds<'a> {
 impl Iterator for DataIds<'_> {
     type Item = u32;
 
+    #[inline]
     fn next(&mut self) -> Option<u32> {
         let (id, rest) = self.raw.split_first_chunk::<4>()?;
         self.raw = rest;

@@ -247,6 +247,7 @@ impl Frame {
     }
 }
 
+#[inline]
 fn read_length(buf: &[u8]) -> u32 {
     u32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]])
 }
@@ -254,6 +255,7 @@ fn read_length(buf: &[u8]) -> u32 {
 /// Validate whatever part of the header is present. Returns the kind once all six bytes are
 /// there, `None` before. Errors as early as the bytes allow, so garbage is refused after at
 /// most six bytes, whatever length it claims.
+#[inline]
 fn check_header(buf: &[u8], max_frame_size: usize) -> Result<Option<FrameKind>, WireError> {
     if buf.len() < LENGTH_PREFIX {
         return Ok(None);
@@ -299,6 +301,7 @@ pub fn decode_frame(buf: &mut BytesMut, max_frame_size: usize) -> Result<Option<
 /// Split the next whole frame off the front of `buf`, length prefix included, with its kind
 /// and its header checked but its body not yet decoded: a router decodes data frames by a
 /// shorter path than [`Frame::parse`] (they are most of what it reads).
+#[inline]
 pub fn split_frame(
     buf: &mut BytesMut,
     max_frame_size: usize,
