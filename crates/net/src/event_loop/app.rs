@@ -22,8 +22,10 @@ pub(crate) enum AppCommand {
     SetInterest(RoaringBitmap),
     /// Reply with what the rest of the network wants from this node.
     NetworkInterest(flume::Sender<RoaringBitmap>),
-    /// Ask the federation registry; the answer goes to the sender.
-    Manage(Request, flume::Sender<Response>),
+    /// Ask the federation registry; the answer goes to the sender. Boxed: a request is
+    /// larger than all the other commands, and every publish is moved as a command twice
+    /// (into the channel and out of it), so it would pay for the request's size.
+    Manage(Box<Request>, flume::Sender<Response>),
 }
 
 /// What happened to the node's links, for callers waiting on a condition.

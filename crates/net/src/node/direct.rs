@@ -194,7 +194,7 @@ impl DirectNode {
     /// Ask the federation registry, driving the network until it answers.
     pub fn manage(&mut self, request: Request, timeout: Duration) -> Result<Response, NetError> {
         let (reply, answer) = flume::bounded(1);
-        self.command(AppCommand::Manage(request, reply))?;
+        self.command(AppCommand::Manage(Box::new(request), reply))?;
         let deadline = Instant::now() + timeout;
         loop {
             if let Ok(response) = answer.try_recv() {

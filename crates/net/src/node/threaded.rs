@@ -192,7 +192,7 @@ impl Node {
     /// Ask the federation registry and wait for its answer.
     pub fn manage(&self, request: Request, timeout: Duration) -> Result<Response, NetError> {
         let (reply, answer) = flume::bounded(1);
-        self.command(AppCommand::Manage(request, reply))?;
+        self.command(AppCommand::Manage(Box::new(request), reply))?;
         answer
             .recv_timeout(timeout)
             .map_err(|_| NetError::Timeout(timeout, "the federation registry"))
