@@ -108,6 +108,12 @@ enum ApiArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum DriverArg {
+    Direct,
+    Thread,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum RawArg {
     Tcp,
     Udp,
@@ -401,6 +407,10 @@ pub(crate) struct ClutterArgs {
     /// the frame's start, as a simulation loop does (0: each update when it falls due).
     #[arg(long, default_value_t = clutter::DEFAULT_FRAME_MS)]
     frame_ms: u32,
+    /// How each federate's node runs: direct (on the federate's thread, inside its calls)
+    /// or thread (a thread of its own, where writes gather while the federate works).
+    #[arg(long, value_enum, default_value_t = DriverArg::Direct)]
+    driver: DriverArg,
     /// Side of each simulator's square area, in map units (the map is 1000 × 1000).
     #[arg(long, default_value_t = clutter::DEFAULT_AREA_UNITS)]
     area_units: u32,
@@ -434,6 +444,10 @@ fn clutter_options(args: &ClutterArgs, setup: Setup) -> Result<clutter::ClutterO
     options.rate_hz = args.rate;
     options.seconds = args.seconds;
     options.frame_ms = args.frame_ms;
+    options.driver = match args.driver {
+        DriverArg::Direct => clutter::NodeDriver::Direct,
+        DriverArg::Thread => clutter::NodeDriver::Thread,
+    };
     options.area_units = args.area_units;
     options.margin_units = args.margin_units;
     options.viewer_window_units = args.viewer_window_units;

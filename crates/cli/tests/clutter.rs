@@ -94,7 +94,8 @@ fn clutter_on_a_four_router_mesh_is_exact_and_complete() {
         &["mesh", "--routers", "4", "--federates", "3"],
         16,
     );
-    let case = small_run(&file, &[], &dir.path("results"));
+    // Nodes on threads of their own here (the tree test drives them directly).
+    let case = small_run(&file, &["--driver", "thread"], &dir.path("results"));
     // The routers ran in the benchmark's process: their counters were read.
     assert!(
         case["router_forwards_per_second"].as_f64().unwrap() > 0.0,
@@ -137,7 +138,8 @@ fn clutter_on_a_tree_of_router_processes_is_exact_and_complete() {
         16,
     );
     let up = Up::start(&file);
-    // Simulators send in frames here (the mesh test sends each update when due).
+    // Simulators send in frames here (the mesh test sends each update when due), from
+    // directly driven nodes.
     let case = small_run(
         &file,
         &["--routers-running", "--frame-ms", "50"],

@@ -90,6 +90,16 @@ pub const DEFAULT_SECONDS: f64 = 10.0;
 pub const DEFAULT_FRAME_MS: u32 = 0;
 /// Frames longer than this would make the rate a burst per second.
 pub const MAX_FRAME_MS: u32 = 1000;
+
+/// How each federate's node runs (`trellis_net::rti::Driver`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NodeDriver {
+    /// On the federate's thread, inside its calls: a write per call when the link is idle.
+    Direct,
+    /// On a thread of its own: writes gather while the federate works.
+    Thread,
+}
 pub const DEFAULT_SIMULATORS: u32 = 8;
 pub const DEFAULT_VIEWERS: u32 = 2;
 pub const DEFAULT_PROCESSES: usize = 2;
@@ -125,6 +135,7 @@ pub struct ClutterOptions {
     pub seconds: f64,
     /// Simulators send in frames of this many milliseconds (0: each update when due).
     pub frame_ms: u32,
+    pub driver: NodeDriver,
     pub area_units: u32,
     pub margin_units: u32,
     pub viewer_window_units: u32,
@@ -147,6 +158,7 @@ impl ClutterOptions {
             rate_hz: DEFAULT_RATE_HZ,
             seconds: DEFAULT_SECONDS,
             frame_ms: DEFAULT_FRAME_MS,
+            driver: NodeDriver::Direct,
             area_units: DEFAULT_AREA_UNITS,
             margin_units: DEFAULT_MARGIN_UNITS,
             viewer_window_units: DEFAULT_VIEWER_WINDOW_UNITS,
@@ -246,6 +258,7 @@ pub struct ClutterSummary {
     pub rate_hz: f64,
     pub seconds: f64,
     pub frame_ms: u32,
+    pub driver: NodeDriver,
     pub area_units: u32,
     pub margin_units: u32,
     pub viewer_window_units: u32,
@@ -276,6 +289,7 @@ pub fn run(options: &ClutterOptions, results: &Results) -> Result<ClutterSummary
         rate_hz: options.rate_hz,
         seconds: options.seconds,
         frame_ms: options.frame_ms,
+        driver: options.driver,
         area_units: options.area_units,
         margin_units: options.margin_units,
         viewer_window_units: options.viewer_window_units,
@@ -473,11 +487,12 @@ pub(crate) fn frames(frame_ms: u32) -> String {
 /// The summary for people.
 pub fn table(s: &ClutterSummary) -> String {
     let mut text = format!(
-        "clutter ({:?}, {} Hz, {} s, {}, areas {} units, margin {}, viewer window {}):",
+        "clutter ({:?}, {} Hz, {} s, {}, {:?} nodes, areas {} units, margin {}, viewer window {}):",
         s.transport,
         s.rate_hz,
         s.seconds,
         frames(s.frame_ms),
+        s.driver,
         s.area_units,
         s.margin_units,
         s.viewer_window_units

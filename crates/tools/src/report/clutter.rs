@@ -41,10 +41,11 @@ fn run_body(run: &Run, clutter: &Clutter) -> String {
         "<h3>{}</h3>{}",
         escape(&run.series_name()),
         paragraph(&format!(
-            "{} Hz, {} s per case, {}, {} delivery; areas of {} units, margin {}, viewer window {}.",
+            "{} Hz, {} s per case, {}, {:?} nodes, {} delivery; areas of {} units, margin {}, viewer window {}.",
             opt_number(clutter.rate_hz),
             opt_number(clutter.seconds),
             crate::bench::clutter::frames(clutter.frame_ms),
+            clutter.driver.unwrap_or(crate::bench::clutter::NodeDriver::Direct),
             clutter.transport.as_deref().unwrap_or("?"),
             count(clutter.area_units),
             count(clutter.margin_units),

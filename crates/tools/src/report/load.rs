@@ -351,6 +351,8 @@ pub(crate) struct Clutter {
     /// Absent in results from before frames: each update was sent when due.
     #[serde(default)]
     pub frame_ms: u32,
+    /// Absent in results from before the choice: direct.
+    pub driver: Option<crate::bench::clutter::NodeDriver>,
     pub area_units: Option<u64>,
     pub margin_units: Option<u64>,
     pub viewer_window_units: Option<u64>,

@@ -329,6 +329,7 @@ fn with_workers(
             reliable: options.setup.transport == crate::bench::Transport::Reliable,
             bundling: options.setup.bundling,
             spin: options.setup.spin,
+            driver: options.driver,
             federates,
         };
         let log = dir.join(format!("case-{case}-worker-{w}.log"));

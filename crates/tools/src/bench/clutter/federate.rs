@@ -10,6 +10,7 @@ use super::payload::{self, EntityState};
 use super::protocol::{FederateReport, FederateSpec, JoinRecord, Role, Target, WorkerPlan};
 use super::tally::Tally;
 use super::worker::Shared;
+use super::NodeDriver;
 use crate::bench::BenchError;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::Ordering;
@@ -102,7 +103,10 @@ pub fn rti_config(node: NodeConfig, driver: Driver) -> RtiConfig {
 fn connect(plan: &WorkerPlan, spec: &FederateSpec) -> Result<RtiAmbassador, BenchError> {
     Ok(RtiAmbassador::connect(rti_config(
         node_config(plan, spec)?,
-        Driver::Direct,
+        match plan.driver {
+            NodeDriver::Direct => Driver::Direct,
+            NodeDriver::Thread => Driver::Thread,
+        },
     ))?)
 }
 

@@ -4,6 +4,7 @@
 
 use super::geometry::Geometry;
 use super::histogram::Histogram;
+use super::NodeDriver;
 use crate::bench::Bundling;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -53,6 +54,7 @@ pub struct WorkerPlan {
     pub bundling: Bundling,
     /// How long each federate's event loop polls before it sleeps.
     pub spin: Duration,
+    pub driver: NodeDriver,
     pub federates: Vec<FederateSpec>,
 }
 
