@@ -125,7 +125,19 @@ impl Layouts {
 
     /// Ids an object update in `region` goes out on (the wildcard id without a region).
     pub fn object_ids(&self, class: ObjectClassHandle, region: Option<&Region>) -> Vec<u32> {
-        ids(self.object(class), region, |cell| {
+        let mut ids = Vec::new();
+        self.object_ids_into(class, region, &mut ids);
+        ids
+    }
+
+    /// [`Layouts::object_ids`] appended to `ids`: an update reuses one buffer.
+    pub fn object_ids_into(
+        &self,
+        class: ObjectClassHandle,
+        region: Option<&Region>,
+        ids: &mut Vec<u32>,
+    ) {
+        ids_into(self.object(class), region, ids, |cell| {
             self.object_id(class, cell)
         })
     }
@@ -135,23 +147,28 @@ impl Layouts {
         class: InteractionClassHandle,
         region: Option<&Region>,
     ) -> Vec<u32> {
-        ids(self.interaction(class), region, |cell| {
+        let mut ids = Vec::new();
+        ids_into(self.interaction(class), region, &mut ids, |cell| {
             self.interaction_id(class, cell)
-        })
+        });
+        ids
     }
 }
 
-fn ids(layout: &CellLayout, region: Option<&Region>, id: impl Fn(u32) -> u32) -> Vec<u32> {
+fn ids_into(
+    layout: &CellLayout,
+    region: Option<&Region>,
+    ids: &mut Vec<u32>,
+    id: impl Fn(u32) -> u32,
+) {
     match region {
-        Some(region) if !layout.axes().is_empty() => {
-            let cells = layout.cells(region);
-            if cells.len() > MAX_IDS_PER_MESSAGE {
-                vec![id(WILDCARD_CELL)]
-            } else {
-                cells.into_iter().map(id).collect()
-            }
+        Some(region)
+            if !layout.axes().is_empty()
+                && layout.cells_touched(region) <= MAX_IDS_PER_MESSAGE as u64 =>
+        {
+            layout.for_each_cell(region, &mut |cell| ids.push(id(cell)))
         }
-        _ => vec![id(WILDCARD_CELL)],
+        _ => ids.push(id(WILDCARD_CELL)),
     }
 }
 

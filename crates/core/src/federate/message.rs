@@ -164,9 +164,10 @@ fn put_region(out: &mut BytesMut, region: Option<&Region>) {
     match region {
         None => out.put_u8(0),
         Some(region) => {
-            let ranges: Vec<(u32, Range)> = region.ranges().take(u8::MAX as usize).collect();
-            out.put_u8(ranges.len() as u8);
-            for (dimension, range) in ranges {
+            // Counted, then written: no list of the ranges is collected per message.
+            let ranges = || region.ranges().take(u8::MAX as usize);
+            out.put_u8(ranges().count() as u8);
+            for (dimension, range) in ranges() {
                 out.put_u32_le(dimension);
                 out.put_u64_le(range.lower);
                 out.put_u64_le(range.upper);
@@ -279,7 +280,15 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
 impl Message {
     /// Decode a payload; values and the tag share its buffer.
     pub fn decode(payload: &Bytes) -> Result<Message, WireError> {
-        let mut r = Reader::new(payload, "federate message");
+        Message::decode_at(payload, 0)
+    }
+
+    /// Decode the message that fills `bytes` from `start` on (a data frame's payload):
+    /// values and the tag share the frame's buffer, with no handle on the payload alone
+    /// made and dropped per message.
+    pub fn decode_at(bytes: &Bytes, start: usize) -> Result<Message, WireError> {
+        // The reader runs to the end of `bytes`, so `slice` finds its offsets in `bytes`.
+        let mut r = Reader::new(&bytes[start..], "federate message");
         let kind = r.u8("kind")?;
         let time_stamped = kind & TIME_STAMPED != 0;
         let kind = kind & !TIME_STAMPED;
@@ -287,7 +296,7 @@ impl Message {
         let class = r.u32("class")?;
         let time = r.u64("time")?;
         let tag_len = r.u16("tag length")? as usize;
-        let tag = slice(payload, &mut r, tag_len, "tag")?;
+        let tag = slice(bytes, &mut r, tag_len, "tag")?;
         let body = match kind {
             1 => Body::Register {
                 object: ObjectId(r.u64("object")?),
@@ -295,13 +304,13 @@ impl Message {
             },
             2 => Body::Update {
                 object: ObjectId(r.u64("object")?),
-                name: text(payload, &mut r, "name")?,
+                name: text(bytes, &mut r, "name")?,
                 region: region(&mut r)?,
-                values: values(payload, &mut r)?,
+                values: values(bytes, &mut r)?,
             },
             3 => Body::Interaction {
                 region: region(&mut r)?,
-                values: values(payload, &mut r)?,
+                values: values(bytes, &mut r)?,
             },
             4 => Body::Delete {
                 object: ObjectId(r.u64("object")?),
@@ -372,22 +381,23 @@ impl Message {
     }
 }
 
-/// Take `len` bytes as a slice of `payload` (no copy), advancing the reader.
+/// Take `len` bytes as a slice of `bytes` (no copy), advancing the reader, which reads a
+/// tail of `bytes`.
 fn slice(
-    payload: &Bytes,
+    bytes: &Bytes,
     r: &mut Reader<'_>,
     len: usize,
     what: &'static str,
 ) -> Result<Bytes, WireError> {
-    let start = payload.len() - r.remaining();
+    let start = bytes.len() - r.remaining();
     r.bytes(len, what)?;
-    Ok(payload.slice(start..start + len))
+    Ok(bytes.slice(start..start + len))
 }
 
-/// Text with a 16-bit length, as a slice of `payload`.
-fn text(payload: &Bytes, r: &mut Reader<'_>, what: &'static str) -> Result<Text, WireError> {
+/// Text with a 16-bit length, as a slice of `bytes`.
+fn text(bytes: &Bytes, r: &mut Reader<'_>, what: &'static str) -> Result<Text, WireError> {
     let len = r.u16(what)? as usize;
-    let raw = slice(payload, r, len, what)?;
+    let raw = slice(bytes, r, len, what)?;
     match std::str::from_utf8(&raw) {
         Ok(_) => Ok(Text(raw)),
         Err(_) => Err(r.malformed("text field is not UTF-8")),
@@ -409,14 +419,14 @@ fn region(r: &mut Reader<'_>) -> Result<Option<Region>, WireError> {
     Ok(Some(region))
 }
 
-fn values(payload: &Bytes, r: &mut Reader<'_>) -> Result<Vec<(u32, Bytes)>, WireError> {
+fn values(bytes: &Bytes, r: &mut Reader<'_>) -> Result<Vec<(u32, Bytes)>, WireError> {
     let count = r.u16("value count")? as usize;
     // Each value takes at least 8 bytes, so a lying count cannot reserve memory.
     let mut values = Vec::with_capacity(count.min(r.remaining() / 8));
     for _ in 0..count {
         let handle = r.u32("handle")?;
         let len = r.u32("value length")? as usize;
-        values.push((handle, slice(payload, r, len, "value")?));
+        values.push((handle, slice(bytes, r, len, "value")?));
     }
     Ok(values)
 }
@@ -469,6 +479,10 @@ mod tests {
             message.encode(&mut out);
             let payload = out.freeze();
             assert_eq!(Message::decode(&payload).unwrap(), message);
+            // Behind a frame's header, as data frames carry it.
+            let mut framed = BytesMut::from(&b"header"[..]);
+            framed.extend_from_slice(&payload);
+            assert_eq!(Message::decode_at(&framed.freeze(), 6).unwrap(), message);
         }
     }
 

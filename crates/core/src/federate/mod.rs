@@ -75,6 +75,9 @@ type Plain<'a> = Outgoing<'a, &'a [u8]>;
 /// Bins per dimension unless configured otherwise.
 pub const DEFAULT_BINS: u32 = 16;
 
+/// Id lists kept for reuse: more than the publishes one service call queues.
+const SPARE_ID_LISTS: usize = 8;
+
 /// What the federate asks of the node it runs on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -174,6 +177,12 @@ pub struct Federate {
     /// Per known instance and attribute, the node and sequence number of the newest
     /// keep-latest value reflected: older copies are dropped.
     reflected: FxHashMap<ObjectId, FxHashMap<AttributeHandle, (NodeId, u64)>>,
+    /// Id lists of publishes the node carried out ([`Federate::recycle`]), cleared: an
+    /// update takes one instead of allocating.
+    spare_ids: Vec<Vec<u32>>,
+    /// The allocation of an update's list of values for one message, kept empty between
+    /// updates (its values borrow from one call).
+    part_buffer: Vec<Value<'static>>,
 }
 
 impl Federate {
@@ -210,6 +219,8 @@ impl Federate {
             advisories: Default::default(),
             keep_latest: BTreeMap::new(),
             reflected: FxHashMap::default(),
+            spare_ids: Vec::new(),
+            part_buffer: Vec::new(),
         })
     }
 
@@ -248,6 +259,17 @@ impl Federate {
 
     pub fn poll_action(&mut self) -> Option<Action> {
         self.actions.pop_front()
+    }
+
+    /// Hand back an action the node has carried out: its buffers serve later updates, which
+    /// then allocate nothing. An action not handed back is merely not reused.
+    pub fn recycle(&mut self, action: Action) {
+        if let Action::Publish { mut ids, .. } = action {
+            if self.spare_ids.len() < SPARE_ID_LISTS {
+                ids.clear();
+                self.spare_ids.push(ids);
+            }
+        }
     }
 
     pub fn poll_callback(&mut self) -> Option<Callback> {
@@ -310,10 +332,10 @@ impl Federate {
         self.model.object_class(class).qualified_name.clone()
     }
 
-    fn check_attributes(
+    fn check_attributes<'a>(
         &self,
         class: ObjectClassHandle,
-        attributes: &[AttributeHandle],
+        attributes: impl IntoIterator<Item = &'a AttributeHandle>,
     ) -> Result<(), FederateError> {
         for &a in attributes {
             let defined = (a.0 as usize) < self.model.counts().attributes
@@ -689,19 +711,18 @@ impl Federate {
         if values.len() > MAX_VALUES {
             return Err(FederateError::TooManyValues(values.len()));
         }
-        let attributes: Vec<AttributeHandle> = values.iter().map(|(a, _)| *a).collect();
-        self.check_attributes(class, &attributes)?;
-        if let Some(missing) = attributes.iter().find(|a| !self.publishes(class, **a)) {
+        let attributes = || values.iter().map(|(a, _)| a);
+        self.check_attributes(class, attributes())?;
+        if let Some(missing) = attributes().find(|a| !self.publishes(class, **a)) {
             return Err(FederateError::AttributeNotPublished {
                 class: self.class_name(class),
                 attribute: self.model.attribute(*missing).name.clone(),
             });
         }
-        self.check_owned(object, &attributes)?;
+        self.check_owned(object, attributes())?;
         if let Some(region) = region {
             self.layouts.object(class).validate(region)?;
         }
-        let ids = self.layouts.object_ids(class, region);
         // Keep-latest attributes go in their own message, keyed by the instance with one
         // mask bit per attribute position (past 64 positions they cannot be keyed).
         let keyed_bits: Vec<(u32, u64)> = if self.may_keep_latest() {
@@ -728,8 +749,8 @@ impl Federate {
         // One message per transport, and the keep-latest attributes apart; most updates are
         // one message. The instance's name is borrowed, not copied: the encoding buffer and
         // the queue are other fields of the federate.
-        let name = &self.owned[&object].name;
-        let mut part: Vec<Value<'_>> = Vec::with_capacity(values.len());
+        let name = &owned.name;
+        let mut part: Vec<Value<'_>> = reuse_buffer(std::mem::take(&mut self.part_buffer));
         for transport in [TransportClass::Reliable, TransportClass::BestEffort] {
             for keyed in [false, true] {
                 part.clear();
@@ -761,9 +782,12 @@ impl Federate {
                 };
                 let header = stamp.header(self.handle, class.0, tag);
                 let payload = Self::encode(&mut self.encode_buf, &header, &outgoing);
-                self.actions.push_back(stamp.publish(ids.clone(), payload));
+                let mut ids = self.spare_ids.pop().unwrap_or_default();
+                self.layouts.object_ids_into(class, region, &mut ids);
+                self.actions.push_back(stamp.publish(ids, payload));
             }
         }
+        self.part_buffer = reuse_buffer(part);
         self.stats.updates_sent += 1;
         Ok(())
     }
@@ -914,13 +938,6 @@ impl Federate {
         self.handle_message_from(payload, transport, None)
     }
 
-    /// A data frame for this federate's application arrived: its payload, with what a
-    /// keep-latest frame's header says about its freshness.
-    pub fn handle_data(&mut self, frame: &DataFrame) {
-        let keyed = frame.latest().map(|_| (frame.source(), frame.seq()));
-        self.handle_message_from(&frame.payload_bytes(), frame.class(), keyed)
-    }
-
     /// [`Federate::handle_message`] for a keep-latest frame when `keyed` gives its source
     /// node and sequence number (see the module notes).
     pub fn handle_message_from(
@@ -929,13 +946,35 @@ impl Federate {
         transport: TransportClass,
         keyed: Option<(NodeId, u64)>,
     ) {
+        self.handle_message_at(payload, 0, transport, keyed)
+    }
+
+    /// A data frame for this federate's application arrived: its payload, with what a
+    /// keep-latest frame's header says about its freshness. Decoded in the frame's own
+    /// buffer: no handle on the payload alone is made per message.
+    pub fn handle_data(&mut self, frame: &DataFrame) {
+        let keyed = frame.latest().map(|_| (frame.source(), frame.seq()));
+        let bytes = frame.as_bytes();
+        let start = bytes.len() - frame.payload().len();
+        self.handle_message_at(bytes, start, frame.class(), keyed)
+    }
+
+    /// [`Federate::handle_message_from`] for the message filling `bytes` from `start` on.
+    fn handle_message_at(
+        &mut self,
+        bytes: &Bytes,
+        start: usize,
+        transport: TransportClass,
+        keyed: Option<(NodeId, u64)>,
+    ) {
         self.stats.messages += 1;
+        let payload = &bytes[start..];
         match payload.first() {
             Some(&REGISTRY_EVENT_KIND) => return self.on_registry_payload(payload),
             Some(&TIME_MESSAGE_KIND) => return self.on_time_payload(payload),
             _ => {}
         }
-        let Ok(message) = Message::decode(payload) else {
+        let Ok(message) = Message::decode_at(bytes, start) else {
             self.stats.malformed += 1;
             return;
         };
@@ -1279,6 +1318,14 @@ impl Stamp {
             time_stamped: message.time_stamped,
         }
     }
+}
+
+/// An empty vector with `buffer`'s allocation, for elements of another type of the same
+/// size and alignment (collecting in place keeps the allocation): scratch space kept
+/// across calls for elements that borrow from one call.
+fn reuse_buffer<T, U>(mut buffer: Vec<T>) -> Vec<U> {
+    buffer.clear();
+    buffer.into_iter().map(|_| unreachable!()).collect()
 }
 
 /// Whether a subscription in `regions` (none: the whole space) takes something sent in

@@ -315,13 +315,15 @@ impl Federate {
             .expect("checked by known_instance")
     }
 
-    /// Every attribute must be owned here.
-    pub(super) fn check_owned(
+    /// Every attribute must be owned here. The instance is looked up once.
+    pub(super) fn check_owned<'a>(
         &self,
         object: ObjectId,
-        attributes: &[AttributeHandle],
+        attributes: impl IntoIterator<Item = &'a AttributeHandle>,
     ) -> Result<()> {
-        match attributes.iter().find(|a| !self.owns(object, **a)) {
+        let instance = self.instances.get(&object);
+        let owns = |a: AttributeHandle| instance.is_some_and(|i| i.owns(a));
+        match attributes.into_iter().find(|a| !owns(**a)) {
             Some(a) => Err(FederateError::AttributeNotOwned {
                 object,
                 attribute: self.attribute_name(*a),

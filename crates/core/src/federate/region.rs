@@ -102,6 +102,15 @@ impl Axis {
         let value = value.min(bound - 1);
         ((u128::from(value) * u128::from(self.bins)) / u128::from(bound)) as u32
     }
+
+    /// The first and last bin `region` touches on this axis (all bins when it does not
+    /// name the dimension).
+    fn span(&self, region: &Region) -> (u32, u32) {
+        match region.range(self.dimension) {
+            Some(r) if r.upper > r.lower => (self.bin(r.lower), self.bin(r.upper - 1)),
+            _ => (0, self.bins - 1),
+        }
+    }
 }
 
 /// How a class's routing space is cut into cells: its axes in dimension-handle order.
@@ -152,21 +161,37 @@ impl CellLayout {
 
     /// Every cell the region touches (a dimension it does not name counts as all bins).
     pub fn cells(&self, region: &Region) -> Vec<u32> {
-        let mut cells = vec![0u32];
-        for axis in &self.axes {
-            let (first, last) = match region.range(axis.dimension) {
-                Some(r) if r.upper > r.lower => (axis.bin(r.lower), axis.bin(r.upper - 1)),
-                _ => (0, axis.bins - 1),
-            };
-            let mut next = Vec::with_capacity(cells.len() * (last - first + 1) as usize);
-            for cell in &cells {
-                for bin in first..=last {
-                    next.push(cell * axis.bins + bin);
-                }
-            }
-            cells = next;
-        }
+        let mut cells = Vec::new();
+        self.for_each_cell(region, &mut |cell| cells.push(cell));
         cells
+    }
+
+    /// How many cells the region touches, without listing them.
+    pub fn cells_touched(&self, region: &Region) -> u64 {
+        (self.axes.iter())
+            .map(|axis| {
+                let (first, last) = axis.span(region);
+                u64::from(last - first + 1)
+            })
+            .product()
+    }
+
+    /// Hand `f` every cell the region touches, in increasing order. Nothing is allocated:
+    /// an update in a region computes its ids this way for every message.
+    pub fn for_each_cell(&self, region: &Region, f: &mut impl FnMut(u32)) {
+        cells_under(&self.axes, region, 0, f);
+    }
+}
+
+/// The cells under `prefix` (the cell number the axes before `axes` make), first axis most
+/// significant.
+fn cells_under(axes: &[Axis], region: &Region, prefix: u32, f: &mut impl FnMut(u32)) {
+    let Some((axis, rest)) = axes.split_first() else {
+        return f(prefix);
+    };
+    let (first, last) = axis.span(region);
+    for bin in first..=last {
+        cells_under(rest, region, prefix * axis.bins + bin, f);
     }
 }
 
@@ -226,6 +251,12 @@ mod tests {
             .with(2, Range::new(999, 1000));
         assert_eq!(layout.cells(&edge), vec![39]);
         assert_eq!(layout.cells(&Region::new()).len(), 40);
+        for region in [point, strip, edge, Region::new()] {
+            assert_eq!(
+                layout.cells_touched(&region),
+                layout.cells(&region).len() as u64
+            );
+        }
     }
 
     #[test]
