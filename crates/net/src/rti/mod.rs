@@ -356,20 +356,20 @@ impl RtiAmbassador {
             let Some(action) = self.joined.as_mut().and_then(|j| j.federate.poll_action()) else {
                 return Ok(());
             };
-            match action {
-                Action::SetInterest(ids) => self.link.set_interest(&ids)?,
+            match &action {
+                Action::SetInterest(ids) => self.link.set_interest(ids)?,
                 Action::Publish {
                     ids,
                     class,
                     payload,
                     latest: None,
-                } => self.link.publish(&ids, class, &payload)?,
+                } => self.link.publish(ids, *class, payload)?,
                 Action::Publish {
                     ids,
                     class,
                     payload,
                     latest: Some(latest),
-                } => self.link.publish_latest(&ids, class, latest, &payload)?,
+                } => self.link.publish_latest(ids, *class, *latest, payload)?,
                 Action::Ask(request) => {
                     let response = match self.link.manage(request.clone(), self.timeout) {
                         // The catch-up on missed events and the reclaim are the federate's
@@ -385,9 +385,13 @@ impl RtiAmbassador {
                         other => other?,
                     };
                     if let Some(joined) = self.joined.as_mut() {
-                        joined.federate.handle_reply(&request, response);
+                        joined.federate.handle_reply(request, response);
                     }
                 }
+            }
+            // Its buffers serve the next updates.
+            if let Some(joined) = self.joined.as_mut() {
+                joined.federate.recycle(action);
             }
         }
     }
@@ -660,9 +664,10 @@ impl RtiAmbassador {
         if timeout.is_zero() {
             return Ok(None);
         }
+        // One clock read per wait: the first slice is the whole timeout.
         let deadline = Instant::now() + timeout;
+        let mut left = timeout;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
             match self.link.recv_timeout(self.watch_slice(left))? {
                 Some(message) => self.take_message(message)?,
                 None if left.is_zero() || Instant::now() >= deadline => return Ok(None),
@@ -671,6 +676,7 @@ impl RtiAmbassador {
             if let Some(callback) = self.poll_callback_now()? {
                 return Ok(Some(callback));
             }
+            left = deadline.saturating_duration_since(Instant::now());
         }
     }
 
@@ -685,25 +691,44 @@ impl RtiAmbassador {
     /// A callback that is ready now: queued already, or made by the messages that arrived.
     fn poll_callback_now(&mut self) -> Result<Option<Callback>, RtiError> {
         loop {
-            if let Some(lost) = self.watch_connection() {
-                return Ok(Some(lost));
-            }
-            if let Some(lost) = self.watch_reliable_losses() {
-                return Ok(Some(lost));
-            }
-            self.watch_network_interest()?;
-            if let Some(callback) = self
-                .joined
-                .as_mut()
-                .and_then(|j| j.federate.poll_callback())
-            {
-                return Ok(Some(self.after_callback(callback)));
+            if self.may_have_callback() {
+                if let Some(callback) = self.ready_callback()? {
+                    return Ok(Some(callback));
+                }
             }
             match self.link.recv_timeout(Duration::ZERO)? {
                 Some(message) => self.take_message(message)?,
-                None => return Ok(None),
+                None => return self.ready_callback(),
             }
         }
+    }
+
+    /// Whether [`RtiAmbassador::ready_callback`] may find anything before the network is
+    /// read. With nothing queued and the advisories not watched it can only find a lost
+    /// link or lost messages, and those are still found after the read (before the read's
+    /// own callbacks, or before answering that none is ready): the node's counters are
+    /// then looked at once per callback, not twice.
+    fn may_have_callback(&self) -> bool {
+        self.joined
+            .as_ref()
+            .is_some_and(|j| j.federate.has_callbacks() || j.federate.wants_network_interest())
+    }
+
+    /// The next callback without reading the network: the membership's and reliable
+    /// losses' first, then the federate's.
+    fn ready_callback(&mut self) -> Result<Option<Callback>, RtiError> {
+        if let Some(lost) = self.watch_connection() {
+            return Ok(Some(lost));
+        }
+        if let Some(lost) = self.watch_reliable_losses() {
+            return Ok(Some(lost));
+        }
+        self.watch_network_interest()?;
+        let callback = self
+            .joined
+            .as_mut()
+            .and_then(|j| j.federate.poll_callback());
+        Ok(callback.map(|callback| self.after_callback(callback)))
     }
 
     /// A connectionLost from the federate itself (the federation resigned it) ends the
@@ -736,19 +761,8 @@ impl RtiAmbassador {
     /// The next callback, awaited (thread driver only).
     pub async fn next_callback(&mut self) -> Result<Callback, RtiError> {
         loop {
-            if let Some(lost) = self.watch_connection() {
-                return Ok(lost);
-            }
-            if let Some(lost) = self.watch_reliable_losses() {
-                return Ok(lost);
-            }
-            self.watch_network_interest()?;
-            if let Some(callback) = self
-                .joined
-                .as_mut()
-                .and_then(|j| j.federate.poll_callback())
-            {
-                return Ok(self.after_callback(callback));
+            if let Some(callback) = self.ready_callback()? {
+                return Ok(callback);
             }
             let message = match &self.link {
                 Link::Thread(node) => node.recv_async().await?,
