@@ -47,19 +47,20 @@ pub(crate) struct InputBuffers {
 }
 
 impl InputBuffers {
-    /// Append `bytes` to the link buffer `buf`, moving its undecoded rest to a reusable
-    /// buffer first when it has no room. A buffer that must grow is sized for the whole
-    /// frame it holds the start of (up to `max_frame_bytes`), so a large frame arriving in
-    /// many reads is copied once, not once per read.
-    pub(crate) fn append(&mut self, buf: &mut InputBuffer, bytes: &[u8], max_frame_bytes: usize) {
-        let needed = buf.len() + bytes.len();
+    /// Make room in the link buffer `buf` for `more` bytes to be appended (a driver reads its
+    /// socket straight into the room), moving its undecoded rest to a reusable buffer first
+    /// when it has none. A buffer that must grow is sized for the whole frame it holds the
+    /// start of (up to `max_frame_bytes`), so a large frame arriving in many reads is
+    /// copied once, not once per read.
+    pub(crate) fn reserve(&mut self, buf: &mut InputBuffer, more: usize, max_frame_bytes: usize) {
+        let needed = buf.len() + more;
         // `try_reclaim` reuses `buf` itself when no frame holds on to it (moving only the
         // undecoded rest to its front).
-        if buf.capacity() < needed && !buf.bytes.try_reclaim(bytes.len()) {
+        if buf.capacity() < needed && !buf.bytes.try_reclaim(more) {
             let whole_frame = buf.len() + missing_bytes(buf).min(max_frame_bytes);
             self.swap(buf, needed.max(whole_frame));
         }
-        buf.extend_from_slice(bytes);
+        debug_assert!(buf.capacity() - buf.len() >= more);
         debug_assert!(self.spare.len() <= MAX_SPARE_BUFFERS);
     }
 
@@ -107,6 +108,14 @@ impl InputBuffers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl InputBuffers {
+        /// What the router does with the bytes of one read.
+        fn append(&mut self, buf: &mut InputBuffer, bytes: &[u8], max_frame_bytes: usize) {
+            self.reserve(buf, bytes.len(), max_frame_bytes);
+            buf.extend_from_slice(bytes);
+        }
+    }
 
     /// These bytes are not frames: no length prefix is trusted.
     const MAX_FRAME: usize = 0;

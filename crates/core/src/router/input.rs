@@ -16,24 +16,50 @@ impl Router {
     /// Bytes arrived on a link's stream. They are decoded and acted on at once, unless the
     /// link is paused by back-pressure (`wants_read` false), in which case they wait.
     pub fn handle_bytes(&mut self, now: Time, id: LinkId, bytes: &[u8]) {
+        let Some(buf) = self.input_buffer(id, bytes.len()) else {
+            return;
+        };
+        buf.extend_from_slice(bytes);
+        self.handle_received(now, id, bytes.len());
+    }
+
+    /// The input buffer of link `id`, with room for at least `more` bytes, for a driver that
+    /// reads its socket straight into the room: one copy less than [`Router::handle_bytes`].
+    /// The driver may only append to it, then must call [`Router::handle_received`] with how
+    /// many bytes it appended. `None` when the link is gone or closing: its bytes are not
+    /// wanted (a driver can hand them to `handle_bytes`, which drops them).
+    pub fn input_buffer(&mut self, id: LinkId, more: usize) -> Option<&mut bytes::BytesMut> {
+        let slot = self.live(id)?;
+        let max_frame_bytes = self.max_frame_size;
+        let link = self.links[slot as usize].as_mut().expect("live link");
+        if link.is_closing() {
+            return None;
+        }
+        self.input_buffers
+            .reserve(&mut link.inbuf, more, max_frame_bytes);
+        Some(&mut link.inbuf)
+    }
+
+    /// `count` bytes were appended to the input buffer of link `id` (see
+    /// [`Router::input_buffer`]). They are decoded and acted on at once, unless the link is
+    /// paused by back-pressure (`wants_read` false), in which case they wait.
+    pub fn handle_received(&mut self, now: Time, id: LinkId, count: usize) {
         let Some(slot) = self.live(id) else { return };
         let link = self.link_mut(slot);
         if link.is_closing() {
             return;
         }
+        debug_assert!(
+            link.inbuf.len() >= count,
+            "received bytes are in the buffer"
+        );
         link.last_received = now;
-        link.stats.bytes_in += bytes.len() as u64;
-        if let Some(reason) = self.input_refusal(slot, bytes.len()) {
+        link.stats.bytes_in += count as u64;
+        if let Some(reason) = self.input_refusal(slot) {
+            // Closing clears the buffer, these bytes with it.
             self.fail(now, slot, reason);
-            return;
-        }
-        let link = self.links[slot as usize].as_mut().expect("live link");
-        let max_frame_bytes = self.max_frame_size;
-        self.input_buffers
-            .append(&mut link.inbuf, bytes, max_frame_bytes);
-        let link = self.link_mut(slot);
-        // A paused link's bytes wait: they are processed when it resumes.
-        if link.stalled.is_none() {
+        } else if self.link(slot).stalled.is_none() {
+            // A paused link's bytes wait: they are processed when it resumes.
             self.process_input(now, slot);
         }
         if let Some(link) = self.links[slot as usize].as_mut() {
@@ -42,10 +68,10 @@ impl Router {
         self.recount_input(slot);
     }
 
-    /// Why `more` bytes from `slot` may not be buffered, if they may not.
-    fn input_refusal(&self, slot: Slot, more: usize) -> Option<CloseReason> {
+    /// Why the bytes buffered for `slot` may not be kept, if they may not.
+    fn input_refusal(&self, slot: Slot) -> Option<CloseReason> {
         let link = self.link(slot);
-        let held = link.inbuf.len() + more;
+        let held = link.inbuf.len();
         // Only an accepted link is bounded before its hello: whoever dialed it sends nothing
         // more until our hello answers, while the router we dialed may send its hello and
         // its interest in one segment.

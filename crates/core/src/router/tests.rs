@@ -596,6 +596,50 @@ fn partial_frames_across_all_links_stay_within_the_input_budget() {
 }
 
 #[test]
+fn bytes_read_straight_into_the_input_buffer_are_decoded_where_they_land() {
+    let now = Time::ZERO;
+    let mut router = small_router(1 << 20);
+    let sender = Peer::federate(&mut router, now, "sender", FED);
+    let mut receiver = Peer::federate(&mut router, now, "receiver", FED);
+    receiver.declare(&mut router, now, FED, InterestOp::Add, &[(7, 7)]);
+    events(&mut router, now);
+    let mut frames = BytesMut::new();
+    let header = |seq| DataHeader {
+        federation: FederationId::of(FED),
+        source: NodeId(100 + sender.link.slot as u64),
+        seq,
+        priority: 4,
+        class: TransportClass::Reliable,
+    };
+    DataFrame::encode(&mut frames, &header(1), &[7], &[1; 100]);
+    DataFrame::encode(&mut frames, &header(2), &[7], &[2; 100]);
+    // Two reads that cut the second frame in half, as a socket may.
+    let cut = frames.len() - 50;
+    let bytes_in = |router: &Router| router.link_info(sender.link).map(|l| l.stats.bytes_in);
+    let before = bytes_in(&router).expect("the sender's link is open");
+    for read in [&frames[..cut], &frames[cut..]] {
+        let buf = router
+            .input_buffer(sender.link, read.len())
+            .expect("an open link has an input buffer");
+        assert!(buf.capacity() - buf.len() >= read.len(), "room was made");
+        buf.extend_from_slice(read);
+        router.handle_received(now, sender.link, read.len());
+    }
+    assert_eq!(receiver.data_seqs(&mut router, now), vec![1, 2]);
+    assert_eq!(router.input_buffered(), 0, "both frames were decoded");
+    assert_eq!(
+        bytes_in(&router),
+        Some(before + frames.len() as u64),
+        "every byte read was counted"
+    );
+    router.close_link(now, sender.link, "done");
+    assert!(
+        router.input_buffer(sender.link, 1).is_none(),
+        "a closing link wants no more input"
+    );
+}
+
+#[test]
 fn a_connection_without_a_hello_is_closed_at_the_handshake_deadline() {
     let mut now = Time::ZERO;
     let mut router = small_router(1 << 20);

@@ -1,9 +1,10 @@
 //! TCP pipes: listening, accepting, dialing, reading into the router, writing its batches.
 
 use super::host::{DialState, Transport};
-use super::{Conn, EventLoop, Source, READS_PER_TURN, WRITES_PER_TURN};
+use super::{Conn, EventLoop, Source, READS_PER_TURN, READ_CHUNK, WRITES_PER_TURN};
 use crate::endpoint::Endpoint;
 use crate::runtime::HostId;
+use bytes::BytesMut;
 use mio::net::{TcpListener, TcpStream};
 use mio::Token;
 use std::io::{ErrorKind, Read, Write};
@@ -11,6 +12,18 @@ use std::net::SocketAddr;
 use trellis_core::router::LinkSpec;
 use trellis_core::wire::UdpOffer;
 use trellis_core::Time;
+
+/// Read at most `limit` bytes from `stream` into the spare room of `buf`, appending them.
+fn recv_into(stream: &TcpStream, buf: &mut BytesMut, limit: usize) -> std::io::Result<usize> {
+    let spare = buf.spare_capacity_mut();
+    let room = spare.len().min(limit);
+    let n = socket2::SockRef::from(stream).recv(&mut spare[..room])?;
+    assert!(n <= room, "recv returned more than the room it was given");
+    // SAFETY: `recv` wrote (initialised) the first `n` bytes of the spare room, and
+    // `n <= room <= capacity - len`.
+    unsafe { buf.set_len(buf.len() + n) };
+    Ok(n)
+}
 
 /// Bind a listener. Unlike `mio`'s default, a port another socket listens on is an error
 /// here even on systems where address reuse would allow it.
@@ -201,13 +214,19 @@ impl EventLoop {
             if !h.router.wants_read(link) {
                 return; // ReadResumed puts it back on the list.
             }
-            match conn.stream.read(&mut self.read_buf) {
+            // Bytes land in the link's own input buffer, where frames are decoded in place.
+            // A closing link has none: what it still sends is read and dropped.
+            let read = match h.router.input_buffer(link, READ_CHUNK) {
+                Some(buf) => recv_into(&conn.stream, buf, READ_CHUNK),
+                None => conn.stream.read(&mut self.read_buf),
+            };
+            match read {
                 Ok(0) => return h.router.handle_eof(now, link),
                 Ok(n) => {
-                    h.router.handle_bytes(now, link, &self.read_buf[..n]);
+                    h.router.handle_received(now, link, n);
                     // A short read emptied the socket. Bytes that arrive later raise a new
                     // edge, so reading on to WouldBlock would only cost a syscall.
-                    if n < self.read_buf.len() {
+                    if n < READ_CHUNK {
                         return;
                     }
                 }
