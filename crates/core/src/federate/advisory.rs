@@ -241,7 +241,7 @@ impl Federate {
     /// The published attributes of `object` whose updates, in their associated regions,
     /// would reach someone.
     fn relevant_attributes(&self, object: ObjectId) -> BTreeSet<AttributeHandle> {
-        let class = self.owned[&object].class;
+        let class = self.instances[&object].class;
         let Some(published) = self.published_objects.get(&class) else {
             return BTreeSet::new();
         };
@@ -257,7 +257,7 @@ impl Federate {
     }
 
     fn refresh_updates(&mut self) {
-        let mut objects: Vec<ObjectId> = self.owned.keys().copied().collect();
+        let mut objects: Vec<ObjectId> = self.owned_objects().collect();
         objects.sort();
         let mut after = FxHashMap::default();
         for object in objects {

@@ -128,15 +128,6 @@ struct ObjectSubscription {
     regions: Vec<Region>,
 }
 
-struct Owned {
-    class: ObjectClassHandle,
-    name: String,
-}
-
-struct Known {
-    class: ObjectClassHandle,
-}
-
 pub struct Federate {
     model: Arc<ObjectModel>,
     /// HLAprivilegeToDeleteObject of the model's root class, if it declares one: looked up
@@ -154,12 +145,16 @@ pub struct Federate {
     object_subscriptions: BTreeMap<ObjectClassHandle, ObjectSubscription>,
     interaction_subscriptions: BTreeMap<InteractionClassHandle, Vec<Region>>,
     interest: RoaringBitmap,
-    owned: FxHashMap<ObjectId, Owned>,
-    known: FxHashMap<ObjectId, Known>,
-    /// Ownership of every instance this federate registered or discovered.
+    /// Every instance this federate registered or discovered, in one entry each: an
+    /// update finds its class, name and ownership with one look-up (the owned objects are
+    /// those `kept`, the known ones those with a `known` class).
     instances: FxHashMap<ObjectId, ownership::Instance>,
+    counts: ownership::Counts,
+    /// [`Federate::instance_attributes`] by class.
+    class_attributes: Vec<Box<[AttributeHandle]>>,
     reserved_names: BTreeSet<String>,
-    used_names: BTreeSet<String>,
+    /// Names of registered instances: the same allocations as the instances' names.
+    used_names: BTreeSet<Arc<str>>,
     next_local: u32,
     actions: VecDeque<Action>,
     callbacks: VecDeque<Callback>,
@@ -190,9 +185,11 @@ impl Federate {
     pub fn new(model: Arc<ObjectModel>, handle: u32, bins: u32) -> Result<Federate, FederateError> {
         let classes = model.object_classes().len() + model.interaction_classes().len();
         let layouts = Layouts::new(&model, bins).ok_or(FederateError::TooManyClasses(classes))?;
+        let privilege_to_delete = ownership::privilege_to_delete_of(&model);
         Ok(Federate {
             fingerprint: Federate::fingerprint(&model, bins),
-            privilege_to_delete: ownership::privilege_to_delete_of(&model),
+            class_attributes: Federate::class_attributes_of(&model, privilege_to_delete),
+            privilege_to_delete,
             model_keeps_latest: model.marks_keep_latest(),
             model,
             layouts,
@@ -202,9 +199,8 @@ impl Federate {
             object_subscriptions: BTreeMap::new(),
             interaction_subscriptions: BTreeMap::new(),
             interest: RoaringBitmap::new(),
-            owned: FxHashMap::default(),
-            known: FxHashMap::default(),
             instances: FxHashMap::default(),
+            counts: ownership::Counts::default(),
             reserved_names: BTreeSet::new(),
             used_names: BTreeSet::new(),
             next_local: 1,
@@ -244,12 +240,12 @@ impl Federate {
 
     /// How many instances [`Federate::owned_objects`] lists, without walking them.
     pub fn owned_object_count(&self) -> usize {
-        self.owned.len()
+        self.counts.owned
     }
 
     /// How many instances [`Federate::known_objects`] lists, without walking them.
     pub fn known_object_count(&self) -> usize {
-        self.known.len()
+        self.counts.known
     }
 
     /// Callbacks queued for the application, not yet evoked.
@@ -371,10 +367,12 @@ impl Federate {
     /// getKnownObjectClassHandle: the class an instance is known as here (registered as, or
     /// discovered as).
     pub fn known_object_class(&self, object: ObjectId) -> Option<ObjectClassHandle> {
-        self.owned
-            .get(&object)
-            .map(|o| o.class)
-            .or_else(|| self.known.get(&object).map(|k| k.class))
+        let instance = self.instances.get(&object)?;
+        if instance.kept {
+            Some(instance.class)
+        } else {
+            instance.known
+        }
     }
 
     /// The attributes of `class` this federate publishes.
@@ -536,7 +534,7 @@ impl Federate {
             ));
         }
         let object = ObjectId::new(self.handle, self.next_local);
-        let name = match name {
+        let name: Arc<str> = match name {
             Some(name) => {
                 if !self.reserved_names.contains(name) {
                     return Err(FederateError::ObjectInstanceNameNotReserved(
@@ -546,15 +544,14 @@ impl Federate {
                 if self.used_names.contains(name) {
                     return Err(FederateError::ObjectInstanceNameInUse(name.to_owned()));
                 }
-                name.to_owned()
+                Arc::from(name)
             }
-            None => format!("HLAobject_{}_{}", self.handle, self.next_local),
+            None => Arc::from(format!("HLAobject_{}_{}", self.handle, self.next_local)),
         };
         self.next_local += 1;
         self.used_names.insert(name.clone());
         self.announce_registration(object, class, &name, time);
-        self.owned.insert(object, Owned { class, name });
-        self.took_registration(object, class);
+        self.took_registration(object, class, name);
         self.advisories_stale();
         Ok(object)
     }
@@ -694,18 +691,10 @@ impl Federate {
         region: Option<&Region>,
         transport: Option<TransportClass>,
     ) -> Result<(), FederateError> {
-        let Some(owned) = self.owned.get(&object) else {
-            return Err(if self.known.contains_key(&object) {
-                FederateError::AttributeNotOwned {
-                    object,
-                    attribute: values
-                        .first()
-                        .map(|(a, _)| self.model.attribute(*a).name.clone())
-                        .unwrap_or_default(),
-                }
-            } else {
-                FederateError::ObjectInstanceNotKnown(object)
-            });
+        // The one look-up of the instance: class, name and ownership are in its entry.
+        let owned = self.instances.get(&object).filter(|i| i.kept);
+        let Some(owned) = owned else {
+            return Err(self.not_kept(object, values.first().map(|(a, _)| *a)));
         };
         let class = owned.class;
         if values.len() > MAX_VALUES {
@@ -719,14 +708,18 @@ impl Federate {
                 attribute: self.model.attribute(*missing).name.clone(),
             });
         }
-        self.check_owned(object, attributes())?;
+        if let Some(a) = attributes().find(|a| !self.owned_by_me(owned, **a)) {
+            return Err(self.not_kept(object, Some(*a)));
+        }
         if let Some(region) = region {
             self.layouts.object(class).validate(region)?;
         }
         // Keep-latest attributes go in their own message, keyed by the instance with one
-        // mask bit per attribute position (past 64 positions they cannot be keyed).
+        // mask bit per attribute position (past 64 positions they cannot be keyed). The
+        // positions are the instance attributes' (available ones, then an implicit
+        // privilege that no update names).
         let keyed_bits: Vec<(u32, u64)> = if self.may_keep_latest() {
-            let positions = self.model.available_attributes(class);
+            let positions = self.instance_attributes(class);
             values
                 .iter()
                 .filter_map(|(a, _)| {
@@ -749,7 +742,7 @@ impl Federate {
         // One message per transport, and the keep-latest attributes apart; most updates are
         // one message. The instance's name is borrowed, not copied: the encoding buffer and
         // the queue are other fields of the federate.
-        let name = &owned.name;
+        let name = &*owned.name;
         let mut part: Vec<Value<'_>> = reuse_buffer(std::mem::take(&mut self.part_buffer));
         for transport in [TransportClass::Reliable, TransportClass::BestEffort] {
             for keyed in [false, true] {
@@ -799,8 +792,8 @@ impl Federate {
         time: u64,
     ) -> Result<(), FederateError> {
         self.check_delete_privilege(object)?;
-        self.instances.remove(&object);
-        let Some(owned) = self.owned.remove(&object) else {
+        let owned = self.forget_instance(object).filter(|i| i.kept);
+        let Some(owned) = owned else {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         };
         self.used_names.remove(&owned.name);
@@ -887,10 +880,10 @@ impl Federate {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<(), FederateError> {
-        let Some(known) = self.known.get(&object) else {
+        let known = self.instances.get(&object).and_then(|i| i.known);
+        let Some(class) = known else {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         };
-        let class = known.class;
         self.check_attributes(class, attributes)?;
         // The request goes to every class the instance might be registered as.
         let ids: Vec<u32> = self
@@ -1004,10 +997,11 @@ impl Federate {
                 // The instance is forgotten on arrival; a time-stamped removal is still
                 // handed over in time-stamp order.
                 // The deleter held the privilege; what this federate kept goes too.
-                self.instances.remove(&object);
-                self.owned.remove(&object);
+                let known = self
+                    .forget_instance(object)
+                    .is_some_and(|i| i.known.is_some());
                 self.reflected.remove(&object);
-                if self.known.remove(&object).is_some() {
+                if known {
                     let (sent_order, received_order) = self.orders(stamp);
                     self.deliver(
                         stamp,
@@ -1048,7 +1042,11 @@ impl Federate {
             self.stats.over_delivered += 1;
             return;
         };
-        if self.known.contains_key(&object) {
+        if self
+            .instances
+            .get(&object)
+            .is_some_and(|i| i.known.is_some())
+        {
             return;
         }
         // A region-filtered subscriber discovers the instance on its first update in a
@@ -1065,10 +1063,10 @@ impl Federate {
         registered: ObjectClassHandle,
         name: String,
     ) {
-        self.known.insert(object, Known { class });
-        self.instances
-            .entry(object)
-            .or_insert_with(|| ownership::Instance::discovered(registered, name.clone()));
+        let instance = (self.instances.entry(object))
+            .or_insert_with(|| ownership::Instance::discovered(registered, Arc::from(&*name)));
+        self.counts.known += usize::from(instance.known.is_none());
+        instance.known = Some(class);
         self.stats.discoveries += 1;
         self.callbacks.push_back(Callback::DiscoverObjectInstance {
             object,
@@ -1145,8 +1143,8 @@ impl Federate {
             }
             None => values,
         };
-        let class = match self.known.get(&object) {
-            Some(k) => k.class,
+        let class = match self.instances.get(&object).and_then(|i| i.known) {
+            Some(class) => class,
             None => {
                 self.discover(object, known, class, name.into());
                 known
@@ -1232,22 +1230,19 @@ impl Federate {
             return;
         };
         let targets: Vec<(ObjectId, ObjectClassHandle)> = match object {
-            Some(object) => self
-                .owned
-                .get(&object)
+            Some(object) => (self.instances.get(&object))
+                .filter(|o| o.kept)
                 .map(|o| (object, o.class))
                 .into_iter()
                 .collect(),
-            None => self
-                .owned
-                .iter()
-                .filter(|(_, o)| self.model.is_object_subclass(o.class, requested))
+            None => (self.instances.iter())
+                .filter(|(_, o)| o.kept && self.model.is_object_subclass(o.class, requested))
                 .map(|(id, o)| (*id, o.class))
                 .collect(),
         };
         if object.is_none() && attributes.is_empty() {
             for (object, class) in targets {
-                let name = self.owned[&object].name.clone();
+                let name = self.instances[&object].name.clone();
                 self.announce_registration(object, class, &name, 0);
             }
             return;
@@ -1293,12 +1288,14 @@ impl Federate {
 
     /// Instances whose attributes (some, owned or kept unowned) this federate holds.
     pub fn owned_objects(&self) -> impl Iterator<Item = ObjectId> + '_ {
-        self.owned.keys().copied()
+        (self.instances.iter())
+            .filter(|(_, i)| i.kept)
+            .map(|(id, _)| *id)
     }
 
     /// Instances this federate has discovered.
     pub fn known_objects(&self) -> impl Iterator<Item = (ObjectId, ObjectClassHandle)> + '_ {
-        self.known.iter().map(|(id, k)| (*id, k.class))
+        (self.instances.iter()).filter_map(|(id, i)| Some((*id, i.known?)))
     }
 }
 

@@ -51,13 +51,17 @@
 //! it needs the registry's notice of a death to travel behind the dead federate's last
 //! messages (or a grant to be acknowledged before the granter forgets the token).
 
+mod instance;
 pub mod wire;
+
+use instance::Exchange;
+pub(super) use instance::{Counts, Instance};
 
 #[cfg(test)]
 mod tests;
 
 use super::message::{ObjectId, Outgoing};
-use super::{Callback, Federate, FederateError, Owned};
+use super::{Callback, Federate, FederateError};
 use crate::fom::{AttributeHandle, ObjectClassHandle, ObjectModel};
 use crate::wire::TransportClass;
 use bytes::Bytes;
@@ -182,52 +186,6 @@ enum Acquiring {
     IfAvailable,
 }
 
-/// What this federate knows about the ownership of one instance.
-pub(super) struct Instance {
-    /// The class it was registered as (the messages' class).
-    class: ObjectClassHandle,
-    name: String,
-    /// Announced keepers; an attribute not here is kept, owned, by the registrar.
-    keepers: BTreeMap<AttributeHandle, Keeper>,
-    tokens: BTreeMap<AttributeHandle, Token>,
-    /// Where this federate last sent a token: requests that arrive late follow it.
-    forwarded: BTreeMap<AttributeHandle, u32>,
-    acquiring: BTreeMap<AttributeHandle, Acquiring>,
-}
-
-impl Instance {
-    pub(super) fn discovered(class: ObjectClassHandle, name: String) -> Instance {
-        Instance {
-            class,
-            name,
-            keepers: BTreeMap::new(),
-            tokens: BTreeMap::new(),
-            forwarded: BTreeMap::new(),
-            acquiring: BTreeMap::new(),
-        }
-    }
-
-    fn keeper(&self, object: ObjectId, attribute: AttributeHandle) -> Keeper {
-        self.keepers.get(&attribute).copied().unwrap_or(Keeper {
-            federate: object.federate(),
-            owned: true,
-            generation: 0,
-        })
-    }
-
-    fn owns(&self, attribute: AttributeHandle) -> bool {
-        self.tokens.get(&attribute).is_some_and(|t| t.owned)
-    }
-
-    /// Note an announcement unless a newer one was heard already.
-    fn announce(&mut self, object: ObjectId, attribute: AttributeHandle, keeper: Keeper) {
-        let known = self.keeper(object, attribute);
-        if keeper.generation > known.generation || !self.keepers.contains_key(&attribute) {
-            self.keepers.insert(attribute, keeper);
-        }
-    }
-}
-
 type Result<T> = std::result::Result<T, FederateError>;
 
 /// The attributes a service names, as the set HLA means (sorted, each once), within the
@@ -260,13 +218,28 @@ impl Federate {
         self.privilege_to_delete().unwrap_or(IMPLICIT_PRIVILEGE)
     }
 
-    /// Every attribute of an instance of `class`, the privilege to delete included.
-    fn instance_attributes(&self, class: ObjectClassHandle) -> Vec<AttributeHandle> {
-        let mut attributes = self.model.available_attributes(class);
-        if self.privilege_to_delete().is_none() {
-            attributes.push(IMPLICIT_PRIVILEGE);
-        }
-        attributes
+    /// Every attribute of an instance of `class`, the privilege to delete included, sorted
+    /// (the implicit privilege is the greatest handle): worked out once per class in
+    /// [`Federate::new`], as an update looks positions up in it.
+    pub(super) fn instance_attributes(&self, class: ObjectClassHandle) -> &[AttributeHandle] {
+        &self.class_attributes[class.0 as usize]
+    }
+
+    /// What [`Federate::instance_attributes`] holds, for every class of `model`.
+    pub(super) fn class_attributes_of(
+        model: &ObjectModel,
+        privilege_to_delete: Option<AttributeHandle>,
+    ) -> Vec<Box<[AttributeHandle]>> {
+        let classes = model.object_classes().len() as u32;
+        (0..classes)
+            .map(|c| {
+                let mut attributes = model.available_attributes(ObjectClassHandle(c));
+                if privilege_to_delete.is_none() {
+                    attributes.push(IMPLICIT_PRIVILEGE);
+                }
+                attributes.into_boxed_slice()
+            })
+            .collect()
     }
 
     fn attribute_name(&self, attribute: AttributeHandle) -> String {
@@ -292,7 +265,7 @@ impl Federate {
     pub(super) fn owns(&self, object: ObjectId, attribute: AttributeHandle) -> bool {
         self.instances
             .get(&object)
-            .is_some_and(|i| i.owns(attribute))
+            .is_some_and(|i| i.owns(self.instance_attributes(i.class), attribute))
     }
 
     /// The registered class of a known instance, after checking the attributes belong to it.
@@ -309,10 +282,15 @@ impl Federate {
         Ok(instance.class)
     }
 
-    fn instance(&mut self, object: ObjectId) -> &mut Instance {
-        self.instances
-            .get_mut(&object)
-            .expect("checked by known_instance")
+    /// The negotiation maps of a known instance, allocated at its first exchange.
+    fn instance(&mut self, object: ObjectId) -> &mut Exchange {
+        let instance = (self.instances.get_mut(&object)).expect("checked by known_instance");
+        instance.exchange(object, &self.class_attributes[instance.class.0 as usize])
+    }
+
+    /// The class `object` was registered as; it must be known.
+    fn registered_class(&self, object: ObjectId) -> ObjectClassHandle {
+        self.instances[&object].class
     }
 
     /// Every attribute must be owned here. The instance is looked up once.
@@ -322,7 +300,7 @@ impl Federate {
         attributes: impl IntoIterator<Item = &'a AttributeHandle>,
     ) -> Result<()> {
         let instance = self.instances.get(&object);
-        let owns = |a: AttributeHandle| instance.is_some_and(|i| i.owns(a));
+        let owns = |a: AttributeHandle| instance.is_some_and(|i| self.owned_by_me(i, a));
         match attributes.into_iter().find(|a| !owns(**a)) {
             Some(a) => Err(FederateError::AttributeNotOwned {
                 object,
@@ -330,6 +308,30 @@ impl Federate {
             }),
             None => Ok(()),
         }
+    }
+
+    /// Why `object` cannot be updated here: it is known but `attribute` is not owned, or
+    /// it is not known at all.
+    pub(super) fn not_kept(
+        &self,
+        object: ObjectId,
+        attribute: Option<AttributeHandle>,
+    ) -> FederateError {
+        let known = self.instances.get(&object);
+        if known.is_some_and(|i| i.kept || i.known.is_some()) {
+            let attribute = attribute.map(|a| self.attribute_name(a));
+            FederateError::AttributeNotOwned {
+                object,
+                attribute: attribute.unwrap_or_default(),
+            }
+        } else {
+            FederateError::ObjectInstanceNotKnown(object)
+        }
+    }
+
+    /// Whether this federate owns `attribute` of `instance`.
+    pub(super) fn owned_by_me(&self, instance: &Instance, attribute: AttributeHandle) -> bool {
+        instance.owns(self.instance_attributes(instance.class), attribute)
     }
 
     pub(super) fn check_delete_privilege(&self, object: ObjectId) -> Result<()> {
@@ -344,47 +346,42 @@ impl Federate {
 
     /// This federate registered `object`: it keeps every token, and owns what it publishes
     /// and the privilege to delete.
-    pub(super) fn took_registration(&mut self, object: ObjectId, class: ObjectClassHandle) {
-        let name = self.owned[&object].name.clone();
+    pub(super) fn took_registration(
+        &mut self,
+        object: ObjectId,
+        class: ObjectClassHandle,
+        name: std::sync::Arc<str>,
+    ) {
         let privilege = self.privilege();
-        let tokens = self
-            .instance_attributes(class)
-            .into_iter()
-            .map(|a| {
-                let owned = a == privilege || self.publishes(class, a);
-                let keeper = Keeper {
-                    federate: self.handle,
-                    owned,
-                    generation: 0,
-                };
-                let token = Token {
-                    owned,
-                    ..Token::default()
-                };
-                (a, (keeper, token))
-            })
-            .collect::<Vec<_>>();
-        let mut instance = Instance::discovered(class, name);
-        for (a, (keeper, token)) in tokens {
-            instance.keepers.insert(a, keeper);
-            instance.tokens.insert(a, token);
+        let attributes = self.instance_attributes(class);
+        let owns = |a| a == privilege || self.publishes(class, a);
+        let instance = Instance::registered(object, class, name, attributes, owns);
+        self.counts.owned += 1;
+        if let Some(old) = self.instances.insert(object, instance) {
+            self.counts.forget(&old);
         }
-        self.instances.insert(object, instance);
     }
 
-    /// Keep `owned` (instances whose tokens this federate holds) in step with the tokens.
+    /// Remove `object` from the instances, and from the counts.
+    pub(super) fn forget_instance(&mut self, object: ObjectId) -> Option<Instance> {
+        let instance = self.instances.remove(&object)?;
+        self.counts.forget(&instance);
+        Some(instance)
+    }
+
+    /// Keep `kept` (instances whose tokens this federate holds) in step with the tokens.
     fn sync_owned(&mut self, object: ObjectId) {
-        let Some(instance) = self.instances.get(&object) else {
-            self.owned.remove(&object);
+        let Some(instance) = self.instances.get_mut(&object) else {
             return;
         };
-        if instance.tokens.is_empty() {
-            self.owned.remove(&object);
-        } else {
-            self.owned.entry(object).or_insert_with(|| Owned {
-                class: instance.class,
-                name: instance.name.clone(),
-            });
+        let kept = instance.holds_any();
+        if kept != instance.kept {
+            instance.kept = kept;
+            self.counts.owned = if kept {
+                self.counts.owned + 1
+            } else {
+                self.counts.owned - 1
+            };
         }
     }
 
@@ -407,7 +404,7 @@ impl Federate {
 
     /// Send a request (to every keeper) on behalf of this federate.
     fn request(&mut self, object: ObjectId, op: Op, attributes: &[AttributeHandle], tag: &[u8]) {
-        let class = self.instances[&object].class;
+        let class = self.registered_class(object);
         let body = OwnershipBody {
             op,
             object,
@@ -434,6 +431,7 @@ impl Federate {
     ) {
         let owned = op == Op::Grant;
         let me = self.handle;
+        let class = self.registered_class(object);
         let instance = self.instance(object);
         let mut sent = Vec::new();
         let mut pairs = Vec::new();
@@ -452,7 +450,6 @@ impl Federate {
             instance.keepers.insert(a, keeper);
             sent.push((a.0, generation));
         }
-        let class = instance.class;
         if sent.is_empty() {
             return;
         }
@@ -530,7 +527,7 @@ impl Federate {
             }
         }
         if !unowned.is_empty() {
-            let class = instance.class;
+            let class = self.registered_class(object);
             let body = OwnershipBody {
                 op: Op::Unowned,
                 object,
@@ -554,11 +551,11 @@ impl Federate {
         let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
-        let instance = &self.instances[&object];
-        if let Some(a) = attributes.iter().find(|a| instance.tokens[a].divesting) {
+        let instance = self.instance(object);
+        if let Some(&a) = attributes.iter().find(|a| instance.tokens[a].divesting) {
             return Err(FederateError::AttributeAlreadyBeingDivested {
                 object,
-                attribute: self.attribute_name(*a),
+                attribute: self.attribute_name(a),
             });
         }
         let instance = self.instance(object);
@@ -591,17 +588,24 @@ impl Federate {
         let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
-        let instance = &self.instances[&object];
-        for a in attributes {
-            let token = &instance.tokens[a];
+        let instance = self.instance(object);
+        let states: Vec<(bool, bool)> = (attributes.iter())
+            .map(|a| {
+                (
+                    instance.tokens[a].divesting,
+                    instance.tokens[a].queue.is_empty(),
+                )
+            })
+            .collect();
+        for (&(divesting, nobody_waits), a) in states.iter().zip(attributes) {
             let attribute = self.attribute_name(*a);
-            if !token.divesting {
+            if !divesting {
                 return Err(FederateError::AttributeDivestitureWasNotRequested {
                     object,
                     attribute,
                 });
             }
-            if token.queue.is_empty() {
+            if nobody_waits {
                 return Err(FederateError::NoAcquisitionPending { object, attribute });
             }
         }
@@ -618,11 +622,11 @@ impl Federate {
         let attributes = &attribute_set(attributes)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
-        let instance = &self.instances[&object];
-        if let Some(a) = attributes.iter().find(|a| !instance.tokens[a].divesting) {
+        let instance = self.instance(object);
+        if let Some(&a) = attributes.iter().find(|a| !instance.tokens[a].divesting) {
             return Err(FederateError::AttributeDivestitureWasNotRequested {
                 object,
-                attribute: self.attribute_name(*a),
+                attribute: self.attribute_name(a),
             });
         }
         for a in attributes {
@@ -701,6 +705,7 @@ impl Federate {
         tag: &[u8],
     ) -> Vec<AttributeHandle> {
         let me = self.handle;
+        let class = self.registered_class(object);
         let instance = self.instance(object);
         let mut taken = Vec::new();
         let mut ask = Vec::new();
@@ -723,7 +728,6 @@ impl Federate {
         }
         if !taken.is_empty() {
             // Others learn the new owner as if it had been granted to this federate.
-            let class = instance.class;
             let generations = taken
                 .iter()
                 .map(|a| (a.0, instance.tokens[a].generation))
@@ -779,14 +783,14 @@ impl Federate {
     ) -> Result<()> {
         let attributes = &attribute_set(attributes)?;
         self.check_acquirable(object, attributes)?;
-        let instance = &self.instances[&object];
-        if let Some(a) = attributes
+        let acquiring = self.instances[&object].acquiring();
+        if let Some(&a) = attributes
             .iter()
-            .find(|a| instance.acquiring.contains_key(a))
+            .find(|a| acquiring.is_some_and(|acquiring| acquiring.contains_key(a)))
         {
             return Err(FederateError::AttributeAlreadyBeingAcquired {
                 object,
-                attribute: self.attribute_name(*a),
+                attribute: self.attribute_name(a),
             });
         }
         let ask = self.take_from_trust(object, attributes, &[]);
@@ -816,14 +820,15 @@ impl Federate {
                 attribute: self.attribute_name(*a),
             });
         }
-        let instance = &self.instances[&object];
-        if let Some(a) = attributes
+        let acquiring = self.instances[&object].acquiring();
+        let kind = |a: &AttributeHandle| acquiring.and_then(|acquiring| acquiring.get(a));
+        if let Some(&a) = attributes
             .iter()
-            .find(|a| instance.acquiring.get(a) != Some(&Acquiring::Acquisition))
+            .find(|a| kind(a) != Some(&Acquiring::Acquisition))
         {
             return Err(FederateError::AttributeAcquisitionWasNotRequested {
                 object,
-                attribute: self.attribute_name(*a),
+                attribute: self.attribute_name(a),
             });
         }
         self.request(object, Op::Cancel, attributes, &[]);
@@ -840,9 +845,10 @@ impl Federate {
         attribute: AttributeHandle,
     ) -> Result<()> {
         self.known_instance(object, &[attribute])?;
-        match self.instances[&object].tokens.get(&attribute) {
-            Some(token) => {
-                let owner = if token.owned { self.handle } else { 0 };
+        let instance = &self.instances[&object];
+        match instance.token(self.instance_attributes(instance.class), attribute) {
+            Some(owned) => {
+                let owner = if owned { self.handle } else { 0 };
                 self.inform(object, attribute, owner);
             }
             None => self.request(object, Op::Query, &[attribute], &[]),
@@ -879,14 +885,16 @@ impl Federate {
         object: ObjectId,
         attribute: AttributeHandle,
     ) -> Option<(u32, bool)> {
-        let keeper = self.instances.get(&object)?.keeper(object, attribute);
+        let instance = self.instances.get(&object)?;
+        let keeper = instance.keeper(object, self.instance_attributes(instance.class), attribute);
         Some((keeper.federate, keeper.owned))
     }
 
     /// The federate that holds the privilege to delete `object`, as last heard.
     pub fn delete_privilege_holder(&self, object: ObjectId) -> Option<u32> {
         let privilege = self.privilege();
-        let keeper = self.instances.get(&object)?.keeper(object, privilege);
+        let instance = self.instances.get(&object)?;
+        let keeper = instance.keeper(object, self.instance_attributes(instance.class), privilege);
         keeper.owned.then_some(keeper.federate)
     }
 }

@@ -637,11 +637,7 @@ impl Federate {
     }
 
     fn object_class_of(&self, object: ObjectId) -> Result<ObjectClassHandle, FederateError> {
-        match (self.owned.get(&object), self.known.get(&object)) {
-            (Some(owned), _) => Ok(owned.class),
-            (None, Some(known)) => Ok(known.class),
-            (None, None) => Err(FederateError::ObjectInstanceNotKnown(object)),
-        }
+        (self.known_object_class(object)).ok_or(FederateError::ObjectInstanceNotKnown(object))
     }
 
     fn associate(&mut self, object: ObjectId, pairs: &[AttributeSetRegionSetPair]) {
@@ -723,7 +719,7 @@ impl Federate {
             return self.update_attribute_values(object, values, tag, time, region, transport);
         }
         // Every check before the first message, so a refusal sends nothing.
-        if let Some(owned) = self.owned.get(&object) {
+        if let Some(owned) = self.instances.get(&object).filter(|i| i.kept) {
             let attributes: Vec<AttributeHandle> = values.iter().map(|(a, _)| *a).collect();
             self.check_attributes(owned.class, &attributes)?;
             let published = self.published_objects.get(&owned.class);

@@ -30,10 +30,10 @@ impl Federate {
             self.stats.malformed += 1;
             return;
         }
-        let Some(instance) = self.instances.get_mut(&body.object) else {
+        if !self.instances.contains_key(&body.object) {
             // An instance this federate does not know: nothing it holds or must note.
             return;
-        };
+        }
         let attributes: Vec<AttributeHandle> = body
             .attributes
             .iter()
@@ -45,6 +45,7 @@ impl Federate {
                 Op::HandOver => (body.to, false),
                 _ => (body.from, false),
             };
+            let instance = self.instance(body.object);
             for &(a, generation) in &body.attributes {
                 let keeper = Keeper {
                     federate,
@@ -114,7 +115,7 @@ impl Federate {
 
     /// requestAttributeOwnershipAssumption, for what this federate publishes and lacks.
     fn on_offer(&mut self, object: ObjectId, attributes: &[AttributeHandle], tag: Bytes) {
-        let class = self.instances[&object].class;
+        let class = self.registered_class(object);
         let offered: Vec<AttributeHandle> = attributes
             .iter()
             .copied()
@@ -144,6 +145,7 @@ impl Federate {
         if requester == self.handle {
             return;
         }
+        let class = self.registered_class(object);
         let instance = self.instance(object);
         let mut held = Vec::new();
         let mut forward: BTreeMap<u32, Vec<(u32, u32)>> = BTreeMap::new();
@@ -156,7 +158,6 @@ impl Federate {
                 }
             }
         }
-        let class = instance.class;
         for (next, attributes) in forward {
             let forwarded = OwnershipBody {
                 to: next,
@@ -191,7 +192,7 @@ impl Federate {
             }
             Op::Query => {
                 let me = self.handle;
-                let instance = &self.instances[&object];
+                let instance = self.instance(object);
                 let pairs = held
                     .iter()
                     .map(|a| (a.0, if instance.tokens[a].owned { me } else { 0 }))
@@ -213,7 +214,7 @@ impl Federate {
         if attributes.is_empty() {
             return;
         }
-        let class = self.instances[&object].class;
+        let class = self.registered_class(object);
         let body = OwnershipBody {
             op,
             object,
@@ -275,7 +276,7 @@ impl Federate {
         requester: u32,
         held: &[AttributeHandle],
     ) {
-        let instance = &self.instances[&object];
+        let instance = self.instance(object);
         let (unowned, owned): (Vec<AttributeHandle>, Vec<AttributeHandle>) =
             held.iter().partition(|a| !instance.tokens[a].owned);
         self.hand_tokens(object, Op::Grant, requester, &unowned, &[]);
@@ -324,7 +325,7 @@ impl Federate {
 
     /// A new owner learns at once that others still wait for what it got.
     fn ask_release_for_waiting(&mut self, object: ObjectId, attributes: &[AttributeHandle]) {
-        let instance = &self.instances[&object];
+        let instance = self.instance(object);
         let waiting: Vec<AttributeHandle> = attributes
             .iter()
             .copied()
@@ -343,7 +344,7 @@ impl Federate {
     /// Unowned tokens now kept here: this federate's own pending acquisitions take them,
     /// then the first federate waiting for each.
     pub(super) fn serve_trust(&mut self, object: ObjectId, attributes: &[AttributeHandle]) {
-        let instance = &self.instances[&object];
+        let instance = self.instance(object);
         let mine: Vec<AttributeHandle> = attributes
             .iter()
             .copied()

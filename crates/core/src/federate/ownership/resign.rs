@@ -32,13 +32,11 @@ impl Federate {
         if action.divests() {
             let objects: Vec<ObjectId> = self.instances.keys().copied().collect();
             for object in objects {
-                let owned: Vec<AttributeHandle> = self.instances[&object]
-                    .tokens
-                    .iter()
-                    .filter(|(_, t)| t.owned)
-                    .map(|(a, _)| *a)
-                    .collect();
-                self.divest(object, &owned);
+                let owned = self.held_tokens(object, true);
+                // Divesting nothing changes nothing: an instance keeps its compact form.
+                if !owned.is_empty() {
+                    self.divest(object, &owned);
+                }
             }
         }
         self.hand_over_trust();
@@ -47,10 +45,10 @@ impl Federate {
 
     fn check_resign(&self, action: ResignAction) -> Result<(), FederateError> {
         if !action.cancels() {
-            let pending = self
-                .instances
-                .iter()
-                .find_map(|(o, i)| i.acquiring.keys().next().map(|a| (*o, *a)));
+            let pending = self.instances.iter().find_map(|(o, i)| {
+                let first = i.acquiring().and_then(|acquiring| acquiring.keys().next());
+                first.map(|a| (*o, *a))
+            });
             if let Some((object, a)) = pending {
                 return Err(FederateError::OwnershipAcquisitionPending {
                     object,
@@ -60,18 +58,17 @@ impl Federate {
         }
         if !action.divests() {
             let privilege = self.privilege();
-            let deleted = |i: &super::Instance| {
-                action.deletes() && i.tokens.get(&privilege).is_some_and(|t| t.owned)
-            };
+            let deleted = |i: &super::Instance| action.deletes() && self.owned_by_me(i, privilege);
             let owned = self
                 .instances
                 .iter()
                 .filter(|(_, i)| !deleted(i))
                 .find_map(|(o, i)| {
-                    i.tokens
-                        .iter()
-                        .find(|(_, t)| t.owned)
-                        .map(|(a, _)| (*o, *a))
+                    let tokens = i.tokens(self.instance_attributes(i.class));
+                    tokens
+                        .into_iter()
+                        .find(|(_, owned)| *owned)
+                        .map(|(a, _)| (*o, a))
                 });
             if let Some((object, a)) = owned {
                 return Err(FederateError::FederateOwnsAttributes {
@@ -86,6 +83,13 @@ impl Federate {
     fn cancel_all_acquisitions(&mut self) {
         let objects: Vec<ObjectId> = self.instances.keys().copied().collect();
         for object in objects {
+            // Nothing to cancel before an exchange: an instance keeps its compact form.
+            if self.instances[&object]
+                .acquiring()
+                .is_none_or(|a| a.is_empty())
+            {
+                continue;
+            }
             let instance = self.instance(object);
             let cancel: Vec<AttributeHandle> = instance
                 .acquiring
@@ -107,23 +111,15 @@ impl Federate {
         let me = self.handle;
         let privilege = self.privilege();
         for object in objects {
-            let instance = &self.instances[&object];
-            let trust: Vec<AttributeHandle> = instance
-                .tokens
-                .iter()
-                .filter(|(_, t)| !t.owned)
-                .map(|(a, _)| *a)
-                .collect();
+            let trust = self.held_tokens(object, false);
             if trust.is_empty() {
                 continue;
             }
-            let privilege_keeper = instance.keeper(object, privilege).federate;
-            let heir = std::iter::once(privilege_keeper)
-                .chain(
-                    self.instance_attributes(instance.class)
-                        .into_iter()
-                        .map(|a| instance.keeper(object, a).federate),
-                )
+            let instance = &self.instances[&object];
+            let attributes = self.instance_attributes(instance.class);
+            let keeper = |a| instance.keeper(object, attributes, a).federate;
+            let heir = std::iter::once(keeper(privilege))
+                .chain(attributes.iter().map(|a| keeper(*a)))
                 .find(|f| *f != me && *f != 0);
             if let Some(heir) = heir {
                 self.hand_tokens(object, Op::HandOver, heir, &trust, &[]);
@@ -143,26 +139,40 @@ impl Federate {
         let objects: Vec<ObjectId> = self.instances.keys().copied().collect();
         for object in objects {
             let instance = &self.instances[&object];
-            let heir = instance.keeper(object, privilege).federate;
+            let attributes = self.instance_attributes(instance.class);
+            let keeper = |a| instance.keeper(object, attributes, a);
+            let heir = keeper(privilege).federate;
             if heir == gone {
                 self.remove_orphan(object, gone);
                 continue;
             }
-            let lost: Vec<(AttributeHandle, Keeper)> = self
-                .instance_attributes(instance.class)
-                .into_iter()
-                .map(|a| (a, instance.keeper(object, a)))
+            let lost: Vec<(AttributeHandle, Keeper)> = (attributes.iter())
+                .map(|a| (*a, keeper(*a)))
                 .filter(|(_, k)| k.federate == gone)
                 .collect();
-            self.inherit(object, heir, &lost);
+            // Inheriting nothing changes nothing: an instance keeps its compact form.
+            if !lost.is_empty() {
+                self.inherit(object, heir, &lost);
+            }
         }
     }
 
+    /// The tokens of `object` this federate holds, owned or kept in trust.
+    fn held_tokens(&self, object: ObjectId, owned: bool) -> Vec<AttributeHandle> {
+        let instance = &self.instances[&object];
+        let tokens = instance.tokens(self.instance_attributes(instance.class));
+        (tokens.into_iter())
+            .filter(|(_, o)| *o == owned)
+            .map(|(a, _)| a)
+            .collect()
+    }
+
     fn remove_orphan(&mut self, object: ObjectId, gone: u32) {
-        self.instances.remove(&object);
-        self.owned.remove(&object);
+        let known = self
+            .forget_instance(object)
+            .is_some_and(|i| i.known.is_some());
         self.reflected.remove(&object);
-        if self.known.remove(&object).is_some() {
+        if known {
             self.callbacks.push_back(Callback::RemoveObjectInstance {
                 object,
                 tag: Bytes::new(),
