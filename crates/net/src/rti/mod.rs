@@ -124,6 +124,14 @@ impl Link {
         }
     }
 
+    /// A message the node has taken in already, without reading the sockets.
+    fn try_recv(&mut self) -> Result<Option<Message>, NetError> {
+        match self {
+            Link::Direct(n) => n.try_recv(),
+            Link::Thread(n) => n.try_recv(),
+        }
+    }
+
     fn manage(&mut self, request: Request, timeout: Duration) -> Result<Response, NetError> {
         match self {
             Link::Direct(n) => n.manage(request, timeout),
@@ -657,11 +665,14 @@ impl RtiAmbassador {
     /// ready (HLA's evokeCallback).
     pub fn evoke_callback(&mut self, timeout: Duration) -> Result<Option<Callback>, RtiError> {
         // A callback ready at once costs no clock read: at full rate this runs once per
-        // message, and the clock was about 5 % of the receiving federate's time.
-        if let Some(callback) = self.poll_callback_now()? {
+        // message, and the clock was about 5 % of the receiving federate's time. Before a
+        // wait, which reads the sockets itself, only what has arrived already is looked at:
+        // reading them first too cost a system call per callback (a ping-pong's every hop).
+        let waits = !timeout.is_zero();
+        if let Some(callback) = self.callback_now(!waits)? {
             return Ok(Some(callback));
         }
-        if timeout.is_zero() {
+        if !waits {
             return Ok(None);
         }
         // One clock read per wait: the first slice is the whole timeout.
@@ -673,7 +684,7 @@ impl RtiAmbassador {
                 None if left.is_zero() || Instant::now() >= deadline => return Ok(None),
                 None => {}
             }
-            if let Some(callback) = self.poll_callback_now()? {
+            if let Some(callback) = self.callback_now(true)? {
                 return Ok(Some(callback));
             }
             left = deadline.saturating_duration_since(Instant::now());
@@ -688,15 +699,21 @@ impl RtiAmbassador {
             .is_some_and(|j| j.federate.has_callbacks())
     }
 
-    /// A callback that is ready now: queued already, or made by the messages that arrived.
-    fn poll_callback_now(&mut self) -> Result<Option<Callback>, RtiError> {
+    /// A callback that is ready now: queued already, or made by the messages that arrived
+    /// (with `read_sockets`, the sockets are read for them once more).
+    fn callback_now(&mut self, read_sockets: bool) -> Result<Option<Callback>, RtiError> {
         loop {
             if self.may_have_callback() {
                 if let Some(callback) = self.ready_callback()? {
                     return Ok(Some(callback));
                 }
             }
-            match self.link.recv_timeout(Duration::ZERO)? {
+            let arrived = if read_sockets {
+                self.link.recv_timeout(Duration::ZERO)?
+            } else {
+                self.link.try_recv()?
+            };
+            match arrived {
                 Some(message) => self.take_message(message)?,
                 None => return self.ready_callback(),
             }
