@@ -13,8 +13,17 @@ use trellis_core::router::LinkSpec;
 use trellis_core::wire::UdpOffer;
 use trellis_core::Time;
 
-/// Read at most `limit` bytes from `stream` into the spare room of `buf`, appending them.
-fn recv_into(stream: &TcpStream, buf: &mut BytesMut, limit: usize) -> std::io::Result<usize> {
+/// Room a read into a link's input buffer asks for at least.
+const MIN_READ_ROOM: usize = 8 << 10;
+
+/// Read from `stream` into the spare room of `buf` (at most `limit` bytes), appending them.
+/// Returns the bytes read and the room offered: a read shorter than its room emptied the
+/// socket.
+fn recv_into(
+    stream: &TcpStream,
+    buf: &mut BytesMut,
+    limit: usize,
+) -> std::io::Result<(usize, usize)> {
     let spare = buf.spare_capacity_mut();
     let room = spare.len().min(limit);
     let n = socket2::SockRef::from(stream).recv(&mut spare[..room])?;
@@ -22,7 +31,7 @@ fn recv_into(stream: &TcpStream, buf: &mut BytesMut, limit: usize) -> std::io::R
     // SAFETY: `recv` wrote (initialised) the first `n` bytes of the spare room, and
     // `n <= room <= capacity - len`.
     unsafe { buf.set_len(buf.len() + n) };
-    Ok(n)
+    Ok((n, room))
 }
 
 /// Bind a listener. Unlike `mio`'s default, a port another socket listens on is an error
@@ -216,17 +225,23 @@ impl EventLoop {
             }
             // Bytes land in the link's own input buffer, where frames are decoded in place.
             // A closing link has none: what it still sends is read and dropped.
-            let read = match h.router.input_buffer(link, READ_CHUNK) {
+            // The router makes room only when little is left, as copying did: a buffer is
+            // swapped (or grown to its partial frame's size) when its room runs out, not
+            // before every read.
+            let read = match h.router.input_buffer(link, MIN_READ_ROOM) {
                 Some(buf) => recv_into(&conn.stream, buf, READ_CHUNK),
-                None => conn.stream.read(&mut self.read_buf),
+                None => {
+                    let room = self.read_buf.len();
+                    conn.stream.read(&mut self.read_buf).map(|n| (n, room))
+                }
             };
             match read {
-                Ok(0) => return h.router.handle_eof(now, link),
-                Ok(n) => {
+                Ok((0, _)) => return h.router.handle_eof(now, link),
+                Ok((n, room)) => {
                     h.router.handle_received(now, link, n);
                     // A short read emptied the socket. Bytes that arrive later raise a new
                     // edge, so reading on to WouldBlock would only cost a syscall.
-                    if n < READ_CHUNK {
+                    if n < room {
                         return;
                     }
                 }
