@@ -31,6 +31,11 @@ impl ObjectId {
     pub fn federate(self) -> u32 {
         (self.0 >> 32) as u32
     }
+
+    /// The registering federate's own number for it (counting up from 1).
+    pub fn number(self) -> u32 {
+        self.0 as u32
+    }
 }
 
 impl std::fmt::Display for ObjectId {

@@ -28,6 +28,7 @@ pub mod advisory;
 pub mod callback;
 pub mod error;
 mod federation;
+mod known_classes;
 pub mod layout;
 pub mod logical_time;
 pub mod message;
@@ -149,6 +150,8 @@ pub struct Federate {
     /// update finds its class, name and ownership with one look-up (the owned objects are
     /// those `kept`, the known ones those with a `known` class).
     instances: FxHashMap<ObjectId, ownership::Instance>,
+    /// The instances' known classes again, densely, for the reflect path.
+    known_classes: known_classes::KnownClasses,
     counts: ownership::Counts,
     /// [`Federate::instance_attributes`] by class.
     class_attributes: Vec<Box<[AttributeHandle]>>,
@@ -200,6 +203,7 @@ impl Federate {
             interaction_subscriptions: BTreeMap::new(),
             interest: RoaringBitmap::new(),
             instances: FxHashMap::default(),
+            known_classes: known_classes::KnownClasses::default(),
             counts: ownership::Counts::default(),
             reserved_names: BTreeSet::new(),
             used_names: BTreeSet::new(),
@@ -1067,6 +1071,7 @@ impl Federate {
             .or_insert_with(|| ownership::Instance::discovered(registered, Arc::from(&*name)));
         self.counts.known += usize::from(instance.known.is_none());
         instance.known = Some(class);
+        self.known_classes.set(object, Some(class));
         self.stats.discoveries += 1;
         self.callbacks.push_back(Callback::DiscoverObjectInstance {
             object,
@@ -1143,7 +1148,14 @@ impl Federate {
             }
             None => values,
         };
-        let class = match self.instances.get(&object).and_then(|i| i.known) {
+        let known_as = (self.known_classes.get(object))
+            .or_else(|| self.instances.get(&object).and_then(|i| i.known));
+        debug_assert_eq!(
+            known_as,
+            self.instances.get(&object).and_then(|i| i.known),
+            "the cache agrees with the instance map"
+        );
+        let class = match known_as {
             Some(class) => class,
             None => {
                 self.discover(object, known, class, name.into());

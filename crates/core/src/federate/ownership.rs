@@ -357,6 +357,7 @@ impl Federate {
         let owns = |a| a == privilege || self.publishes(class, a);
         let instance = Instance::registered(object, class, name, attributes, owns);
         self.counts.owned += 1;
+        self.known_classes.set(object, None);
         if let Some(old) = self.instances.insert(object, instance) {
             self.counts.forget(&old);
         }
@@ -366,6 +367,7 @@ impl Federate {
     pub(super) fn forget_instance(&mut self, object: ObjectId) -> Option<Instance> {
         let instance = self.instances.remove(&object)?;
         self.counts.forget(&instance);
+        self.known_classes.set(object, None);
         Some(instance)
     }
 
