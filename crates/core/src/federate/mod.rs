@@ -884,8 +884,7 @@ impl Federate {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<(), FederateError> {
-        let known = self.instances.get(&object).and_then(|i| i.known);
-        let Some(class) = known else {
+        let Some(class) = self.discovered_class(object) else {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         };
         self.check_attributes(class, attributes)?;
@@ -1001,11 +1000,7 @@ impl Federate {
                 // The instance is forgotten on arrival; a time-stamped removal is still
                 // handed over in time-stamp order.
                 // The deleter held the privilege; what this federate kept goes too.
-                let known = self
-                    .forget_instance(object)
-                    .is_some_and(|i| i.known.is_some());
-                self.reflected.remove(&object);
-                if known {
+                if self.forget_discovered(object) {
                     let (sent_order, received_order) = self.orders(stamp);
                     self.deliver(
                         stamp,
@@ -1046,11 +1041,7 @@ impl Federate {
             self.stats.over_delivered += 1;
             return;
         };
-        if self
-            .instances
-            .get(&object)
-            .is_some_and(|i| i.known.is_some())
-        {
+        if self.discovered_class(object).is_some() {
             return;
         }
         // A region-filtered subscriber discovers the instance on its first update in a
@@ -1058,6 +1049,22 @@ impl Federate {
         if self.object_subscriptions[&known].regions.is_empty() {
             self.discover(object, known, class, name);
         }
+    }
+
+    /// The class `object` was discovered as here, if it was: from the dense cache when it
+    /// holds it (every reflect asks), else from the instance map, which is the truth.
+    fn discovered_class(&self, object: ObjectId) -> Option<ObjectClassHandle> {
+        let from_map = || self.instances.get(&object).and_then(|i| i.known);
+        let class = self.known_classes.get(object).or_else(from_map);
+        debug_assert_eq!(class, from_map(), "the cache agrees with the instance map");
+        class
+    }
+
+    /// Forget `object` and the keep-latest values reflected of it. Whether it had been
+    /// discovered here: its removal is then due to the application.
+    fn forget_discovered(&mut self, object: ObjectId) -> bool {
+        self.reflected.remove(&object);
+        (self.forget_instance(object)).is_some_and(|i| i.known.is_some())
     }
 
     fn discover(
@@ -1148,14 +1155,7 @@ impl Federate {
             }
             None => values,
         };
-        let known_as = (self.known_classes.get(object))
-            .or_else(|| self.instances.get(&object).and_then(|i| i.known));
-        debug_assert_eq!(
-            known_as,
-            self.instances.get(&object).and_then(|i| i.known),
-            "the cache agrees with the instance map"
-        );
-        let class = match known_as {
+        let class = match self.discovered_class(object) {
             Some(class) => class,
             None => {
                 self.discover(object, known, class, name.into());

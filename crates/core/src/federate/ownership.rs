@@ -263,9 +263,7 @@ impl Federate {
     }
 
     pub(super) fn owns(&self, object: ObjectId, attribute: AttributeHandle) -> bool {
-        self.instances
-            .get(&object)
-            .is_some_and(|i| i.owns(self.instance_attributes(i.class), attribute))
+        (self.instances.get(&object)).is_some_and(|i| self.owned_by_me(i, attribute))
     }
 
     /// The registered class of a known instance, after checking the attributes belong to it.

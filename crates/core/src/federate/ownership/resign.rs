@@ -168,11 +168,7 @@ impl Federate {
     }
 
     fn remove_orphan(&mut self, object: ObjectId, gone: u32) {
-        let known = self
-            .forget_instance(object)
-            .is_some_and(|i| i.known.is_some());
-        self.reflected.remove(&object);
-        if known {
+        if self.forget_discovered(object) {
             self.callbacks.push_back(Callback::RemoveObjectInstance {
                 object,
                 tag: Bytes::new(),
