@@ -11,6 +11,26 @@ use std::time::Duration;
 /// Bound on the whole run: 20 s of faults, recoveries, start-up and drain take about 30 s.
 const RUN_BOUND: Duration = Duration::from_secs(240);
 
+/// Silence on a pair longer than this is the symptom "traffic stopped": three periods of the
+/// default 20 Hz publishers plus 50 ms (`bench chaos`'s stall bound).
+const STALL_S: f64 = 3.0 / 20.0 + 0.05;
+
+/// A fault with no symptom is one the federation masked: a registry router that restarts in
+/// milliseconds can come back before any pair's traffic is late and without a frame lost. Then
+/// nothing may be missing or reported lost and the outage must be shorter than a stall; any
+/// fault that lost or delayed traffic unseen fails here.
+fn assert_fault_was_masked(fault: &serde_json::Value) {
+    assert_eq!(fault["reported_lost"], 0, "loss with no symptom: {fault}");
+    assert_eq!(fault["missing"], 0, "loss with no symptom: {fault}");
+    let outage_s = fault["outage_s"]
+        .as_f64()
+        .expect("recovered faults have an outage");
+    assert!(
+        outage_s < STALL_S,
+        "traffic out for {outage_s} s, longer than a stall, yet no symptom seen: {fault}"
+    );
+}
+
 #[test]
 fn chaos_on_a_tree_loses_nothing_silently_and_recovers_from_every_kill() {
     let dir = TempDir::new("chaos");
@@ -48,7 +68,9 @@ fn chaos_on_a_tree_loses_nothing_silently_and_recovers_from_every_kill() {
         assert_eq!(fault["duplicated"], 0, "{fault}");
         assert_eq!(fault["unreported"], 0, "{fault}");
         assert!(fault["delivered"].as_u64().unwrap() > 0, "{fault}");
-        assert!(fault["detection_s"].is_number(), "no symptom seen: {fault}");
+        if !fault["detection_s"].is_number() {
+            assert_fault_was_masked(fault);
+        }
     }
     let summary = read_json(&dir.0.join("summary.json"));
     assert_eq!(summary["totals"]["duplicated"], 0);
