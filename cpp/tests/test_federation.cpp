@@ -104,6 +104,8 @@ void connectErrors() {
   NullFederateAmbassador federate;
   CHECK_THROWS(rti->connect(federate, HLA_EVOKED, L"tcp://127.0.0.1:1"), ConnectionFailed);
   CHECK_THROWS(rti->connect(federate, HLA_EVOKED, L"tcp://nowhere:port"), InvalidLocalSettingsDesignator);
+  CHECK_THROWS(rti->connect(federate, HLA_EVOKED, L"tcp://127.0.0.1:1?bundle_us=soon"), InvalidLocalSettingsDesignator);
+  CHECK_THROWS(rti->connect(federate, HLA_EVOKED, L"tcp://127.0.0.1:1?bundle_us=100001"), InvalidLocalSettingsDesignator);
   CHECK_THROWS(rti->getObjectClassHandle(L"Vehicle"), NotConnected);
 }
 
@@ -308,6 +310,8 @@ int main() {
   try {
     TestRouter router;
     federation(router.designator());
+    // Again with publishes bundled: every service above still completes while both tick.
+    federation(router.designator() + L"?bundle_us=50");
     defaultTime(router.designator());
     connectionLostWhenTheRouterDies();
   } catch (Exception const& e) {

@@ -9,6 +9,7 @@ use std::ffi::c_char;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use trellis_core::federate::{ResignAction, TimeRepresentation};
 use trellis_core::fom::ObjectModel;
 use trellis_net::rti::Driver;
@@ -21,16 +22,23 @@ pub const TRELLIS_DEFAULT_DESIGNATOR: &str = "tcp://127.0.0.1:7000";
 pub const TRELLIS_TIME_INTEGER64: i32 = 0;
 pub const TRELLIS_TIME_FLOAT64: i32 = 1;
 
-/// Where and how to attach: the router's endpoint and how the node is driven.
+/// Where and how to attach: the router's endpoint, how the node is driven, and how long
+/// a direct node holds publishes to bundle them.
 pub(crate) struct Designator {
     pub endpoint: Endpoint,
     pub driver: Driver,
+    pub bundle_hold: Duration,
 }
 
-/// "tcp://HOST:PORT" (or "HOST:PORT"), optionally "?driver=direct|thread": direct (the
-/// default) runs the node on the caller's thread inside service calls and evoke, lowest
-/// latency; thread gives the node a thread of its own, so batches form while the federate
-/// works (highest throughput).
+/// The longest `bundle_us` a designator may ask for.
+const MAX_BUNDLE_HOLD: Duration = Duration::from_millis(100);
+
+/// "tcp://HOST:PORT" (or "HOST:PORT"), optionally "?driver=direct|thread&bundle_us=N":
+/// direct (the default) runs the node on the caller's thread inside service calls and
+/// evoke, lowest latency; thread gives the node a thread of its own, so batches form while
+/// the federate works (highest throughput). `bundle_us` (direct only, 0 by default, at most
+/// 100000) holds a publish that comes within N µs of the last written bundle for the next
+/// one, written at the federate's next tick at the latest (`NodeConfig::bundle_hold`).
 fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {
     let from_env = std::env::var("TRELLIS_RTI_ADDRESS").ok();
     let text = designator
@@ -39,17 +47,31 @@ fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {
     let invalid = |why: String| {
         Failure::new(
             TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR,
-            format!("local settings designator {text:?}: {why}; expected tcp://HOST:PORT[?driver=direct|thread]"),
+            format!("local settings designator {text:?}: {why}; expected tcp://HOST:PORT[?driver=direct|thread][&bundle_us=N]"),
         )
     };
     let (address, options) = text.split_once('?').unwrap_or((text, ""));
     let mut driver = Driver::Direct;
+    let mut bundle_hold = Duration::ZERO;
     for option in options.split('&').filter(|o| !o.is_empty()) {
-        driver = match option {
-            "driver=direct" => Driver::Direct,
-            "driver=thread" => Driver::Thread,
-            other => return Err(invalid(format!("unknown option {other:?}"))),
-        };
+        match option.split_once('=') {
+            Some(("driver", "direct")) => driver = Driver::Direct,
+            Some(("driver", "thread")) => driver = Driver::Thread,
+            Some(("bundle_us", micros)) => {
+                bundle_hold = micros
+                    .parse()
+                    .ok()
+                    .map(Duration::from_micros)
+                    .filter(|hold| *hold <= MAX_BUNDLE_HOLD)
+                    .ok_or_else(|| {
+                        invalid(format!(
+                            "bundle_us={micros:?} is not a whole number of microseconds up to {}",
+                            MAX_BUNDLE_HOLD.as_micros()
+                        ))
+                    })?;
+            }
+            _ => return Err(invalid(format!("unknown option {option:?}"))),
+        }
     }
     let url = if address.contains("://") {
         address.to_owned()
@@ -57,7 +79,11 @@ fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {
         format!("tcp://{address}")
     };
     match url.parse::<Endpoint>() {
-        Ok(endpoint @ Endpoint::Tcp(_)) => Ok(Designator { endpoint, driver }),
+        Ok(endpoint @ Endpoint::Tcp(_)) => Ok(Designator {
+            endpoint,
+            driver,
+            bundle_hold,
+        }),
         Ok(_) => Err(invalid("federates attach over TCP".into())),
         Err(e) => Err(invalid(e.to_string())),
     }
@@ -66,7 +92,10 @@ fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {
 /// Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"), optionally followed by
 /// "?driver=direct" (the default: the node runs inside service calls and evoke, lowest
 /// latency) or "?driver=thread" (the node has a thread of its own: batches form, highest
-/// throughput); NULL or "" uses the environment variable TRELLIS_RTI_ADDRESS, else
+/// throughput), and "&bundle_us=N" (direct only; 0, the default, to 100000): a publish
+/// within N µs of the last write is held and written with the next bundle, at the latest
+/// at the federate's next service call or evoke; NULL or "" uses the environment variable
+/// TRELLIS_RTI_ADDRESS, else
 /// "tcp://127.0.0.1:7000". Fails with
 /// CONNECTION_FAILED when no router answers there. On success *out is a new ambassador,
 /// released with trellis_free.
@@ -81,7 +110,7 @@ pub extern "C" fn trellis_connect(
         let designator = unsafe { optional_text(designator, "designator") }?;
         let mut session = Session::new();
         let designator = parse_designator(designator)?;
-        session.connect(designator.endpoint, designator.driver)?;
+        session.connect(designator)?;
         let shared = Arc::new(Shared {
             session: Mutex::new(session),
             callbacks: Mutex::new(crate::TrellisCallbacks::none()),

@@ -7,6 +7,7 @@
 //! federation. Management calls for another federation while joined use a node of their
 //! own for that call.
 
+use crate::federation::Designator;
 use crate::status::{
     Failure, TRELLIS_ERR_CONNECTION_FAILED, TRELLIS_ERR_FEDERATE_NOT_EXECUTION_MEMBER,
     TRELLIS_ERR_NOT_CONNECTED,
@@ -36,6 +37,8 @@ pub(crate) enum LocalCallback {
 pub(crate) struct Session {
     endpoint: Option<Endpoint>,
     driver: Driver,
+    /// `NodeConfig::bundle_hold` of the nodes it opens.
+    bundle_hold: Duration,
     bound: Option<RtiAmbassador>,
     joined: bool,
     pub time: TimeRepresentation,
@@ -60,6 +63,7 @@ impl Session {
         Session {
             endpoint: None,
             driver: Driver::Direct,
+            bundle_hold: Duration::ZERO,
             bound: None,
             joined: false,
             time: TimeRepresentation::Integer64,
@@ -84,8 +88,14 @@ impl Session {
     }
 
     /// Check the router answers at `endpoint` and remember it, and how nodes are driven.
-    pub fn connect(&mut self, endpoint: Endpoint, driver: Driver) -> Result<(), Failure> {
+    pub fn connect(&mut self, designator: Designator) -> Result<(), Failure> {
+        let Designator {
+            endpoint,
+            driver,
+            bundle_hold,
+        } = designator;
         self.driver = driver;
+        self.bundle_hold = bundle_hold;
         if let Endpoint::Tcp(address) = &endpoint {
             TcpStream::connect_timeout(address, CONNECT_PROBE_TIMEOUT).map_err(|e| {
                 Failure::new(
@@ -122,7 +132,8 @@ impl Session {
             std::process::id(),
             NODES.fetch_add(1, Ordering::Relaxed)
         );
-        let node = NodeConfig::child_of(name, federation, self.endpoint()?.clone());
+        let mut node = NodeConfig::child_of(name, federation, self.endpoint()?.clone());
+        node.bundle_hold = self.bundle_hold;
         let mut config = RtiConfig::new(node);
         config.driver = self.driver;
         RtiAmbassador::connect(config).map_err(|e| {

@@ -13,5 +13,5 @@ mod wake;
 
 pub use endpoint::{Endpoint, EndpointError};
 pub use error::NetError;
-pub use node::{Attachment, DirectNode, LinkEvent, Message, Node, NodeConfig};
+pub use node::{Attachment, DirectNode, LinkEvent, Message, Node, NodeConfig, BUNDLE_BYTES};
 pub use runtime::{DialConfig, Host, HostConfig, HostStats, Runtime, DEFAULT_MAX_ATTEMPTS};

@@ -1,11 +1,14 @@
 //! [`DirectNode`]: the core and its sockets run on the caller's thread, in its calls.
 //!
 //! Every call does the I/O it needs and returns: `publish` writes at once when the link is
-//! idle, `recv_timeout` waits in the socket poll itself. Between calls nothing runs, so a
-//! program must call in (`recv_timeout` or `poll`) at least every heartbeat interval, as an
-//! HLA federate must tick.
+//! idle and in bundles during a burst (see [`NodeConfig::bundle_hold`]), `recv_timeout`
+//! waits in the socket poll itself. Between calls nothing runs, so a program must call in
+//! (`recv_timeout` or `poll`) at least every heartbeat interval, as an HLA federate must
+//! tick; that call also writes what a burst left held.
 
-use super::{connect_error, default_priority, AppClient, LinkEvent, Message, NodeConfig};
+use super::{
+    connect_error, default_priority, AppClient, LinkEvent, Message, NodeConfig, BUNDLE_BYTES,
+};
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::event_loop::{AppCommand, EventLoop};
@@ -26,6 +29,12 @@ pub struct DirectNode {
     client: AppClient,
     /// When the sockets were last looked at.
     last_poll: Instant,
+    /// Bytes of publishes queued to the event loop and not yet routed and written: the
+    /// bundle being held (see [`NodeConfig::bundle_hold`]).
+    held_bytes: usize,
+    /// When publishes were last handed on to be written, if ever.
+    last_bundle: Option<Instant>,
+    bundle_hold: Duration,
 }
 
 /// A node that only publishes still reads its sockets this often, inside `publish`: the
@@ -46,6 +55,9 @@ impl DirectNode {
             listening: info.listening,
             client,
             last_poll: Instant::now(),
+            held_bytes: 0,
+            last_bundle: None,
+            bundle_hold: config.bundle_hold,
         };
         if let Some(endpoint) = AppClient::first_dial(&config) {
             node.wait_connected(&endpoint, config.connect_timeout)?;
@@ -79,17 +91,50 @@ impl DirectNode {
     /// early once anything happened.
     pub fn poll(&mut self, timeout: Duration) -> Result<(), NetError> {
         self.last_poll = Instant::now();
+        // Held publishes count as work, so the wait does not block with them queued.
         self.event_loop.wait(Some(timeout))?;
-        self.event_loop.turn();
+        self.turn();
         Ok(())
     }
 
-    /// Queue a command and act on it at once. If the queue is full because the network
-    /// pushes back, drive the network until there is room.
-    fn command(&mut self, mut command: AppCommand) -> Result<(), NetError> {
+    /// Act on everything queued, held publishes included.
+    fn turn(&mut self) {
+        self.event_loop.turn();
+        self.held_bytes = 0;
+    }
+
+    /// Queue a command and act on it at once.
+    fn command(&mut self, command: AppCommand) -> Result<(), NetError> {
+        self.queue(command)?;
+        self.act()
+    }
+
+    /// Queue a publish, and act on it with those held before it once the bundle is due
+    /// (see [`NodeConfig::bundle_hold`]).
+    fn publish_frame(&mut self, frame: bytes::BytesMut) -> Result<(), NetError> {
+        let len = frame.len();
+        self.queue(AppCommand::Publish(frame))?;
+        if self.bundle_hold.is_zero() {
+            return self.act();
+        }
+        self.held_bytes += len;
+        let now = Instant::now();
+        let held_long_enough = self
+            .last_bundle
+            .is_none_or(|last| now.saturating_duration_since(last) >= self.bundle_hold);
+        if self.held_bytes >= BUNDLE_BYTES || held_long_enough {
+            self.last_bundle = Some(now);
+            self.act()?;
+        }
+        Ok(())
+    }
+
+    /// Queue a command. If the queue is full because the network pushes back, drive the
+    /// network until there is room.
+    fn queue(&mut self, mut command: AppCommand) -> Result<(), NetError> {
         loop {
             match self.client.commands.try_send(command) {
-                Ok(()) => break,
+                Ok(()) => return Ok(()),
                 Err(flume::TrySendError::Full(back)) => {
                     command = back;
                     self.poll(Duration::from_millis(10))?;
@@ -97,7 +142,11 @@ impl DirectNode {
                 Err(flume::TrySendError::Disconnected(_)) => return Err(NetError::Stopped),
             }
         }
-        self.event_loop.turn();
+    }
+
+    /// Act on the queue, and read the sockets if they were not read lately.
+    fn act(&mut self) -> Result<(), NetError> {
+        self.turn();
         if self.last_poll.elapsed() >= READ_AT_LEAST_EVERY {
             self.poll(Duration::ZERO)?;
         }
@@ -139,7 +188,7 @@ impl DirectNode {
         let frame =
             self.client
                 .encode_with(ids, class, default_priority(class), Some(latest), payload)?;
-        self.command(AppCommand::Publish(frame))
+        self.publish_frame(frame)
     }
 
     pub fn publish_with_priority(
@@ -150,7 +199,7 @@ impl DirectNode {
         payload: &[u8],
     ) -> Result<(), NetError> {
         let frame = self.client.encode(ids, class, priority, payload)?;
-        self.command(AppCommand::Publish(frame))
+        self.publish_frame(frame)
     }
 
     /// The next message, driving the network for at most `timeout` while none is there.
@@ -177,7 +226,7 @@ impl DirectNode {
     fn take_delivery(&mut self) -> Result<Option<Message>, NetError> {
         let took = self.client.try_take()?;
         if took.wake_loop {
-            self.event_loop.turn();
+            self.turn();
         }
         Ok(took.frame.map(Message))
     }
@@ -187,7 +236,7 @@ impl DirectNode {
         if let Some(message) = self.take_delivery()? {
             return Ok(Some(message));
         }
-        self.event_loop.turn();
+        self.turn();
         self.take_delivery()
     }
 
@@ -289,6 +338,8 @@ impl DirectNode {
 impl Drop for DirectNode {
     /// Leave cleanly: say goodbye and flush, within a bound.
     fn drop(&mut self) {
+        // Held publishes go before the goodbye.
+        self.turn();
         self.event_loop.stop_host(self.host);
         let deadline = Instant::now() + CLOSE_BOUND;
         while self.event_loop.has_host(self.host) && Instant::now() < deadline {
