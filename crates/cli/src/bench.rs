@@ -143,6 +143,10 @@ struct Common {
     /// Microseconds each event loop polls before it sleeps (0: sleep at once).
     #[arg(long, default_value_t = 0)]
     spin_us: u64,
+    /// Microseconds a federate or node driven on its caller's thread holds a publish that
+    /// follows its last write, to bundle a burst into one write (0: write each at once).
+    #[arg(long, default_value_t = 0)]
+    bundle_us: u64,
     /// The results folder (default results/<benchmark>-<time>).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -194,6 +198,10 @@ pub(crate) struct ThroughputArgs {
     /// Receiver counts, comma separated (default 1,3,6,9,12,15).
     #[arg(long, value_delimiter = ',')]
     subscribers: Vec<usize>,
+    /// How federates' nodes run (--api federate): on a thread of their own, or inside the
+    /// federate's service calls and callbacks (see --bundle-us).
+    #[arg(long, value_enum, default_value_t = DriverArg::Thread)]
+    driver: DriverArg,
     #[command(flatten)]
     agents: AgentOpts,
 }
@@ -583,6 +591,7 @@ fn setup(common: &Common) -> Result<Setup> {
             ApiArg::Node => Api::Node,
         },
         spin: Duration::from_micros(common.spin_us),
+        bundle_hold: Duration::from_micros(common.bundle_us),
         stop,
     })
 }
@@ -716,6 +725,10 @@ pub(crate) fn run(command: BenchCommand) -> Result<()> {
                 raw: raw(args.raw),
                 size: args.size,
                 seconds: args.seconds,
+                driver: match args.driver {
+                    DriverArg::Direct => trellis_net::rti::Driver::Direct,
+                    DriverArg::Thread => trellis_net::rti::Driver::Thread,
+                },
                 subscribers: if args.subscribers.is_empty() {
                     throughput::DEFAULT_SUBSCRIBERS.to_vec()
                 } else {

@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 use trellis_core::topology::{generate, GenerateOptions, Shape};
+use trellis_net::rti::Driver;
 use trellis_tools::bench::results::{Meta, Results};
 use trellis_tools::bench::{
     latency, pingpong, symmetric, throughput, Api, Mode, Raw, Setup, Transport,
@@ -133,10 +135,18 @@ fn raw_baselines_answer_every_ping() {
 
 #[test]
 fn throughput_receivers_get_everything_sent_reliably() {
-    for api in [Api::Federate, Api::Node] {
-        let out = Dir::new(&format!("throughput-{api:?}"));
+    // Federates on threads of their own, federates driven by their callers with publishes
+    // bundled (the tail of the run is written when the sender next ticks), and nodes.
+    let bundled = Duration::from_micros(50);
+    for (api, driver, bundle_hold) in [
+        (Api::Federate, Driver::Thread, Duration::ZERO),
+        (Api::Federate, Driver::Direct, bundled),
+        (Api::Node, Driver::Thread, Duration::ZERO),
+    ] {
+        let out = Dir::new(&format!("throughput-{api:?}-{driver:?}"));
         let setup = Setup {
             api,
+            bundle_hold,
             ..Setup::default()
         };
         let results = results(&out, "throughput", &setup);
@@ -146,6 +156,7 @@ fn throughput_receivers_get_everything_sent_reliably() {
             size: 128,
             seconds: 0.3,
             subscribers: vec![1, 2],
+            driver,
         };
         let summary = throughput::run(&options, &results).unwrap();
         assert_eq!(summary.cases.len(), 2);
@@ -180,6 +191,7 @@ fn raw_tcp_throughput_counts_every_frame() {
         size: 64,
         seconds: 0.2,
         subscribers: vec![2],
+        driver: Driver::Thread,
     };
     let summary = throughput::run(&options, &results).unwrap();
     assert_eq!(summary.received, summary.sent * 2);
@@ -238,6 +250,7 @@ fn an_interrupted_run_keeps_what_finished_and_says_so() {
         size: 64,
         seconds: 0.2,
         subscribers: vec![1, 2],
+        driver: Driver::Thread,
     };
     let summary = throughput::run(&options, &results).unwrap();
     results.finish(false).unwrap();

@@ -162,6 +162,9 @@ pub struct Setup {
     pub api: Api,
     /// How long event loops poll before they sleep.
     pub spin: Duration,
+    /// How long nodes driven on the caller's thread hold publishes to bundle them
+    /// (`NodeConfig::bundle_hold`; zero writes each at once).
+    pub bundle_hold: Duration,
     /// Set on Ctrl-C: benchmarks stop after the case under way and keep what finished.
     pub stop: Arc<AtomicBool>,
 }
@@ -176,6 +179,7 @@ impl Default for Setup {
             bundling: Bundling::Adaptive,
             api: Api::Federate,
             spin: Duration::ZERO,
+            bundle_hold: Duration::ZERO,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }

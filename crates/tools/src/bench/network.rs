@@ -259,6 +259,7 @@ impl Network {
             }
         };
         config.spin = self.setup.spin;
+        config.bundle_hold = self.setup.bundle_hold;
         config.link = self.setup.bundling.link_config();
         Ok(config)
     }

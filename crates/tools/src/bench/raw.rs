@@ -1,7 +1,7 @@
 //! The baselines' 1→N workload over plain sockets: one write (or datagram) per message per
 //! receiver, no router, no Trellis.
 
-use super::throughput::{send_for, wait_for_drain, Counter, Outcome, ThroughputOptions};
+use super::throughput::{pause, send_for, wait_for_drain, Counter, Outcome, ThroughputOptions};
 use super::{BenchError, Raw, Transport};
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream, UdpSocket};
@@ -55,7 +55,12 @@ fn tcp(options: &ThroughputOptions, receivers: usize) -> Result<Outcome, BenchEr
     for writer in &writers {
         writer.shutdown(Shutdown::Write)?;
     }
-    wait_for_drain(&counters, &vec![sent; receivers], Transport::Reliable);
+    wait_for_drain(
+        &counters,
+        &vec![sent; receivers],
+        Transport::Reliable,
+        pause,
+    );
     for reader in readers {
         reader
             .join()
@@ -141,7 +146,12 @@ fn udp(options: &ThroughputOptions, receivers: usize) -> Result<Outcome, BenchEr
         }
         Ok(())
     })?;
-    wait_for_drain(&counters, &vec![sent; receivers], Transport::BestEffort);
+    wait_for_drain(
+        &counters,
+        &vec![sent; receivers],
+        Transport::BestEffort,
+        pause,
+    );
     stop.store(true, Ordering::SeqCst);
     for reader in readers {
         let _ = reader.join();

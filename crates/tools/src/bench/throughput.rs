@@ -26,6 +26,8 @@ pub struct ThroughputOptions {
     pub seconds: f64,
     /// Receiver counts, one case each.
     pub subscribers: Vec<usize>,
+    /// How the federates' nodes run (federate API only).
+    pub driver: Driver,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -257,7 +259,7 @@ fn nodes(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchError> {
     let (sent, send_time) = send_for(options.seconds, || {
         Ok(publisher.publish(&[DATA_ID], class, &payload)?)
     })?;
-    wait_for_drain(&counters, &vec![sent; n], options.setup.transport);
+    wait_for_drain(&counters, &vec![sent; n], options.setup.transport, pause);
     stop.store(true, Ordering::SeqCst);
     for reader in readers {
         let _ = reader.join();
@@ -300,7 +302,13 @@ fn read_node(node: &Node, counter: &Counter, stop: &AtomicBool, start: Instant) 
 /// while, within a bound. Reliable traffic gets a longer silence (5 s, against 1 s for best
 /// effort): on a loaded machine a one-second pause is not a loss, and counting the tail that
 /// had not arrived yet as lost (53,114 in one run under load 16) misreports it.
-pub(crate) fn wait_for_drain(counters: &[Arc<Counter>], expected: &[u64], transport: Transport) {
+/// `idle` passes a few milliseconds between looks: a sleep, or a sender's tick.
+pub(crate) fn wait_for_drain(
+    counters: &[Arc<Counter>],
+    expected: &[u64],
+    transport: Transport,
+    mut idle: impl FnMut(),
+) {
     let deadline = Instant::now() + Duration::from_secs(30);
     let quiet_limit = match transport {
         Transport::Reliable => Duration::from_secs(5),
@@ -320,9 +328,16 @@ pub(crate) fn wait_for_drain(counters: &[Arc<Counter>], expected: &[u64], transp
         } else if quiet_since.elapsed() > quiet_limit {
             return;
         }
-        std::thread::sleep(Duration::from_millis(5));
+        idle();
     }
 }
+
+/// Wait between looks at the receivers' counts when nothing needs driving.
+pub(crate) fn pause() {
+    std::thread::sleep(DRAIN_POLL);
+}
+
+const DRAIN_POLL: Duration = Duration::from_millis(5);
 
 /// First byte of a warm-up update's value; measured updates carry `MEASURED`.
 const WARMUP: u8 = 0;
@@ -344,15 +359,32 @@ fn federates(
     let start = Instant::now();
     let mut receivers = Vec::new();
     for place in &places[1..] {
-        receivers.push(Receiver::join(&network, &federation, place, start)?);
+        receivers.push(Receiver::join(
+            &network,
+            &federation,
+            place,
+            start,
+            options.driver,
+        )?);
     }
     let (size, transport) = (options.size, options.setup.transport);
-    let mut sender = Sender::join(&network, &federation, &places[0], size, transport)?;
+    let mut sender = Sender::join(
+        &network,
+        &federation,
+        &places[0],
+        size,
+        transport,
+        options.driver,
+    )?;
     sender.warm_up(|| receivers.iter().all(Receiver::warmed))?;
     let measured_from = start.elapsed();
     let (sent, send_time) = sender.send_measured(options.seconds)?;
     let counters: Vec<Arc<Counter>> = receivers.iter().map(|r| r.counter.clone()).collect();
-    wait_for_drain(&counters, &vec![sent; n], options.setup.transport);
+    // The sender ticks while the receivers drain, as an HLA federate keeps ticking: a node
+    // driven on its thread writes what it held to bundle, or what the network pushed back.
+    wait_for_drain(&counters, &vec![sent; n], options.setup.transport, || {
+        sender.tick(DRAIN_POLL)
+    });
     for (i, receiver) in receivers.into_iter().enumerate() {
         let resigned = receiver.finish()?;
         results.after_measurement(&format!("receiver-{}", i + 1), "resign", resigned);
@@ -385,8 +417,9 @@ impl Receiver {
         federation: &Federation,
         place: &str,
         start: Instant,
+        driver: Driver,
     ) -> Result<Receiver, BenchError> {
-        let mut rti = network.federate(federation, place, Driver::Thread)?;
+        let mut rti = network.federate(federation, place, driver)?;
         let vehicle = rti.object_class_handle("Vehicle")?;
         let name = rti.attribute_handle(vehicle, "Name")?;
         rti.subscribe_object_class_attributes(vehicle, &[name])?;
@@ -436,8 +469,9 @@ impl Sender {
         place: &str,
         size: usize,
         transport: Transport,
+        driver: Driver,
     ) -> Result<Sender, BenchError> {
-        let mut rti = network.federate(federation, place, Driver::Thread)?;
+        let mut rti = network.federate(federation, place, driver)?;
         let vehicle = rti.object_class_handle("Vehicle")?;
         let name = rti.attribute_handle(vehicle, "Name")?;
         rti.publish_object_class_attributes(vehicle, &[name])?;
@@ -485,6 +519,12 @@ impl Sender {
     pub(crate) fn send_measured(&mut self, seconds: f64) -> Result<(u64, Duration), BenchError> {
         self.value[0] = MEASURED;
         send_for(seconds, || self.update())
+    }
+
+    /// Evoke for at most `wait`, driving the network. The sender subscribes to nothing, so
+    /// no callback it might get is of interest, and a failure shows as a loss.
+    fn tick(&mut self, wait: Duration) {
+        let _ = self.rti.evoke_callback(wait);
     }
 
     pub(crate) fn resign(mut self) -> Result<(), trellis_net::rti::RtiError> {

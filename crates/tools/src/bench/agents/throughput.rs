@@ -7,13 +7,15 @@
 use super::super::network::{Network, SETUP_TIMEOUT};
 use super::super::results::Results;
 use super::super::throughput::{
-    run_cases, wait_for_drain, Outcome, Receiver, Sender, ThroughputOptions, ThroughputSummary,
+    pause, run_cases, wait_for_drain, Outcome, Receiver, Sender, ThroughputOptions,
+    ThroughputSummary,
 };
 use super::super::{Api, BenchError};
 use super::agent::Session;
 use super::coordinator::{Agents, Launch};
 use super::protocol::{unix_nanos, FromAgent, ToAgent};
 use std::time::{Duration, Instant};
+use trellis_net::rti::Driver;
 
 /// How long receivers may take to drain after the sender stopped (`wait_for_drain`'s own
 /// bound is 30 s).
@@ -157,7 +159,7 @@ pub(crate) fn receiver(session: &mut Session, at: &str) -> Result<(), BenchError
         .ok_or_else(|| BenchError::Failed("a throughput receiver needs a federation".into()))?;
     // Receipt times count from `start`; `start_unix` is the same instant on the wall clock.
     let (start, start_unix) = (Instant::now(), unix_nanos());
-    let receiver = Receiver::join(&network, &federation, at, start)?;
+    let receiver = Receiver::join(&network, &federation, at, start, Driver::Thread)?;
     session.say(&FromAgent::Ready)?;
     session.expect("start", |c| matches!(c, ToAgent::Start))?;
     let deadline = Instant::now() + SETUP_TIMEOUT;
@@ -181,7 +183,12 @@ pub(crate) fn receiver(session: &mut Session, at: &str) -> Result<(), BenchError
         _ => unreachable!("expect returned the drain it matched"),
     };
     let counter = receiver.counter.clone();
-    wait_for_drain(std::slice::from_ref(&counter), &[expected], setup.transport);
+    wait_for_drain(
+        std::slice::from_ref(&counter),
+        &[expected],
+        setup.transport,
+        pause,
+    );
     session.say(&FromAgent::Received {
         received: counter.received(),
         last_unix_nanos: start_unix + counter.elapsed().as_nanos() as u64,
@@ -200,7 +207,14 @@ pub(crate) fn sender(session: &mut Session, at: &str, size: usize) -> Result<(),
     let (network, federation, setup) = session.network()?;
     let federation = federation
         .ok_or_else(|| BenchError::Failed("the throughput sender needs a federation".into()))?;
-    let mut sender = Sender::join(&network, &federation, at, size, setup.transport)?;
+    let mut sender = Sender::join(
+        &network,
+        &federation,
+        at,
+        size,
+        setup.transport,
+        Driver::Thread,
+    )?;
     session.say(&FromAgent::Ready)?;
     session.expect("start", |c| matches!(c, ToAgent::Start))?;
     let mut seconds = None;
