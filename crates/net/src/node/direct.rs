@@ -32,7 +32,7 @@ pub struct DirectNode {
     /// Bytes of publishes queued to the event loop and not yet routed and written: the
     /// bundle being held (see [`NodeConfig::bundle_hold`]).
     held_bytes: usize,
-    /// When publishes were last handed on to be written, if ever.
+    /// When held publishes were last handed on to be written, if ever.
     last_bundle: Option<Instant>,
     bundle_hold: Duration,
 }
@@ -100,7 +100,10 @@ impl DirectNode {
     /// Act on everything queued, held publishes included.
     fn turn(&mut self) {
         self.event_loop.turn();
-        self.held_bytes = 0;
+        if self.held_bytes > 0 {
+            self.held_bytes = 0;
+            self.last_bundle = Some(Instant::now());
+        }
     }
 
     /// Queue a command and act on it at once.
@@ -123,7 +126,6 @@ impl DirectNode {
             .last_bundle
             .is_none_or(|last| now.saturating_duration_since(last) >= self.bundle_hold);
         if self.held_bytes >= BUNDLE_BYTES || held_long_enough {
-            self.last_bundle = Some(now);
             self.act()?;
         }
         Ok(())
