@@ -434,10 +434,10 @@ TrellisStatus trellis_unsubscribe_interaction_class(struct TrellisRti *handle,
  Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"), optionally followed by
  "?driver=direct" (the default: the node runs inside service calls and evoke, lowest
  latency) or "?driver=thread" (the node has a thread of its own: batches form, highest
- throughput), and "&bundle_us=N" (direct only; 0, the default, to 100000): a publish
- within N µs of the last write is held and written with the next bundle, at the latest
- at the federate's next service call or evoke; NULL or "" uses the environment variable
- TRELLIS_RTI_ADDRESS, else
+ throughput), and "&bundle_us=N" (direct only; 0 to 100000, default 50): an update
+ within N µs of the last write is held and written with the next bundle (64 KiB), at the
+ latest at the federate's next service call or evoke or 1 ms after it was held; 0 writes
+ each update at once. NULL or "" uses the environment variable TRELLIS_RTI_ADDRESS, else
  "tcp://127.0.0.1:7000". Fails with
  CONNECTION_FAILED when no router answers there. On success *out is a new ambassador,
  released with trellis_free.

@@ -13,7 +13,7 @@ use std::time::Duration;
 use trellis_core::federate::{ResignAction, TimeRepresentation};
 use trellis_core::fom::ObjectModel;
 use trellis_net::rti::Driver;
-use trellis_net::Endpoint;
+use trellis_net::{Endpoint, DEFAULT_BUNDLE_HOLD};
 
 /// Where a federate attaches when the designator is empty and TRELLIS_RTI_ADDRESS unset.
 pub const TRELLIS_DEFAULT_DESIGNATOR: &str = "tcp://127.0.0.1:7000";
@@ -36,9 +36,9 @@ const MAX_BUNDLE_HOLD: Duration = Duration::from_millis(100);
 /// "tcp://HOST:PORT" (or "HOST:PORT"), optionally "?driver=direct|thread&bundle_us=N":
 /// direct (the default) runs the node on the caller's thread inside service calls and
 /// evoke, lowest latency; thread gives the node a thread of its own, so batches form while
-/// the federate works (highest throughput). `bundle_us` (direct only, 0 by default, at most
-/// 100000) holds a publish that comes within N µs of the last written bundle for the next
-/// one, written at the federate's next tick at the latest (`NodeConfig::bundle_hold`).
+/// the federate works (highest throughput). `bundle_us` (direct only; 50 by default, at
+/// most 100000, 0 writes each update at once) holds a publish that comes within N µs of the
+/// last written bundle for the next one (`NodeConfig::bundle_hold`).
 fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {
     let from_env = std::env::var("TRELLIS_RTI_ADDRESS").ok();
     let text = designator
@@ -52,7 +52,7 @@ fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {
     };
     let (address, options) = text.split_once('?').unwrap_or((text, ""));
     let mut driver = Driver::Direct;
-    let mut bundle_hold = Duration::ZERO;
+    let mut bundle_hold = DEFAULT_BUNDLE_HOLD;
     for option in options.split('&').filter(|o| !o.is_empty()) {
         match option.split_once('=') {
             Some(("driver", "direct")) => driver = Driver::Direct,
@@ -92,10 +92,10 @@ fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {
 /// Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"), optionally followed by
 /// "?driver=direct" (the default: the node runs inside service calls and evoke, lowest
 /// latency) or "?driver=thread" (the node has a thread of its own: batches form, highest
-/// throughput), and "&bundle_us=N" (direct only; 0, the default, to 100000): a publish
-/// within N µs of the last write is held and written with the next bundle, at the latest
-/// at the federate's next service call or evoke; NULL or "" uses the environment variable
-/// TRELLIS_RTI_ADDRESS, else
+/// throughput), and "&bundle_us=N" (direct only; 0 to 100000, default 50): an update
+/// within N µs of the last write is held and written with the next bundle (64 KiB), at the
+/// latest at the federate's next service call or evoke or 1 ms after it was held; 0 writes
+/// each update at once. NULL or "" uses the environment variable TRELLIS_RTI_ADDRESS, else
 /// "tcp://127.0.0.1:7000". Fails with
 /// CONNECTION_FAILED when no router answers there. On success *out is a new ambassador,
 /// released with trellis_free.

@@ -63,7 +63,7 @@ impl Session {
         Session {
             endpoint: None,
             driver: Driver::Direct,
-            bundle_hold: Duration::ZERO,
+            bundle_hold: trellis_net::DEFAULT_BUNDLE_HOLD,
             bound: None,
             joined: false,
             time: TimeRepresentation::Integer64,

@@ -145,7 +145,7 @@ struct Common {
     spin_us: u64,
     /// Microseconds a federate or node driven on its caller's thread holds a publish that
     /// follows its last write, to bundle a burst into one write (0: write each at once).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = trellis_net::DEFAULT_BUNDLE_HOLD.as_micros() as u64)]
     bundle_us: u64,
     /// The results folder (default results/<benchmark>-<time>).
     #[arg(long, value_name = "DIR")]

@@ -13,5 +13,8 @@ mod wake;
 
 pub use endpoint::{Endpoint, EndpointError};
 pub use error::NetError;
-pub use node::{Attachment, DirectNode, LinkEvent, Message, Node, NodeConfig, BUNDLE_BYTES};
+pub use node::{
+    Attachment, DirectNode, LinkEvent, Message, Node, NodeConfig, BUNDLE_BYTES,
+    DEFAULT_BUNDLE_HOLD, TAIL_BOUND,
+};
 pub use runtime::{DialConfig, Host, HostConfig, HostStats, Runtime, DEFAULT_MAX_ATTEMPTS};

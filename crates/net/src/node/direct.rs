@@ -4,8 +4,10 @@
 //! idle and in bundles during a burst (see [`NodeConfig::bundle_hold`]), `recv_timeout`
 //! waits in the socket poll itself. Between calls nothing runs, so a program must call in
 //! (`recv_timeout` or `poll`) at least every heartbeat interval, as an HLA federate must
-//! tick; that call also writes what a burst left held.
+//! tick; that call also writes what a burst left held, and if it does not come, the node's
+//! tail writer does within [`super::TAIL_BOUND`].
 
+use super::tail::{Driven, Shared, TailWriter};
 use super::{
     connect_error, default_priority, AppClient, LinkEvent, Message, NodeConfig, BUNDLE_BYTES,
 };
@@ -14,6 +16,7 @@ use crate::error::NetError;
 use crate::event_loop::{AppCommand, EventLoop};
 use crate::runtime::{HostId, HostStats};
 use roaring::RoaringBitmap;
+use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 use trellis_core::registry::{Request, Response};
 use trellis_core::wire::{NodeId, TransportClass};
@@ -23,17 +26,15 @@ use trellis_core::InterestId;
 const CLOSE_BOUND: Duration = Duration::from_secs(2);
 
 pub struct DirectNode {
-    event_loop: EventLoop,
+    /// The event loop and the bundle held, shared with the tail writer.
+    shared: Arc<Shared>,
+    /// Writes held publishes the program leaves unwritten; only when publishes are held.
+    tail_writer: Option<TailWriter>,
     host: HostId,
     listening: Vec<Endpoint>,
     client: AppClient,
     /// When the sockets were last looked at.
     last_poll: Instant,
-    /// Bytes of publishes queued to the event loop and not yet routed and written: the
-    /// bundle being held (see [`NodeConfig::bundle_hold`]).
-    held_bytes: usize,
-    /// When held publishes were last handed on to be written, if ever.
-    last_bundle: Option<Instant>,
     bundle_hold: Duration,
 }
 
@@ -49,14 +50,19 @@ impl DirectNode {
         let (client, port, host) = AppClient::new(&config)?;
         let now = event_loop.now();
         let info = event_loop.add_host(now, host, Some(port))?;
+        let shared = Shared::new(event_loop);
+        let tail_writer = if config.bundle_hold.is_zero() {
+            None
+        } else {
+            Some(TailWriter::start(&config.name, shared.clone())?)
+        };
         let mut node = DirectNode {
-            event_loop,
+            shared,
+            tail_writer,
             host: info.id,
             listening: info.listening,
             client,
             last_poll: Instant::now(),
-            held_bytes: 0,
-            last_bundle: None,
             bundle_hold: config.bundle_hold,
         };
         if let Some(endpoint) = AppClient::first_dial(&config) {
@@ -91,19 +97,20 @@ impl DirectNode {
     /// early once anything happened.
     pub fn poll(&mut self, timeout: Duration) -> Result<(), NetError> {
         self.last_poll = Instant::now();
+        let mut driven = self.driven();
         // Held publishes count as work, so the wait does not block with them queued.
-        self.event_loop.wait(Some(timeout))?;
-        self.turn();
+        driven.event_loop.wait(Some(timeout))?;
+        driven.turn();
         Ok(())
+    }
+
+    fn driven(&self) -> MutexGuard<'_, Driven> {
+        self.shared.lock()
     }
 
     /// Act on everything queued, held publishes included.
     fn turn(&mut self) {
-        self.event_loop.turn();
-        if self.held_bytes > 0 {
-            self.held_bytes = 0;
-            self.last_bundle = Some(Instant::now());
-        }
+        self.driven().turn();
     }
 
     /// Queue a command and act on it at once.
@@ -120,13 +127,19 @@ impl DirectNode {
         if self.bundle_hold.is_zero() {
             return self.act();
         }
-        self.held_bytes += len;
         let now = Instant::now();
-        let held_long_enough = self
+        let mut driven = self.driven();
+        let held_long_enough = driven
             .last_bundle
             .is_none_or(|last| now.saturating_duration_since(last) >= self.bundle_hold);
-        if self.held_bytes >= BUNDLE_BYTES || held_long_enough {
-            self.act()?;
+        if driven.held_bytes + len >= BUNDLE_BYTES || held_long_enough {
+            driven.held_bytes += len;
+            drop(driven);
+            return self.act();
+        }
+        if driven.hold(len, now) {
+            drop(driven);
+            self.shared.wake_tail_writer();
         }
         Ok(())
     }
@@ -327,7 +340,8 @@ impl DirectNode {
     }
 
     pub fn stats(&self) -> Result<HostStats, NetError> {
-        self.event_loop
+        self.driven()
+            .event_loop
             .host_stats(self.host)
             .ok_or(NetError::Stopped)
     }
@@ -340,15 +354,18 @@ impl DirectNode {
 impl Drop for DirectNode {
     /// Leave cleanly: say goodbye and flush, within a bound.
     fn drop(&mut self) {
+        self.tail_writer = None;
+        let host = self.host;
+        let mut driven = self.driven();
         // Held publishes go before the goodbye.
-        self.turn();
-        self.event_loop.stop_host(self.host);
+        driven.turn();
+        let event_loop = &mut driven.event_loop;
+        event_loop.stop_host(host);
         let deadline = Instant::now() + CLOSE_BOUND;
-        while self.event_loop.has_host(self.host) && Instant::now() < deadline {
-            self.event_loop.turn();
+        while event_loop.has_host(host) && Instant::now() < deadline {
+            event_loop.turn();
             let left = deadline.saturating_duration_since(Instant::now());
-            if self
-                .event_loop
+            if event_loop
                 .wait(Some(left.min(Duration::from_millis(50))))
                 .is_err()
             {

@@ -10,9 +10,11 @@
 //!   in or out: the choice for latency.
 
 mod direct;
+mod tail;
 mod threaded;
 
 pub use direct::DirectNode;
+pub use tail::TAIL_BOUND;
 pub use threaded::Node;
 
 use crate::endpoint::Endpoint;
@@ -77,18 +79,21 @@ pub struct NodeConfig {
     /// For a node driven on the caller's thread ([`DirectNode`]), bundles of publishes: a
     /// publish that follows the last written bundle by less than this is held, and goes out
     /// with the next bundle: when the bundle reaches [`BUNDLE_BYTES`], when a publish comes
-    /// this long after the last write, or at the program's next call that reads, waits or
-    /// manages. So a lone update is written at once and a burst costs a write per bundle,
-    /// not per frame (a write on a socket costs microseconds; routing a 100-byte frame, a
-    /// tenth of that). The tail of a burst waits for the program's next call, which an HLA
-    /// federate makes when it ticks: a program that publishes and then stops calling must
-    /// leave this at zero (the default), which writes every publish at once. 50 µs is a
-    /// good value for a federate that ticks.
+    /// this long after the last write, at the program's next call that reads, waits or
+    /// manages (an HLA federate's tick), and at the latest [`TAIL_BOUND`] after it was held,
+    /// from a thread of the node's own. So a lone update is written at once and a burst
+    /// costs a write per bundle, not per frame: a write on a socket costs microseconds,
+    /// routing a 100-byte frame a tenth of that. Zero writes every publish at once, with
+    /// no thread.
     pub bundle_hold: Duration,
 }
 
 /// A [`DirectNode`] writes a held bundle of publishes once it holds this many bytes.
 pub const BUNDLE_BYTES: usize = 64 << 10;
+
+/// [`NodeConfig::bundle_hold`] unless set: about a hundred 100-byte updates' worth of
+/// routing, so that bursts bundle and a lone update is not held.
+pub const DEFAULT_BUNDLE_HOLD: Duration = Duration::from_micros(50);
 
 impl NodeConfig {
     pub fn new(
@@ -108,7 +113,7 @@ impl NodeConfig {
             command_capacity: 16 << 10,
             connect_timeout: Duration::from_secs(10),
             spin: Duration::ZERO,
-            bundle_hold: Duration::ZERO,
+            bundle_hold: DEFAULT_BUNDLE_HOLD,
         }
     }
 

@@ -179,7 +179,7 @@ impl Default for Setup {
             bundling: Bundling::Adaptive,
             api: Api::Federate,
             spin: Duration::ZERO,
-            bundle_hold: Duration::ZERO,
+            bundle_hold: trellis_net::DEFAULT_BUNDLE_HOLD,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
