@@ -36,7 +36,7 @@ const MAX_BUNDLE_HOLD: Duration = Duration::from_millis(100);
 /// "tcp://HOST:PORT" (or "HOST:PORT"), optionally "?driver=direct|thread&bundle_us=N":
 /// direct (the default) runs the node on the caller's thread inside service calls and
 /// evoke, lowest latency; thread gives the node a thread of its own, so batches form while
-/// the federate works (highest throughput). `bundle_us` (direct only; 50 by default, at
+/// the federate works. `bundle_us` (direct only; 50 by default, at
 /// most 100000, 0 writes each update at once) holds a publish that comes within N µs of the
 /// last written bundle for the next one (`NodeConfig::bundle_hold`).
 fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {

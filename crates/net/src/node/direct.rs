@@ -28,7 +28,7 @@ const CLOSE_BOUND: Duration = Duration::from_secs(2);
 pub struct DirectNode {
     /// The event loop and the bundle held, shared with the tail writer.
     shared: Arc<Shared>,
-    /// Writes held publishes the program leaves unwritten; only when publishes are held.
+    /// Writes held publishes the program leaves unwritten; only when it bundles.
     tail_writer: Option<TailWriter>,
     host: HostId,
     listening: Vec<Endpoint>,

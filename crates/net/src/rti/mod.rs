@@ -39,7 +39,8 @@ use trellis_core::wire::TransportClass;
 /// How the node under the ambassador runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Driver {
-    /// On the caller's thread, inside service calls and `evoke_callback`: lowest latency.
+    /// On the caller's thread, inside service calls and `evoke_callback`: lowest latency,
+    /// and bursts of updates bundled into writes (`NodeConfig::bundle_hold`).
     Direct,
     /// On an event-loop thread of its own: batches form while the caller works, and
     /// callbacks can be awaited.
