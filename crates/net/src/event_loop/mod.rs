@@ -225,6 +225,22 @@ impl EventLoop {
         self.spin = spin;
     }
 
+    /// Whether a connection has output not yet written: refused by its socket (it would
+    /// block), or held by its router while the peer pushes back. Only a later look at the
+    /// sockets moves it on: a writable socket, or the peer's word that it has room.
+    pub(crate) fn has_unsent_output(&self) -> bool {
+        self.sources.iter().flatten().any(|source| match source {
+            Source::Conn(conn) => conn.link.is_some_and(|link| {
+                !conn.writable
+                    || conn.wpos < conn.wbuf.len()
+                    || self.hosts[conn.host]
+                        .as_ref()
+                        .is_some_and(|h| h.router.has_output(link))
+            }),
+            _ => false,
+        })
+    }
+
     pub(crate) fn now(&self) -> Time {
         self.clock.now()
     }

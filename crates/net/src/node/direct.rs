@@ -100,8 +100,16 @@ impl DirectNode {
         let mut driven = self.driven();
         // Held publishes count as work, so the wait does not block with them queued.
         driven.event_loop.wait(Some(timeout))?;
-        driven.turn();
+        let wake = driven.turn();
+        drop(driven);
+        self.wake_tail_writer_if(wake);
         Ok(())
+    }
+
+    fn wake_tail_writer_if(&self, wake: bool) {
+        if wake {
+            self.shared.wake_tail_writer();
+        }
     }
 
     fn driven(&self) -> MutexGuard<'_, Driven> {
@@ -110,7 +118,8 @@ impl DirectNode {
 
     /// Act on everything queued, held publishes included.
     fn turn(&mut self) {
-        self.driven().turn();
+        let wake = self.driven().turn();
+        self.wake_tail_writer_if(wake);
     }
 
     /// Queue a command and act on it at once.
@@ -137,10 +146,9 @@ impl DirectNode {
             drop(driven);
             return self.act();
         }
-        if driven.hold(len, now) {
-            drop(driven);
-            self.shared.wake_tail_writer();
-        }
+        let wake = driven.hold(len, now);
+        drop(driven);
+        self.wake_tail_writer_if(wake);
         Ok(())
     }
 
@@ -357,8 +365,8 @@ impl Drop for DirectNode {
         self.tail_writer = None;
         let host = self.host;
         let mut driven = self.driven();
-        // Held publishes go before the goodbye.
-        driven.turn();
+        // Held publishes go before the goodbye; the tail writer is gone.
+        let _ = driven.turn();
         let event_loop = &mut driven.event_loop;
         event_loop.stop_host(host);
         let deadline = Instant::now() + CLOSE_BOUND;

@@ -1,6 +1,8 @@
 //! What a caller-driven node ([`super::DirectNode`]) holds to bundle is written within
 //! [`TAIL_BOUND`] even when its program makes no further call: a thread of the node's own
-//! sleeps until a held bundle is due and then does the write the program did not.
+//! sleeps until a held bundle is due and then does the write the program did not. Output
+//! that a slow receiver pushed back (a full socket, or a router told to wait) moves on the
+//! same way: a look at the sockets every bound until it is written.
 //!
 //! The node's event loop and its held state sit behind one mutex, taken by the program's
 //! calls and by this thread. The thread wakes at most once per bound while bundles are
@@ -28,13 +30,25 @@ pub(super) struct Driven {
 }
 
 impl Driven {
-    /// Act on everything queued, held publishes included.
-    pub fn turn(&mut self) {
+    /// Act on everything queued, held publishes included. Returns whether the tail writer
+    /// must be woken: output is left unsent, which only a later look at the sockets sends.
+    #[must_use]
+    pub fn turn(&mut self) -> bool {
         self.event_loop.turn();
         if self.held_bytes > 0 {
             self.held_bytes = 0;
             self.last_bundle = Some(Instant::now());
         }
+        self.event_loop.has_unsent_output() && self.arm(Instant::now())
+    }
+
+    /// Arm the tail writer unless it is armed. Returns whether this armed it.
+    fn arm(&mut self, now: Instant) -> bool {
+        let arm = self.tail_due.is_none();
+        if arm {
+            self.tail_due = Some(now + TAIL_BOUND);
+        }
+        arm
     }
 
     /// Count a publish queued and not acted on. Returns whether the tail writer must be
@@ -42,11 +56,7 @@ impl Driven {
     #[must_use]
     pub fn hold(&mut self, bytes: usize, now: Instant) -> bool {
         self.held_bytes += bytes;
-        let arm = self.tail_due.is_none();
-        if arm {
-            self.tail_due = Some(now + TAIL_BOUND);
-        }
-        arm
+        self.arm(now)
     }
 }
 
@@ -127,8 +137,16 @@ fn write_tails(shared: &Shared) {
             continue;
         }
         driven.tail_due = None;
-        if driven.held_bytes > 0 {
-            driven.turn();
+        if driven.event_loop.has_unsent_output() {
+            // Writable sockets take what they refused, and the peer's word that it has room
+            // is read; output still unsent re-arms.
+            if let Err(e) = driven.event_loop.wait(Some(Duration::ZERO)) {
+                tracing::warn!("tail writer cannot poll the sockets: {e}");
+            }
+        }
+        if driven.held_bytes > 0 || driven.event_loop.has_unsent_output() {
+            // Re-armed (and so not to be woken) when output is still unsent.
+            let _armed = driven.turn();
         }
     }
 }
@@ -151,7 +169,7 @@ mod tests {
         assert!(!driven.hold(100, now), "armed already");
         assert_eq!(driven.held_bytes, 200);
         assert_eq!(driven.tail_due, Some(now + TAIL_BOUND));
-        driven.turn();
+        assert!(!driven.turn(), "nothing unsent: the writer need not wake");
         assert_eq!(driven.held_bytes, 0);
         assert!(driven.last_bundle.is_some());
     }
