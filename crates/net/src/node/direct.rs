@@ -50,11 +50,12 @@ impl DirectNode {
         let (client, port, host) = AppClient::new(&config)?;
         let now = event_loop.now();
         let info = event_loop.add_host(now, host, Some(port))?;
-        let shared = Shared::new(event_loop);
-        let tail_writer = if config.bundle_hold.is_zero() {
-            None
-        } else {
+        let bundles = !config.bundle_hold.is_zero();
+        let shared = Shared::new(event_loop, bundles);
+        let tail_writer = if bundles {
             Some(TailWriter::start(&config.name, shared.clone())?)
+        } else {
+            None
         };
         let mut node = DirectNode {
             shared,

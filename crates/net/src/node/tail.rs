@@ -26,6 +26,9 @@ pub(super) struct Driven {
     pub last_bundle: Option<Instant>,
     /// When the tail writer writes what is held, if it is armed.
     tail_due: Option<Instant>,
+    /// A tail writer runs for this node (it bundles): only then is a turn's unsent output
+    /// worth looking for.
+    writes_tails: bool,
     stopping: bool,
 }
 
@@ -39,7 +42,7 @@ impl Driven {
             self.held_bytes = 0;
             self.last_bundle = Some(Instant::now());
         }
-        self.event_loop.has_unsent_output() && self.arm(Instant::now())
+        self.writes_tails && self.event_loop.has_unsent_output() && self.arm(Instant::now())
     }
 
     /// Arm the tail writer unless it is armed. Returns whether this armed it.
@@ -66,13 +69,15 @@ pub(super) struct Shared {
 }
 
 impl Shared {
-    pub fn new(event_loop: EventLoop) -> Arc<Shared> {
+    /// `writes_tails`: a [`TailWriter`] will run on it.
+    pub fn new(event_loop: EventLoop, writes_tails: bool) -> Arc<Shared> {
         Arc::new(Shared {
             driven: Mutex::new(Driven {
                 event_loop,
                 held_bytes: 0,
                 last_bundle: None,
                 tail_due: None,
+                writes_tails,
                 stopping: false,
             }),
             armed: Condvar::new(),
@@ -139,15 +144,14 @@ fn write_tails(shared: &Shared) {
         driven.tail_due = None;
         if driven.event_loop.has_unsent_output() {
             // Writable sockets take what they refused, and the peer's word that it has room
-            // is read; output still unsent re-arms.
+            // is read.
             if let Err(e) = driven.event_loop.wait(Some(Duration::ZERO)) {
                 tracing::warn!("tail writer cannot poll the sockets: {e}");
             }
         }
-        if driven.held_bytes > 0 || driven.event_loop.has_unsent_output() {
-            // Re-armed (and so not to be woken) when output is still unsent.
-            let _armed = driven.turn();
-        }
+        // What is held is written; output still unsent re-arms this writer, which so needs
+        // no waking.
+        let _armed = driven.turn();
     }
 }
 
@@ -157,7 +161,7 @@ mod tests {
 
     fn shared() -> Arc<Shared> {
         let (event_loop, _) = EventLoop::new().unwrap();
-        Shared::new(event_loop)
+        Shared::new(event_loop, true)
     }
 
     #[test]
