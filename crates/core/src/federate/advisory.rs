@@ -241,7 +241,7 @@ impl Federate {
     /// The published attributes of `object` whose updates, in their associated regions,
     /// would reach someone.
     fn relevant_attributes(&self, object: ObjectId) -> BTreeSet<AttributeHandle> {
-        let class = self.instances[&object].class;
+        let class = self.instances[object].class;
         let Some(published) = self.published_objects.get(&class) else {
             return BTreeSet::new();
         };

@@ -263,7 +263,7 @@ impl Federate {
     }
 
     pub(super) fn owns(&self, object: ObjectId, attribute: AttributeHandle) -> bool {
-        (self.instances.get(&object)).is_some_and(|i| self.owned_by_me(i, attribute))
+        (self.instances.get(object)).is_some_and(|i| self.owned_by_me(i, attribute))
     }
 
     /// The registered class of a known instance, after checking the attributes belong to it.
@@ -274,7 +274,7 @@ impl Federate {
     ) -> Result<ObjectClassHandle> {
         let instance = self
             .instances
-            .get(&object)
+            .get(object)
             .ok_or(FederateError::ObjectInstanceNotKnown(object))?;
         self.check_attributes(instance.class, attributes)?;
         Ok(instance.class)
@@ -282,13 +282,13 @@ impl Federate {
 
     /// The negotiation maps of a known instance, allocated at its first exchange.
     fn instance(&mut self, object: ObjectId) -> &mut Exchange {
-        let instance = (self.instances.get_mut(&object)).expect("checked by known_instance");
+        let instance = (self.instances.get_mut(object)).expect("checked by known_instance");
         instance.exchange(object, &self.class_attributes[instance.class.0 as usize])
     }
 
     /// The class `object` was registered as; it must be known.
     fn registered_class(&self, object: ObjectId) -> ObjectClassHandle {
-        self.instances[&object].class
+        self.instances[object].class
     }
 
     /// Every attribute must be owned here. The instance is looked up once.
@@ -297,7 +297,7 @@ impl Federate {
         object: ObjectId,
         attributes: impl IntoIterator<Item = &'a AttributeHandle>,
     ) -> Result<()> {
-        let instance = self.instances.get(&object);
+        let instance = self.instances.get(object);
         let owns = |a: AttributeHandle| instance.is_some_and(|i| self.owned_by_me(i, a));
         match attributes.into_iter().find(|a| !owns(**a)) {
             Some(a) => Err(FederateError::AttributeNotOwned {
@@ -315,7 +315,7 @@ impl Federate {
         object: ObjectId,
         attribute: Option<AttributeHandle>,
     ) -> FederateError {
-        let known = self.instances.get(&object);
+        let known = self.instances.get(object);
         if known.is_some_and(|i| i.kept || i.known.is_some()) {
             let attribute = attribute.map(|a| self.attribute_name(a));
             FederateError::AttributeNotOwned {
@@ -333,7 +333,7 @@ impl Federate {
     }
 
     pub(super) fn check_delete_privilege(&self, object: ObjectId) -> Result<()> {
-        if !self.instances.contains_key(&object) {
+        if !self.instances.contains_key(object) {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         }
         if !self.owns(object, self.privilege()) {
@@ -355,7 +355,7 @@ impl Federate {
         let owns = |a| a == privilege || self.publishes(class, a);
         let instance = Instance::registered(object, class, name, attributes, owns);
         self.counts.owned += 1;
-        self.known_classes.set(object, None);
+        self.known_classes.forget(object);
         if let Some(old) = self.instances.insert(object, instance) {
             self.counts.forget(&old);
         }
@@ -363,15 +363,15 @@ impl Federate {
 
     /// Remove `object` from the instances, and from the counts.
     pub(super) fn forget_instance(&mut self, object: ObjectId) -> Option<Instance> {
-        let instance = self.instances.remove(&object)?;
+        let instance = self.instances.remove(object)?;
         self.counts.forget(&instance);
-        self.known_classes.set(object, None);
+        self.known_classes.forget(object);
         Some(instance)
     }
 
     /// Keep `kept` (instances whose tokens this federate holds) in step with the tokens.
     fn sync_owned(&mut self, object: ObjectId) {
-        let Some(instance) = self.instances.get_mut(&object) else {
+        let Some(instance) = self.instances.get_mut(object) else {
             return;
         };
         let kept = instance.holds_any();
@@ -783,7 +783,7 @@ impl Federate {
     ) -> Result<()> {
         let attributes = &attribute_set(attributes)?;
         self.check_acquirable(object, attributes)?;
-        let acquiring = self.instances[&object].acquiring();
+        let acquiring = self.instances[object].acquiring();
         if let Some(&a) = attributes
             .iter()
             .find(|a| acquiring.is_some_and(|acquiring| acquiring.contains_key(a)))
@@ -820,7 +820,7 @@ impl Federate {
                 attribute: self.attribute_name(*a),
             });
         }
-        let acquiring = self.instances[&object].acquiring();
+        let acquiring = self.instances[object].acquiring();
         let kind = |a: &AttributeHandle| acquiring.and_then(|acquiring| acquiring.get(a));
         if let Some(&a) = attributes
             .iter()
@@ -845,7 +845,7 @@ impl Federate {
         attribute: AttributeHandle,
     ) -> Result<()> {
         self.known_instance(object, &[attribute])?;
-        let instance = &self.instances[&object];
+        let instance = &self.instances[object];
         match instance.token(self.instance_attributes(instance.class), attribute) {
             Some(owned) => {
                 let owner = if owned { self.handle } else { 0 };
@@ -885,7 +885,7 @@ impl Federate {
         object: ObjectId,
         attribute: AttributeHandle,
     ) -> Option<(u32, bool)> {
-        let instance = self.instances.get(&object)?;
+        let instance = self.instances.get(object)?;
         let keeper = instance.keeper(object, self.instance_attributes(instance.class), attribute);
         Some((keeper.federate, keeper.owned))
     }
@@ -893,7 +893,7 @@ impl Federate {
     /// The federate that holds the privilege to delete `object`, as last heard.
     pub fn delete_privilege_holder(&self, object: ObjectId) -> Option<u32> {
         let privilege = self.privilege();
-        let instance = self.instances.get(&object)?;
+        let instance = self.instances.get(object)?;
         let keeper = instance.keeper(object, self.instance_attributes(instance.class), privilege);
         keeper.owned.then_some(keeper.federate)
     }

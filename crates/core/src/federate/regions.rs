@@ -719,7 +719,7 @@ impl Federate {
             return self.update_attribute_values(object, values, tag, time, region, transport);
         }
         // Every check before the first message, so a refusal sends nothing.
-        if let Some(owned) = self.instances.get(&object).filter(|i| i.kept) {
+        if let Some(owned) = self.instances.get(object).filter(|i| i.kept) {
             let attributes: Vec<AttributeHandle> = values.iter().map(|(a, _)| *a).collect();
             self.check_attributes(owned.class, &attributes)?;
             let published = self.published_objects.get(&owned.class);

@@ -30,7 +30,7 @@ impl Federate {
             self.stats.malformed += 1;
             return;
         }
-        if !self.instances.contains_key(&body.object) {
+        if !self.instances.contains_key(body.object) {
             // An instance this federate does not know: nothing it holds or must note.
             return;
         }

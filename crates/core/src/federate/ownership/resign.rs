@@ -22,7 +22,6 @@ impl Federate {
             let deletable: Vec<ObjectId> = self
                 .instances
                 .keys()
-                .copied()
                 .filter(|o| self.check_delete_privilege(*o).is_ok())
                 .collect();
             for object in deletable {
@@ -30,7 +29,7 @@ impl Federate {
             }
         }
         if action.divests() {
-            let objects: Vec<ObjectId> = self.instances.keys().copied().collect();
+            let objects: Vec<ObjectId> = self.instances.keys().collect();
             for object in objects {
                 let owned = self.held_tokens(object, true);
                 // Divesting nothing changes nothing: an instance keeps its compact form.
@@ -47,7 +46,7 @@ impl Federate {
         if !action.cancels() {
             let pending = self.instances.iter().find_map(|(o, i)| {
                 let first = i.acquiring().and_then(|acquiring| acquiring.keys().next());
-                first.map(|a| (*o, *a))
+                first.map(|a| (o, *a))
             });
             if let Some((object, a)) = pending {
                 return Err(FederateError::OwnershipAcquisitionPending {
@@ -68,7 +67,7 @@ impl Federate {
                     tokens
                         .into_iter()
                         .find(|(_, owned)| *owned)
-                        .map(|(a, _)| (*o, a))
+                        .map(|(a, _)| (o, a))
                 });
             if let Some((object, a)) = owned {
                 return Err(FederateError::FederateOwnsAttributes {
@@ -81,10 +80,10 @@ impl Federate {
     }
 
     fn cancel_all_acquisitions(&mut self) {
-        let objects: Vec<ObjectId> = self.instances.keys().copied().collect();
+        let objects: Vec<ObjectId> = self.instances.keys().collect();
         for object in objects {
             // Nothing to cancel before an exchange: an instance keeps its compact form.
-            if self.instances[&object]
+            if self.instances[object]
                 .acquiring()
                 .is_none_or(|a| a.is_empty())
             {
@@ -107,7 +106,7 @@ impl Federate {
     /// Tokens kept in trust go to the privilege's keeper, or to any other keeper of the
     /// instance; with no one to take them they stay here and leave with this federate.
     fn hand_over_trust(&mut self) {
-        let objects: Vec<ObjectId> = self.instances.keys().copied().collect();
+        let objects: Vec<ObjectId> = self.instances.keys().collect();
         let me = self.handle;
         let privilege = self.privilege();
         for object in objects {
@@ -115,7 +114,7 @@ impl Federate {
             if trust.is_empty() {
                 continue;
             }
-            let instance = &self.instances[&object];
+            let instance = &self.instances[object];
             let attributes = self.instance_attributes(instance.class);
             let keeper = |a| instance.keeper(object, attributes, a).federate;
             let heir = std::iter::once(keeper(privilege))
@@ -136,9 +135,9 @@ impl Federate {
             return;
         }
         let privilege = self.privilege();
-        let objects: Vec<ObjectId> = self.instances.keys().copied().collect();
+        let objects: Vec<ObjectId> = self.instances.keys().collect();
         for object in objects {
-            let instance = &self.instances[&object];
+            let instance = &self.instances[object];
             let attributes = self.instance_attributes(instance.class);
             let keeper = |a| instance.keeper(object, attributes, a);
             let heir = keeper(privilege).federate;
@@ -159,7 +158,7 @@ impl Federate {
 
     /// The tokens of `object` this federate holds, owned or kept in trust.
     fn held_tokens(&self, object: ObjectId, owned: bool) -> Vec<AttributeHandle> {
-        let instance = &self.instances[&object];
+        let instance = &self.instances[object];
         let tokens = instance.tokens(self.instance_attributes(instance.class));
         (tokens.into_iter())
             .filter(|(_, o)| *o == owned)
