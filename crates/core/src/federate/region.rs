@@ -5,7 +5,7 @@
 //! exact region overlap, so nothing outside a subscription is ever handed to the user.
 
 use super::regions::RegionHandle;
-use std::collections::BTreeMap;
+use smallvec::SmallVec;
 use thiserror::Error;
 
 /// A half-open range `[lower, upper)` on one dimension, in the dimension's own units
@@ -48,9 +48,13 @@ pub enum RegionError {
 
 /// Ranges on some dimensions (by handle). A dimension the region does not name is
 /// unbounded: the region spans all of it.
+///
+/// The ranges sit inline, sorted by dimension, while there are at most two (most routing
+/// spaces): every update and reflect with a region builds one, and a map allocated a node
+/// for it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Region {
-    ranges: BTreeMap<u32, Range>,
+    ranges: SmallVec<[(u32, Range); 2]>,
 }
 
 impl Region {
@@ -59,20 +63,27 @@ impl Region {
     }
 
     pub fn with(mut self, dimension: u32, range: Range) -> Region {
-        self.ranges.insert(dimension, range);
+        self.set(dimension, range);
         self
     }
 
     pub fn set(&mut self, dimension: u32, range: Range) {
-        self.ranges.insert(dimension, range);
+        match self.ranges.binary_search_by_key(&dimension, |(d, _)| *d) {
+            Ok(at) => self.ranges[at].1 = range,
+            Err(at) => self.ranges.insert(at, (dimension, range)),
+        }
     }
 
     pub fn ranges(&self) -> impl Iterator<Item = (u32, Range)> + '_ {
-        self.ranges.iter().map(|(d, r)| (*d, *r))
+        self.ranges.iter().copied()
     }
 
     pub fn range(&self, dimension: u32) -> Option<Range> {
-        self.ranges.get(&dimension).copied()
+        let at = self
+            .ranges
+            .binary_search_by_key(&dimension, |(d, _)| *d)
+            .ok()?;
+        Some(self.ranges[at].1)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -83,7 +94,7 @@ impl Region {
     pub fn overlaps(&self, other: &Region) -> bool {
         self.ranges
             .iter()
-            .all(|(d, r)| other.ranges.get(d).is_none_or(|o| r.overlaps(o)))
+            .all(|(d, r)| other.range(*d).is_none_or(|o| r.overlaps(&o)))
     }
 }
 
