@@ -552,7 +552,7 @@ impl Federate {
                 }
                 Arc::from(name)
             }
-            None => Arc::from(format!("HLAobject_{}_{}", self.handle, self.next_local)),
+            None => Arc::from(ownership::default_name(object)),
         };
         self.next_local += 1;
         self.used_names.insert(name.clone());
@@ -748,7 +748,7 @@ impl Federate {
         // One message per transport, and the keep-latest attributes apart; most updates are
         // one message. The instance's name is borrowed, not copied: the encoding buffer and
         // the queue are other fields of the federate.
-        let name = &*owned.name;
+        let name = owned.name(object);
         let mut part: Vec<Value<'_>> = reuse_buffer(std::mem::take(&mut self.part_buffer));
         for transport in [TransportClass::Reliable, TransportClass::BestEffort] {
             for keyed in [false, true] {
@@ -775,7 +775,7 @@ impl Federate {
                 let stamp = Stamping::of(self.sending_time_stamp, time, transport, latest);
                 let outgoing = Outgoing::Update {
                     object,
-                    name,
+                    name: &name,
                     region,
                     values: &part,
                 };
@@ -802,7 +802,9 @@ impl Federate {
         let Some(owned) = owned else {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         };
-        self.used_names.remove(&owned.name);
+        if let Some(name) = &owned.name {
+            self.used_names.remove(name);
+        }
         self.regions.forget_object(object);
         self.advisories_stale();
         let ids = self.layouts.object_ids(owned.class, None);
@@ -1077,8 +1079,9 @@ impl Federate {
         registered: ObjectClassHandle,
         name: String,
     ) {
+        let stored = (!ownership::is_default_name(object, &name)).then(|| Arc::from(&*name));
         let instance = (self.instances).get_or_insert_with(object, || {
-            ownership::Instance::discovered(registered, Arc::from(&*name))
+            ownership::Instance::discovered(registered, stored)
         });
         self.counts.known += usize::from(instance.known.is_none());
         instance.known = Some(class);
@@ -1259,7 +1262,7 @@ impl Federate {
         };
         if object.is_none() && attributes.is_empty() {
             for (object, class) in targets {
-                let name = self.instances[object].name.clone();
+                let name = self.instances[object].name(object).into_owned();
                 self.announce_registration(object, class, &name, 0);
             }
             return;

@@ -55,7 +55,7 @@ mod instance;
 pub mod wire;
 
 use instance::Exchange;
-pub(super) use instance::{Counts, Instance};
+pub(super) use instance::{default_name, is_default_name, Counts, Instance};
 
 #[cfg(test)]
 mod tests;
@@ -375,6 +375,10 @@ impl Federate {
             return;
         };
         let kept = instance.holds_any();
+        if kept && instance.name.is_none() {
+            // Updates from here carry the name: it is stored while tokens are held.
+            instance.name = Some(std::sync::Arc::from(default_name(object)));
+        }
         if kept != instance.kept {
             instance.kept = kept;
             self.counts.owned = if kept {

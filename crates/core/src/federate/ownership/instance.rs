@@ -103,9 +103,28 @@ pub(in crate::federate) struct Instance {
     /// Among the owned objects: this federate holds one of its tokens (kept in step by
     /// `Federate::sync_owned`).
     pub(in crate::federate) kept: bool,
-    /// Shared with the names in use, so a registered name is stored once.
-    pub(in crate::federate) name: Arc<str>,
+    /// Shared with the names in use, so a registered name is stored once. `None`: the
+    /// default name of its id ([`default_name`]), not stored; most discovered instances
+    /// have it, and a viewer that knows a million instances kept a million copies. An
+    /// instance this federate holds tokens of always has its name here.
+    pub(in crate::federate) name: Option<Arc<str>>,
     held: Held,
+}
+
+/// The name an instance registered without one gets: `HLAobject_F_N`, from its id.
+pub(in crate::federate) fn default_name(object: ObjectId) -> String {
+    format!("HLAobject_{}_{}", object.federate(), object.number())
+}
+
+/// Whether `name` is `object`'s default name, without allocating.
+pub(in crate::federate) fn is_default_name(object: ObjectId, name: &str) -> bool {
+    use std::io::Write;
+    let mut buffer = [0u8; 40]; // "HLAobject_" and two u32s with a separator: 31 bytes
+    let mut rest = &mut buffer[..];
+    let written = write!(rest, "HLAobject_{}_{}", object.federate(), object.number());
+    let unused = rest.len();
+    let len = buffer.len() - unused;
+    written.is_ok() && name.as_bytes() == &buffer[..len]
 }
 
 fn position(attributes: &[AttributeHandle], attribute: AttributeHandle) -> Option<usize> {
@@ -113,6 +132,14 @@ fn position(attributes: &[AttributeHandle], attribute: AttributeHandle) -> Optio
 }
 
 impl Instance {
+    /// The instance's name (`object` is its id).
+    pub(in crate::federate) fn name(&self, object: ObjectId) -> std::borrow::Cow<'_, str> {
+        match &self.name {
+            Some(name) => std::borrow::Cow::Borrowed(name),
+            None => std::borrow::Cow::Owned(default_name(object)),
+        }
+    }
+
     /// Registered here: `attributes` are the class's instance attributes, and `owns` says
     /// which of them this federate owns.
     pub(in crate::federate) fn registered(
@@ -135,14 +162,18 @@ impl Instance {
             class,
             known: None,
             kept: true,
-            name,
+            name: Some(name),
             held,
         };
         instance.check(attributes);
         instance
     }
 
-    pub(in crate::federate) fn discovered(class: ObjectClassHandle, name: Arc<str>) -> Instance {
+    /// Discovered here under `name` (`None`: its id's default name).
+    pub(in crate::federate) fn discovered(
+        class: ObjectClassHandle,
+        name: Option<Arc<str>>,
+    ) -> Instance {
         Instance {
             class,
             known: None,
@@ -332,7 +363,7 @@ mod tests {
     fn a_discovered_instance_holds_nothing() {
         let object = ObjectId::new(3, 7);
         let attributes = [2, 5].map(AttributeHandle);
-        let mut instance = Instance::discovered(ObjectClassHandle(1), "car".into());
+        let mut instance = Instance::discovered(ObjectClassHandle(1), Some("car".into()));
         let compact = answers(&instance, object, &attributes);
         assert!(compact
             .iter()

@@ -706,3 +706,50 @@ fn without_the_mim_attribute_the_registrar_keeps_an_implicit_privilege() {
         matches!(&bus.callbacks(1)[..], [Callback::RemoveObjectInstance { object, .. }] if *object == car)
     );
 }
+
+#[test]
+fn a_discovered_default_name_is_not_stored_until_a_token_is_held_here() {
+    let (mut bus, h, car) = world(3);
+    assert_eq!(car, ObjectId::new(1, 1));
+    let stored = |bus: &Bus, fed: usize| bus.feds[fed].instances[car].name.clone();
+    assert_eq!(stored(&bus, 0).as_deref(), Some("HLAobject_1_1"));
+    assert_eq!(
+        stored(&bus, 1),
+        None,
+        "a discoverer derives the default name"
+    );
+    assert_eq!(bus.feds[1].instances[car].name(car), "HLAobject_1_1");
+    bus.feds[0]
+        .unconditional_attribute_ownership_divestiture(car, &[h.position])
+        .unwrap();
+    bus.pump();
+    bus.feds[1]
+        .attribute_ownership_acquisition_if_available(car, &[h.position])
+        .unwrap();
+    bus.pump();
+    assert_eq!(
+        stored(&bus, 1).as_deref(),
+        Some("HLAobject_1_1"),
+        "an acquirer's updates carry the name"
+    );
+    assert_eq!(stored(&bus, 2), None);
+}
+
+#[test]
+fn only_the_exact_default_name_of_an_id_counts_as_default() {
+    use super::{default_name, is_default_name};
+    let object = ObjectId::new(3, 17);
+    assert!(is_default_name(object, "HLAobject_3_17"));
+    assert_eq!(default_name(object), "HLAobject_3_17");
+    for other in [
+        "HLAobject_3_017",
+        "HLAobject_3_1",
+        "HLAobject_17_3",
+        "car",
+        "",
+    ] {
+        assert!(!is_default_name(object, other), "{other}");
+    }
+    let largest = ObjectId::new(u32::MAX, u32::MAX);
+    assert!(is_default_name(largest, &default_name(largest)));
+}
