@@ -26,17 +26,21 @@
 
 pub mod advisory;
 pub mod callback;
+mod declaration;
 pub mod error;
 mod federation;
 mod id_slots;
 mod instance_table;
+mod keep_latest;
 pub mod layout;
 pub mod logical_time;
 pub mod message;
 pub mod ownership;
+mod receive;
 mod reclaim;
 pub mod region;
 pub mod regions;
+mod send;
 pub mod time;
 mod timed;
 
@@ -54,19 +58,20 @@ pub use time::{AdvanceKind, TimeError, TimeStats};
 
 use crate::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel,
-    Order, ParameterHandle,
+    ParameterHandle,
 };
-use crate::registry::{Request, REGISTRY_EVENT_KIND};
-use crate::wire::{DataFrame, LatestKey, NodeId, TransportClass};
+use crate::registry::Request;
+use crate::wire::{LatestKey, NodeId, TransportClass};
 use bytes::{Bytes, BytesMut};
 use federation::FederationView;
-use layout::{Layouts, DISCOVERY_CELL, REQUEST_CELL, WILDCARD_CELL};
-use message::{Body, Header, Message, Outgoing, MAX_VALUES};
+use layout::{Layouts, DISCOVERY_CELL, REQUEST_CELL};
+use message::{Outgoing, MAX_VALUES};
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
+use send::Stamping;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
-use time::{TimeManager, TIME_MESSAGE_KIND};
+use time::TimeManager;
 
 /// A value to send: attribute or parameter handle, and the bytes.
 type Value<'a> = (u32, &'a [u8]);
@@ -354,163 +359,6 @@ impl Federate {
         Ok(())
     }
 
-    // ---- declaration management ---------------------------------------------------------
-
-    pub fn publish_object_class_attributes(
-        &mut self,
-        class: ObjectClassHandle,
-        attributes: &[AttributeHandle],
-    ) -> Result<(), FederateError> {
-        self.check_attributes(class, attributes)?;
-        self.published_objects
-            .entry(class)
-            .or_default()
-            .extend(attributes);
-        self.update_interest();
-        Ok(())
-    }
-
-    /// getKnownObjectClassHandle: the class an instance is known as here (registered as, or
-    /// discovered as).
-    pub fn known_object_class(&self, object: ObjectId) -> Option<ObjectClassHandle> {
-        let instance = self.instances.get(object)?;
-        if instance.kept {
-            Some(instance.class)
-        } else {
-            instance.known
-        }
-    }
-
-    /// The attributes of `class` this federate publishes.
-    pub fn published_attributes(&self, class: ObjectClassHandle) -> Vec<AttributeHandle> {
-        self.published_objects
-            .get(&class)
-            .map(|set| set.iter().copied().collect())
-            .unwrap_or_default()
-    }
-
-    /// The attributes of `class` this federate subscribes to.
-    pub fn subscribed_attributes(&self, class: ObjectClassHandle) -> Vec<AttributeHandle> {
-        self.object_subscriptions
-            .get(&class)
-            .map(|s| s.attributes.iter().copied().collect())
-            .unwrap_or_default()
-    }
-
-    pub fn unpublish_object_class(&mut self, class: ObjectClassHandle) {
-        self.published_objects.remove(&class);
-        self.update_interest();
-    }
-
-    pub fn subscribe_object_class_attributes(
-        &mut self,
-        class: ObjectClassHandle,
-        attributes: &[AttributeHandle],
-        regions: &[Region],
-    ) -> Result<(), FederateError> {
-        self.check_attributes(class, attributes)?;
-        for region in regions {
-            self.layouts.object(class).validate(region)?;
-        }
-        self.regions.forget_object_subscription(class);
-        self.object_subscriptions.insert(
-            class,
-            ObjectSubscription {
-                attributes: attributes.iter().copied().collect(),
-                regions: regions.to_vec(),
-            },
-        );
-        self.update_interest();
-        self.request_registrations(class);
-        Ok(())
-    }
-
-    pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) {
-        self.regions.forget_object_subscription(class);
-        self.object_subscriptions.remove(&class);
-        self.update_interest();
-    }
-
-    pub fn publish_interaction_class(&mut self, class: InteractionClassHandle) {
-        self.advisories_stale();
-        self.published_interactions.insert(class);
-    }
-
-    pub fn unpublish_interaction_class(&mut self, class: InteractionClassHandle) {
-        self.advisories_stale();
-        self.published_interactions.remove(&class);
-    }
-
-    pub fn subscribe_interaction_class(
-        &mut self,
-        class: InteractionClassHandle,
-        regions: &[Region],
-    ) -> Result<(), FederateError> {
-        for region in regions {
-            self.layouts.interaction(class).validate(region)?;
-        }
-        self.regions.forget_interaction_subscription(class);
-        self.interaction_subscriptions
-            .insert(class, regions.to_vec());
-        self.update_interest();
-        Ok(())
-    }
-
-    pub fn unsubscribe_interaction_class(&mut self, class: InteractionClassHandle) {
-        self.regions.forget_interaction_subscription(class);
-        self.interaction_subscriptions.remove(&class);
-        self.update_interest();
-    }
-
-    /// Recompute the ids this federate needs and ask for them if they changed. A
-    /// subscription covers the class and its subclasses, in the cells of its regions
-    /// (all cells and the registrations' cell without regions) and the wildcard cell; a
-    /// publisher listens for update requests to its classes.
-    fn update_interest(&mut self) {
-        self.advisories_stale();
-        let mut ids = RoaringBitmap::new();
-        let cover = |ids: &mut RoaringBitmap,
-                     layout: &region::CellLayout,
-                     regions: &[Region],
-                     id: &dyn Fn(u32) -> u32| {
-            ids.insert(id(WILDCARD_CELL));
-            if regions.is_empty() {
-                let cells = layout.cell_count() as u32;
-                ids.insert_range(id(0)..=id(cells - 1));
-            } else {
-                for region in regions {
-                    ids.extend(layout.cells(region).into_iter().map(id));
-                }
-            }
-        };
-        for (&class, subscription) in &self.object_subscriptions {
-            for d in self.model.object_descendants(class) {
-                let layout = self.layouts.object(d);
-                cover(&mut ids, layout, &subscription.regions, &|cell| {
-                    self.layouts.object_id(d, cell)
-                });
-                if subscription.regions.is_empty() {
-                    ids.insert(self.layouts.object_id(d, DISCOVERY_CELL));
-                }
-            }
-        }
-        for (&class, regions) in &self.interaction_subscriptions {
-            for d in self.model.interaction_descendants(class) {
-                let layout = self.layouts.interaction(d);
-                cover(&mut ids, layout, regions, &|cell| {
-                    self.layouts.interaction_id(d, cell)
-                });
-            }
-        }
-        for &class in self.published_objects.keys() {
-            ids.insert(self.layouts.object_id(class, REQUEST_CELL));
-        }
-        if ids != self.interest {
-            self.interest = ids.clone();
-            self.actions.push_back(Action::SetInterest(ids));
-        }
-    }
-
     // ---- object management --------------------------------------------------------------
 
     /// A name the registry reserved for this federate.
@@ -592,97 +440,6 @@ impl Federate {
             attributes: &[],
         };
         self.send(ids, TransportClass::Reliable, class.0, 0, &[], outgoing);
-    }
-
-    /// Encode into `buf`, an arena split per message: one allocation per 64 KiB of messages.
-    fn encode<V: AsRef<[u8]>>(
-        buf: &mut BytesMut,
-        header: &Header<'_>,
-        outgoing: &Outgoing<'_, V>,
-    ) -> Bytes {
-        let len = outgoing.encoded_len(header);
-        if buf.capacity() < len {
-            buf.reserve(len.max(64 << 10));
-        }
-        outgoing.encode(header, buf);
-        buf.split().freeze()
-    }
-
-    fn send<V: AsRef<[u8]>>(
-        &mut self,
-        ids: Vec<u32>,
-        class: TransportClass,
-        fom_class: u32,
-        time: u64,
-        tag: &[u8],
-        outgoing: Outgoing<'_, V>,
-    ) {
-        self.send_keyed(ids, class, fom_class, time, tag, outgoing, None)
-    }
-
-    /// [`Federate::send`] as a keep-latest frame with `latest`: never a time-stamped
-    /// update (queues would reorder it), though a time-stamped removal keeps its key so
-    /// caches forget the instance.
-    #[allow(clippy::too_many_arguments)]
-    fn send_keyed<V: AsRef<[u8]>>(
-        &mut self,
-        ids: Vec<u32>,
-        class: TransportClass,
-        fom_class: u32,
-        time: u64,
-        tag: &[u8],
-        outgoing: Outgoing<'_, V>,
-        latest: Option<LatestKey>,
-    ) {
-        let stamp = Stamping::of(self.sending_time_stamp, time, class, latest);
-        let header = stamp.header(self.handle, fom_class, tag);
-        let payload = Self::encode(&mut self.encode_buf, &header, &outgoing);
-        self.actions.push_back(stamp.publish(ids, payload));
-    }
-
-    /// Trellis extension: mark `attributes` of instances registered as `class` (all its
-    /// available attributes when empty) keep-latest, or not, for this federate's updates,
-    /// over what the object model says.
-    pub fn set_keep_latest(
-        &mut self,
-        class: ObjectClassHandle,
-        attributes: &[AttributeHandle],
-        keep_latest: bool,
-    ) -> Result<(), FederateError> {
-        self.check_attributes(class, attributes)?;
-        let all;
-        let attributes = if attributes.is_empty() {
-            all = self.model.available_attributes(class);
-            &all
-        } else {
-            attributes
-        };
-        for &a in attributes {
-            self.keep_latest.insert((class, a), keep_latest);
-        }
-        Ok(())
-    }
-
-    /// Whether updates of `attribute` of an instance registered as `class` are keep-latest.
-    pub fn is_keep_latest(&self, class: ObjectClassHandle, attribute: AttributeHandle) -> bool {
-        self.keep_latest
-            .get(&(class, attribute))
-            .copied()
-            .unwrap_or_else(|| self.model.is_keep_latest(class, attribute))
-    }
-
-    /// Whether any update may be keep-latest: something is marked or switched on.
-    fn may_keep_latest(&self) -> bool {
-        self.model_keeps_latest || !self.keep_latest.is_empty()
-    }
-
-    fn class_keeps_latest(&self, class: ObjectClassHandle) -> bool {
-        self.may_keep_latest()
-            && self
-                .model
-                .available_attributes(class)
-                .into_iter()
-                .any(|a| self.is_keep_latest(class, a))
     }
 
     /// Send new values of owned attributes. Reliable and best-effort attributes travel
@@ -931,381 +688,6 @@ impl Federate {
         Ok(())
     }
 
-    // ---- what arrives -------------------------------------------------------------------
-
-    /// A message for this federate's application arrived over `transport`.
-    pub fn handle_message(&mut self, payload: &Bytes, transport: TransportClass) {
-        self.handle_message_from(payload, transport, None)
-    }
-
-    /// [`Federate::handle_message`] for a keep-latest frame when `keyed` gives its source
-    /// node and sequence number (see the module notes).
-    pub fn handle_message_from(
-        &mut self,
-        payload: &Bytes,
-        transport: TransportClass,
-        keyed: Option<(NodeId, u64)>,
-    ) {
-        self.handle_message_at(payload, 0, transport, keyed)
-    }
-
-    /// A data frame for this federate's application arrived: its payload, with what a
-    /// keep-latest frame's header says about its freshness. Decoded in the frame's own
-    /// buffer: no handle on the payload alone is made per message.
-    pub fn handle_data(&mut self, frame: &DataFrame) {
-        let keyed = frame.latest().map(|_| (frame.source(), frame.seq()));
-        let bytes = frame.as_bytes();
-        let start = bytes.len() - frame.payload().len();
-        self.handle_message_at(bytes, start, frame.class(), keyed)
-    }
-
-    /// [`Federate::handle_message_from`] for the message filling `bytes` from `start` on.
-    fn handle_message_at(
-        &mut self,
-        bytes: &Bytes,
-        start: usize,
-        transport: TransportClass,
-        keyed: Option<(NodeId, u64)>,
-    ) {
-        self.stats.messages += 1;
-        let payload = &bytes[start..];
-        match payload.first() {
-            Some(&REGISTRY_EVENT_KIND) => return self.on_registry_payload(payload),
-            Some(&TIME_MESSAGE_KIND) => return self.on_time_payload(payload),
-            _ => {}
-        }
-        let Ok(message) = Message::decode_at(bytes, start) else {
-            self.stats.malformed += 1;
-            return;
-        };
-        let stamp = Stamp::of(&message);
-        match message.body {
-            Body::Register { object, name } => self.on_register(message.class, object, name),
-            Body::Update {
-                object,
-                name,
-                region,
-                values,
-            } => self.on_update(
-                message.class,
-                object,
-                name,
-                region,
-                values,
-                message.tag,
-                stamp,
-                transport,
-                keyed,
-            ),
-            Body::Interaction { region, values } => {
-                self.on_interaction(message.class, region, values, message.tag, stamp, transport)
-            }
-            Body::Delete { object } => {
-                // The instance is forgotten on arrival; a time-stamped removal is still
-                // handed over in time-stamp order.
-                // The deleter held the privilege; what this federate kept goes too.
-                if self.forget_discovered(object) {
-                    let (sent_order, received_order) = self.orders(stamp);
-                    self.deliver(
-                        stamp,
-                        Callback::RemoveObjectInstance {
-                            object,
-                            tag: message.tag,
-                            time: message.time,
-                            sender: message.sender,
-                            sent_order,
-                            received_order,
-                        },
-                    );
-                }
-            }
-            Body::Request { object, attributes } => {
-                self.on_request(message.class, object, attributes, message.tag)
-            }
-            Body::Ownership(body) => {
-                self.on_ownership(message.sender, message.class, body, message.tag)
-            }
-        }
-    }
-
-    /// The subscribed class an instance registered as `class` is known as: the nearest
-    /// subscribed class at or above it.
-    fn known_class(&self, class: ObjectClassHandle) -> Option<ObjectClassHandle> {
-        self.model
-            .object_ancestry(class)
-            .find(|c| self.object_subscriptions.contains_key(c))
-    }
-
-    fn on_register(&mut self, class: u32, object: ObjectId, name: String) {
-        let Some(class) = self.model.object_class_checked(class) else {
-            self.stats.malformed += 1;
-            return;
-        };
-        let Some(known) = self.known_class(class) else {
-            self.stats.over_delivered += 1;
-            return;
-        };
-        if self.discovered_class(object).is_some() {
-            return;
-        }
-        // A region-filtered subscriber discovers the instance on its first update in a
-        // subscribed region instead.
-        if self.object_subscriptions[&known].regions.is_empty() {
-            self.discover(object, known, class, name);
-        }
-    }
-
-    /// The class `object` was discovered as here, if it was: from the dense cache when it
-    /// holds it (every reflect asks), else from the instance map, which is the truth.
-    fn discovered_class(&self, object: ObjectId) -> Option<ObjectClassHandle> {
-        let from_map = || self.instances.get(object).and_then(|i| i.known);
-        let cached = self.known_classes.get(object).map(ObjectClassHandle);
-        let class = cached.or_else(from_map);
-        debug_assert_eq!(class, from_map(), "the cache agrees with the instance map");
-        class
-    }
-
-    /// Forget `object` and the keep-latest values reflected of it. Whether it had been
-    /// discovered here: its removal is then due to the application.
-    fn forget_discovered(&mut self, object: ObjectId) -> bool {
-        self.reflected.remove(&object);
-        (self.forget_instance(object)).is_some_and(|i| i.known.is_some())
-    }
-
-    fn discover(
-        &mut self,
-        object: ObjectId,
-        class: ObjectClassHandle,
-        registered: ObjectClassHandle,
-        name: String,
-    ) {
-        let stored = (!ownership::is_default_name(object, &name)).then(|| Arc::from(&*name));
-        let instance = (self.instances).get_or_insert_with(object, || {
-            ownership::Instance::discovered(registered, stored)
-        });
-        self.counts.known += usize::from(instance.known.is_none());
-        instance.known = Some(class);
-        // A class the slots refuse is read from the instance map.
-        let _cached = self.known_classes.hold(object, class.0);
-        self.stats.discoveries += 1;
-        self.callbacks.push_back(Callback::DiscoverObjectInstance {
-            object,
-            class,
-            name,
-        });
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn on_update(
-        &mut self,
-        class: u32,
-        object: ObjectId,
-        name: message::Text,
-        region: Option<Region>,
-        values: Vec<(u32, Bytes)>,
-        tag: Bytes,
-        stamp: Stamp,
-        transport: TransportClass,
-        keyed: Option<(NodeId, u64)>,
-    ) {
-        let Some(class) = self.model.object_class_checked(class) else {
-            self.stats.malformed += 1;
-            return;
-        };
-        let Some(known) = self.known_class(class) else {
-            self.stats.over_delivered += 1;
-            return;
-        };
-        // A cache may still hold values of a federate that left: they would discover a
-        // ghost. Before the join's snapshot the members are not known, so nothing is kept
-        // out.
-        let joined = self.view.seq.is_some();
-        if keyed.is_some() && joined && !self.view.federates.contains_key(&stamp.sender) {
-            self.stats.departed_values += 1;
-            return;
-        }
-        let subscription = &self.object_subscriptions[&known];
-        let in_region = covers(&subscription.regions, region.as_ref());
-        let attribute_count = self.model.counts().attributes;
-        let values: Vec<(AttributeHandle, Bytes)> = values
-            .into_iter()
-            .filter(|(a, _)| {
-                (*a as usize) < attribute_count
-                    && subscription.attributes.contains(&AttributeHandle(*a))
-                    && (self.regions).attribute_takes(known, AttributeHandle(*a), region.as_ref())
-            })
-            .map(|(a, v)| (AttributeHandle(a), v))
-            .collect();
-        if !in_region || values.is_empty() {
-            self.stats.over_delivered += 1;
-            return;
-        }
-        let values = match keyed {
-            Some((node, seq)) => {
-                let newest = self.reflected.get(&object);
-                let older = |a: &AttributeHandle| {
-                    newest
-                        .and_then(|n| n.get(a))
-                        .is_some_and(|&(from, at)| from == node && at >= seq)
-                };
-                let before = values.len();
-                let fresh: Vec<(AttributeHandle, Bytes)> =
-                    values.into_iter().filter(|(a, _)| !older(a)).collect();
-                self.stats.stale_values += (before - fresh.len()) as u64;
-                if fresh.is_empty() {
-                    return;
-                }
-                let newest = self.reflected.entry(object).or_default();
-                for (a, _) in &fresh {
-                    newest.insert(*a, (node, seq));
-                }
-                fresh
-            }
-            None => values,
-        };
-        let class = match self.discovered_class(object) {
-            Some(class) => class,
-            None => {
-                self.discover(object, known, class, name.into());
-                known
-            }
-        };
-        self.stats.reflections += 1;
-        let (sent_order, received_order) = self.orders(stamp);
-        let callback = Callback::ReflectAttributeValues {
-            object,
-            class,
-            values,
-            tag,
-            time: stamp.time,
-            sender: stamp.sender,
-            transport,
-            region,
-            sent_order,
-            received_order,
-        };
-        self.deliver(stamp, callback);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn on_interaction(
-        &mut self,
-        class: u32,
-        region: Option<Region>,
-        values: Vec<(u32, Bytes)>,
-        tag: Bytes,
-        stamp: Stamp,
-        transport: TransportClass,
-    ) {
-        let Some(class) = self.model.interaction_class_checked(class) else {
-            self.stats.malformed += 1;
-            return;
-        };
-        let Some(known) = self
-            .model
-            .interaction_ancestry(class)
-            .find(|c| self.interaction_subscriptions.contains_key(c))
-        else {
-            self.stats.over_delivered += 1;
-            return;
-        };
-        let regions = &self.interaction_subscriptions[&known];
-        let in_region = covers(regions, region.as_ref());
-        if !in_region {
-            self.stats.over_delivered += 1;
-            return;
-        }
-        // Presented as the subscribed class: parameters only a subclass has are dropped.
-        let available = self.model.available_parameters(known);
-        let parameters = values
-            .into_iter()
-            .filter(|(p, _)| available.binary_search(&ParameterHandle(*p)).is_ok())
-            .map(|(p, v)| (ParameterHandle(p), v))
-            .collect();
-        self.stats.interactions += 1;
-        let (sent_order, received_order) = self.orders(stamp);
-        let callback = Callback::ReceiveInteraction {
-            class: known,
-            parameters,
-            tag,
-            time: stamp.time,
-            sender: stamp.sender,
-            transport,
-            region,
-            sent_order,
-            received_order,
-        };
-        self.deliver(stamp, callback);
-    }
-
-    fn on_request(
-        &mut self,
-        class: u32,
-        object: Option<ObjectId>,
-        attributes: Vec<u32>,
-        tag: Bytes,
-    ) {
-        let Some(requested) = self.model.object_class_checked(class) else {
-            self.stats.malformed += 1;
-            return;
-        };
-        let targets: Vec<(ObjectId, ObjectClassHandle)> = match object {
-            Some(object) => (self.instances.get(object))
-                .filter(|o| o.kept)
-                .map(|o| (object, o.class))
-                .into_iter()
-                .collect(),
-            None => (self.instances.iter())
-                .filter(|(_, o)| o.kept && self.model.is_object_subclass(o.class, requested))
-                .map(|(id, o)| (id, o.class))
-                .collect(),
-        };
-        if object.is_none() && attributes.is_empty() {
-            for (object, class) in targets {
-                let name = self.instances[object].name(object).into_owned();
-                self.announce_registration(object, class, &name, 0);
-            }
-            return;
-        }
-        for (object, _) in targets {
-            let attributes: Vec<AttributeHandle> = attributes
-                .iter()
-                .map(|&a| AttributeHandle(a))
-                .filter(|a| self.owns(object, *a))
-                .collect();
-            if !attributes.is_empty() {
-                self.callbacks
-                    .push_back(Callback::ProvideAttributeValueUpdate {
-                        object,
-                        attributes,
-                        tag: tag.clone(),
-                    });
-            }
-        }
-    }
-
-    /// (sent, received) order of a message: time-stamp order is kept only by a constrained
-    /// federate; to anyone else a time-stamped message arrives in receive order.
-    fn orders(&self, stamp: Stamp) -> (Order, Order) {
-        match (stamp.time_stamped, self.time.is_constrained()) {
-            (false, _) => (Order::Receive, Order::Receive),
-            (true, false) => (Order::TimeStamp, Order::Receive),
-            (true, true) => (Order::TimeStamp, Order::TimeStamp),
-        }
-    }
-
-    /// Hand a callback to the application now, or to time management to hold until its
-    /// time stamp is granted.
-    fn deliver(&mut self, stamp: Stamp, callback: Callback) {
-        if stamp.time_stamped && self.time.is_constrained() {
-            self.time
-                .on_time_stamped(LogicalTime::from_key(stamp.time), callback);
-            self.drain_time();
-        } else {
-            self.callbacks.push_back(callback);
-        }
-    }
-
     /// Instances whose attributes (some, owned or kept unowned) this federate holds.
     pub fn owned_objects(&self) -> impl Iterator<Item = ObjectId> + '_ {
         (self.instances.iter())
@@ -1316,24 +698,6 @@ impl Federate {
     /// Instances this federate has discovered.
     pub fn known_objects(&self) -> impl Iterator<Item = (ObjectId, ObjectClassHandle)> + '_ {
         (self.instances.iter()).filter_map(|(id, i)| Some((id, i.known?)))
-    }
-}
-
-/// Who sent a message, with which time stamp, and whether in time-stamp order.
-#[derive(Copy, Clone)]
-struct Stamp {
-    sender: u32,
-    time: u64,
-    time_stamped: bool,
-}
-
-impl Stamp {
-    fn of(message: &Message) -> Stamp {
-        Stamp {
-            sender: message.sender,
-            time: message.time,
-            time_stamped: message.time_stamped,
-        }
     }
 }
 
@@ -1351,57 +715,6 @@ fn covers(regions: &[Region], region: Option<&Region>) -> bool {
     match region {
         None => true,
         Some(r) => regions.is_empty() || regions.iter().any(|s| s.overlaps(r)),
-    }
-}
-
-/// How a message goes out: a time-stamped message always travels reliably (a lost one
-/// would leave a hole in time-stamp order, and a best-effort one could overtake its
-/// sender's bound), and keeps a keep-latest key only to remove an instance (queues would
-/// reorder a keyed update).
-struct Stamping {
-    time: u64,
-    time_stamped: bool,
-    class: TransportClass,
-    latest: Option<LatestKey>,
-}
-
-impl Stamping {
-    fn of(
-        sending: Option<LogicalTime>,
-        time: u64,
-        class: TransportClass,
-        latest: Option<LatestKey>,
-    ) -> Stamping {
-        let (time, time_stamped, class) = match sending {
-            Some(stamp) => (stamp.key(), true, TransportClass::Reliable),
-            None => (time, false, class),
-        };
-        let latest = latest.filter(|l| !time_stamped || l.is_removal());
-        Stamping {
-            time,
-            time_stamped,
-            class,
-            latest,
-        }
-    }
-
-    fn header<'a>(&self, sender: u32, fom_class: u32, tag: &'a [u8]) -> Header<'a> {
-        Header {
-            sender,
-            class: fom_class,
-            time: self.time,
-            time_stamped: self.time_stamped,
-            tag,
-        }
-    }
-
-    fn publish(self, ids: Vec<u32>, payload: Bytes) -> Action {
-        Action::Publish {
-            ids,
-            class: self.class,
-            payload,
-            latest: self.latest,
-        }
     }
 }
 

@@ -1,0 +1,164 @@
+//! Declaration management: what the federate publishes and subscribes, and the interest
+//! ids that follow from it (`Federate::update_interest`).
+
+use super::layout::{DISCOVERY_CELL, REQUEST_CELL, WILDCARD_CELL};
+use super::{region, Action, Federate, FederateError, ObjectId, ObjectSubscription, Region};
+use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
+use roaring::RoaringBitmap;
+
+impl Federate {
+    pub fn publish_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), FederateError> {
+        self.check_attributes(class, attributes)?;
+        self.published_objects
+            .entry(class)
+            .or_default()
+            .extend(attributes);
+        self.update_interest();
+        Ok(())
+    }
+
+    /// getKnownObjectClassHandle: the class an instance is known as here (registered as, or
+    /// discovered as).
+    pub fn known_object_class(&self, object: ObjectId) -> Option<ObjectClassHandle> {
+        let instance = self.instances.get(object)?;
+        if instance.kept {
+            Some(instance.class)
+        } else {
+            instance.known
+        }
+    }
+
+    /// The attributes of `class` this federate publishes.
+    pub fn published_attributes(&self, class: ObjectClassHandle) -> Vec<AttributeHandle> {
+        self.published_objects
+            .get(&class)
+            .map(|set| set.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// The attributes of `class` this federate subscribes to.
+    pub fn subscribed_attributes(&self, class: ObjectClassHandle) -> Vec<AttributeHandle> {
+        self.object_subscriptions
+            .get(&class)
+            .map(|s| s.attributes.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    pub fn unpublish_object_class(&mut self, class: ObjectClassHandle) {
+        self.published_objects.remove(&class);
+        self.update_interest();
+    }
+
+    pub fn subscribe_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        regions: &[Region],
+    ) -> Result<(), FederateError> {
+        self.check_attributes(class, attributes)?;
+        for region in regions {
+            self.layouts.object(class).validate(region)?;
+        }
+        self.regions.forget_object_subscription(class);
+        self.object_subscriptions.insert(
+            class,
+            ObjectSubscription {
+                attributes: attributes.iter().copied().collect(),
+                regions: regions.to_vec(),
+            },
+        );
+        self.update_interest();
+        self.request_registrations(class);
+        Ok(())
+    }
+
+    pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) {
+        self.regions.forget_object_subscription(class);
+        self.object_subscriptions.remove(&class);
+        self.update_interest();
+    }
+
+    pub fn publish_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.advisories_stale();
+        self.published_interactions.insert(class);
+    }
+
+    pub fn unpublish_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.advisories_stale();
+        self.published_interactions.remove(&class);
+    }
+
+    pub fn subscribe_interaction_class(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[Region],
+    ) -> Result<(), FederateError> {
+        for region in regions {
+            self.layouts.interaction(class).validate(region)?;
+        }
+        self.regions.forget_interaction_subscription(class);
+        self.interaction_subscriptions
+            .insert(class, regions.to_vec());
+        self.update_interest();
+        Ok(())
+    }
+
+    pub fn unsubscribe_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.regions.forget_interaction_subscription(class);
+        self.interaction_subscriptions.remove(&class);
+        self.update_interest();
+    }
+
+    /// Recompute the ids this federate needs and ask for them if they changed. A
+    /// subscription covers the class and its subclasses, in the cells of its regions
+    /// (all cells and the registrations' cell without regions) and the wildcard cell; a
+    /// publisher listens for update requests to its classes.
+    pub(super) fn update_interest(&mut self) {
+        self.advisories_stale();
+        let mut ids = RoaringBitmap::new();
+        let cover = |ids: &mut RoaringBitmap,
+                     layout: &region::CellLayout,
+                     regions: &[Region],
+                     id: &dyn Fn(u32) -> u32| {
+            ids.insert(id(WILDCARD_CELL));
+            if regions.is_empty() {
+                let cells = layout.cell_count() as u32;
+                ids.insert_range(id(0)..=id(cells - 1));
+            } else {
+                for region in regions {
+                    ids.extend(layout.cells(region).into_iter().map(id));
+                }
+            }
+        };
+        for (&class, subscription) in &self.object_subscriptions {
+            for d in self.model.object_descendants(class) {
+                let layout = self.layouts.object(d);
+                cover(&mut ids, layout, &subscription.regions, &|cell| {
+                    self.layouts.object_id(d, cell)
+                });
+                if subscription.regions.is_empty() {
+                    ids.insert(self.layouts.object_id(d, DISCOVERY_CELL));
+                }
+            }
+        }
+        for (&class, regions) in &self.interaction_subscriptions {
+            for d in self.model.interaction_descendants(class) {
+                let layout = self.layouts.interaction(d);
+                cover(&mut ids, layout, regions, &|cell| {
+                    self.layouts.interaction_id(d, cell)
+                });
+            }
+        }
+        for &class in self.published_objects.keys() {
+            ids.insert(self.layouts.object_id(class, REQUEST_CELL));
+        }
+        if ids != self.interest {
+            self.interest = ids.clone();
+            self.actions.push_back(Action::SetInterest(ids));
+        }
+    }
+}
