@@ -95,7 +95,8 @@ pub const MAX_FRAME_MS: u32 = 1000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum NodeDriver {
-    /// On the federate's thread, inside its calls: a write per call when the link is idle.
+    /// On the federate's thread, inside its calls (bursts are bundled: see
+    /// `trellis_net::NodeConfig::bundle_hold`).
     Direct,
     /// On a thread of its own: writes gather while the federate works.
     Thread,
