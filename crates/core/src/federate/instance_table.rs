@@ -82,9 +82,16 @@ impl<V> InstanceTable<V> {
         if let Some(position) = self.position(object) {
             return Some(std::mem::replace(&mut self.entries[position].1, value));
         }
-        self.entries.push((object, value));
-        self.place(object, self.entries.len() - 1);
+        self.push(object, value);
         None
+    }
+
+    /// Add `object`, which is not in the table, at the end; its position.
+    fn push(&mut self, object: ObjectId, value: V) -> usize {
+        self.entries.push((object, value));
+        let position = self.entries.len() - 1;
+        self.place(object, position);
+        position
     }
 
     /// `object`'s entry, added by `make` if there is none.
@@ -95,11 +102,7 @@ impl<V> InstanceTable<V> {
     ) -> &mut V {
         let position = match self.position(object) {
             Some(position) => position,
-            None => {
-                self.entries.push((object, make()));
-                self.place(object, self.entries.len() - 1);
-                self.entries.len() - 1
-            }
+            None => self.push(object, make()),
         };
         &mut self.entries[position].1
     }

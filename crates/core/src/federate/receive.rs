@@ -158,8 +158,8 @@ impl Federate {
         registered: ObjectClassHandle,
         name: String,
     ) {
-        let stored = (!ownership::is_default_name(object, &name)).then(|| Arc::from(&*name));
         let instance = (self.instances).get_or_insert_with(object, || {
+            let stored = (!ownership::is_default_name(object, &name)).then(|| Arc::from(&*name));
             ownership::Instance::discovered(registered, stored)
         });
         self.counts.known += usize::from(instance.known.is_none());

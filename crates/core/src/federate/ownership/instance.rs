@@ -112,8 +112,16 @@ pub(in crate::federate) struct Instance {
 }
 
 /// The name an instance registered without one gets: `HLAobject_F_N`, from its id.
+struct DefaultName(ObjectId);
+
+impl std::fmt::Display for DefaultName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HLAobject_{}_{}", self.0.federate(), self.0.number())
+    }
+}
+
 pub(in crate::federate) fn default_name(object: ObjectId) -> String {
-    format!("HLAobject_{}_{}", object.federate(), object.number())
+    DefaultName(object).to_string()
 }
 
 /// Whether `name` is `object`'s default name, without allocating.
@@ -121,7 +129,7 @@ pub(in crate::federate) fn is_default_name(object: ObjectId, name: &str) -> bool
     use std::io::Write;
     let mut buffer = [0u8; 40]; // "HLAobject_" and two u32s with a separator: 31 bytes
     let mut rest = &mut buffer[..];
-    let written = write!(rest, "HLAobject_{}_{}", object.federate(), object.number());
+    let written = write!(rest, "{}", DefaultName(object));
     let unused = rest.len();
     let len = buffer.len() - unused;
     written.is_ok() && name.as_bytes() == &buffer[..len]
