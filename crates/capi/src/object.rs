@@ -64,13 +64,8 @@ pub extern "C" fn trellis_reserve_object_instance_name(
 
 /// Names beginning "HLA" are the RTI's (1516.1-2010 §6.2).
 fn check_name(name: &str) -> Result<(), Failure> {
-    if name.is_empty() || name.starts_with("HLA") {
-        return Err(Failure::new(
-            TRELLIS_ERR_ILLEGAL_NAME,
-            format!("object instance name {name:?} is empty or begins with HLA"),
-        ));
-    }
-    Ok(())
+    trellis_core::federate::Federate::check_reservable_name(name)
+        .map_err(|e| RtiError::from(e).into())
 }
 
 /// releaseObjectInstanceName: not provided by Trellis (reserved names stay reserved until

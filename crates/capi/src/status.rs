@@ -173,6 +173,7 @@ fn federate_status(error: &FederateError) -> TrellisStatus {
         E::OwnershipAcquisitionPending { .. } => TRELLIS_ERR_OWNERSHIP_ACQUISITION_PENDING,
         E::ObjectInstanceNameNotReserved(_) => TRELLIS_ERR_OBJECT_INSTANCE_NAME_NOT_RESERVED,
         E::ObjectInstanceNameInUse(_) => TRELLIS_ERR_OBJECT_INSTANCE_NAME_IN_USE,
+        E::IllegalName(_) => TRELLIS_ERR_ILLEGAL_NAME,
         E::InvalidRegion(RegionError::EmptyRange { .. })
         | E::InvalidRegion(RegionError::OutOfBounds { .. })
         | E::InvalidRangeBound(_) => TRELLIS_ERR_INVALID_RANGE_BOUND,

@@ -7,7 +7,7 @@ use common::*;
 
 use std::sync::Arc;
 use std::time::Duration;
-use trellis_core::federate::{Callback, Range, Region};
+use trellis_core::federate::{Callback, FederateError, Range, Region};
 use trellis_core::fom::ObjectModel;
 use trellis_net::rti::{Driver, RtiAmbassador, RtiError};
 
@@ -56,6 +56,13 @@ fn federation_management_fails_each_way_with_its_own_error() {
         a.reserve_object_instance_name("Tank-1"),
         Err(RtiError::ObjectInstanceNameInUse(_))
     ));
+    // The RTI's own names, default ones among them, are never reserved (1516.1-2010 §6.2).
+    for illegal in ["HLAobject_1_1", "HLAx", ""] {
+        assert!(matches!(
+            a.reserve_object_instance_name(illegal),
+            Err(RtiError::Federate(FederateError::IllegalName(name))) if name == illegal
+        ));
+    }
     assert!(matches!(
         a.destroy_federation_execution(),
         Err(RtiError::FederatesCurrentlyJoined(_))

@@ -51,6 +51,11 @@ pub enum FederateError {
     ObjectInstanceNameNotReserved(String),
     #[error("object instance name {0:?} is already in use")]
     ObjectInstanceNameInUse(String),
+    #[error(
+        "object instance name {0:?} is empty or begins with \"HLA\", which the standard keeps \
+         for the RTI's own names (IEEE 1516.1-2010 §6.2)"
+    )]
+    IllegalName(String),
     #[error("invalid region: {0}")]
     InvalidRegion(#[from] RegionError),
     #[error("{0} values in one call; the limit is 65535")]

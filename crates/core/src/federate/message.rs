@@ -4,13 +4,20 @@
 //! ```text
 //! kind: u8 (bit 7: sent in time-stamp order) | sender federate: u32 | class: u32 | time: u64 | tag: u16 len + bytes | body
 //! register:  object: u64 | name
-//! update:    object: u64 | name | region | count: u16 | (handle: u32, len: u32, value)*
-//! interact:  region | count: u16 | (handle: u32, len: u32, value)*
+//! update:    object: u64 | name | region | values
+//! interact:  region | values
 //! delete:    object: u64
 //! request:   object: u64 (0: every instance of the class) | count: u16 | handle: u32 *
 //! ownership: see `ownership::wire`
-//! region:    count: u8 | (dimension: u32, lower: u64, upper: u64)*
+//! name:      v (0: the id's default name, HLAobject_F_N; else length + 1) | bytes
+//! region:    count: u8 | (dimension: v, lower: v, upper - lower: v)*
+//! values:    count: v | (handle: v, len: v, value)*
 //! ```
+//!
+//! `v` is an unsigned LEB128 varint. Every update carries its instance's name (a federate
+//! may discover the instance by it) and usually a region of small numbers; with fixed-width
+//! fields these were about a quarter of a small update's bytes, which every router and
+//! socket on the way copies.
 
 use super::ownership::wire::OwnershipBody;
 use super::region::{Range, Region};
@@ -71,13 +78,15 @@ impl From<Text> for String {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Body {
+    /// `name`: `None` for the id's default name.
     Register {
         object: ObjectId,
-        name: String,
+        name: Option<String>,
     },
+    /// `name`: `None` for the id's default name.
     Update {
         object: ObjectId,
-        name: Text,
+        name: Option<Text>,
         region: Option<Region>,
         values: Vec<(u32, Bytes)>,
     },
@@ -111,13 +120,15 @@ pub struct Message {
 /// A message to encode, borrowing its parts: values straight from the caller's buffers.
 #[derive(Clone, Copy, Debug)]
 pub enum Outgoing<'a, V: AsRef<[u8]>> {
+    /// `name`: `None` for the id's default name.
     Register {
         object: ObjectId,
-        name: &'a str,
+        name: Option<&'a str>,
     },
+    /// `name`: `None` for the id's default name.
     Update {
         object: ObjectId,
-        name: &'a str,
+        name: Option<&'a str>,
         region: Option<&'a Region>,
         values: &'a [(u32, V)],
     },
@@ -154,15 +165,56 @@ pub fn sender_of(payload: &[u8]) -> Option<u32> {
     Some(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
 }
 
-fn region_len(region: Option<&Region>) -> usize {
-    1 + region.map_or(0, |r| r.ranges().count().min(u8::MAX as usize) * 20)
+/// The name field for an instance's default name; any other name is its length plus one.
+const DEFAULT_NAME: usize = 0;
+
+/// The most bytes a varint of a u32 or of a u64 takes.
+const MAX_U32_VARINT: usize = 5;
+const MAX_U64_VARINT: usize = 10;
+
+#[inline]
+fn put_varint(out: &mut BytesMut, mut value: u64) {
+    while value >= 0x80 {
+        out.put_u8(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.put_u8(value as u8);
 }
 
-fn values_len<V: AsRef<[u8]>>(values: &[(u32, V)]) -> usize {
-    2 + values
-        .iter()
-        .map(|(_, v)| 8 + v.as_ref().len())
-        .sum::<usize>()
+#[cfg(test)]
+fn varint_len(value: u64) -> usize {
+    (64 - (value | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+fn max_name_len(name: Option<&str>) -> usize {
+    MAX_U64_VARINT + name.map_or(0, str::len)
+}
+
+fn put_name(out: &mut BytesMut, name: Option<&str>) {
+    match name {
+        None => put_varint(out, DEFAULT_NAME as u64),
+        Some(name) => {
+            put_varint(out, name.len() as u64 + 1);
+            out.put_slice(name.as_bytes());
+        }
+    }
+}
+
+/// The ranges a region is sent with: at most 255 (the count is a u8). The width is
+/// `upper - lower`, wrapping, so any pair of bounds comes back exactly.
+fn sent_ranges(region: &Region) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+    (region.ranges().take(u8::MAX as usize))
+        .map(|(d, r)| (u64::from(d), r.lower, r.upper.wrapping_sub(r.lower)))
+}
+
+fn max_region_len(region: Option<&Region>) -> usize {
+    let range = MAX_U32_VARINT + 2 * MAX_U64_VARINT;
+    1 + region.map_or(0, |r| sent_ranges(r).count() * range)
+}
+
+fn max_values_len<V: AsRef<[u8]>>(values: &[(u32, V)]) -> usize {
+    let value = |(_, value): &(u32, V)| MAX_U32_VARINT + MAX_U64_VARINT + value.as_ref().len();
+    MAX_U64_VARINT + values.iter().map(value).sum::<usize>()
 }
 
 fn put_region(out: &mut BytesMut, region: Option<&Region>) {
@@ -170,56 +222,50 @@ fn put_region(out: &mut BytesMut, region: Option<&Region>) {
         None => out.put_u8(0),
         Some(region) => {
             // Counted, then written: no list of the ranges is collected per message.
-            let ranges = || region.ranges().take(u8::MAX as usize);
-            out.put_u8(ranges().count() as u8);
-            for (dimension, range) in ranges() {
-                out.put_u32_le(dimension);
-                out.put_u64_le(range.lower);
-                out.put_u64_le(range.upper);
+            out.put_u8(sent_ranges(region).count() as u8);
+            for (dimension, lower, width) in sent_ranges(region) {
+                put_varint(out, dimension);
+                put_varint(out, lower);
+                put_varint(out, width);
             }
         }
     }
 }
 
 fn put_values<V: AsRef<[u8]>>(out: &mut BytesMut, values: &[(u32, V)]) {
-    out.put_u16_le(values.len() as u16);
+    put_varint(out, values.len() as u64);
     for (handle, value) in values {
         let value = value.as_ref();
-        out.put_u32_le(*handle);
-        out.put_u32_le(value.len() as u32);
+        put_varint(out, u64::from(*handle));
+        put_varint(out, value.len() as u64);
         out.put_slice(value);
     }
 }
 
-fn put_text(out: &mut BytesMut, text: &str) {
-    let text = crate::wire::control_clip(text, u16::MAX as usize);
-    out.put_u16_le(text.len() as u16);
-    out.put_slice(text.as_bytes());
-}
-
-/// Most values in one message (the count is a u16).
+/// Most values in one message.
 pub const MAX_VALUES: usize = u16::MAX as usize;
 /// Longest tag carried (the length is a u16); longer ones are cut.
 pub const MAX_TAG: usize = u16::MAX as usize;
 
 impl<V: AsRef<[u8]>> Outgoing<'_, V> {
-    /// Bytes the encoding takes.
-    pub fn encoded_len(&self, header: &Header<'_>) -> usize {
+    /// Bytes the encoding takes at most (varints counted at their widest): what to
+    /// reserve, cheaply.
+    pub fn max_encoded_len(&self, header: &Header<'_>) -> usize {
         1 + 4
             + 4
             + 8
             + 2
             + header.tag.len().min(MAX_TAG)
             + match self {
-                Outgoing::Register { name, .. } => 8 + 2 + name.len(),
+                Outgoing::Register { name, .. } => 8 + max_name_len(*name),
                 Outgoing::Update {
                     name,
                     region,
                     values,
                     ..
-                } => 8 + 2 + name.len() + region_len(*region) + values_len(values),
+                } => 8 + max_name_len(*name) + max_region_len(*region) + max_values_len(values),
                 Outgoing::Interaction { region, values } => {
-                    region_len(*region) + values_len(values)
+                    max_region_len(*region) + max_values_len(values)
                 }
                 Outgoing::Delete { .. } => 8,
                 Outgoing::Request { attributes, .. } => 8 + 2 + 4 * attributes.len(),
@@ -229,7 +275,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
 
     /// Append the encoding to `out`. The caller keeps value counts within `MAX_VALUES`.
     pub fn encode(&self, header: &Header<'_>, out: &mut BytesMut) {
-        out.reserve(self.encoded_len(header));
+        out.reserve(self.max_encoded_len(header));
         let kind = match self {
             Outgoing::Register { .. } => 1,
             Outgoing::Update { .. } => 2,
@@ -252,7 +298,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
         match self {
             Outgoing::Register { object, name } => {
                 out.put_u64_le(object.0);
-                put_text(out, name);
+                put_name(out, *name);
             }
             Outgoing::Update {
                 object,
@@ -261,7 +307,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
                 values,
             } => {
                 out.put_u64_le(object.0);
-                put_text(out, name);
+                put_name(out, *name);
                 put_region(out, *region);
                 put_values(out, values);
             }
@@ -305,11 +351,11 @@ impl Message {
         let body = match kind {
             1 => Body::Register {
                 object: ObjectId(r.u64("object")?),
-                name: r.long_str("name")?,
+                name: name(bytes, &mut r)?.map(String::from),
             },
             2 => Body::Update {
                 object: ObjectId(r.u64("object")?),
-                name: text(bytes, &mut r, "name")?,
+                name: name(bytes, &mut r)?,
                 region: region(&mut r)?,
                 values: values(bytes, &mut r)?,
             },
@@ -358,7 +404,7 @@ impl Message {
         let outgoing: Outgoing<'_, Bytes> = match &self.body {
             Body::Register { object, name } => Outgoing::Register {
                 object: *object,
-                name,
+                name: name.as_deref(),
             },
             Body::Update {
                 object,
@@ -367,7 +413,7 @@ impl Message {
                 values,
             } => Outgoing::Update {
                 object: *object,
-                name: name.as_str(),
+                name: name.as_ref().map(Text::as_str),
                 region: region.as_ref(),
                 values,
             },
@@ -399,13 +445,22 @@ fn slice(
     Ok(bytes.slice(start..start + len))
 }
 
-/// Text with a 16-bit length, as a slice of `bytes`.
-fn text(bytes: &Bytes, r: &mut Reader<'_>, what: &'static str) -> Result<Text, WireError> {
-    let len = r.u16(what)? as usize;
-    let raw = slice(bytes, r, len, what)?;
+/// A length field, which must fit this machine's `usize` (`slice` then checks the bytes).
+#[inline]
+fn length(r: &mut Reader<'_>, what: &'static str) -> Result<usize, WireError> {
+    usize::try_from(r.varint(what)?).map_err(|_| r.malformed(what))
+}
+
+/// An instance name, as a slice of `bytes`: `None` for the id's default name.
+fn name(bytes: &Bytes, r: &mut Reader<'_>) -> Result<Option<Text>, WireError> {
+    let len = length(r, "name length")?;
+    if len == DEFAULT_NAME {
+        return Ok(None);
+    }
+    let raw = slice(bytes, r, len - 1, "name")?;
     match std::str::from_utf8(&raw) {
-        Ok(_) => Ok(Text(raw)),
-        Err(_) => Err(r.malformed("text field is not UTF-8")),
+        Ok(_) => Ok(Some(Text(raw))),
+        Err(_) => Err(r.malformed("name is not UTF-8")),
     }
 }
 
@@ -416,21 +471,21 @@ fn region(r: &mut Reader<'_>) -> Result<Option<Region>, WireError> {
     }
     let mut region = Region::new();
     for _ in 0..count {
-        let dimension = r.u32("dimension")?;
-        let lower = r.u64("range lower")?;
-        let upper = r.u64("range upper")?;
-        region.set(dimension, Range::new(lower, upper));
+        let dimension = r.varint_u32("dimension")?;
+        let lower = r.varint("range lower")?;
+        let width = r.varint("range width")?;
+        region.set(dimension, Range::new(lower, lower.wrapping_add(width)));
     }
     Ok(Some(region))
 }
 
 fn values(bytes: &Bytes, r: &mut Reader<'_>) -> Result<Vec<(u32, Bytes)>, WireError> {
-    let count = r.u16("value count")? as usize;
-    // Each value takes at least 8 bytes, so a lying count cannot reserve memory.
-    let mut values = Vec::with_capacity(count.min(r.remaining() / 8));
+    let count = length(r, "value count")?;
+    // Each value takes at least 2 bytes, so a lying count cannot reserve memory.
+    let mut values = Vec::with_capacity(count.min(r.remaining() / 2));
     for _ in 0..count {
-        let handle = r.u32("handle")?;
-        let len = r.u32("value length")? as usize;
+        let handle = r.varint_u32("handle")?;
+        let len = length(r, "value length")?;
         values.push((handle, slice(bytes, r, len, "value")?));
     }
     Ok(values)
@@ -451,9 +506,38 @@ mod tests {
                 tag: Bytes::from_static(b"tag"),
                 body: Body::Update {
                     object: ObjectId::new(3, 1),
-                    name: "Tank-1".into(),
+                    name: Some("Tank-1".into()),
                     region: Some(Region::new().with(1, Range::new(5, 10))),
                     values: vec![(1, Bytes::from_static(b"pos")), (2, Bytes::new())],
+                },
+            },
+            Message {
+                sender: u32::MAX,
+                class: 300,
+                time: u64::MAX,
+                time_stamped: false,
+                tag: Bytes::new(),
+                body: Body::Update {
+                    object: ObjectId::new(u32::MAX, u32::MAX),
+                    name: None,
+                    // Bounds at the ends of u64, and a width that wraps: sent exactly.
+                    region: Some(
+                        Region::new()
+                            .with(0, Range::new(0, u64::MAX))
+                            .with(u32::MAX, Range::new(u64::MAX, 3)),
+                    ),
+                    values: vec![(u32::MAX, Bytes::from(vec![7u8; 300]))],
+                },
+            },
+            Message {
+                sender: 2,
+                class: 4,
+                time: 0,
+                time_stamped: false,
+                tag: Bytes::new(),
+                body: Body::Register {
+                    object: ObjectId::new(2, 9),
+                    name: None,
                 },
             },
             Message {
@@ -488,6 +572,83 @@ mod tests {
             let mut framed = BytesMut::from(&b"header"[..]);
             framed.extend_from_slice(&payload);
             assert_eq!(Message::decode_at(&framed.freeze(), 6).unwrap(), message);
+        }
+    }
+
+    /// What every update pays for its name, region and value framing: the default name is
+    /// one byte, and a one-cell region of a thousand-unit map at most four a dimension.
+    #[test]
+    fn an_update_with_a_default_name_and_a_small_region_is_compact() {
+        let header = Header {
+            sender: 7,
+            class: 3,
+            time: 1,
+            time_stamped: false,
+            tag: &[],
+        };
+        let region = Region::new()
+            .with(0, Range::new(999, 1000))
+            .with(1, Range::new(5, 6));
+        let values = [(2, [0u8; 100])];
+        let update = |name| Outgoing::Update {
+            object: ObjectId::new(7, 1),
+            name,
+            region: Some(&region),
+            values: &values,
+        };
+        let fixed_header = 1 + 4 + 4 + 8 + 2;
+        // Dimension 0 from 999 (two bytes), dimension 1 from 5 (one), each one unit wide.
+        let body = 8 + 1 + (1 + 4 + 3) + (1 + 1 + 1 + 100);
+        let encoded = |name| {
+            let mut out = BytesMut::new();
+            update(name).encode(&header, &mut out);
+            assert!(out.len() <= update(name).max_encoded_len(&header));
+            out.freeze()
+        };
+        assert_eq!(encoded(None).len(), fixed_header + body);
+        assert_eq!(
+            encoded(Some("HLAobject_7_1")).len(),
+            fixed_header + body + 13,
+            "a given name costs its bytes, even when it spells a default one"
+        );
+        for name in [None, Some("Tank-1")] {
+            match Message::decode(&encoded(name)).unwrap().body {
+                Body::Update { name: decoded, .. } => {
+                    assert_eq!(decoded.as_ref().map(Text::as_str), name)
+                }
+                other => panic!("decoded {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn varints_past_64_bits_or_ten_bytes_are_errors() {
+        let read = |bytes: &[u8]| Reader::new(bytes, "test").varint("v");
+        assert_eq!(read(&[0x00]).unwrap(), 0);
+        assert_eq!(read(&[0xff, 0x01]).unwrap(), 255);
+        let mut max = vec![0xff; 9];
+        max.push(0x01);
+        assert_eq!(read(&max).unwrap(), u64::MAX);
+        let mut past = vec![0xff; 9];
+        past.push(0x02);
+        assert!(read(&past).is_err(), "65 bits");
+        assert!(read(&[0x80; 11]).is_err(), "eleven bytes");
+        assert!(read(&[0x80]).is_err(), "cut short");
+        let mut out = BytesMut::new();
+        for v in [
+            0,
+            1,
+            127,
+            128,
+            16_383,
+            16_384,
+            u64::from(u32::MAX),
+            u64::MAX,
+        ] {
+            out.clear();
+            put_varint(&mut out, v);
+            assert_eq!(out.len(), varint_len(v), "{v}");
+            assert_eq!(read(&out).unwrap(), v);
         }
     }
 

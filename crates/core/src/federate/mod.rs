@@ -361,6 +361,16 @@ impl Federate {
 
     // ---- object management --------------------------------------------------------------
 
+    /// Whether an application may reserve `name`: the RTI's own names begin "HLA", and
+    /// updates carry the default ones (`HLAobject_F_N`) as a mark, not as text, so a
+    /// reserved name must never equal one.
+    pub fn check_reservable_name(name: &str) -> Result<(), FederateError> {
+        if name.is_empty() || name.starts_with("HLA") {
+            return Err(FederateError::IllegalName(name.to_owned()));
+        }
+        Ok(())
+    }
+
     /// A name the registry reserved for this federate.
     pub fn name_reserved(&mut self, name: &str) {
         self.reserved_names.insert(name.to_owned());
@@ -388,7 +398,8 @@ impl Federate {
             ));
         }
         let object = ObjectId::new(self.handle, self.next_local);
-        let name: Arc<str> = match name {
+        // A default name is not stored: it follows from the id.
+        let name: Option<Arc<str>> = match name {
             Some(name) => {
                 if !self.reserved_names.contains(name) {
                     return Err(FederateError::ObjectInstanceNameNotReserved(
@@ -398,25 +409,28 @@ impl Federate {
                 if self.used_names.contains(name) {
                     return Err(FederateError::ObjectInstanceNameInUse(name.to_owned()));
                 }
-                Arc::from(name)
+                Some(Arc::from(name))
             }
-            None => Arc::from(ownership::default_name(object)),
+            None => None,
         };
         self.next_local += 1;
-        self.used_names.insert(name.clone());
-        self.announce_registration(object, class, &name, time);
+        if let Some(name) = &name {
+            self.used_names.insert(name.clone());
+        }
+        self.announce_registration(object, class, name.as_deref(), time);
         self.took_registration(object, class, name);
         self.advisories_stale();
         Ok(object)
     }
 
     /// Tell the subscribers of `class` (and its superclasses) without regions that `object`
-    /// exists; those with regions discover it by its updates (`on_register`).
+    /// exists; those with regions discover it by its updates (`on_register`). `name`:
+    /// `None` for the default.
     fn announce_registration(
         &mut self,
         object: ObjectId,
         class: ObjectClassHandle,
-        name: &str,
+        name: Option<&str>,
         time: u64,
     ) {
         let ids = vec![self.layouts.object_id(class, DISCOVERY_CELL)];
@@ -505,7 +519,7 @@ impl Federate {
         // One message per transport, and the keep-latest attributes apart; most updates are
         // one message. The instance's name is borrowed, not copied: the encoding buffer and
         // the queue are other fields of the federate.
-        let name = owned.name(object);
+        let name = owned.name.as_deref();
         let mut part: Vec<Value<'_>> = reuse_buffer(std::mem::take(&mut self.part_buffer));
         for transport in [TransportClass::Reliable, TransportClass::BestEffort] {
             for keyed in [false, true] {
@@ -532,7 +546,7 @@ impl Federate {
                 let stamp = Stamping::of(self.sending_time_stamp, time, transport, latest);
                 let outgoing = Outgoing::Update {
                     object,
-                    name: &name,
+                    name,
                     region,
                     values: &part,
                 };

@@ -348,7 +348,7 @@ impl Federate {
         &mut self,
         object: ObjectId,
         class: ObjectClassHandle,
-        name: std::sync::Arc<str>,
+        name: Option<std::sync::Arc<str>>,
     ) {
         let privilege = self.privilege();
         let attributes = self.instance_attributes(class);
@@ -375,10 +375,6 @@ impl Federate {
             return;
         };
         let kept = instance.holds_any();
-        if kept && instance.name.is_none() {
-            // Updates from here carry the name: it is stored while tokens are held.
-            instance.name = Some(std::sync::Arc::from(default_name(object)));
-        }
         if kept != instance.kept {
             instance.kept = kept;
             self.counts.owned = if kept {

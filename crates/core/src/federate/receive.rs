@@ -115,7 +115,7 @@ impl Federate {
             .find(|c| self.object_subscriptions.contains_key(c))
     }
 
-    fn on_register(&mut self, class: u32, object: ObjectId, name: String) {
+    fn on_register(&mut self, class: u32, object: ObjectId, name: Option<String>) {
         let Some(class) = self.model.object_class_checked(class) else {
             self.stats.malformed += 1;
             return;
@@ -130,7 +130,7 @@ impl Federate {
         // A region-filtered subscriber discovers the instance on its first update in a
         // subscribed region instead.
         if self.object_subscriptions[&known].regions.is_empty() {
-            self.discover(object, known, class, name);
+            self.discover(object, known, class, name.as_deref());
         }
     }
 
@@ -151,16 +151,17 @@ impl Federate {
         (self.forget_instance(object)).is_some_and(|i| i.known.is_some())
     }
 
+    /// `given`: the name the message carried (`None`: the id's default).
     fn discover(
         &mut self,
         object: ObjectId,
         class: ObjectClassHandle,
         registered: ObjectClassHandle,
-        name: String,
+        given: Option<&str>,
     ) {
         let instance = (self.instances).get_or_insert_with(object, || {
-            let stored = (!ownership::is_default_name(object, &name)).then(|| Arc::from(&*name));
-            ownership::Instance::discovered(registered, stored)
+            let stored = given.filter(|n| !ownership::is_default_name(object, n));
+            ownership::Instance::discovered(registered, stored.map(Arc::from))
         });
         self.counts.known += usize::from(instance.known.is_none());
         instance.known = Some(class);
@@ -170,7 +171,7 @@ impl Federate {
         self.callbacks.push_back(Callback::DiscoverObjectInstance {
             object,
             class,
-            name,
+            name: given.map_or_else(|| ownership::default_name(object), str::to_owned),
         });
     }
 
@@ -179,7 +180,7 @@ impl Federate {
         &mut self,
         class: u32,
         object: ObjectId,
-        name: message::Text,
+        name: Option<message::Text>,
         region: Option<Region>,
         values: Vec<(u32, Bytes)>,
         tag: Bytes,
@@ -245,7 +246,12 @@ impl Federate {
         let class = match self.discovered_class(object) {
             Some(class) => class,
             None => {
-                self.discover(object, known, class, name.into());
+                self.discover(
+                    object,
+                    known,
+                    class,
+                    name.as_ref().map(message::Text::as_str),
+                );
                 known
             }
         };
@@ -341,8 +347,8 @@ impl Federate {
         };
         if object.is_none() && attributes.is_empty() {
             for (object, class) in targets {
-                let name = self.instances[object].name(object).into_owned();
-                self.announce_registration(object, class, &name, 0);
+                let name = self.instances[object].name.clone();
+                self.announce_registration(object, class, name.as_deref(), 0);
             }
             return;
         }

@@ -13,7 +13,7 @@ impl Federate {
         header: &Header<'_>,
         outgoing: &Outgoing<'_, V>,
     ) -> Bytes {
-        let len = outgoing.encoded_len(header);
+        let len = outgoing.max_encoded_len(header);
         if buf.capacity() < len {
             buf.reserve(len.max(64 << 10));
         }

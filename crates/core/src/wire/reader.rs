@@ -54,6 +54,42 @@ impl<'a> Reader<'a> {
         Ok(u64::from_le_bytes(a))
     }
 
+    /// An unsigned LEB128 integer: seven bits a byte, low bits first, the high bit set on
+    /// every byte but the last. At most ten bytes, and nothing past 64 bits.
+    #[inline]
+    pub(crate) fn varint(&mut self, what: &'static str) -> Result<u64, WireError> {
+        // Most are one byte: handles, small lengths, the default-name mark.
+        match self.buf.get(self.pos) {
+            Some(&byte) if byte < 0x80 => {
+                self.pos += 1;
+                Ok(u64::from(byte))
+            }
+            _ => self.long_varint(what),
+        }
+    }
+
+    fn long_varint(&mut self, what: &'static str) -> Result<u64, WireError> {
+        let mut value = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = self.u8(what)?;
+            let bits = u64::from(byte & 0x7f);
+            if shift == 63 && bits > 1 {
+                return Err(self.malformed("varint past 64 bits"));
+            }
+            value |= bits << shift;
+            if byte & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(self.malformed("varint longer than ten bytes"))
+    }
+
+    /// A varint that must fit 32 bits.
+    #[inline]
+    pub(crate) fn varint_u32(&mut self, what: &'static str) -> Result<u32, WireError> {
+        u32::try_from(self.varint(what)?).map_err(|_| self.malformed(what))
+    }
+
     /// A string with a one-byte length.
     pub(crate) fn short_str(&mut self, what: &'static str) -> Result<String, WireError> {
         let len = self.u8(what)? as usize;

@@ -540,6 +540,7 @@ impl RtiAmbassador {
 
     /// Reserve a federation-unique name with the registry (waits for its answer).
     pub fn reserve_object_instance_name(&mut self, name: &str) -> Result<(), RtiError> {
+        Federate::check_reservable_name(name)?;
         let handle = self.federate()?.handle();
         let request = Request::ReserveName {
             federation: self.federation.clone(),

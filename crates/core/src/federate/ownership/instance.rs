@@ -104,9 +104,9 @@ pub(in crate::federate) struct Instance {
     /// `Federate::sync_owned`).
     pub(in crate::federate) kept: bool,
     /// Shared with the names in use, so a registered name is stored once. `None`: the
-    /// default name of its id ([`default_name`]), not stored; most discovered instances
-    /// have it, and a viewer that knows a million instances kept a million copies. An
-    /// instance this federate holds tokens of always has its name here.
+    /// default name of its id ([`default_name`]), not stored, and sent as a mark; most
+    /// instances have it, and a viewer that knows a million instances kept a million
+    /// copies.
     pub(in crate::federate) name: Option<Arc<str>>,
     held: Held,
 }
@@ -140,20 +140,12 @@ fn position(attributes: &[AttributeHandle], attribute: AttributeHandle) -> Optio
 }
 
 impl Instance {
-    /// The instance's name (`object` is its id).
-    pub(in crate::federate) fn name(&self, object: ObjectId) -> std::borrow::Cow<'_, str> {
-        match &self.name {
-            Some(name) => std::borrow::Cow::Borrowed(name),
-            None => std::borrow::Cow::Owned(default_name(object)),
-        }
-    }
-
     /// Registered here: `attributes` are the class's instance attributes, and `owns` says
     /// which of them this federate owns.
     pub(in crate::federate) fn registered(
         object: ObjectId,
         class: ObjectClassHandle,
-        name: Arc<str>,
+        name: Option<Arc<str>>,
         attributes: &[AttributeHandle],
         owns: impl Fn(AttributeHandle) -> bool,
     ) -> Instance {
@@ -170,7 +162,7 @@ impl Instance {
             class,
             known: None,
             kept: true,
-            name: Some(name),
+            name,
             held,
         };
         instance.check(attributes);
@@ -342,7 +334,7 @@ mod tests {
         let mut instance = Instance::registered(
             object,
             ObjectClassHandle(1),
-            "car".into(),
+            Some("car".into()),
             &attributes,
             owns,
         );
@@ -391,7 +383,7 @@ mod tests {
         let instance = Instance::registered(
             object,
             ObjectClassHandle(1),
-            "car".into(),
+            Some("car".into()),
             &attributes,
             owns,
         );

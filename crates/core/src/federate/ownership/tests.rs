@@ -708,17 +708,16 @@ fn without_the_mim_attribute_the_registrar_keeps_an_implicit_privilege() {
 }
 
 #[test]
-fn a_discovered_default_name_is_not_stored_until_a_token_is_held_here() {
+fn a_default_name_is_stored_by_no_one_not_even_an_acquirer() {
     let (mut bus, h, car) = world(3);
     assert_eq!(car, ObjectId::new(1, 1));
     let stored = |bus: &Bus, fed: usize| bus.feds[fed].instances[car].name.clone();
-    assert_eq!(stored(&bus, 0).as_deref(), Some("HLAobject_1_1"));
     assert_eq!(
-        stored(&bus, 1),
+        stored(&bus, 0),
         None,
-        "a discoverer derives the default name"
+        "the registrar derives it from the id"
     );
-    assert_eq!(bus.feds[1].instances[car].name(car), "HLAobject_1_1");
+    assert_eq!(stored(&bus, 1), None, "so does a discoverer");
     bus.feds[0]
         .unconditional_attribute_ownership_divestiture(car, &[h.position])
         .unwrap();
@@ -727,10 +726,11 @@ fn a_discovered_default_name_is_not_stored_until_a_token_is_held_here() {
         .attribute_ownership_acquisition_if_available(car, &[h.position])
         .unwrap();
     bus.pump();
+    assert_eq!(notified(&bus.ownership(1), car), vec![h.position]);
     assert_eq!(
-        stored(&bus, 1).as_deref(),
-        Some("HLAobject_1_1"),
-        "an acquirer's updates carry the name"
+        stored(&bus, 1),
+        None,
+        "an acquirer's updates carry the mark"
     );
     assert_eq!(stored(&bus, 2), None);
 }
