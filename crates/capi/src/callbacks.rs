@@ -243,7 +243,7 @@ fn fill(session: &mut Session, wait: Duration, batch: usize) -> Result<(), Failu
         wait = Duration::ZERO;
         match &callback {
             Callback::DiscoverObjectInstance { object, name, .. } => {
-                session.names.learn(*object, name)
+                session.names.learn(*object, &name.to_string())
             }
             Callback::RemoveObjectInstance { object, .. } => session.names.forget(*object),
             Callback::ConnectionLost { .. } => {
@@ -535,7 +535,7 @@ fn deliver_federate(
                         user,
                         object.0,
                         u64::from(class.0),
-                        c_string(&name).as_ptr(),
+                        c_string(&name.to_string()).as_ptr(),
                         u64::from(object.federate()),
                     );
                 }

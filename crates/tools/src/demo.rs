@@ -431,7 +431,7 @@ impl Tally {
     fn count(&mut self, callback: Callback, seen: &mut Seen, granted: Option<LogicalTime>) {
         match callback {
             Callback::DiscoverObjectInstance { object, name, .. } => {
-                seen.names.insert(object, name);
+                seen.names.insert(object, name.to_string());
             }
             Callback::ReflectAttributeValues {
                 object,

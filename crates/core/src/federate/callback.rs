@@ -10,6 +10,43 @@ use crate::fom::{
 use crate::registry::SyncFailure;
 use crate::wire::TransportClass;
 use bytes::Bytes;
+use std::sync::Arc;
+
+/// An instance's name as a discovery hands it over. Most instances have their id's
+/// default name (`HLAobject_F_N`), which is written out only when read: a viewer that
+/// discovers a million instances in its first second and never reads their names made
+/// and freed a million strings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstanceName {
+    /// The default name of this id.
+    Default(ObjectId),
+    /// A name its registrar reserved.
+    Given(Arc<str>),
+}
+
+impl std::fmt::Display for InstanceName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InstanceName::Default(object) => super::ownership::DefaultName(*object).fmt(f),
+            InstanceName::Given(name) => f.write_str(name),
+        }
+    }
+}
+
+impl PartialEq<str> for InstanceName {
+    fn eq(&self, other: &str) -> bool {
+        match self {
+            InstanceName::Default(object) => super::ownership::is_default_name(*object, other),
+            InstanceName::Given(name) => **name == *other,
+        }
+    }
+}
+
+impl PartialEq<&str> for InstanceName {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Callback {
@@ -17,7 +54,7 @@ pub enum Callback {
     DiscoverObjectInstance {
         object: ObjectId,
         class: ObjectClassHandle,
-        name: String,
+        name: InstanceName,
     },
     ReflectAttributeValues {
         object: ObjectId,

@@ -45,7 +45,7 @@ pub mod time;
 mod timed;
 
 pub use advisory::AdvisorySwitches;
-pub use callback::Callback;
+pub use callback::{Callback, InstanceName};
 pub use error::FederateError;
 pub use federation::{MAX_DEFERRED_ASKS, MAX_EARLY_EVENTS};
 pub use logical_time::{Interval, LogicalTime, TimeRepresentation};

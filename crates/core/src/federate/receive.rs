@@ -4,7 +4,7 @@
 
 use super::message::{self, Body, Message};
 use super::time::TIME_MESSAGE_KIND;
-use super::{covers, ownership, Callback, Federate, LogicalTime, ObjectId, Region};
+use super::{covers, ownership, Callback, Federate, InstanceName, LogicalTime, ObjectId, Region};
 use crate::fom::{AttributeHandle, ObjectClassHandle, Order, ParameterHandle};
 use crate::registry::REGISTRY_EVENT_KIND;
 use crate::wire::{DataFrame, NodeId, TransportClass};
@@ -163,6 +163,11 @@ impl Federate {
             let stored = given.filter(|n| !ownership::is_default_name(object, n));
             ownership::Instance::discovered(registered, stored.map(Arc::from))
         });
+        // The instance and the callback share one string, if any.
+        let name = match &instance.name {
+            Some(name) => InstanceName::Given(name.clone()),
+            None => InstanceName::Default(object),
+        };
         self.counts.known += usize::from(instance.known.is_none());
         instance.known = Some(class);
         // A class the slots refuse is read from the instance map.
@@ -171,7 +176,7 @@ impl Federate {
         self.callbacks.push_back(Callback::DiscoverObjectInstance {
             object,
             class,
-            name: given.map_or_else(|| ownership::default_name(object), str::to_owned),
+            name,
         });
     }
 

@@ -104,7 +104,7 @@ pub(in crate::federate) struct Instance {
     /// `Federate::sync_owned`).
     pub(in crate::federate) kept: bool,
     /// Shared with the names in use, so a registered name is stored once. `None`: the
-    /// default name of its id ([`default_name`]), not stored, and sent as a mark; most
+    /// default name of its id ([`DefaultName`]), not stored, and sent as a mark; most
     /// instances have it, and a viewer that knows a million instances kept a million
     /// copies.
     pub(in crate::federate) name: Option<Arc<str>>,
@@ -112,16 +112,12 @@ pub(in crate::federate) struct Instance {
 }
 
 /// The name an instance registered without one gets: `HLAobject_F_N`, from its id.
-struct DefaultName(ObjectId);
+pub(in crate::federate) struct DefaultName(pub(in crate::federate) ObjectId);
 
 impl std::fmt::Display for DefaultName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "HLAobject_{}_{}", self.0.federate(), self.0.number())
     }
-}
-
-pub(in crate::federate) fn default_name(object: ObjectId) -> String {
-    DefaultName(object).to_string()
 }
 
 /// Whether `name` is `object`'s default name, without allocating.

@@ -737,10 +737,15 @@ fn a_default_name_is_stored_by_no_one_not_even_an_acquirer() {
 
 #[test]
 fn only_the_exact_default_name_of_an_id_counts_as_default() {
-    use super::{default_name, is_default_name};
+    use super::{is_default_name, DefaultName};
+    use crate::federate::InstanceName;
     let object = ObjectId::new(3, 17);
     assert!(is_default_name(object, "HLAobject_3_17"));
-    assert_eq!(default_name(object), "HLAobject_3_17");
+    assert_eq!(DefaultName(object).to_string(), "HLAobject_3_17");
+    let discovered = InstanceName::Default(object);
+    assert_eq!(discovered.to_string(), "HLAobject_3_17");
+    assert!(discovered == "HLAobject_3_17" && discovered != "HLAobject_3_170");
+    assert!(InstanceName::Given("car".into()) == "car");
     for other in [
         "HLAobject_3_017",
         "HLAobject_3_1",
@@ -751,5 +756,5 @@ fn only_the_exact_default_name_of_an_id_counts_as_default() {
         assert!(!is_default_name(object, other), "{other}");
     }
     let largest = ObjectId::new(u32::MAX, u32::MAX);
-    assert!(is_default_name(largest, &default_name(largest)));
+    assert!(is_default_name(largest, &DefaultName(largest).to_string()));
 }
