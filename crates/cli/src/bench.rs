@@ -417,7 +417,7 @@ pub(crate) struct ClutterArgs {
     frame_ms: u32,
     /// How each federate's node runs: direct (on the federate's thread, inside its calls)
     /// or thread (a thread of its own, where writes gather while the federate works).
-    #[arg(long, value_enum, default_value_t = DriverArg::Direct)]
+    #[arg(long, value_enum, default_value_t = DriverArg::Thread)]
     driver: DriverArg,
     /// Side of each simulator's square area, in map units (the map is 1000 × 1000).
     #[arg(long, default_value_t = clutter::DEFAULT_AREA_UNITS)]

@@ -94,8 +94,8 @@ fn clutter_on_a_four_router_mesh_is_exact_and_complete() {
         &["mesh", "--routers", "4", "--federates", "3"],
         16,
     );
-    // Nodes on threads of their own here (the tree test drives them directly).
-    let case = small_run(&file, &["--driver", "thread"], &dir.path("results"));
+    // Nodes on threads of their own, the default, here (the tree test drives them directly).
+    let case = small_run(&file, &[], &dir.path("results"));
     // The routers ran in the benchmark's process: their counters were read.
     assert!(
         case["router_forwards_per_second"].as_f64().unwrap() > 0.0,
@@ -142,7 +142,13 @@ fn clutter_on_a_tree_of_router_processes_is_exact_and_complete() {
     // directly driven nodes.
     let case = small_run(
         &file,
-        &["--routers-running", "--frame-ms", "50"],
+        &[
+            "--routers-running",
+            "--frame-ms",
+            "50",
+            "--driver",
+            "direct",
+        ],
         &dir.path("results"),
     );
     // Router processes are measured from outside; their counters are not reachable.

@@ -159,7 +159,7 @@ impl ClutterOptions {
             rate_hz: DEFAULT_RATE_HZ,
             seconds: DEFAULT_SECONDS,
             frame_ms: DEFAULT_FRAME_MS,
-            driver: NodeDriver::Direct,
+            driver: NodeDriver::Thread,
             area_units: DEFAULT_AREA_UNITS,
             margin_units: DEFAULT_MARGIN_UNITS,
             viewer_window_units: DEFAULT_VIEWER_WINDOW_UNITS,
