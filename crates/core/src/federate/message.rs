@@ -242,7 +242,7 @@ fn put_values<V: AsRef<[u8]>>(out: &mut BytesMut, values: &[(u32, V)]) {
     }
 }
 
-/// Most values in one message.
+/// Most values in one message (the services refuse more: one update is one callback).
 pub const MAX_VALUES: usize = u16::MAX as usize;
 /// Longest tag carried (the length is a u16); longer ones are cut.
 pub const MAX_TAG: usize = u16::MAX as usize;
