@@ -610,24 +610,33 @@ mod federates {
     }
 }
 
-/// The keep-latest header changed the frame format, so the protocol version moved to 3: a
-/// peer still speaking version 2 is refused on its first frame with an error naming its
-/// version, never read as garbage.
+/// The keep-latest header changed the frame format (version 3), and then the federate
+/// messages inside data frames changed (version 4): a peer speaking an older version is
+/// refused on its first frame with an error naming its version, never read as garbage.
 #[test]
-fn a_version_2_peer_is_refused_with_a_clear_error() {
+fn an_older_peer_is_refused_with_a_clear_error() {
+    assert_eq!(trellis_core::wire::PROTOCOL_VERSION, 4);
+    for old in [2u8, 3] {
+        refuse(old);
+    }
+}
+
+/// A router refuses a first frame of version `old`, saying why in its goodbye.
+fn refuse(old: u8) {
     use trellis_core::router::{CloseReason, Event, LinkSpec, Router};
-    use trellis_core::wire::{WireError, PROTOCOL_VERSION};
+    use trellis_core::wire::WireError;
     use trellis_core::Time;
-    assert_eq!(PROTOCOL_VERSION, 3);
     let mut router = Router::new(RouterConfig::new("r", NodeId(1)), Time::ZERO);
     let link = router.add_link(Time::ZERO, LinkSpec::accepted("old peer"));
-    // A version 2 heartbeat: length 2, version 2, kind 4.
-    router.handle_bytes(Time::ZERO, link, &[2, 0, 0, 0, 2, 4]);
+    // A heartbeat of the old version: length 2, version, kind 4.
+    router.handle_bytes(Time::ZERO, link, &[2, 0, 0, 0, old, 4]);
     let mut goodbye = Vec::new();
     while router.poll_transmit(Time::ZERO, link, &mut goodbye) > 0 {}
     let text = String::from_utf8_lossy(&goodbye).into_owned();
     assert!(
-        text.contains("unsupported protocol version 2 (this node speaks version 3)"),
+        text.contains(&format!(
+            "unsupported protocol version {old} (this node speaks version 4)"
+        )),
         "the goodbye says why: {text:?}"
     );
     router.handle_eof(Time::ZERO, link);
@@ -639,6 +648,6 @@ fn a_version_2_peer_is_refused_with_a_clear_error() {
         .expect("the link closed");
     assert_eq!(
         reason,
-        CloseReason::Protocol(WireError::UnsupportedVersion { got: 2 })
+        CloseReason::Protocol(WireError::UnsupportedVersion { got: old })
     );
 }

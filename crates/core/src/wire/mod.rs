@@ -33,8 +33,11 @@ use thiserror::Error;
 
 /// The protocol version this build speaks. A peer with another version is refused at hello
 /// (`WireError::UnsupportedVersion`, named in the goodbye). 3: data frames may carry a
-/// keep-latest key (`DataFrame`).
-pub const PROTOCOL_VERSION: u8 = 3;
+/// keep-latest key (`DataFrame`). 4: federate messages, which data frames carry, write a
+/// default instance name as a mark and regions and value framing as varints
+/// (`federate::message`); routers never read them, but a federate of version 3 would drop
+/// every update of version 4 as malformed, so the two must not meet in one federation.
+pub const PROTOCOL_VERSION: u8 = 4;
 /// Bytes of the length prefix.
 pub const LENGTH_PREFIX: usize = 4;
 /// Length prefix, version and kind: the part every frame shares.
