@@ -243,7 +243,7 @@ fn fill(session: &mut Session, wait: Duration, batch: usize) -> Result<(), Failu
         wait = Duration::ZERO;
         match &callback {
             Callback::DiscoverObjectInstance { object, name, .. } => {
-                session.names.learn(*object, &name.to_string())
+                session.names.learn(*object, name)
             }
             Callback::RemoveObjectInstance { object, .. } => session.names.forget(*object),
             Callback::ConnectionLost { .. } => {

@@ -8,7 +8,7 @@ use crate::status::*;
 use crate::time::TrellisTime;
 use crate::{with_session, TrellisRti};
 use std::ffi::c_char;
-use trellis_core::federate::ObjectId;
+use trellis_core::federate::{InstanceName, ObjectId};
 use trellis_core::fom::{AttributeHandle, ParameterHandle};
 use trellis_net::rti::RtiError;
 
@@ -156,18 +156,14 @@ pub extern "C" fn trellis_register_object_instance(
     })
 }
 
-/// Remember the name of an instance this federate registered ("HLAobject_F_N" when the
-/// RTI named it, as the federate library does).
+/// Remember the name of an instance this federate registered (its id's default name,
+/// `HLAobject_F_N`, when the RTI named it).
 pub(crate) fn learn_registered(session: &mut Session, object: ObjectId, name: Option<&str>) {
-    let generated;
     let name = match name {
-        Some(name) => name,
-        None => {
-            generated = format!("HLAobject_{}_{}", object.federate(), object.0 & 0xFFFF_FFFF);
-            &generated
-        }
+        Some(name) => InstanceName::Given(name.into()),
+        None => InstanceName::Default(object),
     };
-    session.names.learn(object, name);
+    session.names.learn(object, &name);
 }
 
 /// updateAttributeValues; time NULL: receive order, else time-stamped (time-stamp order

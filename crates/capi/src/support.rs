@@ -139,7 +139,7 @@ pub extern "C" fn trellis_get_object_instance_name(
         session
             .names
             .name(object)
-            .map(str::to_owned)
+            .map(|name| name.to_string())
             .ok_or_else(|| {
                 Failure::new(
                     TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN,

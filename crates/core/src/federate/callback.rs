@@ -24,6 +24,16 @@ pub enum InstanceName {
     Given(Arc<str>),
 }
 
+impl InstanceName {
+    /// The id whose default name `name` is exactly (`HLAobject_3_17`, not `HLAobject_3_017`),
+    /// if it is one: so a table of names needs rows only for given ones.
+    pub fn default_id(name: &str) -> Option<ObjectId> {
+        let (federate, number) = name.strip_prefix("HLAobject_")?.split_once('_')?;
+        let object = ObjectId::new(federate.parse().ok()?, number.parse().ok()?);
+        (InstanceName::Default(object) == name).then_some(object)
+    }
+}
+
 impl std::fmt::Display for InstanceName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -746,6 +746,17 @@ fn only_the_exact_default_name_of_an_id_counts_as_default() {
     assert_eq!(discovered.to_string(), "HLAobject_3_17");
     assert!(discovered == "HLAobject_3_17" && discovered != "HLAobject_3_170");
     assert!(InstanceName::Given("car".into()) == "car");
+    assert_eq!(InstanceName::default_id("HLAobject_3_17"), Some(object));
+    for not_default in [
+        "HLAobject_3_017",
+        "HLAobject_3",
+        "HLAobject_3_17_1",
+        "HLAobject_4294967296_1",
+        "HLAobject_-3_17",
+        "car",
+    ] {
+        assert_eq!(InstanceName::default_id(not_default), None, "{not_default}");
+    }
     for other in [
         "HLAobject_3_017",
         "HLAobject_3_1",
