@@ -218,10 +218,7 @@ pub(crate) struct ObjectNames {
 impl ObjectNames {
     pub fn learn(&mut self, object: ObjectId, name: &InstanceName) {
         self.forget(object);
-        let given = match name {
-            InstanceName::Default(_) => None,
-            InstanceName::Given(name) => Some(name.clone()),
-        };
+        let given = name.given().cloned();
         if let Some(name) = &given {
             self.by_name.insert(name.clone(), object.0);
         }
@@ -235,10 +232,8 @@ impl ObjectNames {
     }
 
     pub fn name(&self, object: u64) -> Option<InstanceName> {
-        Some(match self.by_object.get(&object)? {
-            Some(name) => InstanceName::Given(name.clone()),
-            None => InstanceName::Default(ObjectId(object)),
-        })
+        let given = self.by_object.get(&object)?;
+        Some(InstanceName::of(ObjectId(object), given.as_ref()))
     }
 
     pub fn object(&self, name: &str) -> Option<u64> {

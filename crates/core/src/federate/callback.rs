@@ -1,5 +1,6 @@
 //! What the federate library hands the user: the HLA federate-ambassador callbacks.
 
+use super::instance_name::InstanceName;
 use super::logical_time::LogicalTime;
 use super::message::ObjectId;
 pub use super::ownership::OwnershipCallback;
@@ -10,54 +11,6 @@ use crate::fom::{
 use crate::registry::SyncFailure;
 use crate::wire::TransportClass;
 use bytes::Bytes;
-use std::sync::Arc;
-
-/// An instance's name as a discovery hands it over. Most instances have their id's
-/// default name (`HLAobject_F_N`), which is written out only when read: a viewer that
-/// discovers a million instances in its first second and never reads their names made
-/// and freed a million strings.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum InstanceName {
-    /// The default name of this id.
-    Default(ObjectId),
-    /// A name its registrar reserved.
-    Given(Arc<str>),
-}
-
-impl InstanceName {
-    /// The id whose default name `name` is exactly (`HLAobject_3_17`, not `HLAobject_3_017`),
-    /// if it is one: so a table of names needs rows only for given ones.
-    pub fn default_id(name: &str) -> Option<ObjectId> {
-        let (federate, number) = name.strip_prefix("HLAobject_")?.split_once('_')?;
-        let object = ObjectId::new(federate.parse().ok()?, number.parse().ok()?);
-        (InstanceName::Default(object) == name).then_some(object)
-    }
-}
-
-impl std::fmt::Display for InstanceName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            InstanceName::Default(object) => super::ownership::DefaultName(*object).fmt(f),
-            InstanceName::Given(name) => f.write_str(name),
-        }
-    }
-}
-
-impl PartialEq<str> for InstanceName {
-    fn eq(&self, other: &str) -> bool {
-        match self {
-            InstanceName::Default(object) => super::ownership::is_default_name(*object, other),
-            InstanceName::Given(name) => **name == *other,
-        }
-    }
-}
-
-impl PartialEq<&str> for InstanceName {
-    fn eq(&self, other: &&str) -> bool {
-        *self == **other
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Callback {
     /// A new instance, presented as the subscribed class it is known as.

@@ -55,7 +55,7 @@ mod instance;
 pub mod wire;
 
 use instance::Exchange;
-pub(super) use instance::{is_default_name, Counts, DefaultName, Instance};
+pub(super) use instance::{Counts, Instance};
 
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,7 @@
 //! messages decoded and checked exactly (region overlap, subscribed attributes, keep-latest
 //! freshness) before they become callbacks, at once or when time management grants them.
 
+use super::instance_name::is_default_name;
 use super::message::{self, Body, Message};
 use super::time::TIME_MESSAGE_KIND;
 use super::{covers, ownership, Callback, Federate, InstanceName, LogicalTime, ObjectId, Region};
@@ -160,14 +161,11 @@ impl Federate {
         given: Option<&str>,
     ) {
         let instance = (self.instances).get_or_insert_with(object, || {
-            let stored = given.filter(|n| !ownership::is_default_name(object, n));
+            let stored = given.filter(|n| !is_default_name(object, n));
             ownership::Instance::discovered(registered, stored.map(Arc::from))
         });
         // The instance and the callback share one string, if any.
-        let name = match &instance.name {
-            Some(name) => InstanceName::Given(name.clone()),
-            None => InstanceName::Default(object),
-        };
+        let name = InstanceName::of(object, instance.name.as_ref());
         self.counts.known += usize::from(instance.known.is_none());
         instance.known = Some(class);
         // A class the slots refuse is read from the instance map.

@@ -104,31 +104,11 @@ pub(in crate::federate) struct Instance {
     /// `Federate::sync_owned`).
     pub(in crate::federate) kept: bool,
     /// Shared with the names in use, so a registered name is stored once. `None`: the
-    /// default name of its id ([`DefaultName`]), not stored, and sent as a mark; most
+    /// default name of its id (`InstanceName::Default`), not stored, and sent as a mark; most
     /// instances have it, and a viewer that knows a million instances kept a million
     /// copies.
     pub(in crate::federate) name: Option<Arc<str>>,
     held: Held,
-}
-
-/// The name an instance registered without one gets: `HLAobject_F_N`, from its id.
-pub(in crate::federate) struct DefaultName(pub(in crate::federate) ObjectId);
-
-impl std::fmt::Display for DefaultName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "HLAobject_{}_{}", self.0.federate(), self.0.number())
-    }
-}
-
-/// Whether `name` is `object`'s default name, without allocating.
-pub(in crate::federate) fn is_default_name(object: ObjectId, name: &str) -> bool {
-    use std::io::Write;
-    let mut buffer = [0u8; 40]; // "HLAobject_" and two u32s with a separator: 31 bytes
-    let mut rest = &mut buffer[..];
-    let written = write!(rest, "{}", DefaultName(object));
-    let unused = rest.len();
-    let len = buffer.len() - unused;
-    written.is_ok() && name.as_bytes() == &buffer[..len]
 }
 
 fn position(attributes: &[AttributeHandle], attribute: AttributeHandle) -> Option<usize> {

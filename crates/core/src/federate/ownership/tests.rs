@@ -734,38 +734,3 @@ fn a_default_name_is_stored_by_no_one_not_even_an_acquirer() {
     );
     assert_eq!(stored(&bus, 2), None);
 }
-
-#[test]
-fn only_the_exact_default_name_of_an_id_counts_as_default() {
-    use super::{is_default_name, DefaultName};
-    use crate::federate::InstanceName;
-    let object = ObjectId::new(3, 17);
-    assert!(is_default_name(object, "HLAobject_3_17"));
-    assert_eq!(DefaultName(object).to_string(), "HLAobject_3_17");
-    let discovered = InstanceName::Default(object);
-    assert_eq!(discovered.to_string(), "HLAobject_3_17");
-    assert!(discovered == "HLAobject_3_17" && discovered != "HLAobject_3_170");
-    assert!(InstanceName::Given("car".into()) == "car");
-    assert_eq!(InstanceName::default_id("HLAobject_3_17"), Some(object));
-    for not_default in [
-        "HLAobject_3_017",
-        "HLAobject_3",
-        "HLAobject_3_17_1",
-        "HLAobject_4294967296_1",
-        "HLAobject_-3_17",
-        "car",
-    ] {
-        assert_eq!(InstanceName::default_id(not_default), None, "{not_default}");
-    }
-    for other in [
-        "HLAobject_3_017",
-        "HLAobject_3_1",
-        "HLAobject_17_3",
-        "car",
-        "",
-    ] {
-        assert!(!is_default_name(object, other), "{other}");
-    }
-    let largest = ObjectId::new(u32::MAX, u32::MAX);
-    assert!(is_default_name(largest, &DefaultName(largest).to_string()));
-}
