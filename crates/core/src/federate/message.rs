@@ -70,18 +70,12 @@ impl From<&str> for Text {
     }
 }
 
-impl From<Text> for String {
-    fn from(text: Text) -> String {
-        text.as_str().to_owned()
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Body {
     /// `name`: `None` for the id's default name.
     Register {
         object: ObjectId,
-        name: Option<String>,
+        name: Option<Text>,
     },
     /// `name`: `None` for the id's default name.
     Update {
@@ -351,7 +345,7 @@ impl Message {
         let body = match kind {
             1 => Body::Register {
                 object: ObjectId(r.u64("object")?),
-                name: name(bytes, &mut r)?.map(String::from),
+                name: name(bytes, &mut r)?,
             },
             2 => Body::Update {
                 object: ObjectId(r.u64("object")?),
@@ -404,7 +398,7 @@ impl Message {
         let outgoing: Outgoing<'_, Bytes> = match &self.body {
             Body::Register { object, name } => Outgoing::Register {
                 object: *object,
-                name: name.as_deref(),
+                name: name.as_ref().map(Text::as_str),
             },
             Body::Update {
                 object,

@@ -116,7 +116,7 @@ impl Federate {
             .find(|c| self.object_subscriptions.contains_key(c))
     }
 
-    fn on_register(&mut self, class: u32, object: ObjectId, name: Option<String>) {
+    fn on_register(&mut self, class: u32, object: ObjectId, name: Option<message::Text>) {
         let Some(class) = self.model.object_class_checked(class) else {
             self.stats.malformed += 1;
             return;
@@ -131,7 +131,12 @@ impl Federate {
         // A region-filtered subscriber discovers the instance on its first update in a
         // subscribed region instead.
         if self.object_subscriptions[&known].regions.is_empty() {
-            self.discover(object, known, class, name.as_deref());
+            self.discover(
+                object,
+                known,
+                class,
+                name.as_ref().map(message::Text::as_str),
+            );
         }
     }
 
