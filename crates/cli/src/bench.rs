@@ -140,8 +140,9 @@ struct Common {
     /// HLA federate services (attribute updates) or the node API (tagged payloads).
     #[arg(long, value_enum, default_value = "federate")]
     api: ApiArg,
-    /// Microseconds each event loop polls before it sleeps (0: sleep at once).
-    #[arg(long, default_value_t = 0)]
+    /// Microseconds each event loop polls before it sleeps, while its recent waits were
+    /// that short (0: sleep at once).
+    #[arg(long, default_value_t = trellis_net::DEFAULT_SPIN.as_micros() as u64)]
     spin_us: u64,
     /// Microseconds a federate or node driven on its caller's thread holds a publish that
     /// follows its last write, to bundle a burst into one write (0: write each at once).

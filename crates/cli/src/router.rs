@@ -56,9 +56,10 @@ pub(crate) struct RouterArgs {
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     federate_lease_ms: u64,
     /// Microseconds the router keeps polling its sockets after it runs out of work before it
-    /// sleeps: a message arriving meanwhile costs no thread wake-up (tens of microseconds on
-    /// virtual machines), at the price of that much CPU after each burst.
-    #[arg(long, value_name = "US", default_value_t = 0)]
+    /// sleeps, while its recent waits were that short: a message arriving meanwhile costs no
+    /// thread wake-up (tens of microseconds on virtual machines); sparse traffic sleeps at
+    /// once. 0 always sleeps at once.
+    #[arg(long, value_name = "US", default_value_t = trellis_net::DEFAULT_SPIN.as_micros() as u64)]
     spin_us: u64,
     /// Most bytes of keep-latest updates kept for federates that subscribe later (their
     /// newest values are sent to them at once); past it the least recently updated

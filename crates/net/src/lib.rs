@@ -13,6 +13,7 @@ mod wake;
 
 pub use endpoint::{Endpoint, EndpointError};
 pub use error::NetError;
+pub use event_loop::DEFAULT_SPIN;
 pub use node::{
     Attachment, DirectNode, LinkEvent, Message, Node, NodeConfig, BUNDLE_BYTES,
     DEFAULT_BUNDLE_HOLD, TAIL_BOUND,

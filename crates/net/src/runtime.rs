@@ -162,12 +162,15 @@ pub struct Runtime {
 }
 
 impl Runtime {
+    /// Start a runtime whose loop polls for up to [`crate::DEFAULT_SPIN`] before it sleeps,
+    /// while its events come that close together.
     pub fn start(name: &str) -> Result<Runtime, NetError> {
-        Runtime::start_spinning(name, Duration::ZERO)
+        Runtime::start_spinning(name, crate::DEFAULT_SPIN)
     }
 
     /// Start a runtime whose loop polls without sleeping for up to `spin` after it runs out
-    /// of work (see [`NodeConfig::spin`](crate::NodeConfig)): lower latency, more CPU.
+    /// of work, while its recent waits were shorter than that (see
+    /// [`NodeConfig::spin`](crate::NodeConfig)); zero sleeps at once.
     pub fn start_spinning(name: &str, spin: Duration) -> Result<Runtime, NetError> {
         let (mut event_loop, shared) = EventLoop::new()?;
         event_loop.set_spin(spin);

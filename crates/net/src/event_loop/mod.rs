@@ -9,6 +9,7 @@ mod app;
 mod host;
 mod log_limit;
 mod memory;
+mod spin;
 mod tcp;
 mod udp;
 
@@ -24,6 +25,8 @@ use memory::MemoryPipe;
 use mio::net::{TcpListener, TcpStream, UdpSocket};
 use mio::{Events, Poll, Token};
 use rustc_hash::FxHashMap;
+use spin::SpinPolicy;
+pub use spin::DEFAULT_SPIN;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -109,8 +112,8 @@ pub(crate) struct EventLoop {
     ready_events: Vec<(Token, bool, bool)>,
     /// The time at the start of the current turn or wake-up.
     now: Time,
-    /// How long to poll without blocking before sleeping.
-    spin: Duration,
+    /// Whether to poll without blocking for a while before sleeping.
+    spin: SpinPolicy,
     shutting_down: Option<flume::Sender<()>>,
 }
 
@@ -136,7 +139,7 @@ impl EventLoop {
             pending_writes: Vec::new(),
             ready_events: Vec::new(),
             now: Time::ZERO,
-            spin: Duration::ZERO,
+            spin: SpinPolicy::new(Duration::ZERO),
             shutting_down: None,
         };
         Ok((
@@ -204,25 +207,30 @@ impl EventLoop {
         Ok(())
     }
 
-    /// Poll the sockets. With a spin budget, first poll without blocking, yielding the CPU
-    /// in between, for up to that long: on virtual machines, waking a thread that sleeps on
-    /// another core costs tens of microseconds, and a spinning thread is woken by data alone.
+    /// Poll the sockets. While recent waits were short (see [`SpinPolicy`]), first poll
+    /// without blocking, yielding the CPU in between, for up to the spin budget.
     fn poll_spinning(&mut self, timeout: Duration) -> std::io::Result<()> {
-        if !self.spin.is_zero() && !timeout.is_zero() {
-            let start = std::time::Instant::now();
-            while start.elapsed() < self.spin.min(timeout) {
+        if !self.spin.is_enabled() {
+            return self.poll.poll(&mut self.events, Some(timeout));
+        }
+        let start = std::time::Instant::now();
+        if let Some(limit) = self.spin.poll_for(timeout) {
+            while start.elapsed() < limit {
                 self.poll.poll(&mut self.events, Some(Duration::ZERO))?;
                 if !self.events.is_empty() {
+                    self.spin.waited(start.elapsed());
                     return Ok(());
                 }
                 std::thread::yield_now();
             }
         }
-        self.poll.poll(&mut self.events, Some(timeout))
+        let polled = self.poll.poll(&mut self.events, Some(timeout));
+        self.spin.waited(start.elapsed());
+        polled
     }
 
     pub(crate) fn set_spin(&mut self, spin: Duration) {
-        self.spin = spin;
+        self.spin = SpinPolicy::new(spin);
     }
 
     /// Whether a connection has output not yet written: refused by its socket (it would

@@ -72,9 +72,11 @@ pub struct NodeConfig {
     pub command_capacity: usize,
     /// How long `connect` waits for the first link.
     pub connect_timeout: Duration,
-    /// Poll without sleeping for up to this long when idle, yielding the CPU in between.
-    /// Costs CPU; saves the wake-up of a sleeping thread, which on virtual machines can
-    /// dominate latency. Zero (the default) sleeps at once.
+    /// Poll without sleeping for up to this long when idle, yielding the CPU in between,
+    /// while the node's recent waits were shorter than this: at high rates it saves the
+    /// wake-up of a sleeping thread, which on virtual machines can dominate the cost, and
+    /// sparse traffic sleeps at once. Zero always sleeps at once. Default
+    /// [`crate::DEFAULT_SPIN`].
     pub spin: Duration,
     /// For a node driven on the caller's thread ([`DirectNode`]), bundles of publishes: a
     /// publish that follows the last written bundle by less than this is held, and goes out
@@ -112,7 +114,7 @@ impl NodeConfig {
             delivery_limit_bytes: 1 << 20,
             command_capacity: 16 << 10,
             connect_timeout: Duration::from_secs(10),
-            spin: Duration::ZERO,
+            spin: crate::DEFAULT_SPIN,
             bundle_hold: DEFAULT_BUNDLE_HOLD,
         }
     }

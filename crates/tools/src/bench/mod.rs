@@ -178,7 +178,7 @@ impl Default for Setup {
             transport: Transport::Reliable,
             bundling: Bundling::Adaptive,
             api: Api::Federate,
-            spin: Duration::ZERO,
+            spin: trellis_net::DEFAULT_SPIN,
             bundle_hold: trellis_net::DEFAULT_BUNDLE_HOLD,
             stop: Arc::new(AtomicBool::new(false)),
         }

@@ -1,0 +1,110 @@
+//! Whether an event loop that ran out of work polls a while before it sleeps.
+//!
+//! Waking a thread that sleeps costs a system call on the waker's side and, on virtual
+//! machines, tens of microseconds on the sleeper's: at full rate the loops would pay it
+//! between nearly every pair of batches. A loop that keeps polling (yielding the CPU between
+//! polls) is woken by the data alone. But polling only pays when the next event comes within
+//! the budget: a loop whose events are further apart would burn the whole budget every time,
+//! as much as a fifth of a core for each loop at ten thousand messages a second. So a loop
+//! polls only while its typical wait (a moving average, so that one short wait among long
+//! ones does not count) is shorter than the budget, and sleeps at once when traffic is
+//! sparse or absent.
+
+use std::time::Duration;
+
+/// [`crate::NodeConfig::spin`] and a router's unless set.
+pub const DEFAULT_SPIN: Duration = Duration::from_micros(20);
+
+/// Waits count at most this long in the average: a loop that slept a minute is as idle as
+/// one that slept a second, and becomes busy as fast.
+const LONGEST_WAIT_NS: u64 = 1_000_000_000;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SpinPolicy {
+    budget: Duration,
+    /// How long waits last until something happens: a moving average, each new wait a
+    /// quarter of it. After a long idle, about forty short waits bring it under the budget.
+    typical_wait_ns: u64,
+}
+
+impl SpinPolicy {
+    pub(crate) fn new(budget: Duration) -> SpinPolicy {
+        SpinPolicy {
+            budget,
+            // Until waits have been seen to be short, sleep.
+            typical_wait_ns: LONGEST_WAIT_NS,
+        }
+    }
+
+    /// How long to poll before sleeping, if at all, for a wait of at most `timeout`.
+    pub(crate) fn poll_for(&self, timeout: Duration) -> Option<Duration> {
+        let busy = u128::from(self.typical_wait_ns) < self.budget.as_nanos();
+        (busy && !timeout.is_zero()).then(|| self.budget.min(timeout))
+    }
+
+    /// Whether waits are timed at all (they need a clock read each).
+    pub(crate) fn is_enabled(&self) -> bool {
+        !self.budget.is_zero()
+    }
+
+    /// A wait ended after `waited`.
+    pub(crate) fn waited(&mut self, waited: Duration) {
+        let waited_ns = (waited.as_nanos() as u64).min(LONGEST_WAIT_NS);
+        self.typical_wait_ns = self.typical_wait_ns - self.typical_wait_ns / 4 + waited_ns / 4;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const US: Duration = Duration::from_micros(1);
+
+    fn after(waits: &[Duration]) -> SpinPolicy {
+        let mut spin = SpinPolicy::new(20 * US);
+        for &w in waits {
+            spin.waited(w);
+        }
+        spin
+    }
+
+    #[test]
+    fn polls_only_while_waits_are_typically_shorter_than_the_budget() {
+        assert_eq!(
+            after(&[]).poll_for(1000 * US),
+            None,
+            "no wait seen yet: sleep"
+        );
+        let busy = [5 * US; 60];
+        assert_eq!(after(&busy).poll_for(1000 * US), Some(20 * US));
+        assert_eq!(
+            after(&busy).poll_for(8 * US),
+            Some(8 * US),
+            "never past the timeout"
+        );
+        assert_eq!(after(&busy).poll_for(Duration::ZERO), None);
+        let sparse = [60 * US; 60];
+        assert_eq!(
+            after(&sparse).poll_for(1000 * US),
+            None,
+            "sparse traffic: sleep"
+        );
+        let mut one_short_among_long = sparse.to_vec();
+        one_short_among_long.push(US);
+        assert_eq!(after(&one_short_among_long).poll_for(1000 * US), None);
+        let mut busy_again = sparse.to_vec();
+        busy_again.extend([2 * US; 10]);
+        assert_eq!(after(&busy_again).poll_for(1000 * US), Some(20 * US));
+        let mut idle_after_busy = busy.to_vec();
+        idle_after_busy.push(Duration::from_secs(3600));
+        assert_eq!(after(&idle_after_busy).poll_for(1000 * US), None);
+    }
+
+    #[test]
+    fn a_zero_budget_never_polls() {
+        let mut spin = SpinPolicy::new(Duration::ZERO);
+        spin.waited(Duration::ZERO);
+        assert!(!spin.is_enabled());
+        assert_eq!(spin.poll_for(1000 * US), None);
+    }
+}
