@@ -6,9 +6,12 @@
 //! polls) is woken by the data alone. But polling only pays when the next event comes within
 //! the budget: a loop whose events are further apart would burn the whole budget every time,
 //! as much as a fifth of a core for each loop at ten thousand messages a second. So a loop
-//! polls only while its typical wait (a moving average, so that one short wait among long
-//! ones does not count) is shorter than the budget, and sleeps at once when traffic is
-//! sparse or absent.
+//! polls only while its typical wait is shorter than the budget, and sleeps at once when
+//! traffic is sparse or absent. The typical wait is a moving average, so one short wait
+//! among long ones does not count, over every look at the sockets, those that could not
+//! block because work was waiting included: a loop that keeps finding work is busy. (Leaving
+//! those out lost the whole gain at full rate, where the loop's real sleeps average longer
+//! than the budget: 1.39 against 1.56 M/s, federate throughput, medians of 3.)
 
 use std::time::Duration;
 
