@@ -163,10 +163,11 @@ pub(crate) fn host_from_plan(plan: &NodePlan, no_registry: bool) -> Result<HostC
 /// queues keep alive, and they are freed on the event loop's thread as those frames leave:
 /// by default each such block is mapped or trimmed away and the next one is fresh pages,
 /// zeroed in a page fault each. At 64-byte throughput through a separate router that was
-/// 15,000 faults per million messages; with this, 2,800. A router process then keeps memory
-/// up to its high-water mark (bounded by its queue and resend limits), as servers with
-/// their own allocators do. Only the router command decides it: a federate's process keeps
-/// its host's policy, since retained memory would count against its memory per entity.
+/// 5,300 to 15,300 faults per million messages; with this, 2,700 to 3,200. A router process
+/// then keeps memory up to its high-water mark (bounded by its queue and resend limits), as
+/// servers with their own allocators do. Only the router command decides it: a federate's
+/// process keeps its host's policy, since retained memory would count against its memory
+/// per entity.
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
