@@ -37,7 +37,8 @@ use trellis_core::registry::{ErrorKind, Request, Response};
 use trellis_core::wire::TransportClass;
 
 /// How the node under the ambassador runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Driver {
     /// On the caller's thread, inside service calls and `evoke_callback`: lowest latency,
     /// and bursts of updates bundled into writes (`NodeConfig::bundle_hold`).

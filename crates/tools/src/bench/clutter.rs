@@ -81,6 +81,7 @@ use super::results::Results;
 use super::{BenchError, Setup, Transport};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use trellis_net::rti::Driver;
 
 pub const DEFAULT_ENTITIES: u64 = 10_000;
 pub const DEFAULT_RATE_HZ: f64 = 1.0;
@@ -91,16 +92,6 @@ pub const DEFAULT_FRAME_MS: u32 = 0;
 /// Frames longer than this would make the rate a burst per second.
 pub const MAX_FRAME_MS: u32 = 1000;
 
-/// How each federate's node runs (`trellis_net::rti::Driver`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum NodeDriver {
-    /// On the federate's thread, inside its calls (bursts are bundled: see
-    /// `trellis_net::NodeConfig::bundle_hold`).
-    Direct,
-    /// On a thread of its own: writes gather while the federate works.
-    Thread,
-}
 pub const DEFAULT_SIMULATORS: u32 = 8;
 pub const DEFAULT_VIEWERS: u32 = 2;
 pub const DEFAULT_PROCESSES: usize = 2;
@@ -136,7 +127,7 @@ pub struct ClutterOptions {
     pub seconds: f64,
     /// Simulators send in frames of this many milliseconds (0: each update when due).
     pub frame_ms: u32,
-    pub driver: NodeDriver,
+    pub driver: Driver,
     pub area_units: u32,
     pub margin_units: u32,
     pub viewer_window_units: u32,
@@ -159,7 +150,7 @@ impl ClutterOptions {
             rate_hz: DEFAULT_RATE_HZ,
             seconds: DEFAULT_SECONDS,
             frame_ms: DEFAULT_FRAME_MS,
-            driver: NodeDriver::Thread,
+            driver: Driver::Thread,
             area_units: DEFAULT_AREA_UNITS,
             margin_units: DEFAULT_MARGIN_UNITS,
             viewer_window_units: DEFAULT_VIEWER_WINDOW_UNITS,
@@ -259,7 +250,7 @@ pub struct ClutterSummary {
     pub rate_hz: f64,
     pub seconds: f64,
     pub frame_ms: u32,
-    pub driver: NodeDriver,
+    pub driver: Driver,
     pub area_units: u32,
     pub margin_units: u32,
     pub viewer_window_units: u32,

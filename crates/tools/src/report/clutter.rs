@@ -45,7 +45,7 @@ fn run_body(run: &Run, clutter: &Clutter) -> String {
             opt_number(clutter.rate_hz),
             opt_number(clutter.seconds),
             crate::bench::clutter::frames(clutter.frame_ms),
-            clutter.driver.unwrap_or(crate::bench::clutter::NodeDriver::Direct),
+            clutter.driver.unwrap_or(trellis_net::rti::Driver::Direct),
             clutter.transport.as_deref().unwrap_or("?"),
             count(clutter.area_units),
             count(clutter.margin_units),

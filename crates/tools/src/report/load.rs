@@ -352,7 +352,7 @@ pub(crate) struct Clutter {
     #[serde(default)]
     pub frame_ms: u32,
     /// Absent in results from before the choice: direct.
-    pub driver: Option<crate::bench::clutter::NodeDriver>,
+    pub driver: Option<trellis_net::rti::Driver>,
     pub area_units: Option<u64>,
     pub margin_units: Option<u64>,
     pub viewer_window_units: Option<u64>,

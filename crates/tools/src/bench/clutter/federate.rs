@@ -10,7 +10,6 @@ use super::payload::{self, EntityState};
 use super::protocol::{FederateReport, FederateSpec, JoinRecord, Role, Target, WorkerPlan};
 use super::tally::Tally;
 use super::worker::Shared;
-use super::NodeDriver;
 use crate::bench::BenchError;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::Ordering;
@@ -107,10 +106,7 @@ pub fn rti_config(node: NodeConfig, driver: Driver) -> RtiConfig {
 fn connect(plan: &WorkerPlan, spec: &FederateSpec) -> Result<RtiAmbassador, BenchError> {
     Ok(RtiAmbassador::connect(rti_config(
         node_config(plan, spec)?,
-        match plan.driver {
-            NodeDriver::Direct => Driver::Direct,
-            NodeDriver::Thread => Driver::Thread,
-        },
+        plan.driver,
     ))?)
 }
 

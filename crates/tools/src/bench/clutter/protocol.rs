@@ -4,7 +4,6 @@
 
 use super::geometry::Geometry;
 use super::histogram::Histogram;
-use super::NodeDriver;
 use crate::bench::Bundling;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -54,7 +53,7 @@ pub struct WorkerPlan {
     pub bundling: Bundling,
     /// How long each federate's event loop polls before it sleeps.
     pub spin: Duration,
-    pub driver: NodeDriver,
+    pub driver: trellis_net::rti::Driver,
     pub federates: Vec<FederateSpec>,
 }
 
