@@ -108,15 +108,8 @@ impl ThroughputArgs {
             raw: raw(self.raw),
             size: self.size,
             seconds: self.seconds,
-            driver: match self.driver {
-                DriverArg::Direct => trellis_net::rti::Driver::Direct,
-                DriverArg::Thread => trellis_net::rti::Driver::Thread,
-            },
-            subscribers: if self.subscribers.is_empty() {
-                throughput::DEFAULT_SUBSCRIBERS.to_vec()
-            } else {
-                self.subscribers.clone()
-            },
+            driver: self.driver.into(),
+            subscribers: or_default(&self.subscribers, &throughput::DEFAULT_SUBSCRIBERS),
         };
         with_results(
             "throughput",
@@ -154,11 +147,7 @@ impl SymmetricArgs {
             setup: setup.clone(),
             size: self.size,
             seconds: self.seconds,
-            federates: if self.federates.is_empty() {
-                symmetric::DEFAULT_FEDERATES.to_vec()
-            } else {
-                self.federates.clone()
-            },
+            federates: or_default(&self.federates, &symmetric::DEFAULT_FEDERATES),
         };
         with_results(
             "symmetric",
@@ -196,11 +185,7 @@ impl LatencyArgs {
         let options = latency::LatencyOptions {
             setup: setup.clone(),
             size: self.size,
-            receivers: if self.receivers.is_empty() {
-                latency::DEFAULT_RECEIVERS.to_vec()
-            } else {
-                self.receivers.clone()
-            },
+            receivers: or_default(&self.receivers, &latency::DEFAULT_RECEIVERS),
             exchanges: self.exchanges,
         };
         with_results(
