@@ -16,6 +16,6 @@ fuzz_target!(|data: &[u8]| {
     router.handle_datagram(Time::ZERO, data);
     let mut out = Vec::new();
     while router.poll_transmit(Time::ZERO, link, &mut out) > 0 {}
-    while router.poll_event(Time::ZERO).is_some() {}
+    while router.poll_event().is_some() {}
     router.handle_eof(Time::ZERO, link);
 });

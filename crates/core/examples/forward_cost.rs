@@ -44,7 +44,7 @@ fn router_with(subscribers: usize, ranges: &[(u32, u32)]) -> (Router, LinkId, Ve
         }
         router.handle_bytes(Time::ZERO, *s, &buf);
     }
-    while router.poll_event(Time::ZERO).is_some() {}
+    while router.poll_event().is_some() {}
     (router, publisher, subs)
 }
 
@@ -87,7 +87,7 @@ fn measure(rounds: usize, subscribers: usize, ranges: &[(u32, u32)]) -> f64 {
             }
         }
         while router.poll_ready().is_some() {}
-        while router.poll_event(Time::ZERO).is_some() {}
+        while router.poll_event().is_some() {}
     }
     let forwarded = rounds as f64 * FRAMES_PER_READ as f64 * subscribers as f64;
     assert_eq!(

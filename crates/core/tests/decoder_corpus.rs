@@ -53,7 +53,7 @@ fn close_reason(data: &[u8]) -> Option<CloseReason> {
     let mut out = Vec::new();
     while router.poll_transmit(Time::ZERO, link, &mut out) > 0 {}
     router.handle_eof(Time::ZERO, link);
-    std::iter::from_fn(|| router.poll_event(Time::ZERO)).find_map(|e| match e {
+    std::iter::from_fn(|| router.poll_event()).find_map(|e| match e {
         Event::LinkClosed { reason, .. } => Some(reason),
         _ => None,
     })

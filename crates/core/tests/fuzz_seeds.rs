@@ -65,7 +65,7 @@ fn the_seed_session_gets_past_the_handshake() {
     let link = router.add_link(Time::ZERO, LinkSpec::accepted("seed"));
     router.handle_bytes(Time::ZERO, link, &session());
     let mut events = Vec::new();
-    while let Some(event) = router.poll_event(Time::ZERO) {
+    while let Some(event) = router.poll_event() {
         events.push(event);
     }
     assert!(

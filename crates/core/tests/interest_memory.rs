@@ -28,7 +28,7 @@ const LIMIT_BYTES: i64 = 1 << 20;
 fn held_for(ranges: &[(u32, u32)]) -> (i64, u64) {
     let mut router = Router::new(RouterConfig::new("r", NodeId(1)), Time::ZERO);
     let link = accept_child(&mut router, "simulator", 7, FED);
-    while router.poll_event(Time::ZERO).is_some() {}
+    while router.poll_event().is_some() {}
     // Split into frames of at most 1 MiB, as a node sends them.
     let mut frames = BytesMut::new();
     InterestFrame::encode(
@@ -41,7 +41,7 @@ fn held_for(ranges: &[(u32, u32)]) -> (i64, u64) {
     let before = LIVE_BYTES.load(Ordering::SeqCst);
     for read in frames.chunks(64 << 10) {
         router.handle_bytes(Time::ZERO, link, read);
-        while router.poll_event(Time::ZERO).is_some() {}
+        while router.poll_event().is_some() {}
     }
     // Counted: the link's interest, the index, and the input buffer the frame was read into.
     let held = LIVE_BYTES.load(Ordering::SeqCst) - before;

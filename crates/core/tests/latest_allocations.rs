@@ -83,7 +83,7 @@ fn keep_latest_forwarding_does_not_allocate_per_message() {
                 }
             }
             while router.poll_ready().is_some() {}
-            while router.poll_event(Time::ZERO).is_some() {}
+            while router.poll_event().is_some() {}
         }
         frames_out
     };

@@ -640,7 +640,7 @@ fn refuse(old: u8) {
         "the goodbye says why: {text:?}"
     );
     router.handle_eof(Time::ZERO, link);
-    let reason = std::iter::from_fn(|| router.poll_event(Time::ZERO))
+    let reason = std::iter::from_fn(|| router.poll_event())
         .find_map(|e| match e {
             Event::LinkClosed { reason, .. } => Some(reason),
             _ => None,

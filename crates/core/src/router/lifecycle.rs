@@ -193,8 +193,16 @@ impl Router {
         }
     }
 
-    /// The earliest time `handle_timeout` has work to do.
+    /// The earliest time `handle_timeout` has work to do: at once when links paused by
+    /// back-pressure may continue (a queue they waited on drained).
+    ///
+    /// Call after every call that changes queues or timers, and call `handle_timeout` once
+    /// the time it gives has come.
+    #[must_use]
     pub fn poll_timeout(&self) -> Time {
+        if !self.resumable.is_empty() {
+            return Time::ZERO;
+        }
         let mut next = self.next_housekeeping;
         for &slot in &self.bundling {
             if let Some(link) = self.links[slot as usize].as_ref() {
@@ -206,8 +214,14 @@ impl Router {
         next.min(self.reassembly.next_expiry().unwrap_or(next))
     }
 
-    /// Run whatever timers are due at `now`.
+    /// Run whatever timers are due at `now`, and retry the links that back-pressure paused
+    /// and that may continue now.
     pub fn handle_timeout(&mut self, now: Time) {
+        while let Some(id) = self.resumable.pop() {
+            if let Some(slot) = self.live(id) {
+                self.resume(now, slot);
+            }
+        }
         let mut still_bundling = Vec::new();
         for slot in std::mem::take(&mut self.bundling) {
             let Some(link) = self.links[slot as usize].as_ref() else {

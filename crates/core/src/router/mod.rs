@@ -9,7 +9,9 @@
 //!
 //! Sans-IO in the style of quinn-proto: the driver feeds bytes with `handle_bytes`, drains
 //! them with `poll_transmit`, drives timers with `handle_timeout` / `poll_timeout`, and reads
-//! what happened from `poll_event`.
+//! what happened from `poll_event`. The `handle_*` calls and `publish` do the work; the polls
+//! drain what it produced. Retrying a link that back-pressure paused is work too: it waits
+//! for the driver's next `handle_timeout`, which `poll_timeout` asks for at once.
 
 mod config;
 mod event;
@@ -567,14 +569,13 @@ impl Router {
             .unwrap_or(false)
     }
 
-    /// What happened since the last call. Also retries links that back-pressure paused and
-    /// that may continue now.
-    pub fn poll_event(&mut self, now: Time) -> Option<Event> {
-        while let Some(id) = self.resumable.pop() {
-            if let Some(slot) = self.live(id) {
-                self.resume(now, slot);
-            }
-        }
+    /// What happened since the last call. Only drains: the work that produces events is
+    /// done by the `handle_*` calls, `publish` and the polls that free room.
+    ///
+    /// Call after every call that takes input or frees queue room: the `handle_*` calls,
+    /// `publish`, `close_link`, `poll_transmit` and `poll_delivery`.
+    #[must_use]
+    pub fn poll_event(&mut self) -> Option<Event> {
         self.events.pop_front()
     }
 

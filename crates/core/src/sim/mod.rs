@@ -487,7 +487,12 @@ impl Sim {
     fn drain_node(&mut self, node: NodeIndex) -> bool {
         let now = self.now;
         let mut progressed = false;
-        while let Some(event) = self.nodes[node].router.poll_event(now) {
+        // Paused links resume as soon as what they waited on drained: the router asks for
+        // that at once through its timeout.
+        if self.nodes[node].router.poll_timeout() <= now {
+            self.nodes[node].router.handle_timeout(now);
+        }
+        while let Some(event) = self.nodes[node].router.poll_event() {
             progressed = true;
             if let Event::LinkClosed { link, .. } = &event {
                 if let Some(&(pipe, end)) = self.nodes[node].links.get(link) {

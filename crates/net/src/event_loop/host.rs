@@ -290,7 +290,7 @@ impl EventLoop {
     pub(super) fn host_events(&mut self, now: Time, host: HostId) -> bool {
         let mut progressed = false;
         while let Some(h) = self.hosts[host].as_mut() {
-            let Some(event) = h.router.poll_event(now) else {
+            let Some(event) = h.router.poll_event() else {
                 break;
             };
             progressed = true;

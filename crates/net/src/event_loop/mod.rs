@@ -517,20 +517,28 @@ impl EventLoop {
 
     fn run_timers(&mut self, now: Time) {
         for host in 0..self.hosts.len() {
-            let Some(h) = self.hosts[host].as_mut() else {
-                continue;
-            };
-            if h.router.poll_timeout() <= now {
-                h.router.handle_timeout(now);
-            }
-            for dialer in h.due_dialers(now) {
-                self.dial(now, host, dialer);
-            }
+            self.run_host_timers(now, host);
+        }
+    }
+
+    /// Run a host's router timers and dials that are due. Its router asks for this at once
+    /// (`poll_timeout`) when links that back-pressure paused may continue.
+    fn run_host_timers(&mut self, now: Time, host: HostId) {
+        let Some(h) = self.hosts[host].as_mut() else {
+            return;
+        };
+        if h.router.poll_timeout() <= now {
+            h.router.handle_timeout(now);
+        }
+        for dialer in h.due_dialers(now) {
+            self.dial(now, host, dialer);
         }
     }
 
     /// One host's share of a turn. Returns whether anything happened.
     fn step_host(&mut self, now: Time, host: HostId) -> bool {
+        // Paused links resume in the turn that drained what they waited on.
+        self.run_host_timers(now, host);
         let mut progressed = self.hosts[host]
             .as_mut()
             .expect("host is live")
