@@ -168,7 +168,7 @@ impl EventLoop {
     }
 
     /// Block until socket readiness, a wake-up or a timer is due (or `limit` passes), then
-    /// act on what is ready. Call `turn` to act on the consequences.
+    /// act on what is ready. Call `turn` to act on the consequences and run the timers due.
     pub(crate) fn wait(&mut self, limit: Option<Duration>) -> std::io::Result<()> {
         let timeout = if self.has_immediate_work() {
             Duration::ZERO
@@ -203,7 +203,6 @@ impl EventLoop {
                 self.on_ready(now, token, readable, writable);
             }
         }
-        self.run_timers(now);
         Ok(())
     }
 
@@ -515,12 +514,6 @@ impl EventLoop {
         }
     }
 
-    fn run_timers(&mut self, now: Time) {
-        for host in 0..self.hosts.len() {
-            self.run_host_timers(now, host);
-        }
-    }
-
     /// Run a host's router timers and dials that are due. Its router asks for this at once
     /// (`poll_timeout`) when links that back-pressure paused may continue.
     fn run_host_timers(&mut self, now: Time, host: HostId) {
@@ -537,7 +530,8 @@ impl EventLoop {
 
     /// One host's share of a turn. Returns whether anything happened.
     fn step_host(&mut self, now: Time, host: HostId) -> bool {
-        // Paused links resume in the turn that drained what they waited on.
+        // Timers first, each step: paused links resume in the turn that drained what they
+        // waited on, and what the wait before this turn made due runs here.
         self.run_host_timers(now, host);
         let mut progressed = self.hosts[host]
             .as_mut()
