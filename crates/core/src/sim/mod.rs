@@ -487,8 +487,9 @@ impl Sim {
     fn drain_node(&mut self, node: NodeIndex) -> bool {
         let now = self.now;
         let mut progressed = false;
-        // Paused links resume as soon as what they waited on drained: the router asks for
-        // that at once through its timeout.
+        // Timers first, every time: those that came due with this step, and paused links,
+        // which resume as soon as what they waited on drained (the router asks for that at
+        // once through its timeout).
         if self.nodes[node].router.poll_timeout() <= now {
             self.nodes[node].router.handle_timeout(now);
         }
@@ -755,11 +756,7 @@ impl Sim {
                 }
             }
         }
-        for node in self.nodes.iter_mut().filter(|n| !n.crashed) {
-            if node.router.poll_timeout() <= now {
-                node.router.handle_timeout(now);
-            }
-        }
+        // Settling runs each node's due timers before it drains the node.
         self.settle();
     }
 
