@@ -435,7 +435,7 @@ fn c_strings(texts: &[String]) -> (Vec<CString>, Vec<*const c_char>) {
 
 fn deliver_local(table: &TrellisCallbacks, local: LocalCallback) {
     let user = table.user;
-    // SAFETY (every call below): the caller's functions, with arguments valid for the call.
+    // SAFETY: every call below is to the caller's functions, with arguments valid for the call.
     unsafe {
         match local {
             LocalCallback::FederationExecutions(list) => {
@@ -522,7 +522,7 @@ fn deliver_federate(
         handles.iter().map(|h| u64::from(h.0)).collect()
     };
     let time = |t: LogicalTime| TrellisTime::from_logical(t, representation);
-    // SAFETY (every call below): the caller's functions, with arguments valid for the call.
+    // SAFETY: every call below is to the caller's functions, with arguments valid for the call.
     unsafe {
         match callback {
             Callback::DiscoverObjectInstance {

@@ -11,6 +11,12 @@
 //! Pointer arguments: the library checks every pointer it needs for null and every string
 //! for UTF-8; that a non-null pointer points at what the header says is the caller's
 //! contract, as in any C API.
+
+// Input from a file, the network or a pipe never panics here: no unwrap outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+// A C ABI: raw pointers cross every entry point; every unsafe block argues its soundness
+// (clippy::undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 mod callbacks;
@@ -57,15 +63,15 @@ impl Shared {
 }
 
 /// The ambassador behind a pointer from C.
-pub(crate) fn rti<'a>(rti: *mut TrellisRti) -> Result<&'a TrellisRti, status::Failure> {
+pub(crate) fn rti<'a>(rti: *mut TrellisRti) -> Result<&'a TrellisRti, Failure> {
     // SAFETY: a non-null TrellisRti* came from trellis_connect (header contract).
-    unsafe { rti.as_ref() }.ok_or_else(|| status::Failure::internal("rti is NULL"))
+    unsafe { rti.as_ref() }.ok_or_else(|| Failure::internal("rti is NULL"))
 }
 
 /// Run a service on the session of `rti`.
 pub(crate) fn with_session(
     handle: *mut TrellisRti,
-    service: impl FnOnce(&mut Session) -> Result<(), status::Failure>,
+    service: impl FnOnce(&mut Session) -> Result<(), Failure>,
 ) -> TrellisStatus {
     ffi::entry(|| {
         let rti = rti(handle)?;

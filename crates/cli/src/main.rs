@@ -1,5 +1,8 @@
 //! The `trellis` command. Thin: parse arguments, configure, call the libraries.
 
+// Input from a file, the network or a pipe never panics here: no unwrap outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 mod bench;
 mod demo;
 mod fom;

@@ -175,6 +175,7 @@ fn keep_freed_memory() {
         const MMAP_THRESHOLD_BYTES: libc::c_int = 4 << 20;
         /// Free memory at the top of a heap is given back only past this.
         const TRIM_THRESHOLD_BYTES: libc::c_int = 64 << 20;
+        #[allow(unsafe_code)] // glibc's tuning has no safe wrapper
         // SAFETY: mallopt only sets the allocator's parameters, before the router's threads
         // start. A refusal (0) leaves the defaults, which work, only slower.
         unsafe {

@@ -110,11 +110,12 @@ impl Launcher {
             .arg(&self.file)
             .args(["--name", name])
             .stdout(Stdio::piped());
+        #[allow(unsafe_code)] // std has no parent-death signal
         // SAFETY: prctl is async-signal-safe and touches only the child being set up. If
         // `trellis up` dies without stopping its routers, the kernel stops them.
         unsafe {
             command.pre_exec(|| {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, SIGTERM) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 Ok(())
@@ -313,9 +314,10 @@ fn stop_all(children: &mut [(String, Child)]) {
         if !matches!(child.try_wait(), Ok(None)) {
             continue;
         }
+        #[allow(unsafe_code)] // std signals a child only with SIGKILL
         // SAFETY: kill(2) on the pid of a child we started and have not reaped.
         unsafe {
-            libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+            libc::kill(child.id() as libc::pid_t, SIGTERM);
         }
     }
     let deadline = Instant::now() + Duration::from_secs(5);

@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 
 /// A pipe whose read end is closed already: the first write to it fails with EPIPE, so the
 /// test does not depend on how much the command writes or how fast a reader would go.
+#[allow(unsafe_code)] // std::io::pipe is newer than the workspace's rust-version
 fn closed_pipe() -> Stdio {
     let mut fds = [0; 2];
     // SAFETY: `fds` has room for the two descriptors pipe(2) writes.

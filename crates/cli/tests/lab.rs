@@ -18,9 +18,8 @@ fn lab_file(name: &str) -> String {
 }
 
 fn require_root() {
-    // SAFETY: geteuid cannot fail.
     assert!(
-        unsafe { libc::geteuid() } == 0,
+        trellis_lab::is_root(),
         "this test builds network namespaces and must run as root"
     );
 }
@@ -162,8 +161,10 @@ fn sigint_removes_every_namespace_and_process() {
         !threads_in(&inodes).is_empty(),
         "the sleeper {sleepers:?} is in the lab {namespaces:?} {inodes:?}"
     );
+    #[allow(unsafe_code)] // std signals a child only with SIGKILL
     // SAFETY: signalling our own child.
-    assert_eq!(unsafe { libc::kill(lab.0.id() as i32, libc::SIGINT) }, 0);
+    let sent = unsafe { libc::kill(lab.0.id() as i32, libc::SIGINT) };
+    assert_eq!(sent, 0);
     let status = wait_exit(&mut lab.0);
     assert!(!status.success(), "interrupted is not success: {status}");
     assert_eq!(lab_namespaces(lab.0.id()), Vec::<String>::new());

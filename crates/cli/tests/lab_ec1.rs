@@ -15,9 +15,8 @@ const DELAY_MS: f64 = 20.0;
 const CELL: &str = "--configs 1-1 --entities 2 --rates 20 --sizes 128 --seconds 1";
 
 fn require_root() {
-    // SAFETY: geteuid cannot fail.
     assert!(
-        unsafe { libc::geteuid() } == 0,
+        trellis_lab::is_root(),
         "this test builds network namespaces and must run as root"
     );
 }

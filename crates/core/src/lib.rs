@@ -5,6 +5,9 @@
 //! simulator run a whole network of routers in a single thread, and the same state machines
 //! run under the `trellis-net` event loop in production.
 
+// Input from a file, the network or a pipe never panics here: no unwrap outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod encoding;
 pub mod federate;
 pub mod fom;

@@ -13,6 +13,12 @@
 //! takes their veths with them. Namespaces are named `tlab-PID-RUN-…`, unique per run;
 //! [`clean::remove_leftovers`] deletes those of processes that no longer run.
 
+// Input from a file, the network or a pipe never panics here: no unwrap outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+// The lab exists to make system calls (namespaces, TUN devices, eventfd, ppoll) that have
+// no safe wrapper; every unsafe block argues its soundness (clippy::undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
 pub mod clean;
 pub mod config;
 mod ip;

@@ -5,5 +5,8 @@
 //!   `/metrics`.
 //! - [`monitor`]: `trellis monitor`, a web page drawing the topology with those figures live.
 
+// Input from a file, the network or a pipe never panics here: no unwrap outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod metrics;
 pub mod monitor;

@@ -1,6 +1,9 @@
 //! Everything of Trellis that talks to the world: TCP, UDP and memory pipes, the event loop
 //! that drives the sans-IO core, and the node API programs use.
 
+// Input from a file, the network or a pipe never panics here: no unwrap outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 mod clock;
 mod endpoint;
 mod error;

@@ -4,7 +4,10 @@
 //! evaluate JavaScript, wait for a condition on the page, take screenshots, and list every
 //! URL the page requested.
 
-#![allow(dead_code)] // each test file uses a part
+// Each test file uses a part.
+#![allow(dead_code)]
+// Handing Chromium its two pipes takes raw descriptors and a pre-exec hook.
+#![allow(unsafe_code)]
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
@@ -31,6 +34,7 @@ pub struct Browser {
 
 fn pipe() -> (i32, i32) {
     let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
     assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0, "pipe");
     (fds[0], fds[1])
 }
@@ -69,6 +73,8 @@ impl Browser {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
+        // SAFETY: the hook runs in the forked child before exec and calls only dup2, which
+        // is async-signal-safe, on descriptors this process owns.
         unsafe {
             command.pre_exec(move || {
                 if libc::dup2(to_browser_r, 3) < 0 || libc::dup2(from_browser_w, 4) < 0 {
@@ -78,11 +84,15 @@ impl Browser {
             });
         }
         let child = command.spawn().expect("cannot start chromium");
+        // SAFETY: the browser's ends, ours to close once it holds its copies; nothing else
+        // uses them.
         unsafe {
             libc::close(to_browser_r);
             libc::close(from_browser_w);
         }
+        // SAFETY: our ends, fresh from pipe(2) and owned by nothing else.
         let commands = unsafe { std::fs::File::from_raw_fd(to_browser_w) };
+        // SAFETY: as above.
         let replies = unsafe { std::fs::File::from_raw_fd(from_browser_r) };
         let (sender, messages) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

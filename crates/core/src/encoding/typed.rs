@@ -221,7 +221,7 @@ impl<T: HlaEncoding> HlaEncoding for Vec<T> {
     fn decode_from(decoder: &mut Decoder<'_>) -> Result<Self, DecodeError> {
         decoder.align(Self::OCTET_BOUNDARY)?;
         // Every typed element takes at least one octet except an empty tuple.
-        let count = decoder.get_count(usize::from(std::mem::size_of::<T>() > 0))?;
+        let count = decoder.get_count(usize::from(size_of::<T>() > 0))?;
         (0..count).map(|_| T::decode_from(decoder)).collect()
     }
 }

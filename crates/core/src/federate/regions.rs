@@ -712,7 +712,7 @@ impl Federate {
         values: &[(AttributeHandle, V)],
         tag: &[u8],
         time: u64,
-        region: Option<&super::Region>,
+        region: Option<&Region>,
         transport: Option<TransportClass>,
     ) -> Result<(), FederateError> {
         if region.is_some() || !self.regions.associations.contains_key(&object) {

@@ -183,7 +183,7 @@ impl Frame {
     }
 
     /// Parse one complete frame, length prefix included.
-    pub fn parse(frame: bytes::Bytes) -> Result<Frame, WireError> {
+    pub fn parse(frame: Bytes) -> Result<Frame, WireError> {
         let kind = check_header(&frame, usize::MAX)?;
         let Some(kind) = kind else {
             return Err(WireError::Malformed {

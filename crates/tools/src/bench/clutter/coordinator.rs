@@ -347,7 +347,7 @@ fn with_workers(
     // Kept even if the exchange then fails: how joining went is a result of its own.
     let joins = super::summary::joins(inbox.joined.iter().flatten());
     let file = dir.join(format!("case-{case}-joins.json"));
-    std::fs::write(&file, super::protocol::line(&joins) + "\n")?;
+    std::fs::write(&file, line(&joins) + "\n")?;
     inbox.wait(
         READY_BOUND,
         "readiness (every receiver hearing its simulators)",
