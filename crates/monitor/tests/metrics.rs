@@ -183,6 +183,11 @@ fn counters_rise_with_traffic_and_labels_name_the_peers() {
     assert!(
         value(&hub_text, "trellis_router_data_forwarded_total", &[]).unwrap() >= UPDATES as f64
     );
+    // The hub's index holds the watcher's interest and was consulted for every update.
+    assert!(value(&hub_text, "trellis_interest_ids", &[]).unwrap() > 0.0);
+    assert!(value(&hub_text, "trellis_interest_link_sets", &[]).unwrap() >= 1.0);
+    assert!(value(&hub_text, "trellis_interest_lookups_total", &[]).unwrap() >= UPDATES as f64);
+    assert!(value(&hub_text, "trellis_interest_updates_total", &[]).unwrap() >= 1.0);
     assert_eq!(
         value(&hub_text, "trellis_process_info", &[("kind", "router")]),
         Some(1.0)

@@ -9,7 +9,7 @@ use crate::wake::Wakeup;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
-use trellis_core::router::{LinkConfig, LinkInfo, RouterConfig, RouterStats};
+use trellis_core::router::{IndexStats, LinkConfig, LinkInfo, RouterConfig, RouterStats};
 use trellis_core::wire::Role;
 
 /// A link a host opens itself, and reopens after failures when persistent.
@@ -117,6 +117,8 @@ pub(crate) type HostId = usize;
 #[derive(Clone, Debug)]
 pub struct HostStats {
     pub router: RouterStats,
+    /// The interest indexes, summed over federations.
+    pub interest: IndexStats,
     pub links: Vec<LinkInfo>,
     /// The event loop's clock when these were taken: `now - link.opened` is a link's age.
     pub now: trellis_core::Time,

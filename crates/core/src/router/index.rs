@@ -9,6 +9,10 @@
 //! overlapping regions over one class's cells) keeps, in addition, the set of each of its ids
 //! (256 KiB), so a lookup stays one probe however many sets there are; at most
 //! [`MAX_MAPPED_CHUNKS`] chunks of an index keep one.
+//!
+//! Like NATS's sublist, the index counts itself ([`IndexStats`]: what it holds, lookups and
+//! how many the last-lookup memo answered, updates) and is benchmarked on its own
+//! (`cargo run --release -p trellis-core --example interest_index`).
 
 use crate::interest::InterestId;
 use roaring::RoaringBitmap;
@@ -16,7 +20,7 @@ use rustc_hash::FxHashMap;
 use std::cell::Cell;
 
 /// Index of a link in the router's link table.
-pub(crate) type Slot = u32;
+pub type Slot = u32;
 
 type SetNumber = u32;
 
@@ -30,8 +34,40 @@ struct LinkSet {
     ids: RoaringBitmap,
 }
 
+/// What one interest index holds and has done ([`InterestIndex::stats`]); a router's is the
+/// sum over its federations ([`crate::router::Router::interest_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexStats {
+    /// Ids declared by at least one link.
+    pub ids: u64,
+    /// Distinct sets of links that ids route to (interned; one per sharing pattern).
+    pub link_sets: u64,
+    /// Chunks of 65,536 ids holding any, and those of them that keep a map of each id.
+    pub chunks: u64,
+    pub mapped_chunks: u64,
+    /// Lookups of one id, and those answered by the memo of the previous lookup without
+    /// touching the index (consecutive frames mostly carry the same ids).
+    pub lookups: u64,
+    pub repeated_lookups: u64,
+    /// Calls that added or removed a link's ids.
+    pub updates: u64,
+}
+
+impl IndexStats {
+    /// Add `other`'s counts to these (a router sums its federations' indexes).
+    pub fn add(&mut self, other: &IndexStats) {
+        self.ids += other.ids;
+        self.link_sets += other.link_sets;
+        self.chunks += other.chunks;
+        self.mapped_chunks += other.mapped_chunks;
+        self.lookups += other.lookups;
+        self.repeated_lookups += other.repeated_lookups;
+        self.updates += other.updates;
+    }
+}
+
 #[derive(Default)]
-pub(crate) struct InterestIndex {
+pub struct InterestIndex {
     sets: Vec<LinkSet>,
     free: Vec<SetNumber>,
     interned: FxHashMap<Box<[Slot]>, SetNumber>,
@@ -42,6 +78,10 @@ pub(crate) struct InterestIndex {
     /// The last id looked up and its set: consecutive frames mostly carry the same ids, and
     /// a repeated lookup then costs one comparison. Cleared by every update.
     last_lookup: Cell<Option<(InterestId, Option<SetNumber>)>>,
+    /// Counted in `links(&self)`, hence cells.
+    lookups: Cell<u64>,
+    repeated_lookups: Cell<u64>,
+    updates: u64,
 }
 
 /// The sets with ids in one chunk, and, while there are many, the set of each id.
@@ -97,9 +137,13 @@ fn map_of_chunk(key: ChunkKey, sets: &[SetNumber], all: &[LinkSet]) -> Box<[SetN
 
 impl InterestIndex {
     /// The links that declared `id`, in slot order.
-    pub(crate) fn links(&self, id: InterestId) -> &[Slot] {
+    pub fn links(&self, id: InterestId) -> &[Slot] {
+        self.lookups.set(self.lookups.get() + 1);
         let set = match self.last_lookup.get() {
-            Some((last, set)) if last == id => set,
+            Some((last, set)) if last == id => {
+                self.repeated_lookups.set(self.repeated_lookups.get() + 1);
+                set
+            }
             _ => {
                 let set = self.find(id);
                 self.last_lookup.set(Some((id, set)));
@@ -126,8 +170,24 @@ impl InterestIndex {
         self.chunks.is_empty()
     }
 
+    /// What the index holds and has done. Counting the ids takes a pass over the sets'
+    /// bitmaps (cheap: roaring keeps each container's size), so call it per report, not per
+    /// frame.
+    pub fn stats(&self) -> IndexStats {
+        IndexStats {
+            // Each id is in exactly one set; freed sets are empty.
+            ids: self.sets.iter().map(|s| s.ids.len()).sum(),
+            link_sets: self.interned.len() as u64,
+            chunks: self.chunks.len() as u64,
+            mapped_chunks: self.mapped_chunks as u64,
+            lookups: self.lookups.get(),
+            repeated_lookups: self.repeated_lookups.get(),
+            updates: self.updates,
+        }
+    }
+
     /// Record that `link` declared every id in `ids`.
-    pub(crate) fn add(&mut self, ids: &RoaringBitmap, link: Slot) {
+    pub fn add(&mut self, ids: &RoaringBitmap, link: Slot) {
         self.update(ids, |links| match links.binary_search(&link) {
             Ok(_) => None,
             Err(at) => {
@@ -139,7 +199,7 @@ impl InterestIndex {
     }
 
     /// Record that `link` withdrew every id in `ids`.
-    pub(crate) fn remove(&mut self, ids: &RoaringBitmap, link: Slot) {
+    pub fn remove(&mut self, ids: &RoaringBitmap, link: Slot) {
         self.update(ids, |links| match links.binary_search(&link) {
             Ok(at) => {
                 let mut next = links.to_vec();
@@ -155,6 +215,7 @@ impl InterestIndex {
     /// receives ids in this update is never one whose part is still to move.
     fn update(&mut self, ids: &RoaringBitmap, change: impl Fn(&[Slot]) -> Option<Vec<Slot>>) {
         self.last_lookup.set(None);
+        self.updates += 1;
         for (from, part) in self.parts(ids) {
             let links = from.map_or(&NO_LINKS[..], |set| &self.sets[set as usize].links);
             let Some(next) = change(links) else { continue };
@@ -283,11 +344,6 @@ impl InterestIndex {
         self.interned.remove(&entry.links);
         self.free.push(set);
     }
-
-    #[cfg(test)]
-    fn live_sets(&self) -> usize {
-        self.interned.len()
-    }
 }
 
 #[cfg(test)]
@@ -307,16 +363,50 @@ mod tests {
         assert_eq!(index.links(60), &[1, 3]);
         assert_eq!(index.links(120), &[1]);
         assert_eq!(index.links(200), &[] as &[u32]);
-        assert_eq!(index.live_sets(), 3);
+        assert_eq!(index.stats().link_sets, 3);
 
         index.remove(&set(0..100), 3);
         assert_eq!(index.links(10), &[] as &[u32]);
         assert_eq!(index.links(60), &[1]);
-        assert_eq!(index.live_sets(), 1);
+        assert_eq!(index.stats().link_sets, 1);
 
         index.remove(&set(50..150), 1);
         assert!(index.is_empty());
-        assert_eq!(index.live_sets(), 0);
+        assert_eq!(index.stats().link_sets, 0);
+    }
+
+    #[test]
+    fn the_index_counts_what_it_holds_and_its_lookups() {
+        let mut index = InterestIndex::default();
+        index.add(&set(0..100), 3);
+        index.add(&set((1 << 16)..(1 << 16) + 10), 1);
+        index.links(5);
+        index.links(5);
+        index.links(6);
+        index.links(5);
+        let stats = index.stats();
+        assert_eq!(
+            (
+                stats.ids,
+                stats.link_sets,
+                stats.chunks,
+                stats.mapped_chunks
+            ),
+            (110, 2, 2, 0)
+        );
+        assert_eq!((stats.lookups, stats.repeated_lookups), (4, 1));
+        assert_eq!(stats.updates, 2);
+        // An update forgets the memo: the same id again is not a repeat.
+        index.remove(&set(0..50), 3);
+        index.links(5);
+        let stats = index.stats();
+        assert_eq!(
+            (stats.ids, stats.lookups, stats.repeated_lookups),
+            (60, 5, 1)
+        );
+        let mut sum = stats;
+        sum.add(&stats);
+        assert_eq!((sum.ids, sum.lookups, sum.updates), (120, 10, 6));
     }
 
     #[test]
@@ -327,7 +417,7 @@ mod tests {
         index.remove(&set([8]), 2);
         index.remove(&set([7]), 5);
         assert_eq!(index.links(7), &[2]);
-        assert_eq!(index.live_sets(), 1);
+        assert_eq!(index.stats().link_sets, 1);
     }
 
     #[test]
@@ -414,7 +504,10 @@ mod tests {
             }
             model.retain(|_, links| !links.is_empty());
             let distinct: std::collections::BTreeSet<_> = model.values().collect();
-            proptest::prop_assert_eq!(index.live_sets(), distinct.len());
+            let stats = index.stats();
+            proptest::prop_assert_eq!(stats.link_sets, distinct.len() as u64);
+            proptest::prop_assert_eq!(stats.ids, model.len() as u64);
+            proptest::prop_assert_eq!(stats.updates, ops.len() as u64);
             proptest::prop_assert_eq!(index.is_empty(), model.is_empty());
         }
     }

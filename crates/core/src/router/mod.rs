@@ -46,7 +46,7 @@ use crate::wire::{
     TransportClass, UdpOffer, WireError, MAX_IDS_PER_FRAME,
 };
 use bytes::{Bytes, BytesMut};
-use index::{InterestIndex, Slot};
+pub use index::{IndexStats, InterestIndex, Slot};
 use link::{Binding, BlockId, Expectation, FedIndex, Link, LinkState};
 use queue::OutQueue;
 use roaring::RoaringBitmap;
@@ -276,6 +276,16 @@ impl Router {
 
     pub fn stats(&self) -> &RouterStats {
         &self.stats
+    }
+
+    /// The interest indexes of every federation, summed: what they hold and the lookups
+    /// forwarding made. A pass over each index's sets; call it per report, not per frame.
+    pub fn interest_stats(&self) -> IndexStats {
+        let mut total = IndexStats::default();
+        for fed in self.feds.iter().flatten() {
+            total.add(&fed.index.stats());
+        }
+        total
     }
 
     /// Bytes received on all links and not yet decoded.

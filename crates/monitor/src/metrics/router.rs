@@ -1,9 +1,9 @@
 //! Figures of a router host: the router's counters and, per link, traffic, queues, drops,
 //! interest and state. Taken from [`trellis_net::HostStats`], which the event loop answers
-//! once per scrape; nothing is counted on the forwarding path for them.
+//! once per scrape from the router's own counters; nothing more is counted for them.
 
 use super::render::{Exposition, Kind};
-use trellis_core::router::{Drops, LinkInfo, RouterStats};
+use trellis_core::router::{Drops, IndexStats, LinkInfo, RouterStats};
 use trellis_core::wire::Role;
 use trellis_net::HostStats;
 
@@ -24,6 +24,7 @@ pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 8] {
 /// Add the router and link families of one host to `out`.
 pub fn write_host(out: &mut Exposition, stats: &HostStats) {
     write_router(out, &stats.router);
+    write_interest(out, &stats.interest);
     for link in &stats.links {
         if link.role == Some(Role::Application) {
             continue; // the process's own federate, not an edge of the topology
@@ -81,6 +82,50 @@ fn write_router(out: &mut Exposition, router: &RouterStats) {
             &[("reason", reason)],
             count as f64,
         );
+    }
+}
+
+fn write_interest(out: &mut Exposition, index: &IndexStats) {
+    let families: [(&'static str, Kind, &'static str, u64); 6] = [
+        (
+            "trellis_interest_ids",
+            Kind::Gauge,
+            "Interest ids some link declared, over every federation's index.",
+            index.ids,
+        ),
+        (
+            "trellis_interest_link_sets",
+            Kind::Gauge,
+            "Distinct sets of links that interest ids route to.",
+            index.link_sets,
+        ),
+        (
+            "trellis_interest_chunks",
+            Kind::Gauge,
+            "Chunks of 65,536 ids holding any.",
+            index.chunks,
+        ),
+        (
+            "trellis_interest_lookups_total",
+            Kind::Counter,
+            "Lookups of one id while forwarding.",
+            index.lookups,
+        ),
+        (
+            "trellis_interest_repeated_lookups_total",
+            Kind::Counter,
+            "Lookups answered by the memo of the previous one (the same id again).",
+            index.repeated_lookups,
+        ),
+        (
+            "trellis_interest_updates_total",
+            Kind::Counter,
+            "Declarations and withdrawals applied to the index.",
+            index.updates,
+        ),
+    ];
+    for (name, kind, help, value) in families {
+        out.sample(name, kind, help, &[], value as f64);
     }
 }
 

@@ -213,6 +213,7 @@ impl Host {
         HostStats {
             now,
             router: *self.router.stats(),
+            interest: self.router.interest_stats(),
             links: self
                 .router
                 .link_ids()
