@@ -72,6 +72,7 @@ fn pingpong_pairs_on_a_tree_discard_exactly_the_two_largest_means() {
     let options = pingpong::PingpongOptions {
         setup: setup.clone(),
         raw: None,
+        relayed: false,
         pairs: 4,
         placement: Vec::new(),
         sizes: vec![64, 2048],
@@ -113,23 +114,35 @@ fn pingpong_pairs_on_a_tree_discard_exactly_the_two_largest_means() {
 }
 
 #[test]
-fn raw_baselines_answer_every_ping() {
-    for raw in [Raw::Tcp, Raw::Udp] {
-        let out = Dir::new(&format!("raw-{raw:?}"));
+fn raw_baselines_answer_every_ping_directly_and_through_a_forwarder() {
+    for (raw, relayed) in [
+        (Raw::Tcp, false),
+        (Raw::Udp, false),
+        (Raw::Tcp, true),
+        (Raw::Udp, true),
+    ] {
+        let case = format!("{raw:?}, relayed {relayed}");
+        let out = Dir::new(&format!("raw-{raw:?}-{relayed}"));
         let setup = Setup::default();
         let results = results(&out, "pingpong", &setup);
         let options = pingpong::PingpongOptions {
             setup,
             raw: Some(raw),
+            relayed,
             pairs: 3,
             placement: Vec::new(),
             sizes: vec![64, 1000],
             exchanges: 20,
         };
         let summary = pingpong::run(&options, &results).unwrap();
-        assert_eq!(summary.count + summary.lost, 3 * 2 * 20, "{raw:?}");
-        assert!(summary.count > 0, "{raw:?}");
-        assert!(summary.pairs.iter().all(|p| p.links == 0));
+        assert_eq!(summary.count + summary.lost, 3 * 2 * 20, "{case}");
+        // TCP loses nothing, through a forwarder or not.
+        if raw == Raw::Tcp {
+            assert_eq!(summary.lost, 0, "{case}");
+        }
+        assert!(summary.count > 0, "{case}");
+        let links = if relayed { 2 } else { 0 };
+        assert!(summary.pairs.iter().all(|p| p.links == links), "{case}");
     }
 }
 

@@ -19,6 +19,11 @@ pub(crate) struct PingpongArgs {
     /// The same workload over plain sockets (tcp when no value is given), no Trellis.
     #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "tcp")]
     raw: Option<RawArg>,
+    /// With --raw: each pair's bytes pass through a plain forwarder on loopback (a thread
+    /// per direction that copies): the floor any relay or router pays, to set a Trellis
+    /// router's round trip against.
+    #[arg(long, requires = "raw")]
+    relayed: bool,
     #[arg(long, default_value_t = 1)]
     pairs: usize,
     /// Place a pair at these attachment points (repeat for more pairs; overrides --pairs):
@@ -47,6 +52,7 @@ impl PingpongArgs {
         let options = pingpong::PingpongOptions {
             setup: setup.clone(),
             raw: raw(self.raw),
+            relayed: self.relayed,
             pairs: self.pairs,
             placement: self
                 .pair

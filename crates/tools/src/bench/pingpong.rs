@@ -2,6 +2,7 @@
 //! the mean over pairs after discarding the two largest pair means, the standard
 //! deviation, and every pair's mean.
 
+use super::hairpin::{tcp_pair_via, udp_pair_via, LocalForwarder};
 use super::human;
 use super::network::Network;
 use super::results::Results;
@@ -10,6 +11,7 @@ use super::stats::{mean_std, without_two_largest};
 use super::{Api, BenchError, Mode, Raw, Setup, Transport};
 use hdrhistogram::Histogram;
 use serde::Serialize;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -26,6 +28,9 @@ pub const DEFAULT_SIZES: [usize; 6] = [64, 256, 1024, 4096, 16384, 65536];
 pub struct PingpongOptions {
     pub setup: Setup,
     pub raw: Option<Raw>,
+    /// With `raw`: each pair's bytes pass through a plain forwarder on loopback (a thread
+    /// per direction that copies, no framing): the floor any relay or router pays.
+    pub relayed: bool,
     pub pairs: usize,
     /// Place the pairs at these (master, slave) attachment points instead of choosing:
     /// the way to compare topologies with the same pairs.
@@ -106,26 +111,24 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
         None => Some(Network::start(setup)?),
         Some(_) => None,
     };
+    let forwarder = if options.raw.is_some() && options.relayed {
+        Some(LocalForwarder::start()?)
+    } else {
+        None
+    };
     let mut pairs = Vec::new();
     let mut sides: Vec<Sides> = Vec::new();
     match &network {
         None => {
+            let via = forwarder.as_ref().map(|f| f.address);
             for i in 0..pair_count {
                 pairs.push(PairInfo {
                     master: format!("master-{}", i + 1),
                     slave: format!("slave-{}", i + 1),
-                    links: 0,
+                    // Sender to forwarder, forwarder to receiver.
+                    links: if via.is_some() { 2 } else { 0 },
                 });
-                sides.push(match options.raw {
-                    Some(Raw::Udp) => {
-                        let (a, b) = udp_pair()?;
-                        (Box::new(a), Box::new(b))
-                    }
-                    _ => {
-                        let (a, b) = tcp_pair()?;
-                        (Box::new(a), Box::new(b))
-                    }
-                });
+                sides.push(raw_pair(options.raw, via)?);
             }
         }
         Some(network) => {
@@ -167,7 +170,30 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
     }
     let summary = exchange(options, pairs, sides, results)?;
     drop(network);
+    drop(forwarder);
     Ok(summary)
+}
+
+/// The two ends of a raw pair, directly or through the forwarder at `via`.
+fn raw_pair(raw: Option<Raw>, via: Option<SocketAddr>) -> Result<Sides, BenchError> {
+    Ok(match (raw, via) {
+        (Some(Raw::Udp), None) => {
+            let (a, b) = udp_pair()?;
+            (Box::new(a), Box::new(b))
+        }
+        (Some(Raw::Udp), Some(via)) => {
+            let (a, b) = udp_pair_via(via)?;
+            (Box::new(a), Box::new(b))
+        }
+        (_, None) => {
+            let (a, b) = tcp_pair()?;
+            (Box::new(a), Box::new(b))
+        }
+        (_, Some(via)) => {
+            let (a, b) = tcp_pair_via(via)?;
+            (Box::new(a), Box::new(b))
+        }
+    })
 }
 
 /// Run the sizes over the prepared pairs, all pairs at once per size.
