@@ -208,9 +208,9 @@ fn request(via: SocketAddr, kind: u8, port: u16) -> Result<TcpStream, BenchError
     Ok(stream)
 }
 
-/// Where the receiver's end listens for the forwarder: on loopback when the forwarder is
-/// (so nothing listens beyond this machine), on every address when it is in another site.
-fn receiver_address(via: SocketAddr) -> IpAddr {
+/// What a pair's own ends bind: loopback when the forwarder is there (so nothing listens
+/// beyond this machine), every address when it is in another site.
+fn own_address(via: SocketAddr) -> IpAddr {
     if via.ip().is_loopback() {
         IpAddr::V4(Ipv4Addr::LOCALHOST)
     } else {
@@ -257,7 +257,7 @@ impl Drop for LocalForwarder {
 
 /// A TCP pair whose bytes go through the forwarder at `via`: (sender's end, receiver's end).
 pub(crate) fn tcp_pair_via(via: SocketAddr) -> Result<(TcpSide, TcpSide), BenchError> {
-    let listener = TcpListener::bind((receiver_address(via), 0))?;
+    let listener = TcpListener::bind((own_address(via), 0))?;
     let sender = request(via, KIND_TCP, listener.local_addr()?.port())?;
     sender.set_read_timeout(None)?;
     // The forwarder connected before it answered; its connection is queued or about to be.
@@ -281,14 +281,14 @@ pub(crate) fn tcp_pair_via(via: SocketAddr) -> Result<(TcpSide, TcpSide), BenchE
 /// end). The receiver's end holds the request's connection, so the forwarder serves the pair
 /// until the receiver is done with it (after the last straggler, not the last send).
 pub(crate) fn udp_pair_via(via: SocketAddr) -> Result<(UdpSide, UdpSide), BenchError> {
-    let receiver = UdpSocket::bind((receiver_address(via), 0))?;
+    let receiver = UdpSocket::bind((own_address(via), 0))?;
     let mut control = request(via, KIND_UDP, receiver.local_addr()?.port())?;
     let mut port = [0u8; 2];
     control.read_exact(&mut port).map_err(|e| {
         BenchError::Failed(format!("the hairpin forwarder at {via}: its port: {e}"))
     })?;
     let forwarder = SocketAddr::new(via.ip(), u16::from_be_bytes(port));
-    let sender = UdpSocket::bind((receiver_address(via), 0))?;
+    let sender = UdpSocket::bind((own_address(via), 0))?;
     sender.connect(forwarder)?;
     receiver.connect(forwarder)?;
     Ok((
