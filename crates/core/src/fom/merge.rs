@@ -19,7 +19,7 @@ const INTERACTION_ROOT: &str = "HLAinteractionRoot";
 
 /// Resolves names of transportations, orders and dimensions, collecting errors.
 struct Resolver<'a> {
-    transportations: &'a BTreeMap<String, (bool, Site)>,
+    transportations: &'a Transportations,
     dimensions: &'a BTreeMap<String, DimensionHandle>,
     errors: Vec<FomError>,
 }
@@ -105,18 +105,24 @@ fn check_root(tree: &Tree, expected: &str, errors: &mut Vec<FomError>) {
     }
 }
 
+/// Declared transportation types by name: reliable or not, and where.
+type Transportations = BTreeMap<String, (bool, Site)>;
+/// Declared dimensions by name: upper bound (if any module gave one), data type, where.
+type DimensionDecls = BTreeMap<String, (Option<u64>, String, Site)>;
+
 pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> {
     let mut errors = Vec::new();
     let mut objects = Tree::new("objectClass", "attribute");
     let mut interactions = Tree::new("interactionClass", "parameter");
-    let mut transportations: BTreeMap<String, (bool, Site)> = BTreeMap::new();
     let builtin = Site {
         file: "IEEE 1516-2010".into(),
         line: 0,
     };
+    let mut transportations = Transportations::new();
     transportations.insert("HLAreliable".into(), (true, builtin.clone()));
     transportations.insert("HLAbestEffort".into(), (false, builtin));
-    let mut dimension_decls: BTreeMap<String, (Option<u64>, String, Site)> = BTreeMap::new();
+    let mut dimension_decls = DimensionDecls::new();
+    // One pass, module by module, so errors come in the order of the files.
     for module in &modules {
         if let Some(root) = &module.objects {
             objects.add(root, None, &mut errors);
@@ -124,55 +130,8 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
         if let Some(root) = &module.interactions {
             interactions.add(root, None, &mut errors);
         }
-        for t in &module.transportations {
-            match transportations.get(&t.name) {
-                Some((reliable, site)) if *reliable != t.reliable => errors.push(t.site.error(
-                    "transportation",
-                    format!(
-                        "transportation {}: reliability conflicts with its declaration at {site}",
-                        t.name
-                    ),
-                )),
-                Some(_) => {}
-                None => {
-                    transportations.insert(t.name.clone(), (t.reliable, t.site.clone()));
-                }
-            }
-        }
-        for d in &module.dimensions {
-            match dimension_decls.get_mut(&d.name) {
-                None => {
-                    dimension_decls.insert(
-                        d.name.clone(),
-                        (d.upper_bound, d.data_type.clone(), d.site.clone()),
-                    );
-                }
-                Some((bound, data_type, site)) => {
-                    match (*bound, d.upper_bound) {
-                        (Some(a), Some(b)) if a != b => errors.push(d.site.error(
-                            "dimension",
-                            format!(
-                                "dimension {}: upper bound {b} conflicts with {a} declared at {site}",
-                                d.name
-                            ),
-                        )),
-                        (None, Some(b)) => *bound = Some(b),
-                        _ => {}
-                    }
-                    if data_type.is_empty() {
-                        data_type.clone_from(&d.data_type);
-                    } else if !d.data_type.is_empty() && *data_type != d.data_type {
-                        errors.push(d.site.error(
-                            "dimension",
-                            format!(
-                                "dimension {}: data type {} conflicts with {data_type} declared at {site}",
-                                d.name, d.data_type
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
+        add_transportations(module, &mut transportations, &mut errors);
+        add_dimensions(module, &mut dimension_decls, &mut errors);
     }
     objects.settle(&mut errors);
     interactions.settle(&mut errors);
@@ -182,13 +141,98 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
     objects.check_shadowing(&mut errors);
     interactions.check_shadowing(&mut errors);
 
+    let (dimensions, dimension_handles) = number_dimensions(&dimension_decls);
+    let mut resolver = Resolver {
+        transportations: &transportations,
+        dimensions: &dimension_handles,
+        errors: Vec::new(),
+    };
+    let (object_classes, attributes) = object_classes(&objects, &mut resolver);
+    let (interaction_classes, parameters) = interaction_classes(&interactions, &mut resolver);
+    errors.extend(resolver.errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut files: Vec<String> = modules.iter().map(|m| m.file.clone()).collect();
+    files.sort();
+    Ok(ObjectModel::new(
+        files,
+        object_classes,
+        attributes,
+        interaction_classes,
+        parameters,
+        dimensions,
+        transportation_types(&transportations),
+        update_rates,
+    ))
+}
+
+/// A module's transportation types; one declared again must agree on reliability.
+fn add_transportations(module: &Module, known: &mut Transportations, errors: &mut Vec<FomError>) {
+    for t in &module.transportations {
+        match known.get(&t.name) {
+            Some((reliable, site)) if *reliable != t.reliable => errors.push(t.site.error(
+                "transportation",
+                format!(
+                    "transportation {}: reliability conflicts with its declaration at {site}",
+                    t.name
+                ),
+            )),
+            Some(_) => {}
+            None => {
+                known.insert(t.name.clone(), (t.reliable, t.site.clone()));
+            }
+        }
+    }
+}
+
+/// A module's dimensions; one declared again must agree on what both give (a bound or a
+/// data type one module leaves out, another may give).
+fn add_dimensions(module: &Module, known: &mut DimensionDecls, errors: &mut Vec<FomError>) {
+    for d in &module.dimensions {
+        let Some((bound, data_type, site)) = known.get_mut(&d.name) else {
+            known.insert(
+                d.name.clone(),
+                (d.upper_bound, d.data_type.clone(), d.site.clone()),
+            );
+            continue;
+        };
+        match (*bound, d.upper_bound) {
+            (Some(a), Some(b)) if a != b => errors.push(d.site.error(
+                "dimension",
+                format!(
+                    "dimension {}: upper bound {b} conflicts with {a} declared at {site}",
+                    d.name
+                ),
+            )),
+            (None, Some(b)) => *bound = Some(b),
+            _ => {}
+        }
+        if data_type.is_empty() {
+            data_type.clone_from(&d.data_type);
+        } else if !d.data_type.is_empty() && *data_type != d.data_type {
+            errors.push(d.site.error(
+                "dimension",
+                format!(
+                    "dimension {}: data type {} conflicts with {data_type} declared at {site}",
+                    d.name, d.data_type
+                ),
+            ));
+        }
+    }
+}
+
+/// Dimensions numbered in name order, and the handle of each name.
+fn number_dimensions(
+    decls: &DimensionDecls,
+) -> (Vec<Dimension>, BTreeMap<String, DimensionHandle>) {
     let mut dimensions = Vec::new();
-    let mut dimension_handles = BTreeMap::new();
-    for (name, (bound, data_type, _)) in &dimension_decls {
+    let mut handles = BTreeMap::new();
+    for (name, (bound, data_type, _)) in decls {
         // The standard's HLAfederate dimension has no bound: the RTI chooses it.
         let upper_bound = bound.unwrap_or(RTI_CHOSEN_UPPER_BOUND);
         let handle = DimensionHandle(dimensions.len() as u32);
-        dimension_handles.insert(name.clone(), handle);
+        handles.insert(name.clone(), handle);
         dimensions.push(Dimension {
             handle,
             name: name.clone(),
@@ -196,24 +240,25 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
             data_type: data_type.clone(),
         });
     }
-    let mut resolver = Resolver {
-        transportations: &transportations,
-        dimensions: &dimension_handles,
-        errors: Vec::new(),
-    };
+    (dimensions, handles)
+}
 
-    // Handles follow qualified names, so every process that loads the same modules, in any
-    // order, numbers everything alike.
-    let object_index: BTreeMap<&str, ObjectClassHandle> = objects
+/// The object classes and their attributes. Handles follow qualified names, so every
+/// process that loads the same modules, in any order, numbers everything alike.
+fn object_classes(
+    objects: &Tree,
+    resolver: &mut Resolver<'_>,
+) -> (Vec<ObjectClass>, Vec<Attribute>) {
+    let index: BTreeMap<&str, ObjectClassHandle> = objects
         .classes
         .keys()
         .enumerate()
         .map(|(i, q)| (q.as_str(), ObjectClassHandle(i as u32)))
         .collect();
-    let mut object_classes = Vec::new();
+    let mut classes = Vec::new();
     let mut attributes = Vec::new();
     for (qualified, class) in &objects.classes {
-        let handle = object_index[qualified.as_str()];
+        let handle = index[qualified.as_str()];
         let mut declared = Vec::new();
         for (name, member) in &class.members {
             let owner = format!("{qualified}.{name}");
@@ -242,37 +287,44 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
             Some((value, site)) => resolver.keep_latest(Some(value), site, qualified),
             None => false,
         };
-        object_classes.push(ObjectClass {
+        classes.push(ObjectClass {
             handle,
             name: class.name.clone(),
             qualified_name: qualified.clone(),
-            parent: class.parent.as_deref().map(|p| object_index[p]),
+            parent: class.parent.as_deref().map(|p| index[p]),
             attributes: declared,
             children: Vec::new(),
             keep_latest,
         });
     }
-    for i in 0..object_classes.len() {
-        if let Some(parent) = object_classes[i].parent {
-            let child = object_classes[i].handle;
-            object_classes[parent.0 as usize].children.push(child);
+    for i in 0..classes.len() {
+        if let Some(parent) = classes[i].parent {
+            let child = classes[i].handle;
+            classes[parent.0 as usize].children.push(child);
         }
     }
+    (classes, attributes)
+}
 
-    let interaction_index: BTreeMap<&str, InteractionClassHandle> = interactions
+/// The interaction classes and their parameters, numbered as object classes are.
+fn interaction_classes(
+    interactions: &Tree,
+    resolver: &mut Resolver<'_>,
+) -> (Vec<InteractionClass>, Vec<Parameter>) {
+    let index: BTreeMap<&str, InteractionClassHandle> = interactions
         .classes
         .keys()
         .enumerate()
         .map(|(i, q)| (q.as_str(), InteractionClassHandle(i as u32)))
         .collect();
-    let mut interaction_classes: Vec<InteractionClass> = Vec::new();
+    let mut classes: Vec<InteractionClass> = Vec::new();
     let mut parameters = Vec::new();
     for (qualified, class) in &interactions.classes {
-        let handle = interaction_index[qualified.as_str()];
-        let parent = class.parent.as_deref().map(|p| interaction_index[p]);
+        let handle = index[qualified.as_str()];
+        let parent = class.parent.as_deref().map(|p| index[p]);
         // Settings a class leaves out come from its parent (already built: a parent's
         // qualified name sorts before its children's).
-        let inherited = parent.map(|p| &interaction_classes[p.0 as usize]);
+        let inherited = parent.map(|p| &classes[p.0 as usize]);
         let transportation = match &class.transportation {
             Some((name, site)) => resolver.transportation(Some(name), site, qualified),
             None => inherited.map_or_else(
@@ -302,7 +354,7 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
             declared.push(parameter.handle);
             parameters.push(parameter);
         }
-        interaction_classes.push(InteractionClass {
+        classes.push(InteractionClass {
             handle,
             name: class.name.clone(),
             qualified_name: qualified.clone(),
@@ -314,26 +366,11 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
             children: Vec::new(),
         });
     }
-    for i in 0..interaction_classes.len() {
-        if let Some(parent) = interaction_classes[i].parent {
-            let child = interaction_classes[i].handle;
-            interaction_classes[parent.0 as usize].children.push(child);
+    for i in 0..classes.len() {
+        if let Some(parent) = classes[i].parent {
+            let child = classes[i].handle;
+            classes[parent.0 as usize].children.push(child);
         }
     }
-    errors.extend(resolver.errors);
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let mut files: Vec<String> = modules.iter().map(|m| m.file.clone()).collect();
-    files.sort();
-    Ok(ObjectModel::new(
-        files,
-        object_classes,
-        attributes,
-        interaction_classes,
-        parameters,
-        dimensions,
-        transportation_types(&transportations),
-        update_rates,
-    ))
+    (classes, parameters)
 }
