@@ -34,6 +34,7 @@
 
 mod codec;
 mod event;
+mod membership;
 mod reclaim;
 mod sync;
 
@@ -325,179 +326,36 @@ impl Registry {
                 fingerprint,
                 modules,
                 time_representation,
-            } => {
-                if self.federations.contains_key(&federation) {
-                    return error(
-                        ErrorKind::FederationExists,
-                        format!("federation execution {federation:?} already exists"),
-                    );
-                }
-                if self.federations.len() >= MAX_FEDERATIONS {
-                    return error(
-                        ErrorKind::LimitReached,
-                        format!("the registry holds its limit of {MAX_FEDERATIONS} federations"),
-                    );
-                }
-                self.federations.insert(
-                    federation,
-                    FederationRecord::new(fingerprint, modules, time_representation),
-                );
-                Response::Created
-            }
-            Request::Destroy { federation } => {
-                let Some(record) = self.federations.get(&federation) else {
-                    return unknown(&federation);
-                };
-                if !record.federates.is_empty() {
-                    let names: Vec<&str> =
-                        record.federates.values().map(|f| f.name.as_str()).collect();
-                    return error(
-                        ErrorKind::FederatesJoined,
-                        format!(
-                            "federation execution {federation:?} still has joined federates: {}",
-                            names.join(", ")
-                        ),
-                    );
-                }
-                self.federations.remove(&federation);
-                Response::Destroyed
-            }
+            } => self.create(federation, fingerprint, modules, time_representation),
+            Request::Destroy { federation } => self.destroy(&federation),
             Request::Join {
                 federation,
                 federate_name,
                 federate_type,
                 fingerprint,
-            } => {
-                let Some(record) = self.federations.get_mut(&federation) else {
-                    return unknown(&federation);
-                };
-                if record.fingerprint != fingerprint {
-                    return error(
-                        ErrorKind::InconsistentFom,
-                        format!(
-                            "the object model differs from the one federation execution {federation:?} was created with ({})",
-                            record.modules.join(", ")
-                        ),
-                    );
-                }
-                if record.federates.values().any(|f| f.name == federate_name) {
-                    return error(
-                        ErrorKind::FederateNameInUse,
-                        format!("a federate named {federate_name:?} is already joined to {federation:?}"),
-                    );
-                }
-                if record.federates.len() >= MAX_FEDERATES || record.next_handle == u32::MAX {
-                    return error(
-                        ErrorKind::LimitReached,
-                        format!("federation execution {federation:?} has no federate handles left"),
-                    );
-                }
-                let handle = record.next_handle;
-                record.next_handle += 1;
-                record.federates.insert(
-                    handle,
-                    FederateRecord {
-                        renewed: self.now,
-                        name: federate_name.clone(),
-                        kind: federate_type.clone(),
-                        node: Some(origin),
-                    },
-                );
-                self.emit(
-                    &federation,
-                    FederationEvent::FederateJoined {
-                        federate: handle,
-                        name: federate_name,
-                        kind: federate_type,
-                    },
-                );
-                let snapshot = self.federations[&federation].snapshot(self.epoch, handle);
-                Response::Joined {
-                    federate: handle,
-                    snapshot,
-                }
-            }
+            } => self.join(
+                origin,
+                federation,
+                federate_name,
+                federate_type,
+                fingerprint,
+            ),
             Request::Resign {
                 federation,
                 federate,
-            } => {
-                let Some(record) = self.federations.get_mut(&federation) else {
-                    return unknown(&federation);
-                };
-                if record.federates.remove(&federate).is_none() {
-                    return error(
-                        ErrorKind::FederateUnknown,
-                        format!("federate {federate} is not joined to {federation:?}"),
-                    );
-                }
-                self.federate_left(&federation, federate, false);
-                Response::Resigned
-            }
+            } => self.resign(&federation, federate),
             Request::ReserveName {
                 federation,
                 federate,
                 name,
-            } => {
-                let Some(record) = self.federations.get_mut(&federation) else {
-                    return unknown(&federation);
-                };
-                if !record.federates.contains_key(&federate) {
-                    return error(
-                        ErrorKind::FederateUnknown,
-                        format!("federate {federate} is not joined to {federation:?}"),
-                    );
-                }
-                if record.reserved.contains_key(&name)
-                    || record.reserved.len() >= MAX_RESERVED_NAMES
-                {
-                    return Response::NameRefused { name };
-                }
-                record.reserved.insert(name.clone(), federate);
-                Response::NameReserved { name }
-            }
+            } => self.reserve_name(&federation, federate, name),
             Request::ReleaseName {
                 federation,
                 federate,
                 name,
-            } => {
-                let Some(record) = self.federations.get_mut(&federation) else {
-                    return unknown(&federation);
-                };
-                if record.reserved.get(&name) == Some(&federate) {
-                    record.reserved.remove(&name);
-                }
-                Response::Ack
-            }
-            Request::Vouch { nodes } => {
-                let now = self.now;
-                let vouched: BTreeSet<NodeId> = nodes.iter().copied().collect();
-                let mut known = BTreeSet::new();
-                for record in self.federations.values_mut() {
-                    for federate in record.federates.values_mut() {
-                        if let Some(node) = federate.node.filter(|n| vouched.contains(n)) {
-                            federate.renewed = now;
-                            known.insert(node);
-                        }
-                    }
-                }
-                let unknown = nodes.into_iter().filter(|n| !known.contains(n)).collect();
-                Response::Vouched { unknown }
-            }
-            Request::NodeGone { node } => {
-                let mut gone = Vec::new();
-                for (name, record) in &mut self.federations {
-                    record.federates.retain(|handle, f| {
-                        if f.node == Some(node) {
-                            gone.push((name.clone(), *handle));
-                        }
-                        f.node != Some(node)
-                    });
-                }
-                for (federation, handle) in gone {
-                    self.federate_left(&federation, handle, true);
-                }
-                Response::Ack
-            }
+            } => self.release_name(&federation, federate, &name),
+            Request::Vouch { nodes } => self.vouch(nodes),
+            Request::NodeGone { node } => self.node_gone(node),
             Request::RegisterSync {
                 federation,
                 federate,
@@ -532,18 +390,7 @@ impl Registry {
                 Some(record) => Response::Modules(record.modules.clone()),
                 None => unknown(&federation),
             },
-            Request::Federates { federation } => {
-                let Some(record) = self.federations.get(&federation) else {
-                    return unknown(&federation);
-                };
-                Response::Federates(
-                    record
-                        .federates
-                        .iter()
-                        .map(|(h, f)| (*h, f.name.clone(), f.kind.clone()))
-                        .collect(),
-                )
-            }
+            Request::Federates { federation } => self.federates(&federation),
         }
     }
 }
