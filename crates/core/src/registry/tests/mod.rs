@@ -1,0 +1,129 @@
+//! The registry's services, answered as the standard says.
+
+use super::*;
+
+fn create(r: &mut Registry, name: &str, fingerprint: u64) -> Response {
+    r.handle(
+        NodeId(1),
+        Request::Create {
+            federation: name.into(),
+            fingerprint,
+            modules: vec!["demo.xml".into()],
+            time_representation: "HLAinteger64Time".into(),
+        },
+    )
+}
+
+fn join(r: &mut Registry, node: u64, federation: &str, name: &str, fingerprint: u64) -> Response {
+    r.handle(
+        NodeId(node),
+        Request::Join {
+            federation: federation.into(),
+            federate_name: name.into(),
+            federate_type: "sim".into(),
+            fingerprint,
+        },
+    )
+}
+
+fn kind(response: Response) -> ErrorKind {
+    match response {
+        Response::Error { kind, .. } => kind,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_federation_lifecycle_with_its_failures() {
+    let mut r = Registry::new();
+    assert_eq!(create(&mut r, "F", 7), Response::Created);
+    assert_eq!(kind(create(&mut r, "F", 7)), ErrorKind::FederationExists);
+    assert_eq!(
+        kind(join(&mut r, 2, "G", "a", 7)),
+        ErrorKind::FederationUnknown
+    );
+    assert_eq!(
+        kind(join(&mut r, 2, "F", "a", 8)),
+        ErrorKind::InconsistentFom
+    );
+    assert!(matches!(
+        join(&mut r, 2, "F", "a", 7),
+        Response::Joined { federate: 1, .. }
+    ));
+    assert!(matches!(
+        join(&mut r, 3, "F", "b", 7),
+        Response::Joined { federate: 2, .. }
+    ));
+    assert_eq!(
+        kind(join(&mut r, 4, "F", "a", 7)),
+        ErrorKind::FederateNameInUse
+    );
+    let destroy = Request::Destroy {
+        federation: "F".into(),
+    };
+    assert_eq!(
+        kind(r.handle(NodeId(1), destroy.clone())),
+        ErrorKind::FederatesJoined
+    );
+    let resign = Request::Resign {
+        federation: "F".into(),
+        federate: 1,
+    };
+    assert_eq!(r.handle(NodeId(2), resign.clone()), Response::Resigned);
+    assert_eq!(
+        kind(r.handle(NodeId(2), resign)),
+        ErrorKind::FederateUnknown
+    );
+    // The node of federate 2 drops off the network: it is resigned for it.
+    assert_eq!(
+        r.handle(NodeId(9), Request::NodeGone { node: NodeId(3) }),
+        Response::Ack
+    );
+    assert_eq!(r.handle(NodeId(1), destroy.clone()), Response::Destroyed);
+    assert_eq!(
+        kind(r.handle(NodeId(1), destroy)),
+        ErrorKind::FederationUnknown
+    );
+}
+
+#[test]
+fn names_are_reserved_once_and_freed_by_resigning() {
+    let mut r = Registry::new();
+    create(&mut r, "F", 1);
+    join(&mut r, 2, "F", "a", 1);
+    join(&mut r, 3, "F", "b", 1);
+    let reserve = |federate: u32| Request::ReserveName {
+        federation: "F".into(),
+        federate,
+        name: "Tank-1".into(),
+    };
+    assert_eq!(
+        r.handle(NodeId(2), reserve(1)),
+        Response::NameReserved {
+            name: "Tank-1".into()
+        }
+    );
+    assert_eq!(
+        r.handle(NodeId(3), reserve(2)),
+        Response::NameRefused {
+            name: "Tank-1".into()
+        }
+    );
+    r.handle(
+        NodeId(2),
+        Request::Resign {
+            federation: "F".into(),
+            federate: 1,
+        },
+    );
+    assert_eq!(
+        r.handle(NodeId(3), reserve(2)),
+        Response::NameReserved {
+            name: "Tank-1".into()
+        }
+    );
+}
+
+mod lease;
+mod replay;
+mod sync;
