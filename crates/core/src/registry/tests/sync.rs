@@ -1,4 +1,5 @@
-//! Synchronization points (announced once, synchronized when all achieved, late joiners and dead members) and time switches in order with their epochs.
+//! Synchronization points (announced once, synchronized when all achieved, late joiners
+//! and dead members) and time switches in order with their epochs.
 
 use super::super::*;
 
