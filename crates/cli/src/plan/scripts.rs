@@ -161,3 +161,65 @@ fn slurm_bench(by_host: &RoutersByHost, bench_host: &str, words: &[String]) -> S
     script.push_str("\nstatus=$?\nscancel --signal=TERM \"$SLURM_JOB_ID\"\nwait\nexit $status\n");
     script
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn routers() -> RoutersByHost {
+        let mut by_host = RoutersByHost::new();
+        by_host.insert("a".into(), vec!["root".into(), "root.1".into()]);
+        by_host.insert("b".into(), vec!["it's".into()]);
+        by_host
+    }
+
+    #[test]
+    fn names_are_quoted_for_the_shell_even_with_quotes_in_them() {
+        assert_eq!(shell_quote("plain"), "'plain'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        let scripts = per_host("t.toml", &routers());
+        assert_eq!(
+            scripts.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+            ["launch-a.sh", "launch-b.sh"]
+        );
+        assert!(scripts[1]
+            .1
+            .contains(r"trellis router --plan 'it'\''s.toml' &"));
+        let ssh = ssh("t.toml", &routers());
+        assert!(ssh.contains(r#"ssh 'b' "cd \"$DIR\" && trellis router --plan 'it'\''s.toml'" &"#));
+    }
+
+    #[test]
+    fn routers_start_in_topology_order_on_each_host() {
+        let script = &per_host("t.toml", &routers())[0].1;
+        let root = script.find("--plan 'root.toml'").unwrap();
+        let child = script.find("--plan 'root.1.toml'").unwrap();
+        assert!(root < child, "{script}");
+    }
+
+    #[test]
+    fn a_slurm_benchmark_runs_on_its_host_after_every_router_is_ready() {
+        let words = bench_words("throughput --seconds 2").unwrap();
+        let script = slurm(&routers(), Some("c"), &words);
+        assert!(
+            script.contains("#SBATCH --nodes=3\n#SBATCH --nodelist=a,b,c\n"),
+            "{script}"
+        );
+        assert!(script.contains(&format!("--topology {BENCH_TOPOLOGY} --name 'root'")));
+        assert!(script.contains("for router in 'root' 'root.1' 'it'\\''s'; do"));
+        assert!(script.contains("--nodelist='c' --overlap --job-name='bench'"));
+        assert!(script.ends_with("exit $status\n"));
+        let plain = slurm(&routers(), None, &[]);
+        assert!(plain.contains("#SBATCH --nodes=2\n") && plain.ends_with("wait\n"));
+        assert!(plain.contains("trellis router --plan 'root.toml'"));
+    }
+
+    #[test]
+    fn bench_words_refuse_what_the_script_decides() {
+        assert!(bench_words("  ").is_err());
+        for taken in ["--router x", "--topology=t.toml", "--routers-running"] {
+            let e = bench_words(&format!("throughput {taken}")).unwrap_err();
+            assert!(e.to_string().contains("is set by the Slurm script"), "{e}");
+        }
+    }
+}
