@@ -3,15 +3,7 @@
 use super::super::*;
 
 fn join(r: &mut Registry, node: u64, name: &str) -> u32 {
-    match r.handle(
-        NodeId(node),
-        Request::Join {
-            federation: "F".into(),
-            federate_name: name.into(),
-            federate_type: "sim".into(),
-            fingerprint: 1,
-        },
-    ) {
+    match super::join(r, node, "F", name, 1) {
         Response::Joined { federate, .. } => federate,
         other => panic!("{other:?}"),
     }
@@ -32,16 +24,7 @@ fn a_federate_nobody_vouches_for_is_resigned_as_died_when_its_lease_runs_out() {
     let mut r = Registry::with_lease(lease);
     let start = Time::ZERO + Duration::from_secs(100);
     r.tick(start);
-    let created = r.handle(
-        NodeId(1),
-        Request::Create {
-            federation: "F".into(),
-            fingerprint: 1,
-            modules: Vec::new(),
-            time_representation: "HLAinteger64Time".into(),
-        },
-    );
-    assert_eq!(created, Response::Created);
+    assert_eq!(super::create(&mut r, "F", 1), Response::Created);
     let vouched = join(&mut r, 7, "vouched");
     let forgotten = join(&mut r, 8, "forgotten");
     left(&mut r);

@@ -3,13 +3,22 @@
 use super::*;
 
 fn create(r: &mut Registry, name: &str, fingerprint: u64) -> Response {
+    create_timed(r, name, fingerprint, "HLAinteger64Time")
+}
+
+fn create_timed(
+    r: &mut Registry,
+    name: &str,
+    fingerprint: u64,
+    time_representation: &str,
+) -> Response {
     r.handle(
         NodeId(1),
         Request::Create {
             federation: name.into(),
             fingerprint,
             modules: vec!["demo.xml".into()],
-            time_representation: "HLAinteger64Time".into(),
+            time_representation: time_representation.into(),
         },
     )
 }

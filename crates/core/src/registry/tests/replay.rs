@@ -4,28 +4,12 @@ use super::super::*;
 
 fn setup() -> Registry {
     let mut r = Registry::new();
-    r.handle(
-        NodeId(1),
-        Request::Create {
-            federation: "F".into(),
-            fingerprint: 1,
-            modules: vec![],
-            time_representation: "HLAinteger64Time".into(),
-        },
-    );
+    super::create(&mut r, "F", 1);
     r
 }
 
 fn join(r: &mut Registry, name: &str) {
-    r.handle(
-        NodeId(2),
-        Request::Join {
-            federation: "F".into(),
-            federate_name: name.into(),
-            federate_type: "t".into(),
-            fingerprint: 1,
-        },
-    );
+    super::join(r, 2, "F", name, 1);
 }
 
 fn replay(r: &mut Registry, after: u64) -> Response {

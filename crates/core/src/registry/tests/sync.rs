@@ -11,25 +11,9 @@ fn events(r: &mut Registry) -> Vec<FederationEvent> {
 
 fn setup() -> Registry {
     let mut r = Registry::new();
-    r.handle(
-        NodeId(1),
-        Request::Create {
-            federation: "F".into(),
-            fingerprint: 1,
-            modules: vec![],
-            time_representation: "HLAfloat64Time".into(),
-        },
-    );
+    super::create_timed(&mut r, "F", 1, "HLAfloat64Time");
     for (node, name) in [(2, "a"), (3, "b"), (4, "c")] {
-        r.handle(
-            NodeId(node),
-            Request::Join {
-                federation: "F".into(),
-                federate_name: name.into(),
-                federate_type: "t".into(),
-                fingerprint: 1,
-            },
-        );
+        super::join(&mut r, node, "F", name, 1);
     }
     events(&mut r);
     r
@@ -124,15 +108,7 @@ fn late_joiners_get_pending_points_and_a_dead_member_counts_as_achieved() {
     let mut r = setup();
     register(&mut r, "All", vec![]);
     register(&mut r, "Pair", vec![1, 2]);
-    let Response::Joined { federate, snapshot } = r.handle(
-        NodeId(5),
-        Request::Join {
-            federation: "F".into(),
-            federate_name: "late".into(),
-            federate_type: "t".into(),
-            fingerprint: 1,
-        },
-    ) else {
+    let Response::Joined { federate, snapshot } = super::join(&mut r, 5, "F", "late", 1) else {
         panic!("join refused")
     };
     assert_eq!(federate, 4);
@@ -182,15 +158,7 @@ fn time_switches_are_ordered_with_their_epochs() {
     };
     assert_eq!(switch(&mut r, 1, TimeSwitch::RegulationOn), Response::Ack);
     switch(&mut r, 2, TimeSwitch::ConstrainedOn);
-    let Response::Joined { snapshot, .. } = r.handle(
-        NodeId(5),
-        Request::Join {
-            federation: "F".into(),
-            federate_name: "late".into(),
-            federate_type: "t".into(),
-            fingerprint: 1,
-        },
-    ) else {
+    let Response::Joined { snapshot, .. } = super::join(&mut r, 5, "F", "late", 1) else {
         panic!("join refused")
     };
     let epoch = snapshot.regulating[0].1;
