@@ -3,7 +3,10 @@
 
 use super::*;
 use crate::sim::{Sim, SimConfig};
-use crate::wire::{decode_frame, Frame, Goodbye, InterestFrame, InterestOp, NodeId};
+use crate::wire::{
+    decode_frame, DataFrame, DataHeader, Frame, Goodbye, InterestFrame, InterestOp, NodeId,
+    TransportClass,
+};
 use std::time::Duration;
 
 const FED: &str = "Exercise";
