@@ -1,0 +1,218 @@
+//! The federation registry a router hosts: requests from its applications and from
+//! other routers, answered in the simulator.
+
+use super::*;
+use crate::registry::{ErrorKind, Request, Response};
+
+fn registry_router(sim: &mut Sim, name: &str) -> usize {
+    let mut config = RouterConfig::new(name, NodeId(1000 + sim.nodes.len() as u64));
+    config.hosts_registry = true;
+    sim.add_node(config)
+}
+
+fn ask(sim: &mut Sim, node: usize, request: Request) -> Response {
+    let now = sim.now();
+    let id = sim.nodes[node].router.manage(now, &request);
+    quiet(sim);
+    let (answered, response) = sim.nodes[node]
+        .router
+        .poll_manage_reply()
+        .expect("an answer");
+    assert_eq!(answered, id);
+    response
+}
+
+fn join(federation: &str, name: &str, fingerprint: u64) -> Request {
+    Request::Join {
+        federation: federation.into(),
+        federate_name: name.into(),
+        federate_type: "test".into(),
+        fingerprint,
+    }
+}
+
+#[test]
+fn requests_find_the_registry_up_a_tree_and_answers_come_back() {
+    let mut sim = Sim::new(11, SimConfig::default());
+    let root = registry_router(&mut sim, "root");
+    let mid = sim.add_router("mid");
+    let leaf = sim.add_router("leaf");
+    sim.connect_parent(mid, root, "");
+    sim.connect_parent(leaf, mid, "");
+    let a = sim.add_federate("a", FED);
+    let b = sim.add_federate("b", FED);
+    sim.connect_parent(a, leaf, FED);
+    sim.connect_parent(b, root, FED);
+    quiet(&mut sim);
+    let distances: Vec<_> = [root, mid, leaf, a, b]
+        .iter()
+        .map(|&n| sim.nodes[n].router.registry_distance())
+        .collect();
+    assert_eq!(distances, vec![Some(0), Some(1), Some(2), Some(3), Some(1)]);
+
+    let create = Request::Create {
+        federation: FED.into(),
+        fingerprint: 5,
+        modules: vec![],
+        time_representation: "HLAinteger64Time".into(),
+    };
+    assert_eq!(ask(&mut sim, a, create.clone()), Response::Created);
+    assert!(matches!(
+        ask(&mut sim, b, create),
+        Response::Error {
+            kind: ErrorKind::FederationExists,
+            ..
+        }
+    ));
+    assert!(matches!(
+        ask(&mut sim, a, join(FED, "a", 5)),
+        Response::Joined { federate: 1, .. }
+    ));
+    assert!(matches!(
+        ask(&mut sim, b, join(FED, "b", 6)),
+        Response::Error {
+            kind: ErrorKind::InconsistentFom,
+            ..
+        }
+    ));
+    assert!(matches!(
+        ask(&mut sim, b, join(FED, "b", 5)),
+        Response::Joined { federate: 2, .. }
+    ));
+}
+
+#[test]
+fn a_federate_whose_link_fails_is_resigned_for_it() {
+    let mut sim = Sim::new(12, SimConfig::default());
+    let root = registry_router(&mut sim, "root");
+    let a = sim.add_federate("a", FED);
+    let b = sim.add_federate("b", FED);
+    let pipe = sim.connect_parent(a, root, FED);
+    sim.connect_parent(b, root, FED);
+    quiet(&mut sim);
+    let create = Request::Create {
+        federation: FED.into(),
+        fingerprint: 1,
+        modules: vec![],
+        time_representation: "HLAinteger64Time".into(),
+    };
+    assert_eq!(ask(&mut sim, a, create), Response::Created);
+    assert!(matches!(
+        ask(&mut sim, a, join(FED, "tank", 1)),
+        Response::Joined { federate: 1, .. }
+    ));
+    assert!(matches!(
+        ask(&mut sim, b, join(FED, "tank", 1)),
+        Response::Error {
+            kind: ErrorKind::FederateNameInUse,
+            ..
+        }
+    ));
+    // A broken link may come back within the lease: the federate stays a member...
+    sim.sever(pipe);
+    quiet(&mut sim);
+    assert!(matches!(
+        ask(&mut sim, b, join(FED, "tank", 1)),
+        Response::Error {
+            kind: ErrorKind::FederateNameInUse,
+            ..
+        }
+    ));
+    // ... until nobody vouched for it within its lease.
+    let lease = sim.nodes[root].router.config().federate_lease;
+    sim.run_for(lease + Duration::from_secs(2));
+    assert!(matches!(
+        ask(&mut sim, b, join(FED, "tank", 1)),
+        Response::Joined { federate: 2, .. }
+    ));
+}
+
+#[test]
+fn a_federate_that_says_goodbye_is_resigned_at_once() {
+    let mut sim = Sim::new(14, SimConfig::default());
+    let root = registry_router(&mut sim, "root");
+    let a = sim.add_federate("a", FED);
+    let b = sim.add_federate("b", FED);
+    let pipe = sim.connect_parent(a, root, FED);
+    sim.connect_parent(b, root, FED);
+    quiet(&mut sim);
+    let create = Request::Create {
+        federation: FED.into(),
+        fingerprint: 1,
+        modules: vec![],
+        time_representation: "HLAinteger64Time".into(),
+    };
+    assert_eq!(ask(&mut sim, a, create), Response::Created);
+    assert!(matches!(
+        ask(&mut sim, a, join(FED, "tank", 1)),
+        Response::Joined { federate: 1, .. }
+    ));
+    let (link, _) = sim.pipe_links(pipe);
+    let now = sim.now();
+    sim.nodes[a].router.close_link(now, link, "leaving");
+    quiet(&mut sim);
+    assert!(matches!(
+        ask(&mut sim, b, join(FED, "tank", 1)),
+        Response::Joined { federate: 2, .. }
+    ));
+}
+
+#[test]
+fn a_request_in_flight_when_its_link_closes_is_answered_with_an_error() {
+    let mut sim = Sim::new(15, SimConfig::default());
+    let root = registry_router(&mut sim, "root");
+    let mid = sim.add_router("mid");
+    let up = sim.connect_parent(mid, root, "");
+    let f = sim.add_federate("f", FED);
+    sim.connect_parent(f, mid, FED);
+    quiet(&mut sim);
+    // Hold what travels up, so the request is on its way when the trunk breaks.
+    sim.partition(up, false, true);
+    let now = sim.now();
+    let id = sim.nodes[f].router.manage(now, &Request::ListFederations);
+    sim.run_for(Duration::from_millis(50));
+    assert!(sim.nodes[f].router.poll_manage_reply().is_none());
+    sim.sever(up);
+    quiet(&mut sim);
+    let (answered, response) = sim.nodes[f]
+        .router
+        .poll_manage_reply()
+        .expect("an answer without waiting for the expiry");
+    assert_eq!(answered, id);
+    assert!(
+        matches!(&response, Response::Error { kind: ErrorKind::NoRegistry, message }
+            if message.contains("closed before it answered")),
+        "{response:?}"
+    );
+}
+
+#[test]
+fn a_mesh_routes_to_its_registry_and_reports_when_none_is_reachable() {
+    let mut sim = Sim::new(13, SimConfig::default());
+    let m0 = registry_router(&mut sim, "m0");
+    let m1 = sim.add_router("m1");
+    let m2 = sim.add_router("m2");
+    sim.clique(&[m0, m1, m2], "", "mesh");
+    let f = sim.add_federate("f", FED);
+    sim.connect_parent(f, m2, FED);
+    let island = sim.add_router("island");
+    let g = sim.add_federate("g", FED);
+    sim.connect_parent(g, island, FED);
+    quiet(&mut sim);
+    assert_eq!(sim.nodes[m1].router.registry_distance(), Some(1));
+    assert_eq!(sim.nodes[f].router.registry_distance(), Some(2));
+    let create = Request::Create {
+        federation: FED.into(),
+        fingerprint: 1,
+        modules: vec![],
+        time_representation: "HLAinteger64Time".into(),
+    };
+    assert_eq!(ask(&mut sim, f, create.clone()), Response::Created);
+    assert!(matches!(
+        ask(&mut sim, g, create),
+        Response::Error {
+            kind: ErrorKind::NoRegistry,
+            ..
+        }
+    ));
+}
