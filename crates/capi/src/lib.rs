@@ -21,6 +21,7 @@
 
 mod callbacks;
 mod declaration;
+mod deliver;
 mod federation;
 mod ffi;
 mod object;

@@ -1,0 +1,484 @@
+//! Delivery: each callback becomes one call of the function the caller installed for it
+//! (none: the callback is dropped), with arguments that live for the duration of the call.
+//! Nothing here holds the session lock: user code may call services from inside.
+
+use crate::callbacks::{
+    TrellisCallbacks, TrellisValuesCallback, TRELLIS_ORDER_RECEIVE, TRELLIS_ORDER_TIMESTAMP,
+    TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE,
+};
+use crate::ffi::{TrellisBytes, TrellisHandleValue};
+use crate::session::LocalCallback;
+use crate::time::TrellisTime;
+use std::ffi::{c_char, c_void, CString};
+use trellis_core::federate::{Callback, LogicalTime, OwnershipCallback, TimeRepresentation};
+use trellis_core::fom::{AttributeHandle, Order};
+use trellis_core::registry::SyncFailure;
+use trellis_core::wire::TransportClass;
+
+type Handles = *const u64;
+type WithTag = Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize, TrellisBytes)>;
+type Plain = Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>;
+type ByHandle = Option<unsafe extern "C" fn(*mut c_void, u64)>;
+type ByText = Option<unsafe extern "C" fn(*mut c_void, *const c_char)>;
+type ByTexts = Option<unsafe extern "C" fn(*mut c_void, *const *const c_char, usize)>;
+type AtTime = Option<unsafe extern "C" fn(*mut c_void, TrellisTime)>;
+
+fn c_string(text: &str) -> CString {
+    CString::new(text.replace('\0', " ")).unwrap_or_default()
+}
+
+fn c_strings(texts: &[String]) -> (Vec<CString>, Vec<*const c_char>) {
+    let owned: Vec<CString> = texts.iter().map(|t| c_string(t)).collect();
+    let pointers = owned.iter().map(|c| c.as_ptr()).collect();
+    (owned, pointers)
+}
+
+fn ids(handles: &[AttributeHandle]) -> Vec<u64> {
+    handles.iter().map(|h| u64::from(h.0)).collect()
+}
+
+fn order(order: Order) -> i32 {
+    match order {
+        Order::Receive => TRELLIS_ORDER_RECEIVE,
+        Order::TimeStamp => TRELLIS_ORDER_TIMESTAMP,
+    }
+}
+
+fn transport(class: TransportClass) -> i32 {
+    match class {
+        TransportClass::Reliable => TRELLIS_TRANSPORT_RELIABLE,
+        TransportClass::BestEffort => TRELLIS_TRANSPORT_BEST_EFFORT,
+    }
+}
+
+/// The time stamp a message carries to the federate: only messages sent in time-stamp order
+/// have one (the others carry the sender's clock, which is no logical time).
+fn stamp(sent: Order, key: u64, representation: TimeRepresentation) -> Option<TrellisTime> {
+    (sent == Order::TimeStamp)
+        .then(|| TrellisTime::from_logical(LogicalTime::from_key(key), representation))
+}
+
+fn time_ptr(time: &Option<TrellisTime>) -> *const TrellisTime {
+    time.as_ref()
+        .map_or(std::ptr::null(), |t| t as *const TrellisTime)
+}
+
+pub(crate) fn deliver_local(table: &TrellisCallbacks, local: LocalCallback) {
+    match local {
+        LocalCallback::FederationExecutions(list) => {
+            if let Some(f) = table.report_federation_executions {
+                let names: Vec<String> = list.iter().map(|(n, _)| n.clone()).collect();
+                let times: Vec<String> = list.iter().map(|(_, t)| t.clone()).collect();
+                let (_names, name_ptrs) = c_strings(&names);
+                let (_times, time_ptrs) = c_strings(&times);
+                // SAFETY: the caller's function; the pointer arrays and the strings they
+                // point to live until it returns.
+                unsafe {
+                    f(
+                        table.user,
+                        name_ptrs.as_ptr(),
+                        time_ptrs.as_ptr(),
+                        list.len(),
+                    )
+                };
+            }
+        }
+        LocalCallback::NameReserved(name) => by_text(
+            table,
+            table.object_instance_name_reservation_succeeded,
+            &name,
+        ),
+        LocalCallback::NameRefused(name) => {
+            by_text(table, table.object_instance_name_reservation_failed, &name)
+        }
+        LocalCallback::NamesReserved(names) => by_texts(
+            table,
+            table.multiple_object_instance_name_reservation_succeeded,
+            &names,
+        ),
+        LocalCallback::NamesRefused(names) => by_texts(
+            table,
+            table.multiple_object_instance_name_reservation_failed,
+            &names,
+        ),
+    }
+}
+
+pub(crate) fn deliver_federate(
+    table: &TrellisCallbacks,
+    callback: Callback,
+    representation: TimeRepresentation,
+) {
+    let time = |t: LogicalTime| TrellisTime::from_logical(t, representation);
+    match callback {
+        Callback::DiscoverObjectInstance {
+            object,
+            class,
+            name,
+        } => {
+            if let Some(f) = table.discover_object_instance {
+                let name = c_string(&name.to_string());
+                let (id, class, registrar) = (object.0, u64::from(class.0), object.federate());
+                // SAFETY: the caller's function; the name lives until it returns.
+                unsafe { f(table.user, id, class, name.as_ptr(), u64::from(registrar)) };
+            }
+        }
+        Callback::ReflectAttributeValues {
+            object,
+            values,
+            tag,
+            time: key,
+            sender,
+            transport,
+            sent_order,
+            received_order,
+            ..
+        } => {
+            let carried = Carried {
+                tag: &tag,
+                key,
+                sender,
+                transport,
+                sent_order,
+                received_order,
+            };
+            let values = &values[..];
+            let f = table.reflect_attribute_values;
+            with_values(
+                table,
+                f,
+                object.0,
+                values,
+                |h| u64::from(h.0),
+                carried,
+                representation,
+            )
+        }
+        Callback::ReceiveInteraction {
+            class,
+            parameters,
+            tag,
+            time: key,
+            sender,
+            transport,
+            sent_order,
+            received_order,
+            ..
+        } => {
+            let carried = Carried {
+                tag: &tag,
+                key,
+                sender,
+                transport,
+                sent_order,
+                received_order,
+            };
+            let (class, parameters) = (u64::from(class.0), &parameters[..]);
+            let f = table.receive_interaction;
+            with_values(
+                table,
+                f,
+                class,
+                parameters,
+                |h| u64::from(h.0),
+                carried,
+                representation,
+            )
+        }
+        Callback::RemoveObjectInstance {
+            object,
+            tag,
+            time: key,
+            sender,
+            sent_order,
+            received_order,
+        } => {
+            if let Some(f) = table.remove_object_instance {
+                let stamp = stamp(sent_order, key, representation);
+                let (sent, received) = (order(sent_order), order(received_order));
+                let (tag, sender) = (TrellisBytes::of(&tag), u64::from(sender));
+                // SAFETY: the caller's function; the tag and the stamp live until it returns.
+                unsafe {
+                    f(
+                        table.user,
+                        object.0,
+                        tag,
+                        sent,
+                        time_ptr(&stamp),
+                        received,
+                        sender,
+                    )
+                };
+            }
+        }
+        Callback::ProvideAttributeValueUpdate {
+            object,
+            attributes,
+            tag,
+        } => with_tag(
+            table,
+            table.provide_attribute_value_update,
+            object.0,
+            &attributes,
+            &tag,
+        ),
+        Callback::SynchronizationPointRegistrationSucceeded { label } => by_text(
+            table,
+            table.synchronization_point_registration_succeeded,
+            &label,
+        ),
+        Callback::SynchronizationPointRegistrationFailed { label, reason } => {
+            if let Some(f) = table.synchronization_point_registration_failed {
+                let reason = match reason {
+                    SyncFailure::LabelNotUnique => 0,
+                    SyncFailure::MemberNotJoined => 1,
+                };
+                // SAFETY: the caller's function; the label lives until it returns.
+                unsafe { f(table.user, c_string(&label).as_ptr(), reason) };
+            }
+        }
+        Callback::AnnounceSynchronizationPoint { label, tag } => {
+            if let Some(f) = table.announce_synchronization_point {
+                let tag = TrellisBytes::of(&tag);
+                // SAFETY: the caller's function; the label and the tag live until it returns.
+                unsafe { f(table.user, c_string(&label).as_ptr(), tag) };
+            }
+        }
+        Callback::FederationSynchronized { label, failed } => {
+            if let Some(f) = table.federation_synchronized {
+                let failed: Vec<u64> = failed.iter().map(|&h| u64::from(h)).collect();
+                let label = c_string(&label);
+                // SAFETY: the caller's function; the label and the list live until it returns.
+                unsafe { f(table.user, label.as_ptr(), failed.as_ptr(), failed.len()) };
+            }
+        }
+        Callback::TimeRegulationEnabled { time: t } => {
+            at_time(table, table.time_regulation_enabled, time(t))
+        }
+        Callback::TimeConstrainedEnabled { time: t } => {
+            at_time(table, table.time_constrained_enabled, time(t))
+        }
+        Callback::TimeAdvanceGrant { time: t } => at_time(table, table.time_advance_grant, time(t)),
+        Callback::Ownership(o) => deliver_ownership(table, o),
+        Callback::StartRegistrationForObjectClass { class } => by_handle(
+            table,
+            table.start_registration_for_object_class,
+            u64::from(class.0),
+        ),
+        Callback::StopRegistrationForObjectClass { class } => by_handle(
+            table,
+            table.stop_registration_for_object_class,
+            u64::from(class.0),
+        ),
+        Callback::TurnInteractionsOn { class } => {
+            by_handle(table, table.turn_interactions_on, u64::from(class.0))
+        }
+        Callback::TurnInteractionsOff { class } => {
+            by_handle(table, table.turn_interactions_off, u64::from(class.0))
+        }
+        Callback::TurnUpdatesOnForObjectInstance { object, attributes } => plain(
+            table,
+            table.turn_updates_on_for_object_instance,
+            object.0,
+            &attributes,
+        ),
+        Callback::TurnUpdatesOffForObjectInstance { object, attributes } => plain(
+            table,
+            table.turn_updates_off_for_object_instance,
+            object.0,
+            &attributes,
+        ),
+        Callback::ConnectionLost { fault } => by_text(table, table.connection_lost, &fault),
+        // 1516e has no callback for it; the RTI logged it as a warning naming the
+        // sender and the count, and it is counted in the node's statistics.
+        Callback::ReliableMessagesLost { .. } => {}
+    }
+}
+
+fn deliver_ownership(table: &TrellisCallbacks, callback: OwnershipCallback) {
+    use OwnershipCallback as O;
+    match callback {
+        O::RequestAttributeOwnershipAssumption {
+            object,
+            attributes,
+            tag,
+        } => with_tag(
+            table,
+            table.request_attribute_ownership_assumption,
+            object.0,
+            &attributes,
+            &tag,
+        ),
+        O::RequestDivestitureConfirmation { object, attributes } => plain(
+            table,
+            table.request_divestiture_confirmation,
+            object.0,
+            &attributes,
+        ),
+        O::AttributeOwnershipAcquisitionNotification {
+            object,
+            attributes,
+            tag,
+        } => with_tag(
+            table,
+            table.attribute_ownership_acquisition_notification,
+            object.0,
+            &attributes,
+            &tag,
+        ),
+        O::AttributeOwnershipUnavailable { object, attributes } => plain(
+            table,
+            table.attribute_ownership_unavailable,
+            object.0,
+            &attributes,
+        ),
+        O::RequestAttributeOwnershipRelease {
+            object,
+            attributes,
+            tag,
+        } => with_tag(
+            table,
+            table.request_attribute_ownership_release,
+            object.0,
+            &attributes,
+            &tag,
+        ),
+        O::ConfirmAttributeOwnershipAcquisitionCancellation { object, attributes } => plain(
+            table,
+            table.confirm_attribute_ownership_acquisition_cancellation,
+            object.0,
+            &attributes,
+        ),
+        O::InformAttributeOwnership {
+            object,
+            attribute,
+            owner,
+        } => {
+            if let Some(f) = table.inform_attribute_ownership {
+                let (attribute, owner) = (u64::from(attribute.0), u64::from(owner));
+                // SAFETY: the caller's function, with plain values.
+                unsafe { f(table.user, object.0, attribute, owner) };
+            }
+        }
+        O::AttributeIsNotOwned { object, attribute } => {
+            if let Some(f) = table.attribute_is_not_owned {
+                // SAFETY: the caller's function, with plain values.
+                unsafe { f(table.user, object.0, u64::from(attribute.0)) };
+            }
+        }
+        O::AttributeIsOwnedByRti { object, attribute } => {
+            if let Some(f) = table.attribute_is_owned_by_rti {
+                // SAFETY: the caller's function, with plain values.
+                unsafe { f(table.user, object.0, u64::from(attribute.0)) };
+            }
+        }
+    }
+}
+
+/// What reflections and interactions carry beside their values.
+struct Carried<'a> {
+    tag: &'a [u8],
+    key: u64,
+    sender: u32,
+    transport: TransportClass,
+    sent_order: Order,
+    received_order: Order,
+}
+
+/// reflectAttributeValues or receiveInteraction: `first` is the instance or the class.
+fn with_values<H: Copy>(
+    table: &TrellisCallbacks,
+    f: TrellisValuesCallback,
+    first: u64,
+    values: &[(H, bytes::Bytes)],
+    raw: impl Fn(H) -> u64,
+    carried: Carried<'_>,
+    representation: TimeRepresentation,
+) {
+    let Some(f) = f else { return };
+    let values: Vec<TrellisHandleValue> = values
+        .iter()
+        .map(|(h, v)| TrellisHandleValue {
+            handle: raw(*h),
+            value: TrellisBytes::of(v),
+        })
+        .collect();
+    let stamp = stamp(carried.sent_order, carried.key, representation);
+    // SAFETY: the caller's function; the values, the bytes they point to, the tag and the
+    // stamp live until it returns.
+    unsafe {
+        f(
+            table.user,
+            first,
+            values.as_ptr(),
+            values.len(),
+            TrellisBytes::of(carried.tag),
+            order(carried.sent_order),
+            transport(carried.transport),
+            time_ptr(&stamp),
+            order(carried.received_order),
+            u64::from(carried.sender),
+            std::ptr::null(),
+            0,
+        )
+    };
+}
+
+fn with_tag(
+    table: &TrellisCallbacks,
+    f: WithTag,
+    object: u64,
+    attributes: &[AttributeHandle],
+    tag: &[u8],
+) {
+    if let Some(f) = f {
+        let a = ids(attributes);
+        // SAFETY: the caller's function; the handles and the tag live until it returns.
+        unsafe {
+            f(
+                table.user,
+                object,
+                a.as_ptr(),
+                a.len(),
+                TrellisBytes::of(tag),
+            )
+        };
+    }
+}
+
+fn plain(table: &TrellisCallbacks, f: Plain, object: u64, attributes: &[AttributeHandle]) {
+    if let Some(f) = f {
+        let a = ids(attributes);
+        // SAFETY: the caller's function; the handles live until it returns.
+        unsafe { f(table.user, object, a.as_ptr(), a.len()) };
+    }
+}
+
+fn by_handle(table: &TrellisCallbacks, f: ByHandle, handle: u64) {
+    if let Some(f) = f {
+        // SAFETY: the caller's function, with a plain value.
+        unsafe { f(table.user, handle) };
+    }
+}
+
+fn by_text(table: &TrellisCallbacks, f: ByText, text: &str) {
+    if let Some(f) = f {
+        // SAFETY: the caller's function; the string lives until it returns.
+        unsafe { f(table.user, c_string(text).as_ptr()) };
+    }
+}
+
+fn by_texts(table: &TrellisCallbacks, f: ByTexts, texts: &[String]) {
+    if let Some(f) = f {
+        let (_owned, pointers) = c_strings(texts);
+        // SAFETY: the caller's function; the array and the strings live until it returns.
+        unsafe { f(table.user, pointers.as_ptr(), pointers.len()) };
+    }
+}
+
+fn at_time(table: &TrellisCallbacks, f: AtTime, time: TrellisTime) {
+    if let Some(f) = f {
+        // SAFETY: the caller's function, with a value.
+        unsafe { f(table.user, time) };
+    }
+}
