@@ -177,20 +177,17 @@ impl HostsFile {
     /// Parse `text` as the hosts file `path` (relative paths in it are against its folder).
     pub fn parse(path: &Path, text: &str) -> Result<HostsFile, String> {
         let file = path.display();
-        let at = |span: std::ops::Range<usize>, field: &str, message: String| {
-            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-            format!("{file}:{line}: {field}: {message}")
-        };
         let parsed: FileText = toml::from_str(text).map_err(|e| {
             let line = e.span().map_or(0, |s| {
                 text[..s.start.min(text.len())].matches('\n').count() + 1
             });
             format!("{file}:{line}: {}", e.message().trim())
         })?;
+        let at = Locator { path, text };
         let control = parsed
             .control
             .as_ref()
-            .map(|c| parse_control(c.get_ref()).map_err(|e| at(c.span(), "control", e)))
+            .map(|c| parse_control(c.get_ref()).map_err(|e| at.error(c.span(), "control", e)))
             .transpose()?;
         if parsed.hosts.is_empty() {
             return Err(format!("{file}: no [[host]]: name at least one host"));
@@ -198,113 +195,8 @@ impl HostsFile {
         let folder = path.parent().unwrap_or(Path::new("."));
         let mut hosts: Vec<Host> = Vec::new();
         for spanned in &parsed.hosts {
-            let host = spanned.get_ref();
-            let name = host.name.get_ref();
-            if name.trim().is_empty() {
-                return Err(at(host.name.span(), "name", "is empty".into()));
-            }
-            if hosts.iter().any(|h| h.name == *name) {
-                return Err(at(
-                    host.name.span(),
-                    "name",
-                    format!("a second host named {name:?}"),
-                ));
-            }
-            let address = host.address.get_ref();
-            if address.trim().is_empty() || address.starts_with('-') || address.contains(' ') {
-                return Err(at(
-                    host.address.span(),
-                    "address",
-                    format!("host {name:?}: {address:?} is not a host name or IP address"),
-                ));
-            }
-            let start = match host.start.get_ref() {
-                StartKind::Local => {
-                    let ssh_only = [
-                        host.user.as_ref().map(|v| ("user", v.span())),
-                        host.port.as_ref().map(|v| ("port", v.span())),
-                        host.identity.as_ref().map(|v| ("identity", v.span())),
-                        host.known_hosts.as_ref().map(|v| ("known_hosts", v.span())),
-                    ];
-                    if let Some((field, span)) = ssh_only.into_iter().flatten().next() {
-                        return Err(at(
-                            span,
-                            field,
-                            format!("host {name:?} starts agents locally; {field} is for start = \"ssh\""),
-                        ));
-                    }
-                    Start::Local
-                }
-                StartKind::Ssh => {
-                    if let Some(port) = &host.port {
-                        if *port.get_ref() == 0 {
-                            return Err(at(
-                                port.span(),
-                                "port",
-                                format!("host {name:?}: ssh port 0"),
-                            ));
-                        }
-                    }
-                    if let Some(user) = &host.user {
-                        let u = user.get_ref();
-                        if u.is_empty() || u.starts_with('-') || u.contains(['@', ' ']) {
-                            return Err(at(
-                                user.span(),
-                                "user",
-                                format!("host {name:?}: {u:?} is not a user name"),
-                            ));
-                        }
-                    }
-                    let file_in = |p: &Option<Spanned<PathBuf>>, field: &str| {
-                        p.as_ref()
-                            .map(|p| {
-                                let full = folder.join(p.get_ref());
-                                if full.is_file() {
-                                    Ok(full)
-                                } else {
-                                    Err(at(
-                                        p.span(),
-                                        field,
-                                        format!("host {name:?}: no file {}", full.display()),
-                                    ))
-                                }
-                            })
-                            .transpose()
-                    };
-                    Start::Ssh {
-                        user: host.user.as_ref().map(|u| u.get_ref().clone()),
-                        port: host.port.as_ref().map(|p| *p.get_ref()),
-                        identity: file_in(&host.identity, "identity")?,
-                        known_hosts: file_in(&host.known_hosts, "known_hosts")?,
-                    }
-                }
-            };
-            let mut federates = Vec::new();
-            for federate in &host.federates {
-                let f = federate.get_ref();
-                if let Some(other) = hosts.iter().find(|h| h.federates.contains(f)) {
-                    return Err(at(
-                        federate.span(),
-                        "federates",
-                        format!("{f:?} is placed on host {:?} already", other.name),
-                    ));
-                }
-                if federates.contains(f) {
-                    return Err(at(
-                        federate.span(),
-                        "federates",
-                        format!("{f:?} twice on host {name:?}"),
-                    ));
-                }
-                federates.push(f.clone());
-            }
-            hosts.push(Host {
-                name: name.clone(),
-                address: address.clone(),
-                start,
-                program: host.program.clone(),
-                federates,
-            });
+            let host = at.host(spanned.get_ref(), folder, &hosts)?;
+            hosts.push(host);
         }
         Ok(HostsFile {
             path: path.to_owned(),
@@ -355,6 +247,142 @@ impl HostsFile {
             .filter(|f| !names.contains(f))
             .map(String::as_str)
             .collect()
+    }
+}
+
+/// Where in a hosts file a field is, for errors that name the file, line and field.
+struct Locator<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Locator<'_> {
+    fn error(&self, span: std::ops::Range<usize>, field: &str, message: String) -> String {
+        let line = self.text[..span.start.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1;
+        format!("{}:{line}: {field}: {message}", self.path.display())
+    }
+
+    /// One `[[host]]`, checked against the hosts before it.
+    fn host(&self, host: &HostText, folder: &Path, before: &[Host]) -> Result<Host, String> {
+        let name = host.name.get_ref();
+        if name.trim().is_empty() {
+            return Err(self.error(host.name.span(), "name", "is empty".into()));
+        }
+        if before.iter().any(|h| h.name == *name) {
+            return Err(self.error(
+                host.name.span(),
+                "name",
+                format!("a second host named {name:?}"),
+            ));
+        }
+        let address = host.address.get_ref();
+        if address.trim().is_empty() || address.starts_with('-') || address.contains(' ') {
+            return Err(self.error(
+                host.address.span(),
+                "address",
+                format!("host {name:?}: {address:?} is not a host name or IP address"),
+            ));
+        }
+        let start = match host.start.get_ref() {
+            StartKind::Local => self.local_start(host)?,
+            StartKind::Ssh => self.ssh_start(host, folder)?,
+        };
+        Ok(Host {
+            name: name.clone(),
+            address: address.clone(),
+            start,
+            program: host.program.clone(),
+            federates: self.federates(host, before)?,
+        })
+    }
+
+    /// A local host takes none of the ssh fields.
+    fn local_start(&self, host: &HostText) -> Result<Start, String> {
+        let ssh_only = [
+            host.user.as_ref().map(|v| ("user", v.span())),
+            host.port.as_ref().map(|v| ("port", v.span())),
+            host.identity.as_ref().map(|v| ("identity", v.span())),
+            host.known_hosts.as_ref().map(|v| ("known_hosts", v.span())),
+        ];
+        if let Some((field, span)) = ssh_only.into_iter().flatten().next() {
+            let name = host.name.get_ref();
+            return Err(self.error(
+                span,
+                field,
+                format!("host {name:?} starts agents locally; {field} is for start = \"ssh\""),
+            ));
+        }
+        Ok(Start::Local)
+    }
+
+    /// An ssh host: a usable port and user, and key files that exist (relative to `folder`).
+    fn ssh_start(&self, host: &HostText, folder: &Path) -> Result<Start, String> {
+        let name = host.name.get_ref();
+        if let Some(port) = &host.port {
+            if *port.get_ref() == 0 {
+                return Err(self.error(port.span(), "port", format!("host {name:?}: ssh port 0")));
+            }
+        }
+        if let Some(user) = &host.user {
+            let u = user.get_ref();
+            if u.is_empty() || u.starts_with('-') || u.contains(['@', ' ']) {
+                return Err(self.error(
+                    user.span(),
+                    "user",
+                    format!("host {name:?}: {u:?} is not a user name"),
+                ));
+            }
+        }
+        let file_in = |p: &Option<Spanned<PathBuf>>, field: &str| {
+            p.as_ref()
+                .map(|p| {
+                    let full = folder.join(p.get_ref());
+                    if full.is_file() {
+                        Ok(full)
+                    } else {
+                        Err(self.error(
+                            p.span(),
+                            field,
+                            format!("host {name:?}: no file {}", full.display()),
+                        ))
+                    }
+                })
+                .transpose()
+        };
+        Ok(Start::Ssh {
+            user: host.user.as_ref().map(|u| u.get_ref().clone()),
+            port: host.port.as_ref().map(|p| *p.get_ref()),
+            identity: file_in(&host.identity, "identity")?,
+            known_hosts: file_in(&host.known_hosts, "known_hosts")?,
+        })
+    }
+
+    /// The host's federates: each placed once, on one host.
+    fn federates(&self, host: &HostText, before: &[Host]) -> Result<Vec<String>, String> {
+        let name = host.name.get_ref();
+        let mut federates = Vec::new();
+        for federate in &host.federates {
+            let f = federate.get_ref();
+            if let Some(other) = before.iter().find(|h| h.federates.contains(f)) {
+                return Err(self.error(
+                    federate.span(),
+                    "federates",
+                    format!("{f:?} is placed on host {:?} already", other.name),
+                ));
+            }
+            if federates.contains(f) {
+                return Err(self.error(
+                    federate.span(),
+                    "federates",
+                    format!("{f:?} twice on host {name:?}"),
+                ));
+            }
+            federates.push(f.clone());
+        }
+        Ok(federates)
     }
 }
 
