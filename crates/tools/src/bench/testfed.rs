@@ -26,15 +26,13 @@
 //! [`Team`]: in one process, atomics shared by their threads; with agents
 //! (`agents::testfed`), their coordinator. Both run the same per-federate code ([`Run`]).
 
-use super::human;
 use super::network::{Federation, Network, SETUP_TIMEOUT};
-use super::oneway::{check_rate, check_seconds, Clock, MAX_PAYLOAD_BYTES};
+use super::oneway::Clock;
 use super::results::Results;
 use super::team::{StartGate, Team};
 use super::{Api, BenchError, Mode, Setup, Transport};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, ObjectId};
@@ -42,7 +40,13 @@ use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle
 use trellis_monitor::metrics::FederateBoard;
 use trellis_net::rti::{Driver, RtiAmbassador, SendOptions};
 
-pub const DEFAULT_SECONDS: f64 = 20.0;
+mod config;
+mod report;
+
+pub use config::{LoadFederate, TestfedConfig, DEFAULT_SECONDS};
+pub use report::table;
+use report::{csv_rows, CSV_HEADER};
+
 /// The tag of greetings, sent until every federate hears every other; measured traffic
 /// carries [`LOAD_TAG`], so late greetings are never counted.
 const GREETING_TAG: &[u8] = b"greeting";
@@ -53,138 +57,6 @@ const GREETING_EVERY: Duration = Duration::from_millis(10);
 const STRAGGLER_QUIET: Duration = Duration::from_millis(500);
 pub(crate) const STRAGGLER_LIMIT: Duration = Duration::from_secs(10);
 const RECEIVE_POLL: Duration = Duration::from_millis(10);
-/// Each attribute is an object instance of its own; far beyond any load the paper ran.
-const MAX_ATTRIBUTES: usize = 100_000;
-
-fn default_seconds() -> f64 {
-    DEFAULT_SECONDS
-}
-
-fn default_ramp_rate() -> f64 {
-    1.0
-}
-
-/// A testfed run: how long, and the load federates.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TestfedConfig {
-    /// Seconds of sending, ramps included.
-    #[serde(default = "default_seconds")]
-    pub seconds: f64,
-    #[serde(rename = "federate")]
-    pub federates: Vec<LoadFederate>,
-}
-
-/// One load federate (the paper's testfed -n, -r, -s, -i and -w options).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LoadFederate {
-    pub name: String,
-    /// Attribute updates per tick: one Vehicle per attribute, each updating its Position.
-    pub attributes: usize,
-    /// Ticks per second at full rate.
-    pub rate_hz: f64,
-    /// Bytes per attribute value and per interaction.
-    pub size: usize,
-    /// Radio interactions per second (0: none).
-    #[serde(default)]
-    pub interaction_rate_hz: f64,
-    /// Seconds at `ramp_rate_hz` before the full rate.
-    #[serde(default)]
-    pub ramp_seconds: f64,
-    #[serde(default = "default_ramp_rate")]
-    pub ramp_rate_hz: f64,
-}
-
-impl TestfedConfig {
-    /// The paper's three-federate test: 11, 2 and 1 attribute updates at 20 Hz, 121 bytes,
-    /// interactions at 1 Hz, after 5 seconds at 1 Hz.
-    pub fn jads() -> TestfedConfig {
-        let load = |name: &str, attributes| LoadFederate {
-            name: name.to_owned(),
-            attributes,
-            rate_hz: 20.0,
-            size: 121,
-            interaction_rate_hz: 1.0,
-            ramp_seconds: 5.0,
-            ramp_rate_hz: 1.0,
-        };
-        TestfedConfig {
-            seconds: DEFAULT_SECONDS,
-            federates: vec![load("afewes", 11), load("jads", 2), load("acetef", 1)],
-        }
-    }
-
-    /// Parse and check a configuration.
-    pub fn from_toml(text: &str) -> Result<TestfedConfig, String> {
-        let config: TestfedConfig = toml::from_str(text).map_err(|e| e.to_string())?;
-        config.validate()?;
-        Ok(config)
-    }
-
-    /// Read, parse and check a configuration file; errors name the file.
-    pub fn load(path: &Path) -> Result<TestfedConfig, BenchError> {
-        let failed = |e: String| BenchError::Failed(format!("{}: {}", path.display(), e.trim()));
-        let text = std::fs::read_to_string(path).map_err(|e| failed(e.to_string()))?;
-        TestfedConfig::from_toml(&text).map_err(failed)
-    }
-
-    pub fn validate(&self) -> Result<(), String> {
-        let message = |e: BenchError| e.to_string();
-        if self.federates.is_empty() {
-            return Err("a testfed run needs at least one [[federate]]".into());
-        }
-        check_seconds("seconds", self.seconds).map_err(message)?;
-        let mut names = BTreeSet::new();
-        for federate in &self.federates {
-            if federate.name.trim().is_empty() {
-                return Err("every federate needs a name".into());
-            }
-            if !names.insert(federate.name.as_str()) {
-                return Err(format!("two federates are named {:?}", federate.name));
-            }
-            let about = |e: String| format!("federate {:?}: {e}", federate.name);
-            check_rate("rate_hz", federate.rate_hz)
-                .map_err(message)
-                .map_err(about)?;
-            check_rate("ramp_rate_hz", federate.ramp_rate_hz)
-                .map_err(message)
-                .map_err(about)?;
-            if federate.ramp_rate_hz > federate.rate_hz {
-                return Err(about(format!(
-                    "ramp_rate_hz ({}) is above rate_hz ({}): a ramp-up starts lower",
-                    federate.ramp_rate_hz, federate.rate_hz
-                )));
-            }
-            if federate.attributes > MAX_ATTRIBUTES {
-                return Err(about(format!(
-                    "attributes may be at most {MAX_ATTRIBUTES}, not {}",
-                    federate.attributes
-                )));
-            }
-            if federate.size > MAX_PAYLOAD_BYTES {
-                return Err(about(format!(
-                    "size may be at most {MAX_PAYLOAD_BYTES} bytes, not {}",
-                    federate.size
-                )));
-            }
-            let interactions = federate.interaction_rate_hz;
-            if !(interactions.is_finite() && interactions >= 0.0) {
-                return Err(about(format!(
-                    "interaction_rate_hz must be 0 or a positive number of Hz, not {interactions}"
-                )));
-            }
-            let ramp = federate.ramp_seconds;
-            if !(ramp.is_finite() && ramp >= 0.0 && ramp < self.seconds) {
-                return Err(about(format!(
-                    "ramp_seconds must be at least 0 and less than the run's {} seconds, not {ramp}",
-                    self.seconds
-                )));
-            }
-        }
-        Ok(())
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct TestfedOptions {
@@ -872,128 +744,5 @@ impl<T: Team<Counts> + ?Sized> Run<'_, T> {
     }
 }
 
-const CSV_HEADER: [&str; 17] = [
-    "name",
-    "at",
-    "attributes",
-    "rate_hz",
-    "size",
-    "interaction_rate_hz",
-    "ramp_seconds",
-    "ramp_rate_hz",
-    "updates_sent",
-    "ramp_updates_sent",
-    "interactions_sent",
-    "updates_received",
-    "interactions_received",
-    "updates_missing",
-    "interactions_missing",
-    "update_latency_max_us",
-    "interaction_latency_max_us",
-];
-
-fn csv_rows(summary: &TestfedSummary) -> Vec<Vec<String>> {
-    let us = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.3}"));
-    summary
-        .federates
-        .iter()
-        .map(|f| {
-            vec![
-                f.name.clone(),
-                f.at.clone(),
-                f.attributes.to_string(),
-                f.rate_hz.to_string(),
-                f.size.to_string(),
-                f.interaction_rate_hz.to_string(),
-                f.ramp_seconds.to_string(),
-                f.ramp_rate_hz.to_string(),
-                f.updates_sent.to_string(),
-                f.ramp_updates_sent.to_string(),
-                f.interactions_sent.to_string(),
-                f.updates_received.to_string(),
-                f.interactions_received.to_string(),
-                f.updates_missing.to_string(),
-                f.interactions_missing.to_string(),
-                us(f.update_latency_max_us),
-                us(f.interaction_latency_max_us),
-            ]
-        })
-        .collect()
-}
-
-/// The summary for people.
-pub fn table(s: &TestfedSummary) -> String {
-    let mut text = format!(
-        "testfed ({:?} API, attributes {:?}, interactions reliable), {} s:",
-        s.api, s.transport, s.seconds
-    );
-    for f in &s.federates {
-        text.push_str(&format!(
-            "\n  {:<12} sent {} updates ({} in the ramp), {} interactions; received {} updates, {} interactions; missing {} / {}; max latency {} / {} µs",
-            f.name, f.updates_sent, f.ramp_updates_sent, f.interactions_sent,
-            f.updates_received, f.interactions_received, f.updates_missing, f.interactions_missing,
-            human::us(f.update_latency_max_us), human::us(f.interaction_latency_max_us)
-        ));
-    }
-    human::push_clock(&mut text, &s.clock);
-    text
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ticks_ramp_then_run_at_full_rate() {
-        let load = LoadFederate {
-            name: "a".into(),
-            attributes: 1,
-            rate_hz: 10.0,
-            size: 8,
-            interaction_rate_hz: 0.0,
-            ramp_seconds: 2.0,
-            ramp_rate_hz: 1.0,
-        };
-        let mut ticks = Ticks::new(&load, 3.0);
-        let mut seen = Vec::new();
-        while let Some((at, in_ramp)) = ticks.next() {
-            seen.push((at, in_ramp));
-            ticks.advance(in_ramp);
-        }
-        let ramp: Vec<f64> = seen.iter().filter(|t| t.1).map(|t| t.0).collect();
-        assert_eq!(ramp, vec![0.0, 1.0]);
-        let full: Vec<f64> = seen.iter().filter(|t| !t.1).map(|t| t.0).collect();
-        assert_eq!(full.len(), 10);
-        assert_eq!(full[0], 2.0);
-        assert!(full.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn the_built_in_load_is_the_papers() {
-        let config = TestfedConfig::jads();
-        config.validate().unwrap();
-        let attributes: Vec<usize> = config.federates.iter().map(|f| f.attributes).collect();
-        assert_eq!(attributes, vec![11, 2, 1]);
-        let text = toml::to_string(&config).unwrap();
-        assert_eq!(TestfedConfig::from_toml(&text).unwrap(), config);
-    }
-
-    #[test]
-    fn bad_configurations_say_what_is_wrong() {
-        let error = |text: &str| TestfedConfig::from_toml(text).unwrap_err();
-        let one = |extra: &str| {
-            format!("seconds = 5\n[[federate]]\nname = \"a\"\nattributes = 1\nrate_hz = 10\nsize = 8\n{extra}")
-        };
-        assert!(error(&one("colour = \"red\"")).contains("colour"));
-        assert!(error("seconds = 5\n").contains("federate"));
-        assert!(error(&one("ramp_seconds = 9")).contains("ramp_seconds"));
-        assert!(error(&one("ramp_rate_hz = 50")).contains("ramp_rate_hz"));
-        assert!(error(&one("interaction_rate_hz = -1")).contains("interaction_rate_hz"));
-        let twice = format!(
-            "{}\n[[federate]]\nname = \"a\"\nattributes = 1\nrate_hz = 1\nsize = 1\n",
-            one("")
-        );
-        assert!(error(&twice).contains("two federates"));
-        assert!(TestfedConfig::from_toml(&one("")).is_ok());
-    }
-}
+mod tests;
