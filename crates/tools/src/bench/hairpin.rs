@@ -17,8 +17,8 @@
 //! own, answers `K` and that socket's port, and forwards datagrams from the sender to the
 //! receiver (and from the receiver to the sender) until the request's connection closes.
 
-use super::sides::{TcpSide, UdpSide};
-use super::BenchError;
+use super::sides::{tcp_pair, udp_pair, Sides, TcpSide, UdpSide};
+use super::{BenchError, Raw};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -253,6 +253,29 @@ impl Drop for LocalForwarder {
             }
         }
     }
+}
+
+/// A raw pair of `raw` sockets, (sender's end, receiver's end): directly connected, or
+/// through the forwarder at `via`.
+pub(crate) fn raw_pair(raw: Raw, via: Option<SocketAddr>) -> Result<Sides, BenchError> {
+    Ok(match (raw, via) {
+        (Raw::Tcp, None) => {
+            let (a, b) = tcp_pair()?;
+            (Box::new(a), Box::new(b))
+        }
+        (Raw::Udp, None) => {
+            let (a, b) = udp_pair()?;
+            (Box::new(a), Box::new(b))
+        }
+        (Raw::Tcp, Some(via)) => {
+            let (a, b) = tcp_pair_via(via)?;
+            (Box::new(a), Box::new(b))
+        }
+        (Raw::Udp, Some(via)) => {
+            let (a, b) = udp_pair_via(via)?;
+            (Box::new(a), Box::new(b))
+        }
+    })
 }
 
 /// A TCP pair whose bytes go through the forwarder at `via`: (sender's end, receiver's end).

@@ -9,10 +9,11 @@
 //! through its measured offset ([`Clock::shifted`]), so send and receipt times are compared
 //! on one clock to within the offsets' bounds.
 
+use super::hairpin::raw_pair;
 use super::human;
 use super::network::{Network, SETUP_TIMEOUT};
 use super::results::Results;
-use super::sides::{federate_pair, node_pair, tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
+use super::sides::{federate_pair, node_pair, Side, Sides, MAX_UDP_PAYLOAD};
 use super::sweep::Sweep;
 use super::{Api, BenchError, Mode, Raw, Setup, Transport};
 use serde::{Deserialize, Serialize};
@@ -260,15 +261,8 @@ pub fn run(options: &OnewayOptions, results: &Results) -> Result<OnewaySummary, 
     // routers outlive the federates.
     let network;
     let federation;
-    let (mut sender, mut receiver): (Box<dyn Side>, Box<dyn Side>) = match options.raw {
-        Some(Raw::Tcp) => {
-            let (a, b) = tcp_pair()?;
-            (Box::new(a), Box::new(b))
-        }
-        Some(Raw::Udp) => {
-            let (a, b) = udp_pair()?;
-            (Box::new(a), Box::new(b))
-        }
+    let (mut sender, mut receiver): Sides = match options.raw {
+        Some(raw) => raw_pair(raw, None)?,
         None => {
             network = Network::start(setup)?;
             let (from, to) = network.attachments().pairs(1)?.remove(0);

@@ -2,16 +2,15 @@
 //! the mean over pairs after discarding the two largest pair means, the standard
 //! deviation, and every pair's mean.
 
-use super::hairpin::{tcp_pair_via, udp_pair_via, LocalForwarder};
+use super::hairpin::{raw_pair, LocalForwarder};
 use super::human;
 use super::network::Network;
 use super::results::Results;
-use super::sides::{federate_pair, node_pair, tcp_pair, udp_pair, Side, MAX_UDP_PAYLOAD};
+use super::sides::{federate_pair, node_pair, Side, Sides, MAX_UDP_PAYLOAD};
 use super::stats::{mean_std, without_two_largest};
 use super::{Api, BenchError, Mode, Raw, Setup, Transport};
 use hdrhistogram::Histogram;
 use serde::Serialize;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -87,8 +86,6 @@ pub(crate) struct Measured {
     pub(crate) lost: usize,
 }
 
-type Sides = (Box<dyn Side>, Box<dyn Side>);
-
 pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSummary, BenchError> {
     let pair_count = if options.placement.is_empty() {
         options.pairs
@@ -107,10 +104,7 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
         )));
     }
     // Sides are made before any thread starts: a setup failure leaves nothing running.
-    let network = match options.raw {
-        None => Some(Network::start(setup)?),
-        Some(_) => None,
-    };
+    let mut network = None;
     let forwarder = if options.raw.is_some() && options.relayed {
         Some(LocalForwarder::start()?)
     } else {
@@ -118,8 +112,8 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
     };
     let mut pairs = Vec::new();
     let mut sides: Vec<Sides> = Vec::new();
-    match &network {
-        None => {
+    match options.raw {
+        Some(raw) => {
             let via = forwarder.as_ref().map(|f| f.address);
             for i in 0..pair_count {
                 pairs.push(PairInfo {
@@ -128,10 +122,11 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
                     // Sender to forwarder, forwarder to receiver.
                     links: if via.is_some() { 2 } else { 0 },
                 });
-                sides.push(raw_pair(options.raw, via)?);
+                sides.push(raw_pair(raw, via)?);
             }
         }
-        Some(network) => {
+        None => {
+            let network: &Network = network.insert(Network::start(setup)?);
             let attachments = network.attachments();
             let placed = if options.placement.is_empty() {
                 attachments.pairs(options.pairs)?
@@ -172,28 +167,6 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
     drop(network);
     drop(forwarder);
     Ok(summary)
-}
-
-/// The two ends of a raw pair, directly or through the forwarder at `via`.
-fn raw_pair(raw: Option<Raw>, via: Option<SocketAddr>) -> Result<Sides, BenchError> {
-    Ok(match (raw, via) {
-        (Some(Raw::Udp), None) => {
-            let (a, b) = udp_pair()?;
-            (Box::new(a), Box::new(b))
-        }
-        (Some(Raw::Udp), Some(via)) => {
-            let (a, b) = udp_pair_via(via)?;
-            (Box::new(a), Box::new(b))
-        }
-        (_, None) => {
-            let (a, b) = tcp_pair()?;
-            (Box::new(a), Box::new(b))
-        }
-        (_, Some(via)) => {
-            let (a, b) = tcp_pair_via(via)?;
-            (Box::new(a), Box::new(b))
-        }
-    })
 }
 
 /// Run the sizes over the prepared pairs, all pairs at once per size.

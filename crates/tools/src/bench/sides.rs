@@ -11,6 +11,9 @@ use trellis_core::fom::AttributeHandle;
 use trellis_net::rti::{Driver, RtiAmbassador, SendOptions};
 use trellis_net::DirectNode;
 
+/// A pair's two ends, whatever carries them: (sender's end, receiver's end).
+pub(crate) type Sides = (Box<dyn Side>, Box<dyn Side>);
+
 /// One end: sends payloads, receives the other end's.
 pub(crate) trait Side: Send {
     fn send(&mut self, payload: &[u8]) -> Result<(), BenchError>;

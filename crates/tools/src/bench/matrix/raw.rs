@@ -3,9 +3,9 @@
 use super::party::{Outcome, Shared};
 use super::tally::{Header, Tally};
 use super::{CasePlan, RECEIVE_POLL, STRAGGLER_LIMIT, STRAGGLER_QUIET};
-use crate::bench::hairpin::{tcp_pair_via, udp_pair_via};
+use crate::bench::hairpin::raw_pair;
 use crate::bench::oneway::{deadline, Clock, RaiseOnDrop};
-use crate::bench::sides::{tcp_pair, udp_pair, Side};
+use crate::bench::sides::Side;
 use crate::bench::team::START_LEAD;
 use crate::bench::{BenchError, Raw};
 use std::net::SocketAddr;
@@ -26,24 +26,7 @@ pub(super) fn raw_case(
     let mut incoming: Vec<(usize, usize, Box<dyn Side>)> = Vec::new();
     for receiver in plan.receivers() {
         for sender in plan.heard_by(receiver) {
-            let (out, into): (Box<dyn Side>, Box<dyn Side>) = match (raw, via) {
-                (Raw::Tcp, None) => {
-                    let (a, b) = tcp_pair()?;
-                    (Box::new(a), Box::new(b))
-                }
-                (Raw::Udp, None) => {
-                    let (a, b) = udp_pair()?;
-                    (Box::new(a), Box::new(b))
-                }
-                (Raw::Tcp, Some(via)) => {
-                    let (a, b) = tcp_pair_via(via)?;
-                    (Box::new(a), Box::new(b))
-                }
-                (Raw::Udp, Some(via)) => {
-                    let (a, b) = udp_pair_via(via)?;
-                    (Box::new(a), Box::new(b))
-                }
-            };
+            let (out, into) = raw_pair(raw, via)?;
             outgoing[sender].push(out);
             incoming.push((receiver, sender, into));
         }
