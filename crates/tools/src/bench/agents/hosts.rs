@@ -177,13 +177,11 @@ impl HostsFile {
     /// Parse `text` as the hosts file `path` (relative paths in it are against its folder).
     pub fn parse(path: &Path, text: &str) -> Result<HostsFile, String> {
         let file = path.display();
+        let at = Locator { path, text };
         let parsed: FileText = toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(0, |s| {
-                text[..s.start.min(text.len())].matches('\n').count() + 1
-            });
+            let line = e.span().map_or(0, |s| at.line(s.start));
             format!("{file}:{line}: {}", e.message().trim())
         })?;
-        let at = Locator { path, text };
         let control = parsed
             .control
             .as_ref()
@@ -257,11 +255,14 @@ struct Locator<'a> {
 }
 
 impl Locator<'_> {
+    /// The 1-based line of byte `offset` (counted in bytes: any offset is safe).
+    fn line(&self, offset: usize) -> usize {
+        let before = &self.text.as_bytes()[..offset.min(self.text.len())];
+        before.iter().filter(|&&b| b == b'\n').count() + 1
+    }
+
     fn error(&self, span: std::ops::Range<usize>, field: &str, message: String) -> String {
-        let line = self.text[..span.start.min(self.text.len())]
-            .matches('\n')
-            .count()
-            + 1;
+        let line = self.line(span.start);
         format!("{}:{line}: {field}: {message}", self.path.display())
     }
 
