@@ -222,7 +222,7 @@ fn own_address(via: SocketAddr) -> IpAddr {
 /// raw baseline goes through to measure what any relay pays (`--raw tcp --relayed`).
 pub(crate) struct LocalForwarder {
     pub(crate) address: SocketAddr,
-    stop: Arc<AtomicBool>,
+    stopping: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
 }
 
@@ -230,27 +230,40 @@ impl LocalForwarder {
     pub(crate) fn start() -> Result<LocalForwarder, BenchError> {
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
         let address = listener.local_addr()?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let serving = Arc::clone(&stop);
+        let stopping = Arc::new(AtomicBool::new(false));
+        let serving = Arc::clone(&stopping);
         let thread = std::thread::Builder::new()
             .name("hairpin".into())
             .spawn(move || serve(listener, serving))?;
         Ok(LocalForwarder {
             address,
-            stop,
+            stopping,
             thread: Some(thread),
         })
+    }
+
+    /// Stop accepting and wait for it: how serving ended (dropping logs a failure instead).
+    /// Each pair's threads end when its sockets close.
+    #[cfg(test)]
+    fn stop(mut self) -> std::io::Result<()> {
+        self.halt()
+    }
+
+    fn halt(&mut self) -> std::io::Result<()> {
+        self.stopping.store(true, Ordering::SeqCst);
+        match self.thread.take() {
+            Some(thread) => thread
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("its thread panicked"))),
+            None => Ok(()),
+        }
     }
 }
 
 impl Drop for LocalForwarder {
-    /// Stops accepting; each pair's threads end when its sockets close.
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(thread) = self.thread.take() {
-            if let Ok(Err(e)) = thread.join() {
-                tracing::warn!("the local hairpin forwarder: {e}");
-            }
+        if let Err(e) = self.halt() {
+            tracing::warn!("the local hairpin forwarder: {e}");
         }
     }
 }
@@ -325,15 +338,6 @@ mod tests {
     use super::super::sides::Side;
     use super::*;
 
-    fn forwarder() -> (SocketAddr, Arc<AtomicBool>, std::thread::JoinHandle<()>) {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let address = listener.local_addr().unwrap();
-        let stop = Arc::new(AtomicBool::new(false));
-        let serving = Arc::clone(&stop);
-        let thread = std::thread::spawn(move || serve(listener, serving).unwrap());
-        (address, stop, thread)
-    }
-
     fn received(side: &mut dyn Side) -> Vec<u8> {
         let deadline = Instant::now() + STEP_TIMEOUT;
         loop {
@@ -349,7 +353,8 @@ mod tests {
 
     #[test]
     fn messages_come_back_through_the_forwarder_unchanged() {
-        let (via, stop, thread) = forwarder();
+        let forwarder = LocalForwarder::start().unwrap();
+        let via = forwarder.address;
         let (mut tcp_out, mut tcp_in) = tcp_pair_via(via).unwrap();
         let (mut udp_out, mut udp_in) = udp_pair_via(via).unwrap();
         for size in [24, 1500, 9000] {
@@ -359,20 +364,18 @@ mod tests {
             udp_out.send(&message).unwrap();
             assert_eq!(received(&mut udp_in), message);
         }
-        stop.store(true, Ordering::SeqCst);
-        thread.join().unwrap();
+        forwarder.stop().unwrap();
     }
 
     #[test]
     fn an_unknown_request_is_refused() {
-        let (via, stop, thread) = forwarder();
-        let mut stream = TcpStream::connect(via).unwrap();
+        let forwarder = LocalForwarder::start().unwrap();
+        let mut stream = TcpStream::connect(forwarder.address).unwrap();
         stream.write_all(b"X\x00\x01").unwrap();
         stream.set_read_timeout(Some(STEP_TIMEOUT)).unwrap();
         let mut answer = [0u8; 1];
         // The forwarder drops the connection without answering.
         assert_eq!(stream.read(&mut answer).unwrap_or(0), 0);
-        stop.store(true, Ordering::SeqCst);
-        thread.join().unwrap();
+        forwarder.stop().unwrap();
     }
 }
