@@ -6,7 +6,7 @@ use crate::callbacks::{
     TrellisCallbacks, TrellisValuesCallback, TRELLIS_ORDER_RECEIVE, TRELLIS_ORDER_TIMESTAMP,
     TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE,
 };
-use crate::ffi::{TrellisBytes, TrellisHandleValue};
+use crate::ffi::{c_string, TrellisBytes, TrellisHandleValue};
 use crate::session::LocalCallback;
 use crate::time::TrellisTime;
 use std::ffi::{c_char, c_void, CString};
@@ -22,10 +22,6 @@ type ByHandle = Option<unsafe extern "C" fn(*mut c_void, u64)>;
 type ByText = Option<unsafe extern "C" fn(*mut c_void, *const c_char)>;
 type ByTexts = Option<unsafe extern "C" fn(*mut c_void, *const *const c_char, usize)>;
 type AtTime = Option<unsafe extern "C" fn(*mut c_void, TrellisTime)>;
-
-fn c_string(text: &str) -> CString {
-    CString::new(text.replace('\0', " ")).unwrap_or_default()
-}
 
 fn c_strings(texts: &[String]) -> (Vec<CString>, Vec<*const c_char>) {
     let owned: Vec<CString> = texts.iter().map(|t| c_string(t)).collect();

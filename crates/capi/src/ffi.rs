@@ -63,8 +63,13 @@ pub(crate) fn entry(body: impl FnOnce() -> Result<(), Failure>) -> TrellisStatus
     }
 }
 
+/// `text` as a C string: an interior NUL (which C would read as the end) becomes a space.
+pub(crate) fn c_string(text: &str) -> CString {
+    CString::new(text.replace('\0', " ")).unwrap_or_default()
+}
+
 pub(crate) fn set_last_error(message: &str) {
-    let text = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    let text = c_string(message);
     LAST_ERROR.with(|last| *last.borrow_mut() = text);
 }
 
@@ -87,9 +92,7 @@ pub extern "C" fn trellis_string_free(s: *mut c_char) {
 /// Hand a string to the caller, who frees it with trellis_string_free.
 pub(crate) fn give_string(text: &str, out: *mut *mut c_char) -> Result<(), Failure> {
     let out = out_ref(out, "out")?;
-    *out = CString::new(text.replace('\0', " "))
-        .unwrap_or_default()
-        .into_raw();
+    *out = c_string(text).into_raw();
     Ok(())
 }
 
