@@ -243,18 +243,20 @@ fn number_dimensions(
     (dimensions, handles)
 }
 
+/// Each class's handle by qualified name: its place in name order.
+fn handles_by_name<H>(tree: &Tree, handle: impl Fn(u32) -> H) -> BTreeMap<&str, H> {
+    (tree.classes.keys().enumerate())
+        .map(|(i, qualified)| (qualified.as_str(), handle(i as u32)))
+        .collect()
+}
+
 /// The object classes and their attributes. Handles follow qualified names, so every
 /// process that loads the same modules, in any order, numbers everything alike.
 fn object_classes(
     objects: &Tree,
     resolver: &mut Resolver<'_>,
 ) -> (Vec<ObjectClass>, Vec<Attribute>) {
-    let index: BTreeMap<&str, ObjectClassHandle> = objects
-        .classes
-        .keys()
-        .enumerate()
-        .map(|(i, q)| (q.as_str(), ObjectClassHandle(i as u32)))
-        .collect();
+    let index = handles_by_name(objects, ObjectClassHandle);
     let mut classes = Vec::new();
     let mut attributes = Vec::new();
     for (qualified, class) in &objects.classes {
@@ -311,12 +313,7 @@ fn interaction_classes(
     interactions: &Tree,
     resolver: &mut Resolver<'_>,
 ) -> (Vec<InteractionClass>, Vec<Parameter>) {
-    let index: BTreeMap<&str, InteractionClassHandle> = interactions
-        .classes
-        .keys()
-        .enumerate()
-        .map(|(i, q)| (q.as_str(), InteractionClassHandle(i as u32)))
-        .collect();
+    let index = handles_by_name(interactions, InteractionClassHandle);
     let mut classes: Vec<InteractionClass> = Vec::new();
     let mut parameters = Vec::new();
     for (qualified, class) in &interactions.classes {
