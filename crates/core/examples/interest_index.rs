@@ -17,6 +17,7 @@ use std::hint::black_box;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 use trellis_core::router::{IndexStats, InterestIndex};
+use trellis_core::sim::Rng;
 
 #[global_allocator]
 static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
@@ -34,16 +35,10 @@ fn from_env(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// xorshift64: random ids without a dependency, the same sequence every run.
-struct Ids(u64);
-
-impl Ids {
-    fn below(&mut self, bound: u32) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % u64::from(bound)) as u32
-    }
+/// Random ids below `bound` from the simulator's seeded generator: the same sequence every
+/// run.
+fn below(rng: &mut Rng, bound: u32) -> u32 {
+    rng.below(u64::from(bound)) as u32
 }
 
 /// The fastest of `runs` runs of `one`, which returns nanoseconds per operation.
@@ -108,16 +103,16 @@ fn one_link_a_million_ids(runs: usize, lookups: usize) {
         bytes = counting_alloc::LIVE_BYTES.load(Ordering::Relaxed) - before;
         elapsed / declared.len() as f64
     });
-    let mut ids = Ids(0x9e37_79b9_7f4a_7c15);
+    let mut ids = Rng::new(1);
     let repeat = fastest(runs, || per_lookup(&index, lookups, || 7));
     let hit = fastest(runs, || {
         per_lookup(&index, lookups, || {
-            let r = ids.below(RUNS_OF_IDS);
-            r * 4 * RUN_LEN + ids.below(RUN_LEN)
+            let r = below(&mut ids, RUNS_OF_IDS);
+            r * 4 * RUN_LEN + below(&mut ids, RUN_LEN)
         })
     });
     let miss = fastest(runs, || {
-        per_lookup(&index, lookups, || span + ids.below(span))
+        per_lookup(&index, lookups, || span + below(&mut ids, span))
     });
     println!(
         "1 link, {} ids in {RUNS_OF_IDS} runs: declaring {add_ns:.1} ns/id, {:.3} B/id held \
@@ -135,9 +130,11 @@ fn overlapping_windows(runs: usize, lookups: usize) {
     for link in 0..WINDOW_LINKS {
         index.add(&window(link, 0), link);
     }
-    let mut ids = Ids(0x2545_f491_4f6c_dd1d);
+    let mut ids = Rng::new(2);
     let cells = MAP_SIDE * MAP_SIDE;
-    let hit = fastest(runs, || per_lookup(&index, lookups, || ids.below(cells)));
+    let hit = fastest(runs, || {
+        per_lookup(&index, lookups, || below(&mut ids, cells))
+    });
     // A moving region: one link's window steps a column right and back, as a simulator's
     // interest follows its entities (a removal and an addition each step).
     const MOVES: u32 = 200;
