@@ -72,6 +72,9 @@ pub enum CloseReason {
     Transport(String),
     /// The peer closed the connection without a goodbye.
     EndOfStream,
+    /// A connection we accepted closed before sending a single byte: a port probe (a
+    /// federate library checking that a router answers, a health check), not a failure.
+    ClosedBeforeHello,
     /// This node closed the link (shutdown, or an operator's request).
     Local(String),
 }
@@ -111,6 +114,12 @@ impl fmt::Display for CloseReason {
             CloseReason::Transport(e) => write!(f, "transport error: {e}"),
             CloseReason::EndOfStream => {
                 write!(f, "connection closed by the peer without a goodbye")
+            }
+            CloseReason::ClosedBeforeHello => {
+                write!(
+                    f,
+                    "connection closed before sending anything (a port probe)"
+                )
             }
             CloseReason::Local(reason) => write!(f, "{reason}"),
         }

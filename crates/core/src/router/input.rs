@@ -111,6 +111,7 @@ impl Router {
             _ if !link.inbuf.is_empty() => CloseReason::Protocol(WireError::Truncated {
                 missing: missing_bytes(&link.inbuf),
             }),
+            LinkState::Handshake { expect: None } => CloseReason::ClosedBeforeHello,
             _ => CloseReason::EndOfStream,
         };
         self.begin_close(now, slot, reason, false);

@@ -326,6 +326,9 @@ impl EventLoop {
                         CloseReason::Local(_) | CloseReason::PeerGoodbye(_) => {
                             tracing::info!(host = %host_name, %peer, "link closed: {reason}")
                         }
+                        CloseReason::ClosedBeforeHello => {
+                            tracing::debug!(host = %host_name, %peer, "{reason}")
+                        }
                         _ => {
                             if let Some(suppressed) = h.warnings.admit(now) {
                                 tracing::warn!(

@@ -221,3 +221,54 @@ fn oversize_and_truncated_frames_are_reported_as_such() {
         "{evs:?}"
     );
 }
+
+/// A connection that closes before sending a byte is a port probe (the C++ library's connect
+/// check, a health check): it closes as such, not as a peer that died without a goodbye.
+/// One that stops mid-hello is still a truncated frame, and a federate's link that ends
+/// after its hello still ended without a goodbye.
+#[test]
+fn a_connection_closed_before_a_byte_is_a_probe_not_a_failure() {
+    let now = Time::ZERO;
+    let mut router = small_router(1 << 20);
+    let probe = router.add_link(now, LinkSpec::accepted("probe"));
+    router.handle_eof(now, probe);
+    let evs = events(&mut router, now);
+    assert!(
+        matches!(
+            &evs[..],
+            [Event::LinkClosed {
+                reason: CloseReason::ClosedBeforeHello,
+                ..
+            }]
+        ),
+        "{evs:?}"
+    );
+    let half = router.add_link(now, LinkSpec::accepted("half"));
+    router.handle_bytes(now, half, &[40, 0, 0]);
+    router.handle_eof(now, half);
+    let evs = events(&mut router, now);
+    assert!(
+        matches!(
+            &evs[..],
+            [Event::LinkClosed {
+                reason: CloseReason::Protocol(WireError::Truncated { .. }),
+                ..
+            }]
+        ),
+        "{evs:?}"
+    );
+    let federate = Peer::federate(&mut router, now, "a", FED);
+    events(&mut router, now);
+    router.handle_eof(now, federate.link);
+    let evs = events(&mut router, now);
+    assert!(
+        evs.iter().any(|e| matches!(
+            e,
+            Event::LinkClosed {
+                reason: CloseReason::EndOfStream,
+                ..
+            }
+        )),
+        "{evs:?}"
+    );
+}
