@@ -431,7 +431,8 @@ TrellisStatus trellis_unsubscribe_interaction_class(struct TrellisRti *handle,
                                                     uint64_t interaction);
 
 /*
- Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"), optionally followed by
+ Connect: designator "tcp://HOST:PORT", "HOST:PORT" or OpenRTI's "rti://HOST[:PORT]"
+ (its port 14321 when none is given), optionally followed by
  "?driver=direct" (the default: the node runs inside service calls and evoke, lowest
  latency) or "?driver=thread" (the node has a thread of its own: batches form, highest
  throughput), and "&bundle_us=N" (direct only; 0 to 100000, default 50): an update

@@ -9,87 +9,15 @@ use std::ffi::c_char;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 use trellis_core::federate::{ResignAction, TimeRepresentation};
 use trellis_core::fom::ObjectModel;
-use trellis_net::rti::Driver;
-use trellis_net::{Endpoint, DEFAULT_BUNDLE_HOLD};
-
-/// Where a federate attaches when the designator is empty and TRELLIS_RTI_ADDRESS unset.
-pub const TRELLIS_DEFAULT_DESIGNATOR: &str = "tcp://127.0.0.1:7000";
 
 /// Logical time representations (`trellis_time_representation`).
 pub const TRELLIS_TIME_INTEGER64: i32 = 0;
 pub const TRELLIS_TIME_FLOAT64: i32 = 1;
 
-/// Where and how to attach: the router's endpoint, how the node is driven, and how long
-/// a direct node holds publishes to bundle them.
-pub(crate) struct Designator {
-    pub endpoint: Endpoint,
-    pub driver: Driver,
-    pub bundle_hold: Duration,
-}
-
-/// The longest `bundle_us` a designator may ask for.
-const MAX_BUNDLE_HOLD: Duration = Duration::from_millis(100);
-
-/// "tcp://HOST:PORT" (or "HOST:PORT"), optionally "?driver=direct|thread&bundle_us=N":
-/// direct (the default) runs the node on the caller's thread inside service calls and
-/// evoke, lowest latency; thread gives the node a thread of its own, so batches form while
-/// the federate works. `bundle_us` (direct only; 50 by default, at
-/// most 100000, 0 writes each update at once) holds a publish that comes within N µs of the
-/// last written bundle for the next one (`NodeConfig::bundle_hold`).
-fn parse_designator(designator: Option<&str>) -> Result<Designator, Failure> {
-    let from_env = std::env::var("TRELLIS_RTI_ADDRESS").ok();
-    let text = designator
-        .or(from_env.as_deref().filter(|s| !s.is_empty()))
-        .unwrap_or(TRELLIS_DEFAULT_DESIGNATOR);
-    let invalid = |why: String| {
-        Failure::new(
-            TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR,
-            format!("local settings designator {text:?}: {why}; expected tcp://HOST:PORT[?driver=direct|thread][&bundle_us=N]"),
-        )
-    };
-    let (address, options) = text.split_once('?').unwrap_or((text, ""));
-    let mut driver = Driver::Direct;
-    let mut bundle_hold = DEFAULT_BUNDLE_HOLD;
-    for option in options.split('&').filter(|o| !o.is_empty()) {
-        match option.split_once('=') {
-            Some(("driver", "direct")) => driver = Driver::Direct,
-            Some(("driver", "thread")) => driver = Driver::Thread,
-            Some(("bundle_us", micros)) => {
-                bundle_hold = micros
-                    .parse()
-                    .ok()
-                    .map(Duration::from_micros)
-                    .filter(|hold| *hold <= MAX_BUNDLE_HOLD)
-                    .ok_or_else(|| {
-                        invalid(format!(
-                            "bundle_us={micros:?} is not a whole number of microseconds up to {}",
-                            MAX_BUNDLE_HOLD.as_micros()
-                        ))
-                    })?;
-            }
-            _ => return Err(invalid(format!("unknown option {option:?}"))),
-        }
-    }
-    let url = if address.contains("://") {
-        address.to_owned()
-    } else {
-        format!("tcp://{address}")
-    };
-    match url.parse::<Endpoint>() {
-        Ok(endpoint @ Endpoint::Tcp(_)) => Ok(Designator {
-            endpoint,
-            driver,
-            bundle_hold,
-        }),
-        Ok(_) => Err(invalid("federates attach over TCP".into())),
-        Err(e) => Err(invalid(e.to_string())),
-    }
-}
-
-/// Connect: designator "tcp://HOST:PORT" (or "HOST:PORT"), optionally followed by
+/// Connect: designator "tcp://HOST:PORT", "HOST:PORT" or OpenRTI's "rti://HOST[:PORT]"
+/// (its port 14321 when none is given), optionally followed by
 /// "?driver=direct" (the default: the node runs inside service calls and evoke, lowest
 /// latency) or "?driver=thread" (the node has a thread of its own: batches form, highest
 /// throughput), and "&bundle_us=N" (direct only; 0 to 100000, default 50): an update
@@ -109,7 +37,7 @@ pub extern "C" fn trellis_connect(
         // SAFETY: header contract.
         let designator = unsafe { optional_text(designator, "designator") }?;
         let mut session = Session::new();
-        let designator = parse_designator(designator)?;
+        let designator = crate::designator::parse(designator)?;
         session.connect(designator)?;
         let shared = Arc::new(Shared {
             session: Mutex::new(session),

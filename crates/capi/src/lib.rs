@@ -22,6 +22,7 @@
 mod callbacks;
 mod declaration;
 mod deliver;
+mod designator;
 mod federation;
 mod ffi;
 mod object;

@@ -7,7 +7,7 @@
 //! federation. Management calls for another federation while joined use a node of their
 //! own for that call.
 
-use crate::federation::Designator;
+use crate::designator::Designator;
 use crate::status::{
     Failure, TRELLIS_ERR_CONNECTION_FAILED, TRELLIS_ERR_FEDERATE_NOT_EXECUTION_MEMBER,
     TRELLIS_ERR_NOT_CONNECTED,

@@ -15,7 +15,7 @@ use trellis_tools::bench::Bundling;
 
 #[derive(Args)]
 pub(crate) struct RouterArgs {
-    /// Where to listen: tcp://HOST:PORT, udp://HOST:PORT (best effort beside TCP), mem://NAME.
+    /// Where to listen: tcp://HOST:PORT (or HOST:PORT, or OpenRTI's rti://HOST[:PORT]), udp://HOST:PORT (best effort beside TCP), mem://NAME.
     #[arg(long = "listen", value_name = "URL", required_unless_present_any = ["topology", "plan"])]
     listen: Vec<String>,
     /// Another router of our mesh (clique); of each pair, the lower address dials.

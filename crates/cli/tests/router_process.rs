@@ -538,3 +538,64 @@ fn a_federate_whose_registry_restarted_without_it_reclaims_its_membership() {
     }
     drop(leaf);
 }
+
+/// `--listen HOST:PORT` without a scheme, as the C++ designator takes it, listens on TCP;
+/// OpenRTI's `rti://HOST:PORT` dials it.
+#[test]
+fn a_router_listens_on_a_bare_host_port_and_is_dialed_as_rti() {
+    let router = RouterProcess::start(&["--listen", "127.0.0.1:0"]);
+    assert!(
+        matches!(router.tcp(), Endpoint::Tcp(_)),
+        "{:?}",
+        router.endpoints
+    );
+    let rti: Endpoint = format!("rti://{}", router.address()).parse().unwrap();
+    let a = Node::connect(NodeConfig::child_of("a", FED, rti.clone())).unwrap();
+    let b = Node::connect(NodeConfig::child_of("b", FED, rti)).unwrap();
+    b.subscribe(&ids(&[1])).unwrap();
+    exchange(&a, &b, 1, b"bare");
+    assert!(router.terminate().success());
+}
+
+/// A normal federate's life — the C++ library's connect probe, create, join, resign,
+/// destroy, leave — logs nothing above INFO at the router: warnings are for failures.
+#[test]
+fn a_normal_federate_life_logs_no_warning_at_the_router() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(["router", "--listen", "tcp://127.0.0.1:0"])
+        .env("TRELLIS_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("trellis runs");
+    let stdout = child.stdout.take().unwrap();
+    let line = BufReader::new(stdout).lines().next().unwrap().unwrap();
+    let at: Endpoint = line.strip_prefix("listening on ").unwrap().parse().unwrap();
+    let Endpoint::Tcp(address) = at else {
+        unreachable!()
+    };
+    drop(TcpStream::connect(address).unwrap()); // what connect() does to check a router answers
+    let mut rti = federate_at(at, "QuietLife", "quiet");
+    rti.resign_federation_execution(trellis_core::federate::ResignAction::NoAction)
+        .unwrap();
+    rti.destroy_federation_execution().unwrap();
+    drop(rti);
+    let mut pipe = child.stderr.take().unwrap();
+    let router = RouterProcess {
+        child,
+        endpoints: Vec::new(),
+    };
+    assert!(router.terminate().success());
+    let mut text = String::new();
+    pipe.read_to_string(&mut text).unwrap();
+    let loud: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(" WARN ") || l.contains(" ERROR "))
+        .collect();
+    assert!(
+        loud.is_empty(),
+        "warnings for a normal life:\n{}",
+        loud.join("\n")
+    );
+    assert!(text.contains("link up"), "the log was read at INFO: {text}");
+}

@@ -1,4 +1,9 @@
 //! Where a node listens or dials: `tcp://host:port`, `udp://host:port`, `mem://name`.
+//!
+//! Spellings other RTIs' users write are accepted for TCP too: `host:port` without a scheme
+//! (as the C++ local settings designator always took), and OpenRTI's `rti://host[:port]`
+//! (its port 14321 when none is given, `rti://` alone for this host), so a federate or a
+//! command line written for OpenRTI needs no edit. They print back as `tcp://`.
 
 use std::fmt;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -14,6 +19,9 @@ pub enum Endpoint {
     /// Another host in the same process and runtime.
     Memory(String),
 }
+
+/// The port OpenRTI's `rti://` designators use when they give none (its `rtinode` default).
+pub const OPENRTI_DEFAULT_PORT: u16 = 14321;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("bad address {text:?}: {why}")]
@@ -31,7 +39,12 @@ impl FromStr for Endpoint {
             why: why.to_owned(),
         };
         let Some((scheme, rest)) = text.split_once("://") else {
-            return Err(err("expected scheme://address, e.g. tcp://127.0.0.1:7000"));
+            if text.contains('/') || !text.contains(':') {
+                return Err(err(
+                    "expected scheme://address or host:port, e.g. tcp://127.0.0.1:7000",
+                ));
+            }
+            return resolve(text).map(Endpoint::Tcp).map_err(|why| err(&why));
         };
         match scheme {
             "tcp" | "udp" => {
@@ -45,6 +58,9 @@ impl FromStr for Endpoint {
                     Endpoint::Udp(addr)
                 })
             }
+            "rti" => resolve_openrti(rest)
+                .map(Endpoint::Tcp)
+                .map_err(|why| err(&why)),
             "mem" => {
                 if rest.is_empty() || rest.contains('/') {
                     return Err(err("a memory endpoint is mem://name"));
@@ -52,10 +68,33 @@ impl FromStr for Endpoint {
                 Ok(Endpoint::Memory(rest.to_owned()))
             }
             other => Err(err(&format!(
-                "unknown scheme {other:?} (use tcp, udp or mem)"
+                "unknown scheme {other:?} (use tcp, udp, mem, or rti as OpenRTI does)"
             ))),
         }
     }
+}
+
+/// OpenRTI's `rti://host[:port][/]`: its default port when none is given, this host when
+/// no host is.
+fn resolve_openrti(rest: &str) -> Result<SocketAddr, String> {
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    if rest.contains('/') {
+        return Err("rti:// takes host[:port] and no path".into());
+    }
+    let host = if rest.is_empty() { "127.0.0.1" } else { rest };
+    let has_port = match host.rsplit_once(':') {
+        Some((before, _)) => !before.is_empty() && (before.ends_with(']') || !before.contains(':')),
+        None => false,
+    };
+    if has_port {
+        return resolve(host);
+    }
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    (host, OPENRTI_DEFAULT_PORT)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve: {e}"))?
+        .next()
+        .ok_or_else(|| "resolves to no address".to_owned())
 }
 
 fn resolve(host_port: &str) -> Result<SocketAddr, String> {
@@ -102,10 +141,39 @@ mod tests {
         assert!(matches!(localhost, Endpoint::Tcp(addr) if addr.port() == 7000));
     }
 
+    /// What other RTIs' users write: OpenRTI's rti:// (with its default port when none is
+    /// given) and a bare host:port, both TCP.
+    #[test]
+    fn openrti_and_bare_spellings_are_tcp() {
+        let tcp = |text: &str| match text.parse::<Endpoint>() {
+            Ok(Endpoint::Tcp(addr)) => addr,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(tcp("rti://127.0.0.1:7999").to_string(), "127.0.0.1:7999");
+        assert_eq!(tcp("rti://127.0.0.1").port(), OPENRTI_DEFAULT_PORT);
+        assert_eq!(tcp("rti://localhost").port(), OPENRTI_DEFAULT_PORT);
+        assert_eq!(tcp("rti://localhost:14322/").port(), 14322);
+        assert_eq!(tcp("rti://[::1]").port(), OPENRTI_DEFAULT_PORT);
+        assert_eq!(tcp("rti://[::1]:9").to_string(), "[::1]:9");
+        assert_eq!(tcp("rti://").to_string(), "127.0.0.1:14321");
+        assert_eq!(tcp("127.0.0.1:7999").to_string(), "127.0.0.1:7999");
+        assert_eq!(tcp("localhost:7000").port(), 7000);
+        assert_eq!(
+            "rti://127.0.0.1:7999"
+                .parse::<Endpoint>()
+                .unwrap()
+                .to_string(),
+            "tcp://127.0.0.1:7999",
+            "printed as what it is"
+        );
+    }
+
     #[test]
     fn bad_endpoints_say_what_is_wrong() {
         let cases = [
-            ("127.0.0.1:7000", "expected scheme://address"),
+            ("router-a", "expected scheme://address or host:port"),
+            ("a/b:1", "expected scheme://address or host:port"),
+            ("rti://host/federation", "no path"),
             ("http://127.0.0.1:80", "unknown scheme \"http\""),
             ("tcp://", "missing host:port"),
             ("tcp://127.0.0.1", "missing :port"),
