@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use trellis_core::federate::{ResignAction, TimeRepresentation};
-use trellis_core::fom::ObjectModel;
+use trellis_core::fom::{FddErrorKind, FomError, FomErrors, ObjectModel};
 
 /// Logical time representations (`trellis_time_representation`).
 pub const TRELLIS_TIME_INTEGER64: i32 = 0;
@@ -115,7 +115,8 @@ fn is_standard_mim(designator: &str) -> bool {
 }
 
 /// Load the modules: COULD_NOT_OPEN_FDD for a file that cannot be read, ERROR_READING_FDD
-/// for one that is not a valid object model (with file, line and element).
+/// for one that is not a valid object model, INCONSISTENT_FDD for modules that do not make
+/// one consistent model (1516.1-2010 §4.5, §4.9), each with file, line and element.
 fn load_model(modules: &[String]) -> Result<ObjectModel, Failure> {
     for module in modules {
         if !is_standard_mim(module) && !Path::new(module).is_file() {
@@ -126,7 +127,20 @@ fn load_model(modules: &[String]) -> Result<ObjectModel, Failure> {
         }
     }
     ObjectModel::load(modules)
-        .map_err(|e| Failure::new(TRELLIS_ERR_ERROR_READING_FDD, e.to_string()))
+        .map_err(|errors| Failure::new(fdd_status(&errors), errors.to_string()))
+}
+
+/// The standard's exception for a failed load: the first error that stops reading decides
+/// (an unreadable file before a malformed one), else the modules are inconsistent.
+fn fdd_status(errors: &FomErrors) -> TrellisStatus {
+    let kinds = || errors.0.iter().map(FomError::kind);
+    if kinds().any(|kind| kind == FddErrorKind::CouldNotOpen) {
+        TRELLIS_ERR_COULD_NOT_OPEN_FDD
+    } else if kinds().any(|kind| kind == FddErrorKind::ErrorReading) {
+        TRELLIS_ERR_ERROR_READING_FDD
+    } else {
+        TRELLIS_ERR_INCONSISTENT_FDD
+    }
 }
 
 /// createFederationExecution: FOM module paths (relative to the working directory) or
@@ -389,4 +403,67 @@ pub extern "C" fn trellis_get_automatic_resign_directive(
         };
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module(body: &str) -> String {
+        format!(
+            r#"<?xml version="1.0"?>
+<objectModel xmlns="http://standards.ieee.org/IEEE1516-2010">
+  <modelIdentification><name>m</name></modelIdentification>
+  {body}
+</objectModel>"#
+        )
+    }
+
+    fn status_of(sources: &[(&str, &str)]) -> TrellisStatus {
+        match ObjectModel::from_sources(sources) {
+            Ok(_) => panic!("loaded"),
+            Err(errors) => fdd_status(&errors),
+        }
+    }
+
+    /// 1516.1-2010 §4.5: InconsistentFDD for modules that disagree, ErrorReadingFDD only for
+    /// one that is not an object model at all.
+    #[test]
+    fn conflicting_modules_are_inconsistent_and_malformed_ones_unreadable() {
+        let dimension = |bound: u32| {
+            module(&format!(
+                "<dimensions><dimension><name>Zone</name><upperBound>{bound}</upperBound></dimension></dimensions>"
+            ))
+        };
+        let (a, b) = (dimension(10), dimension(20));
+        assert_eq!(
+            status_of(&[("a.xml", &a), ("b.xml", &b)]),
+            TRELLIS_ERR_INCONSISTENT_FDD
+        );
+        let clash = |order: &str| {
+            module(&format!(
+                "<interactions><interactionClass><name>HLAinteractionRoot</name>\
+                 <interactionClass><name>Fire</name><sharing>PublishSubscribe</sharing>\
+                 <transportation>HLAreliable</transportation><order>{order}</order>\
+                 </interactionClass></interactionClass></interactions>"
+            ))
+        };
+        let (receive, timestamp) = (clash("Receive"), clash("TimeStamp"));
+        assert_eq!(
+            status_of(&[("r.xml", &receive), ("t.xml", &timestamp)]),
+            TRELLIS_ERR_INCONSISTENT_FDD
+        );
+        assert_eq!(
+            status_of(&[("bad.xml", "<objectModel><unclosed></objectModel>")]),
+            TRELLIS_ERR_ERROR_READING_FDD
+        );
+    }
+
+    #[test]
+    fn an_unreadable_module_is_could_not_open() {
+        let Err(failure) = load_model(&["/nonexistent/trellis/module.xml".to_owned()]) else {
+            panic!("loaded");
+        };
+        assert_eq!(failure.status, TRELLIS_ERR_COULD_NOT_OPEN_FDD);
+    }
 }
