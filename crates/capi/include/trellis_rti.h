@@ -365,9 +365,11 @@ TrellisStatus trellis_enable_callbacks(struct TrellisRti *handle, bool enabled);
 
 /*
  evokeCallback (multiple false) / evokeMultipleCallbacks (true): wait up to min_seconds
- for a first callback; with multiple, deliver until max_seconds passed or none is
- pending. *pending_out (may be NULL): whether callbacks remain pending.
- CALL_NOT_ALLOWED_FROM_WITHIN_CALLBACK when called from inside a callback.
+ for a first callback; with multiple, go on delivering what is ready without waiting, and
+ return once none is ready or max_seconds passed (as OpenRTI does: a federate that looks at
+ each announcement before the next gets them one call at a time). *pending_out (may be
+ NULL): whether callbacks remain pending. CALL_NOT_ALLOWED_FROM_WITHIN_CALLBACK when
+ called from inside a callback.
  */
 TrellisStatus trellis_evoke(struct TrellisRti *handle,
                             double min_seconds,
@@ -918,9 +920,9 @@ TrellisStatus trellis_next_message_request_available(struct TrellisRti *handle,
 TrellisStatus trellis_flush_queue_request(struct TrellisRti *handle, struct TrellisTime time);
 
 /*
- enableAsynchronousDelivery / disableAsynchronousDelivery: receive-order messages are
- always delivered as they come in Trellis (the standard's asynchronous delivery), so
- only the state and its errors are kept.
+ enableAsynchronousDelivery (true) / disableAsynchronousDelivery (false): whether a
+ time-constrained federate receives receive-order messages as they come, or only while it
+ is in the time-advancing state (the standard's default).
  */
 TrellisStatus trellis_set_asynchronous_delivery(struct TrellisRti *handle, bool enabled);
 

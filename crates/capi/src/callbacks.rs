@@ -27,6 +27,10 @@ pub const TRELLIS_TRANSPORT_BEST_EFFORT: i32 = 2;
 /// the longest it holds the session lock while waiting for a callback.
 const THREAD_SLICE: Duration = Duration::from_millis(1);
 
+/// How long a federate that is connected but not joined sleeps between looks at its session
+/// while evoke waits (nothing arrives from the network for it; another thread may join).
+const IDLE_SLICE: Duration = Duration::from_millis(20);
+
 /// evokeMultipleCallbacks looks at the clock every this many callbacks while they come.
 const CLOCK_EVERY: u32 = 32;
 
@@ -269,9 +273,11 @@ fn pending(session: &mut Session) -> Result<bool, Failure> {
 }
 
 /// evokeCallback (multiple false) / evokeMultipleCallbacks (true): wait up to min_seconds
-/// for a first callback; with multiple, deliver until max_seconds passed or none is
-/// pending. *pending_out (may be NULL): whether callbacks remain pending.
-/// CALL_NOT_ALLOWED_FROM_WITHIN_CALLBACK when called from inside a callback.
+/// for a first callback; with multiple, go on delivering what is ready without waiting, and
+/// return once none is ready or max_seconds passed (as OpenRTI does: a federate that looks at
+/// each announcement before the next gets them one call at a time). *pending_out (may be
+/// NULL): whether callbacks remain pending. CALL_NOT_ALLOWED_FROM_WITHIN_CALLBACK when
+/// called from inside a callback.
 #[no_mangle]
 pub extern "C" fn trellis_evoke(
     handle: *mut TrellisRti,
@@ -294,41 +300,13 @@ pub extern "C" fn trellis_evoke(
         // The table is read once per evoke: set_callbacks from inside a callback takes effect
         // at the next evoke.
         let callbacks = table(&rti.shared);
-        // Few clock readings: at full rate this loop runs once per message, so the clock is
-        // read when nothing is ready and every CLOCK_EVERY callbacks otherwise.
-        let mut now = Instant::now();
-        let min = now + seconds(min_seconds);
-        let max = now + seconds(max_seconds.max(min_seconds));
-        let mut delivered = 0u32;
-        // Right after a callback the clock reading is stale: look without waiting first.
-        let mut just_delivered = false;
-        loop {
-            let wait = if just_delivered {
-                Duration::ZERO
-            } else {
-                min.saturating_duration_since(now)
-            };
-            let batch = if multiple { BATCH } else { 1 };
-            let Some(next) = take(&mut rti.shared.session(), wait, batch)? else {
-                now = Instant::now();
-                if now >= min {
-                    break;
-                }
-                just_delivered = false;
-                continue;
-            };
+        let started = Instant::now();
+        let min = started + seconds(min_seconds);
+        let max = started + seconds(max_seconds.max(min_seconds));
+        if multiple {
+            evoke_multiple(rti, &callbacks, min, max)?;
+        } else if let Some(next) = wait_for_first(rti, min)? {
             deliver(&callbacks, next);
-            delivered += 1;
-            just_delivered = true;
-            if !multiple {
-                break;
-            }
-            if delivered % CLOCK_EVERY == 0 {
-                now = Instant::now();
-                if now >= max {
-                    break;
-                }
-            }
         }
         if !pending_out.is_null() {
             let more = pending(&mut rti.shared.session())?;
@@ -336,6 +314,57 @@ pub extern "C" fn trellis_evoke(
         }
         Ok(())
     })
+}
+
+/// The first callback, waiting until `min` for it. A federate that is connected but not
+/// joined has nothing to wait for from the network: the wait sleeps instead of polling.
+fn wait_for_first(rti: &TrellisRti, min: Instant) -> Result<Option<Next>, Failure> {
+    loop {
+        let now = Instant::now();
+        let wait = min.saturating_duration_since(now);
+        let mut session = rti.shared.session();
+        let idle = is_idle(&session);
+        if let Some(next) = take(&mut session, wait, 1)? {
+            return Ok(Some(next));
+        }
+        drop(session);
+        if now >= min {
+            return Ok(None);
+        }
+        if idle {
+            std::thread::sleep(wait.min(IDLE_SLICE));
+        }
+    }
+}
+
+/// Whether waiting for a callback has nothing to read: not joined, or callbacks disabled
+/// (only a service call, made on some thread, can change that).
+fn is_idle(session: &Session) -> bool {
+    !session.is_joined() || !session.callbacks_enabled
+}
+
+/// evokeMultipleCallbacks: the first callback as evokeCallback waits for it, then whatever
+/// is ready at once, until none is or `max` passed.
+fn evoke_multiple(
+    rti: &TrellisRti,
+    callbacks: &TrellisCallbacks,
+    min: Instant,
+    max: Instant,
+) -> Result<(), Failure> {
+    let Some(first) = wait_for_first(rti, min)? else {
+        return Ok(());
+    };
+    deliver(callbacks, first);
+    // Few clock readings: at full rate this loop runs once per message.
+    let mut delivered = 1u32;
+    while let Some(next) = take(&mut rti.shared.session(), Duration::ZERO, BATCH)? {
+        deliver(callbacks, next);
+        delivered += 1;
+        if delivered % CLOCK_EVERY == 0 && Instant::now() >= max {
+            break;
+        }
+    }
+    Ok(())
 }
 
 fn seconds(value: f64) -> Duration {
@@ -371,12 +400,14 @@ pub extern "C" fn trellis_start_callback_thread(handle: *mut TrellisRti) -> Trel
 
 fn callback_thread(shared: &Shared) {
     while !shared.stop.load(Ordering::SeqCst) {
-        let next = {
+        let (next, idle) = {
             let mut session = shared.session();
-            take(&mut session, THREAD_SLICE, BATCH)
+            let idle = is_idle(&session);
+            (take(&mut session, THREAD_SLICE, BATCH), idle)
         };
         match next {
             Ok(Some(next)) => deliver(&table(shared), next),
+            Ok(None) if idle => std::thread::park_timeout(IDLE_SLICE),
             Ok(None) => std::thread::park_timeout(THREAD_SLICE),
             Err(failure) => {
                 let table = table(shared);

@@ -53,7 +53,6 @@ pub(crate) struct Session {
     pub callbacks_enabled: bool,
     pub automatic_resign: ResignAction,
     pub model: Option<Arc<ObjectModel>>,
-    pub asynchronous_delivery: bool,
     /// Time-stamped sends so far: their retraction handles.
     pub retractions: u64,
 }
@@ -74,7 +73,6 @@ impl Session {
             callbacks_enabled: true,
             automatic_resign: ResignAction::default(),
             model: None,
-            asynchronous_delivery: false,
             retractions: 0,
         }
     }

@@ -228,6 +228,12 @@ fn time_status(error: &TimeError) -> TrellisStatus {
         TimeError::RequestForTimeConstrainedPending => {
             TRELLIS_ERR_REQUEST_FOR_TIME_CONSTRAINED_PENDING
         }
+        TimeError::AsynchronousDeliveryAlreadyEnabled => {
+            TRELLIS_ERR_ASYNCHRONOUS_DELIVERY_ALREADY_ENABLED
+        }
+        TimeError::AsynchronousDeliveryAlreadyDisabled => {
+            TRELLIS_ERR_ASYNCHRONOUS_DELIVERY_ALREADY_DISABLED
+        }
         TimeError::InTimeAdvancingState => TRELLIS_ERR_IN_TIME_ADVANCING_STATE,
         TimeError::InvalidLookahead(_) => TRELLIS_ERR_INVALID_LOOKAHEAD,
         TimeError::InvalidLogicalTime(_) => TRELLIS_ERR_INVALID_LOGICAL_TIME,

@@ -155,31 +155,21 @@ pub extern "C" fn trellis_flush_queue_request(
     advance(handle, AdvanceKind::Flush, time)
 }
 
-/// enableAsynchronousDelivery / disableAsynchronousDelivery: receive-order messages are
-/// always delivered as they come in Trellis (the standard's asynchronous delivery), so
-/// only the state and its errors are kept.
+/// enableAsynchronousDelivery (true) / disableAsynchronousDelivery (false): whether a
+/// time-constrained federate receives receive-order messages as they come, or only while it
+/// is in the time-advancing state (the standard's default).
 #[no_mangle]
 pub extern "C" fn trellis_set_asynchronous_delivery(
     handle: *mut TrellisRti,
     enabled: bool,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        session.joined()?;
-        if session.asynchronous_delivery == enabled {
-            let (status, what) = if enabled {
-                (TRELLIS_ERR_ASYNCHRONOUS_DELIVERY_ALREADY_ENABLED, "enabled")
-            } else {
-                (
-                    TRELLIS_ERR_ASYNCHRONOUS_DELIVERY_ALREADY_DISABLED,
-                    "disabled",
-                )
-            };
-            return Err(Failure::new(
-                status,
-                format!("asynchronous delivery is already {what}"),
-            ));
+        let rti = session.joined()?;
+        if enabled {
+            rti.enable_asynchronous_delivery()?;
+        } else {
+            rti.disable_asynchronous_delivery()?;
         }
-        session.asynchronous_delivery = enabled;
         Ok(())
     })
 }

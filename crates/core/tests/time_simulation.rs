@@ -61,6 +61,8 @@ struct Fed {
     steps_left: u32,
     /// Joins mid-run, sends, and resigns instead of finishing.
     latecomer: bool,
+    /// Receives receive-order messages as they come even while constrained.
+    asynchronous: bool,
     federate: Option<Federate>,
     asks: VecDeque<(u64, Request)>,
     last_step_at: Option<Time>,
@@ -124,6 +126,7 @@ impl World {
                     lookahead,
                     steps_left: rng.between(5, 20) as u32,
                     latecomer,
+                    asynchronous: rng.chance(0.3),
                     federate: None,
                     asks: VecDeque::new(),
                     blocked: VecDeque::new(),
@@ -207,7 +210,26 @@ impl World {
         while self.pump()? || self.sim.busy() {
             self.sim.step();
         }
+        self.release_held_receive_order()?;
         self.check_exactness()
+    }
+
+    /// Receive-order messages that came after a constrained federate's last grant wait for
+    /// its next advance; turning constraint off ends the wait (§8.1.1), as a federate that
+    /// finishes would.
+    fn release_held_receive_order(&mut self) -> Result<(), String> {
+        let seed = self.sim.seed;
+        for i in 0..self.feds.len() {
+            let Some(fed) = self.feds[i].federate.as_mut() else {
+                continue;
+            };
+            if fed.held_receive_order() > 0 {
+                fed.disable_time_constrained()
+                    .map_err(|e| fail(seed, e.to_string()))?;
+                self.drain_callbacks(i)?;
+            }
+        }
+        Ok(())
     }
 
     fn stuck(&self) -> String {
@@ -345,6 +367,10 @@ impl World {
                 let mut fed = Federate::new(self.model.clone(), federate, DEFAULT_BINS)
                     .map_err(|e| fail(seed, e.to_string()))?;
                 fed.apply_join(FED, &snapshot);
+                if self.feds[i].asynchronous {
+                    fed.enable_asynchronous_delivery()
+                        .map_err(|e| fail(seed, e.to_string()))?;
+                }
                 fed.publish_interaction_class(self.radio);
                 if !self.feds[i].latecomer {
                     fed.subscribe_interaction_class(self.radio, &[])
@@ -472,6 +498,20 @@ impl World {
                         f.last_tso = ts;
                         f.got_tso.push(tag);
                     } else {
+                        // 1516.1-2010 §8.1.1: receive-order messages reach a constrained
+                        // federate only while it advances, unless asynchronous delivery.
+                        let fed = f.federate.as_ref().expect("joined");
+                        let gated =
+                            fed.is_time_constrained() && !fed.is_asynchronous_delivery_enabled();
+                        if gated && f.advancing.is_none() {
+                            return Err(fail(
+                                seed,
+                                format!(
+                                    "{} got a receive-order message while not advancing",
+                                    f.name
+                                ),
+                            ));
+                        }
                         f.got_receive_order.push(tag);
                     }
                 }

@@ -27,6 +27,7 @@
 pub mod advisory;
 pub mod callback;
 mod declaration;
+mod delivery;
 pub mod error;
 mod federation;
 mod id_slots;
@@ -47,6 +48,7 @@ mod timed;
 
 pub use advisory::AdvisorySwitches;
 pub use callback::Callback;
+pub use delivery::MAX_HELD_RECEIVE_ORDER;
 pub use error::FederateError;
 pub use federation::{MAX_DEFERRED_ASKS, MAX_EARLY_EVENTS};
 pub use instance_name::InstanceName;
@@ -170,6 +172,8 @@ pub struct Federate {
     next_local: u32,
     actions: VecDeque<Action>,
     callbacks: VecDeque<Callback>,
+    /// Receive-order messages held for a constrained federate until it advances.
+    receive_order: delivery::ReceiveOrderGate,
     stats: FederateStats,
     encode_buf: BytesMut,
     view: FederationView,
@@ -219,6 +223,7 @@ impl Federate {
             next_local: 1,
             actions: VecDeque::new(),
             callbacks: VecDeque::new(),
+            receive_order: Default::default(),
             stats: FederateStats::default(),
             encode_buf: BytesMut::new(),
             view: FederationView::default(),
@@ -261,9 +266,10 @@ impl Federate {
         self.counts.known
     }
 
-    /// Callbacks queued for the application, not yet evoked.
+    /// Callbacks queued for the application, not yet evoked (held receive-order messages
+    /// included).
     pub fn callbacks_pending(&self) -> usize {
-        self.callbacks.len()
+        self.callbacks.len() + self.held_receive_order()
     }
 
     pub fn poll_action(&mut self) -> Option<Action> {
@@ -281,14 +287,18 @@ impl Federate {
         }
     }
 
+    /// The next callback: receive-order messages held until now first (they came before
+    /// anything queued since), then the queue.
     pub fn poll_callback(&mut self) -> Option<Callback> {
         self.refresh_advisories();
-        self.callbacks.pop_front()
+        self.release_receive_order()
+            .or_else(|| self.callbacks.pop_front())
     }
 
-    /// Whether callbacks are queued for the application (without looking for new ones).
+    /// Whether callbacks may be delivered now (without looking for new ones): held
+    /// receive-order messages count only once they may be delivered.
     pub fn has_callbacks(&self) -> bool {
-        !self.callbacks.is_empty()
+        !self.callbacks.is_empty() || self.has_released_receive_order()
     }
 
     // ---- names to handles ---------------------------------------------------------------

@@ -395,7 +395,7 @@ impl Federate {
                 .on_time_stamped(LogicalTime::from_key(stamp.time), callback);
             self.drain_time();
         } else {
-            self.callbacks.push_back(callback);
+            self.deliver_receive_order(callback);
         }
     }
 }

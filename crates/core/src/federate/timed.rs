@@ -47,7 +47,14 @@ impl Federate {
         kind: AdvanceKind,
         time: LogicalTime,
     ) -> Result<(), FederateError> {
-        self.time_service(|t| t.request_advance(kind, time))
+        let result = self.time.request_advance(kind, time);
+        if result.is_ok() {
+            // The federate is now advancing: what it held in receive order goes before the
+            // grant, which may be queued at once.
+            self.release_all_receive_order();
+        }
+        self.drain_time();
+        Ok(result?)
     }
 
     pub fn modify_lookahead(&mut self, lookahead: Interval) -> Result<(), FederateError> {

@@ -22,6 +22,17 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.disable_time_constrained()?))
     }
 
+    /// enableAsynchronousDelivery: receive-order messages reach a constrained federate as
+    /// they come, not only while it advances (the standard's default, and Trellis's).
+    pub fn enable_asynchronous_delivery(&mut self) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.enable_asynchronous_delivery()?))
+    }
+
+    /// disableAsynchronousDelivery.
+    pub fn disable_asynchronous_delivery(&mut self) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.disable_asynchronous_delivery()?))
+    }
+
     /// timeAdvanceRequest (`Tar`), timeAdvanceRequestAvailable (`Tara`),
     /// nextMessageRequest (`Nmr`), nextMessageRequestAvailable (`Nmra`),
     /// flushQueueRequest (`Flush`).

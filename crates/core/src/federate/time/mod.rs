@@ -90,6 +90,10 @@ pub enum TimeError {
     TimeConstrainedIsNotEnabled,
     #[error("a request for time constrained is pending")]
     RequestForTimeConstrainedPending,
+    #[error("asynchronous delivery is already enabled")]
+    AsynchronousDeliveryAlreadyEnabled,
+    #[error("asynchronous delivery is already disabled")]
+    AsynchronousDeliveryAlreadyDisabled,
     #[error("the federate is in the time advancing state")]
     InTimeAdvancingState,
     #[error("invalid lookahead: {0}")]
