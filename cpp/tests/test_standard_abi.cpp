@@ -631,8 +631,8 @@ void mangledNames() {
       "_ZN8rti1516e16HLAvariableArrayC1ERKNS_11DataElementE",
       "_ZN8rti1516e14HLAfixedRecordC1Ev",
       "_ZN8rti1516e16HLAvariantRecordC1ERKNS_11DataElementE",
-      "_ZN8rti1516e28HLAlogicalTimeFactoryFactory22makeLogicalTimeFactoryERKNSt7__cxx1112basic_stringIwSt11char_"
-      "traitsIwESaIwEEE",
+      // HLAlogicalTimeFactoryFactory::makeLogicalTimeFactory(std::wstring const&)
+      "_ZN8rti1516e28HLAlogicalTimeFactoryFactory22makeLogicalTimeFactoryERKNSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEEE",
       "_ZN8rti1516elsERSt13basic_ostreamIwSt11char_traitsIwEERKNS_11LogicalTimeE",  // operator<<
       "_ZN8rti1516elsERSt13basic_ostreamIwSt11char_traitsIwEERKNS_9ExceptionE",
       "_ZN8rti1516elsERSt13basic_ostreamIwSt11char_traitsIwEERKNS_15AttributeHandleE",
