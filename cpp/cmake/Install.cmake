@@ -1,19 +1,67 @@
 # Install the headers, both libraries, a CMake package (find_package(RTI1516e) or
 # find_package(Trellis), targets RTI1516e::rti1516e and RTI1516e::fedtime1516e) and
 # pkg-config files (rti1516e.pc, fedtime1516e.pc).
+#
+#   include/RTI/...            the standard's headers (-I$PREFIX/include)
+#   include/rti1516e/RTI       the same headers where OpenRTI puts them (-I$PREFIX/include/rti1516e)
+#   lib/librti1516e.so.1.0.0   stripped, RUNPATH $ORIGIN; its debug info in lib/.debug/
+#   lib/libfedtime1516e.so.1.0.0
+#   lib/cmake/RTI1516e, lib/cmake/Trellis, lib/pkgconfig
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/RTI DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Many federates' build files say -I$PREFIX/include/rti1516e (OpenRTI's layout): a relative
+# link there to the one copy of the headers.
+install(CODE "
+  set(rti_link \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR}/rti1516e/RTI\")
+  file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR}/rti1516e\")
+  file(REMOVE_RECURSE \"\${rti_link}\")
+  message(STATUS \"Installing: \${rti_link} -> ../RTI\")
+  execute_process(COMMAND \"${CMAKE_COMMAND}\" -E create_symlink ../RTI \"\${rti_link}\"
+                  RESULT_VARIABLE link_result)
+  if(NOT link_result EQUAL 0)
+    message(FATAL_ERROR \"could not link \${rti_link} to ../RTI\")
+  endif()
+")
+
 install(TARGETS rti1516e fedtime1516e EXPORT RTI1516eTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+# Installed libraries are stripped; their debug information goes to lib/.debug/<file>.debug,
+# linked by a .gnu_debuglink section, where gdb looks for it. (librti1516e carries the Rust
+# federate library, whose debug information is most of its size.) The build tree keeps the
+# unstripped libraries the tests run against.
+find_program(TRELLIS_OBJCOPY NAMES objcopy ${CMAKE_OBJCOPY})
+if(TRELLIS_OBJCOPY)
+  foreach(library rti1516e fedtime1516e)
+    install(CODE "
+      set(lib \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:${library}>\")
+      set(debug_dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/.debug\")
+      set(debug \"\${debug_dir}/$<TARGET_FILE_NAME:${library}>.debug\")
+      file(MAKE_DIRECTORY \"\${debug_dir}\")
+      message(STATUS \"Splitting debug info: \${debug}\")
+      execute_process(COMMAND \"${TRELLIS_OBJCOPY}\" --only-keep-debug \"\${lib}\" \"\${debug}\"
+                      RESULT_VARIABLE keep_result)
+      execute_process(COMMAND \"${TRELLIS_OBJCOPY}\" --strip-unneeded
+                              \"--add-gnu-debuglink=\${debug}\" \"\${lib}\"
+                      RESULT_VARIABLE strip_result)
+      if(NOT keep_result EQUAL 0 OR NOT strip_result EQUAL 0)
+        message(FATAL_ERROR \"objcopy could not split the debug info of \${lib}\")
+      endif()
+    ")
+  endforeach()
+else()
+  message(WARNING "objcopy not found: the installed libraries keep their debug information")
+endif()
+
 set(TRELLIS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/RTI1516e)
 install(EXPORT RTI1516eTargets NAMESPACE RTI1516e:: DESTINATION ${TRELLIS_CMAKE_DIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/RTI1516eConfig.cmake.in
-  ${CMAKE_CURRENT_BINARY_DIR}/RTI1516eConfig.cmake INSTALL_DESTINATION ${TRELLIS_CMAKE_DIR})
+  ${CMAKE_CURRENT_BINARY_DIR}/RTI1516eConfig.cmake INSTALL_DESTINATION ${TRELLIS_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_LIBDIR)
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/RTI1516eConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/RTI1516eConfig.cmake

@@ -72,13 +72,59 @@ void basics() {
   { HLAunicodeChar a(L'\x00e9'), b; ROUND_TRIP(a, b, "00e9"); CHECK(b.get() == L'\x00e9'); }
   { HLAASCIIstring a(std::string("hi")), b; ROUND_TRIP(a, b, "000000026869"); CHECK(b.get() == "hi"); }
   { HLAunicodeString a(std::wstring(L"h\x00e9")), b; ROUND_TRIP(a, b, "00000002006800e9"); }
-  // Outside the basic multilingual plane: a surrogate pair of two code units.
-  { HLAunicodeString a(std::wstring(1, static_cast<wchar_t>(0x1F600))), b;
-    ROUND_TRIP(a, b, "00000002d83dde00");
-    CHECK(b.get() == std::wstring(1, static_cast<wchar_t>(0x1F600))); }
   CHECK_EQ(HLAinteger64BE().getOctetBoundary(), 8u);
   CHECK_EQ(HLAunicodeString().getOctetBoundary(), 4u);
   CHECK_EQ(HLAoctetPairBE().getOctetBoundary(), 2u);
+}
+
+std::wstring units(unsigned const* codes, size_t count) {
+  std::wstring text;
+  for (size_t i = 0; i < count; ++i) text += static_cast<wchar_t>(codes[i]);
+  return text;
+}
+
+std::wstring decodedString(VariableLengthData const& encoded) {
+  HLAunicodeString decoded;
+  decoded.decode(encoded);
+  return decoded.get();
+}
+
+// HLAunicodeString keeps UTF-16 code units as given, surrogates included: a pair held as two
+// wchar_t stays two, a lone surrogate stays itself, in either order, anywhere in the string.
+void unicodeStrings() {
+  unsigned const pair[] = {'a', 0xD83D, 0xDE00, 'b'};
+  { HLAunicodeString a(units(pair, 4)), b; ROUND_TRIP(a, b, "000000040061d83dde000062"); CHECK(b.get() == units(pair, 4)); }
+  unsigned const lone[] = {0xDE00, 0xD83D, 'x', 0xD800};
+  { HLAunicodeString a(units(lone, 4)), b; ROUND_TRIP(a, b, "00000004de00d83d0078d800"); CHECK(b.get() == units(lone, 4)); }
+  // decode(encode(s)) == s for every string of code units: all single units, and every string
+  // of up to three units drawn from the surrogate boundaries and their neighbours.
+  int mismatches = 0;
+  for (unsigned unit = 0; unit <= 0xFFFF; ++unit) {
+    std::wstring const text(1, static_cast<wchar_t>(unit));
+    if (decodedString(HLAunicodeString(text).encode()) != text) ++mismatches;
+  }
+  unsigned const edges[] = {0, 0x7F, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFF};
+  size_t const edgeCount = sizeof edges / sizeof edges[0];
+  for (size_t i = 0; i < edgeCount; ++i)
+    for (size_t j = 0; j < edgeCount; ++j)
+      for (size_t k = 0; k <= edgeCount; ++k) {
+        unsigned const codes[] = {edges[i], edges[j], k < edgeCount ? edges[k] : 'z'};
+        std::wstring const text = units(codes, 3);
+        if (decodedString(HLAunicodeString(text).encode()) != text) ++mismatches;
+      }
+  CHECK_EQ(mismatches, 0);
+  // A character beyond the basic multilingual plane in one 32-bit wchar_t is sent as its
+  // surrogate pair and comes back as those two code units (the same bytes as the pair above).
+  if (sizeof(wchar_t) > 2) {
+    HLAunicodeString a(std::wstring(1, static_cast<wchar_t>(0x1F600))), b;
+    ROUND_TRIP(a, b, "00000002d83dde00");
+    unsigned const smiley[] = {0xD83D, 0xDE00};
+    CHECK(b.get() == units(smiley, 2));
+    // No Unicode code point: refused rather than sent as something else.
+    HLAunicodeString invalid(std::wstring(1, static_cast<wchar_t>(0x110000)));
+    CHECK_THROWS(invalid.encode(), EncoderException);
+    CHECK_THROWS(invalid.getEncodedLength(), EncoderException);
+  }
 }
 
 void errors() {
@@ -254,6 +300,7 @@ void standardInterface() {
 
 int main() {
   basics();
+  unicodeStrings();
   errors();
   byReference();
   records();

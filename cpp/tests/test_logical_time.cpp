@@ -77,6 +77,45 @@ void floatTime() {
                IllegalTimeArithmetic);
 }
 
+// Arithmetic past the representable range throws IllegalTimeArithmetic, as the standard's
+// declarations name it, and leaves the operand unchanged (OpenRTI instead saturates at final).
+void arithmeticPastTheRange() {
+  Integer64 const max = std::numeric_limits<Integer64>::max();
+  Integer64 const min = std::numeric_limits<Integer64>::min();
+  HLAinteger64Time nearEnd(max - 1);
+  CHECK_THROWS(nearEnd += HLAinteger64Interval(2), IllegalTimeArithmetic);
+  CHECK_EQ(nearEnd.getTime(), max - 1);
+  nearEnd += HLAinteger64Interval(1);
+  CHECK(nearEnd.isFinal());
+  nearEnd += HLAinteger64Interval(0);
+  CHECK(nearEnd.isFinal());
+  HLAinteger64Time nearStart(min + 1);
+  CHECK_THROWS(nearStart -= HLAinteger64Interval(2), IllegalTimeArithmetic);
+  CHECK_EQ(nearStart.getTime(), min + 1);
+  HLAinteger64Interval big(max);
+  CHECK_THROWS(big += HLAinteger64Interval(1), IllegalTimeArithmetic);
+  CHECK_EQ(big.getInterval(), max);
+  HLAinteger64Interval difference(5);
+  CHECK_THROWS(difference.setToDifference(HLAinteger64Time(max), HLAinteger64Time(-1)), IllegalTimeArithmetic);
+  CHECK_EQ(difference.getInterval(), 5);
+
+  double const largest = std::numeric_limits<double>::max();
+  HLAfloat64Time final;
+  final.setFinal();
+  // A sum that rounds to a finite double is that double (largest + 1.0 is largest) ...
+  final += HLAfloat64Interval(1.0);
+  CHECK(final.isFinal());
+  // ... one that overflows to infinity throws, and the time stays where it was.
+  CHECK_THROWS(final += HLAfloat64Interval(largest), IllegalTimeArithmetic);
+  CHECK(final.isFinal());
+  HLAfloat64Time lowest(-largest);
+  CHECK_THROWS(lowest -= HLAfloat64Interval(largest), IllegalTimeArithmetic);
+  CHECK_EQ(lowest.getTime(), -largest);
+  HLAfloat64Interval wide(largest);
+  CHECK_THROWS(wide += HLAfloat64Interval(largest), IllegalTimeArithmetic);
+  CHECK_EQ(wide.getInterval(), largest);
+}
+
 void mixingTypes() {
   HLAinteger64Time integer(1);
   HLAfloat64Time floating(1.0);
@@ -115,6 +154,7 @@ void factories() {
 int main() {
   integerTime();
   floatTime();
+  arithmeticPastTheRange();
   mixingTypes();
   factories();
   return check::finish("test_logical_time");

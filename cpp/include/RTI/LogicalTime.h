@@ -23,7 +23,10 @@ class RTI_EXPORT LogicalTime {
 
   // Throws InvalidLogicalTime for another implementation's time.
   virtual LogicalTime& operator=(LogicalTime const& value) = 0;
-  // Throw IllegalTimeArithmetic, InvalidLogicalTimeInterval.
+  // Throw IllegalTimeArithmetic, InvalidLogicalTimeInterval. Trellis's HLAinteger64Time and
+  // HLAfloat64Time throw IllegalTimeArithmetic when the result is past the representable
+  // range (beyond the 64-bit integers; infinite for doubles) and leave the time unchanged;
+  // they do not saturate at the final time.
   virtual LogicalTime& operator+=(LogicalTimeInterval const& addend) = 0;
   virtual LogicalTime& operator-=(LogicalTimeInterval const& subtrahend) = 0;
 

@@ -23,8 +23,6 @@ class RTI_EXPORT LogicalTimeInterval {
 
   // Throws InvalidLogicalTimeInterval for another implementation's interval.
   virtual LogicalTimeInterval& operator=(LogicalTimeInterval const& value) = 0;
-  // minuend - subtrahend; throws InvalidLogicalTime.
-  virtual void setToDifference(LogicalTime const& minuend, LogicalTime const& subtrahend) = 0;
   // Throw IllegalTimeArithmetic, InvalidLogicalTimeInterval.
   virtual LogicalTimeInterval& operator+=(LogicalTimeInterval const& addend) = 0;
   virtual LogicalTimeInterval& operator-=(LogicalTimeInterval const& subtrahend) = 0;
@@ -35,6 +33,10 @@ class RTI_EXPORT LogicalTimeInterval {
   virtual bool operator==(LogicalTimeInterval const& value) const = 0;
   virtual bool operator>=(LogicalTimeInterval const& value) const = 0;
   virtual bool operator<=(LogicalTimeInterval const& value) const = 0;
+
+  // minuend - subtrahend; throws IllegalTimeArithmetic, InvalidLogicalTime. (Declared here,
+  // after the comparisons, as in the standard: the order fixes the virtual-table slots.)
+  virtual void setToDifference(LogicalTime const& minuend, LogicalTime const& subtrahend) = 0;
 
   virtual VariableLengthData encode() const = 0;
   virtual size_t encode(void* buffer, size_t bufferSize) const = 0;

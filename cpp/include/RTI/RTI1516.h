@@ -2,6 +2,11 @@
 #ifndef RTI_RTI1516_h
 #define RTI_RTI1516_h
 
+// The version of the API these headers declare (the standard's values).
+#define HLA_SPECIFICATION_NAME "1516"
+#define HLA_API_MAJOR_VERSION 2
+#define HLA_API_MINOR_VERSION 0
+
 #include <RTI/Enums.h>
 #include <RTI/Exception.h>
 #include <RTI/FederateAmbassador.h>
@@ -31,5 +36,15 @@
 #include <RTI/time/HLAinteger64Interval.h>
 #include <RTI/time/HLAinteger64Time.h>
 #include <RTI/time/HLAinteger64TimeFactory.h>
+
+#include <string>
+
+namespace rti1516e {
+
+// The RTI's name (L"Trellis") and version, as the standard declares them here.
+RTI_EXPORT std::wstring rtiName();
+RTI_EXPORT std::wstring rtiVersion();
+
+}  // namespace rti1516e
 
 #endif  // RTI_RTI1516_h

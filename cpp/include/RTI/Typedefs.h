@@ -30,69 +30,62 @@ typedef std::vector<AttributeHandleSetRegionHandleSetPair>
 typedef std::pair<FederateHandle, SaveStatus> FederateHandleSaveStatusPair;
 typedef std::vector<FederateHandleSaveStatusPair> FederateHandleSaveStatusPairVector;
 
-struct RTI_EXPORT FederateRestoreStatus {
-  FederateRestoreStatus(FederateHandle const& preHandle, FederateHandle const& postHandle,
-                        RestoreStatus restoreStatus)
-      : preRestoreHandle(preHandle), postRestoreHandle(postHandle), status(restoreStatus) {}
+// The records below are classes with out-of-line constructors (in librti1516e) and their
+// members in the standard's order, so a federate compiled against another RTI's headers finds
+// the constructors it calls and reads the members of a SupplementalReflectInfo it is handed
+// at the offsets it expects.
+class RTI_EXPORT FederateRestoreStatus {
+ public:
+  FederateRestoreStatus(FederateHandle const& thePreHandle, FederateHandle const& thePostHandle,
+                        RestoreStatus theStatus);
   FederateHandle preRestoreHandle;
   FederateHandle postRestoreHandle;
   RestoreStatus status;
 };
 typedef std::vector<FederateRestoreStatus> FederateRestoreStatusVector;
 
-struct RTI_EXPORT FederationExecutionInformation {
-  FederationExecutionInformation(std::wstring const& federationExecutionName,
-                                 std::wstring const& logicalTimeImplementationName)
-      : federationExecutionName(federationExecutionName),
-        logicalTimeImplementationName(logicalTimeImplementationName) {}
+class RTI_EXPORT FederationExecutionInformation {
+ public:
+  FederationExecutionInformation(std::wstring const& theFederationExecutionName,
+                                 std::wstring const& theLogicalTimeImplementationName);
   std::wstring federationExecutionName;
   std::wstring logicalTimeImplementationName;
 };
 typedef std::vector<FederationExecutionInformation> FederationExecutionInformationVector;
 
 // What reflectAttributeValues tells beyond the values: who sent them, with which regions.
-struct RTI_EXPORT SupplementalReflectInfo {
-  SupplementalReflectInfo() : hasProducingFederate(false), hasSentRegions(false) {}
-  SupplementalReflectInfo(FederateHandle const& producingFederate)
-      : producingFederate(producingFederate), hasProducingFederate(true), hasSentRegions(false) {}
-  SupplementalReflectInfo(RegionHandleSet const& sentRegions)
-      : sentRegions(sentRegions), hasProducingFederate(false), hasSentRegions(true) {}
-  SupplementalReflectInfo(FederateHandle const& producingFederate,
-                          RegionHandleSet const& sentRegions)
-      : producingFederate(producingFederate),
-        sentRegions(sentRegions),
-        hasProducingFederate(true),
-        hasSentRegions(true) {}
-  FederateHandle producingFederate;
-  RegionHandleSet sentRegions;
+class RTI_EXPORT SupplementalReflectInfo {
+ public:
+  SupplementalReflectInfo();
+  SupplementalReflectInfo(FederateHandle const& theFederateHandle);
+  SupplementalReflectInfo(RegionHandleSet const& theRegionHandleSet);
+  SupplementalReflectInfo(FederateHandle const& theFederateHandle,
+                          RegionHandleSet const& theRegionHandleSet);
   bool hasProducingFederate;
   bool hasSentRegions;
-};
-
-struct RTI_EXPORT SupplementalReceiveInfo {
-  SupplementalReceiveInfo() : hasProducingFederate(false), hasSentRegions(false) {}
-  SupplementalReceiveInfo(FederateHandle const& producingFederate)
-      : producingFederate(producingFederate), hasProducingFederate(true), hasSentRegions(false) {}
-  SupplementalReceiveInfo(RegionHandleSet const& sentRegions)
-      : sentRegions(sentRegions), hasProducingFederate(false), hasSentRegions(true) {}
-  SupplementalReceiveInfo(FederateHandle const& producingFederate,
-                          RegionHandleSet const& sentRegions)
-      : producingFederate(producingFederate),
-        sentRegions(sentRegions),
-        hasProducingFederate(true),
-        hasSentRegions(true) {}
   FederateHandle producingFederate;
   RegionHandleSet sentRegions;
-  bool hasProducingFederate;
-  bool hasSentRegions;
 };
 
-struct RTI_EXPORT SupplementalRemoveInfo {
-  SupplementalRemoveInfo() : hasProducingFederate(false) {}
-  SupplementalRemoveInfo(FederateHandle const& producingFederate)
-      : producingFederate(producingFederate), hasProducingFederate(true) {}
-  FederateHandle producingFederate;
+class RTI_EXPORT SupplementalReceiveInfo {
+ public:
+  SupplementalReceiveInfo();
+  SupplementalReceiveInfo(FederateHandle const& theFederateHandle);
+  SupplementalReceiveInfo(RegionHandleSet const& theRegionHandleSet);
+  SupplementalReceiveInfo(FederateHandle const& theFederateHandle,
+                          RegionHandleSet const& theRegionHandleSet);
   bool hasProducingFederate;
+  bool hasSentRegions;
+  FederateHandle producingFederate;
+  RegionHandleSet sentRegions;
+};
+
+class RTI_EXPORT SupplementalRemoveInfo {
+ public:
+  SupplementalRemoveInfo();
+  SupplementalRemoveInfo(FederateHandle const& theFederateHandle);
+  bool hasProducingFederate;
+  FederateHandle producingFederate;
 };
 
 }  // namespace rti1516e

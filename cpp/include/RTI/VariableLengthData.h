@@ -8,8 +8,10 @@
 
 namespace rti1516e {
 
-// Called with the data pointer when a buffer handed over by takeDataPointer is released.
-typedef void (*VLDataDeleterFunction)(void* data);
+// Called with the data pointer when a buffer handed over by takeDataPointer is released
+// (the standard's name; VLDataDeleterFunction is the same type under another name).
+typedef void (*VariableLengthDataDeleteFunction)(void* data);
+typedef VariableLengthDataDeleteFunction VLDataDeleterFunction;
 
 class RTI_EXPORT VariableLengthData {
  public:
@@ -29,7 +31,7 @@ class RTI_EXPORT VariableLengthData {
   void setDataPointer(void* inData, size_t inSize);
   // Takes ownership of the bytes; they are released with func (or operator delete[] on a
   // char array when func is null) when no longer used.
-  void takeDataPointer(void* inData, size_t inSize, VLDataDeleterFunction func = 0);
+  void takeDataPointer(void* inData, size_t inSize, VariableLengthDataDeleteFunction func = 0);
 
  private:
   // Held inline, not behind a heap implementation: a value borrowed for a callback or an
@@ -37,7 +39,7 @@ class RTI_EXPORT VariableLengthData {
   void release();
   void* _data;
   size_t _size;
-  VLDataDeleterFunction _deleter;
+  VariableLengthDataDeleteFunction _deleter;
   bool _owned;
 };
 

@@ -4,6 +4,7 @@
 #include <RTI/encoding/BasicDataElements.h>
 
 #include <cstring>
+#include <sstream>
 
 #include "Padding.h"
 
@@ -98,11 +99,24 @@ struct AsciiString {
   }
 };
 
-// UTF-16 code units of a wide string (wchar_t is UTF-32 on Linux: split into surrogates).
+// HLAunicodeString is an HLAvariableArray of HLAunicodeChar (IEEE 1516.2-2010, Table 26):
+// UTF-16BE code units. A wide string maps to them one for one, as given: a wchar_t up to
+// 0xFFFF is one code unit (a surrogate too, alone or in a pair held as two wchar_t), and
+// decoding yields one wchar_t per code unit, never joining a pair, so decode(encode(s)) == s
+// for every string of code units and encode(decode(b)) == b for every encoding. Where wchar_t
+// is 32 bits (Linux), a character above 0xFFFF held in one wchar_t is encoded as its surrogate
+// pair (the only UTF-16 for it) and so decodes as those two code units. A wchar_t that is no
+// Unicode code point (above 0x10FFFF, or negative) is refused, naming it and where it is.
 std::vector<unsigned> utf16(std::wstring const& text) {
   std::vector<unsigned> units;
+  units.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     unsigned long c = static_cast<unsigned long>(text[i]);
+    if (sizeof(wchar_t) > 2 && c > 0x10FFFF) {
+      std::wostringstream message;
+      message << L"HLAunicodeString: character " << i << L" (0x" << std::hex << c << L") is no Unicode code point";
+      throw EncoderException(message.str());
+    }
     if (sizeof(wchar_t) > 2 && c >= 0x10000) {
       c -= 0x10000;
       units.push_back(static_cast<unsigned>(0xD800 + (c >> 10)));
@@ -125,17 +139,9 @@ struct UnicodeString {
   static size_t get(std::vector<Octet> const& in, size_t index, std::wstring& value, wchar_t const* what) {
     size_t const count = getCount(in, index, 2, what);
     value.clear();
-    for (size_t i = 0; i < count; ++i) {
-      unsigned long c = static_cast<unsigned long>(getUnsigned(in, index + 4 + 2 * i, 2, true));
-      if (sizeof(wchar_t) > 2 && c >= 0xD800 && c <= 0xDBFF && i + 1 < count) {
-        unsigned long const low = static_cast<unsigned long>(getUnsigned(in, index + 6 + 2 * i, 2, true));
-        if (low >= 0xDC00 && low <= 0xDFFF) {
-          c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
-          ++i;
-        }
-      }
-      value += static_cast<wchar_t>(c);
-    }
+    value.reserve(count);
+    for (size_t i = 0; i < count; ++i)
+      value += static_cast<wchar_t>(getUnsigned(in, index + 4 + 2 * i, 2, true));
     return index + 4 + 2 * count;
   }
 };

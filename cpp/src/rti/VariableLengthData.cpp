@@ -43,7 +43,7 @@ void VariableLengthData::setDataPointer(void* inData, size_t inSize) {
   _size = inSize;
 }
 
-void VariableLengthData::takeDataPointer(void* inData, size_t inSize, VLDataDeleterFunction func) {
+void VariableLengthData::takeDataPointer(void* inData, size_t inSize, VariableLengthDataDeleteFunction func) {
   release();
   _data = inData;
   _size = inSize;

@@ -94,7 +94,7 @@
   INTERVAL::operator VALUES::Value() const { return _interval; }                         \
   /* ---- time ---- */                                                                   \
   TIME::TIME() : _time(VALUES::initial()) {}                                             \
-  TIME::TIME(VALUES::Value value) : _time(value) {}                                      \
+  TIME::TIME(VALUES::TimeArgument value) : _time(value) {}                               \
   TIME::TIME(LogicalTime const& value)                                                   \
       : _time(TRELLIS_TIME_CAST(TIME, InvalidLogicalTime, value, L"copy")._time) {}      \
   TIME::TIME(TIME const& value) : LogicalTime(), _time(value._time) {}                   \

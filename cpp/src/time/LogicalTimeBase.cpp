@@ -1,4 +1,5 @@
-// The abstract time classes' destructors and stream operators, and the factories by name.
+// The abstract time classes' destructors and stream operators, and the RTI's factory of the
+// standard time types by name (libfedtime1516e's LogicalTimeFactoryFactory forwards to it).
 #include <RTI/LogicalTimeFactory.h>
 #include <RTI/time/HLAfloat64TimeFactory.h>
 #include <RTI/time/HLAinteger64TimeFactory.h>
@@ -26,11 +27,6 @@ RTI_UNIQUE_PTR<LogicalTimeFactory> HLAlogicalTimeFactoryFactory::makeLogicalTime
   if (implementationName == L"HLAfloat64Time")
     return RTI_UNIQUE_PTR<LogicalTimeFactory>(new HLAfloat64TimeFactory());
   return RTI_UNIQUE_PTR<LogicalTimeFactory>();
-}
-
-RTI_UNIQUE_PTR<LogicalTimeFactory> LogicalTimeFactoryFactory::makeLogicalTimeFactory(
-    std::wstring const& implementationName) {
-  return HLAlogicalTimeFactoryFactory::makeLogicalTimeFactory(implementationName);
 }
 RTI_SUPPRESS_AUTO_PTR_WARNING_END
 

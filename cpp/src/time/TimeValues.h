@@ -21,6 +21,8 @@ using rti1516e::Integer64;
 
 struct Integer64Values {
   typedef Integer64 Value;
+  // How the time's value constructor takes it, as the standard declares it.
+  typedef Integer64 TimeArgument;
   static Value initial() { return 0; }
   static Value final() { return std::numeric_limits<Integer64>::max(); }
   static Value epsilon() { return 1; }
@@ -45,6 +47,7 @@ struct Integer64Values {
 // it to a time moves to the next representable double, so t + epsilon > t always holds.
 struct Float64Values {
   typedef Float64 Value;
+  typedef Float64 const& TimeArgument;
   static Value initial() { return 0.0; }
   static Value final() { return std::numeric_limits<Float64>::max(); }
   static Value epsilon() { return std::numeric_limits<Float64>::denorm_min(); }

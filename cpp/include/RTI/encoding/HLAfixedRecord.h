@@ -28,6 +28,8 @@ class RTI_EXPORT HLAfixedRecord : public DataElement {
   virtual bool hasElementSameTypeAs(size_t index, DataElement const& inData) const;
   virtual Integer64 hash() const;
 
+  // New virtual functions in the standard's order (their virtual-table slots follow it).
+  virtual size_t size() const;
   // A copy of the element is appended (owned by the record).
   virtual void appendElement(DataElement const& dataElement);
   // The caller's element is appended by reference (the caller keeps it alive).
@@ -37,7 +39,6 @@ class RTI_EXPORT HLAfixedRecord : public DataElement {
   virtual void setElementPointer(size_t index, DataElement* dataElement);
   virtual DataElement const& get(size_t index) const;
   DataElement const& operator[](size_t index) const;
-  virtual size_t size() const;
 
  private:
   HLAfixedRecord& operator=(HLAfixedRecord const& rhs);

@@ -25,11 +25,12 @@ class RTI_EXPORT HLAvariableArray : public DataElement {
   virtual size_t getEncodedLength() const;
   virtual unsigned int getOctetBoundary() const;
   virtual bool isSameTypeAs(DataElement const& inData) const;
-  // Whether dataElement has the type of the array's prototype.
-  virtual bool hasPrototypeSameTypeAs(DataElement const& dataElement) const;
   virtual Integer64 hash() const;
 
+  // New virtual functions in the standard's order (their virtual-table slots follow it).
   virtual size_t size() const;
+  // Whether dataElement has the type of the array's prototype.
+  virtual bool hasPrototypeSameTypeAs(DataElement const& dataElement) const;
   // EncoderException when the element's type is not the prototype's.
   virtual void addElement(DataElement const& dataElement);
   virtual void addElementPointer(DataElement* dataElement);

@@ -7,7 +7,7 @@
 
 namespace rti1516e {
 
-class RTI_EXPORT_FEDTIME HLAfloat64Interval : public LogicalTimeInterval {
+class RTI_EXPORT HLAfloat64Interval : public LogicalTimeInterval {
  public:
   HLAfloat64Interval();
   HLAfloat64Interval(double value);
@@ -22,8 +22,6 @@ class RTI_EXPORT_FEDTIME HLAfloat64Interval : public LogicalTimeInterval {
   virtual bool isEpsilon() const;
 
   virtual LogicalTimeInterval& operator=(LogicalTimeInterval const& value);
-  virtual HLAfloat64Interval& operator=(HLAfloat64Interval const& value);
-  virtual void setToDifference(LogicalTime const& minuend, LogicalTime const& subtrahend);
   virtual LogicalTimeInterval& operator+=(LogicalTimeInterval const& addend);
   virtual LogicalTimeInterval& operator-=(LogicalTimeInterval const& subtrahend);
 
@@ -32,6 +30,7 @@ class RTI_EXPORT_FEDTIME HLAfloat64Interval : public LogicalTimeInterval {
   virtual bool operator==(LogicalTimeInterval const& value) const;
   virtual bool operator>=(LogicalTimeInterval const& value) const;
   virtual bool operator<=(LogicalTimeInterval const& value) const;
+  virtual void setToDifference(LogicalTime const& minuend, LogicalTime const& subtrahend);
 
   virtual VariableLengthData encode() const;
   virtual size_t encode(void* buffer, size_t bufferSize) const;
@@ -42,8 +41,11 @@ class RTI_EXPORT_FEDTIME HLAfloat64Interval : public LogicalTimeInterval {
   virtual std::wstring toString() const;
   virtual std::wstring implementationName() const;
 
+  // After the base class's functions, in the standard's order: getInterval, setInterval,
+  // operator= (virtual-table slots a federate built against another RTI's headers uses).
   virtual double getInterval() const;
   virtual void setInterval(double value);
+  virtual HLAfloat64Interval& operator=(HLAfloat64Interval const& value);
   operator double() const;
 
  private:

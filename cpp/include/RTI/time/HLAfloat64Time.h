@@ -8,10 +8,11 @@
 
 namespace rti1516e {
 
-class RTI_EXPORT_FEDTIME HLAfloat64Time : public LogicalTime {
+class RTI_EXPORT HLAfloat64Time : public LogicalTime {
  public:
   HLAfloat64Time();
-  HLAfloat64Time(double value);
+  // double const& as in the standard's header (the mangled name must match).
+  HLAfloat64Time(double const& value);
   // Throws InvalidLogicalTime unless value is an HLAfloat64Time.
   HLAfloat64Time(LogicalTime const& value);
   HLAfloat64Time(HLAfloat64Time const& value);
@@ -23,7 +24,6 @@ class RTI_EXPORT_FEDTIME HLAfloat64Time : public LogicalTime {
   virtual bool isFinal() const;
 
   virtual LogicalTime& operator=(LogicalTime const& value);
-  virtual HLAfloat64Time& operator=(HLAfloat64Time const& value);
   virtual LogicalTime& operator+=(LogicalTimeInterval const& addend);
   virtual LogicalTime& operator-=(LogicalTimeInterval const& subtrahend);
 
@@ -42,8 +42,11 @@ class RTI_EXPORT_FEDTIME HLAfloat64Time : public LogicalTime {
   virtual std::wstring toString() const;
   virtual std::wstring implementationName() const;
 
+  // After the base class's functions, in the standard's order: getTime, setTime, operator=
+  // (a federate compiled against another RTI's headers calls them by virtual-table slot).
   virtual double getTime() const;
   virtual void setTime(double value);
+  virtual HLAfloat64Time& operator=(HLAfloat64Time const& value);
   operator double() const;
 
  private:

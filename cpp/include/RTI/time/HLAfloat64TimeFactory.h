@@ -8,9 +8,13 @@
 
 namespace rti1516e {
 
+// The implementation name createFederationExecution takes for this type (the standard's
+// constant).
+const std::wstring HLAfloat64TimeName(L"HLAfloat64Time");
+
 RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
 
-class RTI_EXPORT_FEDTIME HLAfloat64TimeFactory : public LogicalTimeFactory {
+class RTI_EXPORT HLAfloat64TimeFactory : public LogicalTimeFactory {
  public:
   HLAfloat64TimeFactory();
   virtual ~HLAfloat64TimeFactory();

@@ -7,7 +7,7 @@
 
 namespace rti1516e {
 
-class RTI_EXPORT_FEDTIME HLAinteger64Interval : public LogicalTimeInterval {
+class RTI_EXPORT HLAinteger64Interval : public LogicalTimeInterval {
  public:
   HLAinteger64Interval();
   HLAinteger64Interval(Integer64 value);
@@ -22,8 +22,6 @@ class RTI_EXPORT_FEDTIME HLAinteger64Interval : public LogicalTimeInterval {
   virtual bool isEpsilon() const;
 
   virtual LogicalTimeInterval& operator=(LogicalTimeInterval const& value);
-  virtual HLAinteger64Interval& operator=(HLAinteger64Interval const& value);
-  virtual void setToDifference(LogicalTime const& minuend, LogicalTime const& subtrahend);
   virtual LogicalTimeInterval& operator+=(LogicalTimeInterval const& addend);
   virtual LogicalTimeInterval& operator-=(LogicalTimeInterval const& subtrahend);
 
@@ -32,6 +30,7 @@ class RTI_EXPORT_FEDTIME HLAinteger64Interval : public LogicalTimeInterval {
   virtual bool operator==(LogicalTimeInterval const& value) const;
   virtual bool operator>=(LogicalTimeInterval const& value) const;
   virtual bool operator<=(LogicalTimeInterval const& value) const;
+  virtual void setToDifference(LogicalTime const& minuend, LogicalTime const& subtrahend);
 
   virtual VariableLengthData encode() const;
   virtual size_t encode(void* buffer, size_t bufferSize) const;
@@ -42,8 +41,11 @@ class RTI_EXPORT_FEDTIME HLAinteger64Interval : public LogicalTimeInterval {
   virtual std::wstring toString() const;
   virtual std::wstring implementationName() const;
 
+  // After the base class's functions, in the standard's order: getInterval, setInterval,
+  // operator= (virtual-table slots a federate built against another RTI's headers uses).
   virtual Integer64 getInterval() const;
   virtual void setInterval(Integer64 value);
+  virtual HLAinteger64Interval& operator=(HLAinteger64Interval const& value);
   operator Integer64() const;
 
  private:

@@ -8,7 +8,7 @@
 
 namespace rti1516e {
 
-class RTI_EXPORT_FEDTIME HLAinteger64Time : public LogicalTime {
+class RTI_EXPORT HLAinteger64Time : public LogicalTime {
  public:
   HLAinteger64Time();
   HLAinteger64Time(Integer64 value);
@@ -23,7 +23,6 @@ class RTI_EXPORT_FEDTIME HLAinteger64Time : public LogicalTime {
   virtual bool isFinal() const;
 
   virtual LogicalTime& operator=(LogicalTime const& value);
-  virtual HLAinteger64Time& operator=(HLAinteger64Time const& value);
   virtual LogicalTime& operator+=(LogicalTimeInterval const& addend);
   virtual LogicalTime& operator-=(LogicalTimeInterval const& subtrahend);
 
@@ -42,8 +41,11 @@ class RTI_EXPORT_FEDTIME HLAinteger64Time : public LogicalTime {
   virtual std::wstring toString() const;
   virtual std::wstring implementationName() const;
 
+  // After the base class's functions, in the standard's order: getTime, setTime, operator=
+  // (a federate compiled against another RTI's headers calls them by virtual-table slot).
   virtual Integer64 getTime() const;
   virtual void setTime(Integer64 value);
+  virtual HLAinteger64Time& operator=(HLAinteger64Time const& value);
   operator Integer64() const;
 
  private:

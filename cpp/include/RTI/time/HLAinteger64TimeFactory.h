@@ -8,9 +8,13 @@
 
 namespace rti1516e {
 
+// The implementation name createFederationExecution takes for this type (the standard's
+// constant).
+const std::wstring HLAinteger64TimeName(L"HLAinteger64Time");
+
 RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
 
-class RTI_EXPORT_FEDTIME HLAinteger64TimeFactory : public LogicalTimeFactory {
+class RTI_EXPORT HLAinteger64TimeFactory : public LogicalTimeFactory {
  public:
   HLAinteger64TimeFactory();
   virtual ~HLAinteger64TimeFactory();
