@@ -146,6 +146,7 @@ impl From<RtiError> for Failure {
 fn federate_status(error: &FederateError) -> TrellisStatus {
     use FederateError as E;
     match error {
+        E::ModelNotExtended(_) => TRELLIS_ERR_INCONSISTENT_FDD,
         E::ObjectClassNotDefined(_) => TRELLIS_ERR_OBJECT_CLASS_NOT_DEFINED,
         E::AttributeNotDefined { .. } => TRELLIS_ERR_ATTRIBUTE_NOT_DEFINED,
         E::InteractionClassNotDefined(_) => TRELLIS_ERR_INTERACTION_CLASS_NOT_DEFINED,

@@ -423,6 +423,9 @@ mod federates {
                                 .unwrap();
                         }
                         Action::Ask(request) => panic!("no registry here, got {request:?}"),
+                        Action::ExtendModel { modules, .. } => {
+                            panic!("no modules are added here, got {modules:?}")
+                        }
                     }
                 }
             }

@@ -264,6 +264,7 @@ impl World {
             federate_name: self.feds[i].name.clone(),
             federate_type: "timed".into(),
             fingerprint: Federate::fingerprint(&self.model, DEFAULT_BINS),
+            modules: vec![],
         };
         self.ask(i, request);
     }
@@ -353,6 +354,15 @@ impl World {
                     }
                 }
                 Action::Ask(request) => self.ask(i, request),
+                Action::ExtendModel { modules, .. } => {
+                    panic!(
+                        "{}",
+                        fail(
+                            self.sim.seed,
+                            format!("no modules are added here: {modules:?}")
+                        )
+                    )
+                }
             }
             progressed = true;
         }

@@ -9,6 +9,8 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FederateError {
+    #[error("the object model does not extend this federate's: {0}")]
+    ModelNotExtended(String),
     #[error("object class {0:?} is not defined in the object model")]
     ObjectClassNotDefined(String),
     #[error("attribute {attribute:?} is not defined for object class {class}")]

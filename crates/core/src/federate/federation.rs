@@ -392,6 +392,10 @@ impl Federate {
             FederationEvent::Time { federate, switch } => {
                 self.time.on_switch(seq, federate, switch)
             }
+            FederationEvent::ModulesAdded {
+                modules,
+                fingerprint,
+            } => self.on_modules_added(modules, fingerprint),
         }
         self.drain_time();
     }
@@ -473,6 +477,7 @@ mod catch_up_tests {
                 federate_name: name.into(),
                 federate_type: "t".into(),
                 fingerprint: 1,
+                modules: vec![],
             },
         )
     }

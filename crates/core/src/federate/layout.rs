@@ -1,7 +1,8 @@
 //! Interest ids of the federate library: an id names (class, cell).
 //!
 //! ```text
-//! id = slot << 20 | cell      slot: object classes first, then interaction classes
+//! id = slot << 20 | cell      slot: object classes up from 0, interaction classes down
+//!                             from MAX_CLASSES - 1
 //!                             cell: 0 ..= 0xFFFFC a routing cell
 //!                                   0xFFFFD   registrations, for subscribers without regions
 //!                                   0xFFFFE   requests for attribute value updates
@@ -9,7 +10,9 @@
 //! ```
 //!
 //! Every federate of a federation computes the same ids: handles follow the object model,
-//! and bins per dimension are part of the federation's fingerprint.
+//! and bins per dimension are part of the federation's fingerprint. Object classes count up
+//! and interaction classes down, so that a module added at join (which appends classes of
+//! both kinds) moves no class's ids: members that joined earlier keep routing as they did.
 
 use super::region::{Axis, CellLayout, Region};
 use crate::fom::{DimensionHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel};
@@ -32,7 +35,6 @@ pub const MAX_IDS_PER_MESSAGE: usize = 1024;
 
 /// The slot and cell layout of every class.
 pub struct Layouts {
-    object_classes: usize,
     objects: Vec<CellLayout>,
     interactions: Vec<CellLayout>,
 }
@@ -68,8 +70,7 @@ fn layout(model: &ObjectModel, dimensions: &[DimensionHandle], bins: u32) -> Cel
 impl Layouts {
     /// `None` when the model has more classes than ids allow.
     pub fn new(model: &ObjectModel, bins: u32) -> Option<Layouts> {
-        let object_classes = model.object_classes().len();
-        if object_classes + model.interaction_classes().len() > MAX_CLASSES {
+        if model.object_classes().len() + model.interaction_classes().len() > MAX_CLASSES {
             return None;
         }
         let objects = model
@@ -93,7 +94,6 @@ impl Layouts {
             .map(|class| layout(model, &class.dimensions, bins))
             .collect();
         Some(Layouts {
-            object_classes,
             objects,
             interactions,
         })
@@ -112,7 +112,8 @@ impl Layouts {
     }
 
     fn interaction_slot(&self, class: InteractionClassHandle) -> u32 {
-        (self.object_classes as u32) + class.0
+        // `new` checked that both kinds together fit below MAX_CLASSES.
+        MAX_CLASSES as u32 - 1 - class.0
     }
 
     pub fn object_id(&self, class: ObjectClassHandle, cell: u32) -> u32 {
@@ -175,6 +176,33 @@ fn ids_into(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Interest ids of the classes a model has keep their values when a module adds classes
+    /// of both kinds (handles are appended), and the two kinds never share a slot.
+    #[test]
+    fn adding_classes_moves_no_existing_class_ids() {
+        let model = ObjectModel::from_sources(&[(
+            "demo.xml",
+            include_str!("../../../../foms/trellis-demo.xml"),
+        )])
+        .expect("demo model");
+        let layouts = Layouts::new(&model, 4).expect("fits");
+        let radio = model.find_interaction_class("Radio").expect("Radio");
+        let vehicle = model.find_object_class("Vehicle").expect("Vehicle");
+        assert_eq!(layouts.object_id(vehicle, 7), (vehicle.0 << CELL_BITS) | 7);
+        assert_eq!(
+            layouts.interaction_id(radio, 7),
+            ((MAX_CLASSES as u32 - 1 - radio.0) << CELL_BITS) | 7,
+            "an interaction's slot depends on its handle only, not on how many object classes there are"
+        );
+        let top_object = model.object_classes().len() as u32 - 1;
+        let bottom_interaction = MAX_CLASSES as u32 - model.interaction_classes().len() as u32;
+        assert!(top_object < bottom_interaction);
+        assert!(
+            layouts.interaction_id(radio, WILDCARD_CELL) < 0xFFF0_0000,
+            "below the registry's ids"
+        );
+    }
 
     #[test]
     fn bins_shrink_to_keep_cells_within_the_limit() {

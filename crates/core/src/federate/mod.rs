@@ -29,6 +29,7 @@ pub mod callback;
 mod declaration;
 mod delivery;
 pub mod error;
+mod extend;
 mod federation;
 mod id_slots;
 mod instance_name;
@@ -103,6 +104,13 @@ pub enum Action {
     },
     /// Send this to the registry and hand its answer to `Federate::handle_reply`.
     Ask(Request),
+    /// Load the object model from `modules` (the federation's, extended by a joiner's) and
+    /// hand it to `Federate::extend_model` if its `Federate::fingerprint` is `fingerprint`,
+    /// else to `Federate::model_extension_failed`.
+    ExtendModel {
+        modules: Vec<String>,
+        fingerprint: u64,
+    },
 }
 
 /// Counts of what arrived and what the exact checks threw away.
@@ -151,6 +159,9 @@ pub struct Federate {
     handle: u32,
     /// `Federate::fingerprint` of the model and bins: a reclaim carries it.
     fingerprint: u64,
+    /// Bins per dimension of the routing spaces (the layouts are rebuilt with them when the
+    /// model is extended).
+    bins: u32,
     published_objects: BTreeMap<ObjectClassHandle, BTreeSet<AttributeHandle>>,
     published_interactions: BTreeSet<InteractionClassHandle>,
     object_subscriptions: BTreeMap<ObjectClassHandle, ObjectSubscription>,
@@ -204,6 +215,7 @@ impl Federate {
         let privilege_to_delete = ownership::privilege_to_delete_of(&model);
         Ok(Federate {
             fingerprint: Federate::fingerprint(&model, bins),
+            bins,
             class_attributes: Federate::class_attributes_of(&model, privilege_to_delete),
             privilege_to_delete,
             model_keeps_latest: model.marks_keep_latest(),

@@ -62,6 +62,9 @@ impl World {
                     Action::Ask(request) => {
                         panic!("these tests make no registry requests, got {request:?}")
                     }
+                    Action::ExtendModel { modules, .. } => {
+                        panic!("these tests add no modules, got {modules:?}")
+                    }
                 }
             }
         }

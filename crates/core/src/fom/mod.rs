@@ -10,6 +10,7 @@
 mod datatypes;
 mod definitions;
 mod error;
+mod extend;
 mod format;
 mod merge;
 mod mim;

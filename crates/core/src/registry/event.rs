@@ -11,7 +11,7 @@
 //! numbers afresh, and a federate that sees an epoch it does not know reclaims its
 //! membership instead of mistaking the new numbers for old ones.
 
-use super::codec::{get_handles, put_handles, put_str};
+use super::codec::{get_handles, get_strs, put_handles, put_str, put_strs};
 use crate::wire::reader::Reader;
 use crate::wire::WireError;
 use bytes::{BufMut, Bytes, BytesMut};
@@ -80,6 +80,13 @@ pub enum FederationEvent {
         federate: u32,
         switch: TimeSwitch,
     },
+    /// A joiner's additional FOM modules (1516.1-2010 §4.9) extend the federation's object
+    /// model: `modules` is the whole list now, the federation's first, and `fingerprint` the
+    /// model they make. Members extend theirs to match (handles append: none moves).
+    ModulesAdded {
+        modules: Vec<String>,
+        fingerprint: u64,
+    },
 }
 
 impl FederationEvent {
@@ -124,6 +131,14 @@ impl FederationEvent {
                 out.put_u32_le(*federate);
                 out.put_u8(switch.to_byte());
             }
+            FederationEvent::ModulesAdded {
+                modules,
+                fingerprint,
+            } => {
+                out.put_u8(6);
+                put_strs(&mut out, modules);
+                out.put_u64_le(*fingerprint);
+            }
         }
         out.freeze()
     }
@@ -164,6 +179,10 @@ impl FederationEvent {
                 federate: r.u32("federate")?,
                 switch: TimeSwitch::from_byte(r.u8("switch")?)
                     .ok_or(r.malformed("unknown time switch"))?,
+            },
+            6 => FederationEvent::ModulesAdded {
+                modules: get_strs(&mut r)?,
+                fingerprint: r.u64("fingerprint")?,
             },
             _ => return Err(r.malformed("unknown registry event")),
         };
@@ -211,6 +230,10 @@ mod tests {
             FederationEvent::Time {
                 federate: 1,
                 switch: TimeSwitch::ConstrainedOff,
+            },
+            FederationEvent::ModulesAdded {
+                modules: vec!["/foms/base.xml".into(), "/foms/tanks.xml".into()],
+                fingerprint: 0x1234,
             },
         ];
         for (seq, event) in events.into_iter().enumerate() {

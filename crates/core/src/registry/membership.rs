@@ -55,28 +55,29 @@ impl Registry {
         Response::Destroyed
     }
 
-    /// joinFederationExecution from a federate behind node `origin`: the object model must
-    /// be the one the federation was created with, and the name free.
+    /// joinFederationExecution from a federate behind node `origin` with an object model
+    /// (fingerprint, modules): the federation's, or the federation's extended by additional
+    /// modules (1516.1-2010 §4.9), which every member then takes on. The name must be free.
     pub(super) fn join(
         &mut self,
         origin: NodeId,
         federation: String,
         federate_name: String,
         federate_type: String,
-        fingerprint: u64,
+        (fingerprint, modules): (u64, Vec<String>),
     ) -> Response {
         let Some(record) = self.federations.get_mut(&federation) else {
             return unknown(&federation);
         };
-        if record.fingerprint != fingerprint {
-            return error(
-                ErrorKind::InconsistentFom,
-                format!(
-                    "the object model differs from the one federation execution {federation:?} was created with ({})",
-                    record.modules.join(", ")
-                ),
-            );
-        }
+        let extends = match record.model_change(fingerprint, &modules) {
+            Ok(extends) => extends,
+            Err(why) => {
+                return error(
+                    ErrorKind::InconsistentFom,
+                    format!("federation execution {federation:?}: {why}"),
+                )
+            }
+        };
         if record.federates.values().any(|f| f.name == federate_name) {
             return error(
                 ErrorKind::FederateNameInUse,
@@ -89,6 +90,10 @@ impl Registry {
                 format!("federation execution {federation:?} has no federate handles left"),
             );
         }
+        if extends {
+            record.fingerprint = fingerprint;
+            record.modules = modules.clone();
+        }
         let handle = record.next_handle;
         record.next_handle += 1;
         record.federates.insert(
@@ -100,6 +105,16 @@ impl Registry {
                 node: Some(origin),
             },
         );
+        if extends {
+            // Before the joiner appears: whatever it publishes, members know its classes.
+            self.emit(
+                &federation,
+                FederationEvent::ModulesAdded {
+                    modules,
+                    fingerprint,
+                },
+            );
+        }
         self.emit(
             &federation,
             FederationEvent::FederateJoined {
@@ -211,5 +226,23 @@ impl Registry {
                 .map(|(h, f)| (*h, f.name.clone(), f.kind.clone()))
                 .collect(),
         )
+    }
+}
+
+impl FederationRecord {
+    /// Whether a joiner's model (fingerprint, modules) extends the federation's by
+    /// additional modules (`Ok(true)`), is the federation's (`Ok(false)`), or neither.
+    fn model_change(&self, fingerprint: u64, modules: &[String]) -> Result<bool, String> {
+        if fingerprint == self.fingerprint {
+            return Ok(false);
+        }
+        if modules.len() > self.modules.len() && modules.starts_with(&self.modules) {
+            return Ok(true);
+        }
+        Err(format!(
+            "the object model differs from the federation's ({}) and is not it with modules \
+             added (the federation's modules may have changed since they were loaded: join again)",
+            self.modules.join(", ")
+        ))
     }
 }

@@ -333,12 +333,13 @@ impl Registry {
                 federate_name,
                 federate_type,
                 fingerprint,
+                modules,
             } => self.join(
                 origin,
                 federation,
                 federate_name,
                 federate_type,
-                fingerprint,
+                (fingerprint, modules),
             ),
             Request::Resign {
                 federation,

@@ -266,6 +266,21 @@ impl RtiAmbassador {
         federate_type: &str,
         model: Arc<ObjectModel>,
     ) -> Result<u32, RtiError> {
+        self.join_federation_execution_with_modules(federate_name, federate_type, model, Vec::new())
+    }
+
+    /// Join with additional FOM modules (1516.1-2010 §4.9): `model` was loaded from
+    /// `modules`, the federation's own ([`RtiAmbassador::federation_modules`]) followed by
+    /// the additions, and must extend the federation's model ([`ObjectModel::extension_of`]).
+    /// Every member takes the extended model on. `modules` empty: as
+    /// [`RtiAmbassador::join_federation_execution`].
+    pub fn join_federation_execution_with_modules(
+        &mut self,
+        federate_name: &str,
+        federate_type: &str,
+        model: Arc<ObjectModel>,
+        modules: Vec<String>,
+    ) -> Result<u32, RtiError> {
         if self.joined.is_some() {
             return Err(RtiError::FederateAlreadyExecutionMember(
                 self.federation.clone(),
@@ -276,6 +291,7 @@ impl RtiAmbassador {
             federate_name: federate_name.to_owned(),
             federate_type: federate_type.to_owned(),
             fingerprint: Federate::fingerprint(&model, self.bins),
+            modules,
         };
         let (handle, snapshot) = match self.ask(request)? {
             Response::Joined { federate, snapshot } => (federate, snapshot),
@@ -289,6 +305,33 @@ impl RtiAmbassador {
             name: federate_name.to_owned(),
         });
         Ok(handle)
+    }
+
+    /// A joiner extended the federation's model: load it from `modules` and take it on.
+    fn extend_model(&mut self, modules: &[String], fingerprint: u64) {
+        let bins = self.bins;
+        let Some(joined) = self.joined.as_mut() else {
+            return;
+        };
+        let loaded = ObjectModel::load(modules)
+            .map_err(|e| e.to_string())
+            .and_then(|model| {
+                if Federate::fingerprint(&model, bins) == fingerprint {
+                    Ok(model)
+                } else {
+                    Err("the modules load here into another model than the joiner's".to_owned())
+                }
+            });
+        let result = loaded.and_then(|model| {
+            joined
+                .federate
+                .extend_model(Arc::new(model))
+                .map_err(|e| e.to_string())
+        });
+        if let Err(why) = result {
+            tracing::warn!(federation = %self.federation, "{why}");
+            joined.federate.model_extension_failed(modules, &why);
+        }
     }
 
     /// Carry out `action` (see [`ResignAction`]; its default deletes the instances this
@@ -398,6 +441,10 @@ impl RtiAmbassador {
                         joined.federate.handle_reply(request, response);
                     }
                 }
+                Action::ExtendModel {
+                    modules,
+                    fingerprint,
+                } => self.extend_model(modules, *fingerprint),
             }
             // Its buffers serve the next updates.
             if let Some(joined) = self.joined.as_mut() {

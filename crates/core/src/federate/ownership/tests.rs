@@ -54,6 +54,9 @@ impl Bus {
                     Action::Ask(request) => {
                         panic!("ownership makes no registry requests, got {request:?}")
                     }
+                    Action::ExtendModel { modules, .. } => {
+                        panic!("ownership adds no modules, got {modules:?}")
+                    }
                 }
             }
         }

@@ -37,6 +37,7 @@ fn join(r: &mut Registry, node: u64, name: &str) -> Federate {
             federate_name: name.into(),
             federate_type: "sim".into(),
             fingerprint,
+            modules: vec![],
         },
     ) else {
         panic!("join refused")
@@ -137,6 +138,7 @@ fn federates_rebuild_a_restarted_registry_keeping_handles_and_sync_points() {
             federate_name: "ghost".into(),
             federate_type: "sim".into(),
             fingerprint,
+            modules: vec![],
         },
     );
     deliver(&mut old, &mut [(1, &mut a)]);

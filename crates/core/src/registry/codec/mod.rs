@@ -28,6 +28,11 @@ pub enum Request {
         federate_name: String,
         federate_type: String,
         fingerprint: u64,
+        /// The modules the joiner's model was loaded from, in order, when they extend the
+        /// federation's (additional FOM modules at join, 1516.1-2010 §4.9): the
+        /// federation's own first, then the additions. Empty: the model must be the
+        /// federation's as it is.
+        modules: Vec<String>,
     },
     Resign {
         federation: String,
@@ -228,12 +233,14 @@ impl Request {
                 federate_name,
                 federate_type,
                 fingerprint,
+                modules,
             } => {
                 out.put_u8(3);
                 put_str(&mut out, federation);
                 put_str(&mut out, federate_name);
                 put_str(&mut out, federate_type);
                 out.put_u64_le(*fingerprint);
+                put_strs(&mut out, modules);
             }
             Request::Resign {
                 federation,
@@ -365,6 +372,7 @@ impl Request {
                 federate_name: r.long_str("federate name")?,
                 federate_type: r.long_str("federate type")?,
                 fingerprint: r.u64("fingerprint")?,
+                modules: get_strs(&mut r)?,
             },
             4 => Request::Resign {
                 federation: r.long_str("federation")?,
@@ -652,14 +660,14 @@ fn get_federates(r: &mut Reader<'_>) -> Result<Vec<(u32, String, String)>, WireE
     Ok(list)
 }
 
-fn put_strs(out: &mut BytesMut, list: &[String]) {
+pub(super) fn put_strs(out: &mut BytesMut, list: &[String]) {
     out.put_u32_le(list.len() as u32);
     for text in list {
         put_str(out, text);
     }
 }
 
-fn get_strs(r: &mut Reader<'_>) -> Result<Vec<String>, WireError> {
+pub(super) fn get_strs(r: &mut Reader<'_>) -> Result<Vec<String>, WireError> {
     let count = checked_count(r, 2)?;
     (0..count).map(|_| r.long_str("name")).collect()
 }

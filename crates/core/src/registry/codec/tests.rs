@@ -30,6 +30,7 @@ fn requests_and_responses_round_trip() {
             federate_name: "tank".into(),
             federate_type: "sim".into(),
             fingerprint: 9,
+            modules: vec![],
         },
         Request::NodeGone { node: NodeId(77) },
         Request::Vouch {

@@ -65,6 +65,7 @@ fn join(r: &mut Registry, name: &str) -> Response {
             federate_name: name.into(),
             federate_type: "sim".into(),
             fingerprint: 7,
+            modules: vec![],
         },
     )
 }

@@ -31,6 +31,7 @@ fn join(r: &mut Registry, node: u64, federation: &str, name: &str, fingerprint: 
             federate_name: name.into(),
             federate_type: "sim".into(),
             fingerprint,
+            modules: vec![],
         },
     )
 }
@@ -136,3 +137,73 @@ fn names_are_reserved_once_and_freed_by_resigning() {
 mod lease;
 mod replay;
 mod sync;
+
+fn join_with(r: &mut Registry, name: &str, fingerprint: u64, modules: &[&str]) -> Response {
+    r.handle(
+        NodeId(5),
+        Request::Join {
+            federation: "F".into(),
+            federate_name: name.into(),
+            federate_type: "sim".into(),
+            fingerprint,
+            modules: modules.iter().map(|m| m.to_string()).collect(),
+        },
+    )
+}
+
+/// Additional FOM modules at join (1516.1-2010 §4.9): a joiner whose modules extend the
+/// federation's makes the extended model the federation's, announced to the members before
+/// the joiner itself; anything else that differs is refused.
+#[test]
+fn a_joiner_with_additional_modules_extends_the_federation_model() {
+    let mut r = Registry::new();
+    assert_eq!(create(&mut r, "F", 7), Response::Created);
+    assert!(matches!(
+        join(&mut r, 2, "F", "early", 7),
+        Response::Joined { .. }
+    ));
+    while r.poll_event().is_some() {}
+    assert!(matches!(
+        join_with(&mut r, "tanks", 8, &["demo.xml", "tanks.xml"]),
+        Response::Joined { federate: 2, .. }
+    ));
+    let events: Vec<FederationEvent> = std::iter::from_fn(|| r.poll_event())
+        .map(|(_, payload)| FederationEvent::decode(&payload).unwrap().1)
+        .collect();
+    assert!(
+        matches!(
+            &events[..],
+            [FederationEvent::ModulesAdded { modules, fingerprint: 8 }, FederationEvent::FederateJoined { federate: 2, .. }]
+                if modules == &["demo.xml".to_string(), "tanks.xml".to_string()]
+        ),
+        "{events:?}"
+    );
+    // Later joiners load the extended model; the old one no longer matches.
+    let modules = r.handle(
+        NodeId(6),
+        Request::Modules {
+            federation: "F".into(),
+        },
+    );
+    assert_eq!(
+        modules,
+        Response::Modules(vec!["demo.xml".into(), "tanks.xml".into()])
+    );
+    assert!(matches!(
+        join(&mut r, 6, "F", "late", 8),
+        Response::Joined { .. }
+    ));
+    assert_eq!(
+        kind(join(&mut r, 7, "F", "stale", 7)),
+        ErrorKind::InconsistentFom
+    );
+    // Modules that do not start with the federation's are not an extension of it.
+    assert_eq!(
+        kind(join_with(&mut r, "other", 9, &["demo.xml", "ships.xml"])),
+        ErrorKind::InconsistentFom
+    );
+    assert_eq!(
+        kind(join_with(&mut r, "fewer", 9, &["demo.xml"])),
+        ErrorKind::InconsistentFom
+    );
+}

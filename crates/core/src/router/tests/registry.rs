@@ -28,6 +28,7 @@ fn join(federation: &str, name: &str, fingerprint: u64) -> Request {
         federate_name: name.into(),
         federate_type: "test".into(),
         fingerprint,
+        modules: vec![],
     }
 }
 
