@@ -9,12 +9,16 @@ use super::parse::Module;
 /// The designator and `<modelIdentification><name>` of the standard MIM.
 pub const STANDARD_MIM_NAME: &str = "HLAstandardMIM";
 
+/// The `<modelIdentification><name>` of the standard's own HLAstandardMIM.xml.
+pub const STANDARD_MIM_MODEL_NAME: &str =
+    "Standard MOM and Initialization Module (MIM) for HLA IEEE 1516-2010";
+
 /// The name the built-in MIM goes by in messages: the file it ships as, whose lines the
 /// messages' line numbers refer to.
 pub const STANDARD_MIM_FILE: &str = "HLAstandardMIM.xml";
 
-/// The standard MIM as Trellis ships it (`foms/HLAstandardMIM.xml`), built in so that core
-/// reads no files.
+/// The standard MIM as published with IEEE 1516.1-2010 (`foms/HLAstandardMIM.xml`, the
+/// standard's file unchanged), built in so that core reads no files.
 pub const STANDARD_MIM_XML: &str = include_str!("../../../../foms/HLAstandardMIM.xml");
 
 /// Whether `designator` names the standard MIM itself: "HLAstandardMIM", or a path whose
@@ -28,5 +32,8 @@ pub fn is_standard_mim_designator(designator: &str) -> bool {
 /// its file or by its model identification.
 pub(crate) fn is_mim(module: &Module) -> bool {
     is_standard_mim_designator(&module.file)
-        || module.model_name.as_deref() == Some(STANDARD_MIM_NAME)
+        || matches!(
+            module.model_name.as_deref(),
+            Some(STANDARD_MIM_NAME | STANDARD_MIM_MODEL_NAME)
+        )
 }

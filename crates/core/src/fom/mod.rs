@@ -22,7 +22,10 @@ pub use datatypes::{
     DataTypes, Endian, Enumerator, Field, Selector, PREDEFINED_FILE,
 };
 pub use error::{FddErrorKind, FomError, FomErrors};
-pub use mim::{is_standard_mim_designator, STANDARD_MIM_FILE, STANDARD_MIM_NAME, STANDARD_MIM_XML};
+pub use mim::{
+    is_standard_mim_designator, STANDARD_MIM_FILE, STANDARD_MIM_MODEL_NAME, STANDARD_MIM_NAME,
+    STANDARD_MIM_XML,
+};
 pub use support::{
     LookupError, ServiceGroup, TransportationType, TransportationTypeHandle, RTI_CHOSEN_UPPER_BOUND,
 };
