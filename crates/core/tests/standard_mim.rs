@@ -1,8 +1,13 @@
 //! The built-in MIM is the standard's: the values below are transcribed from the
 //! HLAstandardMIM.xml published with IEEE 1516.1-2010 (the MOM tables of clause 11), not
-//! generated from our file.
+//! generated from our file. And a federation's own MIM (createFederationExecutionWithMIM)
+//! is opened, checked to hold the standard MIM's classes, and merged first.
 
-use trellis_core::fom::{ObjectModel, Order, STANDARD_MIM_XML};
+use std::path::PathBuf;
+use trellis_core::fom::{
+    FddErrorKind, MimError, MimErrorKind, ObjectModel, Order, STANDARD_MIM_MODEL_NAME,
+    STANDARD_MIM_XML,
+};
 
 fn standard() -> ObjectModel {
     ObjectModel::from_sources(&[("HLAstandardMIM.xml", STANDARD_MIM_XML)])
@@ -660,4 +665,193 @@ fn the_dimensions_transportations_and_data_types_are_the_standards() {
         assert!(status.contains(enumerator), "{enumerator} in {status}");
     }
     assert!(types.unresolved().is_empty());
+    // The model identification is the standard's, so a copy given as a module under any
+    // file name stands in for the built-in MIM.
+    assert!(STANDARD_MIM_XML.contains(STANDARD_MIM_MODEL_NAME));
+}
+
+// ---- A federation's own MIM -------------------------------------------------------------
+
+const DEMO: &str = include_str!("../../../foms/trellis-demo.xml");
+
+/// A directory of its own under the system's temporary directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("trellis-mim-{}-{test}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str, text: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The standard MIM with the element `<tag><name>{name}</name>...</tag>` cut out.
+fn without(tag: &str, name: &str) -> String {
+    let doc = roxmltree::Document::parse(STANDARD_MIM_XML).unwrap();
+    let node = doc
+        .descendants()
+        .find(|n| {
+            n.has_tag_name(tag)
+                && n.children()
+                    .any(|c| c.has_tag_name("name") && c.text() == Some(name))
+        })
+        .unwrap_or_else(|| panic!("{tag} {name}"));
+    let range = node.range();
+    format!(
+        "{}{}",
+        &STANDARD_MIM_XML[..range.start],
+        &STANDARD_MIM_XML[range.end..]
+    )
+}
+
+/// The standard MIM with an object class `TrellisSite` (one attribute) under HLAobjectRoot.
+fn with_extra_class() -> String {
+    let anchor = "<objectClass>\n            <name>HLAmanager</name>";
+    assert_eq!(STANDARD_MIM_XML.matches(anchor).count(), 1);
+    STANDARD_MIM_XML.replace(
+        anchor,
+        &format!(
+            "<objectClass><name>TrellisSite</name><sharing>PublishSubscribe</sharing>\
+             <attribute><name>Label</name><dataType>HLAunicodeString</dataType>\
+             <updateType>Static</updateType><updateCondition>NA</updateCondition>\
+             <ownership>NoTransfer</ownership><sharing>PublishSubscribe</sharing>\
+             <transportation>HLAreliable</transportation><order>Receive</order></attribute>\
+             </objectClass>\n         {anchor}"
+        ),
+    )
+}
+
+#[test]
+fn the_standard_mim_under_another_name_is_a_mim() {
+    let scratch = Scratch::new("copy");
+    let mim = scratch.file("my-mim.xml", STANDARD_MIM_XML);
+    let demo = scratch.file("trellis-demo.xml", DEMO);
+    let model = ObjectModel::load_with_mim(&mim, &[&demo]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(model.modules(), [mim.as_str(), demo.as_str()]);
+    let builtin = ObjectModel::load(&[&demo]).unwrap();
+    assert_eq!(model.fingerprint(), builtin.fingerprint());
+    // "HLAstandardMIM" is the built-in one, whatever the working directory holds.
+    let named = ObjectModel::load_with_mim("HLAstandardMIM", &[&demo]).unwrap();
+    assert_eq!(named.fingerprint(), builtin.fingerprint());
+}
+
+#[test]
+fn a_mim_may_add_a_class_that_federates_then_use() {
+    let scratch = Scratch::new("extra");
+    let mim = scratch.file("site-mim.xml", &with_extra_class());
+    let demo = scratch.file("trellis-demo.xml", DEMO);
+    // A module list naming the standard MIM (absent here) keeps working: the MIM holds it.
+    let modules = [demo.as_str(), "HLAstandardMIM.xml"];
+    let model = ObjectModel::load_with_mim(&mim, &modules).unwrap_or_else(|e| panic!("{e}"));
+    let site = model
+        .find_object_class("HLAobjectRoot.TrellisSite")
+        .unwrap();
+    let label = model.find_attribute(site, "Label").unwrap();
+    assert_eq!(model.attribute(label).data_type, "HLAunicodeString");
+    assert!(model
+        .find_attribute(site, "HLAprivilegeToDeleteObject")
+        .is_some());
+    assert!(model.find_object_class("Vehicle").is_some());
+    assert_eq!(model.modules(), [mim.as_str(), demo.as_str()]);
+    // Without the MIM the class does not exist.
+    assert!(ObjectModel::load(&[&demo])
+        .unwrap()
+        .find_object_class("TrellisSite")
+        .is_none());
+}
+
+#[test]
+fn a_mim_without_a_standard_class_is_refused_naming_it() {
+    for (tag, name, missing) in [
+        (
+            "objectClass",
+            "HLAfederation",
+            "object class HLAobjectRoot.HLAmanager.HLAfederation",
+        ),
+        (
+            "interactionClass",
+            "HLAreportMIMdata",
+            "interaction class HLAinteractionRoot.HLAmanager.HLAfederation.HLAreport.HLAreportMIMdata",
+        ),
+        (
+            "attribute",
+            "HLAGALT",
+            "attribute HLAobjectRoot.HLAmanager.HLAfederate.HLAGALT",
+        ),
+    ] {
+        let text = without(tag, name);
+        let error = ObjectModel::from_sources_with_custom_mim(("small-mim.xml", &text), &[("trellis-demo.xml", DEMO)])
+            .unwrap_err();
+        assert_eq!(error.kind(), MimErrorKind::ErrorReadingMim, "{error}");
+        let MimError::NotStandard { missing: listed, .. } = &error else {
+            panic!("{error}")
+        };
+        assert!(listed.iter().any(|m| m == missing), "{listed:?}");
+        let message = error.to_string();
+        assert!(message.contains("small-mim.xml") && message.contains(missing), "{message}");
+    }
+}
+
+#[test]
+fn a_mim_that_cannot_be_read_or_is_no_object_model_is_refused() {
+    let scratch = Scratch::new("bad");
+    let demo = scratch.file("trellis-demo.xml", DEMO);
+    let absent = scratch.0.join("absent-mim.xml").display().to_string();
+    let error = ObjectModel::load_with_mim(&absent, &[&demo]).unwrap_err();
+    assert_eq!(error.kind(), MimErrorKind::CouldNotOpenMim, "{error}");
+    assert!(error.to_string().contains("absent-mim.xml"), "{error}");
+    // A path whose file name is HLAstandardMIM.xml is opened too when it is the MIM.
+    let named_standard = scratch.0.join("HLAstandardMIM.xml").display().to_string();
+    let error = ObjectModel::load_with_mim(&named_standard, &[&demo]).unwrap_err();
+    assert_eq!(error.kind(), MimErrorKind::CouldNotOpenMim, "{error}");
+
+    let text = scratch.file("notes.txt", "these are not XML <objectModel");
+    let error = ObjectModel::load_with_mim(&text, &[&demo]).unwrap_err();
+    assert_eq!(error.kind(), MimErrorKind::ErrorReadingMim, "{error}");
+    assert!(matches!(error, MimError::Invalid { .. }), "{error}");
+    assert!(error.to_string().contains("notes.txt"), "{error}");
+}
+
+#[test]
+fn a_module_problem_with_a_mim_is_the_modules() {
+    let scratch = Scratch::new("modules");
+    let mim = scratch.file("my-mim.xml", STANDARD_MIM_XML);
+    let absent = scratch.0.join("absent.xml").display().to_string();
+    let error = ObjectModel::load_with_mim(&mim, &[&absent]).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        MimErrorKind::Fdd(FddErrorKind::CouldNotOpen),
+        "{error}"
+    );
+    // Restating the MIM's HLAprivilegeToDeleteObject with another order conflicts with it.
+    let restated = "<objectModel xmlns=\"http://standards.ieee.org/IEEE1516-2010\"><objects>\
+        <objectClass><name>HLAobjectRoot</name><attribute><name>HLAprivilegeToDeleteObject</name>\
+        <dataType>HLAtoken</dataType><updateType>Static</updateType><updateCondition>NA</updateCondition>\
+        <ownership>DivestAcquire</ownership><sharing>PublishSubscribe</sharing>\
+        <transportation>HLAreliable</transportation><order>Receive</order></attribute>\
+        </objectClass></objects></objectModel>";
+    let error = ObjectModel::from_sources_with_custom_mim(
+        ("my-mim.xml", STANDARD_MIM_XML),
+        &[("restated.xml", restated)],
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.kind(),
+        MimErrorKind::Fdd(FddErrorKind::Inconsistent),
+        "{error}"
+    );
+    assert!(matches!(error, MimError::Modules(_)), "{error}");
+    assert!(error.to_string().contains("restated.xml"), "{error}");
 }
