@@ -29,7 +29,7 @@ const MIM: Counts = Counts {
     object_classes: 4,
     interaction_classes: 85,
     attributes: 45,
-    parameters: 105,
+    parameters: 101,
     dimensions: 2,
 };
 

@@ -3,30 +3,251 @@
 //! HLAbestEffort transportations, the HLAfederate and HLAserviceGroup dimensions and the
 //! HLA data types. Every federation's model starts with it: loaded first, implicitly,
 //! unless the caller names it (or gives another MIM in its place).
+//!
+//! A federation may also be created with a MIM of its own (createFederationExecutionWithMIM):
+//! [`ObjectModel::load_with_mim`] opens it, checks that it holds every class, attribute
+//! and parameter of the standard MIM (it may add to them), and merges it first.
 
-use super::parse::Module;
+use super::parse::{self, Module};
+use super::{FddErrorKind, FomError, FomErrors, ObjectModel};
+use std::path::Path;
+use thiserror::Error;
 
 /// The designator and `<modelIdentification><name>` of the standard MIM.
 pub const STANDARD_MIM_NAME: &str = "HLAstandardMIM";
+
+/// The `<modelIdentification><name>` of the standard's own HLAstandardMIM.xml.
+pub const STANDARD_MIM_MODEL_NAME: &str =
+    "Standard MOM and Initialization Module (MIM) for HLA IEEE 1516-2010";
 
 /// The name the built-in MIM goes by in messages: the file it ships as, whose lines the
 /// messages' line numbers refer to.
 pub const STANDARD_MIM_FILE: &str = "HLAstandardMIM.xml";
 
-/// The standard MIM as Trellis ships it (`foms/HLAstandardMIM.xml`), built in so that core
-/// reads no files.
+/// The standard MIM as published with IEEE 1516.1-2010 (`foms/HLAstandardMIM.xml`, the
+/// standard's file unchanged), built in so that core reads no files.
 pub const STANDARD_MIM_XML: &str = include_str!("../../../../foms/HLAstandardMIM.xml");
 
-/// Whether `designator` names the standard MIM itself: "HLAstandardMIM", or a path whose
-/// file name is HLAstandardMIM.xml.
+/// Whether a FOM module designator names the standard MIM itself: "HLAstandardMIM", or a
+/// path whose file name is HLAstandardMIM.xml. In a module list such a path stands for the
+/// built-in MIM when the file does not exist (federates written for other RTIs name it
+/// without shipping it). The MIM argument of createFederationExecutionWithMIM is stricter:
+/// see [`is_builtin_mim_designator`].
 pub fn is_standard_mim_designator(designator: &str) -> bool {
     let file_name = designator.rsplit(['/', '\\']).next().unwrap_or(designator);
     file_name == STANDARD_MIM_NAME || file_name == STANDARD_MIM_FILE
+}
+
+/// Whether the MIM designator of createFederationExecutionWithMIM means the built-in
+/// standard MIM: exactly "HLAstandardMIM" (the designator 1516.1-2010 gives the MIM the
+/// RTI supplies). Anything else is a file to open.
+pub fn is_builtin_mim_designator(designator: &str) -> bool {
+    designator == STANDARD_MIM_NAME
 }
 
 /// Whether a module the caller gave is a MIM standing in for the built-in one: named so by
 /// its file or by its model identification.
 pub(crate) fn is_mim(module: &Module) -> bool {
     is_standard_mim_designator(&module.file)
-        || module.model_name.as_deref() == Some(STANDARD_MIM_NAME)
+        || matches!(
+            module.model_name.as_deref(),
+            Some(STANDARD_MIM_NAME | STANDARD_MIM_MODEL_NAME)
+        )
+}
+
+/// Which IEEE 1516.1-2010 exception of createFederationExecutionWithMIM a [`MimError`] is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MimErrorKind {
+    /// CouldNotOpenMIM: the MIM file could not be read.
+    CouldNotOpenMim,
+    /// ErrorReadingMIM: the MIM is not a valid object model, or lacks some of the standard
+    /// MIM's classes, attributes or parameters.
+    ErrorReadingMim,
+    /// A FOM module's problem (CouldNotOpenFDD, ErrorReadingFDD or InconsistentFDD).
+    Fdd(FddErrorKind),
+}
+
+/// Why a federation's model could not be made from a MIM and FOM modules.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MimError {
+    #[error("could not open MIM {designator}: {reason}")]
+    CouldNotOpen { designator: String, reason: String },
+    #[error("error reading MIM {designator}: {errors}")]
+    Invalid {
+        designator: String,
+        errors: FomErrors,
+    },
+    #[error(
+        "error reading MIM {designator}: it lacks {} of the standard MIM's definitions: {}",
+        missing.len(),
+        summarize(missing)
+    )]
+    NotStandard {
+        designator: String,
+        /// Each missing definition, as "object class X", "attribute X.a", ...
+        missing: Vec<String>,
+    },
+    #[error("{0}")]
+    Modules(FomErrors),
+}
+
+impl MimError {
+    pub fn kind(&self) -> MimErrorKind {
+        match self {
+            MimError::CouldNotOpen { .. } => MimErrorKind::CouldNotOpenMim,
+            MimError::Invalid { .. } | MimError::NotStandard { .. } => {
+                MimErrorKind::ErrorReadingMim
+            }
+            // The first error decides, as for createFederationExecution.
+            MimError::Modules(errors) => MimErrorKind::Fdd(
+                errors
+                    .0
+                    .first()
+                    .map_or(FddErrorKind::ErrorReading, FomError::kind),
+            ),
+        }
+    }
+}
+
+/// The first few of `missing`, and how many more there are.
+fn summarize(missing: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let mut text = missing
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if missing.len() > SHOWN {
+        text.push_str(&format!(" and {} more", missing.len() - SHOWN));
+    }
+    text
+}
+
+impl ObjectModel {
+    /// createFederationExecutionWithMIM: the model of the MIM `mim_designator` and the FOM
+    /// modules at `modules`. "HLAstandardMIM" is the built-in standard MIM; any other
+    /// designator is a file, which must exist, be an object model, and hold every class,
+    /// attribute and parameter of the standard MIM. It is merged first, in the standard
+    /// MIM's place; modules that are the standard MIM are left out then (the MIM holds
+    /// them), so that federates listing HLAstandardMIM.xml among their modules still work.
+    pub fn load_with_mim<P: AsRef<Path>>(
+        mim_designator: &str,
+        modules: &[P],
+    ) -> Result<ObjectModel, MimError> {
+        if is_builtin_mim_designator(mim_designator) {
+            return ObjectModel::load(modules).map_err(MimError::Modules);
+        }
+        let mim_text =
+            std::fs::read_to_string(mim_designator).map_err(|e| MimError::CouldNotOpen {
+                designator: mim_designator.to_owned(),
+                reason: e.to_string(),
+            })?;
+        let sources = read_modules(modules).map_err(MimError::Modules)?;
+        let borrowed: Vec<(&str, &str)> = sources
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        ObjectModel::from_sources_with_custom_mim((mim_designator, &mim_text), &borrowed)
+    }
+
+    /// [`ObjectModel::load_with_mim`] on texts: `mim` (name for messages, XML) must be an
+    /// object model holding the standard MIM's classes; it is merged first, then `sources`
+    /// without those that are the standard MIM.
+    pub fn from_sources_with_custom_mim(
+        mim: (&str, &str),
+        sources: &[(&str, &str)],
+    ) -> Result<ObjectModel, MimError> {
+        let (designator, _) = mim;
+        let alone =
+            ObjectModel::from_sources_with_mim(mim, &[]).map_err(|errors| MimError::Invalid {
+                designator: designator.to_owned(),
+                errors,
+            })?;
+        let missing = missing_standard_definitions(&alone);
+        if !missing.is_empty() {
+            return Err(MimError::NotStandard {
+                designator: designator.to_owned(),
+                missing,
+            });
+        }
+        let modules: Vec<(&str, &str)> = sources
+            .iter()
+            .copied()
+            .filter(|&(name, text)| !is_standard_mim_source(name, text))
+            .collect();
+        ObjectModel::from_sources_with_mim(mim, &modules).map_err(MimError::Modules)
+    }
+}
+
+/// Whether a module source is the standard MIM, by its designator or its model name. One
+/// that does not parse is not (its errors come when it is merged).
+fn is_standard_mim_source(name: &str, text: &str) -> bool {
+    is_standard_mim_designator(name)
+        || parse::parse_module(name, text).is_ok_and(|module| is_mim(&module))
+}
+
+/// Each class, attribute and parameter of the standard MIM that `model` lacks (by
+/// qualified name; attributes and parameters declared on the class or inherited).
+fn missing_standard_definitions(model: &ObjectModel) -> Vec<String> {
+    let Ok(standard) = ObjectModel::from_sources(&[(STANDARD_MIM_FILE, STANDARD_MIM_XML)]) else {
+        // The built-in MIM loads (tested); were it not to, there is nothing to hold to.
+        return Vec::new();
+    };
+    let mut missing = Vec::new();
+    for class in standard.object_classes() {
+        let Some(own) = model.find_object_class(&class.qualified_name) else {
+            missing.push(format!("object class {}", class.qualified_name));
+            continue;
+        };
+        for &a in &class.attributes {
+            let name = &standard.attribute(a).name;
+            if model.find_attribute(own, name).is_none() {
+                missing.push(format!("attribute {}.{name}", class.qualified_name));
+            }
+        }
+    }
+    for class in standard.interaction_classes() {
+        let Some(own) = model.find_interaction_class(&class.qualified_name) else {
+            missing.push(format!("interaction class {}", class.qualified_name));
+            continue;
+        };
+        for &p in &class.parameters {
+            let name = &standard.parameter(p).name;
+            if model.find_parameter(own, name).is_none() {
+                missing.push(format!("parameter {}.{name}", class.qualified_name));
+            }
+        }
+    }
+    missing
+}
+
+/// The text of each module, named by its path; one that does not exist but names the
+/// standard MIM is the built-in one (as [`ObjectModel::load`] does).
+fn read_modules<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<(String, String)>, FomErrors> {
+    let mut sources = Vec::new();
+    let mut errors = Vec::new();
+    for path in paths {
+        let name = path.as_ref().display().to_string();
+        match std::fs::read_to_string(path.as_ref()) {
+            Ok(text) => sources.push((name, text)),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    && is_standard_mim_designator(&name) =>
+            {
+                sources.push((STANDARD_MIM_FILE.to_owned(), STANDARD_MIM_XML.to_owned()));
+            }
+            Err(e) => errors.push(FomError {
+                file: name,
+                line: 0,
+                element: "file".into(),
+                message: format!("cannot read: {e}"),
+            }),
+        }
+    }
+    if errors.is_empty() {
+        Ok(sources)
+    } else {
+        Err(FomErrors(errors))
+    }
 }

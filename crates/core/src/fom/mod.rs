@@ -23,7 +23,10 @@ pub use datatypes::{
     DataTypes, Endian, Enumerator, Field, Selector, PREDEFINED_FILE,
 };
 pub use error::{FddErrorKind, FomError, FomErrors};
-pub use mim::{is_standard_mim_designator, STANDARD_MIM_FILE, STANDARD_MIM_NAME, STANDARD_MIM_XML};
+pub use mim::{
+    is_builtin_mim_designator, is_standard_mim_designator, MimError, MimErrorKind,
+    STANDARD_MIM_FILE, STANDARD_MIM_MODEL_NAME, STANDARD_MIM_NAME, STANDARD_MIM_XML,
+};
 pub use support::{
     LookupError, ServiceGroup, TransportationType, TransportationTypeHandle, RTI_CHOSEN_UPPER_BOUND,
 };
@@ -199,6 +202,11 @@ impl ObjectModel {
                 parse::parse_module(STANDARD_MIM_FILE, STANDARD_MIM_XML).map_err(FomErrors)?;
             modules.insert(0, standard);
         }
+        ObjectModel::from_modules(modules)
+    }
+
+    /// Merge parsed modules, the MIM first, into one model with its data types.
+    fn from_modules(mut modules: Vec<parse::Module>) -> Result<ObjectModel, FomErrors> {
         // Data types merge apart from classes; both sets of errors are reported together.
         let uses = datatypes::type_uses(&modules);
         let type_decls = modules
@@ -228,7 +236,7 @@ impl ObjectModel {
     ) -> Result<ObjectModel, FomErrors> {
         let mut all = vec![mim];
         all.extend_from_slice(sources);
-        merge::merge(parse_all(&all)?).map_err(FomErrors)
+        ObjectModel::from_modules(parse_all(&all)?)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -83,10 +83,8 @@ fn the_standard_mim_loads_implicitly_with_the_mom() {
             )
         })
         .unwrap();
-    assert_eq!(
-        names(model.interaction_class(resign).dimensions.clone()),
-        ["HLAfederate"]
-    );
+    // The standard gives the HLAservice interactions no dimensions (only the HLAreport ones).
+    assert!(model.interaction_class(resign).dimensions.is_empty());
     let federate_dimension = model.dimension_handle("HLAfederate").unwrap();
     assert_eq!(
         model.dimension(federate_dimension).upper_bound,

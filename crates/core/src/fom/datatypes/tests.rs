@@ -21,7 +21,7 @@ const RECORD: &str = "<fixedRecordDataTypes>
 </fixedRecordDataTypes>";
 
 /// Data types the built-in HLAstandardMIM declares beyond the predefined ones.
-const MIM_TYPES: usize = 29;
+const MIM_TYPES: usize = 33;
 
 #[test]
 fn predefined_types_are_there_without_declaring_them() {
