@@ -129,6 +129,12 @@ pub(crate) struct Tree {
     pub kind: &'static str,
     member_kind: &'static str,
     pub classes: BTreeMap<String, Class>,
+    /// Qualified names in the order first met: modules in the order given, each module's
+    /// classes depth first as written. Handles are numbered in this order.
+    pub declaration_order: Vec<String>,
+    /// (qualified class name, member name) in the order first met, likewise; a member
+    /// restated by a later module keeps its first place.
+    pub member_order: Vec<(String, String)>,
     /// Each class name's first qualified name and place, to catch a module that repeats a
     /// class under another parent: merging by qualified name would silently fork it.
     first_by_name: FxHashMap<String, (String, Site)>,
@@ -160,6 +166,8 @@ impl Tree {
             kind,
             member_kind,
             classes: BTreeMap::new(),
+            declaration_order: Vec::new(),
+            member_order: Vec::new(),
             first_by_name: FxHashMap::default(),
         }
     }
@@ -177,6 +185,12 @@ impl Tree {
         };
         self.check_parent(decl, parent, &qualified, errors);
         let definition = self.definition(decl, &qualified, errors);
+        if !self.classes.contains_key(&qualified) {
+            self.declaration_order.push(qualified.clone());
+        }
+        // Duplicates are dropped where handles are numbered.
+        self.member_order
+            .extend((decl.members.iter()).map(|m| (qualified.clone(), m.name.clone())));
         let class = self
             .classes
             .entry(qualified.clone())
