@@ -3,7 +3,7 @@
 //! defined twice must be defined the same way.
 
 use super::definitions::{Class, Member, Tree};
-use super::error::{FomError, Site};
+use super::error::{FomError, FomWarning, Site};
 use super::parse::Module;
 use super::support::{transportation_types, RTI_CHOSEN_UPPER_BOUND};
 use super::update_rates;
@@ -119,6 +119,7 @@ struct DimensionDecls {
 
 pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> {
     let mut errors = Vec::new();
+    let mut warnings: Vec<FomWarning> = modules.iter().flat_map(|m| m.warnings.clone()).collect();
     let mut objects = Tree::new("objectClass", "attribute");
     let mut interactions = Tree::new("interactionClass", "parameter");
     let builtin = Site {
@@ -146,13 +147,13 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
         );
         add_dimensions(module, &mut dimension_decls, &mut errors);
     }
-    objects.settle(&mut errors);
-    interactions.settle(&mut errors);
+    objects.settle(&mut errors, &mut warnings);
+    interactions.settle(&mut errors, &mut warnings);
     let update_rates = update_rates::merge(&modules, &mut errors);
     check_root(&objects, OBJECT_ROOT, &mut errors);
     check_root(&interactions, INTERACTION_ROOT, &mut errors);
-    objects.check_shadowing(&mut errors);
-    interactions.check_shadowing(&mut errors);
+    objects.check_shadowing(&mut errors, &mut warnings);
+    interactions.check_shadowing(&mut errors, &mut warnings);
 
     let (dimensions, dimension_handles) = number_dimensions(&dimension_decls);
     let mut resolver = Resolver {
@@ -177,6 +178,7 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
         dimensions,
         transportation_types(&transportations, &transportation_order),
         update_rates,
+        warnings,
     ))
 }
 

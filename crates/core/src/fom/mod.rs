@@ -7,6 +7,17 @@
 //! with an error naming both places and the property that differs (`definitions`). Every
 //! error names the file, line and element.
 //!
+//! Sloppiness that changes nothing at run time loads with one [`FomWarning`] each (file,
+//! line, element, as errors), listed by [`ObjectModel::warnings`] for the caller to log:
+//! `xsi:schemaLocation` on a root that does not declare `xmlns:xsi`; an enumerated value
+//! (order, sharing, updateType, ownership, the standard transportations, reliable, endian,
+//! encodings, cardinality Dynamic) in another letter case, read as the standard spells it;
+//! an enumerator repeated with the same value in one enumerated type; a member restated in
+//! a subclass with nothing that differs from the one it inherits; a class restated with
+//! part of another module's definition and nothing that differs (a module restating the
+//! MIM's HLAobjectRoot with HLAprivilegeToDeleteObject). What would change meaning (an
+//! enumerator with two values, a restatement that differs in anything it states) is refused.
+//!
 //! Handles follow declaration order, as the common RTIs number them: object classes,
 //! interaction classes, dimensions and transportation types in the order first declared,
 //! walking the modules in the order given (the MIM first) and each module's classes depth
@@ -34,7 +45,7 @@ pub use datatypes::{
     Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind,
     DataTypes, Endian, Enumerator, Field, Selector, PREDEFINED_FILE,
 };
-pub use error::{FddErrorKind, FomError, FomErrors};
+pub use error::{FddErrorKind, FomError, FomErrors, FomWarning};
 pub use mim::{is_standard_mim_designator, STANDARD_MIM_FILE, STANDARD_MIM_NAME, STANDARD_MIM_XML};
 pub use support::{
     LookupError, ServiceGroup, TransportationType, TransportationTypeHandle, RTI_CHOSEN_UPPER_BOUND,
@@ -168,6 +179,7 @@ pub struct ObjectModel {
     object_class_index: BTreeMap<String, u32>,
     interaction_class_index: BTreeMap<String, u32>,
     dimension_index: BTreeMap<String, DimensionHandle>,
+    warnings: Vec<FomWarning>,
 }
 
 impl ObjectModel {
@@ -266,6 +278,7 @@ impl ObjectModel {
         dimensions: Vec<Dimension>,
         transportation_types: Vec<TransportationType>,
         update_rates: Vec<UpdateRate>,
+        warnings: Vec<FomWarning>,
     ) -> ObjectModel {
         let object_class_index = (object_classes.iter())
             .map(|c| (c.qualified_name.clone(), c.handle.0))
@@ -290,6 +303,7 @@ impl ObjectModel {
             object_class_index,
             interaction_class_index,
             dimension_index,
+            warnings,
         };
         model.fingerprint = model.compute_fingerprint();
         model
@@ -355,6 +369,13 @@ impl ObjectModel {
             feed(&listing);
         }
         hash
+    }
+
+    /// What the modules hold that was read leniently: sloppiness that changes nothing at
+    /// run time (see [`FomWarning`]), in module order, for the caller to log. A strict
+    /// caller refuses a model that has any.
+    pub fn warnings(&self) -> &[FomWarning] {
+        &self.warnings
     }
 
     pub fn fingerprint(&self) -> u64 {
@@ -628,6 +649,8 @@ fn descendants<'a, H: Copy + 'a>(root: H, children: impl Fn(H) -> &'a [H]) -> Ve
 
 #[cfg(test)]
 mod handle_order_tests;
+#[cfg(test)]
+mod lenient_tests;
 #[cfg(test)]
 mod rules_tests;
 #[cfg(test)]

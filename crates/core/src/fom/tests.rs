@@ -228,7 +228,7 @@ fn duplicate_and_shadowing_members_are_errors() {
     let text = module(
         "Tank",
         "<attribute><name>A</name></attribute>\n<attribute><name>A</name></attribute>\n\
-         <objectClass><name>Heavy</name><attribute><name>A</name></attribute></objectClass>",
+         <objectClass><name>Heavy</name><attribute><name>A</name><dataType>HLAoctet</dataType></attribute></objectClass>",
     );
     let e = errors(&[("dup.xml", &text)]);
     let messages: Vec<String> = e.iter().map(|e| e.to_string()).collect();
