@@ -71,38 +71,32 @@ impl Member {
 
     /// "dataType is X here but Y there; ..." for each property that differs, if any.
     fn differences(&self, first: &Member) -> Option<String> {
-        let differing: Vec<String> = self
-            .properties()
-            .into_iter()
-            .zip(first.properties())
-            .filter(|((_, here), (_, there))| here != there)
-            .map(|((property, here), (_, there))| {
-                format!(
-                    "{property} is {} here but {} there",
-                    shown(here.as_deref()),
-                    shown(there.as_deref())
-                )
-            })
-            .collect();
-        (!differing.is_empty()).then(|| differing.join("; "))
+        self.differing(first, |_, _| true)
     }
-}
 
-impl Member {
-    /// "order is X here but Y there; ..." for each property this member states that
-    /// differs from `reference`'s, if any: leaving a property out (or the dimensions
-    /// empty) agrees with anything, as a restatement that refers to `reference` does.
+    /// Likewise for each property this member states that differs from `reference`'s:
+    /// leaving a property out (or the dimensions empty) agrees with anything, as a
+    /// restatement that refers to `reference` does.
     fn disagreements(&self, reference: &Member) -> Option<String> {
+        self.differing(reference, |property, here| match property {
+            "dimensions" => here.is_some_and(|d| !d.is_empty()),
+            _ => here.is_some(),
+        })
+    }
+
+    /// The differences from `other` in the properties `compared` keeps, given the name and
+    /// this member's value of each.
+    fn differing(
+        &self,
+        other: &Member,
+        compared: impl Fn(&str, Option<&str>) -> bool,
+    ) -> Option<String> {
         let differing: Vec<String> = self
             .properties()
             .into_iter()
-            .zip(reference.properties())
+            .zip(other.properties())
             .filter(|((property, here), (_, there))| {
-                let stated = match *property {
-                    "dimensions" => here.as_deref().is_some_and(|d| !d.is_empty()),
-                    _ => here.is_some(),
-                };
-                stated && here != there
+                here != there && compared(property, here.as_deref())
             })
             .map(|((property, here), (_, there))| {
                 format!(
