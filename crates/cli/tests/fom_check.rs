@@ -194,3 +194,80 @@ fn data_type_errors_name_file_and_line() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The sloppy-but-harmless modules of the core's tests, each with the line of its one
+/// warning and the element it names.
+const LENIENT: [(&str, u32, &str); 5] = [
+    ("undeclared-xsi.xml", 3, "objectModel"),
+    ("order-case.xml", 12, "order"),
+    ("repeated-enumerator.xml", 18, "enumerator"),
+    ("restated-inherited-attribute.xml", 18, "attribute"),
+    ("restated-mim.xml", 6, "objectClass"),
+];
+
+fn lenient(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/tests/data/fom/lenient")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn sloppy_modules_load_with_one_warning_each_and_strict_refuses_them() {
+    for (name, line, element) in LENIENT {
+        let file = lenient(name);
+        let out = trellis(&["fom", "check", &file]);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success(), "{name}: {stderr}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.contains(", 1 warnings\n"), "{name}: {stdout}");
+        let warnings: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("warning: "))
+            .collect();
+        let expected = format!("warning: {file}:{line}: <{element}>: ");
+        assert!(
+            warnings.len() == 1 && warnings[0].starts_with(&expected),
+            "{expected}\n{stderr}"
+        );
+
+        let out = trellis(&["fom", "check", "--strict", &file]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(&expected), "{name}: {stderr}");
+        assert!(stderr.contains("refused by --strict"), "{name}: {stderr}");
+    }
+}
+
+#[test]
+fn warnings_are_listed_as_json_with_file_and_line() {
+    let file = lenient("order-case.xml");
+    let out = trellis(&["fom", "check", "--json", &file]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = json["warnings"].as_array().expect("a list of warnings");
+    assert_eq!(warnings.len(), 1, "{json}");
+    assert_eq!(warnings[0]["file"], file.as_str());
+    assert_eq!(warnings[0]["line"], 12);
+    assert_eq!(warnings[0]["element"], "order");
+    assert!(
+        (warnings[0]["message"].as_str().unwrap()).contains("read as TimeStamp"),
+        "{json}"
+    );
+}
+
+#[test]
+fn strict_accepts_a_model_without_warnings() {
+    let mut args = vec!["fom", "check", "--strict", "--json"];
+    let modules = rpr_modules();
+    args.extend(modules.iter().map(String::as_str));
+    let out = trellis(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["warnings"], serde_json::json!([]));
+}

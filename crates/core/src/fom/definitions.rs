@@ -4,8 +4,14 @@
 //! two is scaffolding. Scaffolding is a definition that declares no attributes
 //! (parameters) of its own: a module repeats its superclasses that way to hang its own
 //! classes under them (every RPR module does), and scaffolding says nothing about the class.
+//!
+//! Two liberties, each with a warning, for what changes nothing: a definition whose every
+//! stated property and member agrees with a fuller one, leaving some out (a module that
+//! restates the MIM's HLAobjectRoot with HLAprivilegeToDeleteObject by name), is read as a
+//! reference to the fuller one; and a member restated in a subclass with nothing that
+//! differs from the one it inherits is the inherited one. Anything that differs is refused.
 
-use super::error::{FomError, Site};
+use super::error::{FomError, FomWarning, Site};
 use super::parse::{ClassDecl, MemberDecl, MemberProperties};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
@@ -65,11 +71,33 @@ impl Member {
 
     /// "dataType is X here but Y there; ..." for each property that differs, if any.
     fn differences(&self, first: &Member) -> Option<String> {
+        self.differing(first, |_, _| true)
+    }
+
+    /// Likewise for each property this member states that differs from `reference`'s:
+    /// leaving a property out (or the dimensions empty) agrees with anything, as a
+    /// restatement that refers to `reference` does.
+    fn disagreements(&self, reference: &Member) -> Option<String> {
+        self.differing(reference, |property, here| match property {
+            "dimensions" => here.is_some_and(|d| !d.is_empty()),
+            _ => here.is_some(),
+        })
+    }
+
+    /// The differences from `other` in the properties `compared` keeps, given the name and
+    /// this member's value of each.
+    fn differing(
+        &self,
+        other: &Member,
+        compared: impl Fn(&str, Option<&str>) -> bool,
+    ) -> Option<String> {
         let differing: Vec<String> = self
             .properties()
             .into_iter()
-            .zip(first.properties())
-            .filter(|((_, here), (_, there))| here != there)
+            .zip(other.properties())
+            .filter(|((property, here), (_, there))| {
+                here != there && compared(property, here.as_deref())
+            })
             .map(|((property, here), (_, there))| {
                 format!(
                     "{property} is {} here but {} there",
@@ -100,6 +128,22 @@ impl Definition {
         self.members.is_empty()
     }
 
+    /// Whether every class property and member this definition states agrees with
+    /// `reference`, which declares every member this one does (see
+    /// [`Member::disagreements`]).
+    fn restates(&self, reference: &Definition) -> bool {
+        let properties_agree = (self.class_properties().into_iter())
+            .zip(reference.class_properties())
+            .all(|((property, here), (_, there))| match property {
+                "dimensions" => here.as_deref().is_none_or(str::is_empty) || here == there,
+                _ => here.is_none() || here == there,
+            });
+        properties_agree
+            && self.members.iter().all(|(name, member)| {
+                (reference.members.get(name)).is_some_and(|r| member.disagreements(r).is_none())
+            })
+    }
+
     fn class_properties(&self) -> [(&'static str, Option<String>); 4] {
         [
             ("sharing", self.sharing.clone()),
@@ -115,8 +159,9 @@ pub(crate) struct Class {
     pub name: String,
     pub parent: Option<String>,
     pub site: Site,
-    /// The first definition with members of its own; any other must match it.
-    full: Option<Definition>,
+    /// The definitions with members of their own, in the order met; all must match the
+    /// fullest (or restate it, see [`Definition::restates`]).
+    full: Vec<Definition>,
     scaffolding: Vec<Definition>,
     pub members: BTreeMap<String, Member>,
     pub transportation: Option<(String, Site)>,
@@ -129,6 +174,12 @@ pub(crate) struct Tree {
     pub kind: &'static str,
     member_kind: &'static str,
     pub classes: BTreeMap<String, Class>,
+    /// Qualified names in the order first met: modules in the order given, each module's
+    /// classes depth first as written. Handles are numbered in this order.
+    pub declaration_order: Vec<String>,
+    /// (qualified class name, member name) in the order first met, likewise; a member
+    /// restated by a later module keeps its first place.
+    pub member_order: Vec<(String, String)>,
     /// Each class name's first qualified name and place, to catch a module that repeats a
     /// class under another parent: merging by qualified name would silently fork it.
     first_by_name: FxHashMap<String, (String, Site)>,
@@ -160,6 +211,8 @@ impl Tree {
             kind,
             member_kind,
             classes: BTreeMap::new(),
+            declaration_order: Vec::new(),
+            member_order: Vec::new(),
             first_by_name: FxHashMap::default(),
         }
     }
@@ -177,6 +230,12 @@ impl Tree {
         };
         self.check_parent(decl, parent, &qualified, errors);
         let definition = self.definition(decl, &qualified, errors);
+        if !self.classes.contains_key(&qualified) {
+            self.declaration_order.push(qualified.clone());
+        }
+        // Duplicates are dropped where handles are numbered.
+        self.member_order
+            .extend((decl.members.iter()).map(|m| (qualified.clone(), m.name.clone())));
         let class = self
             .classes
             .entry(qualified.clone())
@@ -184,7 +243,7 @@ impl Tree {
                 name: decl.name.clone(),
                 parent: parent.map(str::to_owned),
                 site: decl.site.clone(),
-                full: None,
+                full: Vec::new(),
                 scaffolding: Vec::new(),
                 members: BTreeMap::new(),
                 transportation: None,
@@ -194,18 +253,8 @@ impl Tree {
             });
         if definition.is_scaffolding() {
             class.scaffolding.push(definition);
-        } else if let Some(first) = &class.full {
-            let member_kind = self.member_kind;
-            compare(
-                first,
-                &definition,
-                self.kind,
-                member_kind,
-                &qualified,
-                errors,
-            );
         } else {
-            class.full = Some(definition);
+            class.full.push(definition);
         }
         for child in &decl.children {
             self.add(child, Some(&qualified), errors);
@@ -274,9 +323,10 @@ impl Tree {
         }
     }
 
-    /// Fix each class's members and settings: from its full definition if it has one,
+    /// Fix each class's members and settings: from its fullest definition if it has one,
     /// otherwise from what its scaffolding definitions state (which must then agree).
-    pub(crate) fn settle(&mut self, errors: &mut Vec<FomError>) {
+    pub(crate) fn settle(&mut self, errors: &mut Vec<FomError>, warnings: &mut Vec<FomWarning>) {
+        let (kind, member_kind) = (self.kind, self.member_kind);
         for (qualified, class) in &mut self.classes {
             for definition in class.full.iter().chain(&class.scaffolding) {
                 merge_setting(
@@ -288,74 +338,173 @@ impl Tree {
                     errors,
                 );
             }
-            if let Some(full) = class.full.take() {
-                class.transportation = full.transportation.map(|t| (t, full.site.clone()));
-                class.order = full.order.map(|o| (o, full.site.clone()));
-                class.dimensions = full.dimensions.map(|d| (d, full.site.clone()));
-                class.members = full.members;
+            let full = std::mem::take(&mut class.full);
+            let kinds = (kind, member_kind);
+            if let Some(reference) = fullest(full, qualified, kinds, errors, warnings) {
+                let site = reference.site;
+                class.transportation = reference.transportation.map(|t| (t, site.clone()));
+                class.order = reference.order.map(|o| (o, site.clone()));
+                class.dimensions = reference.dimensions.map(|d| (d, site.clone()));
+                class.members = reference.members;
                 continue;
             }
             for definition in std::mem::take(&mut class.scaffolding) {
-                let site = &definition.site;
-                let t = &definition.transportation;
-                merge_setting(
-                    &mut class.transportation,
-                    t,
-                    site,
-                    "transportation",
-                    qualified,
-                    errors,
-                );
-                merge_setting(
-                    &mut class.order,
-                    &definition.order,
-                    site,
-                    "order",
-                    qualified,
-                    errors,
-                );
-                let Some(dims) = definition.dimensions else {
+                settle_scaffolding(class, definition, qualified, errors);
+            }
+        }
+    }
+
+    /// Members declared in a class that an ancestor already declares: stating nothing that
+    /// differs from the inherited one, the restatement is dropped with a warning (the
+    /// class has the inherited member); otherwise it is refused.
+    pub(crate) fn check_shadowing(
+        &mut self,
+        errors: &mut Vec<FomError>,
+        warnings: &mut Vec<FomWarning>,
+    ) {
+        // In name order a parent comes before its subclasses, so a restatement in the
+        // parent is gone by the time a subclass is compared with what it inherits.
+        let names: Vec<String> = self.classes.keys().cloned().collect();
+        for qualified in names {
+            let Some(class) = self.classes.get(&qualified) else {
+                continue;
+            };
+            let mut restated = Vec::new();
+            for (member, decl) in &class.members {
+                let Some((ancestor, inherited)) = self.inherited(class, member) else {
                     continue;
                 };
-                match &class.dimensions {
-                    // Scaffolding repeats of a class often leave <dimensions/> empty.
-                    None => class.dimensions = Some((dims, site.clone())),
-                    Some((first, _)) if first.is_empty() => {
-                        class.dimensions = Some((dims, site.clone()));
+                let message = format!(
+                    "{qualified}: {} {member} is already inherited from {ancestor} (declared at {})",
+                    self.member_kind, inherited.site
+                );
+                match decl.disagreements(inherited) {
+                    None => {
+                        warnings.push(decl.site.warning(
+                            self.member_kind,
+                            format!("{message}; restated with nothing that differs, it is the inherited one"),
+                        ));
+                        restated.push(member.clone());
                     }
-                    Some((first, first_site)) => {
-                        if !dims.is_empty() && sorted_names(first) != sorted_names(&dims) {
-                            errors.push(site.error(
-                                "dimensions",
-                                format!("{qualified}: dimensions differ from those declared at {first_site}"),
-                            ));
-                        }
-                    }
+                    Some(differences) => errors.push(decl.site.error(
+                        self.member_kind,
+                        format!("{message} and is declared here differently: {differences}"),
+                    )),
+                }
+            }
+            if let Some(class) = self.classes.get_mut(&qualified) {
+                for member in restated {
+                    class.members.remove(&member);
                 }
             }
         }
     }
 
-    /// Members declared in a class that an ancestor already declares.
-    pub(crate) fn check_shadowing(&self, errors: &mut Vec<FomError>) {
-        for (qualified, class) in &self.classes {
-            let mut ancestor = class.parent.as_deref();
-            while let Some(name) = ancestor {
-                let Some(up) = self.classes.get(name) else {
-                    break;
-                };
-                for (member, decl) in &class.members {
-                    if let Some(inherited) = up.members.get(member) {
-                        errors.push(decl.site.error(
-                            self.member_kind,
-                            format!(
-                                "{qualified}: {} {member} is already inherited from {name} (declared at {})",
-                                self.member_kind, inherited.site
-                            ),
-                        ));
-                    }
-                }
-                ancestor = up.parent.as_deref();
+    /// The nearest ancestor of `class` that declares `member`, with its declaration.
+    fn inherited<'t>(&'t self, class: &'t Class, member: &str) -> Option<(&'t str, &'t Member)> {
+        let mut ancestor = class.parent.as_deref();
+        while let Some(name) = ancestor {
+            let up = self.classes.get(name)?;
+            if let Some(declared) = up.members.get(member) {
+                return Some((name, declared));
+            }
+            ancestor = up.parent.as_deref();
+        }
+        None
+    }
+}
+
+/// The definition of class `qualified` the others must match: the first, unless it only
+/// restates a later one (see [`Definition::restates`]), which then takes its place. Each
+/// other one is identical, or restates it (a warning), or is refused for every difference
+/// (at the later of the two). `kinds` is (class element, member element).
+fn fullest(
+    full: Vec<Definition>,
+    qualified: &str,
+    kinds: (&str, &str),
+    errors: &mut Vec<FomError>,
+    warnings: &mut Vec<FomWarning>,
+) -> Option<Definition> {
+    let (kind, member_kind) = kinds;
+    let restated = |partial: &Definition, reference: &Definition| {
+        partial.site.warning(
+            kind,
+            format!(
+                "{qualified} is restated here with {} of the {} {member_kind}s defined at {} \
+                 and nothing that differs; read as that definition",
+                partial.members.len(),
+                reference.members.len(),
+                reference.site
+            ),
+        )
+    };
+    let mut definitions = full.into_iter();
+    let mut reference = definitions.next()?;
+    for other in definitions {
+        let mut differences = Vec::new();
+        compare(
+            &reference,
+            &other,
+            kind,
+            member_kind,
+            qualified,
+            &mut differences,
+        );
+        if differences.is_empty() {
+            continue;
+        }
+        if other.restates(&reference) {
+            warnings.push(restated(&other, &reference));
+        } else if reference.restates(&other) {
+            warnings.push(restated(&reference, &other));
+            reference = other;
+        } else {
+            errors.extend(differences);
+        }
+    }
+    Some(reference)
+}
+
+/// What one scaffolding definition of a class with no full one states of its settings.
+fn settle_scaffolding(
+    class: &mut Class,
+    definition: Definition,
+    qualified: &str,
+    errors: &mut Vec<FomError>,
+) {
+    let site = &definition.site;
+    let t = &definition.transportation;
+    merge_setting(
+        &mut class.transportation,
+        t,
+        site,
+        "transportation",
+        qualified,
+        errors,
+    );
+    merge_setting(
+        &mut class.order,
+        &definition.order,
+        site,
+        "order",
+        qualified,
+        errors,
+    );
+    let Some(dims) = definition.dimensions else {
+        return;
+    };
+    match &class.dimensions {
+        // Scaffolding repeats of a class often leave <dimensions/> empty.
+        None => class.dimensions = Some((dims, site.clone())),
+        Some((first, _)) if first.is_empty() => {
+            class.dimensions = Some((dims, site.clone()));
+        }
+        Some((first, first_site)) => {
+            if !dims.is_empty() && sorted_names(first) != sorted_names(&dims) {
+                errors.push(site.error(
+                    "dimensions",
+                    format!("{qualified}: dimensions differ from those declared at {first_site}"),
+                ));
             }
         }
     }

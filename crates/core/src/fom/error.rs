@@ -1,5 +1,6 @@
 //! Errors in object models: each names the file, the line and the element.
 
+use serde::Serialize;
 use std::fmt;
 use thiserror::Error;
 
@@ -10,6 +11,27 @@ pub struct FomError {
     pub line: u32,
     pub element: String,
     pub message: String,
+}
+
+/// Sloppiness in a module that changes nothing at run time (an enumerated value in another
+/// letter case, a repeated enumerator, an undeclared `xsi` prefix, an inherited attribute
+/// restated): the model loads, and the caller may log these. Named like [`FomError`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FomWarning {
+    pub file: String,
+    pub line: u32,
+    pub element: String,
+    pub message: String,
+}
+
+impl fmt::Display for FomWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: <{}>: {}",
+            self.file, self.line, self.element, self.message
+        )
+    }
 }
 
 /// Which IEEE 1516.1-2010 exception of createFederationExecution / joinFederationExecution
@@ -67,6 +89,44 @@ impl Site {
             message: message.into(),
         }
     }
+
+    pub(crate) fn warning(&self, element: &str, message: impl Into<String>) -> FomWarning {
+        FomWarning {
+            file: self.file.clone(),
+            line: self.line,
+            element: element.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The IEEE 1516.2-2010 spelling of `raw` among `allowed` when `raw` is one of them written
+/// in another letter case (`Timestamp` for `TimeStamp`); None when it is spelled right or
+/// is none of them (left for the caller to accept or refuse as before).
+pub(crate) fn respelled(raw: &str, allowed: &[&'static str]) -> Option<&'static str> {
+    if allowed.contains(&raw) {
+        return None;
+    }
+    allowed
+        .iter()
+        .copied()
+        .find(|value| value.eq_ignore_ascii_case(raw))
+}
+
+/// The values of the OMT's enumerated elements that Trellis reads or compares.
+pub(crate) mod spellings {
+    pub const ORDER: &[&str] = &["Receive", "TimeStamp"];
+    pub const SHARING: &[&str] = &["Publish", "Subscribe", "PublishSubscribe", "Neither"];
+    pub const UPDATE_TYPE: &[&str] = &["Static", "Periodic", "Conditional", "NA"];
+    pub const OWNERSHIP: &[&str] = &["Divest", "Acquire", "DivestAcquire", "NoTransfer", "NA"];
+    /// References to the two transportations every model has.
+    pub const TRANSPORTATION: &[&str] = &["HLAreliable", "HLAbestEffort"];
+    pub const RELIABLE: &[&str] = &["Yes", "No"];
+    pub const ENDIAN: &[&str] = &["Big", "Little"];
+    pub const ARRAY_ENCODING: &[&str] = &["HLAfixedArray", "HLAvariableArray"];
+    pub const FIXED_RECORD_ENCODING: &[&str] = &["HLAfixedRecord"];
+    pub const VARIANT_RECORD_ENCODING: &[&str] = &["HLAvariantRecord"];
+    pub const CARDINALITY: &[&str] = &["Dynamic"];
 }
 
 impl fmt::Display for Site {

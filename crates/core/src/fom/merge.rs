@@ -2,8 +2,8 @@
 //! `definitions`), dimensions, transportations and update rates by name, and anything
 //! defined twice must be defined the same way.
 
-use super::definitions::Tree;
-use super::error::{FomError, Site};
+use super::definitions::{Class, Member, Tree};
+use super::error::{FomError, FomWarning, Site};
 use super::parse::Module;
 use super::support::{transportation_types, RTI_CHOSEN_UPPER_BOUND};
 use super::update_rates;
@@ -12,6 +12,7 @@ use super::{
     InteractionClassHandle, ObjectClass, ObjectClassHandle, ObjectModel, Order, Parameter,
     ParameterHandle, Transportation,
 };
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 
 const OBJECT_ROOT: &str = "HLAobjectRoot";
@@ -107,11 +108,18 @@ fn check_root(tree: &Tree, expected: &str, errors: &mut Vec<FomError>) {
 
 /// Declared transportation types by name: reliable or not, and where.
 type Transportations = BTreeMap<String, (bool, Site)>;
-/// Declared dimensions by name: upper bound (if any module gave one), data type, where.
-type DimensionDecls = BTreeMap<String, (Option<u64>, String, Site)>;
+
+/// Declared dimensions by name: upper bound (if any module gave one), data type, where;
+/// and their names in the order first declared, which their handles follow.
+#[derive(Default)]
+struct DimensionDecls {
+    by_name: BTreeMap<String, (Option<u64>, String, Site)>,
+    order: Vec<String>,
+}
 
 pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> {
     let mut errors = Vec::new();
+    let mut warnings: Vec<FomWarning> = modules.iter().flat_map(|m| m.warnings.clone()).collect();
     let mut objects = Tree::new("objectClass", "attribute");
     let mut interactions = Tree::new("interactionClass", "parameter");
     let builtin = Site {
@@ -121,7 +129,8 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
     let mut transportations = Transportations::new();
     transportations.insert("HLAreliable".into(), (true, builtin.clone()));
     transportations.insert("HLAbestEffort".into(), (false, builtin));
-    let mut dimension_decls = DimensionDecls::new();
+    let mut transportation_order = Vec::new();
+    let mut dimension_decls = DimensionDecls::default();
     // One pass, module by module, so errors come in the order of the files.
     for module in &modules {
         if let Some(root) = &module.objects {
@@ -130,16 +139,21 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
         if let Some(root) = &module.interactions {
             interactions.add(root, None, &mut errors);
         }
-        add_transportations(module, &mut transportations, &mut errors);
+        add_transportations(
+            module,
+            &mut transportations,
+            &mut transportation_order,
+            &mut errors,
+        );
         add_dimensions(module, &mut dimension_decls, &mut errors);
     }
-    objects.settle(&mut errors);
-    interactions.settle(&mut errors);
+    objects.settle(&mut errors, &mut warnings);
+    interactions.settle(&mut errors, &mut warnings);
     let update_rates = update_rates::merge(&modules, &mut errors);
     check_root(&objects, OBJECT_ROOT, &mut errors);
     check_root(&interactions, INTERACTION_ROOT, &mut errors);
-    objects.check_shadowing(&mut errors);
-    interactions.check_shadowing(&mut errors);
+    objects.check_shadowing(&mut errors, &mut warnings);
+    interactions.check_shadowing(&mut errors, &mut warnings);
 
     let (dimensions, dimension_handles) = number_dimensions(&dimension_decls);
     let mut resolver = Resolver {
@@ -153,8 +167,8 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
     if !errors.is_empty() {
         return Err(errors);
     }
-    let mut files: Vec<String> = modules.iter().map(|m| m.file.clone()).collect();
-    files.sort();
+    // In the order merged, which the handles depend on.
+    let files: Vec<String> = modules.iter().map(|m| m.file.clone()).collect();
     Ok(ObjectModel::new(
         files,
         object_classes,
@@ -162,13 +176,20 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
         interaction_classes,
         parameters,
         dimensions,
-        transportation_types(&transportations),
+        transportation_types(&transportations, &transportation_order),
         update_rates,
+        warnings,
     ))
 }
 
-/// A module's transportation types; one declared again must agree on reliability.
-fn add_transportations(module: &Module, known: &mut Transportations, errors: &mut Vec<FomError>) {
+/// A module's transportation types; one declared again must agree on reliability. `order`
+/// gets the names in the order first declared.
+fn add_transportations(
+    module: &Module,
+    known: &mut Transportations,
+    order: &mut Vec<String>,
+    errors: &mut Vec<FomError>,
+) {
     for t in &module.transportations {
         match known.get(&t.name) {
             Some((reliable, site)) if *reliable != t.reliable => errors.push(t.site.error(
@@ -181,6 +202,7 @@ fn add_transportations(module: &Module, known: &mut Transportations, errors: &mu
             Some(_) => {}
             None => {
                 known.insert(t.name.clone(), (t.reliable, t.site.clone()));
+                order.push(t.name.clone());
             }
         }
     }
@@ -190,11 +212,12 @@ fn add_transportations(module: &Module, known: &mut Transportations, errors: &mu
 /// data type one module leaves out, another may give).
 fn add_dimensions(module: &Module, known: &mut DimensionDecls, errors: &mut Vec<FomError>) {
     for d in &module.dimensions {
-        let Some((bound, data_type, site)) = known.get_mut(&d.name) else {
-            known.insert(
+        let Some((bound, data_type, site)) = known.by_name.get_mut(&d.name) else {
+            known.by_name.insert(
                 d.name.clone(),
                 (d.upper_bound, d.data_type.clone(), d.site.clone()),
             );
+            known.order.push(d.name.clone());
             continue;
         };
         match (*bound, d.upper_bound) {
@@ -222,13 +245,17 @@ fn add_dimensions(module: &Module, known: &mut DimensionDecls, errors: &mut Vec<
     }
 }
 
-/// Dimensions numbered in name order, and the handle of each name.
+/// Dimensions numbered in the order first declared (so appending a module renumbers none),
+/// and the handle of each name.
 fn number_dimensions(
     decls: &DimensionDecls,
 ) -> (Vec<Dimension>, BTreeMap<String, DimensionHandle>) {
     let mut dimensions = Vec::new();
     let mut handles = BTreeMap::new();
-    for (name, (bound, data_type, _)) in decls {
+    for name in &decls.order {
+        let Some((bound, data_type, _)) = decls.by_name.get(name) else {
+            continue;
+        };
         // The standard's HLAfederate dimension has no bound: the RTI chooses it.
         let upper_bound = bound.unwrap_or(RTI_CHOSEN_UPPER_BOUND);
         let handle = DimensionHandle(dimensions.len() as u32);
@@ -243,61 +270,92 @@ fn number_dimensions(
     (dimensions, handles)
 }
 
-/// Each class's handle by qualified name: its place in name order.
-fn handles_by_name<H>(tree: &Tree, handle: impl Fn(u32) -> H) -> BTreeMap<&str, H> {
-    (tree.classes.keys().enumerate())
+/// Each class's handle by qualified name: its place in declaration order (modules in the
+/// order given, each module's classes depth first as written). A class met again in a later
+/// module keeps its first place, so appending modules never renumbers a class.
+fn handles_in_declaration_order<H>(tree: &Tree, handle: impl Fn(u32) -> H) -> FxHashMap<&str, H> {
+    (tree.declaration_order.iter().enumerate())
         .map(|(i, qualified)| (qualified.as_str(), handle(i as u32)))
         .collect()
 }
 
-/// The object classes and their attributes. Handles follow qualified names, so every
-/// process that loads the same modules, in any order, numbers everything alike.
+/// The classes of `tree` in handle order, each with its qualified name.
+fn in_declaration_order(tree: &Tree) -> impl Iterator<Item = (&String, &Class)> {
+    (tree.declaration_order.iter()).filter_map(|q| tree.classes.get(q).map(|class| (q, class)))
+}
+
+/// The members of `tree` in the order first declared, each once, with the handle of its
+/// class: a parent's members come before its subclasses' when the parent is declared in
+/// the same module or an earlier one (document order is depth first), and members a later
+/// module adds come after everything earlier modules declared.
+fn members_in_declaration_order<'t, H: Copy>(
+    tree: &'t Tree,
+    class_handles: &FxHashMap<&str, H>,
+) -> Vec<(H, &'t String, &'t Member)> {
+    let mut seen: FxHashSet<(&str, &str)> = FxHashSet::default();
+    let mut out = Vec::new();
+    for (qualified, name) in &tree.member_order {
+        let Some(member) = tree
+            .classes
+            .get(qualified)
+            .and_then(|c| c.members.get(name))
+        else {
+            continue;
+        };
+        if seen.insert((qualified.as_str(), name.as_str())) {
+            out.push((class_handles[qualified.as_str()], name, member));
+        }
+    }
+    out
+}
+
+/// The object classes and their attributes, both numbered in declaration order (see
+/// [`handles_in_declaration_order`], [`members_in_declaration_order`]), so handles depend
+/// only on the ordered list of modules and appending one renumbers nothing.
 fn object_classes(
     objects: &Tree,
     resolver: &mut Resolver<'_>,
 ) -> (Vec<ObjectClass>, Vec<Attribute>) {
-    let index = handles_by_name(objects, ObjectClassHandle);
+    let index = handles_in_declaration_order(objects, ObjectClassHandle);
     let mut classes = Vec::new();
-    let mut attributes = Vec::new();
-    for (qualified, class) in &objects.classes {
-        let handle = index[qualified.as_str()];
-        let mut declared = Vec::new();
-        for (name, member) in &class.members {
-            let owner = format!("{qualified}.{name}");
-            let attribute = Attribute {
-                handle: AttributeHandle(attributes.len() as u32),
-                class: handle,
-                name: name.clone(),
-                data_type: member.data_type.clone(),
-                transportation: resolver.transportation(
-                    member.transportation.as_deref(),
-                    &member.site,
-                    &owner,
-                ),
-                order: resolver.order(member.order.as_deref(), &member.site, &owner),
-                dimensions: resolver.dimensions(&member.dimensions, &owner),
-                keep_latest: resolver.keep_latest(
-                    member.properties.keep_latest.as_deref(),
-                    &member.site,
-                    &owner,
-                ),
-            };
-            declared.push(attribute.handle);
-            attributes.push(attribute);
-        }
+    for (qualified, class) in in_declaration_order(objects) {
         let keep_latest = match &class.keep_latest {
             Some((value, site)) => resolver.keep_latest(Some(value), site, qualified),
             None => false,
         };
         classes.push(ObjectClass {
-            handle,
+            handle: index[qualified.as_str()],
             name: class.name.clone(),
             qualified_name: qualified.clone(),
             parent: class.parent.as_deref().map(|p| index[p]),
-            attributes: declared,
+            attributes: Vec::new(),
             children: Vec::new(),
             keep_latest,
         });
+    }
+    let mut attributes = Vec::new();
+    for (class, name, member) in members_in_declaration_order(objects, &index) {
+        let owner = format!("{}.{name}", classes[class.0 as usize].qualified_name);
+        let attribute = Attribute {
+            handle: AttributeHandle(attributes.len() as u32),
+            class,
+            name: name.clone(),
+            data_type: member.data_type.clone(),
+            transportation: resolver.transportation(
+                member.transportation.as_deref(),
+                &member.site,
+                &owner,
+            ),
+            order: resolver.order(member.order.as_deref(), &member.site, &owner),
+            dimensions: resolver.dimensions(&member.dimensions, &owner),
+            keep_latest: resolver.keep_latest(
+                member.properties.keep_latest.as_deref(),
+                &member.site,
+                &owner,
+            ),
+        };
+        classes[class.0 as usize].attributes.push(attribute.handle);
+        attributes.push(attribute);
     }
     for i in 0..classes.len() {
         if let Some(parent) = classes[i].parent {
@@ -313,14 +371,12 @@ fn interaction_classes(
     interactions: &Tree,
     resolver: &mut Resolver<'_>,
 ) -> (Vec<InteractionClass>, Vec<Parameter>) {
-    let index = handles_by_name(interactions, InteractionClassHandle);
+    let index = handles_in_declaration_order(interactions, InteractionClassHandle);
     let mut classes: Vec<InteractionClass> = Vec::new();
-    let mut parameters = Vec::new();
-    for (qualified, class) in &interactions.classes {
-        let handle = index[qualified.as_str()];
+    for (qualified, class) in in_declaration_order(interactions) {
         let parent = class.parent.as_deref().map(|p| index[p]);
-        // Settings a class leaves out come from its parent (already built: a parent's
-        // qualified name sorts before its children's).
+        // Settings a class leaves out come from its parent, already built: a class is
+        // declared after its parent, whose qualified name its own contains.
         let inherited = parent.map(|p| &classes[p.0 as usize]);
         let transportation = match &class.transportation {
             Some((name, site)) => resolver.transportation(Some(name), site, qualified),
@@ -340,28 +396,28 @@ fn interaction_classes(
             Some((refs, _)) => resolver.dimensions(refs, qualified),
             None => inherited.map(|p| p.dimensions.clone()).unwrap_or_default(),
         };
-        let mut declared = Vec::new();
-        for (name, member) in &class.members {
-            let parameter = Parameter {
-                handle: ParameterHandle(parameters.len() as u32),
-                class: handle,
-                name: name.clone(),
-                data_type: member.data_type.clone(),
-            };
-            declared.push(parameter.handle);
-            parameters.push(parameter);
-        }
         classes.push(InteractionClass {
-            handle,
+            handle: index[qualified.as_str()],
             name: class.name.clone(),
             qualified_name: qualified.clone(),
             parent,
-            parameters: declared,
+            parameters: Vec::new(),
             transportation,
             order,
             dimensions,
             children: Vec::new(),
         });
+    }
+    let mut parameters = Vec::new();
+    for (class, name, member) in members_in_declaration_order(interactions, &index) {
+        let parameter = Parameter {
+            handle: ParameterHandle(parameters.len() as u32),
+            class,
+            name: name.clone(),
+            data_type: member.data_type.clone(),
+        };
+        classes[class.0 as usize].parameters.push(parameter.handle);
+        parameters.push(parameter);
     }
     for i in 0..classes.len() {
         if let Some(parent) = classes[i].parent {

@@ -1,11 +1,35 @@
 //! Object models: IEEE 1516-2010 OMT / FDD XML modules, merged into one model.
 //!
-//! The standard MIM comes first, implicitly (see `mim`). Classes of several modules merge
-//! by qualified name: a class defined in two modules must be defined identically unless
-//! one definition is scaffolding (RPR modules repeat their parents that way), or loading
-//! fails with an error naming both places and the property that differs (`definitions`). Every error names the file, line and element. Handles follow
-//! sorted qualified names, so two processes that load the same modules in any order agree
-//! on every handle and on the model's fingerprint.
+//! The standard MIM comes first, implicitly (see `mim`), or explicitly: a MIM among the
+//! modules is merged first wherever it is listed. Classes of several modules merge by
+//! qualified name: a class defined in two modules must be defined identically unless one
+//! definition is scaffolding (RPR modules repeat their parents that way), or loading fails
+//! with an error naming both places and the property that differs (`definitions`). Every
+//! error names the file, line and element.
+//!
+//! Sloppiness that changes nothing at run time loads with one [`FomWarning`] each (file,
+//! line, element, as errors), listed by [`ObjectModel::warnings`] for the caller to log:
+//! `xsi:schemaLocation` on a root that does not declare `xmlns:xsi`; an enumerated value
+//! (order, sharing, updateType, ownership, the standard transportations, reliable, endian,
+//! encodings, cardinality Dynamic) in another letter case, read as the standard spells it;
+//! an enumerator repeated with the same value in one enumerated type; a member restated in
+//! a subclass with nothing that differs from the one it inherits; a class restated with
+//! part of another module's definition and nothing that differs (a module restating the
+//! MIM's HLAobjectRoot with HLAprivilegeToDeleteObject). What would change meaning (an
+//! enumerator with two values, a restatement that differs in anything it states) is refused.
+//!
+//! Handles follow declaration order, as the common RTIs number them: object classes,
+//! interaction classes, dimensions and transportation types in the order first declared,
+//! walking the modules in the order given (the MIM first) and each module's classes depth
+//! first as written; attributes and parameters likewise, each class's own in the order
+//! declared, so a class's inherited attributes (HLAprivilegeToDeleteObject first) come
+//! before its own whenever its parent is declared in the same module or an earlier one. A
+//! class, member or dimension met again in a later module keeps its first handle, and
+//! what a later module adds comes after everything before it: handles depend only on the
+//! ordered list of modules, and loading [A, B, C] gives everything of A and B the handles
+//! [A, B] gives it (modules added at join rely on that). The same modules in another order
+//! may number differently, and so give another fingerprint (which covers names, properties
+//! and handles): federates agree because every one uses the federation's module order.
 
 mod datatypes;
 mod definitions;
@@ -22,7 +46,7 @@ pub use datatypes::{
     Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind,
     DataTypes, Endian, Enumerator, Field, Selector, PREDEFINED_FILE,
 };
-pub use error::{FddErrorKind, FomError, FomErrors};
+pub use error::{FddErrorKind, FomError, FomErrors, FomWarning};
 pub use mim::{
     is_builtin_mim_designator, is_standard_mim_designator, MimError, MimErrorKind,
     STANDARD_MIM_FILE, STANDARD_MIM_MODEL_NAME, STANDARD_MIM_NAME, STANDARD_MIM_XML,
@@ -33,6 +57,7 @@ pub use support::{
 pub use update_rates::UpdateRate;
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 macro_rules! handle {
@@ -153,6 +178,12 @@ pub struct ObjectModel {
     update_rates: Vec<UpdateRate>,
     data_types: DataTypes,
     fingerprint: u64,
+    /// Handles by qualified name (classes) or name (dimensions), since handles follow
+    /// declaration order, not names.
+    object_class_index: BTreeMap<String, u32>,
+    interaction_class_index: BTreeMap<String, u32>,
+    dimension_index: BTreeMap<String, DimensionHandle>,
+    warnings: Vec<FomWarning>,
 }
 
 impl ObjectModel {
@@ -197,10 +228,17 @@ impl ObjectModel {
     /// takes its place.
     pub fn from_sources(sources: &[(&str, &str)]) -> Result<ObjectModel, FomErrors> {
         let mut modules = parse_all(sources)?;
-        if !modules.iter().any(mim::is_mim) {
-            let standard =
-                parse::parse_module(STANDARD_MIM_FILE, STANDARD_MIM_XML).map_err(FomErrors)?;
-            modules.insert(0, standard);
+        match modules.iter().position(mim::is_mim) {
+            // The MIM is numbered first wherever the caller lists it.
+            Some(i) => {
+                let mim = modules.remove(i);
+                modules.insert(0, mim);
+            }
+            None => {
+                let standard =
+                    parse::parse_module(STANDARD_MIM_FILE, STANDARD_MIM_XML).map_err(FomErrors)?;
+                modules.insert(0, standard);
+            }
         }
         ObjectModel::from_modules(modules)
     }
@@ -249,7 +287,17 @@ impl ObjectModel {
         dimensions: Vec<Dimension>,
         transportation_types: Vec<TransportationType>,
         update_rates: Vec<UpdateRate>,
+        warnings: Vec<FomWarning>,
     ) -> ObjectModel {
+        let object_class_index = (object_classes.iter())
+            .map(|c| (c.qualified_name.clone(), c.handle.0))
+            .collect();
+        let interaction_class_index = (interaction_classes.iter())
+            .map(|c| (c.qualified_name.clone(), c.handle.0))
+            .collect();
+        let dimension_index = (dimensions.iter())
+            .map(|d| (d.name.clone(), d.handle))
+            .collect();
         let mut model = ObjectModel {
             modules,
             object_classes,
@@ -261,6 +309,10 @@ impl ObjectModel {
             update_rates,
             data_types: DataTypes::default(),
             fingerprint: 0,
+            object_class_index,
+            interaction_class_index,
+            dimension_index,
+            warnings,
         };
         model.fingerprint = model.compute_fingerprint();
         model
@@ -328,11 +380,18 @@ impl ObjectModel {
         hash
     }
 
+    /// What the modules hold that was read leniently: sloppiness that changes nothing at
+    /// run time (see [`FomWarning`]), in module order, for the caller to log. A strict
+    /// caller refuses a model that has any.
+    pub fn warnings(&self) -> &[FomWarning] {
+        &self.warnings
+    }
+
     pub fn fingerprint(&self) -> u64 {
         self.fingerprint
     }
 
-    /// The files (or names) the model was loaded from.
+    /// The files (or names) the model was loaded from, in the order merged (the MIM first).
     pub fn modules(&self) -> &[String] {
         &self.modules
     }
@@ -397,25 +456,29 @@ impl ObjectModel {
     /// By qualified name ("HLAobjectRoot.BaseEntity"), by the name without the root
     /// ("BaseEntity.PhysicalEntity"), or by its own name when that is unambiguous.
     pub fn find_object_class(&self, name: &str) -> Option<ObjectClassHandle> {
-        find(&self.object_classes, name, "HLAobjectRoot", |c| {
-            (&c.qualified_name, &c.name)
-        })
+        find(
+            &self.object_classes,
+            &self.object_class_index,
+            name,
+            "HLAobjectRoot",
+            |c| &c.name,
+        )
         .map(ObjectClassHandle)
     }
 
     pub fn find_interaction_class(&self, name: &str) -> Option<InteractionClassHandle> {
-        find(&self.interaction_classes, name, "HLAinteractionRoot", |c| {
-            (&c.qualified_name, &c.name)
-        })
+        find(
+            &self.interaction_classes,
+            &self.interaction_class_index,
+            name,
+            "HLAinteractionRoot",
+            |c| &c.name,
+        )
         .map(InteractionClassHandle)
     }
 
     pub fn find_dimension(&self, name: &str) -> Option<DimensionHandle> {
-        // Dimensions are numbered in name order.
-        self.dimensions
-            .binary_search_by(|d| d.name.as_str().cmp(name))
-            .ok()
-            .map(|i| self.dimensions[i].handle)
+        self.dimension_index.get(name).copied()
     }
 
     /// The dimensions `attribute` is updated in, each with its upper bound.
@@ -559,23 +622,23 @@ fn parse_all(sources: &[(&str, &str)]) -> Result<Vec<parse::Module>, FomErrors> 
 /// name if exactly one class has it.
 fn find<T>(
     classes: &[T],
+    by_qualified_name: &BTreeMap<String, u32>,
     name: &str,
     root: &str,
-    names: impl Fn(&T) -> (&String, &String),
+    own_name: impl Fn(&T) -> &String,
 ) -> Option<u32> {
     let with_root = if name == root || name.starts_with(&format!("{root}.")) {
         name.to_owned()
     } else {
         format!("{root}.{name}")
     };
-    // Classes are numbered in qualified-name order.
-    if let Ok(i) = classes.binary_search_by(|c| names(c).0.as_str().cmp(&with_root)) {
-        return Some(i as u32);
+    if let Some(&i) = by_qualified_name.get(&with_root) {
+        return Some(i);
     }
     let mut matches = classes
         .iter()
         .enumerate()
-        .filter(|(_, c)| *names(c).1 == name);
+        .filter(|(_, c)| *own_name(c) == name);
     match (matches.next(), matches.next()) {
         (Some((i, _)), None) => Some(i as u32),
         _ => None,
@@ -593,6 +656,10 @@ fn descendants<'a, H: Copy + 'a>(root: H, children: impl Fn(H) -> &'a [H]) -> Ve
     out
 }
 
+#[cfg(test)]
+mod handle_order_tests;
+#[cfg(test)]
+mod lenient_tests;
 #[cfg(test)]
 mod rules_tests;
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! One OMT module's XML into declarations, with the line of each for later messages.
 
 use super::datatypes::{parse_data_types, DataTypeDecl};
-use super::error::{FomError, Site};
+use super::error::{respelled, spellings, FomError, FomWarning, Site};
 use super::format;
 use super::update_rates::UpdateRateDecl;
 use roxmltree::{Document, Node};
@@ -69,6 +69,8 @@ pub(crate) struct Module {
     /// `<modelIdentification><name>`, to recognise the standard MIM given explicitly.
     pub model_name: Option<String>,
     pub data_types: Vec<DataTypeDecl>,
+    /// What was read leniently (see [`FomWarning`]), in document order.
+    pub warnings: Vec<FomWarning>,
 }
 
 /// Far deeper than real models nest (RPR 2.0 goes four levels below its roots).
@@ -95,6 +97,7 @@ pub(crate) struct Parser<'a> {
     file: &'a str,
     doc: &'a Document<'a>,
     pub(crate) errors: Vec<FomError>,
+    pub(crate) warnings: Vec<FomWarning>,
 }
 
 pub(crate) fn children<'a, 'i>(
@@ -121,6 +124,27 @@ impl Parser<'_> {
             file: self.file.to_owned(),
             line: self.doc.text_pos_at(node.range().start).row,
         }
+    }
+
+    /// The text of an enumerated element (`<order>`, `<sharing>`, ...), in the standard's
+    /// spelling: a value written in another letter case is read as the standard's, with a
+    /// warning; anything else is returned as written.
+    pub(crate) fn enumerated(
+        &mut self,
+        node: Node<'_, '_>,
+        tag: &'static str,
+        allowed: &[&'static str],
+    ) -> Option<String> {
+        let raw = text(node, tag)?;
+        let Some(standard) = respelled(&raw, allowed) else {
+            return Some(raw);
+        };
+        let site = child(node, tag).map_or_else(|| self.site(node), |c| self.site(c));
+        self.warnings.push(site.warning(
+            tag,
+            format!("{raw} is spelled {standard} by IEEE 1516.2-2010; read as {standard}"),
+        ));
+        Some(standard.to_owned())
     }
 
     pub(crate) fn name(&mut self, node: Node<'_, '_>) -> Option<String> {
@@ -169,14 +193,14 @@ impl Parser<'_> {
             name,
             site: self.site(node),
             data_type: text(node, "dataType").unwrap_or_default(),
-            transportation: text(node, "transportation"),
-            order: text(node, "order"),
+            transportation: self.enumerated(node, "transportation", spellings::TRANSPORTATION),
+            order: self.enumerated(node, "order", spellings::ORDER),
             dimensions: self.dimension_refs(node).unwrap_or_default(),
             properties: MemberProperties {
-                update_type: text(node, "updateType"),
+                update_type: self.enumerated(node, "updateType", spellings::UPDATE_TYPE),
                 update_condition: text(node, "updateCondition"),
-                ownership: text(node, "ownership"),
-                sharing: text(node, "sharing"),
+                ownership: self.enumerated(node, "ownership", spellings::OWNERSHIP),
+                sharing: self.enumerated(node, "sharing", spellings::SHARING),
                 keep_latest: text(node, "keepLatest"),
             },
         })
@@ -222,10 +246,10 @@ impl Parser<'_> {
             site,
             members,
             children: subclasses,
-            transportation: text(node, "transportation"),
-            order: text(node, "order"),
+            transportation: self.enumerated(node, "transportation", spellings::TRANSPORTATION),
+            order: self.enumerated(node, "order", spellings::ORDER),
             dimensions: self.dimension_refs(node),
-            sharing: text(node, "sharing"),
+            sharing: self.enumerated(node, "sharing", spellings::SHARING),
             keep_latest: text(node, "keepLatest"),
         })
     }
@@ -290,7 +314,10 @@ impl Parser<'_> {
                 continue;
             };
             let site = self.site(node);
-            let reliable = match text(node, "reliable").as_deref() {
+            let reliable = match self
+                .enumerated(node, "reliable", spellings::RELIABLE)
+                .as_deref()
+            {
                 Some("Yes") => true,
                 Some("No") => false,
                 other => {
@@ -318,17 +345,34 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
     if let Some(refused) = format::refuse_hla13(file, xml) {
         return Err(vec![refused]);
     }
-    let doc = Document::parse(xml).map_err(|e| {
-        let pos = e.pos();
+    let not_well_formed = |e: roxmltree::Error| {
         vec![FomError {
             file: file.to_owned(),
-            line: pos.row,
+            line: e.pos().row,
             element: "xml".into(),
             message: format!("not well-formed XML: {e}"),
         }]
-    })?;
+    };
+    match Document::parse(xml) {
+        Ok(doc) => parse_document(file, &doc, Vec::new()),
+        Err(e) => {
+            // A root that uses xsi:schemaLocation without declaring xmlns:xsi: declare it.
+            let Some((patched, warning)) = format::declare_xsi(file, xml, &e) else {
+                return Err(not_well_formed(e));
+            };
+            let doc = Document::parse(&patched).map_err(not_well_formed)?;
+            parse_document(file, &doc, vec![warning])
+        }
+    }
+}
+
+fn parse_document(
+    file: &str,
+    doc: &Document<'_>,
+    warnings: Vec<FomWarning>,
+) -> Result<Module, Vec<FomError>> {
     let root = doc.root_element();
-    if let Some(refused) = format::refuse_1516_2000(file, &doc) {
+    if let Some(refused) = format::refuse_1516_2000(file, doc) {
         return Err(vec![refused]);
     }
     if root.tag_name().name() != "objectModel" {
@@ -341,8 +385,9 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
     }
     let mut parser = Parser {
         file,
-        doc: &doc,
+        doc,
         errors: Vec::new(),
+        warnings,
     };
     let objects = parser.root(child(root, "objects"), OBJECT_TAGS);
     let interactions = parser.root(child(root, "interactions"), INTERACTION_TAGS);
@@ -350,11 +395,14 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
     let transportations = parser.transportations(root);
     let update_rates = parser.update_rates(root);
     let model_name = child(root, "modelIdentification").and_then(|id| text(id, "name"));
-    let (data_types, data_type_errors) = parse_data_types(file, &doc, root);
+    let (data_types, data_type_errors, data_type_warnings) = parse_data_types(file, doc, root);
     parser.errors.extend(data_type_errors);
+    parser.warnings.extend(data_type_warnings);
     if !parser.errors.is_empty() {
         return Err(parser.errors);
     }
+    // In the order of the file, whatever order the sections were read in.
+    parser.warnings.sort_by_key(|w| w.line);
     Ok(Module {
         file: file.to_owned(),
         objects,
@@ -364,5 +412,6 @@ pub(crate) fn parse_module(file: &str, xml: &str) -> Result<Module, Vec<FomError
         update_rates,
         model_name,
         data_types,
+        warnings: parser.warnings,
     })
 }

@@ -18,7 +18,9 @@ use thiserror::Error;
 pub const RTI_CHOSEN_UPPER_BOUND: u64 = u32::MAX as u64;
 
 /// A transportation type's handle: HLAreliable is 0, HLAbestEffort is 1, and the types
-/// the modules declare follow in name order, so every federate numbers them alike.
+/// the modules declare follow in the order first declared (modules in the order given), so
+/// every federate that loads the same modules in the same order numbers them alike, and
+/// appending a module renumbers none.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct TransportationTypeHandle(pub u32);
 
@@ -57,9 +59,10 @@ pub enum LookupError {
 /// The model's transportation types, numbered as [`TransportationTypeHandle`] says.
 pub(crate) fn transportation_types(
     declared: &BTreeMap<String, (bool, Site)>,
+    declaration_order: &[String],
 ) -> Vec<TransportationType> {
     let standard = ["HLAreliable", "HLAbestEffort"];
-    let others = declared.keys().filter(|n| !standard.contains(&n.as_str()));
+    let others = (declaration_order.iter()).filter(|n| !standard.contains(&n.as_str()));
     standard
         .into_iter()
         .map(str::to_owned)

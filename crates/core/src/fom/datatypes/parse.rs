@@ -5,7 +5,7 @@ use super::{
     Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind, Endian,
     Enumerator, Field, Selector,
 };
-use crate::fom::error::FomError;
+use crate::fom::error::{respelled, spellings, FomError, FomWarning};
 use roxmltree::{Document, Node};
 use rustc_hash::FxHashMap;
 
@@ -37,6 +37,7 @@ struct Parser<'a> {
     file: &'a str,
     doc: &'a Document<'a>,
     errors: Vec<FomError>,
+    warnings: Vec<FomWarning>,
 }
 
 impl Parser<'_> {
@@ -53,6 +54,15 @@ impl Parser<'_> {
         });
     }
 
+    fn warning(&mut self, node: Node<'_, '_>, message: impl Into<String>) {
+        self.warnings.push(FomWarning {
+            file: self.file.to_owned(),
+            line: self.line(node),
+            element: node.tag_name().name().to_owned(),
+            message: message.into(),
+        });
+    }
+
     /// A required child's text, or an error naming the type and the missing element.
     fn required(&mut self, node: Node<'_, '_>, type_name: &str, tag: &str) -> Option<String> {
         let value = text(node, tag);
@@ -60,6 +70,26 @@ impl Parser<'_> {
             self.error(node, format!("data type {type_name} has no <{tag}>"));
         }
         value
+    }
+
+    /// `value` of the child `tag` in the standard's spelling: one of `allowed` written in
+    /// another letter case is read as the standard writes it, with a warning.
+    fn respell(
+        &mut self,
+        node: Node<'_, '_>,
+        tag: &str,
+        value: String,
+        allowed: &[&'static str],
+    ) -> String {
+        let Some(standard) = respelled(&value, allowed) else {
+            return value;
+        };
+        let at = elements(node, tag).next().unwrap_or(node);
+        self.warning(
+            at,
+            format!("{value} is spelled {standard} by IEEE 1516.2-2010; read as {standard}"),
+        );
+        standard.to_owned()
     }
 
     fn declaration(&mut self, node: Node<'_, '_>) -> Option<DataTypeDecl> {
@@ -94,7 +124,11 @@ impl Parser<'_> {
             );
             return None;
         };
-        let endian = match self.required(node, name, "endian")?.as_str() {
+        let endian = self.required(node, name, "endian")?;
+        let endian = match self
+            .respell(node, "endian", endian, spellings::ENDIAN)
+            .as_str()
+        {
             "Big" => Endian::Big,
             "Little" => Endian::Little,
             other => {
@@ -145,15 +179,11 @@ impl Parser<'_> {
                 continue;
             }
             let line = self.line(item);
-            if let Some(first) = lines_by_name.insert(enumerator.clone(), line) {
-                self.error(
-                    item,
-                    format!(
-                        "{name}: enumerator {enumerator} is declared twice (first at line {first})"
-                    ),
-                );
+            if let Some(&first) = lines_by_name.get(&enumerator) {
+                self.repeated_enumerator(item, name, &enumerator, &values, first, &enumerators);
                 continue;
             }
+            lines_by_name.insert(enumerator.clone(), line);
             enumerators.push(Enumerator {
                 name: enumerator,
                 values,
@@ -165,9 +195,42 @@ impl Parser<'_> {
         })
     }
 
+    /// An enumerator named twice in one type: with the same values it says nothing new
+    /// (the RPR FOM's drafts do this) and is dropped with a warning; with other values the
+    /// name would mean two things, which is refused.
+    fn repeated_enumerator(
+        &mut self,
+        item: Node<'_, '_>,
+        type_name: &str,
+        enumerator: &str,
+        values: &[i64],
+        first_line: u32,
+        declared: &[Enumerator],
+    ) {
+        let first = declared.iter().find(|e| e.name == enumerator);
+        match first {
+            Some(first) if first.values == values => self.warning(
+                item,
+                format!(
+                    "{type_name}: enumerator {enumerator} is declared again with the same value \
+                     (first at line {first_line}); the repetition is ignored"
+                ),
+            ),
+            _ => self.error(
+                item,
+                format!(
+                    "{type_name}: enumerator {enumerator} is declared twice with different \
+                     values: {values:?} here, {:?} at line {first_line}",
+                    first.map(|e| e.values.as_slice()).unwrap_or_default()
+                ),
+            ),
+        }
+    }
+
     fn array(&mut self, node: Node<'_, '_>, name: &str) -> Option<DataTypeKind> {
         let element = self.required(node, name, "dataType")?;
         let raw = self.required(node, name, "cardinality")?;
+        let raw = self.respell(node, "cardinality", raw, spellings::CARDINALITY);
         let Some(cardinality) = parse_cardinality(&raw) else {
             self.error(
                 node,
@@ -177,11 +240,13 @@ impl Parser<'_> {
             );
             return None;
         };
-        let encoding = match self.required(node, name, "encoding")?.as_str() {
-            "HLAfixedArray" => ArrayEncoding::Fixed,
-            "HLAvariableArray" => ArrayEncoding::Variable,
-            other => ArrayEncoding::Other(other.to_owned()),
-        };
+        let encoding = self.required(node, name, "encoding")?;
+        let encoding =
+            match (self.respell(node, "encoding", encoding, spellings::ARRAY_ENCODING)).as_str() {
+                "HLAfixedArray" => ArrayEncoding::Fixed,
+                "HLAvariableArray" => ArrayEncoding::Variable,
+                other => ArrayEncoding::Other(other.to_owned()),
+            };
         if encoding == ArrayEncoding::Fixed && !matches!(cardinality, Cardinality::Fixed(_)) {
             self.error(
                 node,
@@ -221,6 +286,7 @@ impl Parser<'_> {
         }
         // The schema requires <encoding>; a module that leaves it out means the standard one.
         let encoding = text(node, "encoding").unwrap_or_else(|| "HLAfixedRecord".into());
+        let encoding = self.respell(node, "encoding", encoding, spellings::FIXED_RECORD_ENCODING);
         Some(DataTypeKind::FixedRecord { fields, encoding })
     }
 
@@ -252,6 +318,12 @@ impl Parser<'_> {
             });
         }
         let encoding = text(node, "encoding").unwrap_or_else(|| "HLAvariantRecord".into());
+        let encoding = self.respell(
+            node,
+            "encoding",
+            encoding,
+            spellings::VARIANT_RECORD_ENCODING,
+        );
         Some(DataTypeKind::VariantRecord {
             discriminant,
             discriminant_type,
@@ -307,11 +379,12 @@ pub(crate) fn parse_data_types(
     file: &str,
     doc: &Document<'_>,
     root: Node<'_, '_>,
-) -> (Vec<DataTypeDecl>, Vec<FomError>) {
+) -> (Vec<DataTypeDecl>, Vec<FomError>, Vec<FomWarning>) {
     let mut parser = Parser {
         file,
         doc,
         errors: Vec::new(),
+        warnings: Vec::new(),
     };
     let mut decls: Vec<DataTypeDecl> = Vec::new();
     let mut lines_by_name: FxHashMap<String, u32> = FxHashMap::default();
@@ -337,7 +410,7 @@ pub(crate) fn parse_data_types(
             }
         }
     }
-    (decls, parser.errors)
+    (decls, parser.errors, parser.warnings)
 }
 
 #[cfg(test)]
