@@ -343,6 +343,12 @@ typedef struct TrellisAttributeRegions {
 
 #define TRELLIS_ERR_UNSUPPORTED_CALLBACK_MODEL 79
 
+#define TRELLIS_ERR_COULD_NOT_OPEN_MIM 80
+
+#define TRELLIS_ERR_ERROR_READING_MIM 81
+
+#define TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM 82
+
 /*
  Everything else, and services Trellis does not provide (the message names the service).
  */
@@ -459,8 +465,9 @@ TrellisStatus trellis_disconnect(struct TrellisRti *handle);
 void trellis_free(struct TrellisRti *handle);
 
 /*
- createFederationExecution: FOM module paths (relative to the working directory) or
- file:// URLs; mim NULL for the standard MIM (another MIM is not provided by Trellis);
+ createFederationExecution(WithMIM): FOM module paths (relative to the working directory)
+ or file:// URLs; mim NULL for the standard MIM, else the path of a MIM holding the
+ standard MIM's classes (DESIGNATOR_IS_HLA_STANDARD_MIM for "HLAstandardMIM");
  time_implementation NULL, "", "HLAinteger64Time" or "HLAfloat64Time".
  */
 TrellisStatus trellis_create_federation_execution(struct TrellisRti *handle,
@@ -482,8 +489,10 @@ TrellisStatus trellis_destroy_federation_execution(struct TrellisRti *handle,
 TrellisStatus trellis_list_federation_executions(struct TrellisRti *handle);
 
 /*
- joinFederationExecution. federate_name NULL: the RTI names the federate. With no
- modules, the federation's own (as its creator named them) are loaded.
+ joinFederationExecution. federate_name NULL: the RTI names the federate. The
+ federation's modules (as its registry lists them) are loaded; modules given here are
+ additional ones (1516.1-2010 §4.9), which extend the federation's object model for every
+ member, or fail with INCONSISTENT_FDD when they would change it.
  */
 TrellisStatus trellis_join_federation_execution(struct TrellisRti *handle,
                                                 const char *federate_name,

@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use trellis_core::federate::{ResignAction, TimeRepresentation};
-use trellis_core::fom::{FddErrorKind, FomError, FomErrors, ObjectModel};
+use trellis_core::fom::{
+    is_builtin_mim_designator, FddErrorKind, FomError, FomErrors, MimError, MimErrorKind,
+    ObjectModel,
+};
 
 /// Logical time representations (`trellis_time_representation`).
 pub const TRELLIS_TIME_INTEGER64: i32 = 0;
@@ -109,25 +112,23 @@ fn module_path(designator: &str) -> PathBuf {
         .unwrap_or_else(|_| path.to_owned())
 }
 
-fn is_standard_mim(designator: &str) -> bool {
-    let name = designator.rsplit('/').next().unwrap_or(designator);
-    name == "HLAstandardMIM" || name == "HLAstandardMIM.xml"
+/// Load a federation's model from its designators (`ObjectModel::federation_designators`):
+/// CouldNotOpenFDD / ErrorReadingFDD / InconsistentFDD for the FOM modules (1516.1-2010
+/// §4.5, §4.9), CouldNotOpenMIM / ErrorReadingMIM for a MIM of its own, each with file,
+/// line and element.
+fn load_model(designators: &[String]) -> Result<ObjectModel, Failure> {
+    ObjectModel::load_federation(designators)
+        .map_err(|error| Failure::new(mim_status(&error), error.to_string()))
 }
 
-/// Load the modules: COULD_NOT_OPEN_FDD for a file that cannot be read, ERROR_READING_FDD
-/// for one that is not a valid object model, INCONSISTENT_FDD for modules that do not make
-/// one consistent model (1516.1-2010 §4.5, §4.9), each with file, line and element.
-fn load_model(modules: &[String]) -> Result<ObjectModel, Failure> {
-    for module in modules {
-        if !is_standard_mim(module) && !Path::new(module).is_file() {
-            return Err(Failure::new(
-                TRELLIS_ERR_COULD_NOT_OPEN_FDD,
-                format!("cannot open FOM module {module}"),
-            ));
-        }
+fn mim_status(error: &MimError) -> TrellisStatus {
+    match error {
+        MimError::Modules(errors) => fdd_status(errors),
+        other => match other.kind() {
+            MimErrorKind::CouldNotOpenMim => TRELLIS_ERR_COULD_NOT_OPEN_MIM,
+            _ => TRELLIS_ERR_ERROR_READING_MIM,
+        },
     }
-    ObjectModel::load(modules)
-        .map_err(|errors| Failure::new(fdd_status(&errors), errors.to_string()))
 }
 
 /// The standard's exception for a failed load: the first error that stops reading decides
@@ -143,8 +144,9 @@ fn fdd_status(errors: &FomErrors) -> TrellisStatus {
     }
 }
 
-/// createFederationExecution: FOM module paths (relative to the working directory) or
-/// file:// URLs; mim NULL for the standard MIM (another MIM is not provided by Trellis);
+/// createFederationExecution(WithMIM): FOM module paths (relative to the working directory)
+/// or file:// URLs; mim NULL for the standard MIM, else the path of a MIM holding the
+/// standard MIM's classes (DESIGNATOR_IS_HLA_STANDARD_MIM for "HLAstandardMIM");
 /// time_implementation NULL, "", "HLAinteger64Time" or "HLAfloat64Time".
 #[no_mangle]
 pub extern "C" fn trellis_create_federation_execution(
@@ -165,11 +167,15 @@ pub extern "C" fn trellis_create_federation_execution(
                 optional_text(time_implementation, "time_implementation")?,
             )
         };
-        if let Some(mim) = mim.filter(|m| !is_standard_mim(m)) {
-            return Err(Failure::not_provided(&format!(
-                "a MIM other than the HLAstandardMIM ({mim})"
-            )));
-        }
+        let mim =
+            match mim {
+                Some(mim) if is_builtin_mim_designator(mim) => return Err(Failure::new(
+                    TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM,
+                    "the MIM designator is HLAstandardMIM: use createFederationExecution, which \
+                     loads the standard MIM (1516.1-2010 §4.5)",
+                )),
+                mim => mim.map(|m| module_path(m).display().to_string()),
+            };
         let time = match time_name {
             None => TimeRepresentation::Integer64,
             Some(name) => TimeRepresentation::from_name(name).ok_or_else(|| {
@@ -183,10 +189,10 @@ pub extern "C" fn trellis_create_federation_execution(
             .iter()
             .map(|d| module_path(d).display().to_string())
             .collect();
-        let model = load_model(&modules)?;
-        session.remember_modules(federation, modules);
+        let designators = ObjectModel::federation_designators(mim.as_deref(), &modules);
+        let model = load_model(&designators)?;
         session.manage(federation, |rti| {
-            rti.create_federation_execution_with_time(&model, time)
+            rti.create_federation_execution_with_modules(&model, time, designators)
         })
     })
 }
@@ -220,8 +226,10 @@ pub extern "C" fn trellis_list_federation_executions(handle: *mut TrellisRti) ->
     })
 }
 
-/// joinFederationExecution. federate_name NULL: the RTI names the federate. With no
-/// modules, the federation's own (as its creator named them) are loaded.
+/// joinFederationExecution. federate_name NULL: the RTI names the federate. The
+/// federation's modules (as its registry lists them) are loaded; modules given here are
+/// additional ones (1516.1-2010 §4.9), which extend the federation's object model for every
+/// member, or fail with INCONSISTENT_FDD when they would change it.
 #[no_mangle]
 pub extern "C" fn trellis_join_federation_execution(
     handle: *mut TrellisRti,
@@ -248,27 +256,74 @@ pub extern "C" fn trellis_join_federation_execution(
                 "this federate has already joined a federation execution",
             ));
         }
-        let mut modules = match session.created_modules(federation) {
-            Some(modules) => modules.clone(),
-            None => session.manage(federation, |rti| rti.federation_modules())?,
-        };
-        for module in additional {
-            let path = module_path(module).display().to_string();
-            if !modules.contains(&path) {
-                modules.push(path);
-            }
-        }
-        let model = Arc::new(load_model(&modules)?);
+        let joining = joining_model(session, federation, &additional)?;
         let name = name.map(str::to_owned).unwrap_or_else(generated_name);
         let time = session.manage(federation, |rti| {
-            let handle = rti.join_federation_execution(&name, federate_type, model.clone())?;
+            let handle = rti.join_federation_execution_with_modules(
+                &name,
+                federate_type,
+                joining.model,
+                joining.modules,
+            )?;
             crate::ffi::put(federate_out, u64::from(handle));
             Ok(rti.federate()?.time_representation())
         })?;
         session.time = time;
-        session.model = Some(model);
         session.set_joined(true);
         Ok(())
+    })
+}
+
+/// The model a federate joins with, and the modules it claims (empty: the federation's).
+struct Joining {
+    model: Arc<ObjectModel>,
+    modules: Vec<String>,
+}
+
+/// The federation's model, as its registry lists its modules, extended by `additional`
+/// modules (1516.1-2010 §4.9): INCONSISTENT_FDD, naming them, when they would change what
+/// the federation has rather than add to it.
+fn joining_model(
+    session: &mut Session,
+    federation: &str,
+    additional: &[&str],
+) -> Result<Joining, Failure> {
+    let base_modules = session.manage(federation, |rti| rti.federation_modules())?;
+    let base = load_model(&base_modules)?;
+    let mut modules = base_modules.clone();
+    for module in additional {
+        let path = module_path(module).display().to_string();
+        if !modules.contains(&path) {
+            modules.push(path);
+        }
+    }
+    if modules.len() == base_modules.len() {
+        return Ok(Joining {
+            model: Arc::new(base),
+            modules: Vec::new(),
+        });
+    }
+    let extended = load_model(&modules)?;
+    if extended.fingerprint() == base.fingerprint() {
+        return Ok(Joining {
+            model: Arc::new(base),
+            modules: Vec::new(),
+        });
+    }
+    extended.extension_of(&base).map_err(|why| {
+        Failure::new(
+            TRELLIS_ERR_INCONSISTENT_FDD,
+            format!(
+                "the additional FOM modules {} change federation {federation:?}'s object model \
+                 ({}) instead of adding to it: {why}",
+                modules[base_modules.len()..].join(", "),
+                base_modules.join(", ")
+            ),
+        )
+    })?;
+    Ok(Joining {
+        model: Arc::new(extended),
+        modules,
     })
 }
 

@@ -42,9 +42,6 @@ pub(crate) struct Session {
     bound: Option<RtiAmbassador>,
     joined: bool,
     pub time: TimeRepresentation,
-    /// Module paths this ambassador created each federation with (a join without modules
-    /// uses them before asking the registry).
-    created_modules: HashMap<String, Vec<String>>,
     pub local: VecDeque<LocalCallback>,
     /// Callbacks taken from the federate (a batch per lock, or to learn whether more are
     /// pending), delivered first.
@@ -52,7 +49,6 @@ pub(crate) struct Session {
     pub names: ObjectNames,
     pub callbacks_enabled: bool,
     pub automatic_resign: ResignAction,
-    pub model: Option<Arc<ObjectModel>>,
     /// Time-stamped sends so far: their retraction handles.
     pub retractions: u64,
 }
@@ -66,13 +62,11 @@ impl Session {
             bound: None,
             joined: false,
             time: TimeRepresentation::Integer64,
-            created_modules: HashMap::new(),
             local: VecDeque::new(),
             stash: VecDeque::new(),
             names: ObjectNames::default(),
             callbacks_enabled: true,
             automatic_resign: ResignAction::default(),
-            model: None,
             retractions: 0,
         }
     }
@@ -165,14 +159,6 @@ impl Session {
         request(rti).map_err(Failure::from)
     }
 
-    pub fn remember_modules(&mut self, federation: &str, modules: Vec<String>) {
-        self.created_modules.insert(federation.to_owned(), modules);
-    }
-
-    pub fn created_modules(&self, federation: &str) -> Option<&Vec<String>> {
-        self.created_modules.get(federation)
-    }
-
     pub fn set_joined(&mut self, joined: bool) {
         self.joined = joined;
         if !joined {
@@ -193,12 +179,9 @@ impl Session {
         }
     }
 
-    /// The joined federate's object model.
+    /// The joined federate's object model (extended when a joiner adds modules).
     pub fn model(&mut self) -> Result<Arc<ObjectModel>, Failure> {
-        self.joined()?;
-        self.model
-            .clone()
-            .ok_or_else(|| Failure::internal("joined without an object model"))
+        Ok(self.joined()?.federate()?.model().clone())
     }
 }
 

@@ -88,6 +88,9 @@ pub const TRELLIS_ERR_INTERACTION_RELEVANCE_ADVISORY_SWITCH_IS_ON: TrellisStatus
 pub const TRELLIS_ERR_INTERACTION_RELEVANCE_ADVISORY_SWITCH_IS_OFF: TrellisStatus = 77;
 pub const TRELLIS_ERR_CALL_NOT_ALLOWED_FROM_WITHIN_CALLBACK: TrellisStatus = 78;
 pub const TRELLIS_ERR_UNSUPPORTED_CALLBACK_MODEL: TrellisStatus = 79;
+pub const TRELLIS_ERR_COULD_NOT_OPEN_MIM: TrellisStatus = 80;
+pub const TRELLIS_ERR_ERROR_READING_MIM: TrellisStatus = 81;
+pub const TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM: TrellisStatus = 82;
 /// Everything else, and services Trellis does not provide (the message names the service).
 pub const TRELLIS_ERR_RTI_INTERNAL_ERROR: TrellisStatus = 1000;
 

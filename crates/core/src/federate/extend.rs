@@ -4,7 +4,8 @@
 //! node loads the modules (core reads no files: [`Action::ExtendModel`]) and hands the
 //! model to [`Federate::extend_model`]. Handles append, so nothing a member holds moves: its
 //! instances, subscriptions and interest ids stay; the new classes become usable, and its
-//! subscriptions cover new subclasses of the classes it subscribed to.
+//! subscriptions cover new subclasses of the classes it subscribed to (whose instances it
+//! then discovers).
 
 use super::{Action, Callback, Federate, FederateError, Layouts};
 use crate::fom::ObjectModel;
@@ -17,6 +18,15 @@ impl Federate {
         model
             .extension_of(&self.model)
             .map_err(FederateError::ModelNotExtended)?;
+        // Subscribed classes that gain subclasses: instances of those may exist already.
+        let widened: Vec<_> = self
+            .object_subscriptions
+            .keys()
+            .copied()
+            .filter(|&class| {
+                model.object_descendants(class).len() > self.model.object_descendants(class).len()
+            })
+            .collect();
         let classes = model.object_classes().len() + model.interaction_classes().len();
         let layouts =
             Layouts::new(&model, self.bins).ok_or(FederateError::TooManyClasses(classes))?;
@@ -26,8 +36,12 @@ impl Federate {
         self.fingerprint = Federate::fingerprint(&model, self.bins);
         self.layouts = layouts;
         self.model = model;
-        // Subscriptions cover subclasses: new ones of subscribed classes join the interest.
+        // Subscriptions cover subclasses: new ones of subscribed classes join the interest,
+        // and their owners announce what they registered before it reached them.
         self.update_interest();
+        for class in widened {
+            self.request_registrations(class);
+        }
         Ok(())
     }
 

@@ -466,7 +466,7 @@ impl Federate {
     /// federate that subscribes after an instance was registered discovers it (IEEE
     /// 1516.1-2010 §6.9) without waiting for its next update. A class request with no
     /// attributes is this discovery request.
-    fn request_registrations(&mut self, class: ObjectClassHandle) {
+    pub(super) fn request_registrations(&mut self, class: ObjectClassHandle) {
         let ids: Vec<u32> = self
             .model
             .object_descendants(class)

@@ -124,7 +124,32 @@ fn summarize(missing: &[String]) -> String {
     text
 }
 
+/// How a federation's module list, as the registry keeps it for joiners, names a MIM of its
+/// own: its first entry is the MIM's path behind this prefix.
+pub const MIM_DESIGNATOR_PREFIX: &str = "mim:";
+
 impl ObjectModel {
+    /// The module list a federation created with `mim` (a path; `None` for the built-in
+    /// standard MIM) and the FOM modules at `modules` is known by: what
+    /// [`ObjectModel::load_federation`] loads again.
+    pub fn federation_designators(mim: Option<&str>, modules: &[String]) -> Vec<String> {
+        mim.map(|mim| format!("{MIM_DESIGNATOR_PREFIX}{mim}"))
+            .into_iter()
+            .chain(modules.iter().cloned())
+            .collect()
+    }
+
+    /// The model of a federation's module list ([`ObjectModel::federation_designators`]):
+    /// FOM module paths after the standard MIM, or after the MIM its first entry names.
+    pub fn load_federation(designators: &[String]) -> Result<ObjectModel, MimError> {
+        if let Some((first, modules)) = designators.split_first() {
+            if let Some(mim) = first.strip_prefix(MIM_DESIGNATOR_PREFIX) {
+                return ObjectModel::load_with_mim(mim, modules);
+            }
+        }
+        ObjectModel::load(designators).map_err(MimError::Modules)
+    }
+
     /// createFederationExecutionWithMIM: the model of the MIM `mim_designator` and the FOM
     /// modules at `modules`. "HLAstandardMIM" is the built-in standard MIM; any other
     /// designator is a file, which must exist, be an object model, and hold every class,

@@ -49,7 +49,8 @@ pub use datatypes::{
 pub use error::{FddErrorKind, FomError, FomErrors, FomWarning};
 pub use mim::{
     is_builtin_mim_designator, is_standard_mim_designator, MimError, MimErrorKind,
-    STANDARD_MIM_FILE, STANDARD_MIM_MODEL_NAME, STANDARD_MIM_NAME, STANDARD_MIM_XML,
+    MIM_DESIGNATOR_PREFIX, STANDARD_MIM_FILE, STANDARD_MIM_MODEL_NAME, STANDARD_MIM_NAME,
+    STANDARD_MIM_XML,
 };
 pub use support::{
     LookupError, ServiceGroup, TransportationType, TransportationTypeHandle, RTI_CHOSEN_UPPER_BOUND,

@@ -236,10 +236,22 @@ impl RtiAmbassador {
         model: &ObjectModel,
         time: TimeRepresentation,
     ) -> Result<(), RtiError> {
+        self.create_federation_execution_with_modules(model, time, model.modules().to_vec())
+    }
+
+    /// Create the federation execution with `model`, loaded from `modules`
+    /// ([`ObjectModel::federation_designators`]): the list a federate that joins without
+    /// modules loads ([`RtiAmbassador::federation_modules`]).
+    pub fn create_federation_execution_with_modules(
+        &mut self,
+        model: &ObjectModel,
+        time: TimeRepresentation,
+        modules: Vec<String>,
+    ) -> Result<(), RtiError> {
         let request = Request::Create {
             federation: self.federation.clone(),
             fingerprint: Federate::fingerprint(model, self.bins),
-            modules: model.modules().to_vec(),
+            modules,
             time_representation: time.name().to_owned(),
         };
         match self.ask(request)? {
@@ -313,7 +325,7 @@ impl RtiAmbassador {
         let Some(joined) = self.joined.as_mut() else {
             return;
         };
-        let loaded = ObjectModel::load(modules)
+        let loaded = ObjectModel::load_federation(modules)
             .map_err(|e| e.to_string())
             .and_then(|model| {
                 if Federate::fingerprint(&model, bins) == fingerprint {
