@@ -2,6 +2,8 @@
 // other RTIs hand them over (IEEE 1516.1-2010 §4.5, §4.9).
 // - The exceptions of a failed load: InconsistentFDD for modules that disagree,
 //   ErrorReadingFDD for one that is no object model, CouldNotOpenFDD for a missing file.
+// - A module written loosely, as real ones are (an order in another letter case), loads with
+//   a warning in the library's log naming file and line.
 // - createFederationExecutionWithMIM opens the MIM it is given: the standard MIM saved under
 //   another name works, a missing file is CouldNotOpenMIM, a FOM that is no MIM is
 //   ErrorReadingMIM, and the designator HLAstandardMIM is DesignatorIsHLAstandardMIM.
@@ -10,10 +12,12 @@
 //   updates; a later joiner without modules has it too; a module that changes what the
 //   federation has is InconsistentFDD naming it.
 #include <RTI/RTI1516.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -124,6 +128,40 @@ std::string thrownText(Statement statement) {
     return std::string(what.begin(), what.end());
   }
   return "";
+}
+
+// What `statement` writes to stderr (the library's log), through a file in `scratch`.
+template <typename Statement>
+std::string stderrOf(Scratch& scratch, Statement statement) {
+  std::string const path = scratch.dir + "/stderr.txt";
+  scratch.files.push_back(path);
+  int const file = open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0600);
+  int const saved = dup(2);
+  dup2(file, 2);
+  close(file);
+  statement();
+  dup2(saved, 2);
+  close(saved);
+  std::ifstream in(path.c_str());
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void sloppyModule(std::wstring const& designator, Scratch& scratch) {
+  RTIambassador* rti = make();
+  NullFederateAmbassador federate;
+  rti->connect(federate, HLA_EVOKED, designator);
+  std::string loose = attribute("Hull", "HLAunicodeString");
+  loose.replace(loose.find("<order>Receive"), std::strlen("<order>Receive"), "<order>receive");
+  std::wstring const sloppy = scratch.write(
+      "sloppy.xml", module("<objectClass><name>Boat</name><sharing>PublishSubscribe</sharing>" + loose + "</objectClass>"));
+  std::string const log = stderrOf(scratch, [&] { rti->createFederationExecution(L"dropin-sloppy", sloppy); });
+  CHECK(log.find("sloppy.xml") != std::string::npos);
+  CHECK(log.find("WARN") != std::string::npos);
+  rti->destroyFederationExecution(L"dropin-sloppy");
+  rti->disconnect();
+  delete rti;
 }
 
 void loadErrors(std::wstring const& designator, Scratch& scratch) {
@@ -239,10 +277,14 @@ void modulesAtJoin(std::wstring const& designator, Scratch& scratch) {
 }  // namespace
 
 int main() {
+  // The log is read here: at warn whatever the caller's TRELLIS_LOG (it is set once per
+  // process, at the first connect).
+  setenv("TRELLIS_LOG", "warn", 1);
   try {
     Scratch scratch;
     TestRouter router;
     loadErrors(router.designator(), scratch);
+    sloppyModule(router.designator(), scratch);
     modulesAtJoin(router.designator(), scratch);
   } catch (Exception const& e) {
     std::string const what(e.what().begin(), e.what().end());

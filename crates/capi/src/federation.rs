@@ -37,6 +37,7 @@ pub extern "C" fn trellis_connect(
 ) -> TrellisStatus {
     entry(|| {
         let out = crate::ffi::out_ref(out, "out")?;
+        crate::logging::init();
         // SAFETY: header contract.
         let designator = unsafe { optional_text(designator, "designator") }?;
         let mut session = Session::new();

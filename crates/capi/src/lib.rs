@@ -25,6 +25,7 @@ mod deliver;
 mod designator;
 mod federation;
 mod ffi;
+mod logging;
 mod object;
 mod ownership;
 mod regions;

@@ -248,6 +248,7 @@ impl RtiAmbassador {
         time: TimeRepresentation,
         modules: Vec<String>,
     ) -> Result<(), RtiError> {
+        log_model_warnings(model);
         let request = Request::Create {
             federation: self.federation.clone(),
             fingerprint: Federate::fingerprint(model, self.bins),
@@ -298,6 +299,7 @@ impl RtiAmbassador {
                 self.federation.clone(),
             ));
         }
+        log_model_warnings(&model);
         let request = Request::Join {
             federation: self.federation.clone(),
             federate_name: federate_name.to_owned(),
@@ -320,6 +322,7 @@ impl RtiAmbassador {
     }
 
     /// A joiner extended the federation's model: load it from `modules` and take it on.
+    /// (Its warnings were the joiner's to log.)
     fn extend_model(&mut self, modules: &[String], fingerprint: u64) {
         let bins = self.bins;
         let Some(joined) = self.joined.as_mut() else {
@@ -854,5 +857,13 @@ impl RtiAmbassador {
     /// What arrived and what the exact checks discarded (over-delivery).
     pub fn stats(&self) -> Result<FederateStats, RtiError> {
         Ok(self.federate()?.stats())
+    }
+}
+
+/// What an object model loaded with, once per create or join: sloppiness that changes
+/// nothing at run time (see `ObjectModel::warnings`), which the common RTIs load too.
+fn log_model_warnings(model: &ObjectModel) {
+    for warning in model.warnings() {
+        tracing::warn!("object model: {warning}");
     }
 }
