@@ -4,6 +4,8 @@
 //   ErrorReadingFDD for one that is no object model, CouldNotOpenFDD for a missing file.
 // - A module written loosely, as real ones are (an order in another letter case), loads with
 //   a warning in the library's log naming file and line.
+// - Attribute handles follow declaration order, inherited ones first: a federate that walks
+//   an AttributeHandleValueMap in handle order meets them as declared.
 // - createFederationExecutionWithMIM opens the MIM it is given: the standard MIM saved under
 //   another name works, a missing file is CouldNotOpenMIM, a FOM that is no MIM is
 //   ErrorReadingMIM, and the designator HLAstandardMIM is DesignatorIsHLAstandardMIM.
@@ -164,6 +166,35 @@ void sloppyModule(std::wstring const& designator, Scratch& scratch) {
   delete rti;
 }
 
+void handleOrder(std::wstring const& designator, Scratch& scratch) {
+  RTIambassador* rti = make();
+  NullFederateAmbassador federate;
+  rti->connect(federate, HLA_EVOKED, designator);
+  std::wstring const ships = scratch.write(
+      "ships.xml", module("<objectClass><name>Ship</name><sharing>PublishSubscribe</sharing>" +
+                          attribute("FederateName", "HLAunicodeString") + attribute("ShipTeam", "HLAunicodeString") +
+                          attribute("Position", "HLAunicodeString") + "</objectClass>"));
+  rti->createFederationExecution(L"dropin-handles", ships);
+  rti->joinFederationExecution(L"numbers", L"test", L"dropin-handles");
+  ObjectClassHandle const ship = rti->getObjectClassHandle(L"Ship");
+  AttributeHandle const privilege = rti->getAttributeHandle(ship, L"HLAprivilegeToDeleteObject");
+  AttributeHandle const name = rti->getAttributeHandle(ship, L"FederateName");
+  AttributeHandle const team = rti->getAttributeHandle(ship, L"ShipTeam");
+  AttributeHandle const position = rti->getAttributeHandle(ship, L"Position");
+  CHECK(privilege < name);
+  CHECK(name < team);
+  CHECK(team < position);
+  AttributeHandleValueMap values;
+  values[position] = VariableLengthData();
+  values[name] = VariableLengthData();
+  values[team] = VariableLengthData();
+  CHECK(values.begin()->first == name);
+  rti->resignFederationExecution(NO_ACTION);
+  rti->destroyFederationExecution(L"dropin-handles");
+  rti->disconnect();
+  delete rti;
+}
+
 void loadErrors(std::wstring const& designator, Scratch& scratch) {
   RTIambassador* rti = make();
   NullFederateAmbassador federate;
@@ -285,6 +316,7 @@ int main() {
     TestRouter router;
     loadErrors(router.designator(), scratch);
     sloppyModule(router.designator(), scratch);
+    handleOrder(router.designator(), scratch);
     modulesAtJoin(router.designator(), scratch);
   } catch (Exception const& e) {
     std::string const what(e.what().begin(), e.what().end());

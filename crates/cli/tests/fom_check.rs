@@ -35,13 +35,14 @@ fn the_rpr_fom_counts_as_json() {
     let json = String::from_utf8(out.stdout).unwrap();
     for (key, value) in [
         // RPR's own, merged after the standard MIM (4 object classes, 85 interaction
-        // classes, 45 attributes, 105 parameters, 2 dimensions; the roots count once).
+        // classes, 45 attributes, 101 parameters, 2 dimensions, 33 data types; the roots
+        // count once).
         ("object_classes", 64 + 4 - 1),
         ("interaction_classes", 79 + 85 - 1),
         ("attributes", 311 + 45),
-        ("parameters", 277 + 105),
+        ("parameters", 277 + 101),
         ("dimensions", 2),
-        ("data_types", 286 + 29),
+        ("data_types", 286 + 33),
     ] {
         assert!(
             json.contains(&format!("\"{key}\": {value}")),
