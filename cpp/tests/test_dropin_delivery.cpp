@@ -16,13 +16,16 @@
 #include <vector>
 
 #include "check.h"
+#include "dropin.h"
 #include "router.h"
 
 using namespace rti1516e;
+using dropin::make;
+using dropin::until;
 
 namespace {
 
-typedef std::chrono::steady_clock Clock;
+typedef dropin::Clock Clock;
 
 struct Events : public NullFederateAmbassador {
   Events() : announced(0), interactions(0), granted(-1), constrained(false), interactionsOn(false) {}
@@ -47,29 +50,12 @@ struct Events : public NullFederateAmbassador {
   }
 };
 
-RTIambassador* make() {
-  RTIambassadorFactory factory;
-  RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
-  return factory.createRTIambassador().release();
-  RTI_SUPPRESS_AUTO_PTR_WARNING_END
-}
 
 // "tcp://127.0.0.1:PORT" with another scheme, or none.
 std::wstring respelled(std::wstring const& designator, std::wstring const& scheme) {
   return scheme + designator.substr(designator.find(L"://") + 3);
 }
 
-// Evoke both ambassadors until `done` holds, at most 20 s; false on timeout.
-template <typename Condition>
-bool until(RTIambassador& a, RTIambassador& b, Condition done) {
-  Clock::time_point const deadline = Clock::now() + std::chrono::seconds(20);
-  while (!done()) {
-    if (Clock::now() > deadline) return false;
-    a.evokeMultipleCallbacks(0.0, 0.01);
-    b.evokeMultipleCallbacks(0.0, 0.01);
-  }
-  return true;
-}
 
 void designators(std::wstring const& designator) {
   std::wstring const spellings[] = {respelled(designator, L"rti://"), respelled(designator, L"")};

@@ -27,13 +27,15 @@
 #include <vector>
 
 #include "check.h"
+#include "dropin.h"
 #include "router.h"
 
 using namespace rti1516e;
+using dropin::make;
+using dropin::until;
 
 namespace {
 
-typedef std::chrono::steady_clock Clock;
 std::wstring const kDemoFom = L"" TRELLIS_REPO_ROOT L"/foms/trellis-demo.xml";
 std::wstring const kStandardMim = L"" TRELLIS_REPO_ROOT L"/foms/HLAstandardMIM.xml";
 
@@ -84,12 +86,6 @@ std::string const kTanks =
            "<interactionClass><name>Order</name><sharing>PublishSubscribe</sharing>"
            "<transportation>HLAreliable</transportation><order>Receive</order></interactionClass>");
 
-RTIambassador* make() {
-  RTIambassadorFactory factory;
-  RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
-  return factory.createRTIambassador().release();
-  RTI_SUPPRESS_AUTO_PTR_WARNING_END
-}
 
 struct Reflections : public NullFederateAmbassador {
   Reflections() : discovered(0), reflected(0) {}
@@ -109,16 +105,6 @@ struct Reflections : public NullFederateAmbassador {
   }
 };
 
-template <typename Condition>
-bool until(RTIambassador& a, RTIambassador& b, Condition done) {
-  Clock::time_point const deadline = Clock::now() + std::chrono::seconds(20);
-  while (!done()) {
-    if (Clock::now() > deadline) return false;
-    a.evokeMultipleCallbacks(0.0, 0.01);
-    b.evokeMultipleCallbacks(0.0, 0.01);
-  }
-  return true;
-}
 
 // What the exception names, as text.
 template <typename Statement>

@@ -249,7 +249,9 @@ fn missing_standard_definitions(model: &ObjectModel) -> Vec<String> {
 
 /// The text of each module, named by its path; one that does not exist but names the
 /// standard MIM is the built-in one (as [`ObjectModel::load`] does).
-fn read_modules<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<(String, String)>, FomErrors> {
+pub(super) fn read_modules<P: AsRef<Path>>(
+    paths: &[P],
+) -> Result<Vec<(String, String)>, FomErrors> {
     let mut sources = Vec::new();
     let mut errors = Vec::new();
     for path in paths {

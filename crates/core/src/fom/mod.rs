@@ -192,30 +192,7 @@ impl ObjectModel {
     /// exist but names the standard MIM ("HLAstandardMIM", ".../HLAstandardMIM.xml") is the
     /// built-in one.
     pub fn load<P: AsRef<Path>>(paths: &[P]) -> Result<ObjectModel, FomErrors> {
-        let mut sources = Vec::new();
-        let mut errors = Vec::new();
-        for path in paths {
-            let path = path.as_ref();
-            let name = path.display().to_string();
-            match std::fs::read_to_string(path) {
-                Ok(text) => sources.push((name, text)),
-                Err(e)
-                    if e.kind() == std::io::ErrorKind::NotFound
-                        && is_standard_mim_designator(&name) =>
-                {
-                    sources.push((STANDARD_MIM_FILE.to_owned(), STANDARD_MIM_XML.to_owned()));
-                }
-                Err(e) => errors.push(FomError {
-                    file: path.display().to_string(),
-                    line: 0,
-                    element: "file".into(),
-                    message: format!("cannot read: {e}"),
-                }),
-            }
-        }
-        if !errors.is_empty() {
-            return Err(FomErrors(errors));
-        }
+        let sources = mim::read_modules(paths)?;
         let borrowed: Vec<(&str, &str)> = sources
             .iter()
             .map(|(n, t)| (n.as_str(), t.as_str()))
