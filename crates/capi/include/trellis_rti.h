@@ -548,8 +548,8 @@ void trellis_string_free(char *s);
 TrellisStatus trellis_reserve_object_instance_name(struct TrellisRti *handle, const char *name);
 
 /*
- releaseObjectInstanceName: not provided by Trellis (reserved names stay reserved until
- the federation is destroyed).
+ releaseObjectInstanceName: the name must be reserved by this federate; any federate may
+ reserve it afterwards.
  */
 TrellisStatus trellis_release_object_instance_name(struct TrellisRti *handle, const char *name);
 
@@ -561,7 +561,8 @@ TrellisStatus trellis_reserve_multiple_object_instance_names(struct TrellisRti *
                                                              size_t count);
 
 /*
- releaseMultipleObjectInstanceName: not provided by Trellis.
+ releaseMultipleObjectInstanceName: all or none; every name must be reserved by this
+ federate.
  */
 TrellisStatus trellis_release_multiple_object_instance_names(struct TrellisRti *handle,
                                                              const char *const *names,
@@ -608,7 +609,8 @@ TrellisStatus trellis_delete_object_instance(struct TrellisRti *handle,
                                              uint64_t *retraction_out);
 
 /*
- localDeleteObjectInstance: not provided by Trellis.
+ localDeleteObjectInstance: the federate forgets the instance as if it had never
+ discovered it; its next update discovers it again.
  */
 TrellisStatus trellis_local_delete_object_instance(struct TrellisRti *handle, uint64_t object);
 

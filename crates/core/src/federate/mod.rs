@@ -388,6 +388,23 @@ impl Federate {
         self.reserved_names.insert(name.to_owned());
     }
 
+    /// releaseObjectInstanceName's check (IEEE 1516.1-2010 §6.5, §6.7): every name must be
+    /// reserved by this federate (ObjectInstanceNameNotReserved names the first that is not).
+    pub fn check_names_reserved<'a>(
+        &self,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), FederateError> {
+        match names
+            .into_iter()
+            .find(|n| !self.reserved_names.contains(*n))
+        {
+            Some(name) => Err(FederateError::ObjectInstanceNameNotReserved(
+                name.to_owned(),
+            )),
+            None => Ok(()),
+        }
+    }
+
     pub fn name_released(&mut self, name: &str) {
         self.reserved_names.remove(name);
     }

@@ -13,6 +13,7 @@ mod advisory;
 mod connection;
 mod error;
 mod losses;
+mod object_services;
 mod ownership;
 mod regions;
 mod sync;

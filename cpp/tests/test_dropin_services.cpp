@@ -1,0 +1,182 @@
+// Drop-in compatibility, on the standard API only: services of IEEE 1516.1-2010 that
+// federates written for other RTIs call, each between two federates through a real router.
+// - localDeleteObjectInstance (§6.15): the instance is forgotten, its next update discovers
+//   it again; refused while the federate owns an attribute of it or does not know it.
+// - releaseObjectInstanceName / releaseMultipleObjectInstanceName (§6.5, §6.7): a released
+//   name can be reserved by another federate; a name not reserved here is refused.
+#include <RTI/RTI1516.h>
+#include <RTI/time/HLAinteger64Time.h>
+
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "router.h"
+
+using namespace rti1516e;
+
+namespace {
+
+struct Recorder : public NullFederateAmbassador {
+  Recorder() : discoveries(0), reflects(0), reserved(0), refused(0) {}
+  int discoveries, reflects, reserved, refused;
+  ObjectInstanceHandle discovered;
+  std::string lastValue;
+
+  void objectInstanceNameReservationSucceeded(std::wstring const&) override { ++reserved; }
+  void objectInstanceNameReservationFailed(std::wstring const&) override { ++refused; }
+  void multipleObjectInstanceNameReservationSucceeded(std::set<std::wstring> const&) override { ++reserved; }
+  void multipleObjectInstanceNameReservationFailed(std::set<std::wstring> const&) override { ++refused; }
+  void discoverObjectInstance(ObjectInstanceHandle theObject, ObjectClassHandle, std::wstring const&) override {
+    ++discoveries;
+    discovered = theObject;
+  }
+  using NullFederateAmbassador::reflectAttributeValues;
+  void reflectAttributeValues(ObjectInstanceHandle, AttributeHandleValueMap const& values, VariableLengthData const&,
+                              OrderType, TransportationType, SupplementalReflectInfo) override {
+    remember(values);
+  }
+  void reflectAttributeValues(ObjectInstanceHandle, AttributeHandleValueMap const& values, VariableLengthData const&,
+                              OrderType, TransportationType, LogicalTime const&, OrderType, MessageRetractionHandle,
+                              SupplementalReflectInfo) override {
+    remember(values);
+  }
+
+  void remember(AttributeHandleValueMap const& values) {
+    ++reflects;
+    if (values.empty()) return;
+    VariableLengthData const& v = values.begin()->second;
+    lastValue.assign(static_cast<char const*>(v.data()), v.size());
+  }
+};
+
+RTIambassador* make() {
+  RTIambassadorFactory factory;
+  RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
+  return factory.createRTIambassador().release();
+  RTI_SUPPRESS_AUTO_PTR_WARNING_END
+}
+
+VariableLengthData text(char const* value) { return VariableLengthData(value, std::strlen(value)); }
+
+// Two federates joined to one federation for the length of a test.
+struct Pair {
+  Pair(std::wstring const& designator, std::wstring const& federation) : a(make()), b(make()), name(federation) {
+    a->connect(fa, HLA_EVOKED, designator);
+    b->connect(fb, HLA_EVOKED, designator);
+    std::vector<std::wstring> modules(1, L"" TRELLIS_REPO_ROOT L"/foms/trellis-demo.xml");
+    a->createFederationExecution(name, modules, L"HLAinteger64Time");
+    a->joinFederationExecution(L"a", L"test", name);
+    b->joinFederationExecution(L"b", L"test", name);
+  }
+  ~Pair() {
+    try {
+      b->resignFederationExecution(CANCEL_THEN_DELETE_THEN_DIVEST);
+      a->resignFederationExecution(CANCEL_THEN_DELETE_THEN_DIVEST);
+      a->destroyFederationExecution(name);
+      a->disconnect();
+      b->disconnect();
+    } catch (Exception const&) {
+      check::fail(__FILE__, __LINE__, "leaving the federation failed");
+    }
+    delete a;
+    delete b;
+  }
+
+  // Evoke both until `done` holds, at most 20 s; false on timeout.
+  template <typename Condition>
+  bool until(Condition done) {
+    std::time_t const deadline = std::time(0) + 20;
+    while (!done()) {
+      if (std::time(0) > deadline) return false;
+      a->evokeMultipleCallbacks(0.0, 0.01);
+      b->evokeMultipleCallbacks(0.0, 0.01);
+    }
+    return true;
+  }
+
+  RTIambassador* a;
+  RTIambassador* b;
+  Recorder fa, fb;
+  std::wstring name;
+
+ private:
+  Pair(Pair const&);
+  Pair& operator=(Pair const&);
+};
+
+void localDelete(std::wstring const& designator) {
+  Pair p(designator, L"dropin-local-delete");
+  ObjectClassHandle const vehicle = p.a->getObjectClassHandle(L"Vehicle");
+  AttributeHandle const name = p.a->getAttributeHandle(vehicle, L"Name");
+  AttributeHandleSet attributes;
+  attributes.insert(name);
+  p.a->publishObjectClassAttributes(vehicle, attributes);
+  p.b->subscribeObjectClassAttributes(vehicle, attributes);
+  ObjectInstanceHandle const car = p.a->registerObjectInstance(vehicle);
+  AttributeHandleValueMap values;
+  values[name] = text("first");
+  // Updates until b's subscription has reached the router and b discovered the car.
+  CHECK(p.until([&] {
+    p.a->updateAttributeValues(car, values, text(""));
+    return p.fb.discoveries == 1;
+  }));
+  CHECK(p.fb.discovered == car);
+  CHECK_THROWS(p.a->localDeleteObjectInstance(car), FederateOwnsAttributes);
+  CHECK_THROWS(p.b->localDeleteObjectInstance(ObjectInstanceHandle()), ObjectInstanceNotKnown);
+  p.b->localDeleteObjectInstance(car);
+  CHECK_THROWS(p.b->localDeleteObjectInstance(car), ObjectInstanceNotKnown);
+  CHECK_THROWS(p.b->getKnownObjectClassHandle(car), ObjectInstanceNotKnown);
+  values[name] = text("again");
+  CHECK(p.until([&] {
+    p.a->updateAttributeValues(car, values, text(""));
+    return p.fb.discoveries == 2 && p.fb.lastValue == "again";
+  }));
+  CHECK(p.fb.discovered == car);
+  CHECK(p.b->getKnownObjectClassHandle(car) == vehicle);
+}
+
+void releaseNames(std::wstring const& designator) {
+  Pair p(designator, L"dropin-release-names");
+  p.a->reserveObjectInstanceName(L"Tank-1");
+  CHECK(p.until([&] { return p.fa.reserved == 1; }));
+  p.b->reserveObjectInstanceName(L"Tank-1");
+  CHECK(p.until([&] { return p.fb.refused == 1; }));
+  CHECK_THROWS(p.b->releaseObjectInstanceName(L"Tank-1"), ObjectInstanceNameNotReserved);
+  p.a->releaseObjectInstanceName(L"Tank-1");
+  CHECK_THROWS(p.a->releaseObjectInstanceName(L"Tank-1"), ObjectInstanceNameNotReserved);
+  p.b->reserveObjectInstanceName(L"Tank-1");
+  CHECK(p.until([&] { return p.fb.reserved == 1; }));
+
+  std::set<std::wstring> names;
+  names.insert(L"X");
+  names.insert(L"Y");
+  p.a->reserveMultipleObjectInstanceName(names);
+  CHECK(p.until([&] { return p.fa.reserved == 2; }));
+  std::set<std::wstring> withStranger(names);
+  withStranger.insert(L"Z");
+  CHECK_THROWS(p.a->releaseMultipleObjectInstanceName(withStranger), ObjectInstanceNameNotReserved);
+  p.b->reserveObjectInstanceName(L"X");
+  CHECK(p.until([&] { return p.fb.refused == 2; }));  // all or none: X stayed reserved
+  p.a->releaseMultipleObjectInstanceName(names);
+  p.b->reserveMultipleObjectInstanceName(names);
+  CHECK(p.until([&] { return p.fb.reserved == 2; }));
+}
+
+}  // namespace
+
+int main() {
+  try {
+    TestRouter router;
+    localDelete(router.designator());
+    releaseNames(router.designator());
+  } catch (Exception const& e) {
+    std::string const what(e.what().begin(), e.what().end());
+    check::fail(__FILE__, __LINE__, "unexpected exception: " + what);
+  } catch (std::exception const& e) {
+    check::fail(__FILE__, __LINE__, e.what());
+  }
+  return check::finish("test_dropin_services");
+}
