@@ -4,6 +4,9 @@
 //   it again; refused while the federate owns an attribute of it or does not know it.
 // - releaseObjectInstanceName / releaseMultipleObjectInstanceName (§6.5, §6.7): a released
 //   name can be reserved by another federate; a name not reserved here is refused.
+// - changeAttributeOrderType / changeInteractionOrderType (§8.28, §8.29): a regulating
+//   federate's time-stamped update of an attribute changed to RECEIVE goes receive order, and
+//   back to TIMESTAMP goes time-stamp order; the same for an interaction class.
 #include <RTI/RTI1516.h>
 #include <RTI/time/HLAinteger64Time.h>
 
@@ -20,10 +23,31 @@ using namespace rti1516e;
 namespace {
 
 struct Recorder : public NullFederateAmbassador {
-  Recorder() : discoveries(0), reflects(0), reserved(0), refused(0) {}
+  Recorder()
+      : discoveries(0), reflects(0), reserved(0), refused(0), granted(-1), regulating(false), constrained(false) {}
   int discoveries, reflects, reserved, refused;
+  long long granted;
+  bool regulating, constrained;
   ObjectInstanceHandle discovered;
   std::string lastValue;
+  // "reflect VALUE ORDER" and "interaction ORDER", ORDER the sent order (R or T), as handed.
+  std::vector<std::string> handed;
+
+  void timeRegulationEnabled(LogicalTime const&) override { regulating = true; }
+  void timeConstrainedEnabled(LogicalTime const&) override { constrained = true; }
+  void timeAdvanceGrant(LogicalTime const& time) override {
+    granted = dynamic_cast<HLAinteger64Time const&>(time).getTime();
+  }
+  using NullFederateAmbassador::receiveInteraction;
+  void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const&, VariableLengthData const&,
+                          OrderType sent, TransportationType, SupplementalReceiveInfo) override {
+    handed.push_back(std::string("interaction ") + letter(sent));
+  }
+  void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const&, VariableLengthData const&,
+                          OrderType sent, TransportationType, LogicalTime const&, OrderType, MessageRetractionHandle,
+                          SupplementalReceiveInfo) override {
+    handed.push_back(std::string("interaction ") + letter(sent));
+  }
 
   void objectInstanceNameReservationSucceeded(std::wstring const&) override { ++reserved; }
   void objectInstanceNameReservationFailed(std::wstring const&) override { ++refused; }
@@ -35,21 +59,23 @@ struct Recorder : public NullFederateAmbassador {
   }
   using NullFederateAmbassador::reflectAttributeValues;
   void reflectAttributeValues(ObjectInstanceHandle, AttributeHandleValueMap const& values, VariableLengthData const&,
-                              OrderType, TransportationType, SupplementalReflectInfo) override {
-    remember(values);
+                              OrderType sent, TransportationType, SupplementalReflectInfo) override {
+    remember(values, sent);
   }
   void reflectAttributeValues(ObjectInstanceHandle, AttributeHandleValueMap const& values, VariableLengthData const&,
-                              OrderType, TransportationType, LogicalTime const&, OrderType, MessageRetractionHandle,
-                              SupplementalReflectInfo) override {
-    remember(values);
+                              OrderType sent, TransportationType, LogicalTime const&, OrderType,
+                              MessageRetractionHandle, SupplementalReflectInfo) override {
+    remember(values, sent);
   }
 
-  void remember(AttributeHandleValueMap const& values) {
+  void remember(AttributeHandleValueMap const& values, OrderType sent) {
     ++reflects;
     if (values.empty()) return;
     VariableLengthData const& v = values.begin()->second;
     lastValue.assign(static_cast<char const*>(v.data()), v.size());
+    handed.push_back("reflect " + lastValue + " " + letter(sent));
   }
+  static char const* letter(OrderType order) { return order == TIMESTAMP ? "T" : "R"; }
 };
 
 RTIambassador* make() {
@@ -165,6 +191,74 @@ void releaseNames(std::wstring const& designator) {
   CHECK(p.until([&] { return p.fb.reserved == 2; }));
 }
 
+// Both advance to `time` and are granted it.
+bool advance(Pair& p, long long time) {
+  p.a->timeAdvanceRequest(HLAinteger64Time(time));
+  p.b->timeAdvanceRequest(HLAinteger64Time(time));
+  return p.until([&] { return p.fa.granted == time && p.fb.granted == time; });
+}
+
+void orderTypes(std::wstring const& designator) {
+  Pair p(designator, L"dropin-order-types");
+  ObjectClassHandle const vehicle = p.a->getObjectClassHandle(L"Vehicle");
+  AttributeHandle const name = p.a->getAttributeHandle(vehicle, L"Name");
+  AttributeHandle const position = p.a->getAttributeHandle(vehicle, L"Position");
+  InteractionClassHandle const radio = p.a->getInteractionClassHandle(L"Radio");
+  ParameterHandle const textParameter = p.a->getParameterHandle(radio, L"Text");
+  AttributeHandleSet both, nameOnly;
+  both.insert(name);
+  both.insert(position);
+  nameOnly.insert(name);
+  p.a->publishObjectClassAttributes(vehicle, both);
+  p.a->publishInteractionClass(radio);
+  p.b->subscribeObjectClassAttributes(vehicle, both);
+  p.b->subscribeInteractionClass(radio);
+  ObjectInstanceHandle const car = p.a->registerObjectInstance(vehicle);
+  AttributeHandleValueMap values;
+  values[name] = text("n");
+  CHECK(p.until([&] {
+    p.a->updateAttributeValues(car, values, text(""));
+    return p.fb.discoveries == 1;
+  }));
+  // Name travels reliably, in order: once "synced" is reflected, no earlier update is on the way.
+  values[name] = text("synced");
+  p.a->updateAttributeValues(car, values, text(""));
+  CHECK(p.until([&] { return p.fb.lastValue == "synced"; }));
+  values[name] = text("n");
+  CHECK_THROWS(p.b->changeAttributeOrderType(car, nameOnly, RECEIVE), AttributeNotOwned);
+  CHECK_THROWS(p.b->changeInteractionOrderType(radio, RECEIVE), InteractionClassNotPublished);
+
+  p.a->enableTimeRegulation(HLAinteger64Interval(1));
+  p.b->enableTimeConstrained();
+  CHECK(p.until([&] { return p.fa.regulating && p.fb.constrained; }));
+  p.fb.handed.clear();
+  p.a->changeAttributeOrderType(car, nameOnly, RECEIVE);
+  p.a->changeInteractionOrderType(radio, RECEIVE);
+  values[position] = text("p");
+  ParameterHandleValueMap parameters;
+  parameters[textParameter] = text("t");
+  p.a->updateAttributeValues(car, values, text(""), HLAinteger64Time(5));
+  p.a->sendInteraction(radio, parameters, text(""), HLAinteger64Time(5));
+  CHECK(advance(p, 10));
+  std::vector<std::string> expected;
+  expected.push_back("reflect n R");  // receive order: as they come
+  expected.push_back("interaction R");
+  expected.push_back("reflect p T");  // time-stamp order: at the grant
+  CHECK(p.fb.handed == expected);
+
+  p.fb.handed.clear();
+  p.a->changeAttributeOrderType(car, nameOnly, TIMESTAMP);
+  p.a->changeInteractionOrderType(radio, TIMESTAMP);
+  values.erase(position);
+  p.a->updateAttributeValues(car, values, text(""), HLAinteger64Time(15));
+  p.a->sendInteraction(radio, parameters, text(""), HLAinteger64Time(15));
+  CHECK(advance(p, 20));
+  expected.clear();
+  expected.push_back("reflect n T");
+  expected.push_back("interaction T");
+  CHECK(p.fb.handed == expected);
+}
+
 }  // namespace
 
 int main() {
@@ -172,6 +266,7 @@ int main() {
     TestRouter router;
     localDelete(router.designator());
     releaseNames(router.designator());
+    orderTypes(router.designator());
   } catch (Exception const& e) {
     std::string const what(e.what().begin(), e.what().end());
     check::fail(__FILE__, __LINE__, "unexpected exception: " + what);

@@ -954,8 +954,8 @@ TrellisStatus trellis_query_lookahead(struct TrellisRti *handle, struct TrellisT
 TrellisStatus trellis_retract(struct TrellisRti *handle, uint64_t retraction);
 
 /*
- changeAttributeOrderType: not provided by Trellis (order follows the object model and
- whether a time stamp is given).
+ changeAttributeOrderType: time-stamped updates of these owned attributes of `object` go
+ in `order` (TRELLIS_ORDER_*): time-stamp order only when regulating.
  */
 TrellisStatus trellis_change_attribute_order_type(struct TrellisRti *handle,
                                                   uint64_t object,
@@ -964,7 +964,8 @@ TrellisStatus trellis_change_attribute_order_type(struct TrellisRti *handle,
                                                   int32_t order);
 
 /*
- changeInteractionOrderType: not provided by Trellis.
+ changeInteractionOrderType: time-stamped interactions of a published class go in
+ `order` (TRELLIS_ORDER_*).
  */
 TrellisStatus trellis_change_interaction_order_type(struct TrellisRti *handle,
                                                     uint64_t interaction_class,

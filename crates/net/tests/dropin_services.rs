@@ -131,3 +131,156 @@ fn discover_by_updates(
     }
     panic!("{car} was not discovered in time");
 }
+
+/// `a` regulating, `b` constrained, both at time 0.
+fn regulating_and_constrained(a: &mut RtiAmbassador, b: &mut RtiAmbassador) {
+    use trellis_core::federate::Interval;
+    a.enable_time_regulation(Interval::Integer(1)).unwrap();
+    wait_for(a, |c| matches!(c, Callback::TimeRegulationEnabled { .. }));
+    b.enable_time_constrained().unwrap();
+    // a's time reports enable b: both are evoked.
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "b was not constrained in time"
+        );
+        a.evoke_callback(std::time::Duration::ZERO).unwrap();
+        let got = b
+            .evoke_callback(std::time::Duration::from_millis(20))
+            .unwrap();
+        if matches!(got, Some(Callback::TimeConstrainedEnabled { .. })) {
+            return;
+        }
+    }
+}
+
+/// Both advance to `time`; what `b` was handed on the way, up to its grant.
+fn advance_both(a: &mut RtiAmbassador, b: &mut RtiAmbassador, time: i64) -> Vec<Callback> {
+    use trellis_core::federate::LogicalTime;
+    a.time_advance_request(LogicalTime::from_i64(time)).unwrap();
+    b.time_advance_request(LogicalTime::from_i64(time)).unwrap();
+    let deadline = std::time::Instant::now() + WAIT;
+    let (mut a_granted, mut handed) = (false, Vec::new());
+    while !a_granted || !matches!(handed.last(), Some(Callback::TimeAdvanceGrant { .. })) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no grants in time: {handed:#?}"
+        );
+        let got = a.evoke_callback(std::time::Duration::ZERO).unwrap();
+        a_granted |= matches!(got, Some(Callback::TimeAdvanceGrant { .. }));
+        if !matches!(handed.last(), Some(Callback::TimeAdvanceGrant { .. })) {
+            handed.extend(
+                b.evoke_callback(std::time::Duration::from_millis(20))
+                    .unwrap(),
+            );
+        }
+    }
+    handed
+}
+
+#[test]
+fn changed_order_types_decide_how_time_stamped_messages_go() {
+    use trellis_core::federate::LogicalTime;
+    use trellis_core::fom::Order;
+    let (_router, at) = registry_router();
+    let (mut a, mut b) = pair(&at, "OrderTypes");
+    let vehicle = a.object_class_handle("Vehicle").unwrap();
+    let name = a.attribute_handle(vehicle, "Name").unwrap();
+    let position = a.attribute_handle(vehicle, "Position").unwrap();
+    let radio = a.interaction_class_handle("Radio").unwrap();
+    let text = a.parameter_handle(radio, "Text").unwrap();
+    a.publish_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    a.publish_interaction_class(radio).unwrap();
+    b.subscribe_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    b.subscribe_interaction_class(radio).unwrap();
+    let car = a.register_object_instance(vehicle).unwrap();
+    discover_by_updates(&mut a, &mut b, car, name);
+    // Name travels reliably, in order: once "synced" is reflected, no earlier update of the
+    // discovery is still on the way to be mistaken for one of those below.
+    a.update_attribute_values(car, &[(name, b"synced".as_slice())], b"")
+        .unwrap();
+    wait_for(
+        &mut b,
+        |c| matches!(c, Callback::ReflectAttributeValues { values, .. } if &values[0].1[..] == b"synced"),
+    );
+    assert!(matches!(
+        b.change_attribute_order_type(car, &[name], Order::Receive),
+        Err(RtiError::Federate(FederateError::AttributeNotOwned { .. }))
+    ));
+    assert!(matches!(
+        b.change_interaction_order_type(radio, Order::Receive),
+        Err(RtiError::Federate(
+            FederateError::InteractionClassNotPublished(_)
+        ))
+    ));
+    let stranger = trellis_core::federate::ObjectId::new(9, 9);
+    assert!(matches!(
+        a.change_attribute_order_type(stranger, &[name], Order::Receive),
+        Err(RtiError::Federate(FederateError::ObjectInstanceNotKnown(o))) if o == stranger
+    ));
+    regulating_and_constrained(&mut a, &mut b);
+    a.change_attribute_order_type(car, &[name], Order::Receive)
+        .unwrap();
+    a.change_interaction_order_type(radio, Order::Receive)
+        .unwrap();
+    let values = [(name, b"n".as_slice()), (position, b"p".as_slice())];
+    let at5 = LogicalTime::from_i64(5);
+    a.update_attribute_values_at(car, &values, b"", at5, None)
+        .unwrap();
+    a.send_interaction_at(radio, &[(text, b"t".as_slice())], b"", at5, None)
+        .unwrap();
+    let handed = advance_both(&mut a, &mut b, 10);
+    assert_eq!(
+        sent_orders(&handed),
+        vec![
+            ("reflect Name".to_owned(), Order::Receive),
+            ("interaction".to_owned(), Order::Receive),
+            ("reflect Position".to_owned(), Order::TimeStamp),
+        ],
+        "receive order first, as they come; time-stamp order at the grant"
+    );
+    a.change_attribute_order_type(car, &[name], Order::TimeStamp)
+        .unwrap();
+    a.change_interaction_order_type(radio, Order::TimeStamp)
+        .unwrap();
+    let at15 = LogicalTime::from_i64(15);
+    a.update_attribute_values_at(car, &values[..1], b"", at15, None)
+        .unwrap();
+    a.send_interaction_at(radio, &[(text, b"t".as_slice())], b"", at15, None)
+        .unwrap();
+    let handed = advance_both(&mut a, &mut b, 20);
+    assert_eq!(
+        sent_orders(&handed),
+        vec![
+            ("reflect Name".to_owned(), Order::TimeStamp),
+            ("interaction".to_owned(), Order::TimeStamp),
+        ]
+    );
+}
+
+/// The reflections (by attribute: Name or Position) and interactions in `handed`, with
+/// their sent order.
+fn sent_orders(handed: &[Callback]) -> Vec<(String, trellis_core::fom::Order)> {
+    handed
+        .iter()
+        .filter_map(|c| match c {
+            Callback::ReflectAttributeValues {
+                values, sent_order, ..
+            } => {
+                let named = if values.iter().any(|(_, v)| &v[..] == b"n") {
+                    "reflect Name"
+                } else {
+                    "reflect Position"
+                };
+                Some((named.to_owned(), *sent_order))
+            }
+            Callback::ReceiveInteraction { sent_order, .. } => {
+                Some(("interaction".to_owned(), *sent_order))
+            }
+            _ => None,
+        })
+        .collect()
+}

@@ -38,6 +38,7 @@ pub mod layout;
 pub mod logical_time;
 pub mod message;
 pub mod ownership;
+mod preferences;
 mod receive;
 mod reclaim;
 pub mod region;
@@ -182,6 +183,8 @@ pub struct Federate {
     sending_time_stamp: Option<LogicalTime>,
     regions: regions::RegionTable,
     advisories: advisory::Advisories,
+    /// Order and transportation changed by the federate over the defaults.
+    preferences: preferences::Preferences,
     /// Keep-latest switches set at run time, over the object model's: per registered class
     /// and attribute.
     keep_latest: BTreeMap<(ObjectClassHandle, AttributeHandle), bool>,
@@ -231,6 +234,7 @@ impl Federate {
             sending_time_stamp: None,
             regions: Default::default(),
             advisories: Default::default(),
+            preferences: Default::default(),
             keep_latest: BTreeMap::new(),
             reflected: FxHashMap::default(),
             spare_ids: Vec::new(),
@@ -545,13 +549,28 @@ impl Federate {
             })
         };
         let bit_of = |a: u32| keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b);
+        // A time-stamped update whose attributes prefer different orders goes out as one
+        // message per order (`preferences`); the others never look.
+        let split_order = self.sending_time_stamp.is_some()
+            && self.preferences.any_attribute_prefers_receive(object);
+        let orders: &[bool] = if split_order {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let preferences = &self.preferences;
+        let prefers_receive =
+            |a: u32| preferences.attribute_prefers_receive(object, AttributeHandle(a));
         // One message per transport, and the keep-latest attributes apart; most updates are
         // one message. The instance's name is borrowed, not copied: the encoding buffer and
         // the queue are other fields of the federate.
         let name = owned.name.as_deref();
         let mut part: Vec<Value<'_>> = reuse_buffer(std::mem::take(&mut self.part_buffer));
         for transport in [TransportClass::Reliable, TransportClass::BestEffort] {
-            for keyed in [false, true] {
+            for (keyed, &receive_ordered) in [false, true]
+                .into_iter()
+                .flat_map(|k| orders.iter().map(move |o| (k, o)))
+            {
                 part.clear();
                 part.extend(
                     values
@@ -560,6 +579,7 @@ impl Federate {
                         .filter(|(a, _)| {
                             transport_of(AttributeHandle(*a)) == transport
                                 && bit_of(*a).is_some() == keyed
+                                && (!split_order || prefers_receive(*a) == receive_ordered)
                         }),
                 );
                 if part.is_empty() {
@@ -572,7 +592,8 @@ impl Federate {
                         .filter_map(|(a, _)| bit_of(*a))
                         .fold(0, |mask, bit| mask | bit),
                 });
-                let stamp = Stamping::of(self.sending_time_stamp, time, transport, latest);
+                let sending = (!receive_ordered).then_some(self.sending_time_stamp);
+                let stamp = Stamping::of(sending.flatten(), time, transport, latest);
                 let outgoing = Outgoing::Update {
                     object,
                     name,
@@ -606,6 +627,7 @@ impl Federate {
             self.used_names.remove(name);
         }
         self.regions.forget_object(object);
+        self.preferences.forget_object(object);
         self.advisories_stale();
         let ids = self.layouts.object_ids(owned.class, None);
         // A keyed removal makes the routers' caches forget the instance's values.

@@ -14,6 +14,7 @@ mod connection;
 mod error;
 mod losses;
 mod object_services;
+mod order_transport;
 mod ownership;
 mod regions;
 mod sync;
