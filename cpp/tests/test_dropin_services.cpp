@@ -7,11 +7,15 @@
 // - changeAttributeOrderType / changeInteractionOrderType (§8.28, §8.29): a regulating
 //   federate's time-stamped update of an attribute changed to RECEIVE goes receive order, and
 //   back to TIMESTAMP goes time-stamp order; the same for an interaction class.
+// - The transportation services (§6.23-§6.30): a change is confirmed by callback and changes
+//   how the updates and interactions travel; a query is answered by a report callback.
 #include <RTI/RTI1516.h>
 #include <RTI/time/HLAinteger64Time.h>
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,7 +28,15 @@ namespace {
 
 struct Recorder : public NullFederateAmbassador {
   Recorder()
-      : discoveries(0), reflects(0), reserved(0), refused(0), granted(-1), regulating(false), constrained(false) {}
+      : discoveries(0),
+        reflects(0),
+        reserved(0),
+        refused(0),
+        granted(-1),
+        regulating(false),
+        constrained(false),
+        lastTransport(RELIABLE),
+        lastInteractionTransport(RELIABLE) {}
   int discoveries, reflects, reserved, refused;
   long long granted;
   bool regulating, constrained;
@@ -32,6 +44,25 @@ struct Recorder : public NullFederateAmbassador {
   std::string lastValue;
   // "reflect VALUE ORDER" and "interaction ORDER", ORDER the sent order (R or T), as handed.
   std::vector<std::string> handed;
+  // The transportation callbacks, as "confirm attributes N T", "report attribute T",
+  // "confirm interaction T", "report interaction T" (T: R reliable, B best effort).
+  std::vector<std::string> transportation;
+  TransportationType lastTransport, lastInteractionTransport;  // of the last reflection, interaction
+
+  static char const* letter(TransportationType t) { return t == RELIABLE ? "R" : "B"; }
+  void confirmAttributeTransportationTypeChange(ObjectInstanceHandle, AttributeHandleSet attributes,
+                                                TransportationType t) override {
+    transportation.push_back("confirm attributes " + std::to_string(attributes.size()) + " " + letter(t));
+  }
+  void reportAttributeTransportationType(ObjectInstanceHandle, AttributeHandle, TransportationType t) override {
+    transportation.push_back(std::string("report attribute ") + letter(t));
+  }
+  void confirmInteractionTransportationTypeChange(InteractionClassHandle, TransportationType t) override {
+    transportation.push_back(std::string("confirm interaction ") + letter(t));
+  }
+  void reportInteractionTransportationType(FederateHandle, InteractionClassHandle, TransportationType t) override {
+    transportation.push_back(std::string("report interaction ") + letter(t));
+  }
 
   void timeRegulationEnabled(LogicalTime const&) override { regulating = true; }
   void timeConstrainedEnabled(LogicalTime const&) override { constrained = true; }
@@ -40,8 +71,9 @@ struct Recorder : public NullFederateAmbassador {
   }
   using NullFederateAmbassador::receiveInteraction;
   void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const&, VariableLengthData const&,
-                          OrderType sent, TransportationType, SupplementalReceiveInfo) override {
+                          OrderType sent, TransportationType t, SupplementalReceiveInfo) override {
     handed.push_back(std::string("interaction ") + letter(sent));
+    lastInteractionTransport = t;
   }
   void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const&, VariableLengthData const&,
                           OrderType sent, TransportationType, LogicalTime const&, OrderType, MessageRetractionHandle,
@@ -59,8 +91,9 @@ struct Recorder : public NullFederateAmbassador {
   }
   using NullFederateAmbassador::reflectAttributeValues;
   void reflectAttributeValues(ObjectInstanceHandle, AttributeHandleValueMap const& values, VariableLengthData const&,
-                              OrderType sent, TransportationType, SupplementalReflectInfo) override {
+                              OrderType sent, TransportationType t, SupplementalReflectInfo) override {
     remember(values, sent);
+    lastTransport = t;
   }
   void reflectAttributeValues(ObjectInstanceHandle, AttributeHandleValueMap const& values, VariableLengthData const&,
                               OrderType sent, TransportationType, LogicalTime const&, OrderType,
@@ -259,6 +292,59 @@ void orderTypes(std::wstring const& designator) {
   CHECK(p.fb.handed == expected);
 }
 
+void transportation(std::wstring const& designator) {
+  Pair p(designator, L"dropin-transportation");
+  ObjectClassHandle const vehicle = p.a->getObjectClassHandle(L"Vehicle");
+  AttributeHandle const name = p.a->getAttributeHandle(vehicle, L"Name");
+  AttributeHandle const position = p.a->getAttributeHandle(vehicle, L"Position");
+  InteractionClassHandle const radio = p.a->getInteractionClassHandle(L"Radio");
+  AttributeHandleSet both, positionOnly;
+  both.insert(name);
+  both.insert(position);
+  positionOnly.insert(position);
+  p.a->publishObjectClassAttributes(vehicle, both);
+  p.a->publishInteractionClass(radio);
+  p.b->subscribeObjectClassAttributes(vehicle, both);
+  p.b->subscribeInteractionClass(radio);
+  ObjectInstanceHandle const car = p.a->registerObjectInstance(vehicle);
+  AttributeHandleValueMap values;
+  values[position] = text("before");  // Position is HLAbestEffort in the object model
+  CHECK(p.until([&] {
+    p.a->updateAttributeValues(car, values, text(""));
+    return p.fb.lastValue == "before";
+  }));
+  CHECK(p.fb.lastTransport == BEST_EFFORT);
+  p.b->queryAttributeTransportationType(car, position);
+  CHECK_THROWS(p.b->requestAttributeTransportationTypeChange(car, positionOnly, RELIABLE), AttributeNotOwned);
+  p.a->requestAttributeTransportationTypeChange(car, positionOnly, RELIABLE);
+  p.a->queryAttributeTransportationType(car, position);
+  CHECK(p.until([&] { return p.fa.transportation.size() == 2 && p.fb.transportation.size() == 1; }));
+  CHECK(p.fb.transportation[0] == "report attribute B");
+  CHECK(p.fa.transportation[0] == "confirm attributes 1 R");
+  CHECK(p.fa.transportation[1] == "report attribute R");
+  values[position] = text("after");
+  CHECK(p.until([&] {
+    p.a->updateAttributeValues(car, values, text(""));
+    return p.fb.lastValue == "after";
+  }));
+  CHECK(p.fb.lastTransport == RELIABLE);
+
+  CHECK_THROWS(p.b->requestInteractionTransportationTypeChange(radio, BEST_EFFORT), InteractionClassNotPublished);
+  p.a->requestInteractionTransportationTypeChange(radio, BEST_EFFORT);
+  p.a->queryInteractionTransportationType(p.a->getFederateHandle(L"a"), radio);
+  CHECK(p.until([&] { return p.fa.transportation.size() == 4; }));
+  CHECK(p.fa.transportation[2] == "confirm interaction B");
+  CHECK(p.fa.transportation[3] == "report interaction B");
+  ParameterHandleValueMap parameters;
+  parameters[p.a->getParameterHandle(radio, L"Text")] = text("t");
+  p.fb.handed.clear();
+  CHECK(p.until([&] {
+    p.a->sendInteraction(radio, parameters, text(""));
+    return std::find(p.fb.handed.begin(), p.fb.handed.end(), "interaction R") != p.fb.handed.end();
+  }));
+  CHECK(p.fb.lastInteractionTransport == BEST_EFFORT);
+}
+
 }  // namespace
 
 int main() {
@@ -267,6 +353,7 @@ int main() {
     localDelete(router.designator());
     releaseNames(router.designator());
     orderTypes(router.designator());
+    transportation(router.designator());
   } catch (Exception const& e) {
     std::string const what(e.what().begin(), e.what().end());
     check::fail(__FILE__, __LINE__, "unexpected exception: " + what);

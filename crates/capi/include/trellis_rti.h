@@ -171,6 +171,22 @@ typedef struct TrellisCallbacks {
   void (*time_regulation_enabled)(void*, struct TrellisTime);
   void (*time_constrained_enabled)(void*, struct TrellisTime);
   void (*time_advance_grant)(void*, struct TrellisTime);
+  /*
+   (object, attributes, count, TRELLIS_TRANSPORT_*)
+   */
+  void (*confirm_attribute_transportation_type_change)(void*, uint64_t, Handles, size_t, int32_t);
+  /*
+   (object, attribute, TRELLIS_TRANSPORT_*)
+   */
+  void (*report_attribute_transportation_type)(void*, uint64_t, uint64_t, int32_t);
+  /*
+   (interaction class, TRELLIS_TRANSPORT_*)
+   */
+  void (*confirm_interaction_transportation_type_change)(void*, uint64_t, int32_t);
+  /*
+   (federate, interaction class, TRELLIS_TRANSPORT_*)
+   */
+  void (*report_interaction_transportation_type)(void*, uint64_t, uint64_t, int32_t);
 } TrellisCallbacks;
 
 /*
@@ -970,6 +986,41 @@ TrellisStatus trellis_change_attribute_order_type(struct TrellisRti *handle,
 TrellisStatus trellis_change_interaction_order_type(struct TrellisRti *handle,
                                                     uint64_t interaction_class,
                                                     int32_t order);
+
+/*
+ requestAttributeTransportationTypeChange: updates of these owned attributes travel
+ `transport` (TRELLIS_TRANSPORT_*) from now on; confirmed by
+ confirm_attribute_transportation_type_change.
+ */
+TrellisStatus trellis_request_attribute_transportation_type_change(struct TrellisRti *handle,
+                                                                   uint64_t object,
+                                                                   const uint64_t *attributes,
+                                                                   size_t count,
+                                                                   int32_t transport);
+
+/*
+ queryAttributeTransportationType: answered by report_attribute_transportation_type.
+ */
+TrellisStatus trellis_query_attribute_transportation_type(struct TrellisRti *handle,
+                                                          uint64_t object,
+                                                          uint64_t attribute_value);
+
+/*
+ requestInteractionTransportationTypeChange: this federate's interactions of a published
+ class travel `transport` from now on; confirmed by
+ confirm_interaction_transportation_type_change.
+ */
+TrellisStatus trellis_request_interaction_transportation_type_change(struct TrellisRti *handle,
+                                                                     uint64_t interaction,
+                                                                     int32_t transport);
+
+/*
+ queryInteractionTransportationType: how `federate` sends interactions of the class;
+ answered by report_interaction_transportation_type.
+ */
+TrellisStatus trellis_query_interaction_transportation_type(struct TrellisRti *handle,
+                                                            uint64_t federate,
+                                                            uint64_t interaction);
 
 #ifdef __cplusplus
 }  // extern "C"

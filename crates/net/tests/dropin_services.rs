@@ -284,3 +284,128 @@ fn sent_orders(handed: &[Callback]) -> Vec<(String, trellis_core::fom::Order)> {
         })
         .collect()
 }
+
+/// Update `car`'s `attribute` with `value` until `b` reflects it (best effort may drop
+/// one); the transport it arrived over.
+fn reflected_transport(
+    a: &mut RtiAmbassador,
+    b: &mut RtiAmbassador,
+    car: trellis_core::federate::ObjectId,
+    attribute: trellis_core::fom::AttributeHandle,
+    value: &[u8],
+) -> trellis_core::wire::TransportClass {
+    let deadline = std::time::Instant::now() + WAIT;
+    while std::time::Instant::now() < deadline {
+        a.update_attribute_values(car, &[(attribute, value)], b"")
+            .unwrap();
+        let callbacks = b
+            .evoke_multiple_callbacks(std::time::Duration::from_millis(50), 100)
+            .unwrap();
+        let found = callbacks.into_iter().find_map(|c| match c {
+            Callback::ReflectAttributeValues {
+                values, transport, ..
+            } if values.iter().any(|(_, v)| &v[..] == value) => Some(transport),
+            _ => None,
+        });
+        if let Some(transport) = found {
+            return transport;
+        }
+    }
+    panic!("{value:?} was not reflected in time");
+}
+
+#[test]
+fn a_transportation_change_changes_how_updates_and_interactions_travel() {
+    use trellis_core::wire::TransportClass::{BestEffort, Reliable};
+    let (_router, at) = registry_router();
+    let (mut a, mut b) = pair(&at, "Transportation");
+    let vehicle = a.object_class_handle("Vehicle").unwrap();
+    let name = a.attribute_handle(vehicle, "Name").unwrap();
+    let position = a.attribute_handle(vehicle, "Position").unwrap();
+    let radio = a.interaction_class_handle("Radio").unwrap();
+    let text = a.parameter_handle(radio, "Text").unwrap();
+    a.publish_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    a.publish_interaction_class(radio).unwrap();
+    b.subscribe_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    b.subscribe_interaction_class(radio).unwrap();
+    let car = a.register_object_instance(vehicle).unwrap();
+    discover_by_updates(&mut a, &mut b, car, name);
+    // The object model: Name reliable, Position best effort, Radio reliable.
+    assert_eq!(
+        a.query_attribute_transportation_type(car, name).unwrap(),
+        Reliable
+    );
+    assert_eq!(
+        b.query_attribute_transportation_type(car, position)
+            .unwrap(),
+        BestEffort
+    );
+    assert_eq!(
+        reflected_transport(&mut a, &mut b, car, position, b"p1"),
+        BestEffort
+    );
+    assert!(matches!(
+        b.request_attribute_transportation_type_change(car, &[name], BestEffort),
+        Err(RtiError::Federate(FederateError::AttributeNotOwned { .. }))
+    ));
+    a.request_attribute_transportation_type_change(car, &[name], BestEffort)
+        .unwrap();
+    a.request_attribute_transportation_type_change(car, &[position], Reliable)
+        .unwrap();
+    assert_eq!(
+        a.query_attribute_transportation_type(car, name).unwrap(),
+        BestEffort
+    );
+    assert_eq!(
+        a.query_attribute_transportation_type(car, position)
+            .unwrap(),
+        Reliable
+    );
+    assert_eq!(
+        reflected_transport(&mut a, &mut b, car, position, b"p2"),
+        Reliable
+    );
+    assert_eq!(
+        reflected_transport(&mut a, &mut b, car, name, b"n2"),
+        BestEffort
+    );
+
+    assert!(matches!(
+        b.request_interaction_transportation_type_change(radio, BestEffort),
+        Err(RtiError::Federate(
+            FederateError::InteractionClassNotPublished(_)
+        ))
+    ));
+    let me = a.federate().unwrap().handle();
+    assert_eq!(
+        a.query_interaction_transportation_type(me, radio).unwrap(),
+        Reliable
+    );
+    a.request_interaction_transportation_type_change(radio, BestEffort)
+        .unwrap();
+    assert_eq!(
+        a.query_interaction_transportation_type(me, radio).unwrap(),
+        BestEffort
+    );
+    let deadline = std::time::Instant::now() + WAIT;
+    let transport = loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no interaction arrived"
+        );
+        a.send_interaction(radio, &[(text, b"t".as_slice())], b"")
+            .unwrap();
+        let got = b
+            .evoke_multiple_callbacks(std::time::Duration::from_millis(50), 100)
+            .unwrap();
+        if let Some(transport) = got.into_iter().find_map(|c| match c {
+            Callback::ReceiveInteraction { transport, .. } => Some(transport),
+            _ => None,
+        }) {
+            break transport;
+        }
+    };
+    assert_eq!(transport, BestEffort);
+}

@@ -541,11 +541,14 @@ impl Federate {
         } else {
             Vec::new()
         };
+        // The caller's override, else the federate's change (requestAttributeTransportation
+        // TypeChange), else the object model's.
+        let changed = self.preferences.attribute_transports(object);
         let transport_of = |a: AttributeHandle| {
-            transport.unwrap_or(if self.model.attribute(a).transportation.reliable {
-                TransportClass::Reliable
-            } else {
-                TransportClass::BestEffort
+            transport.unwrap_or_else(|| {
+                (changed.and_then(|c| c.get(&a).copied())).unwrap_or_else(|| {
+                    preferences::model_transport(self.model.attribute(a).transportation.reliable)
+                })
             })
         };
         let bit_of = |a: u32| keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b);
@@ -681,11 +684,9 @@ impl Federate {
         if let Some(region) = region {
             self.layouts.interaction(class).validate(region)?;
         }
-        let transport = transport.unwrap_or(if info.transportation.reliable {
-            TransportClass::Reliable
-        } else {
-            TransportClass::BestEffort
-        });
+        let transport = transport
+            .or_else(|| self.preferences.interaction_transport(class))
+            .unwrap_or_else(|| preferences::model_transport(info.transportation.reliable));
         let ids = self.layouts.interaction_ids(class, region);
         let values: Vec<(u32, &[u8])> = parameters.iter().map(|(p, v)| (p.0, v.as_ref())).collect();
         self.send(

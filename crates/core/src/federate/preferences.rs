@@ -3,6 +3,11 @@
 //! transportation type (§6.23, §6.27) of instance attributes it owns and of interaction
 //! classes it publishes.
 //!
+//! Transportation: HLAreliable or HLAbestEffort, the two Trellis has; a change takes
+//! effect at once (no change is ever pending, so AttributeAlreadyBeingChanged and
+//! InteractionClassAlreadyBeingChanged never arise), and is confirmed by the caller's API.
+//! Time-stamp-ordered messages still travel reliably whatever is chosen (see `send`).
+//!
 //! Order: a message goes time-stamp order when it carries a time stamp, its sender is
 //! regulating, and its preferred order is TimeStamp. Trellis's default preference is
 //! TimeStamp for every attribute and interaction (the object model's `order` is not
@@ -11,8 +16,9 @@
 
 use super::{Federate, FederateError, ObjectId};
 use crate::fom::{AttributeHandle, InteractionClassHandle, Order};
+use crate::wire::TransportClass;
 use rustc_hash::FxHashMap;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Default)]
 pub(super) struct Preferences {
@@ -20,6 +26,10 @@ pub(super) struct Preferences {
     receive_order_attributes: FxHashMap<ObjectId, BTreeSet<AttributeHandle>>,
     /// Published interaction classes whose time-stamped interactions go receive order.
     receive_order_interactions: BTreeSet<InteractionClassHandle>,
+    /// Transportation changed per owned instance attribute, over the object model's.
+    attribute_transport: FxHashMap<ObjectId, BTreeMap<AttributeHandle, TransportClass>>,
+    /// Transportation changed per published interaction class, over the object model's.
+    interaction_transport: BTreeMap<InteractionClassHandle, TransportClass>,
 }
 
 impl Preferences {
@@ -44,6 +54,23 @@ impl Preferences {
     /// The instance is gone (deleted here): what was changed of it goes too.
     pub(super) fn forget_object(&mut self, object: ObjectId) {
         self.receive_order_attributes.remove(&object);
+        self.attribute_transport.remove(&object);
+    }
+
+    /// The transportation changed for attributes of `object`, if any was (one look-up per
+    /// update).
+    pub(super) fn attribute_transports(
+        &self,
+        object: ObjectId,
+    ) -> Option<&BTreeMap<AttributeHandle, TransportClass>> {
+        self.attribute_transport.get(&object)
+    }
+
+    pub(super) fn interaction_transport(
+        &self,
+        class: InteractionClassHandle,
+    ) -> Option<TransportClass> {
+        self.interaction_transport.get(&class).copied()
     }
 }
 
@@ -90,6 +117,77 @@ impl Federate {
         Ok(())
     }
 
+    /// requestAttributeTransportationTypeChange (§6.23): updates of these owned attributes
+    /// of `object` travel `transport` from now on.
+    pub fn change_attribute_transportation(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        transport: TransportClass,
+    ) -> Result<(), FederateError> {
+        self.check_owned_attributes(object, attributes)?;
+        let changed = self.preferences.attribute_transport.entry(object);
+        let changed = changed.or_default();
+        changed.extend(attributes.iter().map(|a| (*a, transport)));
+        Ok(())
+    }
+
+    /// queryAttributeTransportationType (§6.25): how updates of `attribute` of `object`
+    /// travel when this federate sends them (changed here, else the object model's). An
+    /// instance attribute another federate owns is answered with the object model's
+    /// transportation: a change made by its owner is not known here.
+    pub fn attribute_transportation(
+        &self,
+        object: ObjectId,
+        attribute: AttributeHandle,
+    ) -> Result<TransportClass, FederateError> {
+        let Some(instance) = self.instances.get(object) else {
+            return Err(FederateError::ObjectInstanceNotKnown(object));
+        };
+        self.check_attributes(instance.class, &[attribute])?;
+        let changed = self.preferences.attribute_transports(object);
+        let changed = changed.and_then(|c| c.get(&attribute).copied());
+        Ok(changed.unwrap_or_else(|| {
+            model_transport(self.model.attribute(attribute).transportation.reliable)
+        }))
+    }
+
+    /// requestInteractionTransportationTypeChange (§6.27): this federate's interactions of
+    /// a published class travel `transport` from now on.
+    pub fn change_interaction_transportation(
+        &mut self,
+        class: InteractionClassHandle,
+        transport: TransportClass,
+    ) -> Result<(), FederateError> {
+        self.check_published_interaction(class)?;
+        self.preferences
+            .interaction_transport
+            .insert(class, transport);
+        Ok(())
+    }
+
+    /// queryInteractionTransportationType (§6.29): how `federate` sends interactions of
+    /// `class`: this federate's change, else the object model's (another federate's change
+    /// is not known here).
+    pub fn interaction_transportation(
+        &self,
+        federate: u32,
+        class: InteractionClassHandle,
+    ) -> Result<TransportClass, FederateError> {
+        let Some(class) = self.model.interaction_class_checked(class.0) else {
+            return Err(FederateError::InteractionClassNotDefined(format!(
+                "#{}",
+                class.0
+            )));
+        };
+        let changed = (federate == self.handle)
+            .then(|| self.preferences.interaction_transport(class))
+            .flatten();
+        Ok(changed.unwrap_or_else(|| {
+            model_transport(self.model.interaction_class(class).transportation.reliable)
+        }))
+    }
+
     /// `object` is known, `attributes` are its class's, and this federate owns them all.
     pub(super) fn check_owned_attributes(
         &self,
@@ -119,5 +217,14 @@ impl Federate {
             return Err(FederateError::InteractionClassNotPublished(name));
         }
         Ok(())
+    }
+}
+
+/// The transport class of the object model's transportation.
+pub(super) fn model_transport(reliable: bool) -> TransportClass {
+    if reliable {
+        TransportClass::Reliable
+    } else {
+        TransportClass::BestEffort
     }
 }
