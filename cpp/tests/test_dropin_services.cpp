@@ -9,6 +9,8 @@
 //   back to TIMESTAMP goes time-stamp order; the same for an interaction class.
 // - The transportation services (§6.23-§6.30): a change is confirmed by callback and changes
 //   how the updates and interactions travel; a query is answered by a report callback.
+// - sendInteractionWithRegions with a time stamp (§9.12): time-stamp order, and only where
+//   its regions overlap the subscription's.
 #include <RTI/RTI1516.h>
 #include <RTI/time/HLAinteger64Time.h>
 
@@ -44,6 +46,7 @@ struct Recorder : public NullFederateAmbassador {
   std::string lastValue;
   // "reflect VALUE ORDER" and "interaction ORDER", ORDER the sent order (R or T), as handed.
   std::vector<std::string> handed;
+  std::vector<std::string> timedInteractions;  // "TEXT at TIME"
   // The transportation callbacks, as "confirm attributes N T", "report attribute T",
   // "confirm interaction T", "report interaction T" (T: R reliable, B best effort).
   std::vector<std::string> transportation;
@@ -75,10 +78,14 @@ struct Recorder : public NullFederateAmbassador {
     handed.push_back(std::string("interaction ") + letter(sent));
     lastInteractionTransport = t;
   }
-  void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const&, VariableLengthData const&,
-                          OrderType sent, TransportationType, LogicalTime const&, OrderType, MessageRetractionHandle,
-                          SupplementalReceiveInfo) override {
+  void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const& parameters, VariableLengthData const&,
+                          OrderType sent, TransportationType, LogicalTime const& time, OrderType,
+                          MessageRetractionHandle, SupplementalReceiveInfo) override {
     handed.push_back(std::string("interaction ") + letter(sent));
+    if (parameters.empty()) return;
+    VariableLengthData const& v = parameters.begin()->second;
+    timedInteractions.push_back(std::string(static_cast<char const*>(v.data()), v.size()) + " at " +
+                                std::to_string(dynamic_cast<HLAinteger64Time const&>(time).getTime()));
   }
 
   void objectInstanceNameReservationSucceeded(std::wstring const&) override { ++reserved; }
@@ -345,6 +352,45 @@ void transportation(std::wstring const& designator) {
   CHECK(p.fb.lastInteractionTransport == BEST_EFFORT);
 }
 
+RegionHandle regionOnX(RTIambassador& rti, unsigned long low, unsigned long high) {
+  DimensionHandle const x = rti.getDimensionHandle(L"X");
+  DimensionHandleSet dimensions;
+  dimensions.insert(x);
+  RegionHandle const region = rti.createRegion(dimensions);
+  rti.setRangeBounds(region, x, RangeBounds(low, high));
+  RegionHandleSet regions;
+  regions.insert(region);
+  rti.commitRegionModifications(regions);
+  return region;
+}
+
+void timedInteractionWithRegions(std::wstring const& designator) {
+  Pair p(designator, L"dropin-timed-regions");
+  InteractionClassHandle const radio = p.a->getInteractionClassHandle(L"Radio");
+  ParameterHandle const textParameter = p.a->getParameterHandle(radio, L"Text");
+  p.a->publishInteractionClass(radio);
+  RegionHandleSet west, inside, outside;
+  west.insert(regionOnX(*p.b, 0, 500));
+  inside.insert(regionOnX(*p.a, 100, 101));
+  outside.insert(regionOnX(*p.a, 700, 701));
+  p.b->subscribeInteractionClassWithRegions(radio, west);
+  ParameterHandleValueMap parameters;
+  parameters[textParameter] = text("warm-up");
+  CHECK(p.until([&] {
+    p.a->sendInteractionWithRegions(radio, parameters, inside, text(""));
+    return !p.fb.handed.empty();
+  }));
+  p.a->enableTimeRegulation(HLAinteger64Interval(1));
+  p.b->enableTimeConstrained();
+  CHECK(p.until([&] { return p.fa.regulating && p.fb.constrained; }));
+  parameters[textParameter] = text("east");
+  p.a->sendInteractionWithRegions(radio, parameters, outside, text(""), HLAinteger64Time(5));
+  parameters[textParameter] = text("west");
+  p.a->sendInteractionWithRegions(radio, parameters, inside, text(""), HLAinteger64Time(5));
+  CHECK(advance(p, 10));
+  CHECK(p.fb.timedInteractions.size() == 1 && p.fb.timedInteractions[0] == "west at 5");
+}
+
 }  // namespace
 
 int main() {
@@ -354,6 +400,7 @@ int main() {
     releaseNames(router.designator());
     orderTypes(router.designator());
     transportation(router.designator());
+    timedInteractionWithRegions(router.designator());
   } catch (Exception const& e) {
     std::string const what(e.what().begin(), e.what().end());
     check::fail(__FILE__, __LINE__, "unexpected exception: " + what);

@@ -802,7 +802,8 @@ TrellisStatus trellis_unsubscribe_interaction_class_with_regions(struct TrellisR
                                                                  size_t count);
 
 /*
- sendInteractionWithRegions; a time stamp with regions is not provided by Trellis yet.
+ sendInteractionWithRegions; time as for sendInteraction (NULL: receive order, else
+ time-stamped and *retraction_out, which may be NULL, gets a handle).
  */
 TrellisStatus trellis_send_interaction_with_regions(struct TrellisRti *handle,
                                                     uint64_t interaction,

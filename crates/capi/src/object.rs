@@ -35,7 +35,7 @@ pub(crate) fn parameter(value: u64) -> ParameterHandle {
 
 /// The retraction handle of a time-stamped send: Trellis does not retract, so it only
 /// counts sends (a valid handle the federate may keep).
-fn retraction(session: &mut Session, out: *mut u64) {
+pub(crate) fn retraction(session: &mut Session, out: *mut u64) {
     session.retractions += 1;
     put(out, session.retractions);
 }

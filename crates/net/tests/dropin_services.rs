@@ -409,3 +409,82 @@ fn a_transportation_change_changes_how_updates_and_interactions_travel() {
     };
     assert_eq!(transport, BestEffort);
 }
+
+/// A committed region of `rti` on dimension X over `[low, high)`.
+fn region_on_x(
+    rti: &mut RtiAmbassador,
+    low: u64,
+    high: u64,
+) -> trellis_core::federate::RegionHandle {
+    use trellis_core::federate::Range;
+    let x = rti.dimension_handle("X").unwrap();
+    let region = rti.create_region(&[x]).unwrap();
+    rti.set_range_bounds(region, x, Range::new(low, high))
+        .unwrap();
+    rti.commit_region_modifications(&[region]).unwrap();
+    region
+}
+
+#[test]
+fn a_time_stamped_interaction_with_regions_goes_time_stamp_order_within_its_regions() {
+    use trellis_core::federate::LogicalTime;
+    use trellis_core::fom::Order;
+    let (_router, at) = registry_router();
+    let (mut a, mut b) = pair(&at, "TimedRegions");
+    let radio = a.interaction_class_handle("Radio").unwrap();
+    let text = a.parameter_handle(radio, "Text").unwrap();
+    a.publish_interaction_class(radio).unwrap();
+    let west = region_on_x(&mut b, 0, 500);
+    b.subscribe_interaction_class_with_region_handles(radio, &[west])
+        .unwrap();
+    let (inside, outside) = (region_on_x(&mut a, 100, 101), region_on_x(&mut a, 700, 701));
+    // Untimed sends until b's subscription is in: the region filter works before time does.
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no interaction arrived"
+        );
+        a.send_interaction_with_regions(
+            radio,
+            &[(text, b"warm-up".as_slice())],
+            &[inside],
+            b"",
+            None,
+        )
+        .unwrap();
+        let got = b
+            .evoke_multiple_callbacks(std::time::Duration::from_millis(50), 100)
+            .unwrap();
+        if got
+            .iter()
+            .any(|c| matches!(c, Callback::ReceiveInteraction { .. }))
+        {
+            break;
+        }
+    }
+    regulating_and_constrained(&mut a, &mut b);
+    let at5 = LogicalTime::from_i64(5);
+    for (region, value) in [(outside, b"east".as_slice()), (inside, b"west".as_slice())] {
+        a.send_interaction_with_regions_at(radio, &[(text, value)], &[region], b"", at5)
+            .unwrap();
+    }
+    let handed = advance_both(&mut a, &mut b, 10);
+    let timed: Vec<(Vec<u8>, Order, i64)> = handed
+        .iter()
+        .filter_map(|c| match c {
+            Callback::ReceiveInteraction {
+                parameters,
+                sent_order,
+                time,
+                ..
+            } if &parameters[0].1[..] != b"warm-up" => Some((
+                parameters[0].1.to_vec(),
+                *sent_order,
+                LogicalTime::from_key(*time).as_i64(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(timed, vec![(b"west".to_vec(), Order::TimeStamp, 5)]);
+}
