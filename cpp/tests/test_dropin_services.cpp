@@ -9,6 +9,8 @@
 //   back to TIMESTAMP goes time-stamp order; the same for an interaction class.
 // - The transportation services (§6.23-§6.30): a change is confirmed by callback and changes
 //   how the updates and interactions travel; a query is answered by a report callback.
+// - A service called from inside a callback while evokeMultipleCallbacks has more ready (the
+//   standard allows it; the library must not hold its lock across the callback).
 // - sendInteractionWithRegions with a time stamp (§9.12): time-stamp order, and only where
 //   its regions overlap the subscription's.
 #include <RTI/RTI1516.h>
@@ -38,7 +40,8 @@ struct Recorder : public NullFederateAmbassador {
         regulating(false),
         constrained(false),
         lastTransport(RELIABLE),
-        lastInteractionTransport(RELIABLE) {}
+        lastInteractionTransport(RELIABLE),
+        callInside(0) {}
   int discoveries, reflects, reserved, refused;
   long long granted;
   bool regulating, constrained;
@@ -73,11 +76,14 @@ struct Recorder : public NullFederateAmbassador {
     granted = dynamic_cast<HLAinteger64Time const&>(time).getTime();
   }
   using NullFederateAmbassador::receiveInteraction;
-  void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const&, VariableLengthData const&,
+  void receiveInteraction(InteractionClassHandle c, ParameterHandleValueMap const&, VariableLengthData const&,
                           OrderType sent, TransportationType t, SupplementalReceiveInfo) override {
     handed.push_back(std::string("interaction ") + letter(sent));
     lastInteractionTransport = t;
+    if (callInside != 0) namesInside.push_back(callInside->getInteractionClassName(c));
   }
+  RTIambassador* callInside;  // when set, receiveInteraction calls a service on it
+  std::vector<std::wstring> namesInside;
   void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const& parameters, VariableLengthData const&,
                           OrderType sent, TransportationType, LogicalTime const& time, OrderType,
                           MessageRetractionHandle, SupplementalReceiveInfo) override {
@@ -391,6 +397,23 @@ void timedInteractionWithRegions(std::wstring const& designator) {
   CHECK(p.fb.timedInteractions.size() == 1 && p.fb.timedInteractions[0] == "west at 5");
 }
 
+void serviceInsideCallbacks(std::wstring const& designator) {
+  Pair p(designator, L"dropin-service-inside-callback");
+  InteractionClassHandle const radio = p.a->getInteractionClassHandle(L"Radio");
+  p.a->publishInteractionClass(radio);
+  p.b->subscribeInteractionClass(radio);
+  p.fb.callInside = p.b;
+  ParameterHandleValueMap parameters;
+  parameters[p.a->getParameterHandle(radio, L"Text")] = text("t");
+  // Bursts of ten: b finds several ready at once.
+  CHECK(p.until([&] {
+    for (int i = 0; i < 10; ++i) p.a->sendInteraction(radio, parameters, text(""));
+    return p.fb.namesInside.size() >= 20;
+  }));
+  CHECK(!p.fb.namesInside.empty() && p.fb.namesInside[0] == L"HLAinteractionRoot.Radio");
+  p.fb.callInside = 0;
+}
+
 }  // namespace
 
 int main() {
@@ -401,6 +424,7 @@ int main() {
     orderTypes(router.designator());
     transportation(router.designator());
     timedInteractionWithRegions(router.designator());
+    serviceInsideCallbacks(router.designator());
   } catch (Exception const& e) {
     std::string const what(e.what().begin(), e.what().end());
     check::fail(__FILE__, __LINE__, "unexpected exception: " + what);

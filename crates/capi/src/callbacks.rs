@@ -373,7 +373,11 @@ fn evoke_multiple(
     deliver(callbacks, first);
     // Few clock readings: at full rate this loop runs once per message.
     let mut delivered = 1u32;
-    while let Some(next) = take(&mut rti.shared.session(), Duration::ZERO, BATCH)? {
+    loop {
+        // A statement of its own: the session's lock is released before the callback, which
+        // may call services (a `while let` would hold it through the body: deadlock).
+        let next = take(&mut rti.shared.session(), Duration::ZERO, BATCH)?;
+        let Some(next) = next else { break };
         deliver(callbacks, next);
         delivered += 1;
         if delivered % CLOCK_EVERY == 0 && Instant::now() >= max {
