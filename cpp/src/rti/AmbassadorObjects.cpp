@@ -10,6 +10,7 @@ uint64_t raw(ObjectClassHandle const& h) { return ObjectClassHandleFriend::value
 uint64_t raw(InteractionClassHandle const& h) { return InteractionClassHandleFriend::value(h); }
 uint64_t raw(ObjectInstanceHandle const& h) { return ObjectInstanceHandleFriend::value(h); }
 uint64_t raw(AttributeHandle const& h) { return AttributeHandleFriend::value(h); }
+uint64_t raw(FederateHandle const& h) { return FederateHandleFriend::value(h); }
 }  // namespace
 
 // ---- declaration management ----
@@ -183,18 +184,25 @@ void Ambassador::requestAttributeValueUpdate(ObjectClassHandle theClass, Attribu
                                                      bytes(theUserSuppliedTag)));
 }
 
-void Ambassador::requestAttributeTransportationTypeChange(ObjectInstanceHandle, AttributeHandleSet const&,
-                                                          TransportationType) {
-  notProvided("requestAttributeTransportationTypeChange");
+// The transportation services: a change is in effect on return, and confirmed (a query
+// answered) by a callback at the next evoke.
+void Ambassador::requestAttributeTransportationTypeChange(ObjectInstanceHandle theObject,
+                                                          AttributeHandleSet const& theAttributes,
+                                                          TransportationType theType) {
+  std::vector<uint64_t> const list = attributes(theAttributes);
+  check(trellis_request_attribute_transportation_type_change(joined(), raw(theObject), data(list), list.size(),
+                                                             static_cast<int32_t>(theType)));
 }
-void Ambassador::queryAttributeTransportationType(ObjectInstanceHandle, AttributeHandle) {
-  notProvided("queryAttributeTransportationType");
+void Ambassador::queryAttributeTransportationType(ObjectInstanceHandle theObject, AttributeHandle theAttribute) {
+  check(trellis_query_attribute_transportation_type(joined(), raw(theObject), raw(theAttribute)));
 }
-void Ambassador::requestInteractionTransportationTypeChange(InteractionClassHandle, TransportationType) {
-  notProvided("requestInteractionTransportationTypeChange");
+void Ambassador::requestInteractionTransportationTypeChange(InteractionClassHandle theClass,
+                                                            TransportationType theType) {
+  check(trellis_request_interaction_transportation_type_change(joined(), raw(theClass),
+                                                               static_cast<int32_t>(theType)));
 }
-void Ambassador::queryInteractionTransportationType(FederateHandle, InteractionClassHandle) {
-  notProvided("queryInteractionTransportationType");
+void Ambassador::queryInteractionTransportationType(FederateHandle theFederate, InteractionClassHandle theClass) {
+  check(trellis_query_interaction_transportation_type(joined(), raw(theFederate), raw(theClass)));
 }
 
 // ---- ownership management ----

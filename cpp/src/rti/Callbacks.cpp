@@ -279,6 +279,34 @@ void grant(void* user, TrellisTime time) {
   TRELLIS_GUARD("timeAdvanceGrant", self(user).federate().timeAdvanceGrant(self(user).time(time)))
 }
 
+void attributeTransportChanged(void* user, uint64_t object, uint64_t const* attributes, size_t count,
+                               int32_t transportation) {
+  TRELLIS_GUARD("confirmAttributeTransportationTypeChange",
+                self(user).federate().confirmAttributeTransportationTypeChange(
+                    ObjectInstanceHandleFriend::create(object), attributeSet(attributes, count),
+                    transport(transportation)))
+}
+
+void attributeTransport(void* user, uint64_t object, uint64_t attribute, int32_t transportation) {
+  TRELLIS_GUARD("reportAttributeTransportationType",
+                self(user).federate().reportAttributeTransportationType(ObjectInstanceHandleFriend::create(object),
+                                                                        AttributeHandleFriend::create(attribute),
+                                                                        transport(transportation)))
+}
+
+void interactionTransportChanged(void* user, uint64_t interaction, int32_t transportation) {
+  TRELLIS_GUARD("confirmInteractionTransportationTypeChange",
+                self(user).federate().confirmInteractionTransportationTypeChange(
+                    InteractionClassHandleFriend::create(interaction), transport(transportation)))
+}
+
+void interactionTransport(void* user, uint64_t federate, uint64_t interaction, int32_t transportation) {
+  TRELLIS_GUARD("reportInteractionTransportationType",
+                self(user).federate().reportInteractionTransportationType(
+                    FederateHandleFriend::create(federate), InteractionClassHandleFriend::create(interaction),
+                    transport(transportation)))
+}
+
 #undef TRELLIS_GUARD
 
 }  // namespace
@@ -319,6 +347,10 @@ TrellisCallbacks callbackTable(Ambassador* ambassador) {
   table.time_regulation_enabled = regulationEnabled;
   table.time_constrained_enabled = constrainedEnabled;
   table.time_advance_grant = grant;
+  table.confirm_attribute_transportation_type_change = attributeTransportChanged;
+  table.report_attribute_transportation_type = attributeTransport;
+  table.confirm_interaction_transportation_type_change = interactionTransportChanged;
+  table.report_interaction_transportation_type = interactionTransport;
   return table;
 }
 

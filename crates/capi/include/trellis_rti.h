@@ -171,6 +171,22 @@ typedef struct TrellisCallbacks {
   void (*time_regulation_enabled)(void*, struct TrellisTime);
   void (*time_constrained_enabled)(void*, struct TrellisTime);
   void (*time_advance_grant)(void*, struct TrellisTime);
+  /*
+   (object, attributes, count, TRELLIS_TRANSPORT_*)
+   */
+  void (*confirm_attribute_transportation_type_change)(void*, uint64_t, Handles, size_t, int32_t);
+  /*
+   (object, attribute, TRELLIS_TRANSPORT_*)
+   */
+  void (*report_attribute_transportation_type)(void*, uint64_t, uint64_t, int32_t);
+  /*
+   (interaction class, TRELLIS_TRANSPORT_*)
+   */
+  void (*confirm_interaction_transportation_type_change)(void*, uint64_t, int32_t);
+  /*
+   (federate, interaction class, TRELLIS_TRANSPORT_*)
+   */
+  void (*report_interaction_transportation_type)(void*, uint64_t, uint64_t, int32_t);
 } TrellisCallbacks;
 
 /*
@@ -557,8 +573,8 @@ void trellis_string_free(char *s);
 TrellisStatus trellis_reserve_object_instance_name(struct TrellisRti *handle, const char *name);
 
 /*
- releaseObjectInstanceName: not provided by Trellis (reserved names stay reserved until
- the federation is destroyed).
+ releaseObjectInstanceName: the name must be reserved by this federate; any federate may
+ reserve it afterwards.
  */
 TrellisStatus trellis_release_object_instance_name(struct TrellisRti *handle, const char *name);
 
@@ -570,7 +586,8 @@ TrellisStatus trellis_reserve_multiple_object_instance_names(struct TrellisRti *
                                                              size_t count);
 
 /*
- releaseMultipleObjectInstanceName: not provided by Trellis.
+ releaseMultipleObjectInstanceName: all or none; every name must be reserved by this
+ federate.
  */
 TrellisStatus trellis_release_multiple_object_instance_names(struct TrellisRti *handle,
                                                              const char *const *names,
@@ -617,7 +634,8 @@ TrellisStatus trellis_delete_object_instance(struct TrellisRti *handle,
                                              uint64_t *retraction_out);
 
 /*
- localDeleteObjectInstance: not provided by Trellis.
+ localDeleteObjectInstance: the federate forgets the instance as if it had never
+ discovered it; its next update discovers it again.
  */
 TrellisStatus trellis_local_delete_object_instance(struct TrellisRti *handle, uint64_t object);
 
@@ -793,7 +811,8 @@ TrellisStatus trellis_unsubscribe_interaction_class_with_regions(struct TrellisR
                                                                  size_t count);
 
 /*
- sendInteractionWithRegions; a time stamp with regions is not provided by Trellis yet.
+ sendInteractionWithRegions; time as for sendInteraction (NULL: receive order, else
+ time-stamped and *retraction_out, which may be NULL, gets a handle).
  */
 TrellisStatus trellis_send_interaction_with_regions(struct TrellisRti *handle,
                                                     uint64_t interaction,
@@ -961,8 +980,8 @@ TrellisStatus trellis_query_lookahead(struct TrellisRti *handle, struct TrellisT
 TrellisStatus trellis_retract(struct TrellisRti *handle, uint64_t retraction);
 
 /*
- changeAttributeOrderType: not provided by Trellis (order follows the object model and
- whether a time stamp is given).
+ changeAttributeOrderType: time-stamped updates of these owned attributes of `object` go
+ in `order` (TRELLIS_ORDER_*): time-stamp order only when regulating.
  */
 TrellisStatus trellis_change_attribute_order_type(struct TrellisRti *handle,
                                                   uint64_t object,
@@ -971,11 +990,47 @@ TrellisStatus trellis_change_attribute_order_type(struct TrellisRti *handle,
                                                   int32_t order);
 
 /*
- changeInteractionOrderType: not provided by Trellis.
+ changeInteractionOrderType: time-stamped interactions of a published class go in
+ `order` (TRELLIS_ORDER_*).
  */
 TrellisStatus trellis_change_interaction_order_type(struct TrellisRti *handle,
                                                     uint64_t interaction_class,
                                                     int32_t order);
+
+/*
+ requestAttributeTransportationTypeChange: updates of these owned attributes travel
+ `transport` (TRELLIS_TRANSPORT_*) from now on; confirmed by
+ confirm_attribute_transportation_type_change.
+ */
+TrellisStatus trellis_request_attribute_transportation_type_change(struct TrellisRti *handle,
+                                                                   uint64_t object,
+                                                                   const uint64_t *attributes,
+                                                                   size_t count,
+                                                                   int32_t transport);
+
+/*
+ queryAttributeTransportationType: answered by report_attribute_transportation_type.
+ */
+TrellisStatus trellis_query_attribute_transportation_type(struct TrellisRti *handle,
+                                                          uint64_t object,
+                                                          uint64_t attribute_value);
+
+/*
+ requestInteractionTransportationTypeChange: this federate's interactions of a published
+ class travel `transport` from now on; confirmed by
+ confirm_interaction_transportation_type_change.
+ */
+TrellisStatus trellis_request_interaction_transportation_type_change(struct TrellisRti *handle,
+                                                                     uint64_t interaction,
+                                                                     int32_t transport);
+
+/*
+ queryInteractionTransportationType: how `federate` sends interactions of the class;
+ answered by report_interaction_transportation_type.
+ */
+TrellisStatus trellis_query_interaction_transportation_type(struct TrellisRti *handle,
+                                                            uint64_t federate,
+                                                            uint64_t interaction);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -124,6 +124,18 @@ pub struct TrellisCallbacks {
     pub time_regulation_enabled: Option<unsafe extern "C" fn(*mut c_void, TrellisTime)>,
     pub time_constrained_enabled: Option<unsafe extern "C" fn(*mut c_void, TrellisTime)>,
     pub time_advance_grant: Option<unsafe extern "C" fn(*mut c_void, TrellisTime)>,
+    /// (object, attributes, count, TRELLIS_TRANSPORT_*)
+    pub confirm_attribute_transportation_type_change:
+        Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize, i32)>,
+    /// (object, attribute, TRELLIS_TRANSPORT_*)
+    pub report_attribute_transportation_type:
+        Option<unsafe extern "C" fn(*mut c_void, u64, u64, i32)>,
+    /// (interaction class, TRELLIS_TRANSPORT_*)
+    pub confirm_interaction_transportation_type_change:
+        Option<unsafe extern "C" fn(*mut c_void, u64, i32)>,
+    /// (federate, interaction class, TRELLIS_TRANSPORT_*)
+    pub report_interaction_transportation_type:
+        Option<unsafe extern "C" fn(*mut c_void, u64, u64, i32)>,
 }
 
 // SAFETY: the table holds C function pointers and the caller's `user` pointer, which the
@@ -167,6 +179,10 @@ impl TrellisCallbacks {
             time_regulation_enabled: None,
             time_constrained_enabled: None,
             time_advance_grant: None,
+            confirm_attribute_transportation_type_change: None,
+            report_attribute_transportation_type: None,
+            confirm_interaction_transportation_type_change: None,
+            report_interaction_transportation_type: None,
         }
     }
 }
@@ -357,7 +373,11 @@ fn evoke_multiple(
     deliver(callbacks, first);
     // Few clock readings: at full rate this loop runs once per message.
     let mut delivered = 1u32;
-    while let Some(next) = take(&mut rti.shared.session(), Duration::ZERO, BATCH)? {
+    loop {
+        // A statement of its own: the session's lock is released before the callback, which
+        // may call services (a `while let` would hold it through the body: deadlock).
+        let next = take(&mut rti.shared.session(), Duration::ZERO, BATCH)?;
+        let Some(next) = next else { break };
         deliver(callbacks, next);
         delivered += 1;
         if delivered % CLOCK_EVERY == 0 && Instant::now() >= max {

@@ -97,6 +97,44 @@ pub(crate) fn deliver_local(table: &TrellisCallbacks, local: LocalCallback) {
             table.multiple_object_instance_name_reservation_failed,
             &names,
         ),
+        local @ (LocalCallback::AttributeTransportChanged(..)
+        | LocalCallback::AttributeTransport(..)
+        | LocalCallback::InteractionTransportChanged(..)
+        | LocalCallback::InteractionTransport(..)) => deliver_transportation(table, local),
+    }
+}
+
+/// The answers of the transportation services (IEEE 1516.1-2010 §6.24, §6.26, §6.28, §6.30).
+fn deliver_transportation(table: &TrellisCallbacks, local: LocalCallback) {
+    let user = table.user;
+    match local {
+        LocalCallback::AttributeTransportChanged(object, attributes, t) => {
+            if let Some(f) = table.confirm_attribute_transportation_type_change {
+                let (list, count) = (attributes.as_ptr(), attributes.len());
+                // SAFETY: the caller's function; the handle list lives until it returns.
+                unsafe { f(user, object, list, count, transport(t)) };
+            }
+        }
+        LocalCallback::AttributeTransport(object, attribute, t) => {
+            if let Some(f) = table.report_attribute_transportation_type {
+                // SAFETY: the caller's function.
+                unsafe { f(user, object, attribute, transport(t)) };
+            }
+        }
+        LocalCallback::InteractionTransportChanged(class, t) => {
+            if let Some(f) = table.confirm_interaction_transportation_type_change {
+                // SAFETY: the caller's function.
+                unsafe { f(user, class, transport(t)) };
+            }
+        }
+        LocalCallback::InteractionTransport(federate, class, t) => {
+            if let Some(f) = table.report_interaction_transportation_type {
+                // SAFETY: the caller's function.
+                unsafe { f(user, federate, class, transport(t)) };
+            }
+        }
+        // Delivered by `deliver_local`.
+        _ => {}
     }
 }
 

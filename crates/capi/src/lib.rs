@@ -33,6 +33,7 @@ mod session;
 mod status;
 mod support;
 mod time;
+mod transportation;
 
 pub use callbacks::TrellisCallbacks;
 pub use ffi::{TrellisBytes, TrellisHandleValue};

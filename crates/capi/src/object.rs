@@ -35,7 +35,7 @@ pub(crate) fn parameter(value: u64) -> ParameterHandle {
 
 /// The retraction handle of a time-stamped send: Trellis does not retract, so it only
 /// counts sends (a valid handle the federate may keep).
-fn retraction(session: &mut Session, out: *mut u64) {
+pub(crate) fn retraction(session: &mut Session, out: *mut u64) {
     session.retractions += 1;
     put(out, session.retractions);
 }
@@ -68,18 +68,17 @@ fn check_name(name: &str) -> Result<(), Failure> {
         .map_err(|e| RtiError::from(e).into())
 }
 
-/// releaseObjectInstanceName: not provided by Trellis (reserved names stay reserved until
-/// the federation is destroyed).
+/// releaseObjectInstanceName: the name must be reserved by this federate; any federate may
+/// reserve it afterwards.
 #[no_mangle]
 pub extern "C" fn trellis_release_object_instance_name(
     handle: *mut TrellisRti,
     name: *const c_char,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        session.joined()?;
         // SAFETY: header contract.
-        let _ = unsafe { text(name, "name") }?;
-        Err(Failure::not_provided("releaseObjectInstanceName"))
+        let name = unsafe { text(name, "name") }?;
+        Ok(session.joined()?.release_object_instance_name(name)?)
     })
 }
 
@@ -118,7 +117,8 @@ pub extern "C" fn trellis_reserve_multiple_object_instance_names(
     })
 }
 
-/// releaseMultipleObjectInstanceName: not provided by Trellis.
+/// releaseMultipleObjectInstanceName: all or none; every name must be reserved by this
+/// federate.
 #[no_mangle]
 pub extern "C" fn trellis_release_multiple_object_instance_names(
     handle: *mut TrellisRti,
@@ -126,10 +126,11 @@ pub extern "C" fn trellis_release_multiple_object_instance_names(
     count: usize,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        session.joined()?;
         // SAFETY: header contract.
-        let _ = unsafe { texts(names, count, "names") }?;
-        Err(Failure::not_provided("releaseMultipleObjectInstanceName"))
+        let names = unsafe { texts(names, count, "names") }?;
+        Ok(session
+            .joined()?
+            .release_multiple_object_instance_names(&names)?)
     })
 }
 
@@ -269,17 +270,33 @@ pub extern "C" fn trellis_delete_object_instance(
     })
 }
 
-/// localDeleteObjectInstance: not provided by Trellis.
+/// localDeleteObjectInstance: the federate forgets the instance as if it had never
+/// discovered it; its next update discovers it again.
 #[no_mangle]
 pub extern "C" fn trellis_local_delete_object_instance(
     handle: *mut TrellisRti,
     object: u64,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        session.joined()?;
-        let _ = object;
-        Err(Failure::not_provided("localDeleteObjectInstance"))
+        let object = ObjectId(object);
+        session.joined()?.local_delete_object_instance(object)?;
+        session.names.forget(object);
+        // Callbacks taken from the federate already would name an instance it no longer
+        // knows.
+        session.stash.retain(|c| !names_instance(c, object));
+        Ok(())
     })
+}
+
+/// Whether `callback` tells of `object` as a discovered instance.
+fn names_instance(callback: &trellis_core::federate::Callback, object: ObjectId) -> bool {
+    use trellis_core::federate::Callback;
+    match callback {
+        Callback::DiscoverObjectInstance { object: o, .. }
+        | Callback::ReflectAttributeValues { object: o, .. }
+        | Callback::RemoveObjectInstance { object: o, .. } => *o == object,
+        _ => false,
+    }
 }
 
 /// requestAttributeValueUpdate for one instance.

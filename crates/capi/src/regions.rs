@@ -352,7 +352,8 @@ pub extern "C" fn trellis_unsubscribe_interaction_class_with_regions(
     })
 }
 
-/// sendInteractionWithRegions; a time stamp with regions is not provided by Trellis yet.
+/// sendInteractionWithRegions; time as for sendInteraction (NULL: receive order, else
+/// time-stamped and *retraction_out, which may be NULL, gets a handle).
 #[no_mangle]
 pub extern "C" fn trellis_send_interaction_with_regions(
     handle: *mut TrellisRti,
@@ -374,19 +375,29 @@ pub extern "C" fn trellis_send_interaction_with_regions(
                 tag.as_slice("tag")?,
             )
         };
-        if !time.is_null() {
-            return Err(Failure::not_provided(
-                "sendInteractionWithRegions with a time stamp",
-            ));
+        let class = interaction_class(interaction);
+        // SAFETY: header contract.
+        match unsafe { time.as_ref() }.copied() {
+            None => Ok(session.joined()?.send_interaction_with_regions(
+                class,
+                &parameters,
+                &regions,
+                tag,
+                None,
+            )?),
+            Some(time) => {
+                let time = time.to_logical(session.time)?;
+                (session.joined()?).send_interaction_with_regions_at(
+                    class,
+                    &parameters,
+                    &regions,
+                    tag,
+                    time,
+                )?;
+                crate::object::retraction(session, retraction_out);
+                Ok(())
+            }
         }
-        let _ = retraction_out;
-        Ok(session.joined()?.send_interaction_with_regions(
-            interaction_class(interaction),
-            &parameters,
-            &regions,
-            tag,
-            None,
-        )?)
     })
 }
 

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use trellis_core::federate::{Callback, InstanceName, ObjectId, ResignAction, TimeRepresentation};
 use trellis_core::fom::ObjectModel;
+use trellis_core::wire::TransportClass;
 use trellis_net::rti::{Driver, RtiAmbassador, RtiConfig, RtiError};
 use trellis_net::{Endpoint, NodeConfig};
 
@@ -32,6 +33,14 @@ pub(crate) enum LocalCallback {
     NameRefused(String),
     NamesReserved(Vec<String>),
     NamesRefused(Vec<String>),
+    /// confirmAttributeTransportationTypeChange: (object, attributes, transport).
+    AttributeTransportChanged(u64, Vec<u64>, TransportClass),
+    /// reportAttributeTransportationType: (object, attribute, transport).
+    AttributeTransport(u64, u64, TransportClass),
+    /// confirmInteractionTransportationTypeChange: (class, transport).
+    InteractionTransportChanged(u64, TransportClass),
+    /// reportInteractionTransportationType: (federate, class, transport).
+    InteractionTransport(u64, u64, TransportClass),
 }
 
 pub(crate) struct Session {

@@ -1,10 +1,11 @@
 //! Time management (IEEE 1516.1-2010 §8) and the logical time values that cross the
 //! boundary.
 
-use crate::ffi::{out_ref, put, slice};
+use crate::ffi::{out_ref, put};
 use crate::status::*;
 use crate::{with_session, TrellisRti};
-use trellis_core::federate::{AdvanceKind, Interval, LogicalTime, TimeRepresentation};
+use trellis_core::federate::{AdvanceKind, Interval, LogicalTime, ObjectId, TimeRepresentation};
+use trellis_core::fom::Order;
 
 /// A logical time or interval. The federation's representation decides which field is
 /// read; the library fills both (an integer federation's `floating` is the integer as a
@@ -256,8 +257,8 @@ pub extern "C" fn trellis_retract(handle: *mut TrellisRti, retraction: u64) -> T
     })
 }
 
-/// changeAttributeOrderType: not provided by Trellis (order follows the object model and
-/// whether a time stamp is given).
+/// changeAttributeOrderType: time-stamped updates of these owned attributes of `object` go
+/// in `order` (TRELLIS_ORDER_*): time-stamp order only when regulating.
 #[no_mangle]
 pub extern "C" fn trellis_change_attribute_order_type(
     handle: *mut TrellisRti,
@@ -267,18 +268,17 @@ pub extern "C" fn trellis_change_attribute_order_type(
     order: i32,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        session.joined()?;
         // SAFETY: header contract.
-        let _ = (
-            object,
-            unsafe { slice(attributes, count, "attributes") }?,
-            order,
-        );
-        Err(Failure::not_provided("changeAttributeOrderType"))
+        let attributes = unsafe { crate::declaration::attribute_list(attributes, count) }?;
+        let order = order_type(order)?;
+        Ok(session
+            .joined()?
+            .change_attribute_order_type(ObjectId(object), &attributes, order)?)
     })
 }
 
-/// changeInteractionOrderType: not provided by Trellis.
+/// changeInteractionOrderType: time-stamped interactions of a published class go in
+/// `order` (TRELLIS_ORDER_*).
 #[no_mangle]
 pub extern "C" fn trellis_change_interaction_order_type(
     handle: *mut TrellisRti,
@@ -286,8 +286,22 @@ pub extern "C" fn trellis_change_interaction_order_type(
     order: i32,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        session.joined()?;
-        let _ = (interaction_class, order);
-        Err(Failure::not_provided("changeInteractionOrderType"))
+        let order = order_type(order)?;
+        let class = crate::declaration::interaction_class(interaction_class);
+        Ok(session
+            .joined()?
+            .change_interaction_order_type(class, order)?)
     })
+}
+
+/// An order type of the C ABI (TRELLIS_ORDER_*), else InvalidOrderType.
+fn order_type(order: i32) -> Result<Order, Failure> {
+    match order {
+        crate::callbacks::TRELLIS_ORDER_RECEIVE => Ok(Order::Receive),
+        crate::callbacks::TRELLIS_ORDER_TIMESTAMP => Ok(Order::TimeStamp),
+        other => Err(Failure::new(
+            TRELLIS_ERR_INVALID_ORDER_TYPE,
+            format!("{other} is no order type (1 receive, 2 time stamp)"),
+        )),
+    }
 }

@@ -90,6 +90,11 @@ impl Federate {
         self.callbacks.extend(held);
     }
 
+    /// Drop the held receive-order messages `forget` picks (an instance deleted locally).
+    pub(super) fn forget_held_receive_order(&mut self, forget: impl Fn(&Callback) -> bool) {
+        self.receive_order.held.retain(|c| !forget(c));
+    }
+
     /// Whether a held receive-order message may be delivered now.
     pub(super) fn has_released_receive_order(&self) -> bool {
         !self.receive_order.held.is_empty() && !self.holds_receive_order()

@@ -39,6 +39,7 @@ pub mod layout;
 pub mod logical_time;
 pub mod message;
 pub mod ownership;
+mod preferences;
 mod receive;
 mod reclaim;
 pub mod region;
@@ -193,6 +194,8 @@ pub struct Federate {
     sending_time_stamp: Option<LogicalTime>,
     regions: regions::RegionTable,
     advisories: advisory::Advisories,
+    /// Order and transportation changed by the federate over the defaults.
+    preferences: preferences::Preferences,
     /// Keep-latest switches set at run time, over the object model's: per registered class
     /// and attribute.
     keep_latest: BTreeMap<(ObjectClassHandle, AttributeHandle), bool>,
@@ -243,6 +246,7 @@ impl Federate {
             sending_time_stamp: None,
             regions: Default::default(),
             advisories: Default::default(),
+            preferences: Default::default(),
             keep_latest: BTreeMap::new(),
             reflected: FxHashMap::default(),
             spare_ids: Vec::new(),
@@ -400,6 +404,23 @@ impl Federate {
         self.reserved_names.insert(name.to_owned());
     }
 
+    /// releaseObjectInstanceName's check (IEEE 1516.1-2010 §6.5, §6.7): every name must be
+    /// reserved by this federate (ObjectInstanceNameNotReserved names the first that is not).
+    pub fn check_names_reserved<'a>(
+        &self,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), FederateError> {
+        match names
+            .into_iter()
+            .find(|n| !self.reserved_names.contains(*n))
+        {
+            Some(name) => Err(FederateError::ObjectInstanceNameNotReserved(
+                name.to_owned(),
+            )),
+            None => Ok(()),
+        }
+    }
+
     pub fn name_released(&mut self, name: &str) {
         self.reserved_names.remove(name);
     }
@@ -532,21 +553,39 @@ impl Federate {
         } else {
             Vec::new()
         };
+        // The caller's override, else the federate's change (requestAttributeTransportation
+        // TypeChange), else the object model's.
+        let changed = self.preferences.attribute_transports(object);
         let transport_of = |a: AttributeHandle| {
-            transport.unwrap_or(if self.model.attribute(a).transportation.reliable {
-                TransportClass::Reliable
-            } else {
-                TransportClass::BestEffort
+            transport.unwrap_or_else(|| {
+                (changed.and_then(|c| c.get(&a).copied())).unwrap_or_else(|| {
+                    preferences::model_transport(self.model.attribute(a).transportation.reliable)
+                })
             })
         };
         let bit_of = |a: u32| keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b);
+        // A time-stamped update whose attributes prefer different orders goes out as one
+        // message per order (`preferences`); the others never look.
+        let split_order = self.sending_time_stamp.is_some()
+            && self.preferences.any_attribute_prefers_receive(object);
+        let orders: &[bool] = if split_order {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let preferences = &self.preferences;
+        let prefers_receive =
+            |a: u32| preferences.attribute_prefers_receive(object, AttributeHandle(a));
         // One message per transport, and the keep-latest attributes apart; most updates are
         // one message. The instance's name is borrowed, not copied: the encoding buffer and
         // the queue are other fields of the federate.
         let name = owned.name.as_deref();
         let mut part: Vec<Value<'_>> = reuse_buffer(std::mem::take(&mut self.part_buffer));
         for transport in [TransportClass::Reliable, TransportClass::BestEffort] {
-            for keyed in [false, true] {
+            for (keyed, &receive_ordered) in [false, true]
+                .into_iter()
+                .flat_map(|k| orders.iter().map(move |o| (k, o)))
+            {
                 part.clear();
                 part.extend(
                     values
@@ -555,6 +594,7 @@ impl Federate {
                         .filter(|(a, _)| {
                             transport_of(AttributeHandle(*a)) == transport
                                 && bit_of(*a).is_some() == keyed
+                                && (!split_order || prefers_receive(*a) == receive_ordered)
                         }),
                 );
                 if part.is_empty() {
@@ -567,7 +607,8 @@ impl Federate {
                         .filter_map(|(a, _)| bit_of(*a))
                         .fold(0, |mask, bit| mask | bit),
                 });
-                let stamp = Stamping::of(self.sending_time_stamp, time, transport, latest);
+                let sending = (!receive_ordered).then_some(self.sending_time_stamp);
+                let stamp = Stamping::of(sending.flatten(), time, transport, latest);
                 let outgoing = Outgoing::Update {
                     object,
                     name,
@@ -601,6 +642,7 @@ impl Federate {
             self.used_names.remove(name);
         }
         self.regions.forget_object(object);
+        self.preferences.forget_object(object);
         self.advisories_stale();
         let ids = self.layouts.object_ids(owned.class, None);
         // A keyed removal makes the routers' caches forget the instance's values.
@@ -654,11 +696,9 @@ impl Federate {
         if let Some(region) = region {
             self.layouts.interaction(class).validate(region)?;
         }
-        let transport = transport.unwrap_or(if info.transportation.reliable {
-            TransportClass::Reliable
-        } else {
-            TransportClass::BestEffort
-        });
+        let transport = transport
+            .or_else(|| self.preferences.interaction_transport(class))
+            .unwrap_or_else(|| preferences::model_transport(info.transportation.reliable));
         let ids = self.layouts.interaction_ids(class, region);
         let values: Vec<(u32, &[u8])> = parameters.iter().map(|(p, v)| (p.0, v.as_ref())).collect();
         self.send(

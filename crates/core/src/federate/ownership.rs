@@ -557,5 +557,6 @@ impl Federate {
     }
 }
 
+mod local_delete;
 mod receive;
 mod resign;

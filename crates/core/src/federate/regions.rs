@@ -8,7 +8,7 @@
 //! updates always go out in the committed bounds of their associated regions.
 
 use super::region::{Range, Region, RegionError};
-use super::{Federate, FederateError, ObjectId};
+use super::{Federate, FederateError, LogicalTime, ObjectId};
 use crate::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle,
 };
@@ -763,6 +763,22 @@ impl Federate {
         let set: BTreeSet<RegionHandle> = regions.iter().copied().collect();
         let region = self.regions.enclosing(&set);
         self.send_interaction(class, parameters, tag, time, region.as_ref(), transport)
+    }
+
+    /// sendInteractionWithRegions with a time stamp: time-stamp order when regulating (and
+    /// the class prefers it), as `send_interaction_at`.
+    pub fn send_interaction_with_regions_at<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+        regions: &[RegionHandle],
+        tag: &[u8],
+        time: LogicalTime,
+    ) -> Result<(), FederateError> {
+        self.check_interaction_regions(class, regions)?;
+        let set: BTreeSet<RegionHandle> = regions.iter().copied().collect();
+        let region = self.regions.enclosing(&set);
+        self.send_interaction_at(class, parameters, tag, time, region.as_ref())
     }
 
     /// requestAttributeValueUpdateWithRegions. Requests carry no region: every owner of an

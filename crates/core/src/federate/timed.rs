@@ -149,6 +149,12 @@ impl Federate {
         time: LogicalTime,
         region: Option<&Region>,
     ) -> Result<(), FederateError> {
+        // Preferring receive order (changeInteractionOrderType), it goes as if the sender
+        // did not regulate: receive order, with the class's transportation.
+        if self.preferences.interaction_prefers_receive(class) {
+            self.time.check_send(time)?;
+            return self.send_interaction(class, parameters, tag, time.key(), region, None);
+        }
         self.with_time_stamp(time, |f| {
             f.send_interaction(
                 class,

@@ -13,6 +13,8 @@ mod advisory;
 mod connection;
 mod error;
 mod losses;
+mod object_services;
+mod order_transport;
 mod ownership;
 mod regions;
 mod sync;

@@ -2,7 +2,9 @@
 //! and the services that subscribe, register, update and send with them.
 
 use super::{clock, RtiAmbassador, RtiError};
-use trellis_core::federate::{AttributeSetRegionSetPair, ObjectId, Range, RegionHandle};
+use trellis_core::federate::{
+    AttributeSetRegionSetPair, LogicalTime, ObjectId, Range, RegionHandle,
+};
 use trellis_core::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle,
 };
@@ -158,6 +160,20 @@ impl RtiAmbassador {
         self.with(|f| {
             Ok(f.send_interaction_with_regions(class, parameters, regions, tag, time, transport)?)
         })
+    }
+
+    /// sendInteractionWithRegions with a time stamp (time-stamp order when regulating).
+    pub fn send_interaction_with_regions_at<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+        regions: &[RegionHandle],
+        tag: &[u8],
+        time: LogicalTime,
+    ) -> Result<(), RtiError> {
+        self.with(
+            |f| Ok(f.send_interaction_with_regions_at(class, parameters, regions, tag, time)?),
+        )
     }
 
     pub fn request_attribute_value_update_with_regions(

@@ -110,19 +110,29 @@ impl Federate {
         let me = self.handle;
         let privilege = self.privilege();
         for object in objects {
-            let trust = self.held_tokens(object, false);
-            if trust.is_empty() {
-                continue;
-            }
-            let instance = &self.instances[object];
-            let attributes = self.instance_attributes(instance.class);
-            let keeper = |a| instance.keeper(object, attributes, a).federate;
-            let heir = std::iter::once(keeper(privilege))
-                .chain(attributes.iter().map(|a| keeper(*a)))
-                .find(|f| *f != me && *f != 0);
-            if let Some(heir) = heir {
-                self.hand_tokens(object, Op::HandOver, heir, &trust, &[]);
-            }
+            self.hand_over_trust_of(object, me, privilege);
+        }
+    }
+
+    /// [`Federate::hand_over_trust`] for one instance (also before a local delete).
+    pub(super) fn hand_over_trust_of(
+        &mut self,
+        object: ObjectId,
+        me: u32,
+        privilege: AttributeHandle,
+    ) {
+        let trust = self.held_tokens(object, false);
+        if trust.is_empty() {
+            return;
+        }
+        let instance = &self.instances[object];
+        let attributes = self.instance_attributes(instance.class);
+        let keeper = |a| instance.keeper(object, attributes, a).federate;
+        let heir = std::iter::once(keeper(privilege))
+            .chain(attributes.iter().map(|a| keeper(*a)))
+            .find(|f| *f != me && *f != 0);
+        if let Some(heir) = heir {
+            self.hand_tokens(object, Op::HandOver, heir, &trust, &[]);
         }
     }
 
@@ -157,7 +167,7 @@ impl Federate {
     }
 
     /// The tokens of `object` this federate holds, owned or kept in trust.
-    fn held_tokens(&self, object: ObjectId, owned: bool) -> Vec<AttributeHandle> {
+    pub(super) fn held_tokens(&self, object: ObjectId, owned: bool) -> Vec<AttributeHandle> {
         let instance = &self.instances[object];
         let tokens = instance.tokens(self.instance_attributes(instance.class));
         (tokens.into_iter())

@@ -1,0 +1,77 @@
+//! How this federate's own updates and interactions go out, changed at run time: preferred
+//! order type (IEEE 1516.1-2010 §8.28, §8.29) and transportation type (§6.23-§6.30).
+
+use super::{RtiAmbassador, RtiError};
+use trellis_core::federate::ObjectId;
+use trellis_core::fom::{AttributeHandle, InteractionClassHandle, Order};
+use trellis_core::wire::TransportClass;
+
+impl RtiAmbassador {
+    /// changeAttributeOrderType: time-stamped updates of these owned attributes go
+    /// time-stamp order (when regulating) or receive order.
+    pub fn change_attribute_order_type(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        order: Order,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.change_attribute_order_type(object, attributes, order)?))
+    }
+
+    /// changeInteractionOrderType: the same for a published interaction class.
+    pub fn change_interaction_order_type(
+        &mut self,
+        class: InteractionClassHandle,
+        order: Order,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.change_interaction_order_type(class, order)?))
+    }
+}
+
+impl RtiAmbassador {
+    /// requestAttributeTransportationTypeChange: updates of these owned attributes of
+    /// `object` travel `transport` from now on. The change is in effect on return (the C++
+    /// API confirms it with confirmAttributeTransportationTypeChange).
+    pub fn request_attribute_transportation_type_change(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        transport: TransportClass,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.change_attribute_transportation(object, attributes, transport)?))
+    }
+
+    /// queryAttributeTransportationType: answered at once (reportAttributeTransportationType
+    /// in the C++ API); see `Federate::attribute_transportation`.
+    pub fn query_attribute_transportation_type(
+        &self,
+        object: ObjectId,
+        attribute: AttributeHandle,
+    ) -> Result<TransportClass, RtiError> {
+        Ok(self
+            .federate()?
+            .attribute_transportation(object, attribute)?)
+    }
+
+    /// requestInteractionTransportationTypeChange: this federate's interactions of a
+    /// published class travel `transport` from now on.
+    pub fn request_interaction_transportation_type_change(
+        &mut self,
+        class: InteractionClassHandle,
+        transport: TransportClass,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.change_interaction_transportation(class, transport)?))
+    }
+
+    /// queryInteractionTransportationType: answered at once; see
+    /// `Federate::interaction_transportation`.
+    pub fn query_interaction_transportation_type(
+        &self,
+        federate: u32,
+        class: InteractionClassHandle,
+    ) -> Result<TransportClass, RtiError> {
+        Ok(self
+            .federate()?
+            .interaction_transportation(federate, class)?)
+    }
+}
