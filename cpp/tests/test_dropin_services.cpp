@@ -18,15 +18,16 @@
 
 #include <algorithm>
 #include <cstring>
-#include <ctime>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "check.h"
+#include "dropin.h"
 #include "router.h"
 
 using namespace rti1516e;
+using dropin::make;
 
 namespace {
 
@@ -124,12 +125,6 @@ struct Recorder : public NullFederateAmbassador {
   static char const* letter(OrderType order) { return order == TIMESTAMP ? "T" : "R"; }
 };
 
-RTIambassador* make() {
-  RTIambassadorFactory factory;
-  RTI_SUPPRESS_AUTO_PTR_WARNING_BEGIN
-  return factory.createRTIambassador().release();
-  RTI_SUPPRESS_AUTO_PTR_WARNING_END
-}
 
 VariableLengthData text(char const* value) { return VariableLengthData(value, std::strlen(value)); }
 
@@ -160,13 +155,7 @@ struct Pair {
   // Evoke both until `done` holds, at most 20 s; false on timeout.
   template <typename Condition>
   bool until(Condition done) {
-    std::time_t const deadline = std::time(0) + 20;
-    while (!done()) {
-      if (std::time(0) > deadline) return false;
-      a->evokeMultipleCallbacks(0.0, 0.01);
-      b->evokeMultipleCallbacks(0.0, 0.01);
-    }
-    return true;
+    return dropin::until(*a, *b, done);
   }
 
   RTIambassador* a;
