@@ -179,12 +179,17 @@ fn advance_both(a: &mut RtiAmbassador, b: &mut RtiAmbassador, time: i64) -> Vec<
     handed
 }
 
-#[test]
-fn changed_order_types_decide_how_time_stamped_messages_go() {
-    use trellis_core::federate::LogicalTime;
-    use trellis_core::fom::Order;
-    let (_router, at) = registry_router();
-    let (mut a, mut b) = pair(&at, "OrderTypes");
+/// What the order and transportation tests exchange: `a`'s car (Name, Position), which `b`
+/// has discovered, and the Radio interaction (Text) `a` publishes and `b` subscribes.
+struct Car {
+    car: trellis_core::federate::ObjectId,
+    name: trellis_core::fom::AttributeHandle,
+    position: trellis_core::fom::AttributeHandle,
+    radio: trellis_core::fom::InteractionClassHandle,
+    text: trellis_core::fom::ParameterHandle,
+}
+
+fn car_and_radio(a: &mut RtiAmbassador, b: &mut RtiAmbassador) -> Car {
     let vehicle = a.object_class_handle("Vehicle").unwrap();
     let name = a.attribute_handle(vehicle, "Name").unwrap();
     let position = a.attribute_handle(vehicle, "Position").unwrap();
@@ -197,7 +202,29 @@ fn changed_order_types_decide_how_time_stamped_messages_go() {
         .unwrap();
     b.subscribe_interaction_class(radio).unwrap();
     let car = a.register_object_instance(vehicle).unwrap();
-    discover_by_updates(&mut a, &mut b, car, name);
+    discover_by_updates(a, b, car, name);
+    Car {
+        car,
+        name,
+        position,
+        radio,
+        text,
+    }
+}
+
+#[test]
+fn changed_order_types_decide_how_time_stamped_messages_go() {
+    use trellis_core::federate::LogicalTime;
+    use trellis_core::fom::Order;
+    let (_router, at) = registry_router();
+    let (mut a, mut b) = pair(&at, "OrderTypes");
+    let Car {
+        car,
+        name,
+        position,
+        radio,
+        text,
+    } = car_and_radio(&mut a, &mut b);
     // Name travels reliably, in order: once "synced" is reflected, no earlier update of the
     // discovery is still on the way to be mistaken for one of those below.
     a.update_attribute_values(car, &[(name, b"synced".as_slice())], b"")
@@ -319,19 +346,13 @@ fn a_transportation_change_changes_how_updates_and_interactions_travel() {
     use trellis_core::wire::TransportClass::{BestEffort, Reliable};
     let (_router, at) = registry_router();
     let (mut a, mut b) = pair(&at, "Transportation");
-    let vehicle = a.object_class_handle("Vehicle").unwrap();
-    let name = a.attribute_handle(vehicle, "Name").unwrap();
-    let position = a.attribute_handle(vehicle, "Position").unwrap();
-    let radio = a.interaction_class_handle("Radio").unwrap();
-    let text = a.parameter_handle(radio, "Text").unwrap();
-    a.publish_object_class_attributes(vehicle, &[name, position])
-        .unwrap();
-    a.publish_interaction_class(radio).unwrap();
-    b.subscribe_object_class_attributes(vehicle, &[name, position])
-        .unwrap();
-    b.subscribe_interaction_class(radio).unwrap();
-    let car = a.register_object_instance(vehicle).unwrap();
-    discover_by_updates(&mut a, &mut b, car, name);
+    let Car {
+        car,
+        name,
+        position,
+        radio,
+        text,
+    } = car_and_radio(&mut a, &mut b);
     // The object model: Name reliable, Position best effort, Radio reliable.
     assert_eq!(
         a.query_attribute_transportation_type(car, name).unwrap(),
