@@ -11,8 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use trellis_core::federate::{ResignAction, TimeRepresentation};
 use trellis_core::fom::{
-    is_builtin_mim_designator, FddErrorKind, FomError, FomErrors, MimError, MimErrorKind,
-    ObjectModel,
+    is_builtin_mim_designator, FddErrorKind, MimError, MimErrorKind, ObjectModel,
 };
 
 /// Logical time representations (`trellis_time_representation`).
@@ -123,25 +122,18 @@ fn load_model(designators: &[String]) -> Result<ObjectModel, Failure> {
 }
 
 fn mim_status(error: &MimError) -> TrellisStatus {
-    match error {
-        MimError::Modules(errors) => fdd_status(errors),
-        other => match other.kind() {
-            MimErrorKind::CouldNotOpenMim => TRELLIS_ERR_COULD_NOT_OPEN_MIM,
-            _ => TRELLIS_ERR_ERROR_READING_MIM,
-        },
+    match error.kind() {
+        MimErrorKind::CouldNotOpenMim => TRELLIS_ERR_COULD_NOT_OPEN_MIM,
+        MimErrorKind::ErrorReadingMim => TRELLIS_ERR_ERROR_READING_MIM,
+        MimErrorKind::Fdd(kind) => fdd_status(kind),
     }
 }
 
-/// The standard's exception for a failed load: the first error that stops reading decides
-/// (an unreadable file before a malformed one), else the modules are inconsistent.
-fn fdd_status(errors: &FomErrors) -> TrellisStatus {
-    let kinds = || errors.0.iter().map(FomError::kind);
-    if kinds().any(|kind| kind == FddErrorKind::CouldNotOpen) {
-        TRELLIS_ERR_COULD_NOT_OPEN_FDD
-    } else if kinds().any(|kind| kind == FddErrorKind::ErrorReading) {
-        TRELLIS_ERR_ERROR_READING_FDD
-    } else {
-        TRELLIS_ERR_INCONSISTENT_FDD
+fn fdd_status(kind: FddErrorKind) -> TrellisStatus {
+    match kind {
+        FddErrorKind::CouldNotOpen => TRELLIS_ERR_COULD_NOT_OPEN_FDD,
+        FddErrorKind::ErrorReading => TRELLIS_ERR_ERROR_READING_FDD,
+        FddErrorKind::Inconsistent => TRELLIS_ERR_INCONSISTENT_FDD,
     }
 }
 
@@ -298,19 +290,17 @@ fn joining_model(
             modules.push(path);
         }
     }
-    if modules.len() == base_modules.len() {
+    let extended = if modules.len() > base_modules.len() {
+        Some(load_model(&modules)?)
+    } else {
+        None
+    };
+    let Some(extended) = extended.filter(|e| e.fingerprint() != base.fingerprint()) else {
         return Ok(Joining {
             model: Arc::new(base),
             modules: Vec::new(),
         });
-    }
-    let extended = load_model(&modules)?;
-    if extended.fingerprint() == base.fingerprint() {
-        return Ok(Joining {
-            model: Arc::new(base),
-            modules: Vec::new(),
-        });
-    }
+    };
     extended.extension_of(&base).map_err(|why| {
         Failure::new(
             TRELLIS_ERR_INCONSISTENT_FDD,
@@ -478,7 +468,7 @@ mod tests {
     fn status_of(sources: &[(&str, &str)]) -> TrellisStatus {
         match ObjectModel::from_sources(sources) {
             Ok(_) => panic!("loaded"),
-            Err(errors) => fdd_status(&errors),
+            Err(errors) => fdd_status(errors.kind()),
         }
     }
 

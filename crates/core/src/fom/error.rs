@@ -61,6 +61,21 @@ impl FomError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub struct FomErrors(pub Vec<FomError>);
 
+impl FomErrors {
+    /// The exception of the whole load: what stops reading decides (an unreadable module
+    /// before a malformed one), else the modules are inconsistent.
+    pub fn kind(&self) -> FddErrorKind {
+        let kinds = || self.0.iter().map(FomError::kind);
+        if kinds().any(|kind| kind == FddErrorKind::CouldNotOpen) {
+            FddErrorKind::CouldNotOpen
+        } else if kinds().any(|kind| kind == FddErrorKind::ErrorReading) {
+            FddErrorKind::ErrorReading
+        } else {
+            FddErrorKind::Inconsistent
+        }
+    }
+}
+
 impl fmt::Display for FomErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, e) in self.0.iter().enumerate() {

@@ -98,13 +98,7 @@ impl MimError {
             MimError::Invalid { .. } | MimError::NotStandard { .. } => {
                 MimErrorKind::ErrorReadingMim
             }
-            // The first error decides, as for createFederationExecution.
-            MimError::Modules(errors) => MimErrorKind::Fdd(
-                errors
-                    .0
-                    .first()
-                    .map_or(FddErrorKind::ErrorReading, FomError::kind),
-            ),
+            MimError::Modules(errors) => MimErrorKind::Fdd(errors.kind()),
         }
     }
 }
