@@ -759,10 +759,20 @@ impl Federate {
         time: u64,
         transport: Option<TransportClass>,
     ) -> Result<(), FederateError> {
+        let region = self.interaction_region(class, regions)?;
+        self.send_interaction(class, parameters, tag, time, region.as_ref(), transport)
+    }
+
+    /// The region an interaction of `class` sent with `regions` goes out in: the one
+    /// enclosing them, once they are checked against the class's dimensions.
+    fn interaction_region(
+        &self,
+        class: InteractionClassHandle,
+        regions: &[RegionHandle],
+    ) -> Result<Option<Region>, FederateError> {
         self.check_interaction_regions(class, regions)?;
         let set: BTreeSet<RegionHandle> = regions.iter().copied().collect();
-        let region = self.regions.enclosing(&set);
-        self.send_interaction(class, parameters, tag, time, region.as_ref(), transport)
+        Ok(self.regions.enclosing(&set))
     }
 
     /// sendInteractionWithRegions with a time stamp: time-stamp order when regulating (and
@@ -775,9 +785,7 @@ impl Federate {
         tag: &[u8],
         time: LogicalTime,
     ) -> Result<(), FederateError> {
-        self.check_interaction_regions(class, regions)?;
-        let set: BTreeSet<RegionHandle> = regions.iter().copied().collect();
-        let region = self.regions.enclosing(&set);
+        let region = self.interaction_region(class, regions)?;
         self.send_interaction_at(class, parameters, tag, time, region.as_ref())
     }
 
