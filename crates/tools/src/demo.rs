@@ -225,11 +225,13 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
         None => None,
     };
 
-    let mut creator = RtiAmbassador::connect(RtiConfig::new(NodeConfig::child_of(
-        "creator",
-        FEDERATION,
-        at.clone(),
-    )))?;
+    // The creator is not driven again until it destroys the federation: its node runs on a
+    // thread of its own, so it answers heartbeats meanwhile instead of being dropped as
+    // silent (and its destroy failing) at the end of a long demo.
+    let mut creator_config =
+        RtiConfig::new(NodeConfig::child_of("creator", FEDERATION, at.clone()));
+    creator_config.driver = trellis_net::rti::Driver::Thread;
+    let mut creator = RtiAmbassador::connect(creator_config)?;
     creator.create_federation_execution(&model)?;
     say!(
         say,
@@ -308,7 +310,9 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
     }
     let mut report = summarize(&tallies, &board, options.time_stepped, &say)?;
     report.output_closed = say.is_closed();
-    creator.destroy_federation_execution().ok();
+    if let Err(e) = creator.destroy_federation_execution() {
+        tracing::warn!("destroying the demo's federation: {e}");
+    }
     drop(runtime);
     Ok(report)
 }
