@@ -286,3 +286,148 @@ fn a_stopped_subscriber_process_is_cut_within_its_bound_and_the_others_carry_on(
     }
     println!("the stopped subscriber was told: {lost}");
 }
+
+/// What the healthy subscriber saw at full publisher speed: reflections of the measured
+/// value, and the longest time between two of them after `from`.
+struct Gaps {
+    reflected: u64,
+    longest: Duration,
+}
+
+/// Evoke `rti` until `stop` is set and nothing more arrives for a while, timing the gaps
+/// between reflections of the measured value (first byte 7) once `from` has passed.
+fn time_reflections(
+    mut rti: RtiAmbassador,
+    from: std::sync::Arc<std::sync::OnceLock<Instant>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Gaps {
+    use std::sync::atomic::Ordering;
+    let mut gaps = Gaps {
+        reflected: 0,
+        longest: Duration::ZERO,
+    };
+    let mut last = Instant::now();
+    let mut quiet_since = None;
+    loop {
+        let batch = rti
+            .evoke_multiple_callbacks(Duration::from_millis(1), usize::MAX)
+            .unwrap();
+        let now = Instant::now();
+        let got = batch
+            .iter()
+            .filter(|c| matches!(c, Callback::ReflectAttributeValues { values, .. } if values[0].1[0] == 7))
+            .count() as u64;
+        if got > 0 {
+            if from.get().is_some_and(|&from| last >= from) {
+                gaps.longest = gaps.longest.max(now - last);
+            }
+            gaps.reflected += got;
+            last = now;
+            quiet_since = None;
+        } else if stop.load(Ordering::Relaxed) {
+            let since = *quiet_since.get_or_insert(now);
+            if now - since > Duration::from_secs(2) {
+                return gaps;
+            }
+        }
+    }
+}
+
+/// The probe of issue 32: one publisher sending reliable 64-byte updates as fast as it can,
+/// a healthy subscriber, and a subscriber process frozen with SIGSTOP. The frozen one's
+/// queue may park anywhere under its limit (its socket takes more as the kernel grows the
+/// buffers); it pauses the publisher all the same, so it must be cut within its bound, and
+/// the healthy one's longest wait between two reflections stays near that bound (1 s),
+/// far from the heartbeat timeout (10 s) that ended the stall before. The longest gap is
+/// printed: a benchmark's figure, checked here only against that coarse line.
+#[test]
+fn at_full_publisher_speed_a_stopped_subscriber_holds_up_a_healthy_one_at_most_its_bound() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, OnceLock};
+    let (_router, at) = registry_router();
+    let model = model();
+    let mut publisher = connect(&at, FEDERATION, "pub", Driver::Thread);
+    publisher.create_federation_execution(&model).unwrap();
+    publisher
+        .join_federation_execution("pub", "sim", model.clone())
+        .unwrap();
+    let mut child = ChildProcess::start(&at);
+    child.line("subscribed");
+    let mut healthy = connect(&at, FEDERATION, "healthy", Driver::Thread);
+    healthy
+        .join_federation_execution("healthy", "viewer", model.clone())
+        .unwrap();
+    let vehicle = publisher.object_class_handle("Vehicle").unwrap();
+    let position = publisher.attribute_handle(vehicle, "Position").unwrap();
+    publisher
+        .publish_object_class_attributes(vehicle, &[position])
+        .unwrap();
+    healthy
+        .subscribe_object_class_attributes(vehicle, &[position])
+        .unwrap();
+    let object = publisher.register_object_instance(vehicle).unwrap();
+    let deadline = Instant::now() + WAIT;
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "warm-up reflection did not arrive"
+        );
+        publisher
+            .update_attribute_values(object, &[(position, [0u8].as_slice())], b"")
+            .unwrap();
+        let batch = healthy
+            .evoke_multiple_callbacks(Duration::from_millis(5), 100)
+            .unwrap();
+        if batch
+            .iter()
+            .any(|c| matches!(c, Callback::ReflectAttributeValues { .. }))
+        {
+            break;
+        }
+    }
+    let stopped = Arc::new(OnceLock::new());
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let (stopped, stop) = (stopped.clone(), stop.clone());
+        std::thread::spawn(move || time_reflections(healthy, stopped, stop))
+    };
+    let value = [7u8; 64];
+    let options = SendOptions {
+        transport: Some(TransportClass::Reliable),
+        ..Default::default()
+    };
+    let mut sent = 0u64;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(6) {
+        if stopped.get().is_none() && start.elapsed() >= Duration::from_secs(1) {
+            child.signal("-STOP");
+            let _ = stopped.set(Instant::now());
+        }
+        publisher
+            .update_attribute_values_with(object, &[(position, &value)], b"", &options)
+            .unwrap();
+        sent += 1;
+        if sent % 1024 == 0 {
+            publisher.evoke_callback(Duration::ZERO).unwrap();
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let gaps = watcher.join().unwrap();
+    assert_eq!(
+        gaps.reflected, sent,
+        "the healthy subscriber got every update once"
+    );
+    child.signal("-CONT");
+    let lost = child.line("lost: ");
+    assert!(lost.contains("slow consumer"), "{lost}");
+    println!(
+        "full speed: {sent} updates of 64 bytes in 6 s; the healthy subscriber's longest gap \
+         after the SIGSTOP: {:.3} s",
+        gaps.longest.as_secs_f64()
+    );
+    assert!(
+        gaps.longest < Duration::from_secs(5),
+        "the stall ended with the cut, not the heartbeat timeout: {:?}",
+        gaps.longest
+    );
+}

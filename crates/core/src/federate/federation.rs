@@ -23,7 +23,7 @@
 use super::reclaim::not_known;
 use super::time::{TimeManager, TimeOutput};
 use super::{Action, Callback, Federate, FederateError};
-use crate::registry::{ErrorKind, FederationEvent, Request, Response, Snapshot};
+use crate::registry::{Departure, ErrorKind, FederationEvent, Request, Response, Snapshot};
 use bytes::Bytes;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -78,6 +78,22 @@ pub(super) enum CatchUp {
     /// It failed for a reason that may pass (no registry reachable while the link is
     /// down): ask again on the next event or `resync`.
     Retry,
+}
+
+/// The connectionLost fault of a federate the federation resigned behind its back, or `None`
+/// when it resigned itself.
+fn resigned_behind_our_back(how: Departure) -> Option<&'static str> {
+    match how {
+        Departure::Resigned => None,
+        Departure::Died => Some(
+            "the federation resigned this federate as died (its link failed or no router \
+             vouched for it within its lease)",
+        ),
+        Departure::SlowConsumer => Some(
+            "the federation resigned this federate as a slow consumer: its router cut it for \
+             taking nothing while its queue stayed full past the slow-consumer bound",
+        ),
+    }
 }
 
 impl Federate {
@@ -357,21 +373,19 @@ impl Federate {
             } => {
                 self.view.federates.insert(federate, (name, kind));
             }
-            FederationEvent::FederateLeft { federate, died } if federate == self.handle => {
-                // Our own resignation (we asked) needs nothing; resigned as died behind our
-                // back means our link was lost or no router vouched for us within the lease:
-                // nothing we do from here counts in the federation.
-                if died {
+            FederationEvent::FederateLeft { federate, how } if federate == self.handle => {
+                // Our own resignation (we asked) needs nothing; resigned behind our back
+                // means our link was lost, no router vouched for us within the lease, or our
+                // router cut us as a slow consumer: nothing we do from here counts.
+                if let Some(fault) = resigned_behind_our_back(how) {
                     self.callbacks.push_back(Callback::ConnectionLost {
-                        fault: "the federation resigned this federate as died (its link failed \
-                                or no router vouched for it within its lease)"
-                            .to_owned(),
+                        fault: fault.to_owned(),
                     });
                 }
             }
-            FederationEvent::FederateLeft { federate, died } => {
+            FederationEvent::FederateLeft { federate, how } => {
                 self.view.federates.remove(&federate);
-                self.time.on_federate_left(federate, died);
+                self.time.on_federate_left(federate, how.died());
                 self.federate_gone(federate);
             }
             FederationEvent::SyncAnnounced {

@@ -563,20 +563,28 @@ fn lost(fed: &mut Federate) -> Vec<String> {
 // `federation::catch_up_tests`.
 
 #[test]
-fn a_federate_resigned_as_died_behind_its_back_hears_connection_lost() {
-    use crate::registry::FederationEvent;
+fn a_federate_resigned_behind_its_back_hears_connection_lost_naming_why() {
+    use crate::registry::{Departure, FederationEvent};
     let mut fed = joined_at_five();
-    let left = |died| FederationEvent::FederateLeft { federate: 2, died };
-    fed.on_registry_payload(&left(false).encode(0, 6));
+    let left = |how| FederationEvent::FederateLeft { federate: 2, how };
+    fed.on_registry_payload(&left(Departure::Resigned).encode(0, 6));
     assert!(
         lost(&mut fed).is_empty(),
         "its own resignation needs no notice"
     );
-    let mut fed = joined_at_five();
-    fed.on_registry_payload(&left(true).encode(0, 6));
-    let faults = lost(&mut fed);
-    assert!(
-        matches!(&faults[..], [f] if f.contains("resigned this federate as died")),
-        "{faults:?}"
-    );
+    for (how, said) in [
+        (Departure::Died, "resigned this federate as died"),
+        (
+            Departure::SlowConsumer,
+            "resigned this federate as a slow consumer",
+        ),
+    ] {
+        let mut fed = joined_at_five();
+        fed.on_registry_payload(&left(how).encode(0, 6));
+        let faults = lost(&mut fed);
+        assert!(
+            matches!(&faults[..], [f] if f.contains(said)),
+            "{how:?}: {faults:?}"
+        );
+    }
 }

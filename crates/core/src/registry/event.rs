@@ -53,6 +53,43 @@ impl TimeSwitch {
     }
 }
 
+/// How a federate left its federation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departure {
+    /// It resigned: it asked.
+    Resigned,
+    /// The federation resigned it as died: its node's link failed, or no router vouched for
+    /// it within its lease.
+    Died,
+    /// The federation resigned it because its router cut it as a slow consumer: it took
+    /// nothing while its queue stayed full past the slow-consumer bound.
+    SlowConsumer,
+}
+
+impl Departure {
+    /// Whether the federate was resigned behind its back: it says nothing more.
+    pub fn died(self) -> bool {
+        self != Departure::Resigned
+    }
+
+    pub(crate) fn code(self) -> u8 {
+        match self {
+            Departure::Resigned => 0,
+            Departure::Died => 1,
+            Departure::SlowConsumer => 2,
+        }
+    }
+
+    pub(crate) fn from_code(code: u8) -> Option<Departure> {
+        match code {
+            0 => Some(Departure::Resigned),
+            1 => Some(Departure::Died),
+            2 => Some(Departure::SlowConsumer),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FederationEvent {
     FederateJoined {
@@ -60,10 +97,10 @@ pub enum FederationEvent {
         name: String,
         kind: String,
     },
-    /// Resigned, or (`died`) its node's link failed.
+    /// Resigned, or resigned by the federation (see [`Departure`]).
     FederateLeft {
         federate: u32,
-        died: bool,
+        how: Departure,
     },
     /// announceSynchronizationPoint; `members` empty: the whole federation, late joiners too.
     SyncAnnounced {
@@ -106,10 +143,10 @@ impl FederationEvent {
                 put_str(&mut out, name);
                 put_str(&mut out, kind);
             }
-            FederationEvent::FederateLeft { federate, died } => {
+            FederationEvent::FederateLeft { federate, how } => {
                 out.put_u8(2);
                 out.put_u32_le(*federate);
-                out.put_u8(u8::from(*died));
+                out.put_u8(how.code());
             }
             FederationEvent::SyncAnnounced {
                 label,
@@ -164,7 +201,7 @@ impl FederationEvent {
             },
             2 => FederationEvent::FederateLeft {
                 federate: r.u32("federate")?,
-                died: r.u8("died")? != 0,
+                how: get_departure(&mut r)?,
             },
             3 => FederationEvent::SyncAnnounced {
                 label: r.long_str("label")?,
@@ -197,6 +234,11 @@ pub(crate) fn put_str_bytes(out: &mut BytesMut, bytes: &[u8]) {
     out.put_slice(bytes);
 }
 
+pub(crate) fn get_departure(r: &mut Reader<'_>) -> Result<Departure, WireError> {
+    let code = r.u8("departure")?;
+    Departure::from_code(code).ok_or_else(|| r.malformed("unknown departure"))
+}
+
 pub(crate) fn get_str_bytes(r: &mut Reader<'_>) -> Result<Bytes, WireError> {
     let len = r.u16("tag length")? as usize;
     Ok(Bytes::copy_from_slice(r.bytes(len, "tag")?))
@@ -216,7 +258,7 @@ mod tests {
             },
             FederationEvent::FederateLeft {
                 federate: 3,
-                died: true,
+                how: Departure::SlowConsumer,
             },
             FederationEvent::SyncAnnounced {
                 label: "ReadyToRun".into(),

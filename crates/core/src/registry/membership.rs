@@ -2,8 +2,8 @@
 //! object instance names, and the liveness of the nodes federates sit behind.
 
 use super::{
-    error, unknown, ErrorKind, FederateRecord, FederationEvent, FederationRecord, Registry,
-    Response, MAX_FEDERATES, MAX_FEDERATIONS, MAX_RESERVED_NAMES,
+    error, unknown, Departure, ErrorKind, FederateRecord, FederationEvent, FederationRecord,
+    Registry, Response, MAX_FEDERATES, MAX_FEDERATIONS, MAX_RESERVED_NAMES,
 };
 use crate::wire::NodeId;
 use std::collections::BTreeSet;
@@ -141,7 +141,7 @@ impl Registry {
                 format!("federate {federate} is not joined to {federation:?}"),
             );
         }
-        self.federate_left(federation, federate, false);
+        self.federate_left(federation, federate, Departure::Resigned);
         Response::Resigned
     }
 
@@ -198,7 +198,7 @@ impl Registry {
     }
 
     /// Node `node` is gone: every federate behind it leaves, as if resigned by the RTI.
-    pub(super) fn node_gone(&mut self, node: NodeId) -> Response {
+    pub(super) fn node_gone(&mut self, node: NodeId, how: Departure) -> Response {
         let mut gone = Vec::new();
         for (name, record) in &mut self.federations {
             record.federates.retain(|handle, f| {
@@ -209,7 +209,7 @@ impl Registry {
             });
         }
         for (federation, handle) in gone {
-            self.federate_left(&federation, handle, true);
+            self.federate_left(&federation, handle, how);
         }
         Response::Ack
     }

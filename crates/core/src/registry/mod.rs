@@ -39,7 +39,9 @@ mod reclaim;
 mod sync;
 
 pub use codec::{ErrorKind, Reclaim, ReclaimedSync, Request, Response, Snapshot};
-pub use event::{FederationEvent, TimeSwitch, FEDERATION_CONTROL_ID, REGISTRY_EVENT_KIND};
+pub use event::{
+    Departure, FederationEvent, TimeSwitch, FEDERATION_CONTROL_ID, REGISTRY_EVENT_KIND,
+};
 pub use sync::{SyncFailure, MAX_SYNC_POINTS};
 
 use crate::time::Time;
@@ -252,7 +254,7 @@ impl Registry {
             });
         }
         for (federation, handle) in expired {
-            self.federate_left(&federation, handle, true);
+            self.federate_left(&federation, handle, Departure::Died);
         }
     }
 
@@ -274,7 +276,7 @@ impl Registry {
 
     /// `federate` left (resigned, or died with its node): its reservations go, it counts as
     /// having achieved every pending synchronization point, and its time switches end.
-    fn federate_left(&mut self, federation: &str, federate: u32, died: bool) {
+    fn federate_left(&mut self, federation: &str, federate: u32, how: Departure) {
         let Some(record) = self.federations.get_mut(federation) else {
             return;
         };
@@ -287,7 +289,7 @@ impl Registry {
             }
             point.achieved.remove(&federate);
         }
-        self.emit(federation, FederationEvent::FederateLeft { federate, died });
+        self.emit(federation, FederationEvent::FederateLeft { federate, how });
         self.complete_sync_points(federation);
     }
 
@@ -356,7 +358,7 @@ impl Registry {
                 name,
             } => self.release_name(&federation, federate, &name),
             Request::Vouch { nodes } => self.vouch(nodes),
-            Request::NodeGone { node } => self.node_gone(node),
+            Request::NodeGone { node, how } => self.node_gone(node, how),
             Request::RegisterSync {
                 federation,
                 federate,

@@ -22,6 +22,12 @@ pub struct PeerInfo {
 pub enum Event {
     /// The handshake finished: the link now carries interest and data.
     LinkUp { link: LinkId, peer: PeerInfo },
+    /// The router cut the link for `reason` (a slow consumer, a protocol violation, a
+    /// timeout): nothing is routed to or from it from now on, its goodbye is on its way, and
+    /// `LinkClosed` follows once that is flushed or its deadline passed (for a slow consumer
+    /// that can be long: the goodbye waits behind what its socket holds). The moment to
+    /// log the cut.
+    LinkCut { link: LinkId, reason: CloseReason },
     /// The link is finished: the driver closes its transport and forgets the id. Anything the
     /// router wanted to send on it (a goodbye) has already been handed out by `poll_transmit`.
     LinkClosed { link: LinkId, reason: CloseReason },

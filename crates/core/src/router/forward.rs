@@ -149,6 +149,7 @@ impl Router {
                 let replacement = link.out.push_reliable(now, frame);
                 if !link.has_room_for_reliable() && link.full_since.is_none() {
                     link.full_since = Some(now);
+                    self.filling.push(slot);
                 }
                 replacement
             }
@@ -243,15 +244,18 @@ impl Router {
         n
     }
 
-    /// After frames left `slot`'s queue: clear the full mark and wake the links waiting for
-    /// room once the queue is down to half its limit.
+    /// After frames left `slot`'s queue: once it is down to half its limit, wake the links
+    /// waiting for room and clear the full mark. Both at the same level: a queue parked
+    /// between half and full (a frozen reader whose socket buffer took a little more) still
+    /// pauses its publishers, so it must still count toward the slow-consumer bound.
     pub(super) fn after_drain(&mut self, slot: Slot) {
         let link = self.link_mut(slot);
         let limit = link.config.queue_limit_bytes;
-        if link.out.reliable_bytes() < limit {
-            link.full_since = None;
+        if link.out.reliable_bytes() > limit / 2 {
+            return;
         }
-        if !link.waiters.is_empty() && link.out.reliable_bytes() <= limit / 2 {
+        link.full_since = None;
+        if !link.waiters.is_empty() {
             let waiters = std::mem::take(&mut link.waiters);
             self.resumable.extend(waiters);
         }

@@ -4,6 +4,7 @@ use super::event::{CloseReason, Event};
 use super::index::Slot;
 use super::link::{Binding, LinkState};
 use super::{LinkId, Router};
+use crate::registry::Departure;
 use crate::time::Time;
 use crate::wire::{encode_heartbeat, Goodbye};
 use roaring::RoaringBitmap;
@@ -80,6 +81,13 @@ impl Router {
         }
         self.detach(now, slot, &reason);
         self.update_registry_route(now);
+        if goodbye && !matches!(reason, CloseReason::Local(_)) {
+            let link = self.link(slot).id;
+            self.events.push_back(Event::LinkCut {
+                link,
+                reason: reason.clone(),
+            });
+        }
         let keep_queue = matches!(reason, CloseReason::Local(_));
         if !keep_queue || !goodbye {
             let dropped = self.link_mut(slot).out.clear() as u64;
@@ -125,7 +133,11 @@ impl Router {
             _ => None,
         };
         if let Some(node) = federate_gone {
-            self.report_node_gone(now, node);
+            let how = match reason {
+                CloseReason::SlowConsumer { .. } => Departure::SlowConsumer,
+                _ => Departure::Died,
+            };
+            self.report_node_gone(now, node, how);
         }
         self.close_pending_manage(now, id);
         let interest = std::mem::take(&mut self.link_mut(slot).interest);
@@ -204,6 +216,11 @@ impl Router {
             return Time::ZERO;
         }
         let mut next = self.next_housekeeping;
+        for &slot in &self.filling {
+            if let Some(deadline) = self.slow_consumer_deadline(slot) {
+                next = next.min(deadline);
+            }
+        }
         for &slot in &self.bundling {
             if let Some(link) = self.links[slot as usize].as_ref() {
                 if let Some(oldest) = link.out.oldest {
@@ -236,6 +253,7 @@ impl Router {
             }
         }
         self.bundling = still_bundling;
+        self.cut_slow_consumers(now);
         self.expire_reassembly(now);
         if now < self.next_housekeeping {
             return;
@@ -257,7 +275,7 @@ impl Router {
                     continue;
                 }
                 LinkState::Suspended { until, .. } => {
-                    if now >= *until || self.stuck_too_long(now, slot).is_some() {
+                    if now >= *until {
                         self.expire_suspended(now, slot);
                     }
                     continue;
@@ -282,8 +300,8 @@ impl Router {
         }
     }
 
-    /// Why an open link must be closed now, if it must: no hello in time, silence, or a
-    /// consumer stuck past its bound.
+    /// Why an open link must be closed now, if it must: no hello in time, or silence.
+    /// (A consumer stuck past its bound is cut on its own timer, `cut_slow_consumers`.)
     fn link_failure(&self, now: Time, slot: Slot) -> Option<CloseReason> {
         let link = self.link(slot);
         let config = &link.config;
@@ -299,19 +317,53 @@ impl Router {
         {
             return Some(CloseReason::HeartbeatTimeout(silent));
         }
-        self.stuck_too_long(now, slot)
+        None
     }
 
-    /// A consumer whose reliable queue has been full past its bound (publishers paused on
-    /// it meanwhile): the reason to cut it, if so.
-    fn stuck_too_long(&self, now: Time, slot: Slot) -> Option<CloseReason> {
-        let link = self.link(slot);
+    /// When the consumer on `slot` is to be cut if its queue is still marked full: its mark
+    /// plus its bound. `None` when it is not marked, or never cut (`slow_consumer_bound`).
+    fn slow_consumer_deadline(&self, slot: Slot) -> Option<Time> {
+        let link = self.links[slot as usize].as_ref()?;
+        if link.is_app() || link.is_closing() {
+            return None;
+        }
         let bound = link.slow_consumer_bound(self.app.is_some())?;
-        let stalled = now.since(link.full_since?);
-        (stalled >= bound).then(|| CloseReason::SlowConsumer {
-            queued_bytes: link.out.reliable_bytes(),
-            limit: link.config.queue_limit_bytes,
-            stalled,
-        })
+        Some(link.full_since? + bound)
+    }
+
+    /// Cut every consumer whose queue stayed marked full to its deadline, at the deadline
+    /// (its own timer, not the next housekeeping pass: the bound is how long its publishers
+    /// may be paused, so it is kept to the tick). A suspended one is let go.
+    fn cut_slow_consumers(&mut self, now: Time) {
+        let mut filling = std::mem::take(&mut self.filling);
+        filling.sort_unstable();
+        filling.dedup();
+        for &slot in &filling {
+            let due = self
+                .slow_consumer_deadline(slot)
+                .is_some_and(|at| now >= at);
+            if !due {
+                continue;
+            }
+            let link = self.link(slot);
+            let reason = CloseReason::SlowConsumer {
+                queued_bytes: link.out.reliable_bytes(),
+                limit: link.config.queue_limit_bytes,
+                stalled: link.full_since.map_or(Duration::ZERO, |t| now.since(t)),
+            };
+            if link.is_suspended() {
+                self.expire_suspended(now, slot);
+            } else {
+                self.fail(now, slot, reason);
+            }
+        }
+        // Closing cleared their marks; links marked meanwhile were pushed afresh.
+        filling.append(&mut self.filling);
+        filling.retain(|&slot| {
+            self.links[slot as usize]
+                .as_ref()
+                .is_some_and(|l| l.full_since.is_some())
+        });
+        self.filling = filling;
     }
 }

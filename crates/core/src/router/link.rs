@@ -95,7 +95,8 @@ pub(crate) struct Link {
     pub opened: Time,
     pub last_sent: Time,
     pub last_received: Time,
-    /// Since when the reliable queue has been at or above its limit.
+    /// Since when the reliable queue reached its limit; cleared only once it drains to half
+    /// of it, where the publishers it paused are released (`Router::after_drain`).
     pub full_since: Option<Time>,
     /// In the router's ready list.
     pub ready: bool,

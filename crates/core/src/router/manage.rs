@@ -280,9 +280,14 @@ impl Router {
     }
 
     /// Tell the registry that the node behind a closing federate link is gone.
-    pub(super) fn report_node_gone(&mut self, now: Time, node: NodeId) {
+    pub(super) fn report_node_gone(
+        &mut self,
+        now: Time,
+        node: NodeId,
+        how: crate::registry::Departure,
+    ) {
         // The router's own request: nobody waits for its answer.
-        let frame = self.request_frame(&Request::NodeGone { node });
+        let frame = self.request_frame(&Request::NodeGone { node, how });
         self.forward_request(now, None, frame);
     }
 

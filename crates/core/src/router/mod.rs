@@ -150,6 +150,10 @@ pub struct Router {
     resumable: Vec<LinkId>,
     /// Links holding output back for their bundling delay.
     bundling: Vec<Slot>,
+    /// Links whose reliable queue is marked full (`Link::full_since`): each has a
+    /// slow-consumer deadline among the router's timers. May hold slots whose mark has
+    /// since cleared; `cut_slow_consumers` prunes them.
+    filling: Vec<Slot>,
     /// Scratch list of forwarding targets, reused so forwarding does not allocate.
     targets: Vec<Slot>,
     stamp: u64,
@@ -211,6 +215,7 @@ impl Router {
             ready: VecDeque::new(),
             resumable: Vec::new(),
             bundling: Vec::new(),
+            filling: Vec::new(),
             targets: Vec::new(),
             stamp: 0,
             encode_buf: BytesMut::new(),

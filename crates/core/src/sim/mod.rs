@@ -23,7 +23,9 @@
 //!   (not lost: TCP retransmits) and datagrams are lost, while the connection stays open; the
 //!   window fills and the sender stalls. Past the heartbeat timeout the routers close the link
 //!   themselves. [`Sim::heal`] releases what was held. A stall that heals quickly is the same
-//!   with a short duration.
+//!   with a short duration. A partition both ways is a frozen process (SIGSTOP): it reads
+//!   and writes nothing; [`Sim::widen`] gives its pipe room for more meanwhile, as a kernel
+//!   growing the buffers of a connection whose reader stopped.
 //!
 //! # The invariants the tests check
 //!
@@ -141,6 +143,8 @@ struct Direction {
     closed_by_sender: bool,
     /// Partitioned: stream bytes wait, datagrams are lost.
     held: bool,
+    /// Bytes this direction holds in flight beyond `SimConfig::window` ([`Sim::widen`]).
+    extra_window: usize,
 }
 
 /// How a pipe was dialed, to dial it again.
@@ -302,6 +306,7 @@ impl Sim {
             observer: BytesMut::new(),
             closed_by_sender: false,
             held: false,
+            extra_window: 0,
         };
         let dial = Dial {
             dialer,
@@ -359,6 +364,16 @@ impl Sim {
     pub fn partition(&mut self, pipe: PipeIndex, toward_dialer: bool, toward_acceptor: bool) {
         self.pipes[pipe].toward[0].held = toward_dialer;
         self.pipes[pipe].toward[1].held = toward_acceptor;
+    }
+
+    /// Let `pipe` take `bytes` more than it holds in flight now toward its dialer
+    /// (`toward_dialer`) or its acceptor: a kernel growing a connection's buffers while its
+    /// reader has stopped, so a sender stalled on a frozen reader gets rid of a little more
+    /// (to the sender's next batch boundary) and then stalls again.
+    pub fn widen(&mut self, pipe: PipeIndex, toward_dialer: bool, bytes: usize) {
+        let window = self.config.window;
+        let direction = &mut self.pipes[pipe].toward[if toward_dialer { 0 } else { 1 }];
+        direction.extra_window = (direction.in_flight + bytes).saturating_sub(window);
     }
 
     /// End a partition of `pipe`: what was held travels on.
@@ -550,8 +565,9 @@ impl Sim {
             let (node, link) = self.pipes[pipe].ends[end];
             let toward = 1 - end;
             loop {
-                if self.pipes[pipe].toward[toward].closed_by_sender
-                    || self.pipes[pipe].toward[toward].in_flight >= self.config.window
+                let direction = &self.pipes[pipe].toward[toward];
+                if direction.closed_by_sender
+                    || direction.in_flight >= self.config.window + direction.extra_window
                 {
                     break;
                 }

@@ -37,7 +37,9 @@ use thiserror::Error;
 /// default instance name as a mark and regions and value framing as varints
 /// (`federate::message`); routers never read them, but a federate of version 3 would drop
 /// every update of version 4 as malformed, so the two must not meet in one federation.
-pub const PROTOCOL_VERSION: u8 = 4;
+/// 5: the registry's `NodeGone` request and `FederateLeft` event say how the federate left
+/// (`registry::Departure`: a slow consumer cut is told apart from a death).
+pub const PROTOCOL_VERSION: u8 = 5;
 /// Bytes of the length prefix.
 pub const LENGTH_PREFIX: usize = 4;
 /// Length prefix, version and kind: the part every frame shares.

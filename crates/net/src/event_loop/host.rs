@@ -79,6 +79,8 @@ pub(super) struct Host {
     pub(super) max_links: usize,
     /// Bounds the WARN lines for failed links and refused connections.
     pub(super) warnings: super::log_limit::LogLimit,
+    /// Links the router cut, logged then: their close later is no news (one per live link).
+    cut: rustc_hash::FxHashSet<LinkId>,
 }
 
 /// Redial delay after `failures` failed attempts: 50 ms doubling to a 2 s cap, of which a
@@ -119,6 +121,7 @@ impl Host {
             stop_replies: Vec::new(),
             max_links: config.max_links,
             warnings: super::log_limit::LogLimit::new(now),
+            cut: Default::default(),
         }
     }
 
@@ -311,8 +314,22 @@ impl EventLoop {
                     }
                     h.on_link_up(link);
                 }
+                Event::LinkCut { link, reason } => {
+                    h.cut.insert(link);
+                    let peer = h.router.link_info(link).and_then(|l| l.peer);
+                    let (node, federation) = peer
+                        .map(|p| (p.node_name, p.federation))
+                        .unwrap_or_default();
+                    if let Some(suppressed) = h.warnings.admit(now) {
+                        tracing::warn!(
+                            host = %h.name, peer = %node, %federation, suppressed,
+                            "link cut: {reason}"
+                        )
+                    }
+                }
                 Event::LinkClosed { link, reason } => {
                     let host_name = h.name.clone();
+                    let was_cut = h.cut.remove(&link);
                     let transport = h.on_link_closed(now, link, &reason);
                     let peer = match &transport {
                         Some(Transport::Tcp(token)) => match self.sources[token.0 - 1].as_ref() {
@@ -328,6 +345,9 @@ impl EventLoop {
                         }
                         CloseReason::ClosedBeforeHello => {
                             tracing::debug!(host = %host_name, %peer, "{reason}")
+                        }
+                        _ if was_cut => {
+                            tracing::debug!(host = %host_name, %peer, "cut link closed: {reason}")
                         }
                         _ => {
                             if let Some(suppressed) = h.warnings.admit(now) {

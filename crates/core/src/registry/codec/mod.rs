@@ -1,6 +1,6 @@
 //! The bodies of manage frames: registry requests and responses, bounds-checked both ways.
 
-use super::event::{get_str_bytes, put_str_bytes, TimeSwitch};
+use super::event::{get_str_bytes, put_str_bytes, Departure, TimeSwitch};
 use super::sync::SyncFailure;
 use crate::wire::reader::Reader;
 use crate::wire::{NodeId, WireError};
@@ -51,6 +51,8 @@ pub enum Request {
     /// Sent by a router when a federate's link to it failed.
     NodeGone {
         node: NodeId,
+        /// Why its router let it go: `Died` or `SlowConsumer`.
+        how: Departure,
     },
     /// Sent by every router now and then: these federate nodes are linked to it and alive
     /// (renews their lease).
@@ -270,9 +272,10 @@ impl Request {
                 out.put_u32_le(*federate);
                 put_str(&mut out, name);
             }
-            Request::NodeGone { node } => {
+            Request::NodeGone { node, how } => {
                 out.put_u8(7);
                 out.put_u64_le(node.0);
+                out.put_u8(how.code());
             }
             Request::Federates { federation } => {
                 out.put_u8(8);
@@ -390,6 +393,7 @@ impl Request {
             },
             7 => Request::NodeGone {
                 node: NodeId(r.u64("node")?),
+                how: super::event::get_departure(&mut r)?,
             },
             8 => Request::Federates {
                 federation: r.long_str("federation")?,

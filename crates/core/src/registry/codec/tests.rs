@@ -32,7 +32,10 @@ fn requests_and_responses_round_trip() {
             fingerprint: 9,
             modules: vec![],
         },
-        Request::NodeGone { node: NodeId(77) },
+        Request::NodeGone {
+            node: NodeId(77),
+            how: Departure::SlowConsumer,
+        },
         Request::Vouch {
             nodes: vec![NodeId(3), NodeId(u64::MAX)],
         },

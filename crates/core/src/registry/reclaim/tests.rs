@@ -314,7 +314,7 @@ fn a_member_that_never_reclaims_is_resigned_as_died_after_a_lease() {
         events(&mut r),
         vec![FederationEvent::FederateLeft {
             federate: 2,
-            died: true
+            how: Departure::Died
         }]
     );
     assert!(r.federations["F"].regulating.is_empty());

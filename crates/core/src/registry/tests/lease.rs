@@ -12,7 +12,9 @@ fn join(r: &mut Registry, node: u64, name: &str) -> u32 {
 fn left(r: &mut Registry) -> Vec<(u32, bool)> {
     std::iter::from_fn(|| r.poll_event())
         .filter_map(|(_, payload)| match FederationEvent::decode(&payload) {
-            Ok((_, FederationEvent::FederateLeft { federate, died })) => Some((federate, died)),
+            Ok((_, FederationEvent::FederateLeft { federate, how })) => {
+                Some((federate, how.died()))
+            }
             _ => None,
         })
         .collect()

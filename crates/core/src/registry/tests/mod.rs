@@ -86,7 +86,13 @@ fn the_federation_lifecycle_with_its_failures() {
     );
     // The node of federate 2 drops off the network: it is resigned for it.
     assert_eq!(
-        r.handle(NodeId(9), Request::NodeGone { node: NodeId(3) }),
+        r.handle(
+            NodeId(9),
+            Request::NodeGone {
+                node: NodeId(3),
+                how: Departure::Died,
+            }
+        ),
         Response::Ack
     );
     assert_eq!(r.handle(NodeId(1), destroy.clone()), Response::Destroyed);

@@ -86,7 +86,7 @@ fn a_point_is_announced_once_and_synchronized_when_all_achieved() {
         vec![
             FederationEvent::FederateLeft {
                 federate: 3,
-                died: false
+                how: Departure::Resigned
             },
             FederationEvent::FederationSynchronized {
                 label: "ReadyToRun".into(),
@@ -130,7 +130,13 @@ fn late_joiners_get_pending_points_and_a_dead_member_counts_as_achieved() {
     }
     achieve(&mut r, 1, "Pair", true);
     assert!(events(&mut r).is_empty());
-    r.handle(NodeId(9), Request::NodeGone { node: NodeId(3) });
+    r.handle(
+        NodeId(9),
+        Request::NodeGone {
+            node: NodeId(3),
+            how: Departure::Died,
+        },
+    );
     let after = events(&mut r);
     assert_eq!(after.len(), 3, "{after:?}");
     assert!(after.contains(&FederationEvent::FederationSynchronized {

@@ -193,13 +193,20 @@ fn oversize_and_truncated_frames_are_reported_as_such() {
     let mut out = Vec::new();
     while router.poll_transmit(now, a.link, &mut out) > 0 {}
     let evs = events(&mut router, now);
+    // Cut at once (the moment to log it), closed once the goodbye is out.
     assert!(
         matches!(
             &evs[..],
-            [Event::LinkClosed {
-                reason: CloseReason::Protocol(WireError::Oversize { .. }),
-                ..
-            }]
+            [
+                Event::LinkCut {
+                    reason: CloseReason::Protocol(WireError::Oversize { .. }),
+                    ..
+                },
+                Event::LinkClosed {
+                    reason: CloseReason::Protocol(WireError::Oversize { .. }),
+                    ..
+                }
+            ]
         ),
         "{evs:?}"
     );

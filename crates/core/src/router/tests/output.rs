@@ -437,3 +437,67 @@ fn bundling_delay_holds_output_until_due() {
     }
     assert_eq!(seqs, vec![1, 2], "one write carries everything that waited");
 }
+
+/// A frozen reader whose socket took a little more after its queue filled: the queue sits
+/// between half and full, under its limit but above where paused publishers are released.
+/// It still pauses them, so it is cut at its bound to the tick (its own timer), and the cut
+/// is an event at that moment, not only when the link finally closes.
+#[test]
+fn a_queue_parked_between_half_and_full_is_cut_at_its_bound_to_the_tick() {
+    let start = Time::ZERO + Duration::from_millis(3);
+    let frame = DataFrame::encoded_len(1, 100);
+    let mut config = RouterConfig::new("r", NodeId(1));
+    config.link_defaults.queue_limit_bytes = frame * 4;
+    config.link_defaults.batch_limit_bytes = frame;
+    let mut router = Router::new(config, Time::ZERO);
+    let a = Peer::federate(&mut router, start, "a", FED);
+    let mut b = Peer::federate(&mut router, start, "b", FED);
+    b.declare(&mut router, start, FED, InterestOp::Add, &[(1, 1)]);
+    b.receive(&mut router, start);
+    events(&mut router, start);
+    for seq in 1..=6 {
+        a.publish(
+            &mut router,
+            start,
+            seq,
+            TransportClass::Reliable,
+            0,
+            &[1],
+            100,
+        );
+    }
+    assert!(!router.wants_read(a.link), "a is paused behind b");
+    // b's socket takes one frame more, then b reads nothing.
+    let mut out = Vec::new();
+    assert_eq!(router.poll_transmit(start, b.link, &mut out), frame);
+    assert!(router.link_info(b.link).unwrap().reliable_queued > frame * 2);
+    events(&mut router, start);
+    assert!(
+        !router.wants_read(a.link),
+        "a is still paused: b is above half"
+    );
+    let bound = router.config().link_defaults.slow_consumer_timeout;
+    let mut now = start;
+    let mut cut = None;
+    while cut.is_none() && now < start + bound * 2 {
+        now = router.poll_timeout().max(now + Duration::from_millis(1));
+        b.send(&mut router, now, &heartbeat_bytes());
+        router.handle_timeout(now);
+        cut = events(&mut router, now).into_iter().find_map(|e| match e {
+            Event::LinkCut { link, reason } => Some((link, reason)),
+            _ => None,
+        });
+    }
+    let (link, reason) = cut.expect("b was cut");
+    assert_eq!(link, b.link);
+    assert!(
+        matches!(reason, CloseReason::SlowConsumer { .. }),
+        "{reason}"
+    );
+    assert_eq!(
+        now,
+        start + bound,
+        "cut at its bound (a timer of its own), not at the next housekeeping tick"
+    );
+    assert!(router.wants_read(a.link), "a runs again at the cut");
+}
