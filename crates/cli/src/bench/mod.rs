@@ -14,6 +14,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use common::Common;
 use serde::Serialize;
+use trellis_tools::bench::losses::{record_reliable_loss, ReliableLoss};
 use trellis_tools::bench::results::{Meta, Results};
 use trellis_tools::bench::{agents, Mode, Setup};
 
@@ -69,8 +70,9 @@ pub(crate) struct AgentArgs {
     name: String,
 }
 
-/// Run one benchmark inside its results folder and print what it found.
-fn with_results<T: Serialize>(
+/// Run one benchmark inside its results folder and print what it found. Reliable data it
+/// lost makes the run a fault (`bench::losses`): not complete, and the command fails.
+fn with_results<T: Serialize + ReliableLoss>(
     benchmark: &str,
     common: &Common,
     setup: &Setup,
@@ -84,9 +86,10 @@ fn with_results<T: Serialize>(
         Meta::new(benchmark, &command, setup, mode),
     )?;
     let summary = run(&results);
-    if let Err(e) = &summary {
+    match &summary {
         // What earlier cases wrote stays; meta.json names what ended the run.
-        results.fault(e.to_string());
+        Err(e) => results.fault(e.to_string()),
+        Ok(summary) => record_reliable_loss(&results, summary),
     }
     let interrupted = setup.stop.load(std::sync::atomic::Ordering::SeqCst);
     results.finish(summary.is_ok() && !interrupted)?;

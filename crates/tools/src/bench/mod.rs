@@ -12,6 +12,7 @@ pub mod clutter;
 pub mod hairpin;
 pub mod human;
 pub mod latency;
+pub mod losses;
 pub mod matrix;
 mod network;
 pub mod oneway;
