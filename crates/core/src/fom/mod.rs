@@ -36,6 +36,7 @@ mod definitions;
 mod error;
 mod extend;
 mod format;
+mod lines;
 mod merge;
 mod mim;
 mod parse;
