@@ -14,11 +14,23 @@ use super::{
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
+use std::fmt;
 
 const OBJECT_ROOT: &str = "HLAobjectRoot";
 const INTERACTION_ROOT: &str = "HLAinteractionRoot";
 
-/// Resolves names of transportations, orders and dimensions, collecting errors.
+/// An attribute or parameter in messages: its class's qualified name and its own, joined
+/// only when a message needs them.
+struct MemberName<'a>(&'a str, &'a str);
+
+impl fmt::Display for MemberName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+/// Resolves names of transportations, orders and dimensions, collecting errors. The owner
+/// each takes names what is resolved in messages.
 struct Resolver<'a> {
     transportations: &'a Transportations,
     dimensions: &'a BTreeMap<String, DimensionHandle>,
@@ -26,7 +38,12 @@ struct Resolver<'a> {
 }
 
 impl Resolver<'_> {
-    fn transportation(&mut self, name: Option<&str>, site: &Site, owner: &str) -> Transportation {
+    fn transportation(
+        &mut self,
+        name: Option<&str>,
+        site: &Site,
+        owner: &dyn fmt::Display,
+    ) -> Transportation {
         let name = name.unwrap_or("HLAreliable");
         match self.transportations.get(name) {
             Some((reliable, _)) => Transportation {
@@ -46,7 +63,7 @@ impl Resolver<'_> {
         }
     }
 
-    fn order(&mut self, name: Option<&str>, site: &Site, owner: &str) -> Order {
+    fn order(&mut self, name: Option<&str>, site: &Site, owner: &dyn fmt::Display) -> Order {
         match name {
             None | Some("Receive") => Order::Receive,
             Some("TimeStamp") => Order::TimeStamp,
@@ -61,7 +78,7 @@ impl Resolver<'_> {
     }
 
     /// The Trellis `keepLatest` extension of an attribute: absent is off.
-    fn keep_latest(&mut self, value: Option<&str>, site: &Site, owner: &str) -> bool {
+    fn keep_latest(&mut self, value: Option<&str>, site: &Site, owner: &dyn fmt::Display) -> bool {
         match value.map(str::to_ascii_lowercase).as_deref() {
             None | Some("false") | Some("no") => false,
             Some("true") | Some("yes") => true,
@@ -75,7 +92,11 @@ impl Resolver<'_> {
         }
     }
 
-    fn dimensions(&mut self, refs: &[(String, Site)], owner: &str) -> Vec<DimensionHandle> {
+    fn dimensions(
+        &mut self,
+        refs: &[(String, Site)],
+        owner: &dyn fmt::Display,
+    ) -> Vec<DimensionHandle> {
         let mut out = Vec::new();
         for (name, site) in refs {
             match self.dimensions.get(name) {
@@ -117,7 +138,7 @@ struct DimensionDecls {
     order: Vec<String>,
 }
 
-pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> {
+pub(crate) fn merge(mut modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> {
     let mut errors = Vec::new();
     let mut warnings: Vec<FomWarning> = modules.iter().flat_map(|m| m.warnings.clone()).collect();
     let mut objects = Tree::new("objectClass", "attribute");
@@ -132,11 +153,11 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
     let mut transportation_order = Vec::new();
     let mut dimension_decls = DimensionDecls::default();
     // One pass, module by module, so errors come in the order of the files.
-    for module in &modules {
-        if let Some(root) = &module.objects {
+    for module in &mut modules {
+        if let Some(root) = module.objects.take() {
             objects.add(root, None, &mut errors);
         }
-        if let Some(root) = &module.interactions {
+        if let Some(root) = module.interactions.take() {
             interactions.add(root, None, &mut errors);
         }
         add_transportations(
@@ -292,9 +313,12 @@ fn members_in_declaration_order<'t, H: Copy>(
     tree: &'t Tree,
     class_handles: &FxHashMap<&str, H>,
 ) -> Vec<(H, &'t String, &'t Member)> {
-    let mut seen: FxHashSet<(&str, &str)> = FxHashSet::default();
+    let mut seen: FxHashSet<(usize, &str)> = FxHashSet::default();
     let mut out = Vec::new();
-    for (qualified, name) in &tree.member_order {
+    for (place, name) in &tree.member_order {
+        let Some(qualified) = tree.declaration_order.get(*place) else {
+            continue;
+        };
         let Some(member) = tree
             .classes
             .get(qualified)
@@ -302,7 +326,7 @@ fn members_in_declaration_order<'t, H: Copy>(
         else {
             continue;
         };
-        if seen.insert((qualified.as_str(), name.as_str())) {
+        if seen.insert((*place, name.as_str())) {
             out.push((class_handles[qualified.as_str()], name, member));
         }
     }
@@ -335,7 +359,7 @@ fn object_classes(
     }
     let mut attributes = Vec::new();
     for (class, name, member) in members_in_declaration_order(objects, &index) {
-        let owner = format!("{}.{name}", classes[class.0 as usize].qualified_name);
+        let owner = &MemberName(&classes[class.0 as usize].qualified_name, name);
         let attribute = Attribute {
             handle: AttributeHandle(attributes.len() as u32),
             class,
@@ -344,14 +368,14 @@ fn object_classes(
             transportation: resolver.transportation(
                 member.transportation.as_deref(),
                 &member.site,
-                &owner,
+                owner,
             ),
-            order: resolver.order(member.order.as_deref(), &member.site, &owner),
-            dimensions: resolver.dimensions(&member.dimensions, &owner),
+            order: resolver.order(member.order.as_deref(), &member.site, owner),
+            dimensions: resolver.dimensions(&member.dimensions, owner),
             keep_latest: resolver.keep_latest(
                 member.properties.keep_latest.as_deref(),
                 &member.site,
-                &owner,
+                owner,
             ),
         };
         classes[class.0 as usize].attributes.push(attribute.handle);
