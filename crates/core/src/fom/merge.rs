@@ -10,7 +10,7 @@ use super::update_rates;
 use super::{
     Attribute, AttributeHandle, Dimension, DimensionHandle, InteractionClass,
     InteractionClassHandle, ObjectClass, ObjectClassHandle, ObjectModel, Order, Parameter,
-    ParameterHandle, Transportation,
+    ParameterHandle, Transportation, MAX_CLASSES,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
@@ -185,6 +185,7 @@ pub(crate) fn merge(mut modules: Vec<Module>) -> Result<ObjectModel, Vec<FomErro
     let (object_classes, attributes) = object_classes(&objects, &mut resolver);
     let (interaction_classes, parameters) = interaction_classes(&interactions, &mut resolver);
     errors.extend(resolver.errors);
+    errors.extend(class_limit_exceeded(&modules, &objects, &interactions));
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -200,6 +201,50 @@ pub(crate) fn merge(mut modules: Vec<Module>) -> Result<ObjectModel, Vec<FomErro
         transportation_types(&transportations, &transportation_order),
         update_rates,
         warnings,
+    ))
+}
+
+/// The error of a model with more classes than a federation can hold ([`MAX_CLASSES`]),
+/// at the module whose classes pass the limit: such a model would load, and be created,
+/// and then no federate could join it. Refused as unreadable (ErrorReadingFDD at create
+/// and join) rather than inconsistent: nothing in it contradicts anything else.
+fn class_limit_exceeded(
+    modules: &[Module],
+    objects: &Tree,
+    interactions: &Tree,
+) -> Option<FomError> {
+    let (object_count, interaction_count) = (objects.classes.len(), interactions.classes.len());
+    let total = object_count + interaction_count;
+    if total <= MAX_CLASSES {
+        return None;
+    }
+    // Classes each file declared first, to find the module that passes the limit.
+    let mut added: FxHashMap<&str, usize> = FxHashMap::default();
+    for class in objects
+        .classes
+        .values()
+        .chain(interactions.classes.values())
+    {
+        *added.entry(&class.site.file).or_default() += 1;
+    }
+    let mut so_far = 0;
+    let module = modules.iter().find(|module| {
+        so_far += added.get(module.file.as_str()).copied().unwrap_or(0);
+        so_far > MAX_CLASSES
+    })?;
+    let site = Site {
+        file: module.file.clone(),
+        line: module.line,
+    };
+    Some(site.error(
+        "objectModel",
+        format!(
+            "the model has {total} classes ({object_count} object classes and \
+             {interaction_count} interaction classes, the MIM's included), more than the \
+             {MAX_CLASSES} a federation can hold (object and interaction classes together); \
+             this module's {} classes pass the limit",
+            added.get(module.file.as_str()).copied().unwrap_or(0)
+        ),
     ))
 }
 

@@ -63,6 +63,11 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// The most classes a federation's model may have, object and interaction classes
+/// together, the MIM's included: the federate library's interest ids number a class in 12
+/// bits ([`crate::federate::layout`]). A model with more is refused when it is loaded.
+pub const MAX_CLASSES: usize = crate::federate::layout::MAX_CLASSES;
+
 macro_rules! handle {
     ($name:ident) => {
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -62,6 +62,8 @@ pub(crate) struct TransportationDecl {
 
 pub(crate) struct Module {
     pub file: String,
+    /// The line of its `<objectModel>`, for messages about the module as a whole.
+    pub line: u32,
     pub objects: Option<ClassDecl>,
     pub interactions: Option<ClassDecl>,
     pub dimensions: Vec<DimensionDecl>,
@@ -407,6 +409,7 @@ fn parse_document(
     parser.warnings.sort_by_key(|w| w.line);
     Ok(Module {
         file: file.to_owned(),
+        line: lines.of(root),
         objects,
         interactions,
         dimensions,
