@@ -12,8 +12,10 @@
 //! differs from the one it inherits is the inherited one. Anything that differs is refused.
 
 use super::error::{FomError, FomWarning, Site};
+use super::members::Members;
 use super::parse::{ClassDecl, MemberDecl, MemberProperties};
 use rustc_hash::FxHashMap;
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 /// A member (attribute or parameter) as defined, with where.
@@ -39,15 +41,17 @@ fn shown(value: Option<&str>) -> String {
 }
 
 impl Member {
-    fn from_decl(decl: &MemberDecl) -> Member {
-        Member {
-            data_type: decl.data_type.clone(),
-            transportation: decl.transportation.clone(),
-            order: decl.order.clone(),
-            dimensions: decl.dimensions.clone(),
-            properties: decl.properties.clone(),
-            site: decl.site.clone(),
-        }
+    /// A declaration's name, and the member it declares.
+    fn from_decl(decl: MemberDecl) -> (String, Member) {
+        let member = Member {
+            data_type: decl.data_type,
+            transportation: decl.transportation,
+            order: decl.order,
+            dimensions: decl.dimensions,
+            properties: decl.properties,
+            site: decl.site,
+        };
+        (decl.name, member)
     }
 
     /// Every property the standard compares, by its OMT element name.
@@ -117,7 +121,7 @@ pub(crate) struct Definition {
     pub transportation: Option<String>,
     pub order: Option<String>,
     pub dimensions: Option<Vec<(String, Site)>>,
-    pub members: BTreeMap<String, Member>,
+    pub members: Members,
     /// Trellis extension; any definition may state it (a small module can mark a class of
     /// another by repeating it as scaffolding), and those that do must agree.
     pub keep_latest: Option<String>,
@@ -159,11 +163,13 @@ pub(crate) struct Class {
     pub name: String,
     pub parent: Option<String>,
     pub site: Site,
+    /// Its place in [`Tree::declaration_order`].
+    pub place: usize,
     /// The definitions with members of their own, in the order met; all must match the
     /// fullest (or restate it, see [`Definition::restates`]).
     full: Vec<Definition>,
     scaffolding: Vec<Definition>,
-    pub members: BTreeMap<String, Member>,
+    pub members: Members,
     pub transportation: Option<(String, Site)>,
     pub order: Option<(String, Site)>,
     pub dimensions: Option<(Vec<(String, Site)>, Site)>,
@@ -177,9 +183,9 @@ pub(crate) struct Tree {
     /// Qualified names in the order first met: modules in the order given, each module's
     /// classes depth first as written. Handles are numbered in this order.
     pub declaration_order: Vec<String>,
-    /// (qualified class name, member name) in the order first met, likewise; a member
-    /// restated by a later module keeps its first place.
-    pub member_order: Vec<(String, String)>,
+    /// (the class's place in `declaration_order`, member name) in the order first met,
+    /// likewise; a member restated by a later module keeps its first place.
+    pub member_order: Vec<(usize, String)>,
     /// Each class name's first qualified name and place, to catch a module that repeats a
     /// class under another parent: merging by qualified name would silently fork it.
     first_by_name: FxHashMap<String, (String, Site)>,
@@ -220,7 +226,7 @@ impl Tree {
     /// One module's class `decl` (and its subclasses) under `parent`.
     pub(crate) fn add(
         &mut self,
-        decl: &ClassDecl,
+        mut decl: ClassDecl,
         parent: Option<&str>,
         errors: &mut Vec<FomError>,
     ) {
@@ -228,35 +234,41 @@ impl Tree {
             Some(p) => format!("{p}.{}", decl.name),
             None => decl.name.clone(),
         };
-        self.check_parent(decl, parent, &qualified, errors);
-        let definition = self.definition(decl, &qualified, errors);
-        if !self.classes.contains_key(&qualified) {
-            self.declaration_order.push(qualified.clone());
-        }
+        self.check_parent(&decl, parent, &qualified, errors);
+        let children = std::mem::take(&mut decl.children);
+        let class = match self.classes.entry(qualified.clone()) {
+            Entry::Occupied(class) => class.into_mut(),
+            Entry::Vacant(vacant) => {
+                self.declaration_order.push(qualified.clone());
+                vacant.insert(Class {
+                    name: decl.name.clone(),
+                    parent: parent.map(str::to_owned),
+                    site: decl.site.clone(),
+                    place: self.declaration_order.len() - 1,
+                    full: Vec::new(),
+                    scaffolding: Vec::new(),
+                    members: Members::default(),
+                    transportation: None,
+                    order: None,
+                    dimensions: None,
+                    keep_latest: None,
+                })
+            }
+        };
         // Duplicates are dropped where handles are numbered.
+        let place = class.place;
         self.member_order
-            .extend((decl.members.iter()).map(|m| (qualified.clone(), m.name.clone())));
-        let class = self
-            .classes
-            .entry(qualified.clone())
-            .or_insert_with(|| Class {
-                name: decl.name.clone(),
-                parent: parent.map(str::to_owned),
-                site: decl.site.clone(),
-                full: Vec::new(),
-                scaffolding: Vec::new(),
-                members: BTreeMap::new(),
-                transportation: None,
-                order: None,
-                dimensions: None,
-                keep_latest: None,
-            });
-        if definition.is_scaffolding() {
-            class.scaffolding.push(definition);
+            .extend((decl.members.iter()).map(|m| (place, m.name.clone())));
+        let definition = definition(decl, &qualified, self.member_kind, errors);
+        // Most classes have one definition: no room for more until a second comes.
+        let definitions = if definition.is_scaffolding() {
+            &mut class.scaffolding
         } else {
-            class.full.push(definition);
-        }
-        for child in &decl.children {
+            &mut class.full
+        };
+        definitions.reserve_exact(1);
+        definitions.push(definition);
+        for child in children {
             self.add(child, Some(&qualified), errors);
         }
     }
@@ -288,38 +300,6 @@ impl Tree {
                 self.first_by_name
                     .insert(decl.name.clone(), (qualified.to_owned(), decl.site.clone()));
             }
-        }
-    }
-
-    fn definition(
-        &self,
-        decl: &ClassDecl,
-        qualified: &str,
-        errors: &mut Vec<FomError>,
-    ) -> Definition {
-        let mut members = BTreeMap::new();
-        for member in &decl.members {
-            if let Some(first) = members.get(&member.name) {
-                let first: &Member = first;
-                errors.push(member.site.error(
-                    self.member_kind,
-                    format!(
-                        "{qualified}: {} {} is declared twice in this module (first at {})",
-                        self.member_kind, member.name, first.site
-                    ),
-                ));
-                continue;
-            }
-            members.insert(member.name.clone(), Member::from_decl(member));
-        }
-        Definition {
-            site: decl.site.clone(),
-            sharing: decl.sharing.clone(),
-            transportation: decl.transportation.clone(),
-            order: decl.order.clone(),
-            dimensions: decl.dimensions.clone(),
-            members,
-            keep_latest: decl.keep_latest.clone(),
         }
     }
 
@@ -370,7 +350,7 @@ impl Tree {
                 continue;
             };
             let mut restated = Vec::new();
-            for (member, decl) in &class.members {
+            for (member, decl) in class.members.iter() {
                 let Some((ancestor, inherited)) = self.inherited(class, member) else {
                     continue;
                 };
@@ -393,9 +373,7 @@ impl Tree {
                 }
             }
             if let Some(class) = self.classes.get_mut(&qualified) {
-                for member in restated {
-                    class.members.remove(&member);
-                }
+                class.members.remove_all(restated);
             }
         }
     }
@@ -411,6 +389,35 @@ impl Tree {
             ancestor = up.parent.as_deref();
         }
         None
+    }
+}
+
+/// One module's definition of the class `qualified`, whose members are `member_kind`s.
+fn definition(
+    decl: ClassDecl,
+    qualified: &str,
+    member_kind: &str,
+    errors: &mut Vec<FomError>,
+) -> Definition {
+    let declared = decl.members.into_iter().map(Member::from_decl).collect();
+    let (members, duplicates) = Members::new(declared);
+    for duplicate in duplicates {
+        errors.push(duplicate.site.error(
+            member_kind,
+            format!(
+                "{qualified}: {member_kind} {} is declared twice in this module (first at {})",
+                duplicate.name, duplicate.first
+            ),
+        ));
+    }
+    Definition {
+        site: decl.site,
+        sharing: decl.sharing,
+        transportation: decl.transportation,
+        order: decl.order,
+        dimensions: decl.dimensions,
+        members,
+        keep_latest: decl.keep_latest,
     }
 }
 
@@ -537,7 +544,7 @@ fn compare(
             ));
         }
     }
-    for (name, member) in &here.members {
+    for (name, member) in here.members.iter() {
         match first.members.get(name) {
             None => errors.push(member.site.error(
                 member_kind,
@@ -556,7 +563,7 @@ fn compare(
             }
         }
     }
-    for (name, theirs) in &first.members {
+    for (name, theirs) in first.members.iter() {
         if !here.members.contains_key(name) {
             errors.push(here.site.error(
                 kind,

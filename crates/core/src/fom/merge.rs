@@ -10,15 +10,27 @@ use super::update_rates;
 use super::{
     Attribute, AttributeHandle, Dimension, DimensionHandle, InteractionClass,
     InteractionClassHandle, ObjectClass, ObjectClassHandle, ObjectModel, Order, Parameter,
-    ParameterHandle, Transportation,
+    ParameterHandle, Transportation, MAX_CLASSES,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
+use std::fmt;
 
 const OBJECT_ROOT: &str = "HLAobjectRoot";
 const INTERACTION_ROOT: &str = "HLAinteractionRoot";
 
-/// Resolves names of transportations, orders and dimensions, collecting errors.
+/// An attribute or parameter in messages: its class's qualified name and its own, joined
+/// only when a message needs them.
+struct MemberName<'a>(&'a str, &'a str);
+
+impl fmt::Display for MemberName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+/// Resolves names of transportations, orders and dimensions, collecting errors. The owner
+/// each takes names what is resolved in messages.
 struct Resolver<'a> {
     transportations: &'a Transportations,
     dimensions: &'a BTreeMap<String, DimensionHandle>,
@@ -26,7 +38,12 @@ struct Resolver<'a> {
 }
 
 impl Resolver<'_> {
-    fn transportation(&mut self, name: Option<&str>, site: &Site, owner: &str) -> Transportation {
+    fn transportation(
+        &mut self,
+        name: Option<&str>,
+        site: &Site,
+        owner: &dyn fmt::Display,
+    ) -> Transportation {
         let name = name.unwrap_or("HLAreliable");
         match self.transportations.get(name) {
             Some((reliable, _)) => Transportation {
@@ -46,7 +63,7 @@ impl Resolver<'_> {
         }
     }
 
-    fn order(&mut self, name: Option<&str>, site: &Site, owner: &str) -> Order {
+    fn order(&mut self, name: Option<&str>, site: &Site, owner: &dyn fmt::Display) -> Order {
         match name {
             None | Some("Receive") => Order::Receive,
             Some("TimeStamp") => Order::TimeStamp,
@@ -61,7 +78,7 @@ impl Resolver<'_> {
     }
 
     /// The Trellis `keepLatest` extension of an attribute: absent is off.
-    fn keep_latest(&mut self, value: Option<&str>, site: &Site, owner: &str) -> bool {
+    fn keep_latest(&mut self, value: Option<&str>, site: &Site, owner: &dyn fmt::Display) -> bool {
         match value.map(str::to_ascii_lowercase).as_deref() {
             None | Some("false") | Some("no") => false,
             Some("true") | Some("yes") => true,
@@ -75,7 +92,11 @@ impl Resolver<'_> {
         }
     }
 
-    fn dimensions(&mut self, refs: &[(String, Site)], owner: &str) -> Vec<DimensionHandle> {
+    fn dimensions(
+        &mut self,
+        refs: &[(String, Site)],
+        owner: &dyn fmt::Display,
+    ) -> Vec<DimensionHandle> {
         let mut out = Vec::new();
         for (name, site) in refs {
             match self.dimensions.get(name) {
@@ -117,7 +138,7 @@ struct DimensionDecls {
     order: Vec<String>,
 }
 
-pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> {
+pub(crate) fn merge(mut modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> {
     let mut errors = Vec::new();
     let mut warnings: Vec<FomWarning> = modules.iter().flat_map(|m| m.warnings.clone()).collect();
     let mut objects = Tree::new("objectClass", "attribute");
@@ -132,11 +153,11 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
     let mut transportation_order = Vec::new();
     let mut dimension_decls = DimensionDecls::default();
     // One pass, module by module, so errors come in the order of the files.
-    for module in &modules {
-        if let Some(root) = &module.objects {
+    for module in &mut modules {
+        if let Some(root) = module.objects.take() {
             objects.add(root, None, &mut errors);
         }
-        if let Some(root) = &module.interactions {
+        if let Some(root) = module.interactions.take() {
             interactions.add(root, None, &mut errors);
         }
         add_transportations(
@@ -164,6 +185,7 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
     let (object_classes, attributes) = object_classes(&objects, &mut resolver);
     let (interaction_classes, parameters) = interaction_classes(&interactions, &mut resolver);
     errors.extend(resolver.errors);
+    errors.extend(class_limit_exceeded(&modules, &objects, &interactions));
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -179,6 +201,50 @@ pub(crate) fn merge(modules: Vec<Module>) -> Result<ObjectModel, Vec<FomError>> 
         transportation_types(&transportations, &transportation_order),
         update_rates,
         warnings,
+    ))
+}
+
+/// The error of a model with more classes than a federation can hold ([`MAX_CLASSES`]),
+/// at the module whose classes pass the limit: such a model would load, and be created,
+/// and then no federate could join it. Refused as unreadable (ErrorReadingFDD at create
+/// and join) rather than inconsistent: nothing in it contradicts anything else.
+fn class_limit_exceeded(
+    modules: &[Module],
+    objects: &Tree,
+    interactions: &Tree,
+) -> Option<FomError> {
+    let (object_count, interaction_count) = (objects.classes.len(), interactions.classes.len());
+    let total = object_count + interaction_count;
+    if total <= MAX_CLASSES {
+        return None;
+    }
+    // Classes each file declared first, to find the module that passes the limit.
+    let mut added: FxHashMap<&str, usize> = FxHashMap::default();
+    for class in objects
+        .classes
+        .values()
+        .chain(interactions.classes.values())
+    {
+        *added.entry(&class.site.file).or_default() += 1;
+    }
+    let mut so_far = 0;
+    let module = modules.iter().find(|module| {
+        so_far += added.get(module.file.as_str()).copied().unwrap_or(0);
+        so_far > MAX_CLASSES
+    })?;
+    let site = Site {
+        file: module.file.clone(),
+        line: module.line,
+    };
+    Some(site.error(
+        "objectModel",
+        format!(
+            "the model has {total} classes ({object_count} object classes and \
+             {interaction_count} interaction classes, the MIM's included), more than the \
+             {MAX_CLASSES} a federation can hold (object and interaction classes together); \
+             this module's {} classes pass the limit",
+            added.get(module.file.as_str()).copied().unwrap_or(0)
+        ),
     ))
 }
 
@@ -292,9 +358,12 @@ fn members_in_declaration_order<'t, H: Copy>(
     tree: &'t Tree,
     class_handles: &FxHashMap<&str, H>,
 ) -> Vec<(H, &'t String, &'t Member)> {
-    let mut seen: FxHashSet<(&str, &str)> = FxHashSet::default();
+    let mut seen: FxHashSet<(usize, &str)> = FxHashSet::default();
     let mut out = Vec::new();
-    for (qualified, name) in &tree.member_order {
+    for (place, name) in &tree.member_order {
+        let Some(qualified) = tree.declaration_order.get(*place) else {
+            continue;
+        };
         let Some(member) = tree
             .classes
             .get(qualified)
@@ -302,7 +371,7 @@ fn members_in_declaration_order<'t, H: Copy>(
         else {
             continue;
         };
-        if seen.insert((qualified.as_str(), name.as_str())) {
+        if seen.insert((*place, name.as_str())) {
             out.push((class_handles[qualified.as_str()], name, member));
         }
     }
@@ -335,7 +404,7 @@ fn object_classes(
     }
     let mut attributes = Vec::new();
     for (class, name, member) in members_in_declaration_order(objects, &index) {
-        let owner = format!("{}.{name}", classes[class.0 as usize].qualified_name);
+        let owner = &MemberName(&classes[class.0 as usize].qualified_name, name);
         let attribute = Attribute {
             handle: AttributeHandle(attributes.len() as u32),
             class,
@@ -344,14 +413,14 @@ fn object_classes(
             transportation: resolver.transportation(
                 member.transportation.as_deref(),
                 &member.site,
-                &owner,
+                owner,
             ),
-            order: resolver.order(member.order.as_deref(), &member.site, &owner),
-            dimensions: resolver.dimensions(&member.dimensions, &owner),
+            order: resolver.order(member.order.as_deref(), &member.site, owner),
+            dimensions: resolver.dimensions(&member.dimensions, owner),
             keep_latest: resolver.keep_latest(
                 member.properties.keep_latest.as_deref(),
                 &member.site,
-                &owner,
+                owner,
             ),
         };
         classes[class.0 as usize].attributes.push(attribute.handle);

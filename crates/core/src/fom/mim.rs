@@ -157,11 +157,21 @@ impl ObjectModel {
         if is_builtin_mim_designator(mim_designator) {
             return ObjectModel::load(modules).map_err(MimError::Modules);
         }
-        let mim_text =
-            std::fs::read_to_string(mim_designator).map_err(|e| MimError::CouldNotOpen {
-                designator: mim_designator.to_owned(),
-                reason: e.to_string(),
-            })?;
+        let mim_text = match read_module(Path::new(mim_designator)) {
+            Ok(text) => text,
+            Err(Unreadable::Open(e)) => {
+                return Err(MimError::CouldNotOpen {
+                    designator: mim_designator.to_owned(),
+                    reason: e.to_string(),
+                })
+            }
+            Err(Unreadable::NotUtf8(error)) => {
+                return Err(MimError::Invalid {
+                    designator: mim_designator.to_owned(),
+                    errors: FomErrors(vec![error]),
+                })
+            }
+        };
         let sources = read_modules(modules).map_err(MimError::Modules)?;
         let borrowed: Vec<(&str, &str)> = sources
             .iter()
@@ -250,20 +260,21 @@ pub(super) fn read_modules<P: AsRef<Path>>(
     let mut errors = Vec::new();
     for path in paths {
         let name = path.as_ref().display().to_string();
-        match std::fs::read_to_string(path.as_ref()) {
+        match read_module(path.as_ref()) {
             Ok(text) => sources.push((name, text)),
-            Err(e)
+            Err(Unreadable::Open(e))
                 if e.kind() == std::io::ErrorKind::NotFound
                     && is_standard_mim_designator(&name) =>
             {
                 sources.push((STANDARD_MIM_FILE.to_owned(), STANDARD_MIM_XML.to_owned()));
             }
-            Err(e) => errors.push(FomError {
+            Err(Unreadable::Open(e)) => errors.push(FomError {
                 file: name,
                 line: 0,
                 element: "file".into(),
                 message: format!("cannot read: {e}"),
             }),
+            Err(Unreadable::NotUtf8(error)) => errors.push(error),
         }
     }
     if errors.is_empty() {
@@ -271,4 +282,54 @@ pub(super) fn read_modules<P: AsRef<Path>>(
     } else {
         Err(FomErrors(errors))
     }
+}
+
+/// Why a module's text could not be had.
+enum Unreadable {
+    /// The file could not be read (CouldNotOpenFDD / CouldNotOpenMIM).
+    Open(std::io::Error),
+    /// It was read, but is not UTF-8 (ErrorReadingFDD / ErrorReadingMIM): the error names
+    /// the byte offset and line of the first byte that is not.
+    NotUtf8(FomError),
+}
+
+/// The text of the module at `path`.
+fn read_module(path: &Path) -> Result<String, Unreadable> {
+    let bytes = std::fs::read(path).map_err(Unreadable::Open)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        Unreadable::NotUtf8(not_utf8(&path.display().to_string(), e.as_bytes(), offset))
+    })
+}
+
+/// The error of module `file`, whose `bytes` are UTF-8 up to `offset` only: its line is
+/// one more than the newlines before it; a module that declares another encoding is told
+/// so (Trellis reads UTF-8 modules only, as the standard's schema examples are written).
+fn not_utf8(file: &str, bytes: &[u8], offset: usize) -> FomError {
+    let line = bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
+    let declared = declared_encoding(&bytes[..offset])
+        .filter(|encoding| !encoding.eq_ignore_ascii_case("UTF-8"))
+        .map(|encoding| format!(" (it declares encoding {encoding:?}; convert it to UTF-8)"))
+        .unwrap_or_default();
+    FomError {
+        file: file.to_owned(),
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        element: "xml".into(),
+        message: format!(
+            "not valid UTF-8 at byte offset {offset} (byte 0x{:02X}){declared}",
+            bytes.get(offset).copied().unwrap_or_default()
+        ),
+    }
+}
+
+/// The `encoding` of an XML declaration at the start of `bytes` (valid UTF-8), if any.
+fn declared_encoding(bytes: &[u8]) -> Option<&str> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let declaration = text.trim_start_matches('\u{feff}').strip_prefix("<?xml")?;
+    let declaration = &declaration[..declaration.find("?>")?];
+    let value = declaration.split("encoding").nth(1)?.trim_start();
+    let value = value.strip_prefix('=')?.trim_start();
+    let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let value = &value[1..];
+    Some(&value[..value.find(quote)?])
 }

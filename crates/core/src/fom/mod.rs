@@ -36,6 +36,8 @@ mod definitions;
 mod error;
 mod extend;
 mod format;
+mod lines;
+mod members;
 mod merge;
 mod mim;
 mod parse;
@@ -60,6 +62,11 @@ pub use update_rates::UpdateRate;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// The most classes a federation's model may have, object and interaction classes
+/// together, the MIM's included: the federate library's interest ids number a class in 12
+/// bits ([`crate::federate::layout`]). A model with more is refused when it is loaded.
+pub const MAX_CLASSES: usize = crate::federate::layout::MAX_CLASSES;
 
 macro_rules! handle {
     ($name:ident) => {
@@ -297,24 +304,19 @@ impl ObjectModel {
     }
 
     /// FNV-1a over a canonical listing of the merged model (not of file names), so
-    /// federates can tell whether they loaded the same model.
+    /// federates can tell whether they loaded the same model. Each entry is hashed as it is
+    /// formatted, with a zero byte after it, allocating nothing.
     fn compute_fingerprint(&self) -> u64 {
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut feed = |text: &str| {
-            for byte in text.bytes().chain([0u8]) {
-                hash ^= u64::from(byte);
-                hash = hash.wrapping_mul(0x0100_0000_01b3);
-            }
-        };
+        let mut hash = Fnv::default();
         for class in &self.object_classes {
-            feed(&class.qualified_name);
+            hash.entry(format_args!("{}", class.qualified_name));
             // Only when set, so models without the extension keep their fingerprints.
             if class.keep_latest {
-                feed("keepLatest");
+                hash.entry(format_args!("keepLatest"));
             }
             for &a in &class.attributes {
                 let a = self.attribute(a);
-                feed(&format!(
+                hash.entry(format_args!(
                     "{}|{}|{}|{}|{:?}|{:?}",
                     a.name,
                     a.data_type,
@@ -325,12 +327,12 @@ impl ObjectModel {
                 ));
                 // Only when set, so models without the extension keep their fingerprints.
                 if a.keep_latest {
-                    feed("keepLatest");
+                    hash.entry(format_args!("keepLatest"));
                 }
             }
         }
         for class in &self.interaction_classes {
-            feed(&format!(
+            hash.entry(format_args!(
                 "{}|{}|{}|{:?}|{:?}",
                 class.qualified_name,
                 class.transportation.name,
@@ -340,22 +342,22 @@ impl ObjectModel {
             ));
             for &p in &class.parameters {
                 let p = self.parameter(p);
-                feed(&format!("{}|{}", p.name, p.data_type));
+                hash.entry(format_args!("{}|{}", p.name, p.data_type));
             }
         }
         for d in &self.dimensions {
-            feed(&format!("{}|{}", d.name, d.upper_bound));
+            hash.entry(format_args!("{}|{}", d.name, d.upper_bound));
         }
         for t in &self.transportation_types {
-            feed(&format!("{}|{}", t.name, t.reliable));
+            hash.entry(format_args!("{}|{}", t.name, t.reliable));
         }
         for r in &self.update_rates {
-            feed(&format!("{}|{}", r.name, r.rate));
+            hash.entry(format_args!("{}|{}", r.name, r.rate));
         }
         for listing in self.data_types.canonical() {
-            feed(&listing);
+            hash.entry(format_args!("{listing}"));
         }
-        hash
+        hash.0
     }
 
     /// What the modules hold that was read leniently: sloppiness that changes nothing at
@@ -576,6 +578,38 @@ impl ObjectModel {
             .collect();
         out.sort();
         out
+    }
+}
+
+/// FNV-1a, fed through `fmt::Write` so that entries are hashed as they are formatted.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    /// One entry of the listing, and the zero byte that ends it.
+    fn entry(&mut self, text: std::fmt::Arguments<'_>) {
+        // Writing to a hash cannot fail.
+        let _ = std::fmt::Write::write_fmt(self, text);
+        self.bytes(&[0]);
+    }
+}
+
+impl std::fmt::Write for Fnv {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.bytes(text.as_bytes());
+        Ok(())
     }
 }
 

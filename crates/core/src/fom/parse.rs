@@ -3,6 +3,7 @@
 use super::datatypes::{parse_data_types, DataTypeDecl};
 use super::error::{respelled, spellings, FomError, FomWarning, Site};
 use super::format;
+use super::lines::Lines;
 use super::update_rates::UpdateRateDecl;
 use roxmltree::{Document, Node};
 use rustc_hash::FxHashMap;
@@ -61,6 +62,8 @@ pub(crate) struct TransportationDecl {
 
 pub(crate) struct Module {
     pub file: String,
+    /// The line of its `<objectModel>`, for messages about the module as a whole.
+    pub line: u32,
     pub objects: Option<ClassDecl>,
     pub interactions: Option<ClassDecl>,
     pub dimensions: Vec<DimensionDecl>,
@@ -95,7 +98,7 @@ const INTERACTION_TAGS: ClassTags = ClassTags {
 
 pub(crate) struct Parser<'a> {
     file: &'a str,
-    doc: &'a Document<'a>,
+    lines: &'a Lines,
     pub(crate) errors: Vec<FomError>,
     pub(crate) warnings: Vec<FomWarning>,
 }
@@ -122,7 +125,7 @@ impl Parser<'_> {
     pub(crate) fn site(&self, node: Node<'_, '_>) -> Site {
         Site {
             file: self.file.to_owned(),
-            line: self.doc.text_pos_at(node.range().start).row,
+            line: self.lines.of(node),
         }
     }
 
@@ -383,9 +386,10 @@ fn parse_document(
             message: "the root element of an object model module is <objectModel>".into(),
         }]);
     }
+    let lines = Lines::new(doc.input_text());
     let mut parser = Parser {
         file,
-        doc,
+        lines: &lines,
         errors: Vec::new(),
         warnings,
     };
@@ -395,7 +399,7 @@ fn parse_document(
     let transportations = parser.transportations(root);
     let update_rates = parser.update_rates(root);
     let model_name = child(root, "modelIdentification").and_then(|id| text(id, "name"));
-    let (data_types, data_type_errors, data_type_warnings) = parse_data_types(file, doc, root);
+    let (data_types, data_type_errors, data_type_warnings) = parse_data_types(file, &lines, root);
     parser.errors.extend(data_type_errors);
     parser.warnings.extend(data_type_warnings);
     if !parser.errors.is_empty() {
@@ -405,6 +409,7 @@ fn parse_document(
     parser.warnings.sort_by_key(|w| w.line);
     Ok(Module {
         file: file.to_owned(),
+        line: lines.of(root),
         objects,
         interactions,
         dimensions,

@@ -6,7 +6,8 @@ use super::{
     Enumerator, Field, Selector,
 };
 use crate::fom::error::{respelled, spellings, FomError, FomWarning};
-use roxmltree::{Document, Node};
+use crate::fom::lines::Lines;
+use roxmltree::Node;
 use rustc_hash::FxHashMap;
 
 /// A declaration as parsed: the same shape as a merged type.
@@ -35,14 +36,14 @@ fn text(node: Node<'_, '_>, tag: &str) -> Option<String> {
 
 struct Parser<'a> {
     file: &'a str,
-    doc: &'a Document<'a>,
+    lines: &'a Lines,
     errors: Vec<FomError>,
     warnings: Vec<FomWarning>,
 }
 
 impl Parser<'_> {
     fn line(&self, node: Node<'_, '_>) -> u32 {
-        self.doc.text_pos_at(node.range().start).row
+        self.lines.of(node)
     }
 
     fn error(&mut self, node: Node<'_, '_>, message: impl Into<String>) {
@@ -377,12 +378,12 @@ fn parse_selectors(raw: &str) -> Option<Vec<Selector>> {
 /// twice in one module is an error at the second, naming the line of the first.
 pub(crate) fn parse_data_types(
     file: &str,
-    doc: &Document<'_>,
+    lines: &Lines,
     root: Node<'_, '_>,
 ) -> (Vec<DataTypeDecl>, Vec<FomError>, Vec<FomWarning>) {
     let mut parser = Parser {
         file,
-        doc,
+        lines,
         errors: Vec::new(),
         warnings: Vec::new(),
     };
