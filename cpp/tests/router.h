@@ -17,7 +17,19 @@
 
 class TestRouter {
  public:
-  TestRouter() : pid_(-1) {
+  TestRouter() : pid_(-1) { start("tcp://127.0.0.1:0", "", "router"); }
+
+  // A router named `name` listening on `listen` (port 0: a free one), the child of the router
+  // at `parent` ("" for none: it then holds the registry).
+  TestRouter(std::string const& listen, std::string const& parent, std::string const& name) : pid_(-1) {
+    start(listen, parent, name);
+  }
+
+  ~TestRouter() { stop(SIGTERM); }
+
+  // Starts the router (again, after stop: on the same address, `address()`, for its children
+  // and federates to redial).
+  void start(std::string const& listen, std::string const& parent, std::string const& name) {
     char const* binary = std::getenv("TRELLIS_BIN");
     if (binary == 0 || *binary == 0) throw std::runtime_error("TRELLIS_BIN names no trellis binary");
     int out[2];
@@ -28,7 +40,11 @@ class TestRouter {
       dup2(out[1], 1);
       close(out[0]);
       close(out[1]);
-      execl(binary, binary, "router", "--listen", "tcp://127.0.0.1:0", static_cast<char*>(0));
+      if (parent.empty())
+        execl(binary, binary, "router", "--listen", listen.c_str(), "--name", name.c_str(), static_cast<char*>(0));
+      else
+        execl(binary, binary, "router", "--listen", listen.c_str(), "--parent", parent.c_str(), "--name",
+              name.c_str(), static_cast<char*>(0));
       std::perror("exec trellis");
       _exit(127);
     }
@@ -36,8 +52,6 @@ class TestRouter {
     address_ = readAddress(out[0]);
     close(out[0]);
   }
-
-  ~TestRouter() { stop(SIGTERM); }
 
   // Ends the router now with `signal` (SIGKILL: as if it crashed) and waits for it.
   void stop(int signal) {
@@ -51,6 +65,7 @@ class TestRouter {
 
   // "tcp://127.0.0.1:PORT", as a local settings designator.
   std::wstring designator() const { return std::wstring(address_.begin(), address_.end()); }
+  std::string const& address() const { return address_; }
 
  private:
   // Reads the router's stdout until "listening on ADDRESS", at most 20 s.

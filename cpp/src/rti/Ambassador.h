@@ -173,6 +173,9 @@ class Ambassador : public RTIambassador {
   MessageRetractionHandle decodeMessageRetractionHandle( VariableLengthData const& encodedValue) const;
   RegionHandle decodeRegionHandle(VariableLengthData const& encodedValue) const;
 
+  // ---- Trellis's own (RTI/trellis/Extensions.h) ----
+  unsigned long long reliableMessagesLost();
+
   // ---- used by the callback trampolines ----
   FederateAmbassador& federate() { return *federate_; }
   // Logical time of the joined federation from the C ABI's value.

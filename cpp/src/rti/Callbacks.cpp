@@ -3,6 +3,8 @@
 // callback and the federate's message.
 #include "Callbacks.h"
 
+#include <RTI/trellis/Extensions.h>
+
 #include <exception>
 
 #include "Ambassador.h"
@@ -307,6 +309,15 @@ void interactionTransport(void* user, uint64_t federate, uint64_t interaction, i
                     transport(transportation)))
 }
 
+// Trellis's own callback: made to federate ambassadors that are also ReliableLossListeners.
+void reliableLost(void* user, uint64_t sender, uint64_t count) {
+  trellis::ReliableLossListener* listener = dynamic_cast<trellis::ReliableLossListener*>(&self(user).federate());
+  if (listener == 0) return;
+  bool const known = sender != TRELLIS_UNKNOWN_FEDERATE;
+  FederateHandle const handle = known ? FederateHandleFriend::create(sender) : FederateHandle();
+  TRELLIS_GUARD("reliableMessagesLost", listener->reliableMessagesLost(handle, known, count))
+}
+
 #undef TRELLIS_GUARD
 
 }  // namespace
@@ -351,6 +362,7 @@ TrellisCallbacks callbackTable(Ambassador* ambassador) {
   table.report_attribute_transportation_type = attributeTransport;
   table.confirm_interaction_transportation_type_change = interactionTransportChanged;
   table.report_interaction_transportation_type = interactionTransport;
+  table.reliable_messages_lost = reliableLost;
   return table;
 }
 

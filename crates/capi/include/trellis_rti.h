@@ -37,6 +37,11 @@
 #define TRELLIS_TRANSPORT_BEST_EFFORT 2
 
 /*
+ The sender of `reliable_messages_lost` when this federate has not heard from it yet.
+ */
+#define TRELLIS_UNKNOWN_FEDERATE UINT64_MAX
+
+/*
  Logical time representations (`trellis_time_representation`).
  */
 #define TRELLIS_TIME_INTEGER64 0
@@ -187,6 +192,11 @@ typedef struct TrellisCallbacks {
    (federate, interaction class, TRELLIS_TRANSPORT_*)
    */
   void (*report_interaction_transportation_type)(void*, uint64_t, uint64_t, int32_t);
+  /*
+   Trellis's own: (sending federate or TRELLIS_UNKNOWN_FEDERATE, count) reliable
+   messages that never arrived. Not part of 1516e; NULL leaves them to the log.
+   */
+  void (*reliable_messages_lost)(void*, uint64_t, uint64_t);
 } TrellisCallbacks;
 
 /*
@@ -829,6 +839,12 @@ TrellisStatus trellis_request_attribute_value_update_with_regions(struct Trellis
                                                                   const struct TrellisAttributeRegions *pairs_in,
                                                                   size_t pair_count,
                                                                   struct TrellisBytes tag);
+
+/*
+ Reliable messages this federate was told it lost so far (Trellis's own: the counts of its
+ reliable_messages_lost callbacks, made or not).
+ */
+TrellisStatus trellis_reliable_messages_lost(struct TrellisRti *handle, uint64_t *out);
 
 TrellisStatus trellis_get_object_class_handle(struct TrellisRti *handle,
                                               const char *name,

@@ -22,6 +22,8 @@ pub const TRELLIS_ORDER_TIMESTAMP: i32 = 2;
 /// Transportation types, as the C++ API numbers them.
 pub const TRELLIS_TRANSPORT_RELIABLE: i32 = 1;
 pub const TRELLIS_TRANSPORT_BEST_EFFORT: i32 = 2;
+/// The sender of `reliable_messages_lost` when this federate has not heard from it yet.
+pub const TRELLIS_UNKNOWN_FEDERATE: u64 = u64::MAX;
 
 /// How often the callback thread looks at the network when the federate is not joined, and
 /// the longest it holds the session lock while waiting for a callback.
@@ -136,6 +138,9 @@ pub struct TrellisCallbacks {
     /// (federate, interaction class, TRELLIS_TRANSPORT_*)
     pub report_interaction_transportation_type:
         Option<unsafe extern "C" fn(*mut c_void, u64, u64, i32)>,
+    /// Trellis's own: (sending federate or TRELLIS_UNKNOWN_FEDERATE, count) reliable
+    /// messages that never arrived. Not part of 1516e; NULL leaves them to the log.
+    pub reliable_messages_lost: Option<unsafe extern "C" fn(*mut c_void, u64, u64)>,
 }
 
 // SAFETY: the table holds C function pointers and the caller's `user` pointer, which the
@@ -183,6 +188,7 @@ impl TrellisCallbacks {
             report_attribute_transportation_type: None,
             confirm_interaction_transportation_type_change: None,
             report_interaction_transportation_type: None,
+            reliable_messages_lost: None,
         }
     }
 }

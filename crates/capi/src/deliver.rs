@@ -4,7 +4,7 @@
 
 use crate::callbacks::{
     TrellisCallbacks, TrellisValuesCallback, TRELLIS_ORDER_RECEIVE, TRELLIS_ORDER_TIMESTAMP,
-    TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE,
+    TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE, TRELLIS_UNKNOWN_FEDERATE,
 };
 use crate::ffi::{c_string, TrellisBytes, TrellisHandleValue};
 use crate::session::LocalCallback;
@@ -323,9 +323,15 @@ pub(crate) fn deliver_federate(
             &attributes,
         ),
         Callback::ConnectionLost { fault } => by_text(table, table.connection_lost, &fault),
-        // 1516e has no callback for it; the RTI logged it as a warning naming the
-        // sender and the count, and it is counted in the node's statistics.
-        Callback::ReliableMessagesLost { .. } => {}
+        // 1516e has no callback for it: Trellis's own, for federates that ask (the RTI also
+        // logged it as a warning naming the sender and the count, and counts it).
+        Callback::ReliableMessagesLost { sender, count, .. } => {
+            if let Some(f) = table.reliable_messages_lost {
+                let sender = sender.map_or(TRELLIS_UNKNOWN_FEDERATE, u64::from);
+                // SAFETY: the caller's function, with plain values.
+                unsafe { f(table.user, sender, count) };
+            }
+        }
     }
 }
 

@@ -56,6 +56,20 @@ fn invalid(status: TrellisStatus, kind: &str, value: u64) -> Failure {
     )
 }
 
+/// Reliable messages this federate was told it lost so far (Trellis's own: the counts of its
+/// reliable_messages_lost callbacks, made or not).
+#[no_mangle]
+pub extern "C" fn trellis_reliable_messages_lost(
+    handle: *mut TrellisRti,
+    out: *mut u64,
+) -> TrellisStatus {
+    with_session(handle, |session| {
+        let lost = session.joined()?.reliable_messages_lost();
+        *out_ref(out, "out")? = lost;
+        Ok(())
+    })
+}
+
 #[no_mangle]
 pub extern "C" fn trellis_get_object_class_handle(
     handle: *mut TrellisRti,

@@ -51,6 +51,12 @@ impl Link {
 }
 
 impl RtiAmbassador {
+    /// Reliable messages this federate was told it lost so far: the sum of the counts of
+    /// the `ReliableMessagesLost` callbacks handed out.
+    pub fn reliable_messages_lost(&self) -> u64 {
+        self.lost_total
+    }
+
     /// The next reliable-loss callback, if the node counted losses since the last look.
     /// Runs once per callback: the node's report counter is read, and the losses taken only
     /// when it moved.
@@ -65,6 +71,7 @@ impl RtiAmbassador {
             self.lost_pending.extend(self.link.take_reliable_losses());
         }
         let (node, count) = self.lost_pending.pop_front()?;
+        self.lost_total += count;
         let sender = self.senders.federate(node);
         tracing::warn!(
             federation = %self.federation, ?sender, %node, count,

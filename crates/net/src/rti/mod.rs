@@ -168,6 +168,8 @@ pub struct RtiAmbassador {
     lost_reports_seen: u64,
     /// Reliable losses taken from the node and not yet handed out, by sending node.
     lost_pending: std::collections::VecDeque<(trellis_core::wire::NodeId, u64)>,
+    /// Reliable messages reported lost so far (`Callback::ReliableMessagesLost` counts).
+    lost_total: u64,
     senders: losses::Senders,
 }
 
@@ -189,6 +191,7 @@ impl RtiAmbassador {
             watch: connection::Watch::default(),
             lost_reports_seen: 0,
             lost_pending: Default::default(),
+            lost_total: 0,
             senders: Default::default(),
         })
     }
