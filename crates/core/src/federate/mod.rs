@@ -167,6 +167,9 @@ pub struct Federate {
     published_interactions: BTreeSet<InteractionClassHandle>,
     object_subscriptions: BTreeMap<ObjectClassHandle, ObjectSubscription>,
     interaction_subscriptions: BTreeMap<InteractionClassHandle, Vec<Region>>,
+    /// Subscribed classes whose latest subscription was passive: they receive as the
+    /// others do, but raise no relevance advisories at publishers (`layout::ACTIVE_CELL`).
+    passive: declaration::Passive,
     interest: RoaringBitmap,
     /// Every instance this federate registered or discovered, in one entry each: an
     /// update finds its class, name and ownership with one look-up (the owned objects are
@@ -229,6 +232,7 @@ impl Federate {
             published_interactions: BTreeSet::new(),
             object_subscriptions: BTreeMap::new(),
             interaction_subscriptions: BTreeMap::new(),
+            passive: Default::default(),
             interest: RoaringBitmap::new(),
             instances: instance_table::InstanceTable::default(),
             known_classes: id_slots::IdSlots::default(),
