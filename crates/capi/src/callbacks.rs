@@ -136,6 +136,9 @@ pub struct TrellisCallbacks {
     /// (federate, interaction class, TRELLIS_TRANSPORT_*)
     pub report_interaction_transportation_type:
         Option<unsafe extern "C" fn(*mut c_void, u64, u64, i32)>,
+    /// (object, attributes, count): attribute scope advisory switch.
+    pub attributes_in_scope: Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
+    pub attributes_out_of_scope: Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
 }
 
 // SAFETY: the table holds C function pointers and the caller's `user` pointer, which the
@@ -183,6 +186,8 @@ impl TrellisCallbacks {
             report_attribute_transportation_type: None,
             confirm_interaction_transportation_type_change: None,
             report_interaction_transportation_type: None,
+            attributes_in_scope: None,
+            attributes_out_of_scope: None,
         }
     }
 }

@@ -326,6 +326,12 @@ pub(crate) fn deliver_federate(
         // 1516e has no callback for it; the RTI logged it as a warning naming the
         // sender and the count, and it is counted in the node's statistics.
         Callback::ReliableMessagesLost { .. } => {}
+        Callback::AttributesInScope { object, attributes } => {
+            plain(table, table.attributes_in_scope, object.0, &attributes)
+        }
+        Callback::AttributesOutOfScope { object, attributes } => {
+            plain(table, table.attributes_out_of_scope, object.0, &attributes)
+        }
     }
 }
 

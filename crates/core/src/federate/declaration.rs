@@ -203,6 +203,7 @@ impl Federate {
     /// publisher listens for update requests to its classes.
     pub(super) fn update_interest(&mut self) {
         self.advisories_stale();
+        self.scope_all_stale();
         let mut ids = RoaringBitmap::new();
         let cover = |ids: &mut RoaringBitmap,
                      layout: &region::CellLayout,

@@ -103,6 +103,10 @@ pub enum FederateError {
     AttributeRelevanceAdvisorySwitchIsOn,
     #[error("the attribute relevance advisory switch is already off")]
     AttributeRelevanceAdvisorySwitchIsOff,
+    #[error("the attribute scope advisory switch is already on")]
+    AttributeScopeAdvisorySwitchIsOn,
+    #[error("the attribute scope advisory switch is already off")]
+    AttributeScopeAdvisorySwitchIsOff,
     #[error("the interaction relevance advisory switch is already on")]
     InteractionRelevanceAdvisorySwitchIsOn,
     #[error("the interaction relevance advisory switch is already off")]

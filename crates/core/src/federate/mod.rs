@@ -44,6 +44,7 @@ mod receive;
 mod reclaim;
 pub mod region;
 pub mod regions;
+mod scope;
 mod send;
 pub mod time;
 mod timed;
@@ -197,6 +198,7 @@ pub struct Federate {
     sending_time_stamp: Option<LogicalTime>,
     regions: regions::RegionTable,
     advisories: advisory::Advisories,
+    scope: scope::Scope,
     /// Order and transportation changed by the federate over the defaults.
     preferences: preferences::Preferences,
     /// Keep-latest switches set at run time, over the object model's: per registered class
@@ -250,6 +252,7 @@ impl Federate {
             sending_time_stamp: None,
             regions: Default::default(),
             advisories: Default::default(),
+            scope: Default::default(),
             preferences: Default::default(),
             keep_latest: BTreeMap::new(),
             reflected: FxHashMap::default(),
@@ -311,6 +314,7 @@ impl Federate {
     /// anything queued since), then the queue.
     pub fn poll_callback(&mut self) -> Option<Callback> {
         self.refresh_advisories();
+        self.refresh_scope();
         self.release_receive_order()
             .or_else(|| self.callbacks.pop_front())
     }
@@ -318,7 +322,7 @@ impl Federate {
     /// Whether callbacks may be delivered now (without looking for new ones): held
     /// receive-order messages count only once they may be delivered.
     pub fn has_callbacks(&self) -> bool {
-        !self.callbacks.is_empty() || self.has_released_receive_order()
+        !self.callbacks.is_empty() || self.has_released_receive_order() || self.scope.pending()
     }
 
     // ---- names to handles ---------------------------------------------------------------

@@ -114,6 +114,17 @@ impl RegionTable {
             .is_some_and(|regions| super::covers(regions, region))
     }
 
+    /// The committed regions `attribute` is subscribed in at `class`, when the class was
+    /// subscribed with region handles (empty: the whole space).
+    pub(super) fn subscription_regions(
+        &self,
+        class: ObjectClassHandle,
+        attribute: AttributeHandle,
+    ) -> Option<&[Region]> {
+        let attributes = self.object_values.get(&class)?;
+        Some(attributes.get(&attribute).map_or(&[], Vec::as_slice))
+    }
+
     fn uses(&self, region: RegionHandle) -> bool {
         let in_set = |set: &RegionSet| set.regions.contains(&region);
         self.object_subscriptions

@@ -102,6 +102,20 @@ impl RtiAmbassador {
         self.switch(Federate::disable_interaction_relevance_advisory_switch)
     }
 
+    /// enableAttributeScopeAdvisorySwitch: attributesInScope / attributesOutOfScope
+    /// (`Callback::AttributesInScope`, `Callback::AttributesOutOfScope`).
+    pub fn enable_attribute_scope_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.enable_attribute_scope_advisory_switch()?))
+    }
+
+    pub fn disable_attribute_scope_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.disable_attribute_scope_advisory_switch()?))
+    }
+
+    pub fn attribute_scope_advisory_switch(&self) -> Result<bool, RtiError> {
+        Ok(self.federate()?.attribute_scope_advisory_switch())
+    }
+
     /// subscribeObjectClassAttributesPassively: reflected like an active subscription,
     /// but publishers are not advised to register or update for it. A later subscribe
     /// of the class, passive or active, replaces it.
