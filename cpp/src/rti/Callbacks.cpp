@@ -307,6 +307,18 @@ void interactionTransport(void* user, uint64_t federate, uint64_t interaction, i
                     transport(transportation)))
 }
 
+void inScope(void* user, uint64_t object, uint64_t const* a, size_t n) {
+  TRELLIS_GUARD("attributesInScope",
+                self(user).federate().attributesInScope(ObjectInstanceHandleFriend::create(object),
+                                                        attributeSet(a, n)))
+}
+
+void outOfScope(void* user, uint64_t object, uint64_t const* a, size_t n) {
+  TRELLIS_GUARD("attributesOutOfScope",
+                self(user).federate().attributesOutOfScope(ObjectInstanceHandleFriend::create(object),
+                                                           attributeSet(a, n)))
+}
+
 #undef TRELLIS_GUARD
 
 }  // namespace
@@ -351,6 +363,8 @@ TrellisCallbacks callbackTable(Ambassador* ambassador) {
   table.report_attribute_transportation_type = attributeTransport;
   table.confirm_interaction_transportation_type_change = interactionTransportChanged;
   table.report_interaction_transportation_type = interactionTransport;
+  table.attributes_in_scope = inScope;
+  table.attributes_out_of_scope = outOfScope;
   return table;
 }
 
