@@ -161,12 +161,10 @@ pub extern "C" fn trellis_subscribe_object_class_attributes(
             )
         };
         check_update_rate(session, rate)?;
-        subscribe_object_class(
-            session.joined()?,
-            object_class(object_class_value),
-            &attributes,
-            active,
-        )
+        let rti = session.joined()?;
+        let class = object_class(object_class_value);
+        subscribe_object_class(rti, class, &attributes, active)?;
+        Ok(rti.set_object_class_update_rate(class, rate)?)
     })
 }
 
@@ -198,9 +196,11 @@ pub extern "C" fn trellis_unsubscribe_object_class_attributes(
         let federate = rti.federate()?;
         let remaining = without(federate.subscribed_attributes(class), &removed);
         let active = !federate.subscribes_object_class_passively(class);
+        let rate = (federate.object_class_update_rate(class)).map(|(name, _)| name.to_owned());
         rti.unsubscribe_object_class(class)?;
         if !remaining.is_empty() {
             subscribe_object_class(rti, class, &remaining, active)?;
+            rti.set_object_class_update_rate(class, rate.as_deref())?;
         }
         Ok(())
     })

@@ -293,7 +293,7 @@ pub extern "C" fn trellis_subscribe_object_class_attributes_with_regions(
         } else {
             rti.subscribe_object_class_attributes_with_region_handles_passively(class, &pairs)?
         }
-        Ok(())
+        Ok(rti.set_object_class_update_rate(class, rate)?)
     })
 }
 

@@ -167,3 +167,69 @@ fn attributes_come_into_scope_and_leave_it_with_their_owner() {
     b.disable_attribute_scope_advisory_switch().unwrap();
     assert!(!b.attribute_scope_advisory_switch().unwrap());
 }
+
+/// The demo model with a 10 Hz update rate "Slow".
+fn rated_model() -> std::sync::Arc<trellis_core::fom::ObjectModel> {
+    let rates = "<objectModel><updateRates><updateRate><name>Slow</name><rate>10</rate>\
+                 </updateRate></updateRates></objectModel>";
+    let sources = [("trellis-demo.xml", DEMO), ("rates.xml", rates)];
+    std::sync::Arc::new(trellis_core::fom::ObjectModel::from_sources(&sources).unwrap())
+}
+
+#[test]
+fn a_rated_subscription_gets_reflections_at_most_at_its_rate_and_the_last_value() {
+    let (_router, at) = registry_router();
+    let model = rated_model();
+    let mut a = connect(&at, "Rates", "a", Driver::Direct);
+    a.create_federation_execution(&model).unwrap();
+    a.join_federation_execution("a", "sim", model.clone())
+        .unwrap();
+    let mut b = connect(&at, "Rates", "b", Driver::Direct);
+    b.join_federation_execution("b", "sim", model).unwrap();
+    let vehicle = a.object_class_handle("Vehicle").unwrap();
+    let name = a.attribute_handle(vehicle, "Name").unwrap();
+    a.publish_object_class_attributes(vehicle, &[name]).unwrap();
+    b.subscribe_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    b.set_object_class_update_rate(vehicle, Some("Slow"))
+        .unwrap();
+    let car = a.register_object_instance(vehicle).unwrap();
+    let first = |a: &mut RtiAmbassador| {
+        a.update_attribute_values(car, &[(name, b"first".as_slice())], b"")
+            .unwrap()
+    };
+    act_until(
+        &mut a,
+        &mut b,
+        first,
+        |c| matches!(c, Callback::ReflectAttributeValues { object, .. } if *object == car),
+    );
+    // A burst, then every reflection until the burst's last value: at most one per 100 ms.
+    let started = Instant::now();
+    for i in 0..200 {
+        let value = format!("v{i}");
+        a.update_attribute_values(car, &[(name, value.as_bytes())], b"")
+            .unwrap();
+    }
+    let mut values = Vec::new();
+    let deadline = Instant::now() + WAIT;
+    while values.last().map(String::as_str) != Some("v199") {
+        assert!(
+            Instant::now() < deadline,
+            "the last value never came: {values:?}"
+        );
+        a.evoke_callback(Duration::ZERO).unwrap();
+        if let Some(Callback::ReflectAttributeValues { values: v, .. }) =
+            b.evoke_callback(Duration::from_millis(20)).unwrap()
+        {
+            values.push(String::from_utf8_lossy(&v[0].1).into_owned());
+        }
+    }
+    let allowed = started.elapsed().as_millis() / 100 + 2;
+    assert!(
+        values.len() as u128 <= allowed,
+        "{} reflections in {:?}: {values:?}",
+        values.len(),
+        started.elapsed()
+    );
+}

@@ -125,6 +125,7 @@ impl Federate {
             self.layouts.object(class).validate(region)?;
         }
         self.passive.set_object(class, active);
+        self.update_rate_cleared(class);
         self.regions.forget_object_subscription(class);
         self.object_subscriptions.insert(
             class,
@@ -140,6 +141,7 @@ impl Federate {
 
     pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) {
         self.passive.set_object(class, true);
+        self.update_rate_cleared(class);
         self.regions.forget_object_subscription(class);
         self.object_subscriptions.remove(&class);
         self.update_interest();

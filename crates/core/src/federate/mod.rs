@@ -48,6 +48,7 @@ mod scope;
 mod send;
 pub mod time;
 mod timed;
+mod update_rate;
 
 pub use advisory::AdvisorySwitches;
 pub use callback::Callback;
@@ -199,6 +200,7 @@ pub struct Federate {
     regions: regions::RegionTable,
     advisories: advisory::Advisories,
     scope: scope::Scope,
+    update_rates: update_rate::UpdateRates,
     /// Order and transportation changed by the federate over the defaults.
     preferences: preferences::Preferences,
     /// Keep-latest switches set at run time, over the object model's: per registered class
@@ -253,6 +255,7 @@ impl Federate {
             regions: Default::default(),
             advisories: Default::default(),
             scope: Default::default(),
+            update_rates: Default::default(),
             preferences: Default::default(),
             keep_latest: BTreeMap::new(),
             reflected: FxHashMap::default(),
@@ -315,6 +318,7 @@ impl Federate {
     pub fn poll_callback(&mut self) -> Option<Callback> {
         self.refresh_advisories();
         self.refresh_scope();
+        self.release_due_reflections();
         self.release_receive_order()
             .or_else(|| self.callbacks.pop_front())
     }
@@ -322,7 +326,10 @@ impl Federate {
     /// Whether callbacks may be delivered now (without looking for new ones): held
     /// receive-order messages count only once they may be delivered.
     pub fn has_callbacks(&self) -> bool {
-        !self.callbacks.is_empty() || self.has_released_receive_order() || self.scope.pending()
+        !self.callbacks.is_empty()
+            || self.has_released_receive_order()
+            || self.scope.pending()
+            || self.update_rate_due()
     }
 
     // ---- names to handles ---------------------------------------------------------------

@@ -369,6 +369,7 @@ impl Federate {
     pub(super) fn forget_instance(&mut self, object: ObjectId) -> Option<Instance> {
         let instance = self.instances.remove(object)?;
         self.scope_forget(object);
+        self.update_rate_forget(object);
         self.counts.forget(&instance);
         self.known_classes.forget(object);
         Some(instance)

@@ -292,6 +292,14 @@ impl Federate {
             sent_order,
             received_order,
         };
+        // Update rates thin receive-order reflections only (`update_rate`).
+        let time_stamped = stamp.time_stamped && self.time.is_constrained();
+        if !time_stamped && !self.update_rates_empty() {
+            if let Some(callback) = self.thin_reflection(object, class, callback) {
+                self.deliver_receive_order(callback);
+            }
+            return;
+        }
         self.deliver(stamp, callback);
     }
 

@@ -549,6 +549,7 @@ impl Federate {
     ) -> Result<(), FederateError> {
         self.check_object_pairs(class, pairs)?;
         self.passive.set_object(class, active);
+        self.update_rate_cleared(class);
         self.adopt_object_subscription(class);
         let subscription = self.regions.object_subscriptions.entry(class).or_default();
         for (attributes, regions) in pairs {

@@ -54,6 +54,7 @@ impl RtiAmbassador {
 
     /// How long one wait for messages may last: bounded while advisories are watched.
     pub(super) fn watch_slice(&self, left: Duration) -> Duration {
+        let left = self.release_slice(left);
         match &self.joined {
             Some(joined) if joined.federate.wants_network_interest() => left.min(ADVISORY_WATCH),
             Some(_) => left.min(super::connection::CONNECTION_WATCH),
