@@ -106,12 +106,17 @@ impl Federate {
             return;
         }
         let heard = self.scope.update_regions.entry(object).or_default();
+        let mut moved = false;
         for a in attributes {
             if heard.get(&a).map(Option::as_ref) != Some(region) {
                 heard.insert(a, region.cloned());
+                moved = true;
             }
         }
-        self.scope.stale.insert(object);
+        // Most updates come in the region the last one did: nothing to work out again.
+        if moved {
+            self.scope.stale.insert(object);
+        }
     }
 
     /// Tell what came into scope and what left it, for the instances that may have changed.
