@@ -318,6 +318,18 @@ void reliableLost(void* user, uint64_t sender, uint64_t count) {
   TRELLIS_GUARD("reliableMessagesLost", listener->reliableMessagesLost(handle, known, count))
 }
 
+void inScope(void* user, uint64_t object, uint64_t const* a, size_t n) {
+  TRELLIS_GUARD("attributesInScope",
+                self(user).federate().attributesInScope(ObjectInstanceHandleFriend::create(object),
+                                                        attributeSet(a, n)))
+}
+
+void outOfScope(void* user, uint64_t object, uint64_t const* a, size_t n) {
+  TRELLIS_GUARD("attributesOutOfScope",
+                self(user).federate().attributesOutOfScope(ObjectInstanceHandleFriend::create(object),
+                                                           attributeSet(a, n)))
+}
+
 #undef TRELLIS_GUARD
 
 }  // namespace
@@ -363,6 +375,8 @@ TrellisCallbacks callbackTable(Ambassador* ambassador) {
   table.confirm_interaction_transportation_type_change = interactionTransportChanged;
   table.report_interaction_transportation_type = interactionTransport;
   table.reliable_messages_lost = reliableLost;
+  table.attributes_in_scope = inScope;
+  table.attributes_out_of_scope = outOfScope;
   return table;
 }
 

@@ -197,6 +197,11 @@ typedef struct TrellisCallbacks {
    messages that never arrived. Not part of 1516e; NULL leaves them to the log.
    */
   void (*reliable_messages_lost)(void*, uint64_t, uint64_t);
+  /*
+   (object, attributes, count): attribute scope advisory switch.
+   */
+  void (*attributes_in_scope)(void*, uint64_t, Handles, size_t);
+  void (*attributes_out_of_scope)(void*, uint64_t, Handles, size_t);
 } TrellisCallbacks;
 
 /*
@@ -436,8 +441,8 @@ TrellisStatus trellis_unpublish_interaction_class(struct TrellisRti *handle, uin
 
 /*
  subscribeObjectClassAttributes; update_rate NULL or a designator from the object model.
- `active` false (passive subscription) is accepted and treated as active: Trellis does
- not yet tell publishers apart by it.
+ `active` false: subscribeObjectClassAttributesPassively (reflected alike, but no
+ publisher is advised to register or update for it).
  */
 TrellisStatus trellis_subscribe_object_class_attributes(struct TrellisRti *handle,
                                                         uint64_t object_class_value,
@@ -935,7 +940,7 @@ TrellisStatus trellis_get_order_name(struct TrellisRti *handle, int32_t value, c
 
 /*
  Advisory switches. switch_kind: 0 object class relevance, 1 attribute relevance,
- 2 attribute scope (not provided by Trellis), 3 interaction relevance.
+ 2 attribute scope, 3 interaction relevance.
  */
 TrellisStatus trellis_set_advisory_switch(struct TrellisRti *handle, int32_t switch_kind, bool on);
 

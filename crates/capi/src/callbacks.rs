@@ -141,6 +141,9 @@ pub struct TrellisCallbacks {
     /// Trellis's own: (sending federate or TRELLIS_UNKNOWN_FEDERATE, count) reliable
     /// messages that never arrived. Not part of 1516e; NULL leaves them to the log.
     pub reliable_messages_lost: Option<unsafe extern "C" fn(*mut c_void, u64, u64)>,
+    /// (object, attributes, count): attribute scope advisory switch.
+    pub attributes_in_scope: Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
+    pub attributes_out_of_scope: Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
 }
 
 // SAFETY: the table holds C function pointers and the caller's `user` pointer, which the
@@ -189,6 +192,8 @@ impl TrellisCallbacks {
             confirm_interaction_transportation_type_change: None,
             report_interaction_transportation_type: None,
             reliable_messages_lost: None,
+            attributes_in_scope: None,
+            attributes_out_of_scope: None,
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::status::*;
 use crate::{with_session, TrellisRti};
 use std::ffi::c_char;
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
+use trellis_net::rti::RtiAmbassador;
 
 pub(crate) fn object_class(value: u64) -> ObjectClassHandle {
     ObjectClassHandle(value as u32)
@@ -48,6 +49,21 @@ pub(crate) fn check_update_rate(session: &mut Session, rate: Option<&str>) -> Re
             format!("update rate {rate:?} is not defined in the object model"),
         ))
     }
+}
+
+/// Subscribe actively or passively (the latest subscription of a class replaces the last).
+fn subscribe_object_class(
+    rti: &mut RtiAmbassador,
+    class: ObjectClassHandle,
+    attributes: &[AttributeHandle],
+    active: bool,
+) -> Result<(), Failure> {
+    if active {
+        rti.subscribe_object_class_attributes(class, attributes)?
+    } else {
+        rti.subscribe_object_class_attributes_passively(class, attributes, &[])?
+    }
+    Ok(())
 }
 
 #[no_mangle]
@@ -125,8 +141,8 @@ pub extern "C" fn trellis_unpublish_interaction_class(
 }
 
 /// subscribeObjectClassAttributes; update_rate NULL or a designator from the object model.
-/// `active` false (passive subscription) is accepted and treated as active: Trellis does
-/// not yet tell publishers apart by it.
+/// `active` false: subscribeObjectClassAttributesPassively (reflected alike, but no
+/// publisher is advised to register or update for it).
 #[no_mangle]
 pub extern "C" fn trellis_subscribe_object_class_attributes(
     handle: *mut TrellisRti,
@@ -145,10 +161,10 @@ pub extern "C" fn trellis_subscribe_object_class_attributes(
             )
         };
         check_update_rate(session, rate)?;
-        let _ = active;
-        Ok(session
-            .joined()?
-            .subscribe_object_class_attributes(object_class(object_class_value), &attributes)?)
+        let rti = session.joined()?;
+        let class = object_class(object_class_value);
+        subscribe_object_class(rti, class, &attributes, active)?;
+        Ok(rti.set_object_class_update_rate(class, rate)?)
     })
 }
 
@@ -177,10 +193,14 @@ pub extern "C" fn trellis_unsubscribe_object_class_attributes(
         let removed = unsafe { attribute_list(attributes, count) }?;
         let class = object_class(object_class_value);
         let rti = session.joined()?;
-        let remaining = without(rti.federate()?.subscribed_attributes(class), &removed);
+        let federate = rti.federate()?;
+        let remaining = without(federate.subscribed_attributes(class), &removed);
+        let active = !federate.subscribes_object_class_passively(class);
+        let rate = (federate.object_class_update_rate(class)).map(|(name, _)| name.to_owned());
         rti.unsubscribe_object_class(class)?;
         if !remaining.is_empty() {
-            rti.subscribe_object_class_attributes(class, &remaining)?;
+            subscribe_object_class(rti, class, &remaining, active)?;
+            rti.set_object_class_update_rate(class, rate.as_deref())?;
         }
         Ok(())
     })
@@ -193,10 +213,14 @@ pub extern "C" fn trellis_subscribe_interaction_class(
     active: bool,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let _ = active;
-        Ok(session
-            .joined()?
-            .subscribe_interaction_class(interaction_class(interaction))?)
+        let rti = session.joined()?;
+        let class = interaction_class(interaction);
+        if active {
+            rti.subscribe_interaction_class(class)?
+        } else {
+            rti.subscribe_interaction_class_passively(class)?
+        }
+        Ok(())
     })
 }
 

@@ -332,6 +332,12 @@ pub(crate) fn deliver_federate(
                 unsafe { f(table.user, sender, count) };
             }
         }
+        Callback::AttributesInScope { object, attributes } => {
+            plain(table, table.attributes_in_scope, object.0, &attributes)
+        }
+        Callback::AttributesOutOfScope { object, attributes } => {
+            plain(table, table.attributes_out_of_scope, object.0, &attributes)
+        }
     }
 }
 

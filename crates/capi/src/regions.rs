@@ -286,13 +286,14 @@ pub extern "C" fn trellis_subscribe_object_class_attributes_with_regions(
             )
         };
         check_update_rate(session, rate)?;
-        let _ = active;
-        Ok(session
-            .joined()?
-            .subscribe_object_class_attributes_with_region_handles(
-                object_class(object_class_value),
-                &pairs,
-            )?)
+        let rti = session.joined()?;
+        let class = object_class(object_class_value);
+        if active {
+            rti.subscribe_object_class_attributes_with_region_handles(class, &pairs)?
+        } else {
+            rti.subscribe_object_class_attributes_with_region_handles_passively(class, &pairs)?
+        }
+        Ok(rti.set_object_class_update_rate(class, rate)?)
     })
 }
 
@@ -326,13 +327,14 @@ pub extern "C" fn trellis_subscribe_interaction_class_with_regions(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let regions = unsafe { regions(regions_in, count) }?;
-        let _ = active;
-        Ok(session
-            .joined()?
-            .subscribe_interaction_class_with_region_handles(
-                interaction_class(interaction),
-                &regions,
-            )?)
+        let rti = session.joined()?;
+        let class = interaction_class(interaction);
+        if active {
+            rti.subscribe_interaction_class_with_region_handles(class, &regions)?
+        } else {
+            rti.subscribe_interaction_class_with_region_handles_passively(class, &regions)?
+        }
+        Ok(())
     })
 }
 

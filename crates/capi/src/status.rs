@@ -211,6 +211,9 @@ fn federate_status(error: &FederateError) -> TrellisStatus {
         E::AttributeRelevanceAdvisorySwitchIsOff => {
             TRELLIS_ERR_ATTRIBUTE_RELEVANCE_ADVISORY_SWITCH_IS_OFF
         }
+        E::AttributeScopeAdvisorySwitchIsOn => TRELLIS_ERR_ATTRIBUTE_SCOPE_ADVISORY_SWITCH_IS_ON,
+        E::AttributeScopeAdvisorySwitchIsOff => TRELLIS_ERR_ATTRIBUTE_SCOPE_ADVISORY_SWITCH_IS_OFF,
+        E::InvalidUpdateRateDesignator(_) => TRELLIS_ERR_INVALID_UPDATE_RATE_DESIGNATOR,
         E::InteractionRelevanceAdvisorySwitchIsOn => {
             TRELLIS_ERR_INTERACTION_RELEVANCE_ADVISORY_SWITCH_IS_ON
         }

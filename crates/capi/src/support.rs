@@ -479,7 +479,7 @@ pub extern "C" fn trellis_get_order_name(
 }
 
 /// Advisory switches. switch_kind: 0 object class relevance, 1 attribute relevance,
-/// 2 attribute scope (not provided by Trellis), 3 interaction relevance.
+/// 2 attribute scope, 3 interaction relevance.
 #[no_mangle]
 pub extern "C" fn trellis_set_advisory_switch(
     handle: *mut TrellisRti,
@@ -493,7 +493,8 @@ pub extern "C" fn trellis_set_advisory_switch(
             (0, false) => rti.disable_object_class_relevance_advisory_switch()?,
             (1, true) => rti.enable_attribute_relevance_advisory_switch()?,
             (1, false) => rti.disable_attribute_relevance_advisory_switch()?,
-            (2, _) => return Err(Failure::not_provided("the attribute scope advisory switch")),
+            (2, true) => rti.enable_attribute_scope_advisory_switch()?,
+            (2, false) => rti.disable_attribute_scope_advisory_switch()?,
             (3, true) => rti.enable_interaction_relevance_advisory_switch()?,
             (3, false) => rti.disable_interaction_relevance_advisory_switch()?,
             (other, _) => return Err(Failure::internal(format!("advisory switch kind {other}"))),

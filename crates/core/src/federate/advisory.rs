@@ -11,8 +11,15 @@
 //!
 //! Relevance is per class and routing cell, not per attribute: a subscriber of the class
 //! (or a superclass) in an overlapping cell makes every published attribute relevant.
+//!
+//! Only active subscriptions count (IEEE 1516.1-2010 §5.6, §5.8): every active subscriber
+//! of a class also declares the class's active-subscriber id (`layout::ACTIVE_CELL`),
+//! which a passive one does not. A class is relevant while that id is wanted; an instance
+//! attribute while it is and one of the cells of its update region is. With regions this
+//! is conservative: a passive subscriber in an overlapping region and an active one
+//! elsewhere together advise updates on.
 
-use super::layout::WILDCARD_CELL;
+use super::layout::ACTIVE_CELL;
 use super::{Callback, Federate, FederateError, ObjectId};
 use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
 use roaring::RoaringBitmap;
@@ -198,13 +205,13 @@ impl Federate {
         self.advisories.network_interest.contains(id)
     }
 
-    /// Registration is advised while someone subscribes to the class or a superclass:
-    /// every such subscription covers the class's wildcard id, on which registrations go.
+    /// Registration is advised while someone actively subscribes to the class or a
+    /// superclass: every such subscription covers the class's active-subscriber id.
     fn refresh_registration(&mut self) {
         let advised: BTreeSet<ObjectClassHandle> = (self.published_objects.iter())
             .filter(|(_, attributes)| !attributes.is_empty())
             .map(|(class, _)| *class)
-            .filter(|class| self.wanted(self.layouts.object_id(*class, WILDCARD_CELL)))
+            .filter(|class| self.wanted(self.layouts.object_id(*class, ACTIVE_CELL)))
             .collect();
         let before = std::mem::take(&mut self.advisories.registration_advised);
         for &class in advised.difference(&before) {
@@ -222,7 +229,7 @@ impl Federate {
     fn refresh_interactions(&mut self) {
         let on: BTreeSet<InteractionClassHandle> = (self.published_interactions.iter())
             .copied()
-            .filter(|class| self.wanted(self.layouts.interaction_id(*class, WILDCARD_CELL)))
+            .filter(|class| self.wanted(self.layouts.interaction_id(*class, ACTIVE_CELL)))
             .collect();
         let before = std::mem::take(&mut self.advisories.interactions_on);
         for &class in on.difference(&before) {
@@ -245,6 +252,9 @@ impl Federate {
         let Some(published) = self.published_objects.get(&class) else {
             return BTreeSet::new();
         };
+        if !self.wanted(self.layouts.object_id(class, ACTIVE_CELL)) {
+            return BTreeSet::new();
+        }
         published
             .iter()
             .copied()

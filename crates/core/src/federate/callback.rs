@@ -134,4 +134,16 @@ pub enum Callback {
         sender_node: crate::wire::NodeId,
         count: u64,
     },
+    /// These subscribed attributes of a known instance came into scope: another federate
+    /// owns them and (with regions) updates them in a subscribed region (attribute scope
+    /// advisory switch; see `federate::scope`).
+    AttributesInScope {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+    },
+    /// These attributes of a known instance left scope.
+    AttributesOutOfScope {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+    },
 }

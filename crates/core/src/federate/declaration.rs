@@ -1,10 +1,38 @@
 //! Declaration management: what the federate publishes and subscribes, and the interest
 //! ids that follow from it (`Federate::update_interest`).
 
-use super::layout::{DISCOVERY_CELL, REQUEST_CELL, WILDCARD_CELL};
+use super::layout::{ACTIVE_CELL, DISCOVERY_CELL, REQUEST_CELL, WILDCARD_CELL};
 use super::{region, Action, Federate, FederateError, ObjectId, ObjectSubscription, Region};
 use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
 use roaring::RoaringBitmap;
+use std::collections::BTreeSet;
+
+/// The subscribed classes whose latest subscribe service was the passive one (IEEE
+/// 1516.1-2010 §5.6, §5.8): a later subscription of the class replaces the earlier one, so
+/// each subscribe sets or clears its class here.
+#[derive(Default)]
+pub(super) struct Passive {
+    objects: BTreeSet<ObjectClassHandle>,
+    interactions: BTreeSet<InteractionClassHandle>,
+}
+
+impl Passive {
+    pub(super) fn set_object(&mut self, class: ObjectClassHandle, active: bool) {
+        if active {
+            self.objects.remove(&class);
+        } else {
+            self.objects.insert(class);
+        }
+    }
+
+    pub(super) fn set_interaction(&mut self, class: InteractionClassHandle, active: bool) {
+        if active {
+            self.interactions.remove(&class);
+        } else {
+            self.interactions.insert(class);
+        }
+    }
+}
 
 impl Federate {
     pub fn publish_object_class_attributes(
@@ -48,6 +76,17 @@ impl Federate {
             .unwrap_or_default()
     }
 
+    /// Whether the latest subscription of `class` was passive (it raises no advisories).
+    pub fn subscribes_object_class_passively(&self, class: ObjectClassHandle) -> bool {
+        self.object_subscriptions.contains_key(&class) && self.passive.objects.contains(&class)
+    }
+
+    /// Whether the latest subscription of interaction `class` was passive.
+    pub fn subscribes_interaction_class_passively(&self, class: InteractionClassHandle) -> bool {
+        self.interaction_subscriptions.contains_key(&class)
+            && self.passive.interactions.contains(&class)
+    }
+
     pub fn unpublish_object_class(&mut self, class: ObjectClassHandle) {
         self.published_objects.remove(&class);
         self.update_interest();
@@ -59,10 +98,34 @@ impl Federate {
         attributes: &[AttributeHandle],
         regions: &[Region],
     ) -> Result<(), FederateError> {
+        self.subscribe_object_class(class, attributes, regions, true)
+    }
+
+    /// subscribeObjectClassAttributesPassively: reflected as actively, but no publisher is
+    /// advised to register or update for it. Replaces an active subscription of the class,
+    /// and an active one replaces it.
+    pub fn subscribe_object_class_attributes_passively(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        regions: &[Region],
+    ) -> Result<(), FederateError> {
+        self.subscribe_object_class(class, attributes, regions, false)
+    }
+
+    fn subscribe_object_class(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        regions: &[Region],
+        active: bool,
+    ) -> Result<(), FederateError> {
         self.check_attributes(class, attributes)?;
         for region in regions {
             self.layouts.object(class).validate(region)?;
         }
+        self.passive.set_object(class, active);
+        self.update_rate_cleared(class);
         self.regions.forget_object_subscription(class);
         self.object_subscriptions.insert(
             class,
@@ -77,6 +140,8 @@ impl Federate {
     }
 
     pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) {
+        self.passive.set_object(class, true);
+        self.update_rate_cleared(class);
         self.regions.forget_object_subscription(class);
         self.object_subscriptions.remove(&class);
         self.update_interest();
@@ -97,9 +162,29 @@ impl Federate {
         class: InteractionClassHandle,
         regions: &[Region],
     ) -> Result<(), FederateError> {
+        self.subscribe_interactions(class, regions, true)
+    }
+
+    /// subscribeInteractionClassPassively: received as actively, but no publisher is
+    /// advised to send it (turnInteractionsOn) for this subscription.
+    pub fn subscribe_interaction_class_passively(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[Region],
+    ) -> Result<(), FederateError> {
+        self.subscribe_interactions(class, regions, false)
+    }
+
+    fn subscribe_interactions(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[Region],
+        active: bool,
+    ) -> Result<(), FederateError> {
         for region in regions {
             self.layouts.interaction(class).validate(region)?;
         }
+        self.passive.set_interaction(class, active);
         self.regions.forget_interaction_subscription(class);
         self.interaction_subscriptions
             .insert(class, regions.to_vec());
@@ -108,6 +193,7 @@ impl Federate {
     }
 
     pub fn unsubscribe_interaction_class(&mut self, class: InteractionClassHandle) {
+        self.passive.set_interaction(class, true);
         self.regions.forget_interaction_subscription(class);
         self.interaction_subscriptions.remove(&class);
         self.update_interest();
@@ -119,6 +205,7 @@ impl Federate {
     /// publisher listens for update requests to its classes.
     pub(super) fn update_interest(&mut self) {
         self.advisories_stale();
+        self.scope_all_stale();
         let mut ids = RoaringBitmap::new();
         let cover = |ids: &mut RoaringBitmap,
                      layout: &region::CellLayout,
@@ -143,6 +230,9 @@ impl Federate {
                 if subscription.regions.is_empty() {
                     ids.insert(self.layouts.object_id(d, DISCOVERY_CELL));
                 }
+                if !self.passive.objects.contains(&class) {
+                    ids.insert(self.layouts.object_id(d, ACTIVE_CELL));
+                }
             }
         }
         for (&class, regions) in &self.interaction_subscriptions {
@@ -151,6 +241,9 @@ impl Federate {
                 cover(&mut ids, layout, regions, &|cell| {
                     self.layouts.interaction_id(d, cell)
                 });
+                if !self.passive.interactions.contains(&class) {
+                    ids.insert(self.layouts.interaction_id(d, ACTIVE_CELL));
+                }
             }
         }
         for &class in self.published_objects.keys() {

@@ -103,6 +103,12 @@ pub enum FederateError {
     AttributeRelevanceAdvisorySwitchIsOn,
     #[error("the attribute relevance advisory switch is already off")]
     AttributeRelevanceAdvisorySwitchIsOff,
+    #[error("the attribute scope advisory switch is already on")]
+    AttributeScopeAdvisorySwitchIsOn,
+    #[error("the attribute scope advisory switch is already off")]
+    AttributeScopeAdvisorySwitchIsOff,
+    #[error("update rate {0:?} is not defined in the object model")]
+    InvalidUpdateRateDesignator(String),
     #[error("the interaction relevance advisory switch is already on")]
     InteractionRelevanceAdvisorySwitchIsOn,
     #[error("the interaction relevance advisory switch is already off")]

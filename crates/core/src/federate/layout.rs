@@ -3,7 +3,8 @@
 //! ```text
 //! id = slot << 20 | cell      slot: object classes up from 0, interaction classes down
 //!                             from MAX_CLASSES - 1
-//!                             cell: 0 ..= 0xFFFFC a routing cell
+//!                             cell: 0 ..= 0xFFFFB a routing cell
+//!                                   0xFFFFC   active subscribers (never sent on)
 //!                                   0xFFFFD   registrations, for subscribers without regions
 //!                                   0xFFFFE   requests for attribute value updates
 //!                                   0xFFFFF   everything sent without a region
@@ -25,10 +26,15 @@ pub const MAX_CLASSES: usize = (1 << (32 - CELL_BITS)) - 1;
 /// instance to it would cost each simulator's registrations times every region subscriber
 /// (300 federates × 30,000 entities: nine million frames) for nothing.
 pub const DISCOVERY_CELL: u32 = (1 << CELL_BITS) - 3;
+/// Declared by active subscribers of the class (or a superclass) only, and never sent on:
+/// it tells publishers' relevance advisories an active subscriber from a passive one
+/// (IEEE 1516.1-2010 §5.6, §5.8), which declares the same routing cells and receives the
+/// same data. Routers forward by it like any id, and nothing travels on it.
+pub const ACTIVE_CELL: u32 = (1 << CELL_BITS) - 4;
 pub const REQUEST_CELL: u32 = (1 << CELL_BITS) - 2;
 pub const WILDCARD_CELL: u32 = (1 << CELL_BITS) - 1;
 /// Routing cells one class may have.
-pub const MAX_CELLS: u64 = DISCOVERY_CELL as u64;
+pub const MAX_CELLS: u64 = ACTIVE_CELL as u64;
 /// An update or interaction whose region covers more cells than this goes to the wildcard
 /// id instead: one id reaches every subscriber of the class, and they filter exactly.
 pub const MAX_IDS_PER_MESSAGE: usize = 1024;

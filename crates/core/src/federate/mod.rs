@@ -44,9 +44,11 @@ mod receive;
 mod reclaim;
 pub mod region;
 pub mod regions;
+mod scope;
 mod send;
 pub mod time;
 mod timed;
+mod update_rate;
 
 pub use advisory::AdvisorySwitches;
 pub use callback::Callback;
@@ -167,6 +169,9 @@ pub struct Federate {
     published_interactions: BTreeSet<InteractionClassHandle>,
     object_subscriptions: BTreeMap<ObjectClassHandle, ObjectSubscription>,
     interaction_subscriptions: BTreeMap<InteractionClassHandle, Vec<Region>>,
+    /// Subscribed classes whose latest subscription was passive: they receive as the
+    /// others do, but raise no relevance advisories at publishers (`layout::ACTIVE_CELL`).
+    passive: declaration::Passive,
     interest: RoaringBitmap,
     /// Every instance this federate registered or discovered, in one entry each: an
     /// update finds its class, name and ownership with one look-up (the owned objects are
@@ -194,6 +199,8 @@ pub struct Federate {
     sending_time_stamp: Option<LogicalTime>,
     regions: regions::RegionTable,
     advisories: advisory::Advisories,
+    scope: scope::Scope,
+    update_rates: update_rate::UpdateRates,
     /// Order and transportation changed by the federate over the defaults.
     preferences: preferences::Preferences,
     /// Keep-latest switches set at run time, over the object model's: per registered class
@@ -229,6 +236,7 @@ impl Federate {
             published_interactions: BTreeSet::new(),
             object_subscriptions: BTreeMap::new(),
             interaction_subscriptions: BTreeMap::new(),
+            passive: Default::default(),
             interest: RoaringBitmap::new(),
             instances: instance_table::InstanceTable::default(),
             known_classes: id_slots::IdSlots::default(),
@@ -246,6 +254,8 @@ impl Federate {
             sending_time_stamp: None,
             regions: Default::default(),
             advisories: Default::default(),
+            scope: Default::default(),
+            update_rates: Default::default(),
             preferences: Default::default(),
             keep_latest: BTreeMap::new(),
             reflected: FxHashMap::default(),
@@ -307,6 +317,8 @@ impl Federate {
     /// anything queued since), then the queue.
     pub fn poll_callback(&mut self) -> Option<Callback> {
         self.refresh_advisories();
+        self.refresh_scope();
+        self.release_due_reflections();
         self.release_receive_order()
             .or_else(|| self.callbacks.pop_front())
     }
@@ -314,7 +326,10 @@ impl Federate {
     /// Whether callbacks may be delivered now (without looking for new ones): held
     /// receive-order messages count only once they may be delivered.
     pub fn has_callbacks(&self) -> bool {
-        !self.callbacks.is_empty() || self.has_released_receive_order()
+        !self.callbacks.is_empty()
+            || self.has_released_receive_order()
+            || self.scope.pending()
+            || self.update_rate_due()
     }
 
     // ---- names to handles ---------------------------------------------------------------

@@ -284,6 +284,8 @@ impl Federate {
 
     /// The negotiation maps of a known instance, allocated at its first exchange.
     fn instance(&mut self, object: ObjectId) -> &mut Exchange {
+        // Every change of a keeper goes through here: scope may follow.
+        self.scope_stale(object);
         let instance = (self.instances.get_mut(object)).expect("checked by known_instance");
         instance.exchange(object, &self.class_attributes[instance.class.0 as usize])
     }
@@ -366,6 +368,8 @@ impl Federate {
     /// Remove `object` from the instances, and from the counts.
     pub(super) fn forget_instance(&mut self, object: ObjectId) -> Option<Instance> {
         let instance = self.instances.remove(object)?;
+        self.scope_forget(object);
+        self.update_rate_forget(object);
         self.counts.forget(&instance);
         self.known_classes.forget(object);
         Some(instance)

@@ -181,6 +181,7 @@ impl Federate {
             class,
             name,
         });
+        self.scope_stale(object);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -212,6 +213,13 @@ impl Federate {
             self.stats.departed_values += 1;
             return;
         }
+        let carried: Vec<u32> = if self.attribute_scope_advisory_switch() {
+            (values.iter().map(|(a, _)| *a))
+                .filter(|a| (*a as usize) < self.model.counts().attributes)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let subscription = &self.object_subscriptions[&known];
         let in_region = covers(&subscription.regions, region.as_ref());
         let attribute_count = self.model.counts().attributes;
@@ -224,7 +232,14 @@ impl Federate {
             })
             .map(|(a, v)| (AttributeHandle(a), v))
             .collect();
-        if !in_region || values.is_empty() {
+        let taken = in_region && !values.is_empty();
+        if taken || self.discovered_class(object).is_some() {
+            // Where the sender updates them now, for the scope advisory: outside every
+            // subscribed region takes a known instance's attributes out of scope.
+            let carried = carried.iter().map(|a| AttributeHandle(*a));
+            self.scope_heard_update(object, carried, region.as_ref());
+        }
+        if !taken {
             self.stats.over_delivered += 1;
             return;
         }
@@ -277,6 +292,14 @@ impl Federate {
             sent_order,
             received_order,
         };
+        // Update rates thin receive-order reflections only (`update_rate`).
+        let time_stamped = stamp.time_stamped && self.time.is_constrained();
+        if !time_stamped && !self.update_rates_empty() {
+            if let Some(callback) = self.thin_reflection(object, class, callback) {
+                self.deliver_receive_order(callback);
+            }
+            return;
+        }
         self.deliver(stamp, callback);
     }
 

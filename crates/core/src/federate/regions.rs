@@ -114,6 +114,17 @@ impl RegionTable {
             .is_some_and(|regions| super::covers(regions, region))
     }
 
+    /// The committed regions `attribute` is subscribed in at `class`, when the class was
+    /// subscribed with region handles (empty: the whole space).
+    pub(super) fn subscription_regions(
+        &self,
+        class: ObjectClassHandle,
+        attribute: AttributeHandle,
+    ) -> Option<&[Region]> {
+        let attributes = self.object_values.get(&class)?;
+        Some(attributes.get(&attribute).map_or(&[], Vec::as_slice))
+    }
+
     fn uses(&self, region: RegionHandle) -> bool {
         let in_set = |set: &RegionSet| set.regions.contains(&region);
         self.object_subscriptions
@@ -517,7 +528,28 @@ impl Federate {
         class: ObjectClassHandle,
         pairs: &[AttributeSetRegionSetPair],
     ) -> Result<(), FederateError> {
+        self.subscribe_object_with_regions(class, pairs, true)
+    }
+
+    /// subscribeObjectClassAttributesWithRegions, passive: the class's subscription raises
+    /// no relevance advisories at publishers from now on (the latest subscribe decides).
+    pub fn subscribe_object_class_attributes_with_regions_passively(
+        &mut self,
+        class: ObjectClassHandle,
+        pairs: &[AttributeSetRegionSetPair],
+    ) -> Result<(), FederateError> {
+        self.subscribe_object_with_regions(class, pairs, false)
+    }
+
+    fn subscribe_object_with_regions(
+        &mut self,
+        class: ObjectClassHandle,
+        pairs: &[AttributeSetRegionSetPair],
+        active: bool,
+    ) -> Result<(), FederateError> {
         self.check_object_pairs(class, pairs)?;
+        self.passive.set_object(class, active);
+        self.update_rate_cleared(class);
         self.adopt_object_subscription(class);
         let subscription = self.regions.object_subscriptions.entry(class).or_default();
         for (attributes, regions) in pairs {
@@ -568,10 +600,29 @@ impl Federate {
         class: InteractionClassHandle,
         regions: &[RegionHandle],
     ) -> Result<(), FederateError> {
+        self.subscribe_interactions_with_regions(class, regions, true)
+    }
+
+    /// subscribeInteractionClassWithRegions, passive (see the object form).
+    pub fn subscribe_interaction_class_with_regions_passively(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[RegionHandle],
+    ) -> Result<(), FederateError> {
+        self.subscribe_interactions_with_regions(class, regions, false)
+    }
+
+    fn subscribe_interactions_with_regions(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[RegionHandle],
+        active: bool,
+    ) -> Result<(), FederateError> {
         self.check_interaction_regions(class, regions)?;
         if regions.is_empty() {
             return Ok(());
         }
+        self.passive.set_interaction(class, active);
         let whole_space = !self.regions.interaction_subscriptions.contains_key(&class)
             && self
                 .interaction_subscriptions

@@ -21,9 +21,12 @@ struct World {
 
 impl World {
     fn new(seed: u64, count: usize) -> World {
+        World::with_model(seed, count, model())
+    }
+
+    fn with_model(seed: u64, count: usize, model: Arc<ObjectModel>) -> World {
         let mut sim = Sim::new(seed, SimConfig::default());
         let router = sim.add_router("router");
-        let model = model();
         let mut nodes = Vec::new();
         let mut feds = Vec::new();
         for i in 0..count {
@@ -533,6 +536,8 @@ fn registrations_skip_region_subscribers_who_discover_by_update() {
 mod advisory;
 mod local_delete;
 mod regions;
+mod scope;
+mod update_rate;
 
 /// A federate joined at event 5 of a two-federate federation.
 fn joined_at_five() -> Federate {

@@ -1,11 +1,15 @@
-//! Declaration-management advisories on the ambassador: the switch services, and handing
-//! the federate what the network wants from this node whenever that may have changed.
+//! Declaration-management advisories on the ambassador: the switch services, passive
+//! subscriptions (which raise none), and handing the federate what the network wants from
+//! this node whenever that may have changed.
 
 use super::{Link, RtiAmbassador, RtiError};
 use crate::error::NetError;
 use roaring::RoaringBitmap;
 use std::time::Duration;
-use trellis_core::federate::{AdvisorySwitches, Federate, FederateError};
+use trellis_core::federate::{
+    AdvisorySwitches, AttributeSetRegionSetPair, Federate, FederateError, Region, RegionHandle,
+};
+use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
 
 /// While an advisory switch is on, waiting for callbacks looks at the network's interest at
 /// least this often, so advice does not wait for the next message.
@@ -50,6 +54,7 @@ impl RtiAmbassador {
 
     /// How long one wait for messages may last: bounded while advisories are watched.
     pub(super) fn watch_slice(&self, left: Duration) -> Duration {
+        let left = self.release_slice(left);
         match &self.joined {
             Some(joined) if joined.federate.wants_network_interest() => left.min(ADVISORY_WATCH),
             Some(_) => left.min(super::connection::CONNECTION_WATCH),
@@ -96,5 +101,60 @@ impl RtiAmbassador {
 
     pub fn disable_interaction_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
         self.switch(Federate::disable_interaction_relevance_advisory_switch)
+    }
+
+    /// enableAttributeScopeAdvisorySwitch: attributesInScope / attributesOutOfScope
+    /// (`Callback::AttributesInScope`, `Callback::AttributesOutOfScope`).
+    pub fn enable_attribute_scope_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.enable_attribute_scope_advisory_switch()?))
+    }
+
+    pub fn disable_attribute_scope_advisory_switch(&mut self) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.disable_attribute_scope_advisory_switch()?))
+    }
+
+    pub fn attribute_scope_advisory_switch(&self) -> Result<bool, RtiError> {
+        Ok(self.federate()?.attribute_scope_advisory_switch())
+    }
+
+    /// subscribeObjectClassAttributesPassively: reflected like an active subscription,
+    /// but publishers are not advised to register or update for it. A later subscribe
+    /// of the class, passive or active, replaces it.
+    pub fn subscribe_object_class_attributes_passively(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        regions: &[Region],
+    ) -> Result<(), RtiError> {
+        self.with(
+            |f| Ok(f.subscribe_object_class_attributes_passively(class, attributes, regions)?),
+        )
+    }
+
+    /// subscribeObjectClassAttributesWithRegions, passive (region handles).
+    pub fn subscribe_object_class_attributes_with_region_handles_passively(
+        &mut self,
+        class: ObjectClassHandle,
+        pairs: &[AttributeSetRegionSetPair],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.subscribe_object_class_attributes_with_regions_passively(class, pairs)?))
+    }
+
+    /// subscribeInteractionClassPassively: received like an active subscription, but
+    /// publishers are not advised to send for it (turnInteractionsOn).
+    pub fn subscribe_interaction_class_passively(
+        &mut self,
+        class: InteractionClassHandle,
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.subscribe_interaction_class_passively(class, &[])?))
+    }
+
+    /// subscribeInteractionClassWithRegions, passive (region handles).
+    pub fn subscribe_interaction_class_with_region_handles_passively(
+        &mut self,
+        class: InteractionClassHandle,
+        regions: &[RegionHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.subscribe_interaction_class_with_regions_passively(class, regions)?))
     }
 }

@@ -20,6 +20,7 @@ mod ownership;
 mod regions;
 mod sync;
 mod time;
+mod update_rate;
 
 pub use error::RtiError;
 pub use trellis_core::federate::{OwnershipCallback, ResignAction};
@@ -573,6 +574,7 @@ impl RtiAmbassador {
     // ---- callbacks ------------------------------------------------------------------------
 
     fn take_message(&mut self, message: Message) -> Result<(), RtiError> {
+        self.tell_time();
         if let Some(joined) = self.joined.as_mut() {
             self.senders.learn(message.source(), message.payload());
             joined.federate.handle_data(message.frame());
@@ -660,6 +662,7 @@ impl RtiAmbassador {
             return Ok(Some(lost));
         }
         self.watch_network_interest()?;
+        self.tell_time();
         let callback = self
             .joined
             .as_mut()

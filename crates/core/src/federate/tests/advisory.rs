@@ -229,3 +229,130 @@ fn switches_refuse_a_second_turn_the_same_way_and_re_advise_when_turned_back_on(
         .unwrap();
     assert_eq!(w.advisories(0), start, "on again: advised afresh");
 }
+
+/// Passive subscriptions (IEEE 1516.1-2010 §5.6, §5.8) receive what active ones do but
+/// advise no publisher; a later subscribe of the class replaces the earlier one, whichever
+/// kind each is.
+#[test]
+fn passive_subscribers_receive_everything_and_advise_nothing_until_they_turn_active() {
+    let mut w = World::new(24, 2);
+    let (vehicle, ground, name, position, _) = handles(&w.feds[0]);
+    let radio = w.feds[0].interaction_class("Radio").unwrap();
+    enable_all(&mut w.feds[0]);
+    let f = &mut w.feds[0];
+    f.publish_object_class_attributes(ground, &[name, position])
+        .unwrap();
+    f.publish_interaction_class(radio);
+    let tank = f.register_object_instance(ground, None, 0).unwrap();
+    w.feds[1]
+        .subscribe_object_class_attributes_passively(vehicle, &[name], &[])
+        .unwrap();
+    w.feds[1]
+        .subscribe_interaction_class_passively(radio, &[])
+        .unwrap();
+    w.pump_advised();
+    assert_eq!(
+        w.advisories(0),
+        vec![],
+        "passive subscribers advise nothing"
+    );
+
+    // ... and still get the instance, its values and the interactions.
+    w.feds[0]
+        .update_attribute_values(tank, &[(name, b"tiger")], b"", 0, None, None)
+        .unwrap();
+    let no_parameters: &[(ParameterHandle, &[u8])] = &[];
+    w.feds[0]
+        .send_interaction(radio, no_parameters, b"", 0, None, None)
+        .unwrap();
+    w.pump_advised();
+    let received = w.callbacks(1);
+    assert!(received
+        .iter()
+        .any(|c| matches!(c, Callback::DiscoverObjectInstance { object, .. } if *object == tank)));
+    assert!(received.iter().any(|c| matches!(
+        c,
+        Callback::ReflectAttributeValues { object, values, .. }
+            if *object == tank && values[0] == (name, Bytes::from_static(b"tiger"))
+    )));
+    assert!(received
+        .iter()
+        .any(|c| matches!(c, Callback::ReceiveInteraction { class, .. } if *class == radio)));
+
+    // Subscribing actively replaces the passive subscription: advice starts.
+    w.feds[1]
+        .subscribe_object_class_attributes(vehicle, &[name], &[])
+        .unwrap();
+    w.feds[1].subscribe_interaction_class(radio, &[]).unwrap();
+    w.pump_advised();
+    assert_eq!(
+        w.advisories(0),
+        vec![
+            Callback::StartRegistrationForObjectClass { class: ground },
+            Callback::TurnInteractionsOn { class: radio },
+            Callback::TurnUpdatesOnForObjectInstance {
+                object: tank,
+                attributes: vec![name, position]
+            },
+        ]
+    );
+
+    // And passively again: it stops, though the data still flows.
+    w.feds[1]
+        .subscribe_object_class_attributes_passively(vehicle, &[name], &[])
+        .unwrap();
+    w.feds[1]
+        .subscribe_interaction_class_passively(radio, &[])
+        .unwrap();
+    w.pump_advised();
+    assert_eq!(
+        w.advisories(0),
+        vec![
+            Callback::StopRegistrationForObjectClass { class: ground },
+            Callback::TurnInteractionsOff { class: radio },
+            Callback::TurnUpdatesOffForObjectInstance {
+                object: tank,
+                attributes: vec![name, position]
+            },
+        ]
+    );
+}
+
+/// The region services have their passive form too, and a passive subscriber in the
+/// update's region does not turn updates on.
+#[test]
+fn a_passive_subscriber_with_regions_turns_no_updates_on() {
+    let mut w = World::new(25, 2);
+    let (vehicle, _, name, position, _) = handles(&w.feds[0]);
+    let x = w.feds[0].dimension("X").unwrap();
+    w.feds[0]
+        .enable_attribute_relevance_advisory_switch()
+        .unwrap();
+    w.feds[0]
+        .publish_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    let car = w.feds[0]
+        .register_object_instance(vehicle, None, 0)
+        .unwrap();
+    let view = w.feds[1].create_region(&[x]).unwrap();
+    w.feds[1].commit_region_modifications(&[view]).unwrap();
+    w.feds[1]
+        .subscribe_object_class_attributes_with_regions_passively(
+            vehicle,
+            &[(vec![position], vec![view])],
+        )
+        .unwrap();
+    w.pump_advised();
+    assert_eq!(w.advisories(0), vec![]);
+    w.feds[1]
+        .subscribe_object_class_attributes_with_regions(vehicle, &[(vec![position], vec![view])])
+        .unwrap();
+    w.pump_advised();
+    assert_eq!(
+        w.advisories(0),
+        vec![Callback::TurnUpdatesOnForObjectInstance {
+            object: car,
+            attributes: vec![name, position]
+        }]
+    );
+}
