@@ -316,13 +316,15 @@ impl EventLoop {
                 }
                 Event::LinkCut { link, reason } => {
                     h.cut.insert(link);
-                    let peer = h.router.link_info(link).and_then(|l| l.peer);
-                    let (node, federation) = peer
+                    let info = h.router.link_info(link);
+                    let via = info.as_ref().map(|l| l.label.clone()).unwrap_or_default();
+                    let (node, federation) = info
+                        .and_then(|l| l.peer)
                         .map(|p| (p.node_name, p.federation))
                         .unwrap_or_default();
                     if let Some(suppressed) = h.warnings.admit(now) {
                         tracing::warn!(
-                            host = %h.name, peer = %node, %federation, suppressed,
+                            host = %h.name, peer = %node, %federation, %via, suppressed,
                             "link cut: {reason}"
                         )
                     }
