@@ -614,12 +614,13 @@ mod federates {
 }
 
 /// The keep-latest header changed the frame format (version 3), and then the federate
-/// messages inside data frames changed (version 4): a peer speaking an older version is
-/// refused on its first frame with an error naming its version, never read as garbage.
+/// messages inside data frames changed (version 4, and version 5 for retraction serials):
+/// a peer speaking an older version is refused on its first frame with an error naming its
+/// version, never read as garbage.
 #[test]
 fn an_older_peer_is_refused_with_a_clear_error() {
-    assert_eq!(trellis_core::wire::PROTOCOL_VERSION, 4);
-    for old in [2u8, 3] {
+    assert_eq!(trellis_core::wire::PROTOCOL_VERSION, 5);
+    for old in [2u8, 3, 4] {
         refuse(old);
     }
 }
@@ -638,7 +639,7 @@ fn refuse(old: u8) {
     let text = String::from_utf8_lossy(&goodbye).into_owned();
     assert!(
         text.contains(&format!(
-            "unsupported protocol version {old} (this node speaks version 4)"
+            "unsupported protocol version {old} (this node speaks version 5)"
         )),
         "the goodbye says why: {text:?}"
     );

@@ -44,6 +44,7 @@ mod receive;
 mod reclaim;
 pub mod region;
 pub mod regions;
+pub mod retraction;
 mod send;
 pub mod time;
 mod timed;
@@ -60,6 +61,7 @@ pub use ownership::{OwnershipCallback, ResignAction};
 pub use reclaim::MAX_RECLAIMED_NAMES;
 pub use region::{Range, Region};
 pub use regions::{AttributeSetRegionSetPair, RegionHandle};
+pub use retraction::{MessageRetractionHandle, MAX_REMEMBERED_DELIVERIES, MAX_RETRACTABLE};
 pub use time::{AdvanceKind, TimeError, TimeStats};
 
 use crate::fom::{
@@ -192,6 +194,12 @@ pub struct Federate {
     time: TimeManager,
     /// The logical time stamp of the message being sent, when it goes time-stamp order.
     sending_time_stamp: Option<LogicalTime>,
+    /// The serial number (retraction) of the message being sent in time-stamp order.
+    sending_serial: Option<u32>,
+    /// This federate's time-stamped messages it may still retract.
+    retractable: retraction::Retractable,
+    /// Time-stamped messages delivered here: a retraction of one is a requestRetraction.
+    delivered: retraction::Delivered,
     regions: regions::RegionTable,
     advisories: advisory::Advisories,
     /// Order and transportation changed by the federate over the defaults.
@@ -244,6 +252,9 @@ impl Federate {
             view: FederationView::default(),
             time: TimeManager::new(TimeRepresentation::default(), handle),
             sending_time_stamp: None,
+            sending_serial: None,
+            retractable: Default::default(),
+            delivered: Default::default(),
             regions: Default::default(),
             advisories: Default::default(),
             preferences: Default::default(),
@@ -608,7 +619,13 @@ impl Federate {
                         .fold(0, |mask, bit| mask | bit),
                 });
                 let sending = (!receive_ordered).then_some(self.sending_time_stamp);
-                let stamp = Stamping::of(sending.flatten(), time, transport, latest);
+                let stamp = Stamping::of(
+                    sending.flatten(),
+                    self.sending_serial,
+                    time,
+                    transport,
+                    latest,
+                );
                 let outgoing = Outgoing::Update {
                     object,
                     name,

@@ -533,6 +533,7 @@ fn registrations_skip_region_subscribers_who_discover_by_update() {
 mod advisory;
 mod local_delete;
 mod regions;
+mod retraction;
 
 /// A federate joined at event 5 of a two-federate federation.
 fn joined_at_five() -> Federate {

@@ -37,7 +37,10 @@ use thiserror::Error;
 /// default instance name as a mark and regions and value framing as varints
 /// (`federate::message`); routers never read them, but a federate of version 3 would drop
 /// every update of version 4 as malformed, so the two must not meet in one federation.
-pub const PROTOCOL_VERSION: u8 = 4;
+/// 5: a time-stamp-order federate message carries its retraction serial after the time
+/// stamp, and the time channel a retraction (`federate::retraction`); a federate of version
+/// 4 would misread every time-stamped message.
+pub const PROTOCOL_VERSION: u8 = 5;
 /// Bytes of the length prefix.
 pub const LENGTH_PREFIX: usize = 4;
 /// Length prefix, version and kind: the part every frame shares.
