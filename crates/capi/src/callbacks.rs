@@ -136,6 +136,9 @@ pub struct TrellisCallbacks {
     /// (federate, interaction class, TRELLIS_TRANSPORT_*)
     pub report_interaction_transportation_type:
         Option<unsafe extern "C" fn(*mut c_void, u64, u64, i32)>,
+    /// requestRetraction: (retraction handle) of a message delivered earlier, which its
+    /// sender retracted (trellis_callback_retraction_handle gave the handle then).
+    pub request_retraction: Option<unsafe extern "C" fn(*mut c_void, u64)>,
 }
 
 // SAFETY: the table holds C function pointers and the caller's `user` pointer, which the
@@ -183,6 +186,7 @@ impl TrellisCallbacks {
             report_attribute_transportation_type: None,
             confirm_interaction_transportation_type_change: None,
             report_interaction_transportation_type: None,
+            request_retraction: None,
         }
     }
 }

@@ -91,6 +91,7 @@ pub const TRELLIS_ERR_UNSUPPORTED_CALLBACK_MODEL: TrellisStatus = 79;
 pub const TRELLIS_ERR_COULD_NOT_OPEN_MIM: TrellisStatus = 80;
 pub const TRELLIS_ERR_ERROR_READING_MIM: TrellisStatus = 81;
 pub const TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM: TrellisStatus = 82;
+pub const TRELLIS_ERR_MESSAGE_CAN_NO_LONGER_BE_RETRACTED: TrellisStatus = 83;
 /// Everything else, and services Trellis does not provide (the message names the service).
 pub const TRELLIS_ERR_RTI_INTERNAL_ERROR: TrellisStatus = 1000;
 
@@ -242,5 +243,11 @@ fn time_status(error: &TimeError) -> TrellisStatus {
         TimeError::InvalidLookahead(_) => TRELLIS_ERR_INVALID_LOOKAHEAD,
         TimeError::InvalidLogicalTime(_) => TRELLIS_ERR_INVALID_LOGICAL_TIME,
         TimeError::LogicalTimeAlreadyPassed(_) => TRELLIS_ERR_LOGICAL_TIME_ALREADY_PASSED,
+        TimeError::InvalidMessageRetractionHandle(_) => {
+            TRELLIS_ERR_INVALID_MESSAGE_RETRACTION_HANDLE
+        }
+        TimeError::MessageCanNoLongerBeRetracted(_) => {
+            TRELLIS_ERR_MESSAGE_CAN_NO_LONGER_BE_RETRACTED
+        }
     }
 }
