@@ -143,8 +143,15 @@ TransportationType transport(int32_t value) {
   return value == TRELLIS_TRANSPORT_BEST_EFFORT ? BEST_EFFORT : RELIABLE;
 }
 
-// Time-stamp-ordered messages carry a retraction handle (Trellis does not retract, so it
-// is the invalid handle); receive-ordered ones with a time stamp carry the time only.
+// The retraction handle of the message being delivered (the C ABI keeps it for the
+// duration of the callback): valid when it was sent in time-stamp order.
+MessageRetractionHandle deliveredRetraction() {
+  return MessageRetractionHandleFriend::create(trellis_callback_retraction_handle());
+}
+
+// Messages sent in time-stamp order carry their retraction handle, whichever order they
+// are received in (a receive-order receiver may get requestRetraction for it); messages
+// sent in receive order with a time stamp carry the time only.
 void reflect(void* user, uint64_t object, TrellisHandleValue const* values, size_t count, TrellisBytes tag,
              int32_t sent, int32_t transportation, TrellisTime const* time, int32_t received, uint64_t producer,
              uint64_t const*, size_t) {
@@ -156,11 +163,11 @@ void reflect(void* user, uint64_t object, TrellisHandleValue const* values, size
   if (time == 0) {
     TRELLIS_GUARD("reflectAttributeValues",
                   federate.reflectAttributeValues(instance, map, userTag, order(sent), transport(transportation), info))
-  } else if (order(received) == TIMESTAMP) {
+  } else if (order(sent) == TIMESTAMP) {
     LogicalTime const& stamp = self(user).time(*time);
     TRELLIS_GUARD("reflectAttributeValues",
                   federate.reflectAttributeValues(instance, map, userTag, order(sent), transport(transportation),
-                                                  stamp, TIMESTAMP, MessageRetractionHandle(), info))
+                                                  stamp, order(received), deliveredRetraction(), info))
   } else {
     LogicalTime const& stamp = self(user).time(*time);
     TRELLIS_GUARD("reflectAttributeValues",
@@ -180,11 +187,11 @@ void receive(void* user, uint64_t interaction, TrellisHandleValue const* values,
   if (time == 0) {
     TRELLIS_GUARD("receiveInteraction",
                   federate.receiveInteraction(c, map, userTag, order(sent), transport(transportation), info))
-  } else if (order(received) == TIMESTAMP) {
+  } else if (order(sent) == TIMESTAMP) {
     LogicalTime const& stamp = self(user).time(*time);
     TRELLIS_GUARD("receiveInteraction",
                   federate.receiveInteraction(c, map, userTag, order(sent), transport(transportation), stamp,
-                                              TIMESTAMP, MessageRetractionHandle(), info))
+                                              order(received), deliveredRetraction(), info))
   } else {
     LogicalTime const& stamp = self(user).time(*time);
     TRELLIS_GUARD("receiveInteraction", federate.receiveInteraction(c, map, userTag, order(sent),
@@ -200,10 +207,10 @@ void remove(void* user, uint64_t object, TrellisBytes tag, int32_t sent, Trellis
   FederateAmbassador& federate = self(user).federate();
   if (time == 0) {
     TRELLIS_GUARD("removeObjectInstance", federate.removeObjectInstance(instance, userTag, order(sent), info))
-  } else if (order(received) == TIMESTAMP) {
+  } else if (order(sent) == TIMESTAMP) {
     LogicalTime const& stamp = self(user).time(*time);
     TRELLIS_GUARD("removeObjectInstance", federate.removeObjectInstance(instance, userTag, order(sent), stamp,
-                                                                        TIMESTAMP, MessageRetractionHandle(), info))
+                                                                        order(received), deliveredRetraction(), info))
   } else {
     LogicalTime const& stamp = self(user).time(*time);
     TRELLIS_GUARD("removeObjectInstance",
@@ -330,6 +337,11 @@ void outOfScope(void* user, uint64_t object, uint64_t const* a, size_t n) {
                                                            attributeSet(a, n)))
 }
 
+void requestRetraction(void* user, uint64_t handle) {
+  TRELLIS_GUARD("requestRetraction",
+                self(user).federate().requestRetraction(MessageRetractionHandleFriend::create(handle)))
+}
+
 #undef TRELLIS_GUARD
 
 }  // namespace
@@ -377,6 +389,7 @@ TrellisCallbacks callbackTable(Ambassador* ambassador) {
   table.reliable_messages_lost = reliableLost;
   table.attributes_in_scope = inScope;
   table.attributes_out_of_scope = outOfScope;
+  table.request_retraction = requestRetraction;
   return table;
 }
 

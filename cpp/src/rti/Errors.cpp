@@ -96,6 +96,7 @@ void check(TrellisStatus status) {
     TRELLIS_MAP(TRELLIS_ERR_COULD_NOT_OPEN_MIM, CouldNotOpenMIM)
     TRELLIS_MAP(TRELLIS_ERR_ERROR_READING_MIM, ErrorReadingMIM)
     TRELLIS_MAP(TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM, DesignatorIsHLAstandardMIM)
+    TRELLIS_MAP(TRELLIS_ERR_MESSAGE_CAN_NO_LONGER_BE_RETRACTED, MessageCanNoLongerBeRetracted)
 #undef TRELLIS_MAP
     default:
       throw RTIinternalError(message);

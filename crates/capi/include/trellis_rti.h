@@ -49,6 +49,12 @@
 #define TRELLIS_TIME_FLOAT64 1
 
 /*
+ A retraction handle that designates no message: what a time-stamped send gives when it
+ went in receive order (all ones, the C++ API's invalid handle).
+ */
+#define TRELLIS_NO_RETRACTION_HANDLE UINT64_MAX
+
+/*
  One federate's RTI ambassador (opaque to C).
  */
 typedef struct TrellisRti TrellisRti;
@@ -202,6 +208,11 @@ typedef struct TrellisCallbacks {
    */
   void (*attributes_in_scope)(void*, uint64_t, Handles, size_t);
   void (*attributes_out_of_scope)(void*, uint64_t, Handles, size_t);
+  /*
+   requestRetraction: (retraction handle) of a message delivered earlier, which its
+   sender retracted (trellis_callback_retraction_handle gave the handle then).
+   */
+  void (*request_retraction)(void*, uint64_t);
 } TrellisCallbacks;
 
 /*
@@ -380,6 +391,8 @@ typedef struct TrellisAttributeRegions {
 
 #define TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM 82
 
+#define TRELLIS_ERR_MESSAGE_CAN_NO_LONGER_BE_RETRACTED 83
+
 /*
  Everything else, and services Trellis does not provide (the message names the service).
  */
@@ -468,6 +481,15 @@ TrellisStatus trellis_subscribe_interaction_class(struct TrellisRti *handle,
 
 TrellisStatus trellis_unsubscribe_interaction_class(struct TrellisRti *handle,
                                                     uint64_t interaction);
+
+/*
+ Called from inside reflect_attribute_values, receive_interaction or
+ remove_object_instance: the retraction handle of the message delivered, when it was sent
+ in time-stamp order (the one its sender got, and request_retraction names), else
+ TRELLIS_NO_RETRACTION_HANDLE (as anywhere else). The callbacks' signatures stay as they
+ were; a binding that wants the handle asks.
+ */
+uint64_t trellis_callback_retraction_handle(void);
 
 /*
  Connect: designator "tcp://HOST:PORT", "HOST:PORT" or OpenRTI's "rti://HOST[:PORT]"
@@ -618,7 +640,8 @@ TrellisStatus trellis_register_object_instance(struct TrellisRti *handle,
 
 /*
  updateAttributeValues; time NULL: receive order, else time-stamped (time-stamp order
- when regulating) and *retraction_out (may be NULL) gets a handle.
+ when regulating) and *retraction_out (may be NULL) gets the message's retraction handle,
+ or TRELLIS_NO_RETRACTION_HANDLE when it went in receive order.
  */
 TrellisStatus trellis_update_attribute_values(struct TrellisRti *handle,
                                               uint64_t object,
@@ -827,7 +850,8 @@ TrellisStatus trellis_unsubscribe_interaction_class_with_regions(struct TrellisR
 
 /*
  sendInteractionWithRegions; time as for sendInteraction (NULL: receive order, else
- time-stamped and *retraction_out, which may be NULL, gets a handle).
+ time-stamped and *retraction_out, which may be NULL, gets the retraction handle as for
+ sendInteraction).
  */
 TrellisStatus trellis_send_interaction_with_regions(struct TrellisRti *handle,
                                                     uint64_t interaction,
@@ -996,7 +1020,12 @@ TrellisStatus trellis_modify_lookahead(struct TrellisRti *handle, struct Trellis
 TrellisStatus trellis_query_lookahead(struct TrellisRti *handle, struct TrellisTime *out);
 
 /*
- retract: not provided by Trellis (messages are not held back for retraction).
+ retract (IEEE 1516.1-2010 §8.21): withdraw this federate's time-stamp-order message
+ `retraction` (a handle a time-stamped send gave). TIME_REGULATION_IS_NOT_ENABLED when
+ not regulating, INVALID_MESSAGE_RETRACTION_HANDLE for a handle this federate did not
+ issue or retracted already, MESSAGE_CAN_NO_LONGER_BE_RETRACTED once logical time reached
+ its time stamp (or it fell out of the bounded table of retractable messages). Federates
+ still holding the message drop it; those it was delivered to get request_retraction.
  */
 TrellisStatus trellis_retract(struct TrellisRti *handle, uint64_t retraction);
 

@@ -144,6 +144,9 @@ pub struct TrellisCallbacks {
     /// (object, attributes, count): attribute scope advisory switch.
     pub attributes_in_scope: Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
     pub attributes_out_of_scope: Option<unsafe extern "C" fn(*mut c_void, u64, Handles, usize)>,
+    /// requestRetraction: (retraction handle) of a message delivered earlier, which its
+    /// sender retracted (trellis_callback_retraction_handle gave the handle then).
+    pub request_retraction: Option<unsafe extern "C" fn(*mut c_void, u64)>,
 }
 
 // SAFETY: the table holds C function pointers and the caller's `user` pointer, which the
@@ -194,6 +197,7 @@ impl TrellisCallbacks {
             reliable_messages_lost: None,
             attributes_in_scope: None,
             attributes_out_of_scope: None,
+            request_retraction: None,
         }
     }
 }

@@ -8,9 +8,12 @@ use crate::callbacks::{
 };
 use crate::ffi::{c_string, TrellisBytes, TrellisHandleValue};
 use crate::session::LocalCallback;
-use crate::time::TrellisTime;
+use crate::time::{TrellisTime, TRELLIS_NO_RETRACTION_HANDLE};
+use std::cell::Cell;
 use std::ffi::{c_char, c_void, CString};
-use trellis_core::federate::{Callback, LogicalTime, OwnershipCallback, TimeRepresentation};
+use trellis_core::federate::{
+    Callback, LogicalTime, MessageRetractionHandle, OwnershipCallback, TimeRepresentation,
+};
 use trellis_core::fom::{AttributeHandle, Order};
 use trellis_core::registry::SyncFailure;
 use trellis_core::wire::TransportClass;
@@ -138,12 +141,48 @@ fn deliver_transportation(table: &TrellisCallbacks, local: LocalCallback) {
     }
 }
 
+thread_local! {
+    /// The retraction handle of the message whose callback runs on this thread.
+    static CURRENT_RETRACTION: Cell<u64> = const { Cell::new(TRELLIS_NO_RETRACTION_HANDLE) };
+}
+
+/// Sets `CURRENT_RETRACTION` for one callback, and clears it when the callback returns.
+struct CurrentRetraction;
+
+impl CurrentRetraction {
+    fn set(handle: Option<MessageRetractionHandle>) -> CurrentRetraction {
+        let value = handle.map_or(
+            TRELLIS_NO_RETRACTION_HANDLE,
+            MessageRetractionHandle::to_u64,
+        );
+        CURRENT_RETRACTION.with(|c| c.set(value));
+        CurrentRetraction
+    }
+}
+
+impl Drop for CurrentRetraction {
+    fn drop(&mut self) {
+        CURRENT_RETRACTION.with(|c| c.set(TRELLIS_NO_RETRACTION_HANDLE));
+    }
+}
+
+/// Called from inside reflect_attribute_values, receive_interaction or
+/// remove_object_instance: the retraction handle of the message delivered, when it was sent
+/// in time-stamp order (the one its sender got, and request_retraction names), else
+/// TRELLIS_NO_RETRACTION_HANDLE (as anywhere else). The callbacks' signatures stay as they
+/// were; a binding that wants the handle asks.
+#[no_mangle]
+pub extern "C" fn trellis_callback_retraction_handle() -> u64 {
+    CURRENT_RETRACTION.with(Cell::get)
+}
+
 pub(crate) fn deliver_federate(
     table: &TrellisCallbacks,
     callback: Callback,
     representation: TimeRepresentation,
 ) {
     let time = |t: LogicalTime| TrellisTime::from_logical(t, representation);
+    let _current = CurrentRetraction::set(callback.retraction());
     match callback {
         Callback::DiscoverObjectInstance {
             object,
@@ -226,6 +265,7 @@ pub(crate) fn deliver_federate(
             sender,
             sent_order,
             received_order,
+            ..
         } => {
             if let Some(f) = table.remove_object_instance {
                 let stamp = stamp(sent_order, key, representation);
@@ -337,6 +377,9 @@ pub(crate) fn deliver_federate(
         }
         Callback::AttributesOutOfScope { object, attributes } => {
             plain(table, table.attributes_out_of_scope, object.0, &attributes)
+        }
+        Callback::RequestRetraction { handle } => {
+            by_handle(table, table.request_retraction, handle.to_u64())
         }
     }
 }

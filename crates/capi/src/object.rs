@@ -5,10 +5,10 @@ use crate::declaration::{attribute_list, interaction_class, object_class};
 use crate::ffi::{put, slice, text, texts, TrellisBytes, TrellisHandleValue};
 use crate::session::{LocalCallback, Session};
 use crate::status::*;
-use crate::time::TrellisTime;
+use crate::time::{TrellisTime, TRELLIS_NO_RETRACTION_HANDLE};
 use crate::{with_session, TrellisRti};
 use std::ffi::c_char;
-use trellis_core::federate::{InstanceName, ObjectId};
+use trellis_core::federate::{InstanceName, MessageRetractionHandle, ObjectId};
 use trellis_core::fom::{AttributeHandle, ParameterHandle};
 use trellis_net::rti::RtiError;
 
@@ -33,11 +33,17 @@ pub(crate) fn parameter(value: u64) -> ParameterHandle {
     ParameterHandle(value as u32)
 }
 
-/// The retraction handle of a time-stamped send: Trellis does not retract, so it only
-/// counts sends (a valid handle the federate may keep).
-pub(crate) fn retraction(session: &mut Session, out: *mut u64) {
-    session.retractions += 1;
-    put(out, session.retractions);
+/// Hand out the retraction handle of a time-stamped send (`MessageRetractionHandle::to_u64`),
+/// or TRELLIS_NO_RETRACTION_HANDLE when it went in receive order (the sender does not
+/// regulate, or the class or attributes prefer receive order). `out` may be NULL.
+pub(crate) fn put_retraction(out: *mut u64, handle: Option<MessageRetractionHandle>) {
+    put(
+        out,
+        handle.map_or(
+            TRELLIS_NO_RETRACTION_HANDLE,
+            MessageRetractionHandle::to_u64,
+        ),
+    );
 }
 
 /// reserveObjectInstanceName: the answer comes as a callback (succeeded or failed).
@@ -168,7 +174,8 @@ pub(crate) fn learn_registered(session: &mut Session, object: ObjectId, name: Op
 }
 
 /// updateAttributeValues; time NULL: receive order, else time-stamped (time-stamp order
-/// when regulating) and *retraction_out (may be NULL) gets a handle.
+/// when regulating) and *retraction_out (may be NULL) gets the message's retraction handle,
+/// or TRELLIS_NO_RETRACTION_HANDLE when it went in receive order.
 #[no_mangle]
 pub extern "C" fn trellis_update_attribute_values(
     handle: *mut TrellisRti,
@@ -195,10 +202,10 @@ pub extern "C" fn trellis_update_attribute_values(
                 .update_attribute_values(object, &values, tag)?),
             Some(time) => {
                 let time = time.to_logical(session.time)?;
-                session
+                let retraction = session
                     .joined()?
                     .update_attribute_values_at(object, &values, tag, time, None)?;
-                retraction(session, retraction_out);
+                put_retraction(retraction_out, retraction);
                 Ok(())
             }
         }
@@ -232,10 +239,11 @@ pub extern "C" fn trellis_send_interaction(
                 .send_interaction(class, &parameters, tag)?),
             Some(time) => {
                 let time = time.to_logical(session.time)?;
-                session
-                    .joined()?
-                    .send_interaction_at(class, &parameters, tag, time, None)?;
-                retraction(session, retraction_out);
+                let retraction =
+                    session
+                        .joined()?
+                        .send_interaction_at(class, &parameters, tag, time, None)?;
+                put_retraction(retraction_out, retraction);
                 Ok(())
             }
         }
@@ -259,10 +267,10 @@ pub extern "C" fn trellis_delete_object_instance(
             None => session.joined()?.delete_object_instance(object, tag)?,
             Some(time) => {
                 let time = time.to_logical(session.time)?;
-                session
+                let retraction = session
                     .joined()?
                     .delete_object_instance_at(object, tag, time)?;
-                retraction(session, retraction_out);
+                put_retraction(retraction_out, retraction);
             }
         }
         session.names.forget(object);

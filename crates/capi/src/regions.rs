@@ -355,7 +355,8 @@ pub extern "C" fn trellis_unsubscribe_interaction_class_with_regions(
 }
 
 /// sendInteractionWithRegions; time as for sendInteraction (NULL: receive order, else
-/// time-stamped and *retraction_out, which may be NULL, gets a handle).
+/// time-stamped and *retraction_out, which may be NULL, gets the retraction handle as for
+/// sendInteraction).
 #[no_mangle]
 pub extern "C" fn trellis_send_interaction_with_regions(
     handle: *mut TrellisRti,
@@ -389,14 +390,14 @@ pub extern "C" fn trellis_send_interaction_with_regions(
             )?),
             Some(time) => {
                 let time = time.to_logical(session.time)?;
-                (session.joined()?).send_interaction_with_regions_at(
+                let retraction = (session.joined()?).send_interaction_with_regions_at(
                     class,
                     &parameters,
                     &regions,
                     tag,
                     time,
                 )?;
-                crate::object::retraction(session, retraction_out);
+                crate::object::put_retraction(retraction_out, retraction);
                 Ok(())
             }
         }

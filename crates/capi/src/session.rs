@@ -58,8 +58,6 @@ pub(crate) struct Session {
     pub names: ObjectNames,
     pub callbacks_enabled: bool,
     pub automatic_resign: ResignAction,
-    /// Time-stamped sends so far: their retraction handles.
-    pub retractions: u64,
 }
 
 impl Session {
@@ -76,7 +74,6 @@ impl Session {
             names: ObjectNames::default(),
             callbacks_enabled: true,
             automatic_resign: ResignAction::default(),
-            retractions: 0,
         }
     }
 

@@ -91,6 +91,7 @@ pub const TRELLIS_ERR_UNSUPPORTED_CALLBACK_MODEL: TrellisStatus = 79;
 pub const TRELLIS_ERR_COULD_NOT_OPEN_MIM: TrellisStatus = 80;
 pub const TRELLIS_ERR_ERROR_READING_MIM: TrellisStatus = 81;
 pub const TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM: TrellisStatus = 82;
+pub const TRELLIS_ERR_MESSAGE_CAN_NO_LONGER_BE_RETRACTED: TrellisStatus = 83;
 /// Everything else, and services Trellis does not provide (the message names the service).
 pub const TRELLIS_ERR_RTI_INTERNAL_ERROR: TrellisStatus = 1000;
 
@@ -111,11 +112,6 @@ impl Failure {
 
     pub fn internal(message: impl Into<String>) -> Failure {
         Failure::new(TRELLIS_ERR_RTI_INTERNAL_ERROR, message)
-    }
-
-    /// A service the standard has and Trellis does not provide yet: loud, never a no-op.
-    pub fn not_provided(service: &str) -> Failure {
-        Failure::internal(format!("{service} is not provided by Trellis"))
     }
 }
 
@@ -245,5 +241,11 @@ fn time_status(error: &TimeError) -> TrellisStatus {
         TimeError::InvalidLookahead(_) => TRELLIS_ERR_INVALID_LOOKAHEAD,
         TimeError::InvalidLogicalTime(_) => TRELLIS_ERR_INVALID_LOGICAL_TIME,
         TimeError::LogicalTimeAlreadyPassed(_) => TRELLIS_ERR_LOGICAL_TIME_ALREADY_PASSED,
+        TimeError::InvalidMessageRetractionHandle(_) => {
+            TRELLIS_ERR_INVALID_MESSAGE_RETRACTION_HANDLE
+        }
+        TimeError::MessageCanNoLongerBeRetracted(_) => {
+            TRELLIS_ERR_MESSAGE_CAN_NO_LONGER_BE_RETRACTED
+        }
     }
 }

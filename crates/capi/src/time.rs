@@ -4,7 +4,9 @@
 use crate::ffi::{out_ref, put};
 use crate::status::*;
 use crate::{with_session, TrellisRti};
-use trellis_core::federate::{AdvanceKind, Interval, LogicalTime, ObjectId, TimeRepresentation};
+use trellis_core::federate::{
+    AdvanceKind, Interval, LogicalTime, MessageRetractionHandle, ObjectId, TimeRepresentation,
+};
 use trellis_core::fom::Order;
 
 /// A logical time or interval. The federation's representation decides which field is
@@ -247,13 +249,21 @@ pub extern "C" fn trellis_query_lookahead(
     })
 }
 
-/// retract: not provided by Trellis (messages are not held back for retraction).
+/// A retraction handle that designates no message: what a time-stamped send gives when it
+/// went in receive order (all ones, the C++ API's invalid handle).
+pub const TRELLIS_NO_RETRACTION_HANDLE: u64 = u64::MAX;
+
+/// retract (IEEE 1516.1-2010 §8.21): withdraw this federate's time-stamp-order message
+/// `retraction` (a handle a time-stamped send gave). TIME_REGULATION_IS_NOT_ENABLED when
+/// not regulating, INVALID_MESSAGE_RETRACTION_HANDLE for a handle this federate did not
+/// issue or retracted already, MESSAGE_CAN_NO_LONGER_BE_RETRACTED once logical time reached
+/// its time stamp (or it fell out of the bounded table of retractable messages). Federates
+/// still holding the message drop it; those it was delivered to get request_retraction.
 #[no_mangle]
 pub extern "C" fn trellis_retract(handle: *mut TrellisRti, retraction: u64) -> TrellisStatus {
     with_session(handle, |session| {
-        session.joined()?;
-        let _ = retraction;
-        Err(Failure::not_provided("retract"))
+        let retraction = MessageRetractionHandle::from_u64(retraction);
+        Ok(session.joined()?.retract(retraction)?)
     })
 }
 

@@ -614,9 +614,9 @@ mod federates {
 }
 
 /// The keep-latest header changed the frame format (version 3), then the federate messages
-/// inside data frames (version 4), then registry requests and events (version 5): a peer
-/// speaking an older version is refused on its first frame with an error naming its
-/// version, never read as garbage.
+/// inside data frames (version 4), then registry requests and events and time-stamped
+/// messages (version 5, retraction serials): a peer speaking an older version is refused
+/// on its first frame with an error naming its version, never read as garbage.
 #[test]
 fn an_older_peer_is_refused_with_a_clear_error() {
     assert_eq!(trellis_core::wire::PROTOCOL_VERSION, 5);

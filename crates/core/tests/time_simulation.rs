@@ -10,7 +10,10 @@
 //!   TAR / NMR grant), nor out of time-stamp order (safety);
 //! - have every request granted within a bound of virtual time (liveness);
 //! - receive, in time-stamp order if constrained, exactly the time-stamped messages the
-//!   regulating federates sent it (no loss, no duplicates).
+//!   regulating federates sent it (no loss, no duplicates);
+//! - never be handed a message its sender retracted (regulating federates retract some of
+//!   theirs at once), or, if it was handed it already, be asked to retract it by the handle
+//!   it came with (requestRetraction).
 //!
 //! A failure names its seed; `TRELLIS_SEED=<n>` replays one seed and
 //! `TRELLIS_SEEDS=<n>` runs that many (the suite runs 1,000).
@@ -22,7 +25,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 use trellis_core::federate::{
-    Action, AdvanceKind, Callback, Federate, Interval, LogicalTime, DEFAULT_BINS,
+    Action, AdvanceKind, Callback, Federate, FederateError, Interval, LogicalTime,
+    MessageRetractionHandle, TimeError, DEFAULT_BINS,
 };
 use trellis_core::fom::{InteractionClassHandle, ObjectModel, Order, ParameterHandle};
 use trellis_core::registry::{Request, Response};
@@ -78,6 +82,10 @@ struct Fed {
     /// Tags of time-stamped messages received, by order of delivery.
     got_tso: Vec<Bytes>,
     got_receive_order: Vec<Bytes>,
+    /// Tags of the time-stamped messages handed over, by their retraction handles.
+    got_handles: BTreeMap<MessageRetractionHandle, Bytes>,
+    /// requestRetraction callbacks, in order.
+    asked_back: Vec<MessageRetractionHandle>,
 }
 
 struct World {
@@ -89,6 +97,8 @@ struct World {
     /// Tags of time-stamped messages sent while regulating.
     sent_tso: BTreeSet<Bytes>,
     sent_receive_order: BTreeSet<Bytes>,
+    /// Tags of the time-stamped messages their senders retracted, by handle.
+    retracted: BTreeMap<MessageRetractionHandle, Bytes>,
     rng: Rng,
     started: bool,
 }
@@ -139,6 +149,8 @@ impl World {
                     sent: 0,
                     got_tso: Vec::new(),
                     got_receive_order: Vec::new(),
+                    got_handles: BTreeMap::new(),
+                    asked_back: Vec::new(),
                 }
             })
             .collect();
@@ -150,6 +162,7 @@ impl World {
             feds,
             sent_tso: BTreeSet::new(),
             sent_receive_order: BTreeSet::new(),
+            retracted: BTreeMap::new(),
             rng,
             started: false,
         }
@@ -482,13 +495,18 @@ impl World {
                         f.last_tso = time;
                     }
                 }
+                Callback::RequestRetraction { handle } => f.asked_back.push(handle),
                 Callback::ReceiveInteraction {
                     parameters,
                     time,
                     received_order,
+                    retraction,
                     ..
                 } => {
                     let tag = parameters[0].1.clone();
+                    if let Some(handle) = retraction {
+                        f.got_handles.insert(handle, tag.clone());
+                    }
                     if received_order == Order::TimeStamp {
                         let ts = LogicalTime::from_key(time);
                         let below = ts < f.floor || (ts == f.floor && !f.floor_open);
@@ -639,8 +657,20 @@ impl World {
                 fed.query_logical_time().as_i64()
             };
             let ts = LogicalTime::from_i64(earliest + spread);
-            fed.send_interaction_at(self.radio, &[(self.text, tag.clone())], b"", ts, None)
+            let handle = fed
+                .send_interaction_at(self.radio, &[(self.text, tag.clone())], b"", ts, None)
                 .map_err(|e| fail(seed, format!("{} sending at {}: {e}", f.name, ts.as_i64())))?;
+            if let Some(handle) = handle.filter(|_| self.rng.chance(0.2)) {
+                match fed.retract(handle) {
+                    Ok(()) => {
+                        self.retracted.insert(handle, tag.clone());
+                    }
+                    // Stamped at logical time (zero lookahead after an available grant).
+                    Err(FederateError::Time(TimeError::MessageCanNoLongerBeRetracted(_)))
+                        if ts <= fed.query_logical_time() => {}
+                    Err(e) => return Err(fail(seed, format!("{} retracting: {e}", f.name))),
+                }
+            }
             if regulating {
                 self.sent_tso.insert(tag);
             } else {
@@ -669,11 +699,20 @@ impl World {
                     .cloned()
                     .collect()
             };
+            let asked_back = self.check_asked_back(f)?;
             let got_tso: BTreeSet<Bytes> = f.got_tso.iter().cloned().collect();
             let got_ro: BTreeSet<Bytes> = f.got_receive_order.iter().cloned().collect();
             if got_tso.len() != f.got_tso.len() || got_ro.len() != f.got_receive_order.len() {
                 return Err(fail(seed, format!("{} got duplicates", f.name)));
             }
+            // What it was handed and then asked to retract counts as never handed; what was
+            // retracted is not wanted.
+            let got_tso: BTreeSet<Bytes> = got_tso.difference(&asked_back).cloned().collect();
+            let got_ro: BTreeSet<Bytes> = got_ro.difference(&asked_back).cloned().collect();
+            let retracted: BTreeSet<Bytes> = self.retracted.values().cloned().collect();
+            let others = |set: &BTreeSet<Bytes>| -> BTreeSet<Bytes> {
+                others(set).difference(&retracted).cloned().collect()
+            };
             let (want_tso, want_ro) = if f.constrained {
                 (others(&self.sent_tso), others(&self.sent_receive_order))
             } else {
@@ -718,6 +757,36 @@ impl World {
             }
         }
         Ok(())
+    }
+}
+
+impl World {
+    /// Every requestRetraction `f` got names a message it was handed and its sender
+    /// retracted, once; the tags of those messages.
+    fn check_asked_back(&self, f: &Fed) -> Result<BTreeSet<Bytes>, String> {
+        let seed = self.sim.seed;
+        let mut tags = BTreeSet::new();
+        for handle in &f.asked_back {
+            let (Some(tag), true) = (
+                f.got_handles.get(handle),
+                self.retracted.contains_key(handle),
+            ) else {
+                return Err(fail(
+                    seed,
+                    format!(
+                        "{} asked to retract {handle}, not handed or not retracted",
+                        f.name
+                    ),
+                ));
+            };
+            if !tags.insert(tag.clone()) {
+                return Err(fail(
+                    seed,
+                    format!("{} asked twice to retract {handle}", f.name),
+                ));
+            }
+        }
+        Ok(tags)
     }
 }
 

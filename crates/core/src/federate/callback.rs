@@ -5,6 +5,7 @@ use super::logical_time::LogicalTime;
 use super::message::ObjectId;
 pub use super::ownership::OwnershipCallback;
 use super::region::Region;
+use super::retraction::MessageRetractionHandle;
 use crate::fom::{
     AttributeHandle, InteractionClassHandle, ObjectClassHandle, Order, ParameterHandle,
 };
@@ -36,6 +37,8 @@ pub enum Callback {
         /// federate, from a regulating one).
         sent_order: Order,
         received_order: Order,
+        /// The message's retraction handle, when it was sent in time-stamp order.
+        retraction: Option<MessageRetractionHandle>,
     },
     RemoveObjectInstance {
         object: ObjectId,
@@ -44,6 +47,8 @@ pub enum Callback {
         sender: u32,
         sent_order: Order,
         received_order: Order,
+        /// The message's retraction handle, when it was sent in time-stamp order.
+        retraction: Option<MessageRetractionHandle>,
     },
     ReceiveInteraction {
         /// The subscribed class the interaction is presented as.
@@ -56,6 +61,8 @@ pub enum Callback {
         region: Option<Region>,
         sent_order: Order,
         received_order: Order,
+        /// The message's retraction handle, when it was sent in time-stamp order.
+        retraction: Option<MessageRetractionHandle>,
     },
     /// Another federate asks for current values of attributes this federate owns.
     ProvideAttributeValueUpdate {
@@ -146,4 +153,21 @@ pub enum Callback {
         object: ObjectId,
         attributes: Vec<AttributeHandle>,
     },
+    /// requestRetraction† (1516.1-2010 §8.22): the sender retracted this message, which was
+    /// delivered already (a message still queued is dropped instead).
+    RequestRetraction {
+        handle: MessageRetractionHandle,
+    },
+}
+
+impl Callback {
+    /// The retraction handle of the time-stamp-order message this callback delivers.
+    pub fn retraction(&self) -> Option<MessageRetractionHandle> {
+        match self {
+            Callback::ReflectAttributeValues { retraction, .. }
+            | Callback::ReceiveInteraction { retraction, .. }
+            | Callback::RemoveObjectInstance { retraction, .. } => *retraction,
+            _ => None,
+        }
+    }
 }

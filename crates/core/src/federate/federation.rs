@@ -444,7 +444,15 @@ impl Federate {
                     federate: self.handle,
                     switch,
                 }),
-                TimeOutput::Deliver(callback) => self.callbacks.push_back(callback),
+                TimeOutput::Deliver(callback) => {
+                    if let Callback::TimeAdvanceGrant { time } = callback {
+                        // Messages stamped at or before the granted time are no longer
+                        // retractable.
+                        self.retractable.expire(time);
+                    }
+                    self.note_delivered(&callback);
+                    self.callbacks.push_back(callback);
+                }
             }
         }
     }

@@ -2,7 +2,7 @@
 //! interactions, deletions and update requests. Values stay slices of the received frame.
 //!
 //! ```text
-//! kind: u8 (bit 7: sent in time-stamp order) | sender federate: u32 | class: u32 | time: u64 | tag: u16 len + bytes | body
+//! kind: u8 (bit 7: sent in time-stamp order) | sender federate: u32 | class: u32 | time: u64 | [serial: u32] | tag: u16 len + bytes | body
 //! register:  object: u64 | name
 //! update:    object: u64 | name | region | values
 //! interact:  region | values
@@ -13,6 +13,10 @@
 //! region:    count: u8 | (dimension: v, lower: v, upper - lower: v)*
 //! values:    count: v | (handle: v, len: v, value)*
 //! ```
+//!
+//! `serial` is there only in a time-stamp-order message: the sender's serial number of it,
+//! which with the sender's handle makes its message retraction handle
+//! (`retraction::MessageRetractionHandle`; 0 when the sender issued none).
 //!
 //! `v` is an unsigned LEB128 varint. Every update carries its instance's name (a federate
 //! may discover the instance by it) and usually a region of small numbers; with fixed-width
@@ -107,6 +111,9 @@ pub struct Message {
     pub time: u64,
     /// Sent in time-stamp order: `time` is a logical time key (`LogicalTime::key`).
     pub time_stamped: bool,
+    /// With `time_stamped`: the sender's serial number of the message, for retraction
+    /// (`None` when it issued none). Never carried otherwise.
+    pub serial: Option<u32>,
     pub tag: Bytes,
     pub body: Body,
 }
@@ -147,6 +154,8 @@ pub struct Header<'a> {
     pub class: u32,
     pub time: u64,
     pub time_stamped: bool,
+    /// Written only with `time_stamped` (see `Message::serial`).
+    pub serial: Option<u32>,
     pub tag: &'a [u8],
 }
 
@@ -248,6 +257,7 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
         1 + 4
             + 4
             + 8
+            + if header.time_stamped { 4 } else { 0 }
             + 2
             + header.tag.len().min(MAX_TAG)
             + match self {
@@ -286,6 +296,9 @@ impl<V: AsRef<[u8]>> Outgoing<'_, V> {
         out.put_u32_le(header.sender);
         out.put_u32_le(header.class);
         out.put_u64_le(header.time);
+        if header.time_stamped {
+            out.put_u32_le(header.serial.unwrap_or(0));
+        }
         let tag = &header.tag[..header.tag.len().min(MAX_TAG)];
         out.put_u16_le(tag.len() as u16);
         out.put_slice(tag);
@@ -340,6 +353,10 @@ impl Message {
         let sender = r.u32("sender")?;
         let class = r.u32("class")?;
         let time = r.u64("time")?;
+        let serial = match time_stamped {
+            true => Some(r.u32("serial")?).filter(|s| *s != 0),
+            false => None,
+        };
         let tag_len = r.u16("tag length")? as usize;
         let tag = slice(bytes, &mut r, tag_len, "tag")?;
         let body = match kind {
@@ -381,6 +398,7 @@ impl Message {
             class,
             time,
             time_stamped,
+            serial,
             tag,
             body,
         })
@@ -393,6 +411,7 @@ impl Message {
             class: self.class,
             time: self.time,
             time_stamped: self.time_stamped,
+            serial: self.serial,
             tag: &self.tag,
         };
         let outgoing: Outgoing<'_, Bytes> = match &self.body {
@@ -497,6 +516,7 @@ mod tests {
                 class: 7,
                 time: 99,
                 time_stamped: true,
+                serial: Some(u32::MAX),
                 tag: Bytes::from_static(b"tag"),
                 body: Body::Update {
                     object: ObjectId::new(3, 1),
@@ -510,6 +530,7 @@ mod tests {
                 class: 300,
                 time: u64::MAX,
                 time_stamped: false,
+                serial: None,
                 tag: Bytes::new(),
                 body: Body::Update {
                     object: ObjectId::new(u32::MAX, u32::MAX),
@@ -523,11 +544,24 @@ mod tests {
                     values: vec![(u32::MAX, Bytes::from(vec![7u8; 300]))],
                 },
             },
+            // Time-stamped without a retraction handle: the serial field says 0.
+            Message {
+                sender: 5,
+                class: 6,
+                time: 12,
+                time_stamped: true,
+                serial: None,
+                tag: Bytes::new(),
+                body: Body::Delete {
+                    object: ObjectId::new(5, 2),
+                },
+            },
             Message {
                 sender: 2,
                 class: 4,
                 time: 0,
                 time_stamped: false,
+                serial: None,
                 tag: Bytes::new(),
                 body: Body::Register {
                     object: ObjectId::new(2, 9),
@@ -539,6 +573,7 @@ mod tests {
                 class: 2,
                 time: 0,
                 time_stamped: false,
+                serial: None,
                 tag: Bytes::new(),
                 body: Body::Request {
                     object: None,
@@ -550,6 +585,7 @@ mod tests {
                 class: 2,
                 time: 0,
                 time_stamped: false,
+                serial: None,
                 tag: Bytes::new(),
                 body: Body::Interaction {
                     region: None,
@@ -578,6 +614,7 @@ mod tests {
             class: 3,
             time: 1,
             time_stamped: false,
+            serial: None,
             tag: &[],
         };
         let region = Region::new()
@@ -654,6 +691,7 @@ mod tests {
             class: 1,
             time: 1,
             time_stamped: false,
+            serial: None,
             tag: Bytes::new(),
             body: Body::Interaction {
                 region: None,

@@ -44,6 +44,7 @@ mod receive;
 mod reclaim;
 pub mod region;
 pub mod regions;
+pub mod retraction;
 mod scope;
 mod send;
 pub mod time;
@@ -62,6 +63,7 @@ pub use ownership::{OwnershipCallback, ResignAction};
 pub use reclaim::MAX_RECLAIMED_NAMES;
 pub use region::{Range, Region};
 pub use regions::{AttributeSetRegionSetPair, RegionHandle};
+pub use retraction::{MessageRetractionHandle, MAX_REMEMBERED_DELIVERIES, MAX_RETRACTABLE};
 pub use time::{AdvanceKind, TimeError, TimeStats};
 
 use crate::fom::{
@@ -197,6 +199,12 @@ pub struct Federate {
     time: TimeManager,
     /// The logical time stamp of the message being sent, when it goes time-stamp order.
     sending_time_stamp: Option<LogicalTime>,
+    /// The serial number (retraction) of the message being sent in time-stamp order.
+    sending_serial: Option<u32>,
+    /// This federate's time-stamped messages it may still retract.
+    retractable: retraction::Retractable,
+    /// Time-stamped messages delivered here: a retraction of one is a requestRetraction.
+    delivered: retraction::Delivered,
     regions: regions::RegionTable,
     advisories: advisory::Advisories,
     scope: scope::Scope,
@@ -252,6 +260,9 @@ impl Federate {
             view: FederationView::default(),
             time: TimeManager::new(TimeRepresentation::default(), handle),
             sending_time_stamp: None,
+            sending_serial: None,
+            retractable: Default::default(),
+            delivered: Default::default(),
             regions: Default::default(),
             advisories: Default::default(),
             scope: Default::default(),
@@ -623,7 +634,13 @@ impl Federate {
                         .fold(0, |mask, bit| mask | bit),
                 });
                 let sending = (!receive_ordered).then_some(self.sending_time_stamp);
-                let stamp = Stamping::of(sending.flatten(), time, transport, latest);
+                let stamp = Stamping::of(
+                    sending.flatten(),
+                    self.sending_serial,
+                    time,
+                    transport,
+                    latest,
+                );
                 let outgoing = Outgoing::Update {
                     object,
                     name,

@@ -4,6 +4,7 @@
 
 use super::instance_name::is_default_name;
 use super::message::{self, Body, Message};
+use super::retraction::MessageRetractionHandle;
 use super::time::TIME_MESSAGE_KIND;
 use super::{covers, ownership, Callback, Federate, InstanceName, LogicalTime, ObjectId, Region};
 use crate::fom::{AttributeHandle, ObjectClassHandle, Order, ParameterHandle};
@@ -95,6 +96,7 @@ impl Federate {
                             sender: message.sender,
                             sent_order,
                             received_order,
+                            retraction: stamp.retraction(),
                         },
                     );
                 }
@@ -291,6 +293,7 @@ impl Federate {
             region,
             sent_order,
             received_order,
+            retraction: stamp.retraction(),
         };
         // Update rates thin receive-order reflections only (`update_rate`).
         let time_stamped = stamp.time_stamped && self.time.is_constrained();
@@ -350,6 +353,7 @@ impl Federate {
             region,
             sent_order,
             received_order,
+            retraction: stamp.retraction(),
         };
         self.deliver(stamp, callback);
     }
@@ -418,6 +422,7 @@ impl Federate {
                 .on_time_stamped(LogicalTime::from_key(stamp.time), callback);
             self.drain_time();
         } else {
+            self.note_delivered(&callback);
             self.deliver_receive_order(callback);
         }
     }
@@ -429,6 +434,7 @@ struct Stamp {
     sender: u32,
     time: u64,
     time_stamped: bool,
+    serial: Option<u32>,
 }
 
 impl Stamp {
@@ -437,6 +443,15 @@ impl Stamp {
             sender: message.sender,
             time: message.time,
             time_stamped: message.time_stamped,
+            serial: message.serial.filter(|_| message.time_stamped),
         }
+    }
+
+    /// The message's retraction handle, when it was sent in time-stamp order with one.
+    fn retraction(self) -> Option<MessageRetractionHandle> {
+        self.serial.map(|serial| MessageRetractionHandle {
+            federate: self.sender,
+            serial,
+        })
     }
 }

@@ -8,6 +8,7 @@
 //! updates always go out in the committed bounds of their associated regions.
 
 use super::region::{Range, Region, RegionError};
+use super::retraction::MessageRetractionHandle;
 use super::{Federate, FederateError, LogicalTime, ObjectId};
 use crate::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle,
@@ -827,7 +828,7 @@ impl Federate {
     }
 
     /// sendInteractionWithRegions with a time stamp: time-stamp order when regulating (and
-    /// the class prefers it), as `send_interaction_at`.
+    /// the class prefers it), as `send_interaction_at`, which gives the retraction handle.
     pub fn send_interaction_with_regions_at<V: AsRef<[u8]>>(
         &mut self,
         class: InteractionClassHandle,
@@ -835,7 +836,7 @@ impl Federate {
         regions: &[RegionHandle],
         tag: &[u8],
         time: LogicalTime,
-    ) -> Result<(), FederateError> {
+    ) -> Result<Option<MessageRetractionHandle>, FederateError> {
         let region = self.interaction_region(class, regions)?;
         self.send_interaction_at(class, parameters, tag, time, region.as_ref())
     }

@@ -47,7 +47,13 @@ impl Federate {
         outgoing: Outgoing<'_, V>,
         latest: Option<LatestKey>,
     ) {
-        let stamp = Stamping::of(self.sending_time_stamp, time, class, latest);
+        let stamp = Stamping::of(
+            self.sending_time_stamp,
+            self.sending_serial,
+            time,
+            class,
+            latest,
+        );
         let header = stamp.header(self.handle, fom_class, tag);
         let payload = Self::encode(&mut self.encode_buf, &header, &outgoing);
         self.actions.push_back(stamp.publish(ids, payload));
@@ -61,6 +67,8 @@ impl Federate {
 pub(super) struct Stamping {
     time: u64,
     time_stamped: bool,
+    /// The retraction serial, carried only in time-stamp order.
+    serial: Option<u32>,
     class: TransportClass,
     latest: Option<LatestKey>,
 }
@@ -68,6 +76,7 @@ pub(super) struct Stamping {
 impl Stamping {
     pub(super) fn of(
         sending: Option<LogicalTime>,
+        serial: Option<u32>,
         time: u64,
         class: TransportClass,
         latest: Option<LatestKey>,
@@ -80,6 +89,7 @@ impl Stamping {
         Stamping {
             time,
             time_stamped,
+            serial: serial.filter(|_| time_stamped),
             class,
             latest,
         }
@@ -91,6 +101,7 @@ impl Stamping {
             class: fom_class,
             time: self.time,
             time_stamped: self.time_stamped,
+            serial: self.serial,
             tag,
         }
     }

@@ -536,6 +536,7 @@ fn registrations_skip_region_subscribers_who_discover_by_update() {
 mod advisory;
 mod local_delete;
 mod regions;
+mod retraction;
 mod scope;
 mod update_rate;
 

@@ -5,7 +5,8 @@
 use super::logical_time::{Interval, LogicalTime, TimeRepresentation};
 use super::message::ObjectId;
 use super::region::Region;
-use super::time::{AdvanceKind, TimeError, TimeMessage, TimeStats};
+use super::retraction::MessageRetractionHandle;
+use super::time::{AdvanceKind, TimeBody, TimeError, TimeMessage, TimeStats};
 use super::{Federate, FederateError};
 use crate::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
 use crate::wire::TransportClass;
@@ -113,20 +114,34 @@ impl Federate {
     }
 
     /// Run `send` with a logical time stamp: time-stamp order when regulating (checked
-    /// against logical time plus lookahead), receive order otherwise.
+    /// against logical time plus lookahead), receive order otherwise. A message that goes
+    /// time-stamp order gets a retraction handle (`retraction`).
     fn with_time_stamp(
         &mut self,
         time: LogicalTime,
         send: impl FnOnce(&mut Federate) -> Result<(), FederateError>,
-    ) -> Result<(), FederateError> {
+    ) -> Result<Option<MessageRetractionHandle>, FederateError> {
         let ordered = self.time.check_send(time)?;
+        let serial = ordered.then(|| self.retractable.next_serial());
         self.sending_time_stamp = ordered.then_some(time);
+        self.sending_serial = serial;
         let result = send(self);
         self.sending_time_stamp = None;
-        result
+        self.sending_serial = None;
+        result?;
+        let Some(serial) = serial else {
+            return Ok(None);
+        };
+        let now = self.time.logical_time();
+        self.retractable.record(serial, time, now);
+        Ok(Some(MessageRetractionHandle {
+            federate: self.handle,
+            serial,
+        }))
     }
 
-    /// updateAttributeValues with a logical time stamp.
+    /// updateAttributeValues with a logical time stamp; the retraction handle when it went
+    /// time-stamp order.
     pub fn update_attribute_values_at<V: AsRef<[u8]>>(
         &mut self,
         object: ObjectId,
@@ -134,13 +149,14 @@ impl Federate {
         tag: &[u8],
         time: LogicalTime,
         region: Option<&Region>,
-    ) -> Result<(), FederateError> {
+    ) -> Result<Option<MessageRetractionHandle>, FederateError> {
         self.with_time_stamp(time, |f| {
             f.update_attribute_values(object, values, tag, time.key(), region, None)
         })
     }
 
-    /// sendInteraction with a logical time stamp.
+    /// sendInteraction with a logical time stamp; the retraction handle when it went
+    /// time-stamp order.
     pub fn send_interaction_at<V: AsRef<[u8]>>(
         &mut self,
         class: InteractionClassHandle,
@@ -148,12 +164,13 @@ impl Federate {
         tag: &[u8],
         time: LogicalTime,
         region: Option<&Region>,
-    ) -> Result<(), FederateError> {
+    ) -> Result<Option<MessageRetractionHandle>, FederateError> {
         // Preferring receive order (changeInteractionOrderType), it goes as if the sender
         // did not regulate: receive order, with the class's transportation.
         if self.preferences.interaction_prefers_receive(class) {
             self.time.check_send(time)?;
-            return self.send_interaction(class, parameters, tag, time.key(), region, None);
+            self.send_interaction(class, parameters, tag, time.key(), region, None)?;
+            return Ok(None);
         }
         self.with_time_stamp(time, |f| {
             f.send_interaction(
@@ -167,14 +184,36 @@ impl Federate {
         })
     }
 
-    /// deleteObjectInstance with a logical time stamp.
+    /// deleteObjectInstance with a logical time stamp; the retraction handle when it went
+    /// time-stamp order.
     pub fn delete_object_instance_at(
         &mut self,
         object: ObjectId,
         tag: &[u8],
         time: LogicalTime,
-    ) -> Result<(), FederateError> {
+    ) -> Result<Option<MessageRetractionHandle>, FederateError> {
         self.with_time_stamp(time, |f| f.delete_object_instance(object, tag, time.key()))
+    }
+
+    /// retract (§8.21): withdraw this federate's time-stamp-order message `handle`. It must
+    /// be regulating, and the message's time stamp after its logical time. Receivers that
+    /// hold the message drop it; those it was delivered to get requestRetraction.
+    pub fn retract(&mut self, handle: MessageRetractionHandle) -> Result<(), FederateError> {
+        if !self.time.is_regulating() {
+            return Err(TimeError::TimeRegulationIsNotEnabled.into());
+        }
+        let (now, repr) = (self.time.logical_time(), self.time.representation());
+        self.retractable.retract(handle, self.handle, now, repr)?;
+        self.time.announce_retraction(handle.serial);
+        self.drain_time();
+        Ok(())
+    }
+
+    /// How many of this federate's messages it may retract now (bounded by
+    /// `MAX_RETRACTABLE`).
+    pub fn retractable_messages(&mut self) -> usize {
+        self.retractable.expire(self.time.logical_time());
+        self.retractable.len()
     }
 
     /// About to resign: say so on the time channel, behind the last time-stamped message.
@@ -185,12 +224,40 @@ impl Federate {
 
     pub(super) fn on_time_payload(&mut self, payload: &[u8]) {
         match TimeMessage::decode(payload) {
+            Ok(TimeMessage {
+                sender,
+                body: TimeBody::Retract { serial },
+                ..
+            }) if sender != self.handle => {
+                self.on_retraction(MessageRetractionHandle {
+                    federate: sender,
+                    serial,
+                });
+            }
             Ok(message) if message.sender != self.handle => {
                 self.time.on_message(message);
                 self.drain_time();
             }
             Ok(_) => {}
             Err(_) => self.stats.malformed += 1,
+        }
+    }
+
+    /// Another federate retracted its message `handle`: drop it if it is still queued for
+    /// time-stamp order, else ask the application to retract it if it was delivered here.
+    fn on_retraction(&mut self, handle: MessageRetractionHandle) {
+        if self.time.drop_held(handle) {
+            self.drain_time();
+        } else if self.delivered.take(handle) {
+            self.callbacks
+                .push_back(super::Callback::RequestRetraction { handle });
+        }
+    }
+
+    /// A callback goes to the application: remember its retraction handle, if any.
+    pub(super) fn note_delivered(&mut self, callback: &super::Callback) {
+        if let Some(handle) = callback.retraction() {
+            self.delivered.remember(handle);
         }
     }
 }

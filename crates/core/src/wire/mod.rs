@@ -38,7 +38,10 @@ use thiserror::Error;
 /// (`federate::message`); routers never read them, but a federate of version 3 would drop
 /// every update of version 4 as malformed, so the two must not meet in one federation.
 /// 5: the registry's `NodeGone` request and `FederateLeft` event say how the federate left
-/// (`registry::Departure`: a slow consumer cut is told apart from a death).
+/// (`registry::Departure`: a slow consumer cut is told apart from a death); a
+/// time-stamp-order federate message carries its retraction serial after the time stamp,
+/// and the time channel a retraction (`federate::retraction`): a federate of version 4
+/// would misread every time-stamped message.
 pub const PROTOCOL_VERSION: u8 = 5;
 /// Bytes of the length prefix.
 pub const LENGTH_PREFIX: usize = 4;

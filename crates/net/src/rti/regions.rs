@@ -3,7 +3,7 @@
 
 use super::{clock, RtiAmbassador, RtiError};
 use trellis_core::federate::{
-    AttributeSetRegionSetPair, LogicalTime, ObjectId, Range, RegionHandle,
+    AttributeSetRegionSetPair, LogicalTime, MessageRetractionHandle, ObjectId, Range, RegionHandle,
 };
 use trellis_core::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle,
@@ -162,7 +162,8 @@ impl RtiAmbassador {
         })
     }
 
-    /// sendInteractionWithRegions with a time stamp (time-stamp order when regulating).
+    /// sendInteractionWithRegions with a time stamp (time-stamp order when regulating, and
+    /// then the retraction handle).
     pub fn send_interaction_with_regions_at<V: AsRef<[u8]>>(
         &mut self,
         class: InteractionClassHandle,
@@ -170,7 +171,7 @@ impl RtiAmbassador {
         regions: &[RegionHandle],
         tag: &[u8],
         time: LogicalTime,
-    ) -> Result<(), RtiError> {
+    ) -> Result<Option<MessageRetractionHandle>, RtiError> {
         self.with(
             |f| Ok(f.send_interaction_with_regions_at(class, parameters, regions, tag, time)?),
         )

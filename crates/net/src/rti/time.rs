@@ -2,7 +2,9 @@
 //! `trellis_core::federate::time`. Grants and enabled notices arrive as callbacks.
 
 use super::{RtiAmbassador, RtiError};
-use trellis_core::federate::{AdvanceKind, Interval, LogicalTime, ObjectId, Region};
+use trellis_core::federate::{
+    AdvanceKind, Interval, LogicalTime, MessageRetractionHandle, ObjectId, Region,
+};
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
 
 impl RtiAmbassador {
@@ -70,7 +72,8 @@ impl RtiAmbassador {
         Ok(self.federate()?.query_lits())
     }
 
-    /// updateAttributeValues with a time stamp (time-stamp order when regulating).
+    /// updateAttributeValues with a time stamp (time-stamp order when regulating, and then
+    /// the message's retraction handle).
     pub fn update_attribute_values_at<V: AsRef<[u8]>>(
         &mut self,
         object: ObjectId,
@@ -78,11 +81,12 @@ impl RtiAmbassador {
         tag: &[u8],
         time: LogicalTime,
         region: Option<&Region>,
-    ) -> Result<(), RtiError> {
+    ) -> Result<Option<MessageRetractionHandle>, RtiError> {
         self.with(|f| Ok(f.update_attribute_values_at(object, values, tag, time, region)?))
     }
 
-    /// sendInteraction with a time stamp (time-stamp order when regulating).
+    /// sendInteraction with a time stamp (time-stamp order when regulating, and then the
+    /// message's retraction handle).
     pub fn send_interaction_at<V: AsRef<[u8]>>(
         &mut self,
         class: InteractionClassHandle,
@@ -90,17 +94,24 @@ impl RtiAmbassador {
         tag: &[u8],
         time: LogicalTime,
         region: Option<&Region>,
-    ) -> Result<(), RtiError> {
+    ) -> Result<Option<MessageRetractionHandle>, RtiError> {
         self.with(|f| Ok(f.send_interaction_at(class, parameters, tag, time, region)?))
     }
 
-    /// deleteObjectInstance with a time stamp.
+    /// deleteObjectInstance with a time stamp (the retraction handle in time-stamp order).
     pub fn delete_object_instance_at(
         &mut self,
         object: ObjectId,
         tag: &[u8],
         time: LogicalTime,
-    ) -> Result<(), RtiError> {
+    ) -> Result<Option<MessageRetractionHandle>, RtiError> {
         self.with(|f| Ok(f.delete_object_instance_at(object, tag, time)?))
+    }
+
+    /// retract (§8.21): withdraw this federate's time-stamp-order message `handle` while
+    /// its time stamp is after logical time. Federates still holding it drop it; those it
+    /// was delivered to get `Callback::RequestRetraction`.
+    pub fn retract(&mut self, handle: MessageRetractionHandle) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.retract(handle)?))
     }
 }

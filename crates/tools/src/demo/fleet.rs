@@ -79,7 +79,8 @@ impl Fleet {
             let value = [(self.position, encode_position(px, py))];
             match stamp {
                 Some(time) => {
-                    rti.update_attribute_values_at(object, &value, b"", time, Some(&region))?
+                    // The demo never retracts: the handle is not kept.
+                    rti.update_attribute_values_at(object, &value, b"", time, Some(&region))?;
                 }
                 None => {
                     let options = SendOptions {
@@ -106,7 +107,9 @@ impl Fleet {
         );
         let parameters = [(self.text, call.as_bytes())];
         match stamp {
-            Some(time) => rti.send_interaction_at(self.radio, &parameters, b"", time, None)?,
+            Some(time) => {
+                rti.send_interaction_at(self.radio, &parameters, b"", time, None)?;
+            }
             None => rti.send_interaction(self.radio, &parameters, b"")?,
         }
         Ok(())

@@ -185,6 +185,7 @@ impl Federate {
                 sender: gone,
                 sent_order: crate::fom::Order::Receive,
                 received_order: crate::fom::Order::Receive,
+                retraction: None,
             });
         }
     }

@@ -142,6 +142,7 @@ mod tests {
             class: 3,
             time: 0,
             time_stamped: false,
+            serial: None,
             tag: Bytes::from_static(b"why"),
             body: Body::Ownership(OwnershipBody {
                 op: Op::Grant,

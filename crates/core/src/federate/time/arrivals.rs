@@ -68,6 +68,8 @@ impl TimeManager {
                 self.bounds.remove(&sender);
                 self.awaiting_constrained.remove(&sender);
             }
+            // The federate takes retractions before they reach time management.
+            TimeBody::Retract { .. } => {}
         }
         self.refresh();
     }

@@ -66,6 +66,7 @@ pub mod wire;
 
 use super::callback::Callback;
 use super::logical_time::{Interval, LogicalTime, TimeRepresentation};
+use super::retraction::MessageRetractionHandle;
 use crate::registry::TimeSwitch;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 use thiserror::Error;
@@ -102,6 +103,10 @@ pub enum TimeError {
     InvalidLogicalTime(String),
     #[error("logical time {0} has already passed")]
     LogicalTimeAlreadyPassed(String),
+    #[error("invalid message retraction handle: {0}")]
+    InvalidMessageRetractionHandle(String),
+    #[error("the message can no longer be retracted: {0}")]
+    MessageCanNoLongerBeRetracted(String),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -503,6 +508,26 @@ impl TimeManager {
         self.advance = Some((kind, time));
         self.refresh();
         Ok(())
+    }
+
+    /// The federate retracted its message `serial`: tell every federate, behind the
+    /// message and before any later bound (`federate::retraction`).
+    pub fn announce_retraction(&mut self, serial: u32) {
+        self.send(TimeBody::Retract { serial });
+    }
+
+    /// A retraction of `handle` arrived: drop its message if it is held here, unreleased;
+    /// whether it was.
+    pub fn drop_held(&mut self, handle: MessageRetractionHandle) -> bool {
+        let before = self.held.len();
+        self.held
+            .retain(|h| h.callback.retraction() != Some(handle));
+        let dropped = self.held.len() != before;
+        if dropped {
+            // The next message may be later now: a next message request may be granted.
+            self.refresh();
+        }
+        dropped
     }
 
     /// Check the time stamp of a TSO message about to be sent; `Ok(true)` when it goes

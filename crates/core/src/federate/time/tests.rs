@@ -73,6 +73,7 @@ fn interaction(tag: &'static str, time: LogicalTime) -> Callback {
         region: None,
         sent_order: crate::fom::Order::TimeStamp,
         received_order: crate::fom::Order::TimeStamp,
+        retraction: None,
     }
 }
 

@@ -8,7 +8,12 @@
 //! regulator reply:   to: u32 | regulating: u8 | bound: u64
 //! constrained reply: to: u32 | time: u64
 //! regulation off, departing: (nothing)
+//! retract:           serial: u32
 //! ```
+//!
+//! A retraction names the sender's time-stamped message by its serial number
+//! (`federate::retraction`); every federate reads it, and those that never received the
+//! message ignore it.
 //!
 //! `epoch` names one period of regulation of the sender: the registry sequence number of
 //! the event that switched it on (0 where it does not apply). A message of an older epoch
@@ -41,6 +46,10 @@ pub enum TimeBody {
     RegulationOff,
     /// The sender resigns: the last time message it sends.
     Departing,
+    /// The sender retracts its time-stamped message with this serial number.
+    Retract {
+        serial: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +83,10 @@ impl TimeMessage {
             }
             TimeBody::RegulationOff => out.put_u8(4),
             TimeBody::Departing => out.put_u8(5),
+            TimeBody::Retract { serial } => {
+                out.put_u8(6);
+                out.put_u32_le(serial);
+            }
         }
         out.freeze()
     }
@@ -102,6 +115,9 @@ impl TimeMessage {
             },
             4 => TimeBody::RegulationOff,
             5 => TimeBody::Departing,
+            6 => TimeBody::Retract {
+                serial: r.u32("serial")?,
+            },
             _ => return Err(r.malformed("unknown time message kind")),
         };
         r.finish()?;
@@ -130,6 +146,7 @@ mod tests {
             TimeBody::ConstrainedReply { to: 4, time: t },
             TimeBody::RegulationOff,
             TimeBody::Departing,
+            TimeBody::Retract { serial: u32::MAX },
         ] {
             let message = TimeMessage {
                 sender: 7,
