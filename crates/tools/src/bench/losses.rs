@@ -35,19 +35,27 @@ fn lost_of(transport: Transport, lost: u64, expected: u64) -> Option<String> {
         .then(|| format!("{lost} of {expected} reliable messages never arrived"))
 }
 
+/// [`lost_of`] over cases that each count (lost, received).
+fn cases_lost_of(transport: Transport, cases: impl Iterator<Item = (u64, u64)>) -> Option<String> {
+    let (lost, received) = cases.fold((0, 0), |(l, r), (lost, got)| (l + lost, r + got));
+    lost_of(transport, lost, received + lost)
+}
+
 impl ReliableLoss for ThroughputSummary {
     fn reliable_loss(&self) -> Option<String> {
-        let lost = self.cases.iter().map(|c| c.lost).sum();
-        let expected = self.cases.iter().map(|c| c.received + c.lost).sum();
-        lost_of(self.transport, lost, expected)
+        cases_lost_of(
+            self.transport,
+            self.cases.iter().map(|c| (c.lost, c.received)),
+        )
     }
 }
 
 impl ReliableLoss for SymmetricSummary {
     fn reliable_loss(&self) -> Option<String> {
-        let lost = self.cases.iter().map(|c| c.lost).sum();
-        let expected = self.cases.iter().map(|c| c.received + c.lost).sum();
-        lost_of(self.transport, lost, expected)
+        cases_lost_of(
+            self.transport,
+            self.cases.iter().map(|c| (c.lost, c.received)),
+        )
     }
 }
 
@@ -60,9 +68,8 @@ impl ReliableLoss for PingpongSummary {
 
 impl ReliableLoss for LatencySummary {
     fn reliable_loss(&self) -> Option<String> {
-        let lost = self.cases.iter().map(|c| c.lost as u64).sum();
-        let expected = self.cases.iter().map(|c| (c.count + c.lost) as u64).sum();
-        lost_of(self.transport, lost, expected)
+        let cases = self.cases.iter().map(|c| (c.lost as u64, c.count as u64));
+        cases_lost_of(self.transport, cases)
     }
 }
 
