@@ -232,8 +232,11 @@ impl Router {
                     return Some(frame);
                 }
                 streams::Verdict::Duplicate => {
-                    self.stats.drops.duplicate_reliable += 1;
-                    self.link_mut(slot).stats.drops.duplicate_reliable += 1;
+                    self.stats.drops.count_duplicate(frame.class());
+                    self.link_mut(slot)
+                        .stats
+                        .drops
+                        .count_duplicate(frame.class());
                 }
             }
         }

@@ -74,7 +74,7 @@ pub(crate) struct Link {
     /// Datagrams sent on this link: the sequence number of the last one.
     pub datagrams_sent: u64,
     /// Which recent datagrams arrived, to drop duplicates.
-    pub datagrams_seen: super::udp::ReplayWindow,
+    pub datagrams_seen: super::udp::DatagramWindow,
     /// The far side's distance to the registry, as it last announced it.
     pub registry_distance: u8,
     /// What we last announced to it.

@@ -26,6 +26,7 @@ mod link;
 mod manage;
 mod propagate;
 mod queue;
+mod replay;
 mod session;
 mod stats;
 mod streams;

@@ -19,9 +19,20 @@ pub struct Drops {
     pub duplicate_datagram: u64,
     /// A reliable frame the application had already received (its stream stepped back).
     pub duplicate_reliable: u64,
+    /// A best-effort frame the application had already received (by another path), or
+    /// one too late for its source's window (`router::replay`).
+    pub duplicate_best_effort: u64,
 }
 
 impl Drops {
+    /// A copy of a frame the application had already received was dropped.
+    pub(crate) fn count_duplicate(&mut self, class: crate::wire::TransportClass) {
+        match class {
+            crate::wire::TransportClass::Reliable => self.duplicate_reliable += 1,
+            crate::wire::TransportClass::BestEffort => self.duplicate_best_effort += 1,
+        }
+    }
+
     pub fn total(&self) -> u64 {
         self.queue_full
             + self.evicted
@@ -31,6 +42,7 @@ impl Drops {
             + self.reassembly_expired
             + self.duplicate_datagram
             + self.duplicate_reliable
+            + self.duplicate_best_effort
     }
 }
 

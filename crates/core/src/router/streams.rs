@@ -25,6 +25,14 @@ use std::collections::hash_map::Entry;
 /// unchecked and are counted, rather than memory growing with every source ever heard.
 pub const MAX_FOLLOWED_STREAMS: usize = 1 << 20;
 
+/// Sources whose best-effort frames a receiver checks for copies at most (each window is
+/// 136 bytes: 2.2 MB in all). Past it, frames of new sources go unchecked and are counted.
+pub const MAX_BEST_EFFORT_SOURCES: usize = 1 << 14;
+
+/// A source's best-effort frames behind its newest one that are still delivered (once):
+/// its frame numbers count its reliable frames too, so the window is wide.
+type BestEffortWindow = super::replay::ReplayWindow<16>;
+
 /// The publishing side: the next number of each id's stream.
 #[derive(Default)]
 pub(super) struct Outgoing {
@@ -79,8 +87,12 @@ impl Stream {
 pub(super) struct Incoming {
     streams: FxHashMap<StreamKey, Stream>,
     sources: FxHashMap<u32, Sources>,
-    /// Streams not followed because `MAX_FOLLOWED_STREAMS` was reached.
+    /// Streams not followed because `MAX_FOLLOWED_STREAMS` was reached, and best-effort
+    /// frames not checked because `MAX_BEST_EFFORT_SOURCES` was.
     pub(super) unfollowed: u64,
+    /// Per source, which of its newest best-effort frames were delivered (see
+    /// `router::replay`).
+    best_effort: FxHashMap<NodeId, BestEffortWindow>,
 }
 
 /// A stream: (interest id, source).
@@ -118,8 +130,11 @@ impl Incoming {
         me: NodeId,
     ) -> Verdict {
         let source = frame.source();
-        if frame.class() != TransportClass::Reliable || source == me {
+        if source == me {
             return Verdict::Deliver;
+        }
+        if frame.class() != TransportClass::Reliable {
+            return self.check_best_effort(source, frame.seq());
         }
         // A frame dropped as a duplicate (or as too late) must not start or move a stream.
         // With one stream (most frames carry one id) that is checked as it moves, in one
@@ -146,6 +161,25 @@ impl Incoming {
         match lost {
             0 => Verdict::Deliver,
             lost => Verdict::DeliverAfterLoss(lost),
+        }
+    }
+
+    /// A best-effort frame is delivered once: a copy of one delivered already (it came by a
+    /// second path) or one older than its source's window is dropped. Unnumbered frames
+    /// (0) pass.
+    fn check_best_effort(&mut self, source: NodeId, seq: u64) -> Verdict {
+        let full = self.best_effort.len() >= MAX_BEST_EFFORT_SOURCES;
+        let window = match self.best_effort.entry(source) {
+            Entry::Occupied(entry) => entry.into_mut(),
+            Entry::Vacant(_) if full || seq == 0 => {
+                self.unfollowed += u64::from(seq != 0);
+                return Verdict::Deliver;
+            }
+            Entry::Vacant(entry) => entry.insert(BestEffortWindow::default()),
+        };
+        match seq == 0 || window.accept(seq) {
+            true => Verdict::Deliver,
+            false => Verdict::Duplicate,
         }
     }
 
@@ -281,6 +315,53 @@ mod tests {
 
     fn interest(ids: &[u32]) -> RoaringBitmap {
         ids.iter().copied().collect()
+    }
+
+    fn best_effort(source: u64, seq: u64) -> DataFrame {
+        let header = DataHeader {
+            federation: FederationId::of("f"),
+            source: NodeId(source),
+            seq,
+            priority: 4,
+            class: TransportClass::BestEffort,
+        };
+        let mut out = BytesMut::new();
+        DataFrame::encode(&mut out, &header, &[1], b"x");
+        DataFrame::from_validated(out.freeze())
+    }
+
+    /// Seed 274 of the fault simulation: a best-effort frame held 3 s on a partitioned link
+    /// reached its receiver a second time through the parent it had failed over to.
+    #[test]
+    fn a_best_effort_frame_is_delivered_once_per_source_however_many_paths_bring_it() {
+        let mut inc = Incoming::default();
+        let (all, me) = (interest(&[1]), NodeId(99));
+        for seq in [12, 14, 13] {
+            assert_eq!(inc.check(&best_effort(7, seq), &all, me), Verdict::Deliver);
+        }
+        assert_eq!(
+            inc.check(&best_effort(8, 12), &all, me),
+            Verdict::Deliver,
+            "another source"
+        );
+        assert_eq!(
+            inc.check(&best_effort(7, 12), &all, me),
+            Verdict::Duplicate,
+            "a second copy"
+        );
+        let far = 14 + BestEffortWindow::SPAN;
+        assert_eq!(inc.check(&best_effort(7, far), &all, me), Verdict::Deliver);
+        assert_eq!(
+            inc.check(&best_effort(7, 11), &all, me),
+            Verdict::Duplicate,
+            "older than the window: it cannot be told from a copy"
+        );
+        assert_eq!(
+            inc.check(&best_effort(9, 0), &all, me),
+            Verdict::Deliver,
+            "unnumbered"
+        );
+        assert_eq!(inc.check(&best_effort(9, 0), &all, me), Verdict::Deliver);
     }
 
     #[test]

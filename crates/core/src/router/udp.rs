@@ -27,8 +27,6 @@ const KIND_FRAMES: u8 = 1;
 const KIND_FRAGMENT: u8 = 2;
 /// Bytes before the frames of a datagram.
 pub const DATAGRAM_HEADER_LEN: usize = 20;
-/// Datagrams behind the newest one that are still accepted once (reordering tolerated).
-const REPLAY_WINDOW: u64 = 64;
 const FRAGMENT_HEADER_LEN: usize = DATAGRAM_HEADER_LEN + 8;
 /// Default datagram limit: an Ethernet MTU less IP and UDP headers.
 pub const DEFAULT_MAX_DATAGRAM: usize = 1472;
@@ -74,37 +72,9 @@ fn header(out: &mut Vec<u8>, kind: u8, token: u64, seq: u64) {
     out.extend_from_slice(&seq.to_le_bytes());
 }
 
-/// Which of the last `REPLAY_WINDOW` datagram sequence numbers of a link arrived.
-#[derive(Debug, Default)]
-pub(crate) struct ReplayWindow {
-    /// The newest sequence number accepted; 0 before the first.
-    newest: u64,
-    /// Bit i: `newest - i` arrived.
-    seen: u64,
-}
-
-impl ReplayWindow {
-    /// Whether `seq` is new: not seen before and not older than the window.
-    fn accept(&mut self, seq: u64) -> bool {
-        if seq > self.newest {
-            let shift = seq - self.newest;
-            self.seen = if shift >= REPLAY_WINDOW {
-                0
-            } else {
-                self.seen << shift
-            };
-            self.seen |= 1;
-            self.newest = seq;
-            return true;
-        }
-        let age = self.newest - seq;
-        if seq == 0 || age >= REPLAY_WINDOW || self.seen & (1 << age) != 0 {
-            return false;
-        }
-        self.seen |= 1 << age;
-        true
-    }
-}
+/// Datagrams behind the newest one of a link that are still accepted once (reordering
+/// tolerated).
+pub(crate) type DatagramWindow = super::replay::ReplayWindow<1>;
 
 impl Router {
     fn max_datagram(&self) -> usize {
@@ -355,24 +325,5 @@ impl Router {
                 self.link_mut(slot).stats.drops.reassembly_expired += 1;
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod replay_tests {
-    use super::ReplayWindow;
-
-    #[test]
-    fn duplicates_and_datagrams_older_than_the_window_are_refused_reordering_is_not() {
-        let mut window = ReplayWindow::default();
-        assert!(window.accept(1));
-        assert!(!window.accept(1), "a duplicate");
-        assert!(window.accept(3));
-        assert!(window.accept(2), "late but within the window");
-        assert!(!window.accept(2));
-        assert!(window.accept(100));
-        assert!(!window.accept(36), "older than the window");
-        assert!(window.accept(37));
-        assert!(!window.accept(0), "sequence numbers start at 1");
     }
 }

@@ -8,7 +8,7 @@ use trellis_core::wire::Role;
 use trellis_net::HostStats;
 
 /// Each drop reason with its count, named as the fields of [`Drops`].
-pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 8] {
+pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 9] {
     [
         ("queue_full", drops.queue_full),
         ("evicted", drops.evicted),
@@ -18,6 +18,7 @@ pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 8] {
         ("reassembly_expired", drops.reassembly_expired),
         ("duplicate_datagram", drops.duplicate_datagram),
         ("duplicate_reliable", drops.duplicate_reliable),
+        ("duplicate_best_effort", drops.duplicate_best_effort),
     ]
 }
 
