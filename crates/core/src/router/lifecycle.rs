@@ -118,6 +118,7 @@ impl Router {
         };
         let deadline = now + linger;
         self.link_mut(slot).state = LinkState::Closing { deadline, reason };
+        self.housekeep_soon(now);
     }
 
     /// Withdraw the link's interest, take it out of its block, and release whoever waited on it.
@@ -298,6 +299,7 @@ impl Router {
                 self.send_control(now, slot, encode_heartbeat);
             }
         }
+        self.next_housekeeping = self.next_housekeeping_after(now);
     }
 
     /// Why an open link must be closed now, if it must: no hello in time, or silence.

@@ -192,6 +192,7 @@ impl Router {
             };
             self.pending_manage
                 .insert((frame.origin, frame.request), pending);
+            self.housekeep_soon(now);
         }
         let bytes = self.encode(|out| frame.encode(out));
         self.queue_control(now, via, bytes);

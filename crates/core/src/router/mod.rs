@@ -17,6 +17,7 @@ mod app;
 mod config;
 mod event;
 mod forward;
+mod housekeeping;
 mod inbuf;
 mod index;
 mod input;
@@ -370,6 +371,8 @@ impl Router {
         if let Some(offer) = udp_local {
             self.udp_sessions.insert(offer.token, slot);
         }
+        // Its handshake has a deadline.
+        self.housekeep_soon(now);
         self.links[slot as usize] = Some(Link {
             id,
             label,
@@ -488,6 +491,9 @@ impl Router {
     pub fn set_link_config(&mut self, id: LinkId, config: LinkConfig) {
         if let Some(slot) = self.live(id) {
             self.link_mut(slot).config = config;
+            // Its heartbeat and timeout may come sooner than the pass a router at rest
+            // planned: housekeep at the next timeout.
+            self.next_housekeeping = Time::ZERO;
         }
     }
 

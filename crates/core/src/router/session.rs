@@ -103,6 +103,7 @@ impl Router {
     /// The transport is gone: the driver forgets the link; the router keeps routing to it
     /// until the peer resumes it or the grace runs out.
     pub(super) fn suspend(&mut self, now: Time, slot: Slot, reason: CloseReason) {
+        self.housekeep_soon(now);
         let link = self.link_mut(slot);
         link.state = LinkState::Suspended {
             until: now + link.config.resume_grace,
@@ -265,8 +266,12 @@ impl Router {
     pub(super) fn received_reliable(&mut self, now: Time, slot: Slot) {
         let link = self.link_mut(slot);
         link.received_reliable += 1;
-        if link.received_reliable - link.acked >= ACK_EVERY {
+        let unacked = link.received_reliable - link.acked;
+        if unacked >= ACK_EVERY {
             self.send_ack(now, slot);
+        } else if unacked == 1 {
+            // The rest is acknowledged at housekeeping, which a router at rest put off.
+            self.housekeep_soon(now);
         }
     }
 

@@ -501,3 +501,47 @@ fn a_queue_parked_between_half_and_full_is_cut_at_its_bound_to_the_tick() {
     );
     assert!(router.wants_read(a.link), "a runs again at the cut");
 }
+
+/// An idle federate's node woke ten times a second for housekeeping; at rest a router sleeps
+/// until its next heartbeat or vouch, and still sends every heartbeat on time. A link that
+/// opens (its handshake has a deadline) brings housekeeping back within the interval.
+#[test]
+fn a_router_at_rest_wakes_for_heartbeats_only_and_a_new_link_brings_housekeeping_back() {
+    let mut now = Time::ZERO;
+    let mut router = small_router(1 << 20);
+    let mut a = Peer::federate(&mut router, now, "a", FED);
+    events(&mut router, now);
+    let config = router.config().clone();
+    let window = Duration::from_secs(8);
+    let (mut wakes, mut heartbeats) = (0u32, 0u32);
+    while now.since(Time::ZERO) < window {
+        now = router.poll_timeout();
+        router.handle_timeout(now);
+        wakes += 1;
+        let beats = a.receive(&mut router, now).into_iter();
+        heartbeats += beats.filter(|f| matches!(f, Frame::Heartbeat)).count() as u32;
+        a.send(&mut router, now, &heartbeat_bytes()); // the peer is alive
+    }
+    let seconds = window.as_secs() as u32;
+    assert!(
+        heartbeats >= seconds - 1,
+        "{heartbeats} heartbeats in {seconds} s"
+    );
+    let at_most = seconds * 2 + seconds / config.vouch_interval.as_secs() as u32;
+    assert!(
+        wakes <= at_most,
+        "{wakes} wake-ups in {seconds} s at rest: more than heartbeats and vouches ({at_most})"
+    );
+    // At a moment when the next pass is planned past the interval, a link opens.
+    for _ in 0..10 {
+        if router.poll_timeout() > now + config.housekeeping_interval {
+            break;
+        }
+        now = router.poll_timeout();
+        router.handle_timeout(now);
+        a.receive(&mut router, now);
+    }
+    assert!(router.poll_timeout() > now + config.housekeeping_interval);
+    router.add_link(now, LinkSpec::accepted("b"));
+    assert!(router.poll_timeout() <= now + config.housekeeping_interval);
+}
