@@ -44,7 +44,9 @@ pub(crate) enum Notice {
 
 /// Frames handed to the application at once: all those one turn of the loop has ready, in
 /// one channel send and at most one wake-up, instead of a send (a lock) and possibly a
-/// wake-up for every frame.
+/// wake-up for every frame. A delivery without frames is a wake-up alone: a notice was
+/// posted (`AppState::notify`), so an application waiting for messages looks at its links
+/// and the network's interest now rather than polling them.
 pub(crate) struct Delivery {
     pub(crate) frames: Vec<DataFrame>,
     pub(crate) bytes: usize,
@@ -66,6 +68,9 @@ pub(crate) struct AppSignals {
     /// Counts notices: links up or down, interest declared by a neighbour. Whenever it
     /// moves, what the network wants from this node may have changed (advisories poll it).
     pub(crate) network_changes: AtomicU64,
+    /// A wake-up (an empty delivery) is in the channel and not yet taken: at most one is,
+    /// however many notices are posted while the application does not read.
+    wake_sent: AtomicBool,
     /// Reliable messages the application should have received and did not, by source, not
     /// yet taken by it. One entry per source at most: bounded by the federation's size.
     reliable_losses: Mutex<FxHashMap<NodeId, u64>>,
@@ -83,6 +88,7 @@ impl AppSignals {
             delivery_bytes: AtomicUsize::new(0),
             delivery_limit_bytes,
             network_changes: AtomicU64::new(0),
+            wake_sent: AtomicBool::new(false),
             reliable_losses: Mutex::new(FxHashMap::default()),
             reliable_loss_reports: AtomicU64::new(0),
         }
@@ -124,6 +130,12 @@ impl AppSignals {
     fn entering(&self, frames: usize, bytes: usize) {
         self.delivery_frames.fetch_add(frames, Ordering::SeqCst);
         self.delivery_bytes.fetch_add(bytes, Ordering::SeqCst);
+    }
+
+    /// The application took the wake-up. Cleared before it looks at the counters, so a
+    /// notice posted after the look sends another.
+    pub(crate) fn took_wake(&self) {
+        self.wake_sent.store(false, Ordering::SeqCst);
     }
 
     /// A batch left the count: the application took it, or it never got in. Returns whether
@@ -194,6 +206,15 @@ impl AppState {
         // Notices are hints for waiters that re-check state; a full channel loses nothing
         // they need.
         let _ = self.port.notices.try_send(notice);
+        // Wake an application blocked on its deliveries, once until it takes the wake-up:
+        // it learns of lost links without polling for them (an idle federate then costs
+        // nothing between heartbeats).
+        if !self.port.signals.wake_sent.swap(true, Ordering::SeqCst) {
+            let _ = self.port.deliveries.send(Delivery {
+                frames: Vec::new(),
+                bytes: 0,
+            });
+        }
     }
 }
 

@@ -237,10 +237,12 @@ impl DirectNode {
             // "whatever has arrived", not "whatever was read before".
             let left = deadline.saturating_duration_since(Instant::now());
             self.poll(left)?;
-            if let Some(message) = self.take_delivery()? {
-                return Ok(Some(message));
+            let took = self.take()?;
+            if let Some(frame) = took.frame {
+                return Ok(Some(Message(frame)));
             }
-            if left.is_zero() {
+            // Woken by a notice (a link went down, interest moved): the caller looks.
+            if left.is_zero() || took.woken {
                 return Ok(None);
             }
         }
@@ -248,11 +250,16 @@ impl DirectNode {
 
     /// A message already handed over by the host, if any.
     fn take_delivery(&mut self) -> Result<Option<Message>, NetError> {
+        Ok(self.take()?.frame.map(Message))
+    }
+
+    /// What the host handed over, the loop turned if it waited for room.
+    fn take(&mut self) -> Result<super::Took, NetError> {
         let took = self.client.try_take()?;
         if took.wake_loop {
             self.turn();
         }
-        Ok(took.frame.map(Message))
+        Ok(took)
     }
 
     /// The next message if one has arrived, without waiting.

@@ -226,6 +226,8 @@ struct Took {
     frame: Option<DataFrame>,
     /// The loop stopped delivering for want of room in the channel: wake it.
     wake_loop: bool,
+    /// A wake-up was taken: a notice was posted since the application last looked.
+    woken: bool,
 }
 
 /// The application's side of the channels to its host, shared by both drivings.
@@ -423,15 +425,30 @@ impl AppClient {
             return Ok(Took {
                 frame: Some(frame),
                 wake_loop: false,
+                woken: false,
             });
         }
-        match self.deliveries.try_recv() {
-            Ok(delivery) => Ok(self.keep_batch(&mut pending, delivery)),
-            Err(flume::TryRecvError::Empty) => Ok(Took {
-                frame: None,
-                wake_loop: false,
-            }),
-            Err(flume::TryRecvError::Disconnected) => Err(NetError::Stopped),
+        let mut woken = false;
+        loop {
+            match self.deliveries.try_recv() {
+                // A wake-up ahead of frames does not hide them.
+                Ok(delivery) if delivery.frames.is_empty() => {
+                    woken |= self.keep_batch(&mut pending, delivery).woken;
+                }
+                Ok(delivery) => {
+                    let mut took = self.keep_batch(&mut pending, delivery);
+                    took.woken |= woken;
+                    return Ok(took);
+                }
+                Err(flume::TryRecvError::Empty) => {
+                    return Ok(Took {
+                        frame: None,
+                        wake_loop: false,
+                        woken,
+                    })
+                }
+                Err(flume::TryRecvError::Disconnected) => return Err(NetError::Stopped),
+            }
         }
     }
 
@@ -442,6 +459,10 @@ impl AppClient {
     }
 
     fn keep_batch(&self, pending: &mut VecDeque<DataFrame>, delivery: Delivery) -> Took {
+        let woken = delivery.frames.is_empty();
+        if woken {
+            self.signals.took_wake();
+        }
         let wake_loop = self.signals.took(delivery.frames.len(), delivery.bytes);
         if pending.is_empty() {
             *pending = VecDeque::from(delivery.frames);
@@ -451,6 +472,7 @@ impl AppClient {
         Took {
             frame: pending.pop_front(),
             wake_loop,
+            woken,
         }
     }
 

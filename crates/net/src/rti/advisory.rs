@@ -11,10 +11,6 @@ use trellis_core::federate::{
 };
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
 
-/// While an advisory switch is on, waiting for callbacks looks at the network's interest at
-/// least this often, so advice does not wait for the next message.
-pub(super) const ADVISORY_WATCH: Duration = Duration::from_millis(5);
-
 impl Link {
     fn network_interest(&mut self) -> Result<RoaringBitmap, NetError> {
         match self {
@@ -52,12 +48,14 @@ impl RtiAmbassador {
         Ok(())
     }
 
-    /// How long one wait for messages may last: bounded while advisories are watched.
+    /// How long one wait for messages may last. The node wakes a waiting federate when its
+    /// links or the network's interest change (`AppState::notify`), so only deadlines bound
+    /// it: the next release of a rate-limited update, and the end of the grace of a link
+    /// that is down.
     pub(super) fn watch_slice(&self, left: Duration) -> Duration {
         let left = self.release_slice(left);
-        match &self.joined {
-            Some(joined) if joined.federate.wants_network_interest() => left.min(ADVISORY_WATCH),
-            Some(_) => left.min(super::connection::CONNECTION_WATCH),
+        match self.grace_left() {
+            Some(grace) => left.min(grace),
             None => left,
         }
     }

@@ -37,10 +37,6 @@ use std::time::{Duration, Instant};
 use trellis_core::federate::Callback;
 use trellis_core::registry::{DEFAULT_LEASE, DEFAULT_VOUCH_INTERVAL};
 
-/// While joined, waiting for callbacks looks for a lost link at least this often, so a
-/// federate blocked in a long evoke hears of the loss promptly.
-pub(super) const CONNECTION_WATCH: Duration = Duration::from_millis(100);
-
 /// How long the link may stay down before the federate counts itself resigned: the
 /// registry's default lease, plus one vouch interval so the registry (which resigns at the
 /// lease after the last vouch, looked at a tenth of a lease apart) has resigned it first.
@@ -102,6 +98,15 @@ impl RtiAmbassador {
             DEFAULT_LEASE.as_secs()
         );
         Some(self.lose_membership(fault))
+    }
+
+    /// How long until a link that is down outlasts [`LINK_GRACE`]: a wait for callbacks
+    /// ends then, to hand back connectionLost. `None` while a link is up.
+    pub(super) fn grace_left(&self) -> Option<Duration> {
+        self.joined.as_ref()?;
+        let (since, _) = self.watch.down.as_ref()?;
+        // Just past the grace: `watch_connection` loses the membership only beyond it.
+        Some(LINK_GRACE.saturating_sub(since.elapsed()) + Duration::from_millis(1))
     }
 
     /// Act on one link event; the fault if it ends the membership.
