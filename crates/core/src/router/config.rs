@@ -169,6 +169,26 @@ pub struct LinkSpec {
     pub udp: Option<UdpOffer>,
     /// For logs: usually the far side's address.
     pub label: String,
+    /// Who the far side proved to be, when the transport authenticated it.
+    pub identity: Option<PeerIdentity>,
+}
+
+/// Who the far side of a link proved to be: the subject of the certificate it presented in
+/// a mutual-TLS handshake, checked against the trusted CAs by the driver. Never taken from
+/// bytes the peer writes (its hello is a claim, not a proof).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PeerIdentity {
+    /// The certificate's common name.
+    pub name: String,
+    pub role: IdentityRole,
+}
+
+/// What a certificate says its holder is (its organizational unit, `trellis-router` or
+/// `trellis-federate`, as `trellis certs` writes them).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum IdentityRole {
+    Router,
+    Federate,
 }
 
 #[derive(Clone, Debug)]
@@ -194,6 +214,7 @@ impl LinkSpec {
             config: None,
             udp: None,
             label: label.into(),
+            identity: None,
         }
     }
 
@@ -213,6 +234,7 @@ impl LinkSpec {
             config: None,
             udp: None,
             label: label.into(),
+            identity: None,
         }
     }
 
@@ -228,6 +250,11 @@ impl LinkSpec {
 
     pub fn with_udp(mut self, udp: UdpOffer) -> LinkSpec {
         self.udp = Some(udp);
+        self
+    }
+
+    pub fn with_identity(mut self, identity: PeerIdentity) -> LinkSpec {
+        self.identity = Some(identity);
         self
     }
 }

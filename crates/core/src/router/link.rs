@@ -93,6 +93,8 @@ pub(crate) struct Link {
     pub interest: Vec<(FedIndex, RoaringBitmap)>,
     /// When the link was handed to the router: the handshake deadline counts from here.
     pub opened: Time,
+    /// Who the far side proved to be (`LinkSpec::identity`).
+    pub identity: Option<super::PeerIdentity>,
     pub last_sent: Time,
     pub last_received: Time,
     /// Since when the reliable queue reached its limit; cleared only once it drains to half

@@ -34,7 +34,8 @@ mod streams;
 mod udp;
 
 pub use config::{
-    ApplicationConfig, LinkConfig, LinkOrigin, LinkSpec, RouterConfig, DEFAULT_LATEST_CACHE_BYTES,
+    ApplicationConfig, IdentityRole, LinkConfig, LinkOrigin, LinkSpec, PeerIdentity, RouterConfig,
+    DEFAULT_LATEST_CACHE_BYTES,
 };
 pub use event::{CloseReason, Event, PeerInfo};
 pub use latest::{ENTRY_OVERHEAD_BYTES, MAX_MASKS, MAX_TRACKED_DELIVERIES};
@@ -110,6 +111,8 @@ pub struct LinkInfo {
     pub persistent: bool,
     /// When the link was handed to the router (its handshake began), on the driver's clock.
     pub opened: Time,
+    /// Who the far side proved to be, if the transport authenticated it.
+    pub identity: Option<PeerIdentity>,
     /// Interest ids the far side declared to us, summed over the federations the link
     /// carries; and ids we declared toward it (toward its block). Counted from the sets'
     /// sizes, which roaring keeps per container, so cheap enough per stats request.
@@ -328,6 +331,7 @@ impl Router {
             LinkOrigin::Accepted => (Role::Child, None),
         };
         let slot = self.insert_link(now, role, spec.label, Some(config), spec.flags, spec.udp);
+        self.link_mut(slot).identity = spec.identity;
         self.stats.links_opened += 1;
         if let Some(expect) = expect {
             let hello = Hello {
@@ -399,6 +403,7 @@ impl Router {
             out: OutQueue::default(),
             interest: Vec::new(),
             opened: now,
+            identity: None,
             last_sent: now,
             last_received: now,
             full_since: None,
@@ -465,6 +470,7 @@ impl Router {
             stats: link.stats,
             persistent: link.far_flags.contains(LinkFlags::PERSISTENT),
             opened: link.opened,
+            identity: link.identity.clone(),
             interest_in: link.interest.iter().map(|(_, ids)| ids.len()).sum(),
             interest_out: self.declared_count(link),
         })
