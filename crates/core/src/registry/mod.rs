@@ -322,6 +322,11 @@ impl Registry {
 
     /// Act on a request from `origin` and answer it.
     pub fn handle(&mut self, origin: NodeId, request: Request) -> Response {
+        if let Some((federation, federate)) = request.acts_for() {
+            if let Some(refusal) = self.refuse_acting_for_another(origin, federation, federate) {
+                return refusal;
+            }
+        }
         match request {
             Request::Create {
                 federation,
@@ -399,6 +404,30 @@ impl Registry {
 }
 
 impl Registry {
+    /// A federate is acted for by its own node alone: resigning it, reserving names,
+    /// synchronizing or switching its time from another node is refused. (A federate known
+    /// only from another's reclaim has no node yet, and an unknown one is left to the
+    /// request's own answer.)
+    fn refuse_acting_for_another(
+        &self,
+        origin: NodeId,
+        federation: &str,
+        federate: u32,
+    ) -> Option<Response> {
+        let record = self.federations.get(federation)?.federates.get(&federate)?;
+        let node = record.node?;
+        (node != origin).then(|| {
+            error(
+                ErrorKind::NotPermitted,
+                format!(
+                    "node {origin} asked to act for federate {federate} ({:?}) of {federation:?}, \
+                     which joined from node {node}: only a federate's own node acts for it",
+                    record.name
+                ),
+            )
+        })
+    }
+
     /// The events after `after` of `federation`, counted in incarnation `epoch`.
     fn replay(&self, federation: &str, epoch: u64, after: u64) -> Response {
         if epoch != self.epoch {

@@ -90,6 +90,10 @@ pub struct RouterConfig {
     pub max_partial_frames: usize,
     /// This router holds the federation registry (exactly one node of a network should).
     pub hosts_registry: bool,
+    /// Links that carry every federation (router links) may be opened only by peers whose
+    /// certificate says they are routers (`router::claims`). The driver turns it on when
+    /// links are mutually authenticated; off, a plain link's hello is taken at its word.
+    pub require_router_identity: bool,
     /// Most bytes of undecoded input (partial frames) held across all links. A link whose
     /// bytes would pass it is closed: without it, a thousand connections that each declare
     /// a 1 MiB frame and send it a byte at a time would hold a gigabyte.
@@ -127,6 +131,7 @@ impl RouterConfig {
             reassembly_timeout: Duration::from_secs(1),
             max_partial_frames: 64,
             hosts_registry: false,
+            require_router_identity: false,
             input_budget_bytes: 64 << 20,
             handshake_input_limit_bytes: 16 << 10,
             vouch_interval: crate::registry::DEFAULT_VOUCH_INTERVAL,

@@ -28,6 +28,9 @@ pub enum Event {
     /// that can be long: the goodbye waits behind what its socket holds). The moment to
     /// log the cut.
     LinkCut { link: LinkId, reason: CloseReason },
+    /// A registry request was refused here because the link it came on may not send it
+    /// (`router::claims`): answered with `ErrorKind::NotPermitted`. The moment to log it.
+    RequestRefused { link: LinkId, why: String },
     /// The link is finished: the driver closes its transport and forgets the id. Anything the
     /// router wanted to send on it (a goodbye) has already been handed out by `poll_transmit`.
     LinkClosed { link: LinkId, reason: CloseReason },

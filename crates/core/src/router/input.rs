@@ -264,6 +264,9 @@ impl Router {
                 Err(why) => return self.violation(now, slot, why),
             }
         };
+        if let Some(why) = self.refuse_router_link(slot, &binding, hello.role) {
+            return self.violation(now, slot, why);
+        }
         if expect.is_none() {
             let link = self.link(slot);
             let reply = Hello {

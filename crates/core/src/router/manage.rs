@@ -7,7 +7,7 @@
 //! after a failure without counting to infinity.
 
 use super::index::Slot;
-use super::{LinkId, Router};
+use super::{Event, LinkId, Router};
 use crate::registry::{ErrorKind, Request, Response, FEDERATION_CONTROL_ID};
 use crate::time::Time;
 use crate::wire::{
@@ -116,6 +116,18 @@ impl Router {
         match frame.direction {
             ManageDirection::Request => {
                 let asker = self.link(slot).id;
+                if let Some(why) = self.refuse_forged_request(slot, &frame) {
+                    self.stats.requests_refused += 1;
+                    self.events.push_back(Event::RequestRefused {
+                        link: asker,
+                        why: why.clone(),
+                    });
+                    let response = Response::Error {
+                        kind: ErrorKind::NotPermitted,
+                        message: why,
+                    };
+                    return self.reply(now, asker, &frame, response);
+                }
                 self.forward_request(now, Some(asker), frame)
             }
             ManageDirection::Reply => {
@@ -151,6 +163,13 @@ impl Router {
                     message: format!("registry request did not decode: {e}"),
                 },
             };
+            if let (Response::Error { kind, message }, Some(link)) = (&response, asker) {
+                if *kind == ErrorKind::NotPermitted {
+                    self.stats.requests_refused += 1;
+                    let why = message.clone();
+                    self.events.push_back(Event::RequestRefused { link, why });
+                }
+            }
             self.broadcast_registry_events(now);
             match asker {
                 Some(asker) => self.reply(now, asker, &frame, response),
@@ -275,7 +294,7 @@ impl Router {
     fn on_own_answer(&mut self, response: &Response) {
         if let Response::Vouched { unknown } = response {
             if self.app.is_some() && unknown.contains(&self.config.node_id) {
-                self.events.push_back(super::Event::NotAMember);
+                self.events.push_back(Event::NotAMember);
             }
         }
     }

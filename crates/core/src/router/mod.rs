@@ -14,6 +14,7 @@
 //! for the driver's next `handle_timeout`, which `poll_timeout` asks for at once.
 
 mod app;
+mod claims;
 mod config;
 mod event;
 mod forward;

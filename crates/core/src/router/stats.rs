@@ -109,6 +109,9 @@ pub struct RouterStats {
     /// Registry events this router could not broadcast because it had no room for their
     /// federation (its `max_federations` limit).
     pub registry_events_unsent: u64,
+    /// Registry requests refused at this router because the link they came on may not
+    /// send them (`router::claims`).
+    pub requests_refused: u64,
     /// Keep-latest replacement and caching.
     pub latest: LatestStats,
 }

@@ -35,7 +35,7 @@ pub fn write_host(out: &mut Exposition, stats: &HostStats) {
 }
 
 fn write_router(out: &mut Exposition, router: &RouterStats) {
-    let counters: [(&'static str, &'static str, u64); 7] = [
+    let counters: [(&'static str, &'static str, u64); 8] = [
         (
             "trellis_router_data_received_total",
             "Data frames received from links or published here.",
@@ -70,6 +70,12 @@ fn write_router(out: &mut Exposition, router: &RouterStats) {
             "trellis_router_reliable_lost_total",
             "Reliable messages the local application should have received and did not.",
             router.reliable_lost,
+        ),
+        (
+            "trellis_router_requests_refused_total",
+            "Registry requests refused: a link asking for another node, or a node acting for \
+             a federate of another.",
+            router.requests_refused,
         ),
     ];
     for (name, help, value) in counters {

@@ -219,7 +219,8 @@ impl RtiAmbassador {
                 | ErrorKind::NoRegistry
                 | ErrorKind::Malformed
                 | ErrorKind::SyncPointUnknown
-                | ErrorKind::RegistryRestarted => RtiError::Registry(message),
+                | ErrorKind::RegistryRestarted
+                | ErrorKind::NotPermitted => RtiError::Registry(message),
             }),
             response => Ok(response),
         }

@@ -105,6 +105,45 @@ pub enum Request {
     Reclaim(Box<Reclaim>),
 }
 
+impl Request {
+    /// The federate a request acts for, if it acts for one (`federation`, `federate`): the
+    /// registry takes it only from the node that federate joined from.
+    pub fn acts_for(&self) -> Option<(&str, u32)> {
+        match self {
+            Request::Resign {
+                federation,
+                federate,
+            }
+            | Request::ReserveName {
+                federation,
+                federate,
+                ..
+            }
+            | Request::ReleaseName {
+                federation,
+                federate,
+                ..
+            }
+            | Request::RegisterSync {
+                federation,
+                federate,
+                ..
+            }
+            | Request::AchieveSync {
+                federation,
+                federate,
+                ..
+            }
+            | Request::Time {
+                federation,
+                federate,
+                ..
+            } => Some((federation, *federate)),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
     FederationExists,
@@ -123,6 +162,9 @@ pub enum ErrorKind {
     /// The asker knew an earlier incarnation of the registry (it restarted): it should
     /// reclaim its membership (`Request::Reclaim`).
     RegistryRestarted,
+    /// The asker may not make this request: it acts for a federate of another node, or
+    /// the link it came on may not carry it (`router::claims`).
+    NotPermitted,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -455,6 +497,7 @@ impl ErrorKind {
             ErrorKind::Malformed => 9,
             ErrorKind::SyncPointUnknown => 10,
             ErrorKind::RegistryRestarted => 11,
+            ErrorKind::NotPermitted => 12,
         }
     }
 
@@ -471,6 +514,7 @@ impl ErrorKind {
             9 => ErrorKind::Malformed,
             10 => ErrorKind::SyncPointUnknown,
             11 => ErrorKind::RegistryRestarted,
+            12 => ErrorKind::NotPermitted,
             _ => return None,
         })
     }

@@ -127,13 +127,14 @@ fn the_first_reclaim_recreates_the_federation_and_seeds_its_members() {
     assert!(events(&mut r)
         .iter()
         .all(|e| matches!(e, FederationEvent::FederateJoined { .. })));
-    // Resign and destroy work as ever.
-    for federate in [1, 2, 3] {
+    // Resign and destroy work as ever, each federate resigned by its own node (a and b
+    // reclaimed from nodes 1 and 2, c joined from 9).
+    for (federate, node) in [(1, 1), (2, 2), (3, 9)] {
         let resign = Request::Resign {
             federation: "F".into(),
             federate,
         };
-        assert_eq!(r.handle(NodeId(1), resign), Response::Resigned);
+        assert_eq!(r.handle(NodeId(node), resign), Response::Resigned);
     }
     let destroy = Request::Destroy {
         federation: "F".into(),

@@ -213,3 +213,57 @@ fn a_joiner_with_additional_modules_extends_the_federation_model() {
         ErrorKind::InconsistentFom
     );
 }
+
+/// The attack of issue 33: a raw client resigned other federates by writing their handles
+/// into requests. A federate is acted for by its own node alone.
+#[test]
+fn only_a_federates_own_node_acts_for_it() {
+    let mut r = Registry::new();
+    assert_eq!(create(&mut r, "F", 7), Response::Created);
+    let Response::Joined { federate, .. } = join(&mut r, 2, "F", "victim", 7) else {
+        panic!("join")
+    };
+    let acts_for_victim = [
+        Request::Resign {
+            federation: "F".into(),
+            federate,
+        },
+        Request::ReserveName {
+            federation: "F".into(),
+            federate,
+            name: "n".into(),
+        },
+        Request::AchieveSync {
+            federation: "F".into(),
+            federate,
+            label: "l".into(),
+            success: true,
+        },
+    ];
+    for request in acts_for_victim {
+        let response = r.handle(NodeId(66), request.clone());
+        let Response::Error { kind, message } = response else {
+            panic!("{request:?} from another node: {response:?}")
+        };
+        assert_eq!(kind, ErrorKind::NotPermitted, "{message}");
+        assert!(
+            message.contains("victim") && message.contains("own node"),
+            "{message}"
+        );
+    }
+    assert_eq!(
+        kind(r.handle(
+            NodeId(66),
+            Request::Destroy {
+                federation: "F".into()
+            }
+        )),
+        ErrorKind::FederatesJoined,
+        "the victim is still joined"
+    );
+    let own = Request::Resign {
+        federation: "F".into(),
+        federate,
+    };
+    assert_eq!(r.handle(NodeId(2), own), Response::Resigned);
+}

@@ -9,6 +9,11 @@ fn events(r: &mut Registry) -> Vec<FederationEvent> {
         .collect()
 }
 
+/// The node federate `federate` joined from in [`setup`]: only it may act for it.
+fn node_of(federate: u32) -> NodeId {
+    NodeId(u64::from(federate) + 1)
+}
+
 fn setup() -> Registry {
     let mut r = Registry::new();
     super::create_timed(&mut r, "F", 1, "HLAfloat64Time");
@@ -34,7 +39,7 @@ fn register(r: &mut Registry, label: &str, members: Vec<u32>) -> Response {
 
 fn achieve(r: &mut Registry, federate: u32, label: &str, success: bool) -> Response {
     r.handle(
-        NodeId(2),
+        node_of(federate),
         Request::AchieveSync {
             federation: "F".into(),
             federate,
@@ -154,7 +159,7 @@ fn time_switches_are_ordered_with_their_epochs() {
     let mut r = setup();
     let switch = |r: &mut Registry, federate, switch| {
         r.handle(
-            NodeId(2),
+            node_of(federate),
             Request::Time {
                 federation: "F".into(),
                 federate,

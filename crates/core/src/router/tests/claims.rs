@@ -1,0 +1,175 @@
+//! What a link may claim (`router::claims`): the forged child-router hello and the forged
+//! registry requests of issue 33, byte by byte.
+
+use super::*;
+use crate::registry::{ErrorKind, Request, Response};
+use crate::wire::{Hello, LinkFlags, ManageDirection, ManageFrame, Role};
+
+fn hello(node: u64, role: Role, federation: &str, clique: &str) -> BytesMut {
+    let mut out = BytesMut::new();
+    Hello {
+        node_id: NodeId(node),
+        node_name: format!("n{node}"),
+        role,
+        flags: LinkFlags::source_sink(),
+        federation: federation.into(),
+        clique: clique.into(),
+        udp: None,
+    }
+    .encode(&mut out);
+    out
+}
+
+/// Why the router cut or closed `link`, if it did.
+fn closed_reason(router: &mut Router, now: Time, link: LinkId) -> Option<CloseReason> {
+    events(router, now).into_iter().find_map(|e| match e {
+        Event::LinkCut { link: l, reason } | Event::LinkClosed { link: l, reason } if l == link => {
+            Some(reason)
+        }
+        _ => None,
+    })
+}
+
+fn router_identity(name: &str) -> PeerIdentity {
+    PeerIdentity {
+        name: name.into(),
+        role: IdentityRole::Router,
+    }
+}
+
+#[test]
+fn a_router_link_needs_a_router_certificate_when_the_router_requires_one() {
+    let now = Time::ZERO;
+    let mut config = RouterConfig::new("r", NodeId(1));
+    config.require_router_identity = true;
+    let mut router = Router::new(config, now);
+    let federate_cert = PeerIdentity {
+        name: "tank".into(),
+        role: IdentityRole::Federate,
+    };
+    let cases = [
+        (None, Role::Child, "", "presented none"),
+        (
+            Some(federate_cert.clone()),
+            Role::Child,
+            "",
+            "not a router's",
+        ),
+        (None, Role::Peer, "", "presented none"),
+    ];
+    for (identity, role, federation, why) in cases {
+        let mut spec = LinkSpec::accepted("attacker");
+        spec.identity = identity;
+        let link = router.add_link(now, spec);
+        router.handle_bytes(now, link, &hello(9, role, federation, "c"));
+        let reason = closed_reason(&mut router, now, link).expect("refused");
+        assert!(reason.to_string().contains(why), "{reason}");
+    }
+    let spec = LinkSpec::accepted("router").with_identity(router_identity("r2"));
+    let trunk = router.add_link(now, spec);
+    router.handle_bytes(now, trunk, &hello(2, Role::Child, "", ""));
+    let spec = LinkSpec::accepted("federate").with_identity(federate_cert);
+    let federate = router.add_link(now, spec);
+    router.handle_bytes(now, federate, &hello(3, Role::Child, FED, ""));
+    let up: Vec<_> = events(&mut router, now)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::LinkUp { link, .. } => Some(link),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        up,
+        [trunk, federate],
+        "a router's certificate opens a router link"
+    );
+}
+
+fn request(origin: u64, body: &Request) -> BytesMut {
+    let mut out = BytesMut::new();
+    ManageFrame {
+        direction: ManageDirection::Request,
+        origin: NodeId(origin),
+        request: 1,
+        body: body.encode(),
+    }
+    .encode(&mut out);
+    out
+}
+
+/// The refusal answered on `peer`'s link, if any.
+fn refusal(peer: &mut Peer, router: &mut Router, now: Time) -> Option<String> {
+    peer.receive(router, now).into_iter().find_map(|f| match f {
+        Frame::Manage(reply) => match Response::decode(&reply.body) {
+            Ok(Response::Error {
+                kind: ErrorKind::NotPermitted,
+                message,
+            }) => Some(message),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+#[test]
+fn a_federates_link_speaks_for_its_own_node_only() {
+    let now = Time::ZERO;
+    let mut router = small_router(1 << 20);
+    let certified = PeerIdentity {
+        name: "attacker".into(),
+        role: IdentityRole::Federate,
+    };
+    let spec = LinkSpec::accepted("attacker").with_identity(certified);
+    let link = router.add_link(now, spec);
+    router.handle_bytes(now, link, &hello(5, Role::Child, FED, ""));
+    let mut attacker = Peer {
+        link,
+        inbox: BytesMut::new(),
+    };
+    attacker.receive(&mut router, now);
+    events(&mut router, now);
+    let own = router
+        .link_info(attacker.link)
+        .and_then(|l| l.peer)
+        .expect("up")
+        .node_id;
+    let forged = [
+        (
+            own.0 + 1,
+            Request::Resign {
+                federation: FED.into(),
+                federate: 1,
+            },
+        ),
+        (
+            own.0,
+            Request::Vouch {
+                nodes: vec![own, NodeId(77)],
+            },
+        ),
+        (
+            own.0,
+            Request::NodeGone {
+                node: NodeId(77),
+                how: crate::registry::Departure::Died,
+            },
+        ),
+    ];
+    for (origin, body) in &forged {
+        attacker.send(&mut router, now, &request(*origin, body));
+        let why = refusal(&mut attacker, &mut router, now).expect("refused");
+        assert!(why.contains("own node") || why.contains("only"), "{why}");
+        let logged = events(&mut router, now)
+            .into_iter()
+            .any(|e| matches!(e, Event::RequestRefused { link, .. } if link == attacker.link));
+        assert!(logged, "the refusal is an event for the log: {body:?}");
+    }
+    assert_eq!(router.stats().requests_refused, forged.len() as u64);
+    // Its own request goes on toward the registry (none here: answered NoRegistry).
+    let resign = Request::Resign {
+        federation: FED.into(),
+        federate: 1,
+    };
+    attacker.send(&mut router, now, &request(own.0, &resign));
+    assert_eq!(refusal(&mut attacker, &mut router, now), None);
+}
