@@ -4,6 +4,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 mod bench;
+mod certs;
 mod demo;
 mod fom;
 mod lab;
@@ -50,6 +51,8 @@ enum Command {
     Up(up::UpArgs),
     /// Write per-process configuration and launch scripts for a topology across hosts.
     Plan(plan::PlanArgs),
+    /// Development certificates (a CA, one per router and federate) for mutual TLS.
+    Certs(certs::CertsArgs),
     /// Write one self-contained HTML report on benchmark results folders.
     Report(report::ReportArgs),
     /// Serve a live web page of a topology's processes, scraped from their /metrics.
@@ -110,6 +113,7 @@ fn main() -> ExitCode {
         Command::Up(args) => up::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Report(args) => report::run(args),
+        Command::Certs(args) => certs::run(args),
         Command::Monitor(args) => monitor::run(args),
         Command::Lab(args) => lab::run(args),
     };

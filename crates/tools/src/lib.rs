@@ -5,6 +5,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod bench;
+pub mod certs;
 pub mod demo;
 pub mod report;
 pub mod wan;
