@@ -7,6 +7,7 @@ use clap::Args;
 use signal_hook::consts::{SIGINT, SIGTERM};
 use std::path::PathBuf;
 use std::time::Duration;
+use trellis_core::policy::Policy;
 use trellis_core::router::RouterConfig;
 use trellis_core::topology::{NodeKind, NodePlan};
 use trellis_core::wire::NodeId;
@@ -80,6 +81,23 @@ pub(crate) struct RouterArgs {
     /// --topology or --plan: instead of the file's `metrics` address).
     #[arg(long, value_name = "IP:PORT")]
     metrics: Option<std::net::SocketAddr>,
+    /// Who may create, join and destroy which federations (TOML `[[allow]]` rules of
+    /// certificate names, federation names and actions; anything not allowed is refused).
+    /// Checked here for the federates that reach the network through this router.
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+}
+
+/// The access policy of `--policy`, if given.
+fn load_policy(args: &RouterArgs) -> Result<Option<std::sync::Arc<Policy>>> {
+    let Some(file) = &args.policy else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| UsageError(format!("--policy {}: {e}", file.display())))?;
+    let policy =
+        Policy::from_toml(&text).map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+    Ok(Some(std::sync::Arc::new(policy)))
 }
 
 /// The bounds and bundling the command line sets on every host it runs.
@@ -98,6 +116,7 @@ fn apply_limits(config: &mut HostConfig, args: &RouterArgs) -> Result<()> {
     config.router.vouch_interval = Duration::from_millis(args.vouch_ms);
     config.router.federate_lease = Duration::from_millis(args.federate_lease_ms);
     config.router.latest_cache_bytes = args.latest_cache_bytes;
+    config.router.policy = load_policy(args)?;
     Ok(())
 }
 

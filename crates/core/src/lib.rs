@@ -12,6 +12,7 @@ pub mod encoding;
 pub mod federate;
 pub mod fom;
 pub mod interest;
+pub mod policy;
 pub mod registry;
 pub mod router;
 pub mod sim;

@@ -13,11 +13,16 @@
 //!   topology; on a plain link nothing tells the two apart, so the check needs the
 //!   certificate (a federate that routes for others gets a router's).
 //!
+//! - Create, join and destroy are checked against the access policy, if the router has one
+//!   (`crate::policy`), where the request enters the network: at the router of the
+//!   federate's link, under the name its certificate proves.
+//!
 //! The registry then lets a federate's own node alone act for it (`Request::acts_for`).
 
 use super::index::Slot;
 use super::link::Binding;
 use super::Router;
+use crate::policy::Action;
 use crate::registry::Request;
 use crate::wire::{ManageFrame, Role};
 
@@ -46,14 +51,40 @@ impl Router {
         }
     }
 
-    /// Why a registry request that arrived on `slot` is not that link's to send: a
-    /// federate's link asking for another node.
-    pub(super) fn refuse_forged_request(&self, slot: Slot, frame: &ManageFrame) -> Option<String> {
+    /// Why a registry request that arrived on `slot` may not go on: a certified federate's
+    /// link asking for another node, or what the access policy does not allow.
+    pub(super) fn refuse_request(&self, slot: Slot, frame: &ManageFrame) -> Option<String> {
         let link = self.link(slot);
-        let federate = super::IdentityRole::Federate;
-        if link.identity.as_ref().map(|i| i.role) != Some(federate) {
+        let request = Request::decode(&frame.body).ok()?; // the registry answers malformed ones
+        let role = link.identity.as_ref().map(|i| i.role);
+        if role == Some(super::IdentityRole::Federate) {
+            if let Some(why) = Self::refuse_forged(link, frame, &request) {
+                return Some(why);
+            }
+        }
+        // The policy is applied where a federate's request enters the network: requests
+        // from routers were checked at their own first router.
+        let router_link = matches!(link.binding, Binding::Trunk) || link.role == Role::Peer;
+        if router_link || role == Some(super::IdentityRole::Router) {
             return None;
         }
+        let policy = self.config.policy.as_ref()?;
+        let asker = link.identity.as_ref().map(|i| i.name.as_str());
+        let (action, federation) = match &request {
+            Request::Create { federation, .. } => (Action::Create, federation),
+            Request::Join { federation, .. } => (Action::Join, federation),
+            Request::Destroy { federation } => (Action::Destroy, federation),
+            _ => return None,
+        };
+        policy.refuse(asker, action, federation)
+    }
+
+    /// A certified federate's link speaks for its own node only.
+    fn refuse_forged(
+        link: &super::link::Link,
+        frame: &ManageFrame,
+        request: &Request,
+    ) -> Option<String> {
         let node = link.peer.as_ref()?.node_id;
         if frame.origin != node {
             return Some(format!(
@@ -62,12 +93,12 @@ impl Router {
                 frame.origin
             ));
         }
-        match Request::decode(&frame.body) {
-            Ok(Request::Vouch { nodes }) if nodes.iter().any(|n| *n != node) => Some(format!(
+        match request {
+            Request::Vouch { nodes } if nodes.iter().any(|n| *n != node) => Some(format!(
                 "node {node} vouched for other nodes: only routers vouch for the nodes linked \
                  to them"
             )),
-            Ok(Request::NodeGone { node: gone, .. }) if gone != node => Some(format!(
+            Request::NodeGone { node: gone, .. } if *gone != node => Some(format!(
                 "node {node} reported node {gone} gone: only its router may"
             )),
             _ => None,

@@ -94,6 +94,9 @@ pub struct RouterConfig {
     /// certificate says they are routers (`router::claims`). The driver turns it on when
     /// links are mutually authenticated; off, a plain link's hello is taken at its word.
     pub require_router_identity: bool,
+    /// Who may create, join and destroy which federation (`crate::policy`); `None`
+    /// allows everyone, as before.
+    pub policy: Option<std::sync::Arc<crate::policy::Policy>>,
     /// Most bytes of undecoded input (partial frames) held across all links. A link whose
     /// bytes would pass it is closed: without it, a thousand connections that each declare
     /// a 1 MiB frame and send it a byte at a time would hold a gigabyte.
@@ -132,6 +135,7 @@ impl RouterConfig {
             max_partial_frames: 64,
             hosts_registry: false,
             require_router_identity: false,
+            policy: None,
             input_budget_bytes: 64 << 20,
             handshake_input_limit_bytes: 16 << 10,
             vouch_interval: crate::registry::DEFAULT_VOUCH_INTERVAL,

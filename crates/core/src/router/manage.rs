@@ -116,7 +116,7 @@ impl Router {
         match frame.direction {
             ManageDirection::Request => {
                 let asker = self.link(slot).id;
-                if let Some(why) = self.refuse_forged_request(slot, &frame) {
+                if let Some(why) = self.refuse_request(slot, &frame) {
                     self.stats.requests_refused += 1;
                     self.events.push_back(Event::RequestRefused {
                         link: asker,

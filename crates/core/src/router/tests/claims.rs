@@ -173,3 +173,63 @@ fn a_federates_link_speaks_for_its_own_node_only() {
     attacker.send(&mut router, now, &request(own.0, &resign));
     assert_eq!(refusal(&mut attacker, &mut router, now), None);
 }
+
+/// A federate link under `name`'s certificate (or none), up.
+fn certified(router: &mut Router, now: Time, node: u64, name: Option<&str>) -> Peer {
+    let mut spec = LinkSpec::accepted("federate");
+    spec.identity = name.map(|name| PeerIdentity {
+        name: name.into(),
+        role: IdentityRole::Federate,
+    });
+    let link = router.add_link(now, spec);
+    router.handle_bytes(now, link, &hello(node, Role::Child, FED, ""));
+    let mut peer = Peer {
+        link,
+        inbox: BytesMut::new(),
+    };
+    peer.receive(router, now);
+    peer
+}
+
+#[test]
+fn the_access_policy_is_applied_at_the_federates_first_router_under_its_certificate() {
+    let now = Time::ZERO;
+    let policy = crate::policy::Policy::from_toml(&format!(
+        "[[allow]]\nidentities = [\"tank-*\"]\nfederations = [\"{FED}\"]\nactions = [\"create\", \"join\"]\n\n\
+         [[allow]]\nidentities = [\"*\"]\nfederations = [\"Sandbox\"]\nactions = [\"join\"]\n"
+    ))
+    .expect("policy");
+    let mut config = RouterConfig::new("r", NodeId(1));
+    config.policy = Some(std::sync::Arc::new(policy));
+    let mut router = Router::new(config, now);
+    let join = |federation: &str| Request::Join {
+        federation: federation.into(),
+        federate_name: "x".into(),
+        federate_type: "sim".into(),
+        fingerprint: 1,
+        modules: vec![],
+    };
+    let cases = [
+        (Some("spy"), join(FED), true),
+        (None, join(FED), true),
+        (
+            Some("tank-1"),
+            Request::Destroy {
+                federation: FED.into(),
+            },
+            true,
+        ),
+        (Some("tank-1"), join(FED), false),
+        (None, join("Sandbox"), false),
+    ];
+    for (node, (name, request, refused)) in (10..).zip(cases) {
+        let mut peer = certified(&mut router, now, node, name);
+        peer.send(&mut router, now, &self::request(node, &request));
+        let why = refusal(&mut peer, &mut router, now);
+        assert_eq!(why.is_some(), refused, "{name:?} {request:?}: {why:?}");
+        if let Some(why) = why {
+            assert!(why.contains("access policy"), "{why}");
+        }
+    }
+    assert_eq!(router.stats().requests_refused, 3);
+}

@@ -1,0 +1,82 @@
+//! `trellis router --policy`: the real binary refuses what its access policy does not allow,
+//! with the rule named to the federate, and serves what it allows.
+
+mod common;
+
+use common::{demo_model, TempDir};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use trellis_core::federate::ResignAction;
+use trellis_net::rti::{RtiAmbassador, RtiConfig, RtiError};
+use trellis_net::{Endpoint, NodeConfig};
+
+const POLICY: &str = r#"
+# Anyone may use the sandbox; nobody may create anything else.
+[[allow]]
+identities = ["*"]
+federations = ["Sandbox*"]
+actions = ["create", "join", "destroy"]
+"#;
+
+struct Router(Child);
+
+impl Drop for Router {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start(policy: &std::path::Path) -> (Router, Endpoint) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(["router", "--listen", "127.0.0.1:0", "--policy"])
+        .arg(policy)
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("trellis runs");
+    let stdout = child.stdout.take().expect("stdout");
+    let line = BufReader::new(stdout)
+        .lines()
+        .next()
+        .expect("a listening line")
+        .expect("utf-8");
+    let at = line
+        .strip_prefix("listening on ")
+        .expect("listening on …")
+        .parse()
+        .expect("an endpoint");
+    (Router(child), at)
+}
+
+fn connect(at: &Endpoint, federation: &str) -> RtiAmbassador {
+    let config = RtiConfig::new(NodeConfig::child_of("f", federation, at.clone()));
+    RtiAmbassador::connect(config).expect("connect")
+}
+
+#[test]
+fn a_federation_the_policy_does_not_allow_is_refused_naming_the_policy() {
+    let dir = TempDir::new("policy");
+    let file = dir.path("policy.toml");
+    std::fs::write(&file, POLICY).expect("policy written");
+    let (_router, at) = start(&file);
+    let model = demo_model();
+    let mut outsider = connect(&at, "Exercise");
+    let refused = outsider.create_federation_execution(&model);
+    let Err(RtiError::Registry(why)) = &refused else {
+        panic!("create Exercise: {refused:?}")
+    };
+    assert!(
+        why.contains("access policy") && why.contains("Exercise"),
+        "{why}"
+    );
+    let mut allowed = connect(&at, "Sandbox-1");
+    allowed.create_federation_execution(&model).expect("create");
+    allowed
+        .join_federation_execution("f", "sim", model)
+        .expect("join");
+    allowed
+        .resign_federation_execution(ResignAction::default())
+        .expect("resign");
+    allowed.destroy_federation_execution().expect("destroy");
+}

@@ -1,0 +1,215 @@
+//! Who may do what to which federation: a policy file read by the router a federate
+//! reaches first, so a refused request never leaves its origin.
+//!
+//! ```toml
+//! # Certificate names (common names) and federation names are patterns: `*` is any run of
+//! # characters, `?` any one. Anything no rule allows is refused.
+//! [[allow]]
+//! identities = ["tank-*", "ops"]
+//! federations = ["Exercise*"]
+//! actions = ["create", "join", "destroy"]
+//!
+//! [[allow]]
+//! identities = ["*"]            # "*" includes links without a certificate
+//! federations = ["Sandbox"]
+//! actions = ["join"]
+//! ```
+//!
+//! With no policy every request is allowed, as before; with one, the rules are the whole
+//! truth. Class-level publish and subscribe rights are not in the policy yet.
+
+mod pattern;
+
+use serde::Deserialize;
+use std::fmt;
+use thiserror::Error;
+
+pub use pattern::matches;
+
+/// Most rules a policy holds, and most patterns in one rule's list.
+pub const MAX_RULES: usize = 4096;
+pub const MAX_PATTERNS: usize = 1024;
+
+/// What a federate asks of the registry that the policy rules on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Create,
+    Join,
+    Destroy,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Action::Create => "create",
+            Action::Join => "join",
+            Action::Destroy => "destroy",
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    pub identities: Vec<String>,
+    pub federations: Vec<String>,
+    pub actions: Vec<Action>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Policy {
+    #[serde(default)]
+    pub allow: Vec<Rule>,
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PolicyError {
+    /// From the TOML parser: names the line, the column and the field.
+    #[error("{0}")]
+    Toml(String),
+    #[error("rule {rule}: `{field}` is empty: a rule must name at least one")]
+    Empty { rule: usize, field: &'static str },
+    #[error("{what} exceeds its limit of {limit}")]
+    TooMany { what: String, limit: usize },
+}
+
+/// Who asks: the certificate's common name, or nobody proven.
+pub type Asker<'a> = Option<&'a str>;
+
+impl Policy {
+    pub fn from_toml(text: &str) -> Result<Policy, PolicyError> {
+        let policy: Policy = toml::from_str(text).map_err(|e| PolicyError::Toml(e.to_string()))?;
+        if policy.allow.len() > MAX_RULES {
+            return Err(PolicyError::TooMany {
+                what: format!("{} rules", policy.allow.len()),
+                limit: MAX_RULES,
+            });
+        }
+        for (index, rule) in policy.allow.iter().enumerate() {
+            rule.check(index + 1)?;
+        }
+        Ok(policy)
+    }
+
+    /// `None` if `asker` may do `action` to `federation`, else why not (naming what was
+    /// asked and that no rule allows it).
+    pub fn refuse(&self, asker: Asker<'_>, action: Action, federation: &str) -> Option<String> {
+        if self
+            .allow
+            .iter()
+            .any(|rule| rule.allows(asker, action, federation))
+        {
+            return None;
+        }
+        let who = match asker {
+            Some(name) => format!("{name:?}"),
+            None => "a peer without a certificate".into(),
+        };
+        Some(format!(
+            "the access policy allows {who} no {action} of federation {federation:?} (no \
+             [[allow]] rule matches)"
+        ))
+    }
+}
+
+impl Rule {
+    fn check(&self, rule: usize) -> Result<(), PolicyError> {
+        let lists = [
+            ("identities", self.identities.len()),
+            ("federations", self.federations.len()),
+            ("actions", self.actions.len()),
+        ];
+        for (field, len) in lists {
+            if len == 0 {
+                return Err(PolicyError::Empty { rule, field });
+            }
+            if len > MAX_PATTERNS {
+                return Err(PolicyError::TooMany {
+                    what: format!("rule {rule}: {len} {field}"),
+                    limit: MAX_PATTERNS,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn allows(&self, asker: Asker<'_>, action: Action, federation: &str) -> bool {
+        let identity = |pattern: &String| match asker {
+            Some(name) => matches(pattern, name),
+            None => pattern == "*",
+        };
+        self.actions.contains(&action)
+            && self.identities.iter().any(identity)
+            && self.federations.iter().any(|p| matches(p, federation))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POLICY: &str = r#"
+[[allow]]
+identities = ["tank-*", "ops"]
+federations = ["Exercise*"]
+actions = ["create", "join", "destroy"]
+
+[[allow]]
+identities = ["*"]
+federations = ["Sandbox"]
+actions = ["join"]
+"#;
+
+    #[test]
+    fn rules_allow_by_identity_federation_and_action_and_refuse_the_rest_naming_it() {
+        let policy = Policy::from_toml(POLICY).expect("policy");
+        assert_eq!(
+            policy.refuse(Some("tank-7"), Action::Create, "Exercise-2"),
+            None
+        );
+        assert_eq!(
+            policy.refuse(Some("ops"), Action::Destroy, "Exercise"),
+            None
+        );
+        assert_eq!(policy.refuse(None, Action::Join, "Sandbox"), None);
+        assert_eq!(policy.refuse(Some("spy"), Action::Join, "Sandbox"), None);
+        let refused = [
+            (Some("spy"), Action::Join, "Exercise"),
+            (Some("tank-7"), Action::Create, "Sandbox"),
+            (None, Action::Join, "Exercise"),
+            (Some("xtank-7"), Action::Join, "Exercise"),
+        ];
+        for (asker, action, federation) in refused {
+            let why = policy.refuse(asker, action, federation).expect("refused");
+            assert!(
+                why.contains(&action.to_string()) && why.contains(federation),
+                "{why}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_bad_policy_is_refused_naming_the_line_and_field() {
+        let unknown = "[[allow]]\nidentities = [\"a\"]\nfederations = [\"F\"]\nactions = [\"join\"]\nrole = \"x\"\n";
+        let PolicyError::Toml(why) = Policy::from_toml(unknown).expect_err("unknown field") else {
+            panic!("a parse error")
+        };
+        assert!(why.contains("line 5") && why.contains("role"), "{why}");
+        let action =
+            "[[allow]]\nidentities = [\"a\"]\nfederations = [\"F\"]\nactions = [\"publish\"]\n";
+        let PolicyError::Toml(why) = Policy::from_toml(action).expect_err("unknown action") else {
+            panic!("a parse error")
+        };
+        assert!(why.contains("line 4") && why.contains("publish"), "{why}");
+        let empty = "[[allow]]\nidentities = []\nfederations = [\"F\"]\nactions = [\"join\"]\n";
+        assert_eq!(
+            Policy::from_toml(empty),
+            Err(PolicyError::Empty {
+                rule: 1,
+                field: "identities"
+            })
+        );
+    }
+}
