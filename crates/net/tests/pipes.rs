@@ -382,18 +382,19 @@ fn a_reader_that_falls_behind_gets_the_newest_best_effort_frames() {
     assert!(subscriber.try_recv().unwrap().is_none());
 }
 
-/// A node's application blocked in one long wait for messages is woken when its link goes
-/// down, though no message comes: the federate API above it no longer polls its links
-/// (that polling was a third of an idle federate's CPU) and learns of a loss only so.
+/// A node's application blocked in one long wait for messages or a notice is woken when its
+/// link goes down, though no message comes: the federate API above it no longer polls its
+/// links (that polling was a third of an idle federate's CPU) and learns of a loss only so.
+/// (`recv_timeout` waits on through notices, for a message or its timeout.)
 #[test]
-fn a_long_wait_for_messages_ends_when_the_link_goes_down() {
+fn a_long_wait_for_a_message_or_a_notice_ends_when_the_link_goes_down() {
     let (router, endpoints) = router(&["tcp://127.0.0.1:0"]);
     let node = Node::connect(NodeConfig::child_of("waiter", FED, tcp_of(&endpoints))).unwrap();
     let long = Duration::from_secs(60);
     let changes = node.network_interest_changes();
     let waiting = std::thread::spawn(move || {
         let started = Instant::now();
-        let message = node.recv_timeout(long).unwrap();
+        let message = node.recv_or_wake(long).unwrap();
         (message.is_none(), started.elapsed(), node)
     });
     drop(router);

@@ -228,6 +228,18 @@ impl DirectNode {
 
     /// The next message, driving the network for at most `timeout` while none is there.
     pub fn recv_timeout(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
+        self.recv(timeout, false)
+    }
+
+    /// The next message, driving the network for at most `timeout`, or `None` as soon as the
+    /// node posts a notice (a link up or down, the network's interest changed): for callers
+    /// that watch those (`network_interest_changes`) without polling, as the federate API
+    /// does.
+    pub fn recv_or_wake(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
+        self.recv(timeout, true)
+    }
+
+    fn recv(&mut self, timeout: Duration, until_woken: bool) -> Result<Option<Message>, NetError> {
         if let Some(message) = self.try_recv()? {
             return Ok(Some(message));
         }
@@ -242,7 +254,7 @@ impl DirectNode {
                 return Ok(Some(Message(frame)));
             }
             // Woken by a notice (a link went down, interest moved): the caller looks.
-            if left.is_zero() || took.woken {
+            if left.is_zero() || (until_woken && took.woken) {
                 return Ok(None);
             }
         }

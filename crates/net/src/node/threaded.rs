@@ -158,6 +158,25 @@ impl Node {
         if waiting.is_some() || timeout.is_zero() {
             return Ok(waiting);
         }
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.recv_or_wake(left)? {
+                Some(message) => return Ok(Some(message)),
+                None if left.is_zero() => return Ok(None),
+                None => {}
+            }
+        }
+    }
+
+    /// The next message, waiting at most `timeout`, or `None` as soon as the node posts a
+    /// notice (a link up or down, the network's interest changed): for callers that watch
+    /// those (`network_interest_changes`) without polling, as the federate API does.
+    pub fn recv_or_wake(&self, timeout: Duration) -> Result<Option<Message>, NetError> {
+        let waiting = self.try_recv()?;
+        if waiting.is_some() || timeout.is_zero() {
+            return Ok(waiting);
+        }
         match self.client.deliveries.recv_timeout(timeout) {
             Ok(delivery) => Ok(self.took(self.client.took_batch(delivery))),
             Err(flume::RecvTimeoutError::Timeout) => Ok(None),

@@ -121,10 +121,12 @@ impl Link {
         }
     }
 
-    fn recv_timeout(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
+    /// A message within `timeout`, or `None` early when the node posts a notice: the
+    /// ambassador then looks at its links and the network's interest (it does not poll).
+    fn recv_or_wake(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
         match self {
-            Link::Direct(n) => n.recv_timeout(timeout),
-            Link::Thread(n) => n.recv_timeout(timeout),
+            Link::Direct(n) => n.recv_or_wake(timeout),
+            Link::Thread(n) => n.recv_or_wake(timeout),
         }
     }
 
@@ -601,7 +603,7 @@ impl RtiAmbassador {
         let deadline = Instant::now() + timeout;
         let mut left = timeout;
         loop {
-            match self.link.recv_timeout(self.watch_slice(left))? {
+            match self.link.recv_or_wake(self.watch_slice(left))? {
                 Some(message) => self.take_message(message)?,
                 None if left.is_zero() || Instant::now() >= deadline => return Ok(None),
                 None => {}
@@ -631,7 +633,7 @@ impl RtiAmbassador {
                 }
             }
             let arrived = if read_sockets {
-                self.link.recv_timeout(Duration::ZERO)?
+                self.link.recv_or_wake(Duration::ZERO)?
             } else {
                 self.link.try_recv()?
             };
