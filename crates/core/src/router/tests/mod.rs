@@ -11,6 +11,7 @@ use std::time::Duration;
 
 const FED: &str = "Exercise";
 
+mod deadline;
 mod input;
 mod output;
 mod registry;
