@@ -134,9 +134,10 @@ impl From<RtiError> for Failure {
                 TRELLIS_ERR_FEDERATE_ALREADY_EXECUTION_MEMBER
             }
             RtiError::ObjectInstanceNameInUse(_) => TRELLIS_ERR_OBJECT_INSTANCE_NAME_IN_USE,
-            RtiError::Registry(_) | RtiError::AsyncNeedsThreadDriver | RtiError::Net(_) => {
-                TRELLIS_ERR_RTI_INTERNAL_ERROR
-            }
+            RtiError::Registry(_)
+            | RtiError::LimitReached(_)
+            | RtiError::AsyncNeedsThreadDriver
+            | RtiError::Net(_) => TRELLIS_ERR_RTI_INTERNAL_ERROR,
         };
         Failure { status, message }
     }
