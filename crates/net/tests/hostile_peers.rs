@@ -496,3 +496,38 @@ fn one_node_filling_the_registry_meets_its_limit_and_a_full_registry_says_so() {
         other => panic!("a full registry answered {other:?}"),
     }
 }
+
+/// The last slots are kept for routers: federates that arrive when only those are left are
+/// closed at their hello and told why, and a router still attaches.
+#[test]
+fn the_slots_kept_for_routers_refuse_federates_and_take_a_router() {
+    let (runtime, host, endpoint, address) = router(|config| {
+        config.max_links = 6;
+        config.reserved_router_slots = 2;
+    });
+    let mut federates: Vec<Raw> = (0..4)
+        .map(|n| Raw::connect(hostile_source(n), address, 8000 + n as u64))
+        .collect();
+    for federate in &mut federates {
+        federate.hello("Exercise");
+    }
+    host.wait_for_links(4, WAIT).unwrap();
+    let mut fifth = Raw::connect(hostile_source(4), address, 8004);
+    fifth.hello("Exercise");
+    let (_, heard) = fifth.wait_for(WAIT, |f| matches!(f, Frame::Goodbye(_)).then_some(()));
+    let reason = heard.goodbye().expect("the fifth federate is told why");
+    assert!(
+        reason.contains("the 4 link slots this router gives federates are taken")
+            && reason.contains("the last 2 of its 6 are kept for routers"),
+        "{reason}"
+    );
+    assert_eq!(host.stats().unwrap().refused.reserved_for_routers, 1);
+    // A child router dials in and takes a kept slot.
+    let mut child = HostConfig::new(RouterConfig::new("child", NodeId(2)));
+    child
+        .dial
+        .push(trellis_net::DialConfig::parent(endpoint, ""));
+    let child = runtime.add_host(child).unwrap();
+    child.wait_for_links(1, WAIT).unwrap();
+    host.wait_for_links(5, WAIT).unwrap();
+}
