@@ -134,9 +134,10 @@ impl From<RtiError> for Failure {
                 TRELLIS_ERR_FEDERATE_ALREADY_EXECUTION_MEMBER
             }
             RtiError::ObjectInstanceNameInUse(_) => TRELLIS_ERR_OBJECT_INSTANCE_NAME_IN_USE,
-            RtiError::Registry(_) | RtiError::AsyncNeedsThreadDriver | RtiError::Net(_) => {
-                TRELLIS_ERR_RTI_INTERNAL_ERROR
-            }
+            RtiError::Registry(_)
+            | RtiError::LimitReached(_)
+            | RtiError::AsyncNeedsThreadDriver
+            | RtiError::Net(_) => TRELLIS_ERR_RTI_INTERNAL_ERROR,
         };
         Failure { status, message }
     }
@@ -247,5 +248,21 @@ fn time_status(error: &TimeError) -> TrellisStatus {
         TimeError::MessageCanNoLongerBeRetracted(_) => {
             TRELLIS_ERR_MESSAGE_CAN_NO_LONGER_BE_RETRACTED
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A registry limit has no exception of its own in 1516.1-2010: C and C++ get
+    /// RTIinternalError, with the registry's message word for word (what limit, whose).
+    #[test]
+    fn a_registry_limit_is_an_internal_error_that_keeps_its_message() {
+        let message = "the registry holds 1024 federations, its limit: none can be created \
+                       until one is destroyed";
+        let failure = Failure::from(RtiError::LimitReached(message.into()));
+        assert_eq!(failure.status, TRELLIS_ERR_RTI_INTERNAL_ERROR);
+        assert_eq!(failure.message, message);
     }
 }

@@ -44,6 +44,26 @@ pub(crate) struct RouterArgs {
     /// Most links at once; connections beyond are refused with a goodbye saying so.
     #[arg(long, default_value_t = 4096)]
     max_links: usize,
+    /// Most links accepted from one source address (loopback included); more are refused
+    /// at accept with a goodbye saying so, so one host cannot take every slot.
+    #[arg(long, value_name = "N", default_value_t = trellis_net::DEFAULT_MAX_LINKS_PER_ADDRESS)]
+    max_links_per_address: usize,
+    /// The last N of --max-links are kept for routers (links this router dials, and
+    /// accepted ones whose hello says router); a federate arriving when only these are left
+    /// is refused.
+    #[arg(long, value_name = "N", default_value_t = trellis_net::DEFAULT_RESERVED_ROUTER_SLOTS)]
+    reserved_router_slots: usize,
+    /// A frame still incomplete this long after its first bytes arrived closes its link
+    /// (a peer dripping a frame it never finishes). 0 never closes.
+    #[arg(long, value_name = "MS", default_value_t = trellis_core::router::DEFAULT_FRAME_DEADLINE.as_millis() as u64)]
+    frame_deadline_ms: u64,
+    /// On the router holding the registry: most existing federations one node may have
+    /// created.
+    #[arg(long, value_name = "N", default_value_t = trellis_core::registry::DEFAULT_FEDERATIONS_PER_CREATOR)]
+    federations_per_creator: usize,
+    /// On the router holding the registry: most federates one node may have joined at once.
+    #[arg(long, value_name = "N", default_value_t = trellis_core::registry::DEFAULT_FEDERATES_PER_NODE)]
+    federates_per_node: usize,
     /// A federate whose reliable queue stays full this long, taking nothing, is cut as a
     /// slow consumer; its publishers are paused meanwhile, so this bounds the stall one
     /// federate can cause the others.
@@ -111,6 +131,13 @@ fn apply_limits(config: &mut HostConfig, args: &RouterArgs) -> Result<()> {
         config.router.link_defaults.bundling_delay = bundling.bundling_delay;
     }
     config.max_links = args.max_links;
+    config.max_links_per_address = args.max_links_per_address;
+    config.reserved_router_slots = args.reserved_router_slots;
+    config.router.link_defaults.frame_deadline = Duration::from_millis(args.frame_deadline_ms);
+    config.router.registry_limits = trellis_core::registry::RegistryLimits {
+        federations_per_creator: args.federations_per_creator,
+        federates_per_node: args.federates_per_node,
+    };
     config.router.link_defaults.slow_consumer_timeout =
         Duration::from_millis(args.slow_consumer_ms);
     config.router.vouch_interval = Duration::from_millis(args.vouch_ms);

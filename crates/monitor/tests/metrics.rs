@@ -246,3 +246,34 @@ fn a_port_in_use_is_an_error_naming_it_and_a_dropped_server_frees_its_port() {
     let again = MetricsServer::start(taken, || "again\n".into()).unwrap();
     assert_eq!(scrape(&again), "again\n");
 }
+
+/// A connection refused for its source address's share of the link slots is counted by
+/// reason.
+#[test]
+fn connections_refused_for_the_link_budget_are_counted_by_reason() {
+    let runtime = Runtime::start("metrics-refusals").unwrap();
+    let mut config = HostConfig::new(RouterConfig::new("budget", NodeId(1)));
+    config.listen.push("tcp://127.0.0.1:0".parse().unwrap());
+    config.max_links_per_address = 1;
+    let host = runtime.add_host(config).unwrap();
+    let Endpoint::Tcp(address) = host.listening()[0].clone() else {
+        panic!("a tcp listener")
+    };
+    let server = metrics::serve_router(any_port(), "budget", host.clone()).unwrap();
+    let refused = |text: &str| {
+        value(
+            text,
+            "trellis_router_connections_refused_total",
+            &[("reason", "per_address")],
+        )
+    };
+    assert_eq!(refused(&scrape(&server)), Some(0.0));
+    let _held = TcpStream::connect(address).unwrap();
+    let mut second = TcpStream::connect(address).unwrap();
+    second.set_read_timeout(Some(WAIT)).unwrap();
+    // Refused with a goodbye, then closed: reading to the end waits for the refusal.
+    let mut goodbye = Vec::new();
+    second.read_to_end(&mut goodbye).unwrap();
+    assert!(String::from_utf8_lossy(&goodbye).contains("per source address"));
+    assert_eq!(refused(&scrape(&server)), Some(1.0));
+}

@@ -55,6 +55,8 @@ fn main() {
     let mut router = RouterConfig::new("router", NodeId(1));
     router.hosts_registry = true;
     let mut config = HostConfig::new(router);
+    // Every federate connects from loopback; the per-address budget would cap N at 256.
+    config.max_links_per_address = config.max_links;
     config
         .listen
         .push("tcp://127.0.0.1:0".parse().expect("address"));

@@ -21,4 +21,7 @@ pub use node::{
     Attachment, DirectNode, LinkEvent, Message, Node, NodeConfig, BUNDLE_BYTES,
     DEFAULT_BUNDLE_HOLD, TAIL_BOUND,
 };
-pub use runtime::{DialConfig, Host, HostConfig, HostStats, Runtime, DEFAULT_MAX_ATTEMPTS};
+pub use runtime::{
+    AcceptRefusals, DialConfig, Host, HostConfig, HostStats, Runtime, DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_MAX_LINKS_PER_ADDRESS, DEFAULT_RESERVED_ROUTER_SLOTS,
+};

@@ -95,6 +95,13 @@ pub struct HostConfig {
     pub dial: Vec<DialConfig>,
     /// Links accepted beyond this are closed at once.
     pub max_links: usize,
+    /// Most accepted links from one source address (loopback included); more are refused
+    /// at accept, so one host cannot take every slot.
+    pub max_links_per_address: usize,
+    /// The last this many of `max_links` are kept for routers (dialed links, and accepted
+    /// ones whose hello says router): a federate arriving when only these are left is
+    /// closed at its hello.
+    pub reserved_router_slots: usize,
     /// Settings for accepted links, by the far node's name (known once its hello arrives).
     pub accept: Vec<(String, LinkConfig)>,
 }
@@ -106,12 +113,32 @@ impl HostConfig {
             listen: Vec::new(),
             dial: Vec::new(),
             max_links: 4096,
+            max_links_per_address: DEFAULT_MAX_LINKS_PER_ADDRESS,
+            reserved_router_slots: DEFAULT_RESERVED_ROUTER_SLOTS,
             accept: Vec::new(),
         }
     }
 }
 
+/// `HostConfig::max_links_per_address` unless configured otherwise: room for a process
+/// (or a host behind one NAT address) running a few hundred federates, a sixteenth of the
+/// default 4,096 slots.
+pub const DEFAULT_MAX_LINKS_PER_ADDRESS: usize = 256;
+/// `HostConfig::reserved_router_slots` unless configured otherwise.
+pub const DEFAULT_RESERVED_ROUTER_SLOTS: usize = 64;
+
 pub(crate) type HostId = usize;
+
+/// Connections a host refused, by reason (counted since it started).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AcceptRefusals {
+    /// Refused at accept: every link slot was taken.
+    pub full: u64,
+    /// Refused at accept: their source address held its limit of links.
+    pub per_address: u64,
+    /// Closed at their hello: not routers, and only the slots kept for routers were left.
+    pub reserved_for_routers: u64,
+}
 
 /// What a running host reports.
 #[derive(Clone, Debug)]
@@ -120,6 +147,8 @@ pub struct HostStats {
     /// The interest indexes, summed over federations.
     pub interest: IndexStats,
     pub links: Vec<LinkInfo>,
+    /// Connections refused for the link budget (`admission`).
+    pub refused: AcceptRefusals,
     /// The event loop's clock when these were taken: `now - link.opened` is a link's age.
     pub now: trellis_core::Time,
 }

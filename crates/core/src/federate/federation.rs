@@ -472,6 +472,11 @@ mod catch_up_tests {
     /// A registry with federation "F" and federate "a" joined, and a's federate library.
     fn joined() -> (Registry, Federate) {
         let mut r = Registry::new();
+        // One node joins more federates here than its default limit, to overflow the log.
+        r.set_limits(crate::registry::RegistryLimits {
+            federates_per_node: usize::MAX,
+            ..Default::default()
+        });
         let model = Arc::new(ObjectModel::from_sources(&[("demo.xml", FOM)]).unwrap());
         r.handle(
             NodeId(1),

@@ -26,7 +26,10 @@ impl Registry {
         if self.federations.len() >= MAX_FEDERATIONS {
             return error(
                 ErrorKind::LimitReached,
-                format!("the registry holds its limit of {MAX_FEDERATIONS} federations"),
+                format!(
+                    "the registry holds {MAX_FEDERATIONS} federations, its limit: none can be \
+                     created until one is destroyed"
+                ),
             );
         }
         self.federations.insert(
@@ -66,6 +69,9 @@ impl Registry {
         federate_type: String,
         (fingerprint, modules): (u64, Vec<String>),
     ) -> Response {
+        if let Some(refusal) = self.join_refusal(origin, &federation) {
+            return refusal;
+        }
         let Some(record) = self.federations.get_mut(&federation) else {
             return unknown(&federation);
         };

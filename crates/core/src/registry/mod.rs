@@ -35,6 +35,7 @@
 mod codec;
 mod event;
 mod membership;
+mod quota;
 mod reclaim;
 mod sync;
 
@@ -42,6 +43,7 @@ pub use codec::{ErrorKind, Reclaim, ReclaimedSync, Request, Response, Snapshot};
 pub use event::{
     Departure, FederationEvent, TimeSwitch, FEDERATION_CONTROL_ID, REGISTRY_EVENT_KIND,
 };
+pub use quota::{RegistryLimits, DEFAULT_FEDERATES_PER_NODE, DEFAULT_FEDERATIONS_PER_CREATOR};
 pub use sync::{SyncFailure, MAX_SYNC_POINTS};
 
 use crate::time::Time;
@@ -101,6 +103,9 @@ struct FederationRecord {
     forgotten_through: u64,
     /// A reclaim has named the federation's members (the first one does; see `reclaim.rs`).
     seeded: bool,
+    /// The node that created it, counted against its limit (`quota.rs`); `None` when
+    /// recreated by a reclaim.
+    creator: Option<NodeId>,
 }
 
 impl FederationRecord {
@@ -120,6 +125,7 @@ impl FederationRecord {
             log_bytes: 0,
             forgotten_through: 0,
             seeded: false,
+            creator: None,
         }
     }
 
@@ -191,6 +197,8 @@ pub struct Registry {
     next_expiry: Time,
     /// This incarnation (0 until `start_epoch`).
     epoch: u64,
+    /// What one node may hold (`quota.rs`).
+    limits: RegistryLimits,
 }
 
 fn error(kind: ErrorKind, message: String) -> Response {
@@ -217,6 +225,7 @@ impl Registry {
             lease,
             next_expiry: Time::ZERO,
             epoch: 0,
+            limits: RegistryLimits::default(),
         }
     }
 
@@ -333,7 +342,13 @@ impl Registry {
                 fingerprint,
                 modules,
                 time_representation,
-            } => self.create(federation, fingerprint, modules, time_representation),
+            } => self.create_by(
+                origin,
+                federation,
+                fingerprint,
+                modules,
+                time_representation,
+            ),
             Request::Destroy { federation } => self.destroy(&federation),
             Request::Join {
                 federation,

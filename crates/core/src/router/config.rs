@@ -7,6 +7,15 @@ use std::time::Duration;
 /// queue, so a late joiner's replay fits in the queue toward it with room to spare.
 pub const DEFAULT_LATEST_CACHE_BYTES: usize = 2 << 20;
 
+/// `LinkConfig::frame_deadline` unless configured otherwise. A frame, once begun, is
+/// written by its sender back to back (frames never interleave on a stream), so it takes
+/// its size over the link's rate: the largest default frame (1 MiB) takes 0.8 s at
+/// 10 Mbit/s and 4.2 s at 2 Mbit/s, a slow wide-area link; 10 s leaves more than twice
+/// that (and matches the heartbeat timeout, which also passes while a frame is in flight,
+/// since the sender cannot interleave heartbeats). Links slower than about 1 Mbit/s that
+/// carry megabyte frames need a longer deadline (and a longer heartbeat timeout).
+pub const DEFAULT_FRAME_DEADLINE: Duration = Duration::from_secs(10);
+
 /// Per-link settings. Every queue and timer here has a bound.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkConfig {
@@ -29,8 +38,13 @@ pub struct LinkConfig {
     pub handshake_timeout: Duration,
     /// Send a heartbeat when nothing else was sent for this long.
     pub heartbeat_interval: Duration,
-    /// Close the link when nothing at all arrived for this long.
+    /// Close the link when no complete frame arrived for this long. Bytes of a frame that
+    /// has not completed do not count: a peer dripping a frame it never finishes is silent.
     pub heartbeat_timeout: Duration,
+    /// A frame whose first bytes arrived this long ago and that is still incomplete closes
+    /// the link (`CloseReason::FrameDeadline`). Without it, a connection that sends one byte
+    /// of a frame now and then would hold its link slot for ever. Zero never closes.
+    pub frame_deadline: Duration,
     /// A closing link that cannot flush its goodbye within this time is dropped anyway.
     pub close_timeout: Duration,
     /// The same for a consumer cut as slow: it reads nothing now, and the goodbye waits
@@ -57,6 +71,7 @@ impl Default for LinkConfig {
             handshake_timeout: Duration::from_secs(5),
             heartbeat_interval: Duration::from_secs(1),
             heartbeat_timeout: Duration::from_secs(10),
+            frame_deadline: DEFAULT_FRAME_DEADLINE,
             close_timeout: Duration::from_secs(2),
             slow_consumer_goodbye_timeout: Duration::from_secs(30),
             max_interest_ids: 1 << 24,
@@ -113,6 +128,9 @@ pub struct RouterConfig {
     /// links; past it the oldest are let go, and a resume after that loses them (reported
     /// to the receivers by their streams).
     pub resend_budget_bytes: usize,
+    /// On the router hosting the registry: what one node may create and join there, so no
+    /// single identity exhausts it (`registry::RegistryLimits`).
+    pub registry_limits: crate::registry::RegistryLimits,
     /// Most bytes of keep-latest frames this router keeps for subscribers that come later
     /// (`router::latest`), across federations, each entry counted with its overhead. Past
     /// it the least recently updated instances are let go (`LatestStats::evicted`). Zero
@@ -141,6 +159,7 @@ impl RouterConfig {
             vouch_interval: crate::registry::DEFAULT_VOUCH_INTERVAL,
             federate_lease: crate::registry::DEFAULT_LEASE,
             resend_budget_bytes: 64 << 20,
+            registry_limits: Default::default(),
             latest_cache_bytes: DEFAULT_LATEST_CACHE_BYTES,
         }
     }

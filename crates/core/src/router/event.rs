@@ -64,10 +64,13 @@ pub enum CloseReason {
     Violation(String),
     /// The peer said goodbye.
     PeerGoodbye(String),
-    /// Nothing arrived for this long.
+    /// No complete frame arrived for this long.
     HeartbeatTimeout(Duration),
     /// The far side opened the connection but sent no valid hello within this long.
     HandshakeTimeout(Duration),
+    /// A frame whose first bytes arrived this long ago never completed (past
+    /// `LinkConfig::frame_deadline`): a slow drip, or a link too slow for its frames.
+    FrameDeadline(Duration),
     /// The consumer's reliable queue stayed full too long, or outgrew its hard bound.
     SlowConsumer {
         queued_bytes: usize,
@@ -97,13 +100,18 @@ impl fmt::Display for CloseReason {
             CloseReason::HeartbeatTimeout(d) => {
                 write!(
                     f,
-                    "heartbeat timeout: nothing received for {:.1} s",
+                    "heartbeat timeout: no complete frame received for {:.1} s",
                     d.as_secs_f64()
                 )
             }
             CloseReason::HandshakeTimeout(d) => {
                 write!(f, "no hello within {:.1} s of connecting", d.as_secs_f64())
             }
+            CloseReason::FrameDeadline(d) => write!(
+                f,
+                "a frame begun {:.1} s ago never completed",
+                d.as_secs_f64()
+            ),
             CloseReason::SlowConsumer {
                 queued_bytes,
                 limit,

@@ -266,7 +266,9 @@ impl Router {
         if self.link(slot).stalled.is_none() {
             return;
         }
+        let frames_before = self.link(slot).stats.frames_in;
         self.process_input(now, slot);
+        self.note_input_progress(now, slot, frames_before);
         self.recount_input(slot);
         if let Some(link) = self.links[slot as usize].as_mut() {
             if link.stalled.is_none() && !link.is_closing() {

@@ -6,8 +6,8 @@
 //! to do still woke for it ten times a second, and in a process of a thousand idle
 //! federates those wake-ups were most of the CPU they cost. So a router at rest (every
 //! link up with nothing to acknowledge, no request pending, no registry held) sleeps
-//! until the next heartbeat is due, a link could have gone silent too long, or a vouch is
-//! due. Whatever starts work that housekeeping finishes brings it back within the
+//! until the next heartbeat is due, a link could have gone silent too long, a frame begun
+//! on a link would pass its deadline (`LinkConfig::frame_deadline`), or a vouch is due. Whatever starts work that housekeeping finishes brings it back within the
 //! interval (`housekeep_soon`): a link opened, closing or suspended, a request forwarded,
 //! a reliable frame to acknowledge.
 
@@ -41,6 +41,9 @@ impl Router {
             }
             if !config.heartbeat_timeout.is_zero() {
                 next = next.min(link.last_received + config.heartbeat_timeout);
+            }
+            if let (Some(partial), false) = (link.partial_frame, config.frame_deadline.is_zero()) {
+                next = next.min(partial.since + config.frame_deadline);
             }
         }
         next.max(soon)

@@ -2,7 +2,7 @@
 
 use super::event::{CloseReason, Event, PeerInfo};
 use super::index::Slot;
-use super::link::{Binding, FedIndex, LinkState};
+use super::link::{Binding, FedIndex, LinkState, PartialFrame};
 use super::{Federation, InterestOpRequest, LinkId, Router};
 use crate::interest::set_of;
 use crate::time::Time;
@@ -53,8 +53,8 @@ impl Router {
             link.inbuf.len() >= count,
             "received bytes are in the buffer"
         );
-        link.last_received = now;
         link.stats.bytes_in += count as u64;
+        let frames_before = link.stats.frames_in;
         if let Some(reason) = self.input_refusal(slot) {
             // Closing clears the buffer, these bytes with it.
             self.fail(now, slot, reason);
@@ -65,7 +65,37 @@ impl Router {
         if let Some(link) = self.links[slot as usize].as_mut() {
             super::inbuf::InputBuffers::settle(&mut link.inbuf);
         }
+        self.note_input_progress(now, slot, frames_before);
         self.recount_input(slot);
+    }
+
+    /// After input was decoded (`frames_before` frames had been before): a frame that
+    /// completed is a sign of life, and an incomplete one left in the buffer starts its
+    /// deadline, or keeps the one it had if it is the same frame. Bytes of an incomplete
+    /// frame are not a sign of life: a peer dripping a frame it never finishes is silent.
+    pub(super) fn note_input_progress(&mut self, now: Time, slot: Slot, frames_before: u64) {
+        let Some(link) = self.links[slot as usize].as_mut() else {
+            return;
+        };
+        let frames = link.stats.frames_in;
+        if frames > frames_before {
+            link.last_received = now;
+        }
+        // A paused link's input waits by our choice, and a closing one's is thrown away.
+        let incomplete = !link.inbuf.is_empty() && link.stalled.is_none() && !link.is_closing();
+        link.partial_frame = match link.partial_frame {
+            _ if !incomplete => None,
+            Some(partial) if partial.frames_before == frames => Some(partial),
+            _ => Some(PartialFrame {
+                since: now,
+                frames_before: frames,
+            }),
+        };
+        let deadline = link.config.frame_deadline;
+        if let (Some(partial), false) = (link.partial_frame, deadline.is_zero()) {
+            // A router at rest may have planned to sleep past the deadline.
+            self.next_housekeeping = self.next_housekeeping.min(partial.since + deadline);
+        }
     }
 
     /// Why the bytes buffered for `slot` may not be kept, if they may not.

@@ -302,14 +302,21 @@ impl Router {
         self.next_housekeeping = self.next_housekeeping_after(now);
     }
 
-    /// Why an open link must be closed now, if it must: no hello in time, or silence.
-    /// (A consumer stuck past its bound is cut on its own timer, `cut_slow_consumers`.)
+    /// Why an open link must be closed now, if it must: no hello in time, a frame begun and
+    /// never finished, or silence (no complete frame). (A consumer stuck past its bound is
+    /// cut on its own timer, `cut_slow_consumers`.)
     fn link_failure(&self, now: Time, slot: Slot) -> Option<CloseReason> {
         let link = self.link(slot);
         let config = &link.config;
         let handshaking = matches!(link.state, LinkState::Handshake { .. });
         if handshaking && now.since(link.opened) >= config.handshake_timeout {
             return Some(CloseReason::HandshakeTimeout(now.since(link.opened)));
+        }
+        if let Some(partial) = link.partial_frame {
+            let age = now.since(partial.since);
+            if !config.frame_deadline.is_zero() && age >= config.frame_deadline {
+                return Some(CloseReason::FrameDeadline(age));
+            }
         }
         // A link paused by our own back-pressure is not read, so its silence means nothing.
         let silent = now.since(link.last_received);

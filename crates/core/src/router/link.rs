@@ -51,6 +51,14 @@ pub(crate) enum Binding {
     Federation(FedIndex),
 }
 
+/// An incomplete frame at the end of a link's input: when it began, and the link's count
+/// of decoded frames then (a higher count means that frame completed and another began).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PartialFrame {
+    pub since: Time,
+    pub frames_before: u64,
+}
+
 pub(crate) struct Link {
     pub id: LinkId,
     pub label: String,
@@ -96,7 +104,12 @@ pub(crate) struct Link {
     /// Who the far side proved to be (`LinkSpec::identity`).
     pub identity: Option<super::PeerIdentity>,
     pub last_sent: Time,
+    /// When the last complete frame (or datagram) arrived: what the heartbeat timeout
+    /// measures. Bytes of a frame still incomplete do not move it.
     pub last_received: Time,
+    /// The frame the input buffer holds the start of, while it is incomplete: when its
+    /// first bytes arrived (`LinkConfig::frame_deadline` counts from there).
+    pub partial_frame: Option<PartialFrame>,
     /// Since when the reliable queue reached its limit; cleared only once it drains to half
     /// of it, where the publishers it paused are released (`Router::after_drain`).
     pub full_since: Option<Time>,

@@ -36,7 +36,7 @@ mod udp;
 
 pub use config::{
     ApplicationConfig, IdentityRole, LinkConfig, LinkOrigin, LinkSpec, PeerIdentity, RouterConfig,
-    DEFAULT_LATEST_CACHE_BYTES,
+    DEFAULT_FRAME_DEADLINE, DEFAULT_LATEST_CACHE_BYTES,
 };
 pub use event::{CloseReason, Event, PeerInfo};
 pub use latest::{ENTRY_OVERHEAD_BYTES, MAX_MASKS, MAX_TRACKED_DELIVERIES};
@@ -233,9 +233,11 @@ impl Router {
             stats: RouterStats::default(),
             udp_sessions: FxHashMap::default(),
             reassembly: udp::Reassembly::default(),
-            registry: config
-                .hosts_registry
-                .then(|| crate::registry::Registry::with_lease(config.federate_lease)),
+            registry: config.hosts_registry.then(|| {
+                let mut registry = crate::registry::Registry::with_lease(config.federate_lease);
+                registry.set_limits(config.registry_limits);
+                registry
+            }),
             registry_distance: crate::wire::RegistryRoute::UNREACHABLE,
             registry_via: None,
             pending_manage: FxHashMap::default(),
@@ -407,6 +409,7 @@ impl Router {
             identity: None,
             last_sent: now,
             last_received: now,
+            partial_frame: None,
             full_since: None,
             ready: false,
             stamp: 0,

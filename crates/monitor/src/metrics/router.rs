@@ -5,7 +5,7 @@
 use super::render::{Exposition, Kind};
 use trellis_core::router::{Drops, IndexStats, LinkInfo, RouterStats};
 use trellis_core::wire::Role;
-use trellis_net::HostStats;
+use trellis_net::{AcceptRefusals, HostStats};
 
 /// Each drop reason with its count, named as the fields of [`Drops`].
 pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 9] {
@@ -25,6 +25,7 @@ pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 9] {
 /// Add the router and link families of one host to `out`.
 pub fn write_host(out: &mut Exposition, stats: &HostStats) {
     write_router(out, &stats.router);
+    write_refusals(out, &stats.refused);
     write_interest(out, &stats.interest);
     for link in &stats.links {
         if link.role == Some(Role::Application) {
@@ -86,6 +87,26 @@ fn write_router(out: &mut Exposition, router: &RouterStats) {
             "trellis_router_drops_total",
             Kind::Counter,
             "Frames the router dropped, by reason (links since closed included).",
+            &[("reason", reason)],
+            count as f64,
+        );
+    }
+}
+
+/// Connections the host refused for its link budget, by reason (`AcceptRefusals`).
+fn write_refusals(out: &mut Exposition, refused: &AcceptRefusals) {
+    let reasons = [
+        ("full", refused.full),
+        ("per_address", refused.per_address),
+        ("reserved_for_routers", refused.reserved_for_routers),
+    ];
+    for (reason, count) in reasons {
+        out.sample(
+            "trellis_router_connections_refused_total",
+            Kind::Counter,
+            "Connections refused for the link budget: every slot taken (full), the source \
+             address at its limit (per_address), or a federate when only the slots kept for \
+             routers were left (reserved_for_routers).",
             &[("reason", reason)],
             count as f64,
         );

@@ -76,7 +76,8 @@ pub(super) struct Host {
     accept: FxHashMap<String, trellis_core::router::LinkConfig>,
     stopping: bool,
     stop_replies: Vec<flume::Sender<()>>,
-    pub(super) max_links: usize,
+    /// Link slots per source address and those kept for routers.
+    pub(super) admission: super::admission::Admission,
     /// Bounds the WARN lines for failed links and refused connections.
     pub(super) warnings: super::log_limit::LogLimit,
     /// Links the router cut, logged then: their close later is no news (one per live link).
@@ -119,7 +120,7 @@ impl Host {
             accept: config.accept.iter().cloned().collect(),
             stopping: false,
             stop_replies: Vec::new(),
-            max_links: config.max_links,
+            admission: super::admission::Admission::new(config),
             warnings: super::log_limit::LogLimit::new(now),
             cut: Default::default(),
         }
@@ -223,6 +224,7 @@ impl Host {
                 .into_iter()
                 .filter_map(|id| self.router.link_info(id))
                 .collect(),
+            refused: self.admission.refusals,
         }
     }
 
@@ -284,6 +286,7 @@ impl Host {
             }
         }
         self.udp_peers.retain(|(l, _)| *l != link);
+        self.admission.closed(link);
         self.notify(Notice::LinkDown(reason.to_string()));
         self.transports.remove(&link)
     }
@@ -311,6 +314,19 @@ impl EventLoop {
                     );
                     if let Some(config) = h.accept.get(&peer.node_name) {
                         h.router.set_link_config(link, config.clone());
+                    }
+                    if let Some(why) =
+                        h.admission
+                            .link_up(link, &peer, h.router.link_info(link).as_ref())
+                    {
+                        if let Some(suppressed) = h.warnings.admit(now) {
+                            tracing::warn!(
+                                host = %h.name, peer = %peer.node_name, via = %label, suppressed,
+                                "{why}"
+                            );
+                        }
+                        h.router.close_link(now, link, &why);
+                        continue;
                     }
                     h.on_link_up(link);
                 }

@@ -5,6 +5,7 @@
 //! runs timers. No lock is taken anywhere: other threads talk to the loop only through
 //! channels and a waker.
 
+mod admission;
 mod app;
 mod host;
 mod log_limit;

@@ -83,12 +83,12 @@ impl EventLoop {
             let Some(h) = self.hosts[host].as_mut() else {
                 return;
             };
-            if h.is_stopping() || h.transports.len() >= h.max_links {
-                let why = if h.is_stopping() {
-                    "refused: the router is shutting down".to_owned()
-                } else {
-                    format!("refused: this router serves at most {} links", h.max_links)
-                };
+            let admitted = if h.is_stopping() {
+                Err("refused: the router is shutting down".to_owned())
+            } else {
+                h.admission.admit(h.transports.len(), peer.ip())
+            };
+            if let Err(why) = admitted {
                 if let Some(suppressed) = h.warnings.admit(now) {
                     tracing::warn!(host = %h.name, %peer, suppressed, "{why}");
                 }
@@ -120,6 +120,7 @@ impl EventLoop {
             }
             let link = h.router.add_link(now, spec);
             h.transports.insert(link, Transport::Tcp(conn_token));
+            h.admission.accepted(link, peer.ip());
             if let Some(Source::Conn(conn)) = self.sources[conn_token.0 - 1].as_mut() {
                 conn.link = Some(link);
             }

@@ -25,6 +25,11 @@ pub enum RtiError {
     ObjectInstanceNameInUse(String),
     #[error("the federation registry: {0}")]
     Registry(String),
+    /// The registry refused for one of its limits (its totals, or what one node may create
+    /// or join); the message names which. IEEE 1516.1-2010 has no closer exception than
+    /// RTIinternalError for this.
+    #[error("{0}")]
+    LimitReached(String),
     #[error("async callbacks need a thread-driven connection (Driver::Thread)")]
     AsyncNeedsThreadDriver,
     #[error(transparent)]

@@ -217,8 +217,8 @@ impl RtiAmbassador {
                 ErrorKind::InconsistentFom => RtiError::InconsistentFdd(message),
                 ErrorKind::FederateNameInUse => RtiError::FederateNameAlreadyInUse(message),
                 ErrorKind::FederateUnknown => RtiError::FederateNotExecutionMember,
-                ErrorKind::LimitReached
-                | ErrorKind::NoRegistry
+                ErrorKind::LimitReached => RtiError::LimitReached(message),
+                ErrorKind::NoRegistry
                 | ErrorKind::Malformed
                 | ErrorKind::SyncPointUnknown
                 | ErrorKind::RegistryRestarted

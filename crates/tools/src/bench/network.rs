@@ -200,6 +200,9 @@ impl Network {
         // Federate benchmarks need the federation registry; it costs nothing otherwise.
         router.hosts_registry = true;
         let mut config = HostConfig::new(router);
+        // Every federate of the benchmark connects from loopback: the per-address budget,
+        // a guard against one hostile host, would cap the benchmark's size.
+        config.max_links_per_address = config.max_links;
         config
             .listen
             .push("tcp://127.0.0.1:0".parse().expect("valid endpoint"));

@@ -141,6 +141,7 @@ fn names_are_reserved_once_and_freed_by_resigning() {
 }
 
 mod lease;
+mod quota;
 mod replay;
 mod sync;
 

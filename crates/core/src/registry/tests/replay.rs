@@ -4,6 +4,11 @@ use super::super::*;
 
 fn setup() -> Registry {
     let mut r = Registry::new();
+    // One node joins more federates here than its default limit allows, to fill the log.
+    r.set_limits(RegistryLimits {
+        federates_per_node: usize::MAX,
+        ..RegistryLimits::default()
+    });
     super::create(&mut r, "F", 1);
     r
 }

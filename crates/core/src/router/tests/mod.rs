@@ -12,6 +12,7 @@ use std::time::Duration;
 const FED: &str = "Exercise";
 
 mod claims;
+mod deadline;
 mod input;
 mod output;
 mod registry;

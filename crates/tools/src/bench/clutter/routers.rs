@@ -57,6 +57,8 @@ impl Routers {
         let mut router = router_config("clutter-router", 1, setup);
         router.hosts_registry = true;
         let mut config = HostConfig::new(router);
+        // Every federate connects from loopback (see `network.rs`).
+        config.max_links_per_address = config.max_links;
         config.listen.push(Endpoint::Tcp(
             "127.0.0.1:0"
                 .parse()
