@@ -12,6 +12,7 @@ mod node;
 pub mod plan;
 pub mod rti;
 mod runtime;
+pub mod tls;
 mod wake;
 
 pub use endpoint::{Endpoint, EndpointError};
@@ -22,3 +23,4 @@ pub use node::{
     DEFAULT_BUNDLE_HOLD, TAIL_BOUND,
 };
 pub use runtime::{DialConfig, Host, HostConfig, HostStats, Runtime, DEFAULT_MAX_ATTEMPTS};
+pub use tls::{TlsConfig, TlsError};

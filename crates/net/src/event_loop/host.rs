@@ -81,6 +81,14 @@ pub(super) struct Host {
     pub(super) warnings: super::log_limit::LogLimit,
     /// Links the router cut, logged then: their close later is no news (one per live link).
     cut: rustc_hash::FxHashSet<LinkId>,
+    /// TLS sessions' configurations, when the host has `tls://` listeners or dials.
+    pub(super) tls: Option<crate::tls::LoadedTls>,
+    /// Listeners whose connections speak TLS.
+    pub(super) tls_listeners: Vec<Token>,
+    /// Accepted connections still shaking hands (no link yet).
+    pub(super) handshakes: rustc_hash::FxHashSet<Token>,
+    /// "UDP is not secured yet" was said: once per host is enough.
+    pub(super) said_udp_unsecured: bool,
 }
 
 /// Redial delay after `failures` failed attempts: 50 ms doubling to a 2 s cap, of which a
@@ -122,6 +130,10 @@ impl Host {
             max_links: config.max_links,
             warnings: super::log_limit::LogLimit::new(now),
             cut: Default::default(),
+            tls: None,
+            tls_listeners: Vec::new(),
+            handshakes: Default::default(),
+            said_udp_unsecured: false,
         }
     }
 
@@ -335,6 +347,9 @@ impl EventLoop {
                     let transport = h.on_link_closed(now, link, &reason);
                     let peer = match &transport {
                         Some(Transport::Tcp(token)) => match self.sources[token.0 - 1].as_ref() {
+                            Some(Source::Conn(conn)) if conn.tls.is_some() => {
+                                format!("tls://{}", conn.peer)
+                            }
                             Some(Source::Conn(conn)) => format!("tcp://{}", conn.peer),
                             _ => String::new(),
                         },
@@ -412,6 +427,21 @@ impl EventLoop {
 
 fn finish_writing(conn: &mut Conn) {
     use std::io::{Read, Write};
+    if let Some(tls) = conn.tls.as_mut() {
+        // What TLS takes of the rest is sealed with a close_notify after it, then written
+        // below with the sealed records.
+        if let Ok(n) = tls.writer().write(&conn.wbuf[conn.wpos..]) {
+            conn.wpos += n;
+        }
+        tls.send_close_notify();
+        while tls.wants_write() {
+            match tls.write_tls(&mut conn.stream) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        conn.wpos = conn.wbuf.len();
+    }
     while conn.wpos < conn.wbuf.len() {
         match conn.stream.write(&conn.wbuf[conn.wpos..]) {
             Ok(0) | Err(_) => break,

@@ -14,7 +14,7 @@ use trellis_core::wire::UdpOffer;
 use trellis_core::Time;
 
 /// Room a read into a link's input buffer asks for at least.
-const MIN_READ_ROOM: usize = 8 << 10;
+pub(super) const MIN_READ_ROOM: usize = 8 << 10;
 
 /// Read from `stream` into the spare room of `buf` (at most `limit` bytes), appending them.
 /// Returns the bytes read and the room offered: a read shorter than its room emptied the
@@ -96,20 +96,15 @@ impl EventLoop {
                 continue;
             }
             let _ = stream.set_nodelay(true);
+            if h.tls_listeners.contains(&token) {
+                self.accept_tls(now, host, stream, peer);
+                continue;
+            }
             let udp = h.udp.map(|(_, port)| UdpOffer {
                 port,
                 token: session_token(),
             });
-            let conn = Conn {
-                host,
-                stream,
-                peer,
-                link: None,
-                dialer: None,
-                wbuf: Vec::new(),
-                wpos: 0,
-                writable: true,
-            };
+            let conn = Conn::new(host, stream, peer, None);
             let Ok(conn_token) = self.register(Source::Conn(conn)) else {
                 continue;
             };
@@ -134,18 +129,9 @@ impl EventLoop {
         };
         let endpoint = h.dialers[dialer].endpoint().clone();
         match endpoint {
-            Endpoint::Tcp(addr) => match TcpStream::connect(addr) {
+            Endpoint::Tcp(addr) | Endpoint::Tls { addr, .. } => match TcpStream::connect(addr) {
                 Ok(stream) => {
-                    let conn = Conn {
-                        host,
-                        stream,
-                        peer: addr,
-                        link: None,
-                        dialer: Some(dialer),
-                        wbuf: Vec::new(),
-                        wpos: 0,
-                        writable: true,
-                    };
+                    let conn = Conn::new(host, stream, addr, Some(dialer));
                     match self.register(Source::Conn(conn)) {
                         Ok(token) => {
                             let h = self.hosts[host].as_mut().expect("host is live");
@@ -160,7 +146,7 @@ impl EventLoop {
             Endpoint::Udp(_) => h.dial_failed(
                 now,
                 dialer,
-                "a link is dialed over tcp:// or mem://, not udp://",
+                "a link is dialed over tcp://, tls:// or mem://, not udp://",
             ),
         }
     }
@@ -194,6 +180,10 @@ impl EventLoop {
         }
         let _ = conn.stream.set_nodelay(true);
         let h = self.hosts[host].as_mut().expect("host is live");
+        if let Endpoint::Tls { host: name, .. } = h.dialers[dialer].endpoint() {
+            let name = name.clone();
+            return self.start_client_handshake(now, token, &name);
+        }
         let config = &h.dialers[dialer].config;
         let mut spec = config.link_spec(h.dialers[dialer].endpoint().to_string());
         if let (true, Some((_, port))) = (config.udp, h.udp) {
@@ -213,6 +203,11 @@ impl EventLoop {
     /// Read until the socket is empty, the router pauses the link, or the per-turn budget
     /// is spent (then the read is retried next turn).
     pub(super) fn read(&mut self, now: Time, token: Token) {
+        if let Some(Source::Conn(Conn { tls: Some(_), .. })) =
+            self.sources.get(token.0 - 1).and_then(Option::as_ref)
+        {
+            return self.read_secure(now, token);
+        }
         for _ in 0..READS_PER_TURN {
             let Some(Source::Conn(conn)) =
                 self.sources.get_mut(token.0 - 1).and_then(Option::as_mut)
@@ -272,14 +267,16 @@ impl EventLoop {
             let Some(h) = self.hosts[conn.host].as_mut() else {
                 return;
             };
-            if conn.wpos == conn.wbuf.len() {
+            // TLS records already sealed go first: the socket takes them before new output.
+            let sealed = conn.tls.as_ref().is_some_and(|tls| tls.wants_write());
+            if !sealed && conn.wpos == conn.wbuf.len() {
                 conn.wbuf.clear();
                 conn.wpos = 0;
                 if h.router.poll_transmit(now, link, &mut conn.wbuf) == 0 {
                     return;
                 }
             }
-            match conn.stream.write(&conn.wbuf[conn.wpos..]) {
+            match write_out(conn, sealed) {
                 Ok(n) => conn.wpos += n,
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
                     conn.writable = false;
@@ -308,6 +305,17 @@ impl EventLoop {
             self.flush(now, token);
         }
         progressed
+    }
+}
+
+/// Write what is next for the socket: sealed TLS records (returns 0: no plaintext taken),
+/// else plaintext from the batch, into TLS (which seals it for the next write) or the
+/// socket. Returns the bytes of the batch taken.
+fn write_out(conn: &mut Conn, sealed: bool) -> std::io::Result<usize> {
+    match conn.tls.as_mut() {
+        Some(tls) if sealed => tls.write_tls(&mut conn.stream).map(|_| 0),
+        Some(tls) => tls.writer().write(&conn.wbuf[conn.wpos..]),
+        None => conn.stream.write(&conn.wbuf[conn.wpos..]),
     }
 }
 

@@ -88,6 +88,9 @@ pub struct NodeConfig {
     /// routing a 100-byte frame a tenth of that. Zero writes every publish at once, with
     /// no thread.
     pub bundle_hold: Duration,
+    /// Certificates for `tls://` links: the trusted CAs, and this node's certificate when
+    /// it has one (a router that asks for client certificates then learns who it is).
+    pub tls: Option<crate::tls::TlsConfig>,
 }
 
 /// A [`DirectNode`] writes a held bundle of publishes once it holds this many bytes.
@@ -116,6 +119,7 @@ impl NodeConfig {
             connect_timeout: Duration::from_secs(10),
             spin: crate::DEFAULT_SPIN,
             bundle_hold: DEFAULT_BUNDLE_HOLD,
+            tls: None,
         }
     }
 
@@ -266,6 +270,7 @@ impl AppClient {
         router.max_frame_size = config.max_frame_size;
         router.link_defaults = config.link.clone();
         let mut host = HostConfig::new(router);
+        host.tls = config.tls.clone();
         match &config.attach {
             Attachment::Router(endpoint) => {
                 let mut dial = DialConfig::parent(endpoint.clone(), config.federation.clone());
