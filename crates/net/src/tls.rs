@@ -269,6 +269,9 @@ pub(crate) fn describe_failure(error: &rustls::Error) -> String {
             | Alert::CertificateRevoked
             | Alert::AccessDenied),
         ) => format!("the far side refused our certificate (received fatal alert: {alert:?})"),
+        rustls::Error::NoCertificatesPresented => {
+            "the client presented no certificate and this port requires one (mutual TLS)".into()
+        }
         e => e.to_string(),
     }
 }
