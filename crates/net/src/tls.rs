@@ -154,6 +154,11 @@ fn provider() -> Arc<rustls::crypto::CryptoProvider> {
 }
 
 impl TlsConfig {
+    /// Read the files as a host would at its start, to report a wrong one early.
+    pub fn check(&self) -> Result<(), TlsError> {
+        self.load(false).map(drop)
+    }
+
     /// Read the files and build the rustls configurations. `listens`: the host accepts on
     /// `tls://`, so it needs a certificate.
     pub(crate) fn load(&self, listens: bool) -> Result<LoadedTls, TlsError> {
@@ -254,21 +259,32 @@ pub(crate) fn peer_identity(certificates: Option<&[CertificateDer<'_>]>) -> Opti
     Some(PeerIdentity { name, role })
 }
 
+/// Whether the far side refused our certificate (or our lack of one): an alert no redial
+/// changes.
+pub(crate) fn refuses_us(error: &rustls::Error) -> bool {
+    use rustls::AlertDescription as Alert;
+    matches!(
+        error,
+        rustls::Error::AlertReceived(
+            Alert::BadCertificate
+                | Alert::UnknownCA
+                | Alert::CertificateExpired
+                | Alert::CertificateRequired
+                | Alert::CertificateUnknown
+                | Alert::UnsupportedCertificate
+                | Alert::CertificateRevoked
+                | Alert::AccessDenied
+        )
+    )
+}
+
 /// A handshake failure as the log and the dialer say it: what went wrong in words a user
 /// can act on, with rustls' own wording after it.
 pub(crate) fn describe_failure(error: &rustls::Error) -> String {
-    use rustls::AlertDescription as Alert;
     match error {
-        rustls::Error::AlertReceived(
-            alert @ (Alert::BadCertificate
-            | Alert::UnknownCA
-            | Alert::CertificateExpired
-            | Alert::CertificateRequired
-            | Alert::CertificateUnknown
-            | Alert::UnsupportedCertificate
-            | Alert::CertificateRevoked
-            | Alert::AccessDenied),
-        ) => format!("the far side refused our certificate (received fatal alert: {alert:?})"),
+        rustls::Error::AlertReceived(alert) if refuses_us(error) => {
+            format!("the far side refused our certificate (received fatal alert: {alert:?})")
+        }
         rustls::Error::NoCertificatesPresented => {
             "the client presented no certificate and this port requires one (mutual TLS)".into()
         }

@@ -307,6 +307,22 @@ fn refused(mut config: NodeConfig) -> String {
     }
 }
 
+/// Connect a node whose certificates are refused (by it or the router): `connect` says so
+/// at once instead of redialing to its timeout, since no redial changes a certificate.
+fn refused_at_once(mut config: NodeConfig) -> String {
+    config.connect_timeout = WAIT;
+    let start = Instant::now();
+    let error = match Node::connect(config) {
+        Ok(_) => panic!("the connection was not refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        start.elapsed() < WAIT / 2,
+        "refused only at the timeout: {error}"
+    );
+    error
+}
+
 fn assert_says(error: &str, what: &str) {
     assert!(error.contains(what), "expected {what:?} in: {error}");
 }
@@ -319,7 +335,7 @@ fn mutual_tls_refuses_bad_certificates_with_clear_reasons() {
     tls.require_client_cert = true;
     let (_rt, _host, at) = tls_router("router", 1, tls, false);
 
-    let unknown_ca = refused(node(
+    let unknown_ca = refused_at_once(node(
         "a",
         &at,
         Some(stranger.config(&Subject::federate("a"))),
@@ -332,7 +348,7 @@ fn mutual_tls_refuses_bad_certificates_with_clear_reasons() {
     let (cert, key) = stranger.issue(&Subject::federate("b"));
     let foreign = TlsConfig::with_identity(cert, key, pki.ca());
     assert_says(
-        &refused(node("b", &at, Some(foreign))),
+        &refused_at_once(node("b", &at, Some(foreign))),
         "the far side refused our certificate (received fatal alert: UnknownCA)",
     );
 
@@ -341,12 +357,12 @@ fn mutual_tls_refuses_bad_certificates_with_clear_reasons() {
         ..Subject::federate("c")
     };
     assert_says(
-        &refused(node("c", &at, Some(pki.config(&expired)))),
+        &refused_at_once(node("c", &at, Some(pki.config(&expired)))),
         "the far side refused our certificate (received fatal alert: CertificateExpired)",
     );
 
     assert_says(
-        &refused(node("d", &at, Some(TlsConfig::trusting(pki.ca())))),
+        &refused_at_once(node("d", &at, Some(TlsConfig::trusting(pki.ca())))),
         "the far side refused our certificate (received fatal alert: CertificateRequired)",
     );
 }
@@ -359,7 +375,7 @@ fn a_router_whose_certificate_is_expired_or_names_another_host_is_refused() {
         ..Subject::router("old")
     };
     let (_rt, _host, at) = tls_router("old", 1, pki.config(&expired), false);
-    let error = refused(node("a", &at, Some(TlsConfig::trusting(pki.ca()))));
+    let error = refused_at_once(node("a", &at, Some(TlsConfig::trusting(pki.ca()))));
     assert_says(&error, "invalid peer certificate: certificate expired");
 
     let elsewhere = Subject {
@@ -367,7 +383,7 @@ fn a_router_whose_certificate_is_expired_or_names_another_host_is_refused() {
         ..Subject::router("elsewhere")
     };
     let (_rt, _host, at) = tls_router("elsewhere", 2, pki.config(&elsewhere), false);
-    let error = refused(node("b", &at, Some(TlsConfig::trusting(pki.ca()))));
+    let error = refused_at_once(node("b", &at, Some(TlsConfig::trusting(pki.ca()))));
     assert_says(&error, "certificate not valid for name");
     assert_says(&error, "127.0.0.1");
 }
@@ -387,7 +403,7 @@ fn plaintext_and_tls_do_not_mix() {
     let Endpoint::Tcp(addr) = plain_at else {
         unreachable!()
     };
-    let tls_client = refused(node(
+    let tls_client = refused_at_once(node(
         "tls",
         &Endpoint::tls(addr),
         Some(TlsConfig::trusting(pki.ca())),

@@ -192,6 +192,12 @@ impl Host {
         });
     }
 
+    /// A TLS peer refused us, or we it, for a reason no redial changes: a node waiting to
+    /// connect hears it at once. The dial goes on (the far side may change its mind).
+    pub(super) fn tls_refused(&self, why: &str) {
+        self.notify(Notice::TlsRefused(why.to_owned()));
+    }
+
     fn notify(&self, notice: Notice) {
         if let Some(app) = &self.app {
             app.notify(notice);

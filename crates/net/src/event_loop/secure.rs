@@ -11,7 +11,7 @@ use super::{Conn, EventLoop, Source, READS_PER_TURN, READ_CHUNK};
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::runtime::{HostConfig, HostId};
-use crate::tls::{describe_failure, peer_identity, server_name, LoadedTls, TlsError};
+use crate::tls::{describe_failure, peer_identity, refuses_us, server_name, LoadedTls, TlsError};
 use mio::net::TcpStream;
 use mio::Token;
 use std::io::{ErrorKind, Read};
@@ -53,7 +53,41 @@ pub(super) fn load(config: &HostConfig) -> Result<Option<LoadedTls>, NetError> {
 }
 
 /// Why a handshake step failed, as the log and the dialer say it.
-struct Failed(String);
+struct Failed {
+    why: String,
+    /// Redialing cannot help while the certificates or the far side's scheme stay as they
+    /// are (a refused certificate, a plain port): a node's `connect` reports it at once.
+    lasting: bool,
+    /// The far side closed before it said anything: a probe of the port (a load balancer's
+    /// health check, the C API's connect), not worth a warning.
+    silent: bool,
+}
+
+impl Failed {
+    /// A failure of the connection itself (reset, closed): a redial may succeed.
+    fn passing(why: impl Into<String>) -> Failed {
+        Failed {
+            why: why.into(),
+            lasting: false,
+            silent: false,
+        }
+    }
+
+    fn silent(why: impl Into<String>) -> Failed {
+        Failed {
+            silent: true,
+            ..Failed::passing(why)
+        }
+    }
+
+    fn lasting(why: impl Into<String>) -> Failed {
+        Failed {
+            why: why.into(),
+            lasting: true,
+            silent: false,
+        }
+    }
+}
 
 /// Where a handshake stands after a step.
 enum Handshake {
@@ -112,7 +146,7 @@ impl EventLoop {
             return;
         };
         let Some(config) = h.tls.as_ref().map(|t| Arc::clone(&t.client)) else {
-            return self.handshake_failed(now, token, Failed("no TLS configuration".into()));
+            return self.handshake_failed(now, token, Failed::lasting("no TLS configuration"));
         };
         let session = server_name(name).and_then(|name| {
             rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())
@@ -122,7 +156,7 @@ impl EventLoop {
                 conn.tls = Some(Box::new(session.into()));
                 self.drive_handshake(now, token);
             }
-            Err(why) => self.handshake_failed(now, token, Failed(why)),
+            Err(why) => self.handshake_failed(now, token, Failed::lasting(why)),
         }
     }
 
@@ -201,18 +235,23 @@ impl EventLoop {
 
     /// Close a connection whose handshake failed, and say why once: in the log, and to the
     /// dialer's application.
-    fn handshake_failed(&mut self, now: Time, token: Token, Failed(why): Failed) {
+    fn handshake_failed(&mut self, now: Time, token: Token, failed: Failed) {
         let Some(mut conn) = self.forget_handshake(token) else {
             return;
         };
         let Some(h) = self.hosts[conn.host].as_mut() else {
             return;
         };
-        let why = format!("TLS handshake with {} failed: {why}", conn.peer);
-        if let Some(suppressed) = h.warnings.admit(now) {
+        let why = format!("TLS handshake with {} failed: {}", conn.peer, failed.why);
+        if failed.silent {
+            tracing::debug!(host = %h.name, "{why}");
+        } else if let Some(suppressed) = h.warnings.admit(now) {
             tracing::warn!(host = %h.name, suppressed, "{why}");
         }
         if let Some(dialer) = conn.dialer {
+            if failed.lasting {
+                h.tls_refused(&why);
+            }
             h.dial_failed(now, dialer, &why);
         }
         // The alert rustls prepared tells a TLS peer why; best effort, no waiting.
@@ -278,6 +317,15 @@ impl EventLoop {
                 Ok(_) => {
                     if let Err(e) = tls.process_new_packets() {
                         let why = format!("TLS: {}", describe_failure(&e));
+                        if conn.dialer.is_some() && refuses_us(&e) {
+                            // TLS 1.3: a server checks a client's certificate after the
+                            // client finished its handshake, and refuses it here.
+                            h.tls_refused(&format!(
+                                "TLS with {}: {}",
+                                conn.peer,
+                                describe_failure(&e)
+                            ));
+                        }
                         return h.router.handle_transport_error(now, link, why);
                     }
                     if tls.wants_write() {
@@ -307,7 +355,7 @@ fn handshake_step(conn: &mut Conn) -> Result<Handshake, Failed> {
                 Ok(_) => {}
                 Err(e) if e.kind() == ErrorKind::WouldBlock => conn.writable = false,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => return Err(Failed(e.to_string())),
+                Err(e) => return Err(Failed::passing(e.to_string())),
             }
         }
         if !tls.is_handshaking() {
@@ -321,18 +369,18 @@ fn handshake_step(conn: &mut Conn) -> Result<Handshake, Failed> {
         }
         match tls.read_tls(&mut conn.stream) {
             Ok(0) => {
-                return Err(Failed(
-                    "the far side closed the connection during the handshake".into(),
+                return Err(Failed::passing(
+                    "the far side closed the connection during the handshake",
                 ))
             }
             Ok(_) => {
                 conn.tls_heard = true;
                 tls.process_new_packets()
-                    .map_err(|e| Failed(describe_failure(&e)))?;
+                    .map_err(|e| Failed::lasting(describe_failure(&e)))?;
             }
             Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(Handshake::Pending),
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(Failed(e.to_string())),
+            Err(e) => return Err(Failed::passing(e.to_string())),
         }
     }
 }
@@ -343,23 +391,23 @@ fn handshake_step(conn: &mut Conn) -> Result<Handshake, Failed> {
 fn first_byte(stream: &TcpStream, accepted: bool) -> Result<Option<()>, Failed> {
     let mut first = [0u8; 1];
     match stream.peek(&mut first) {
-        Ok(0) => Err(Failed(
-            "the far side closed the connection during the handshake".into(),
+        Ok(0) => Err(Failed::silent(
+            "the far side closed the connection before it said anything",
         )),
         Ok(_) if accepted && first[0] != HANDSHAKE_RECORD => {
             refuse_plaintext(stream);
-            Err(Failed(
-                "not a TLS client hello (a plaintext client on a tls:// port?)".into(),
+            Err(Failed::lasting(
+                "not a TLS client hello (a plaintext client on a tls:// port?)",
             ))
         }
         Ok(_) if !accepted && first[0] != HANDSHAKE_RECORD && first[0] != ALERT_RECORD => Err(
-            Failed("the far side does not speak TLS (a plain tcp:// port?)".into()),
+            Failed::lasting("the far side does not speak TLS (a plain tcp:// port?)"),
         ),
         Ok(_) => Ok(Some(())),
         Err(e) if e.kind() == ErrorKind::WouldBlock || e.kind() == ErrorKind::Interrupted => {
             Ok(None)
         }
-        Err(e) => Err(Failed(e.to_string())),
+        Err(e) => Err(Failed::passing(e.to_string())),
     }
 }
 

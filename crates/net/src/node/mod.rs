@@ -215,7 +215,9 @@ impl LinkEvent {
             }
             Notice::MembershipLost(why) => LinkEvent::MembershipLost(why),
             Notice::DialFailed { why, gave_up: true } => LinkEvent::GaveUp(why),
-            Notice::DialFailed { .. } | Notice::InterestChanged => return None,
+            Notice::DialFailed { .. } | Notice::TlsRefused(_) | Notice::InterestChanged => {
+                return None
+            }
         })
     }
 }
@@ -502,7 +504,7 @@ impl AppClient {
     ) -> Option<Result<(), String>> {
         match notice {
             Notice::LinkUp => Some(Ok(())),
-            Notice::DialFailed { why, gave_up: true } => Some(Err(why)),
+            Notice::DialFailed { why, gave_up: true } | Notice::TlsRefused(why) => Some(Err(why)),
             Notice::DialFailed { why, .. } | Notice::LinkDown(why) => {
                 *last_failure = Some(why);
                 None
