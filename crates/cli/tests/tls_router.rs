@@ -139,6 +139,55 @@ impl Drop for Pki {
     }
 }
 
+/// `trellis router ARGS`, its stdout's lines read on a thread; killed when dropped.
+struct Process {
+    child: Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Process {
+    fn start(args: &[&str]) -> Process {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+            .arg("router")
+            .args(args)
+            .env("TRELLIS_LOG", "error")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("trellis runs");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Process { child, lines }
+    }
+
+    /// Wait for a line starting with `prefix`, within the bound.
+    fn line(&self, prefix: &str) -> String {
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return line,
+                Ok(_) => {}
+                Err(e) => panic!("no line {prefix:?}: {e}"),
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A router process listening on tls://, killed when dropped.
 struct Router {
     child: Child,
@@ -313,4 +362,81 @@ fn bad_tls_settings_are_usage_errors() {
     let (code, err) = run(&["--listen", "tls://127.0.0.1:0", "--tls-cert", &missing]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--tls-key"), "{err}");
+}
+
+/// A topology whose hub listens on tls:// with mutual TLS: its child router dials it there
+/// with the certificate the file names, and federates on both ends exchange updates.
+#[test]
+fn a_topology_file_carries_tls_to_its_routers() {
+    if !have_openssl() {
+        return;
+    }
+    let pki = Pki::new("topology");
+    pki.issue("edge", "trellis-router");
+    let port = |socket: std::net::TcpListener| socket.local_addr().unwrap().port();
+    let free = || port(std::net::TcpListener::bind("127.0.0.1:0").unwrap());
+    let (hub_port, edge_port) = (free(), free());
+    let (ca, dir) = (pki.path("ca.pem"), pki.dir.display().to_string());
+    let file = pki.dir.join("topology.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r#"
+[[router]]
+name = "hub"
+listen = ["tls://127.0.0.1:{hub_port}"]
+tls_cert = "{dir}/router.pem"
+tls_key = "{dir}/router.key"
+tls_ca = "{ca}"
+mtls = true
+
+[[router]]
+name = "edge"
+parent = "hub"
+listen = ["tcp://127.0.0.1:{edge_port}"]
+tls_cert = "{dir}/edge.pem"
+tls_key = "{dir}/edge.key"
+tls_ca = "{ca}"
+"#
+        ),
+    )
+    .unwrap();
+    let file = file.display().to_string();
+    let hub = Process::start(&["--topology", &file, "--name", "hub"]);
+    let edge = Process::start(&["--topology", &file, "--name", "edge"]);
+    assert_eq!(
+        hub.line("listening on"),
+        format!("listening on tls://127.0.0.1:{hub_port}")
+    );
+    hub.line("ready: 1 router links up");
+    edge.line("ready: 1 router links up");
+
+    let mut at_hub = NodeConfig::child_of(
+        "sub",
+        FED,
+        format!("tls://127.0.0.1:{hub_port}").parse().unwrap(),
+    );
+    at_hub.tls = Some(TlsConfig::with_identity(
+        pki.path("federate.pem"),
+        pki.path("federate.key"),
+        &ca,
+    ));
+    let subscriber = Node::connect(at_hub).unwrap();
+    let at_edge = NodeConfig::child_of(
+        "pub",
+        FED,
+        format!("tcp://127.0.0.1:{edge_port}").parse().unwrap(),
+    );
+    let publisher = Node::connect(at_edge).unwrap();
+    let id: RoaringBitmap = [9u32].into_iter().collect();
+    subscriber.subscribe(&id).unwrap();
+    publisher.wait_for_network_interest(&id, WAIT).unwrap();
+    publisher
+        .publish(&[9], TransportClass::Reliable, b"across tls")
+        .unwrap();
+    let got = subscriber
+        .recv_timeout(WAIT)
+        .unwrap()
+        .expect("message arrives");
+    assert_eq!(got.payload(), b"across tls");
 }
