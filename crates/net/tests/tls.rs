@@ -478,3 +478,67 @@ fn best_effort_rides_the_tls_stream_when_udp_was_asked_for() {
         .sum();
     assert_eq!(datagrams, 0, "no datagram crossed the router");
 }
+
+/// A TLS router with `max_links` and a short handshake timeout; returns its runtime and
+/// address.
+fn strict_router(
+    pki: &Pki,
+    max_links: usize,
+    timeout: Duration,
+) -> (Runtime, std::net::SocketAddr) {
+    let runtime = Runtime::start("strict").unwrap();
+    let mut router = RouterConfig::new("strict", NodeId(1));
+    router.link_defaults.handshake_timeout = timeout;
+    let mut config = HostConfig::new(router);
+    config.listen.push("tls://127.0.0.1:0".parse().unwrap());
+    config.tls = Some(pki.config(&Subject::router("strict")));
+    config.max_links = max_links;
+    let host = runtime.add_host(config).unwrap();
+    let addr = host.listening()[0].stream_addr().unwrap();
+    (runtime, addr)
+}
+
+/// Whether the router closed `stream` within the bound (end of stream or reset).
+fn closed_by_router(mut stream: &std::net::TcpStream, within: Duration) -> bool {
+    use std::io::Read;
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut byte = [0u8; 1];
+    match stream.read(&mut byte) {
+        Ok(0) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => true,
+        Ok(_) => panic!("the router sent something to a silent client"),
+        Err(_) => false, // still open when the bound passed
+    }
+}
+
+#[test]
+fn a_silent_connection_to_a_tls_port_is_closed_at_the_handshake_timeout() {
+    let pki = Pki::new("silent");
+    let (_rt, addr) = strict_router(&pki, 16, Duration::from_millis(300));
+    let start = Instant::now();
+    let silent = std::net::TcpStream::connect(addr).unwrap();
+    assert!(
+        closed_by_router(&silent, WAIT),
+        "a silent client kept its socket"
+    );
+    assert!(
+        start.elapsed() >= Duration::from_millis(250),
+        "closed before its timeout"
+    );
+}
+
+#[test]
+fn connections_still_shaking_hands_count_toward_max_links() {
+    let pki = Pki::new("cap");
+    let (_rt, addr) = strict_router(&pki, 1, WAIT);
+    let first = std::net::TcpStream::connect(addr).unwrap();
+    let second = std::net::TcpStream::connect(addr).unwrap();
+    assert!(
+        closed_by_router(&second, WAIT),
+        "a connection beyond max_links was kept"
+    );
+    assert!(
+        !closed_by_router(&first, Duration::from_millis(200)),
+        "the first connection keeps its slot until its handshake times out"
+    );
+}

@@ -87,6 +87,10 @@ pub(super) struct Host {
     pub(super) tls_listeners: Vec<Token>,
     /// Accepted connections still shaking hands (no link yet).
     pub(super) handshakes: rustc_hash::FxHashSet<Token>,
+    /// TLS handshakes (accepted and dialed) by deadline, earliest first: deadlines are
+    /// `now + handshake_timeout`, so arrival order is deadline order. Entries of handshakes
+    /// that finished stay until their time and are then passed over.
+    pub(super) handshake_deadlines: std::collections::VecDeque<(Time, Token)>,
     /// "UDP is not secured yet" was said: once per host is enough.
     pub(super) said_udp_unsecured: bool,
 }
@@ -133,6 +137,7 @@ impl Host {
             tls: None,
             tls_listeners: Vec::new(),
             handshakes: Default::default(),
+            handshake_deadlines: Default::default(),
             said_udp_unsecured: false,
         }
     }
@@ -149,6 +154,9 @@ impl Host {
 
     pub(super) fn next_timer(&self) -> Time {
         let mut next = self.router.poll_timeout();
+        if let Some((deadline, _)) = self.handshake_deadlines.front() {
+            next = next.min(*deadline);
+        }
         for dialer in &self.dialers {
             if let DialState::Waiting(at) = dialer.state {
                 next = next.min(at);

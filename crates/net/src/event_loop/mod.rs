@@ -92,6 +92,8 @@ pub(crate) struct Conn {
     /// The far side's first byte was seen to start a TLS record (checked once: a plaintext
     /// peer gets a clear refusal instead of rustls' complaint about a record header).
     tls_heard: bool,
+    /// When a TLS handshake not finished by then is given up (as a hello is).
+    handshake_deadline: Option<Time>,
 }
 
 impl Conn {
@@ -107,6 +109,7 @@ impl Conn {
             writable: true,
             tls: None,
             tls_heard: false,
+            handshake_deadline: None,
         }
     }
 
@@ -582,6 +585,7 @@ impl EventLoop {
         for dialer in h.due_dialers(now) {
             self.dial(now, host, dialer);
         }
+        self.expire_handshakes(now, host);
     }
 
     /// One host's share of a turn. Returns whether anything happened.

@@ -117,6 +117,14 @@ impl EventLoop {
         let Some(config) = h.tls.as_ref().and_then(|t| t.server.clone()) else {
             return; // `load` refused a listener without a certificate
         };
+        // Connections still shaking hands count as links: otherwise idle TCP connections
+        // to a TLS port would hold sockets beyond the bound.
+        if h.transports.len() + h.handshakes.len() >= h.max_links {
+            if let Some(suppressed) = h.warnings.admit(now) {
+                tracing::warn!(host = %h.name, %peer, suppressed, "refused: this router serves at most {} links", h.max_links);
+            }
+            return;
+        }
         let session = match rustls::ServerConnection::new(config) {
             Ok(session) => session,
             Err(e) => {
@@ -129,6 +137,7 @@ impl EventLoop {
         let Ok(token) = self.register(Source::Conn(conn)) else {
             return;
         };
+        self.set_handshake_deadline(now, token);
         if let Some(h) = self.hosts[host].as_mut() {
             h.handshakes.insert(token);
         }
@@ -154,9 +163,49 @@ impl EventLoop {
         match session {
             Ok(session) => {
                 conn.tls = Some(Box::new(session.into()));
+                self.set_handshake_deadline(now, token);
                 self.drive_handshake(now, token);
             }
             Err(why) => self.handshake_failed(now, token, Failed::lasting(why)),
+        }
+    }
+
+    /// A handshake must finish within the router's `handshake_timeout`, as a hello must:
+    /// a peer that connects and says nothing holds no socket for longer.
+    fn set_handshake_deadline(&mut self, now: Time, token: Token) {
+        let Some(Source::Conn(conn)) = self.sources[token.0 - 1].as_mut() else {
+            return;
+        };
+        let Some(h) = self.hosts[conn.host].as_mut() else {
+            return;
+        };
+        let deadline = now + h.router.config().link_defaults.handshake_timeout;
+        conn.handshake_deadline = Some(deadline);
+        h.handshake_deadlines.push_back((deadline, token));
+    }
+
+    /// Give up the handshakes whose deadline passed.
+    pub(super) fn expire_handshakes(&mut self, now: Time, host: HostId) {
+        loop {
+            let Some(h) = self.hosts[host].as_mut() else {
+                return;
+            };
+            let Some(&(deadline, token)) = h.handshake_deadlines.front() else {
+                return;
+            };
+            if deadline > now {
+                return;
+            }
+            h.handshake_deadlines.pop_front();
+            // Only if the token still holds that handshake: tokens are reused.
+            let still = matches!(
+                self.sources[token.0 - 1].as_ref(),
+                Some(Source::Conn(conn)) if conn.link.is_none() && conn.handshake_deadline == Some(deadline)
+            );
+            if still {
+                let why = "no TLS handshake within the handshake timeout";
+                self.handshake_failed(now, token, Failed::passing(why));
+            }
         }
     }
 
