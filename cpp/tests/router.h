@@ -14,6 +14,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 class TestRouter {
  public:
@@ -25,7 +26,35 @@ class TestRouter {
     start(listen, parent, name);
   }
 
+  // A router started as `trellis router ARGUMENTS...` (they must include a --listen on port 0).
+  explicit TestRouter(std::vector<std::string> const& arguments) : pid_(-1) { startWith(arguments); }
+
   ~TestRouter() { stop(SIGTERM); }
+
+  void startWith(std::vector<std::string> const& arguments) {
+    char const* binary = std::getenv("TRELLIS_BIN");
+    if (binary == 0 || *binary == 0) throw std::runtime_error("TRELLIS_BIN names no trellis binary");
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(binary));
+    argv.push_back(const_cast<char*>("router"));
+    for (size_t i = 0; i < arguments.size(); ++i) argv.push_back(const_cast<char*>(arguments[i].c_str()));
+    argv.push_back(0);
+    int out[2];
+    if (pipe(out) != 0) throw std::runtime_error("pipe failed");
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      dup2(out[1], 1);
+      close(out[0]);
+      close(out[1]);
+      execv(binary, &argv[0]);
+      std::perror("exec trellis");
+      _exit(127);
+    }
+    close(out[1]);
+    address_ = readAddress(out[0]);
+    close(out[0]);
+  }
 
   // Starts the router (again, after stop: on the same address, `address()`, for its children
   // and federates to redial).

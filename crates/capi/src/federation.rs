@@ -19,7 +19,11 @@ pub const TRELLIS_TIME_INTEGER64: i32 = 0;
 pub const TRELLIS_TIME_FLOAT64: i32 = 1;
 
 /// Connect: designator "tcp://HOST:PORT", "HOST:PORT" or OpenRTI's "rti://HOST[:PORT]"
-/// (its port 14321 when none is given), optionally followed by
+/// (its port 14321 when none is given), or "tls://HOST:PORT" for TLS (the router's
+/// certificate checked against the PEM CAs named by the environment variable
+/// TRELLIS_TLS_CA or the option "tls_ca=FILE"; TRELLIS_TLS_CERT and TRELLIS_TLS_KEY, or
+/// "tls_cert=FILE&tls_key=FILE", the certificate presented where the router asks for
+/// mutual TLS), optionally followed by
 /// "?driver=direct" (the default: the node runs inside service calls and evoke, lowest
 /// latency) or "?driver=thread" (the node has a thread of its own: batches form, highest
 /// throughput), and "&bundle_us=N" (direct only; 0 to 100000, default 50): an update

@@ -48,6 +48,8 @@ pub(crate) struct Session {
     driver: Driver,
     /// `NodeConfig::bundle_hold` of the nodes it opens.
     bundle_hold: Duration,
+    /// For a `tls://` router: what to trust and present.
+    tls: Option<trellis_net::TlsConfig>,
     bound: Option<RtiAmbassador>,
     joined: bool,
     pub time: TimeRepresentation,
@@ -66,6 +68,7 @@ impl Session {
             endpoint: None,
             driver: Driver::Direct,
             bundle_hold: trellis_net::DEFAULT_BUNDLE_HOLD,
+            tls: None,
             bound: None,
             joined: false,
             time: TimeRepresentation::Integer64,
@@ -91,14 +94,16 @@ impl Session {
             endpoint,
             driver,
             bundle_hold,
+            tls,
         } = designator;
         self.driver = driver;
         self.bundle_hold = bundle_hold;
-        if let Endpoint::Tcp(address) = &endpoint {
-            TcpStream::connect_timeout(address, CONNECT_PROBE_TIMEOUT).map_err(|e| {
+        self.tls = tls;
+        if let Some(address) = endpoint.stream_addr() {
+            TcpStream::connect_timeout(&address, CONNECT_PROBE_TIMEOUT).map_err(|e| {
                 Failure::new(
                     TRELLIS_ERR_CONNECTION_FAILED,
-                    format!("no Trellis router answers at tcp://{address}: {e}"),
+                    format!("no Trellis router answers at {endpoint}: {e}"),
                 )
             })?;
         }
@@ -132,6 +137,7 @@ impl Session {
         );
         let mut node = NodeConfig::child_of(name, federation, self.endpoint()?.clone());
         node.bundle_hold = self.bundle_hold;
+        node.tls = self.tls.clone();
         let mut config = RtiConfig::new(node);
         config.driver = self.driver;
         RtiAmbassador::connect(config).map_err(|e| {

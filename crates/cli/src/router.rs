@@ -11,12 +11,12 @@ use trellis_core::policy::Policy;
 use trellis_core::router::RouterConfig;
 use trellis_core::topology::{NodeKind, NodePlan};
 use trellis_core::wire::NodeId;
-use trellis_net::{DialConfig, Endpoint, HostConfig, NetError, Runtime};
+use trellis_net::{DialConfig, Endpoint, HostConfig, NetError, Runtime, TlsConfig};
 use trellis_tools::bench::Bundling;
 
 #[derive(Args)]
 pub(crate) struct RouterArgs {
-    /// Where to listen: tcp://HOST:PORT (or HOST:PORT, or OpenRTI's rti://HOST[:PORT]), udp://HOST:PORT (best effort beside TCP), mem://NAME.
+    /// Where to listen: tcp://HOST:PORT (or HOST:PORT, or OpenRTI's rti://HOST[:PORT]), tls://HOST:PORT (TCP inside TLS: needs --tls-cert, --tls-key, --tls-ca), udp://HOST:PORT (best effort beside TCP), mem://NAME.
     #[arg(long = "listen", value_name = "URL", required_unless_present_any = ["topology", "plan"])]
     listen: Vec<String>,
     /// Another router of our mesh (clique); of each pair, the lower address dials.
@@ -97,6 +97,20 @@ pub(crate) struct RouterArgs {
     /// topology file sets it per link instead (`bundling_delay_ms`).
     #[arg(long, value_name = "off|adaptive|MS", conflicts_with_all = ["topology", "plan"])]
     bundling: Option<String>,
+    /// This router's certificate (PEM, then its intermediates), for tls:// listeners; it is
+    /// also presented when dialing a tls:// parent or peer.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// The CAs this router trusts (PEM): for the certificates of tls:// parents and peers,
+    /// and of clients that present one.
+    #[arg(long, value_name = "FILE")]
+    tls_ca: Option<PathBuf>,
+    /// Mutual TLS: refuse clients without a certificate from --tls-ca.
+    #[arg(long, requires = "tls_ca")]
+    mtls: bool,
     /// Serve this router's figures for Prometheus on http://IP:PORT/metrics (with
     /// --topology or --plan: instead of the file's `metrics` address).
     #[arg(long, value_name = "IP:PORT")]
@@ -144,6 +158,23 @@ fn apply_limits(config: &mut HostConfig, args: &RouterArgs) -> Result<()> {
     config.router.federate_lease = Duration::from_millis(args.federate_lease_ms);
     config.router.latest_cache_bytes = args.latest_cache_bytes;
     config.router.policy = load_policy(args)?;
+    apply_tls(config, args)
+}
+
+/// The TLS files of the command line, over any a plan names.
+fn apply_tls(config: &mut HostConfig, args: &RouterArgs) -> Result<()> {
+    let Some(ca) = &args.tls_ca else {
+        if args.tls_cert.is_some() {
+            return Err(UsageError("--tls-cert needs --tls-ca (the CAs to trust)".into()).into());
+        }
+        return Ok(());
+    };
+    config.tls = Some(TlsConfig {
+        cert_chain_pem: args.tls_cert.clone(),
+        key_pem: args.tls_key.clone(),
+        trusted_ca_pem: ca.clone(),
+        require_client_cert: args.mtls,
+    });
     Ok(())
 }
 
@@ -172,9 +203,14 @@ fn host_from_flags(args: &RouterArgs) -> Result<HostConfig> {
     let parent = args.parent.as_deref().map(endpoint).transpose()?;
     let own = listen
         .iter()
-        .find(|e| matches!(e, Endpoint::Tcp(_) | Endpoint::Memory(_)))
+        .find(|e| {
+            matches!(
+                e,
+                Endpoint::Tcp(_) | Endpoint::Tls { .. } | Endpoint::Memory(_)
+            )
+        })
         .cloned()
-        .ok_or_else(|| UsageError("--listen needs a tcp:// or mem:// address".into()))?;
+        .ok_or_else(|| UsageError("--listen needs a tcp://, tls:// or mem:// address".into()))?;
     let mut router = RouterConfig::new(args.name.clone(), node_id(&args.name));
     router.hosts_registry = !args.no_registry && parent.is_none() && peers.iter().all(|p| *p > own);
     let mut config = HostConfig::new(router);
@@ -260,7 +296,7 @@ pub(crate) fn run(args: RouterArgs) -> Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
     let runtime = Runtime::start_spinning(&name, Duration::from_micros(args.spin_us))?;
     let host = runtime.add_host(config).map_err(|e| match e {
-        NetError::Listen { .. } => UsageError(e.to_string()).into(),
+        NetError::Listen { .. } | NetError::Tls(_) => UsageError(e.to_string()).into(),
         other => anyhow::Error::from(other),
     })?;
     let _metrics = serve_metrics(args.metrics.or(planned_metrics), &name, &host)?;

@@ -73,6 +73,7 @@ fn a_router_dials_its_parent_and_accepts_its_children() {
             accept: vec![accept("fed-3"), accept("fed-4")],
             hosts_registry: false,
             metrics: None,
+            tls: None,
         }
     );
     assert!(

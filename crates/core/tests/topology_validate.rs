@@ -429,7 +429,7 @@ fn bad_listen_addresses_are_all_reported() {
             r#"router "hub": "tcp://127.0.0.1" is not a listen address: missing :port"#,
             concat!(
                 r#"router "hub": "memory://hub" is not a listen address: unknown scheme "#,
-                r#""memory" (use tcp://, udp:// or mem://)"#
+                r#""memory" (use tcp://, tls://, udp:// or mem://)"#
             ),
             concat!(
                 r#"router "hub" listens on two udp:// addresses, udp://127.0.0.1:7000 and "#,

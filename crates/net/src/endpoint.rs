@@ -1,4 +1,5 @@
-//! Where a node listens or dials: `tcp://host:port`, `udp://host:port`, `mem://name`.
+//! Where a node listens or dials: `tcp://host:port`, `tls://host:port`, `udp://host:port`,
+//! `mem://name`.
 //!
 //! Spellings other RTIs' users write are accepted for TCP too: `host:port` without a scheme
 //! (as the C++ local settings designator always took), and OpenRTI's `rti://host[:port]`
@@ -14,6 +15,9 @@ use thiserror::Error;
 pub enum Endpoint {
     /// Stream transport for control, reliable and (without UDP) best-effort frames.
     Tcp(SocketAddr),
+    /// A TCP link inside TLS. `host` is the host as written, the name a dialer checks the
+    /// server's certificate against (an IP address as an IP SAN).
+    Tls { addr: SocketAddr, host: String },
     /// Best-effort datagrams beside a TCP link.
     Udp(SocketAddr),
     /// Another host in the same process and runtime.
@@ -58,6 +62,16 @@ impl FromStr for Endpoint {
                     Endpoint::Udp(addr)
                 })
             }
+            "tls" => {
+                if rest.is_empty() {
+                    return Err(err("missing host:port"));
+                }
+                let addr = resolve(rest).map_err(|why| err(&why))?;
+                Ok(Endpoint::Tls {
+                    addr,
+                    host: host_of(rest).to_owned(),
+                })
+            }
             "rti" => resolve_openrti(rest)
                 .map(Endpoint::Tcp)
                 .map_err(|why| err(&why)),
@@ -68,7 +82,7 @@ impl FromStr for Endpoint {
                 Ok(Endpoint::Memory(rest.to_owned()))
             }
             other => Err(err(&format!(
-                "unknown scheme {other:?} (use tcp, udp, mem, or rti as OpenRTI does)"
+                "unknown scheme {other:?} (use tcp, tls, udp, mem, or rti as OpenRTI does)"
             ))),
         }
     }
@@ -97,6 +111,32 @@ fn resolve_openrti(rest: &str) -> Result<SocketAddr, String> {
         .ok_or_else(|| "resolves to no address".to_owned())
 }
 
+/// The host of `host:port` as written, without the brackets of an IPv6 address.
+fn host_of(host_port: &str) -> &str {
+    let host = host_port
+        .rsplit_once(':')
+        .map_or(host_port, |(host, _)| host);
+    host.trim_start_matches('[').trim_end_matches(']')
+}
+
+impl Endpoint {
+    /// A `tls://` endpoint for an address, named by its IP.
+    pub fn tls(addr: SocketAddr) -> Endpoint {
+        Endpoint::Tls {
+            addr,
+            host: addr.ip().to_string(),
+        }
+    }
+
+    /// The socket address of a TCP or TLS endpoint.
+    pub fn stream_addr(&self) -> Option<SocketAddr> {
+        match self {
+            Endpoint::Tcp(addr) | Endpoint::Tls { addr, .. } => Some(*addr),
+            Endpoint::Udp(_) | Endpoint::Memory(_) => None,
+        }
+    }
+}
+
 fn resolve(host_port: &str) -> Result<SocketAddr, String> {
     if let Ok(addr) = host_port.parse::<SocketAddr>() {
         return Ok(addr);
@@ -116,6 +156,10 @@ impl fmt::Display for Endpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Endpoint::Tcp(addr) => write!(f, "tcp://{addr}"),
+            Endpoint::Tls { addr, host } if host.contains(':') => {
+                write!(f, "tls://[{host}]:{}", addr.port())
+            }
+            Endpoint::Tls { addr, host } => write!(f, "tls://{host}:{}", addr.port()),
             Endpoint::Udp(addr) => write!(f, "udp://{addr}"),
             Endpoint::Memory(name) => write!(f, "mem://{name}"),
         }
@@ -133,12 +177,33 @@ mod tests {
             "udp://127.0.0.1:7001",
             "mem://router-a",
             "tcp://[::1]:80",
+            "tls://127.0.0.1:7002",
+            "tls://[::1]:7003",
+            "tls://localhost:7004",
         ] {
             let endpoint: Endpoint = text.parse().unwrap();
             assert_eq!(endpoint.to_string(), text);
         }
         let localhost: Endpoint = "tcp://localhost:7000".parse().unwrap();
         assert!(matches!(localhost, Endpoint::Tcp(addr) if addr.port() == 7000));
+    }
+
+    /// A tls:// endpoint keeps the host as written: the dialer checks the server's
+    /// certificate against it.
+    #[test]
+    fn tls_endpoints_keep_the_host_for_the_certificate() {
+        let Ok(Endpoint::Tls { addr, host }) = "tls://localhost:7000".parse() else {
+            panic!("tls:// is TLS");
+        };
+        assert_eq!((addr.port(), host.as_str()), (7000, "localhost"));
+        let Ok(Endpoint::Tls { host, .. }) = "tls://[::1]:7000".parse() else {
+            panic!("tls:// is TLS");
+        };
+        assert_eq!(host, "::1");
+        let tls = Endpoint::tls("127.0.0.1:9".parse().unwrap());
+        assert_eq!(tls.to_string(), "tls://127.0.0.1:9");
+        assert_eq!(tls.stream_addr(), Some("127.0.0.1:9".parse().unwrap()));
+        assert!(matches!("rti://127.0.0.1:9".parse(), Ok(Endpoint::Tcp(_))));
     }
 
     /// What other RTIs' users write: OpenRTI's rti:// (with its default port when none is
@@ -176,6 +241,8 @@ mod tests {
             ("rti://host/federation", "no path"),
             ("http://127.0.0.1:80", "unknown scheme \"http\""),
             ("tcp://", "missing host:port"),
+            ("tls://", "missing host:port"),
+            ("tls://127.0.0.1", "missing :port"),
             ("tcp://127.0.0.1", "missing :port"),
             ("tcp://127.0.0.1:99999", "cannot resolve"),
             ("mem://", "mem://name"),

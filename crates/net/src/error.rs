@@ -22,6 +22,8 @@ pub enum NetError {
     Publish(#[from] PublishError),
     #[error("topology plan: {0}")]
     Plan(String),
+    #[error(transparent)]
+    Tls(#[from] crate::tls::TlsError),
     #[error("event loop I/O: {0}")]
     Io(#[from] std::io::Error),
 }

@@ -12,6 +12,7 @@ mod node;
 pub mod plan;
 pub mod rti;
 mod runtime;
+pub mod tls;
 mod wake;
 
 pub use endpoint::{Endpoint, EndpointError};
@@ -25,3 +26,4 @@ pub use runtime::{
     AcceptRefusals, DialConfig, Host, HostConfig, HostStats, Runtime, DEFAULT_MAX_ATTEMPTS,
     DEFAULT_MAX_LINKS_PER_ADDRESS, DEFAULT_RESERVED_ROUTER_SLOTS,
 };
+pub use tls::{TlsConfig, TlsError};

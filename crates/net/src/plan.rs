@@ -59,6 +59,16 @@ pub fn dial_config(dial: &Dial, federation: &str) -> Result<DialConfig, NetError
     })
 }
 
+/// A plan's TLS files as the host reads them.
+pub fn tls_config(files: &trellis_core::topology::TlsFiles) -> crate::tls::TlsConfig {
+    crate::tls::TlsConfig {
+        cert_chain_pem: files.cert.as_ref().map(Into::into),
+        key_pem: files.key.as_ref().map(Into::into),
+        trusted_ca_pem: files.ca.clone().into(),
+        require_client_cert: files.mtls,
+    }
+}
+
 /// Listen, dial and accept as `plan` says.
 pub fn host_config(
     plan: &NodePlan,
@@ -67,6 +77,7 @@ pub fn host_config(
 ) -> Result<HostConfig, NetError> {
     router.hosts_registry = plan.hosts_registry;
     let mut host = HostConfig::new(router);
+    host.tls = plan.tls.as_ref().map(tls_config);
     host.listen = plan.listen.iter().map(endpoint).collect::<Result<_, _>>()?;
     host.dial = plan
         .dial

@@ -15,7 +15,7 @@ use trellis_core::wire::Role;
 /// A link a host opens itself, and reopens after failures when persistent.
 #[derive(Clone, Debug)]
 pub struct DialConfig {
-    /// `tcp://` or `mem://`.
+    /// `tcp://`, `tls://` or `mem://`.
     pub endpoint: Endpoint,
     /// What the far side is to us: `Parent` (we are its child) or `Peer`.
     pub far_role: Role,
@@ -90,7 +90,7 @@ pub const DEFAULT_MAX_ATTEMPTS: u32 = 300;
 #[derive(Clone, Debug)]
 pub struct HostConfig {
     pub router: RouterConfig,
-    /// `tcp://`, `udp://` (best-effort datagrams for accepted links) or `mem://`.
+    /// `tcp://`, `tls://`, `udp://` (best-effort datagrams for accepted links) or `mem://`.
     pub listen: Vec<Endpoint>,
     pub dial: Vec<DialConfig>,
     /// Links accepted beyond this are closed at once.
@@ -104,6 +104,8 @@ pub struct HostConfig {
     pub reserved_router_slots: usize,
     /// Settings for accepted links, by the far node's name (known once its hello arrives).
     pub accept: Vec<(String, LinkConfig)>,
+    /// Certificates for `tls://` listeners and dials, loaded when the host starts.
+    pub tls: Option<crate::tls::TlsConfig>,
 }
 
 impl HostConfig {
@@ -116,6 +118,7 @@ impl HostConfig {
             max_links_per_address: DEFAULT_MAX_LINKS_PER_ADDRESS,
             reserved_router_slots: DEFAULT_RESERVED_ROUTER_SLOTS,
             accept: Vec::new(),
+            tls: None,
         }
     }
 }

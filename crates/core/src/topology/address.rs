@@ -1,4 +1,4 @@
-//! Listen addresses: `tcp://host:port`, `udp://host:port`, `mem://name`.
+//! Listen addresses: `tcp://host:port`, `tls://host:port`, `udp://host:port`, `mem://name`.
 //!
 //! The same spellings `trellis-net` dials and listens on. Checked here without resolving
 //! anything (the core never touches the network): a host is taken as written.
@@ -11,6 +11,9 @@ use thiserror::Error;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scheme {
     Tcp,
+    /// TCP inside TLS: dialed instead of `tcp://` for the tcp and udp pipes when a node
+    /// listens on it.
+    Tls,
     Udp,
     Memory,
 }
@@ -19,6 +22,7 @@ impl fmt::Display for Scheme {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Scheme::Tcp => "tcp",
+            Scheme::Tls => "tls",
             Scheme::Udp => "udp",
             Scheme::Memory => "mem",
         })
@@ -59,18 +63,19 @@ impl FromStr for ListenAddress {
         };
         let scheme = match scheme {
             "tcp" => Scheme::Tcp,
+            "tls" => Scheme::Tls,
             "udp" => Scheme::Udp,
             "mem" => Scheme::Memory,
             other => {
                 return Err(fail(&format!(
-                    "unknown scheme {other:?} (use tcp://, udp:// or mem://)"
+                    "unknown scheme {other:?} (use tcp://, tls://, udp:// or mem://)"
                 )))
             }
         };
         if location.is_empty() || location.chars().any(|c| c.is_whitespace() || c == '/') {
             return Err(fail(match scheme {
                 Scheme::Memory => "expected mem://name",
-                Scheme::Tcp | Scheme::Udp => "expected host:port after the scheme",
+                Scheme::Tcp | Scheme::Tls | Scheme::Udp => "expected host:port after the scheme",
             }));
         }
         if scheme != Scheme::Memory {
@@ -128,6 +133,7 @@ mod tests {
             "tcp://127.0.0.1:7000",
             "udp://127.0.0.1:7000",
             "tcp://[::1]:7000",
+            "tls://127.0.0.1:7001",
             "tcp://router-3.example.org:7000",
             "mem://east",
         ] {
@@ -144,6 +150,7 @@ mod tests {
             ("memory://east", "unknown scheme \"memory\""),
             ("tcp://", "expected host:port"),
             ("tcp://127.0.0.1", "missing :port"),
+            ("tls://127.0.0.1", "missing :port"),
             ("tcp://:7000", "expected host:port"),
             ("tcp://::1:7000", "IPv6 host in brackets"),
             ("tcp://127.0.0.1:0", "port 0"),

@@ -42,6 +42,19 @@ pub struct RouterEntry {
     /// `IP:PORT` where the router serves `/metrics` for Prometheus.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metrics: Option<String>,
+    /// Its certificate (PEM) for `tls://` listeners, also presented when it dials; the path
+    /// as the router process sees it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_cert: Option<String>,
+    /// The private key of `tls_cert` (PEM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_key: Option<String>,
+    /// The CAs it trusts (PEM): for `tls://` parents and peers, and clients' certificates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_ca: Option<String>,
+    /// Mutual TLS: refuse clients without a certificate from `tls_ca`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mtls: bool,
 }
 
 /// `[[federate]]`: where one federate process (or `count` of them) attaches.
@@ -99,6 +112,15 @@ mod tests {
         let err = TopologyFile::from_toml(text).unwrap_err().to_string();
         assert!(err.contains("line 7"), "{err}");
         assert!(err.contains("parnet"), "{err}");
+    }
+
+    #[test]
+    fn a_misspelt_tls_key_is_named_with_its_line() {
+        let text =
+            "[[router]]\nname = \"hub\"\ntls_cert = \"hub.pem\"\ntls_keyfile = \"hub.key\"\n";
+        let err = TopologyFile::from_toml(text).unwrap_err().to_string();
+        assert!(err.contains("line 4"), "{err}");
+        assert!(err.contains("tls_keyfile"), "{err}");
     }
 
     #[test]

@@ -93,8 +93,9 @@ fn tcp_listeners(file: &TopologyFile) -> Vec<(String, SocketAddr)> {
         .flat_map(|(owner, listen)| {
             listen.iter().filter_map(move |text| {
                 let address: super::address::ListenAddress = text.parse().ok()?;
-                let socket = (address.scheme() == Scheme::Tcp)
-                    .then(|| text.strip_prefix("tcp://")?.parse().ok())??;
+                // A tls:// listener is a TCP socket too.
+                let socket = matches!(address.scheme(), Scheme::Tcp | Scheme::Tls)
+                    .then(|| text.get("tcp://".len()..)?.parse().ok())??;
                 Some((owner.clone(), socket))
             })
         })

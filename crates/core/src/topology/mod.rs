@@ -81,6 +81,7 @@ mod metrics;
 mod model;
 mod plan;
 mod problem;
+mod tls;
 mod validate;
 
 pub use address::{AddressError, ListenAddress, Scheme};
@@ -92,6 +93,7 @@ pub use link::{LinkOptions, LinkOverrides, Pipe, MAX_BUNDLING_DELAY_MS, MAX_QUEU
 pub use model::{Clique, DialTarget, Link, LinkKind, Node, NodeKind, ParentLink, Topology};
 pub use plan::{Accept, Dial, DialAlternate, LinkRole, NodePlan, UnknownNode};
 pub use problem::Problem;
+pub use tls::TlsFiles;
 pub use validate::{MAX_LINKS, MAX_NODES};
 
 use thiserror::Error;

@@ -40,6 +40,8 @@ pub struct Node {
     pub alternates: Vec<Alternate>,
     /// Where the process serves `/metrics` for Prometheus (routers only, for now).
     pub metrics: Option<std::net::SocketAddr>,
+    /// Its TLS files (routers only: a federate's program gives its own).
+    pub tls: Option<super::TlsFiles>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +134,10 @@ impl Topology {
                     alternates: alternates_of(node),
                     link: link_of(node),
                     metrics: node.metrics.map(|m| m.to_string()),
+                    tls_cert: node.tls.as_ref().and_then(|t| t.cert.clone()),
+                    tls_key: node.tls.as_ref().and_then(|t| t.key.clone()),
+                    tls_ca: node.tls.as_ref().map(|t| t.ca.clone()),
+                    mtls: node.tls.as_ref().is_some_and(|t| t.mtls),
                 })
                 .collect(),
             federates: self

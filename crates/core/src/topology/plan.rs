@@ -38,6 +38,9 @@ pub struct NodePlan {
     /// Where the process serves `/metrics` for Prometheus.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metrics: Option<std::net::SocketAddr>,
+    /// Its TLS files, for tls:// listeners and dials.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<super::TlsFiles>,
 }
 
 /// A link this process opens.
@@ -163,6 +166,7 @@ impl Topology {
             accept: Vec::new(),
             hosts_registry: self.registry_host() == Some(node),
             metrics: self.nodes[node].metrics,
+            tls: self.nodes[node].tls.clone(),
         };
         for link in links {
             let dialing = link.dialer == node;

@@ -160,6 +160,9 @@ pub enum Problem {
         example: String,
     },
 
+    #[error("router {router:?}: {why}")]
+    IncompleteTls { router: String, why: String },
+
     #[error("{entry} lists alternates but has no parent (alternates replace the parent when its link fails)")]
     AlternatesWithoutParent { entry: String },
 

@@ -62,7 +62,8 @@ pub(super) fn validate(file: &TopologyFile) -> Result<Topology, Vec<Problem>> {
     check.link_options("[defaults]", &file.defaults);
     let declared = check.declare(file);
     let (metrics, metrics_problems) = super::metrics::metrics_addresses(file);
-    for problem in metrics_problems {
+    let (tls, tls_problems) = super::tls::router_tls(file);
+    for problem in metrics_problems.into_iter().chain(tls_problems) {
         check.report(problem);
     }
     let by_name = check.index(&declared);
@@ -87,6 +88,7 @@ pub(super) fn validate(file: &TopologyFile) -> Result<Topology, Vec<Problem>> {
                 .map(|(index, (node, parent))| Node {
                     // Routers come first in `declared`, in the file's order.
                     metrics: metrics.get(index).copied().flatten(),
+                    tls: tls.get(index).cloned().flatten(),
                     name: node.name,
                     kind: node.kind,
                     listen: node.listen,
@@ -103,6 +105,10 @@ pub(super) fn validate(file: &TopologyFile) -> Result<Topology, Vec<Problem>> {
         },
         _ => return Err(check.problems),
     };
+    let problems = super::tls::dialers_without_ca(&topology);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     with_alternates(file, topology)
 }
 
@@ -646,9 +652,15 @@ impl Checker {
                 let found = far.listen.iter().find(|a| a.scheme() == scheme).cloned();
                 (found, scheme)
             };
+            // A node that listens on tls:// is dialed there: its plain tcp://, if it has
+            // one too, is for those outside the topology (a loopback demo, a benchmark).
+            let stream = || match address_for(Scheme::Tls) {
+                (Some(found), scheme) => (Some(found), scheme),
+                (None, _) => address_for(Scheme::Tcp),
+            };
             let (address, udp) = match options.pipe {
-                Pipe::Tcp => (address_for(Scheme::Tcp), None),
-                Pipe::Udp => (address_for(Scheme::Tcp), Some(address_for(Scheme::Udp))),
+                Pipe::Tcp => (stream(), None),
+                Pipe::Udp => (stream(), Some(address_for(Scheme::Udp))),
                 Pipe::Memory => (address_for(Scheme::Memory), None),
             };
             let mut complete = true;

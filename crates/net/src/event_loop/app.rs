@@ -39,6 +39,8 @@ pub(crate) enum Notice {
         why: String,
         gave_up: bool,
     },
+    /// A TLS handshake failed for a reason no redial changes (a refused certificate).
+    TlsRefused(String),
     InterestChanged,
 }
 

@@ -82,6 +82,18 @@ pub(super) struct Host {
     pub(super) warnings: super::log_limit::LogLimit,
     /// Links the router cut, logged then: their close later is no news (one per live link).
     cut: rustc_hash::FxHashSet<LinkId>,
+    /// TLS sessions' configurations, when the host has `tls://` listeners or dials.
+    pub(super) tls: Option<crate::tls::LoadedTls>,
+    /// Listeners whose connections speak TLS.
+    pub(super) tls_listeners: Vec<Token>,
+    /// Accepted connections still shaking hands (no link yet).
+    pub(super) handshakes: rustc_hash::FxHashSet<Token>,
+    /// TLS handshakes (accepted and dialed) by deadline, earliest first: deadlines are
+    /// `now + handshake_timeout`, so arrival order is deadline order. Entries of handshakes
+    /// that finished stay until their time and are then passed over.
+    pub(super) handshake_deadlines: std::collections::VecDeque<(Time, Token)>,
+    /// "UDP is not secured yet" was said: once per host is enough.
+    pub(super) said_udp_unsecured: bool,
 }
 
 /// Redial delay after `failures` failed attempts: 50 ms doubling to a 2 s cap, of which a
@@ -95,9 +107,14 @@ fn backoff(failures: u32) -> Duration {
 
 impl Host {
     pub(super) fn new(now: Time, config: &HostConfig, app: Option<AppPort>) -> Host {
+        let mut router = config.router.clone();
+        // With mutual TLS every peer can prove what it is: a link that carries every
+        // federation is then taken only from a router's certificate (`router::claims`).
+        router.require_router_identity |=
+            config.tls.as_ref().is_some_and(|t| t.require_client_cert);
         Host {
             name: config.router.node_name.clone(),
-            router: Router::new(config.router.clone(), now),
+            router: Router::new(router, now),
             listeners: Vec::new(),
             udp: None,
             memory_names: Vec::new(),
@@ -123,6 +140,11 @@ impl Host {
             admission: super::admission::Admission::new(config),
             warnings: super::log_limit::LogLimit::new(now),
             cut: Default::default(),
+            tls: None,
+            tls_listeners: Vec::new(),
+            handshakes: Default::default(),
+            handshake_deadlines: Default::default(),
+            said_udp_unsecured: false,
         }
     }
 
@@ -138,6 +160,9 @@ impl Host {
 
     pub(super) fn next_timer(&self) -> Time {
         let mut next = self.router.poll_timeout();
+        if let Some((deadline, _)) = self.handshake_deadlines.front() {
+            next = next.min(*deadline);
+        }
         for dialer in &self.dialers {
             if let DialState::Waiting(at) = dialer.state {
                 next = next.min(at);
@@ -179,6 +204,12 @@ impl Host {
             why: why.to_owned(),
             gave_up,
         });
+    }
+
+    /// A TLS peer refused us, or we it, for a reason no redial changes: a node waiting to
+    /// connect hears it at once. The dial goes on (the far side may change its mind).
+    pub(super) fn tls_refused(&self, why: &str) {
+        self.notify(Notice::TlsRefused(why.to_owned()));
     }
 
     fn notify(&self, notice: Notice) {
@@ -362,6 +393,9 @@ impl EventLoop {
                     let transport = h.on_link_closed(now, link, &reason);
                     let peer = match &transport {
                         Some(Transport::Tcp(token)) => match self.sources[token.0 - 1].as_ref() {
+                            Some(Source::Conn(conn)) if conn.tls.is_some() => {
+                                format!("tls://{}", conn.peer)
+                            }
                             Some(Source::Conn(conn)) => format!("tcp://{}", conn.peer),
                             _ => String::new(),
                         },
@@ -439,6 +473,21 @@ impl EventLoop {
 
 fn finish_writing(conn: &mut Conn) {
     use std::io::{Read, Write};
+    if let Some(tls) = conn.tls.as_mut() {
+        // What TLS takes of the rest is sealed with a close_notify after it, then written
+        // below with the sealed records.
+        if let Ok(n) = tls.writer().write(&conn.wbuf[conn.wpos..]) {
+            conn.wpos += n;
+        }
+        tls.send_close_notify();
+        while tls.wants_write() {
+            match tls.write_tls(&mut conn.stream) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        conn.wpos = conn.wbuf.len();
+    }
     while conn.wpos < conn.wbuf.len() {
         match conn.stream.write(&conn.wbuf[conn.wpos..]) {
             Ok(0) | Err(_) => break,

@@ -10,6 +10,7 @@ mod app;
 mod host;
 mod log_limit;
 mod memory;
+mod secure;
 mod spin;
 mod tcp;
 mod udp;
@@ -86,6 +87,37 @@ pub(crate) struct Conn {
     wpos: usize,
     /// The last write did not hit `WouldBlock`.
     writable: bool,
+    /// The TLS session inside the connection, on a `tls://` link. While it shakes hands
+    /// the connection has no link: the router meets it once the far side is proven.
+    tls: Option<Box<rustls::Connection>>,
+    /// The far side's first byte was seen to start a TLS record (checked once: a plaintext
+    /// peer gets a clear refusal instead of rustls' complaint about a record header).
+    tls_heard: bool,
+    /// When a TLS handshake not finished by then is given up (as a hello is).
+    handshake_deadline: Option<Time>,
+}
+
+impl Conn {
+    fn new(host: HostId, stream: TcpStream, peer: SocketAddr, dialer: Option<usize>) -> Conn {
+        Conn {
+            host,
+            stream,
+            peer,
+            link: None,
+            dialer,
+            wbuf: Vec::new(),
+            wpos: 0,
+            writable: true,
+            tls: None,
+            tls_heard: false,
+            handshake_deadline: None,
+        }
+    }
+
+    /// Output written by the router but not yet by the socket.
+    fn has_unwritten(&self) -> bool {
+        self.wpos < self.wbuf.len() || self.tls.as_ref().is_some_and(|tls| tls.wants_write())
+    }
 }
 
 pub(crate) enum Source {
@@ -240,7 +272,7 @@ impl EventLoop {
         self.sources.iter().flatten().any(|source| match source {
             Source::Conn(conn) => conn.link.is_some_and(|link| {
                 !conn.writable
-                    || conn.wpos < conn.wbuf.len()
+                    || conn.has_unwritten()
                     || self.hosts[conn.host]
                         .as_ref()
                         .is_some_and(|h| h.router.has_output(link))
@@ -366,6 +398,7 @@ impl EventLoop {
             .position(Option::is_none)
             .unwrap_or(self.hosts.len());
         let mut host = Host::new(now, &config, app);
+        host.tls = secure::load(&config)?;
         let mut listening = Vec::new();
         let mut tokens = Vec::new();
         let result = (|| {
@@ -381,6 +414,21 @@ impl EventLoop {
                         tokens.push(token);
                         host.listeners.push(token);
                         bound
+                    }
+                    Endpoint::Tls { addr, host: name } => {
+                        let socket = tcp::listen(*addr).map_err(|source| NetError::Listen {
+                            endpoint: endpoint.clone(),
+                            source,
+                        })?;
+                        let addr = socket.local_addr()?;
+                        let token = self.register(Source::Listener { host: id, socket })?;
+                        tokens.push(token);
+                        host.listeners.push(token);
+                        host.tls_listeners.push(token);
+                        Endpoint::Tls {
+                            addr,
+                            host: name.clone(),
+                        }
                     }
                     Endpoint::Udp(addr) => {
                         let socket = udp::bind(*addr).map_err(|source| NetError::Listen {
@@ -413,7 +461,11 @@ impl EventLoop {
             // A node that dials with UDP needs a socket of its own to receive datagrams, on
             // the address it reaches the router from (the router's own address only when
             // both are on one host).
-            if host.udp.is_none() && config.dial.iter().any(|d| d.udp) {
+            // Not for TLS links: their best effort rides the TLS stream (UDP is not secured).
+            let plain_udp = |d: &crate::runtime::DialConfig| {
+                d.udp && !matches!(d.endpoint, Endpoint::Tls { .. })
+            };
+            if host.udp.is_none() && config.dial.iter().any(plain_udp) {
                 let ip = match config.dial.iter().find_map(|d| match &d.endpoint {
                     Endpoint::Tcp(addr) => Some(*addr),
                     _ => None,
@@ -498,7 +550,14 @@ impl EventLoop {
             }
             Some(Source::Conn(conn)) => {
                 if conn.link.is_none() {
-                    self.finish_connect(now, token);
+                    if conn.tls.is_some() {
+                        if writable {
+                            self.set_writable(token);
+                        }
+                        self.drive_handshake(now, token);
+                    } else {
+                        self.finish_connect(now, token);
+                    }
                     return;
                 }
                 if writable {
@@ -527,6 +586,7 @@ impl EventLoop {
         for dialer in h.due_dialers(now) {
             self.dial(now, host, dialer);
         }
+        self.expire_handshakes(now, host);
     }
 
     /// One host's share of a turn. Returns whether anything happened.
@@ -588,7 +648,8 @@ impl EventLoop {
             host::DialState::Connecting(token) => Some(token),
             _ => None,
         });
-        let tokens: Vec<Token> = open.chain(connecting).collect();
+        let handshaking = h.handshakes.iter().copied();
+        let tokens: Vec<Token> = open.chain(connecting).chain(handshaking).collect();
         for token in tokens {
             self.deregister(token);
         }

@@ -14,7 +14,7 @@ use trellis_core::wire::UdpOffer;
 use trellis_core::Time;
 
 /// Room a read into a link's input buffer asks for at least.
-const MIN_READ_ROOM: usize = 8 << 10;
+pub(super) const MIN_READ_ROOM: usize = 8 << 10;
 
 /// Read from `stream` into the spare room of `buf` (at most `limit` bytes), appending them.
 /// Returns the bytes read and the room offered: a read shorter than its room emptied the
@@ -86,7 +86,10 @@ impl EventLoop {
             let admitted = if h.is_stopping() {
                 Err("refused: the router is shutting down".to_owned())
             } else {
-                h.admission.admit(h.transports.len(), peer.ip())
+                // Connections still shaking hands (TLS) count as links: otherwise idle TCP
+                // connections to a TLS port would hold sockets beyond the bound.
+                h.admission
+                    .admit(h.transports.len() + h.handshakes.len(), peer.ip())
             };
             if let Err(why) = admitted {
                 if let Some(suppressed) = h.warnings.admit(now) {
@@ -96,20 +99,15 @@ impl EventLoop {
                 continue;
             }
             let _ = stream.set_nodelay(true);
+            if h.tls_listeners.contains(&token) {
+                self.accept_tls(now, host, stream, peer);
+                continue;
+            }
             let udp = h.udp.map(|(_, port)| UdpOffer {
                 port,
                 token: session_token(),
             });
-            let conn = Conn {
-                host,
-                stream,
-                peer,
-                link: None,
-                dialer: None,
-                wbuf: Vec::new(),
-                wpos: 0,
-                writable: true,
-            };
+            let conn = Conn::new(host, stream, peer, None);
             let Ok(conn_token) = self.register(Source::Conn(conn)) else {
                 continue;
             };
@@ -135,18 +133,9 @@ impl EventLoop {
         };
         let endpoint = h.dialers[dialer].endpoint().clone();
         match endpoint {
-            Endpoint::Tcp(addr) => match TcpStream::connect(addr) {
+            Endpoint::Tcp(addr) | Endpoint::Tls { addr, .. } => match TcpStream::connect(addr) {
                 Ok(stream) => {
-                    let conn = Conn {
-                        host,
-                        stream,
-                        peer: addr,
-                        link: None,
-                        dialer: Some(dialer),
-                        wbuf: Vec::new(),
-                        wpos: 0,
-                        writable: true,
-                    };
+                    let conn = Conn::new(host, stream, addr, Some(dialer));
                     match self.register(Source::Conn(conn)) {
                         Ok(token) => {
                             let h = self.hosts[host].as_mut().expect("host is live");
@@ -161,7 +150,7 @@ impl EventLoop {
             Endpoint::Udp(_) => h.dial_failed(
                 now,
                 dialer,
-                "a link is dialed over tcp:// or mem://, not udp://",
+                "a link is dialed over tcp://, tls:// or mem://, not udp://",
             ),
         }
     }
@@ -195,6 +184,10 @@ impl EventLoop {
         }
         let _ = conn.stream.set_nodelay(true);
         let h = self.hosts[host].as_mut().expect("host is live");
+        if let Endpoint::Tls { host: name, .. } = h.dialers[dialer].endpoint() {
+            let name = name.clone();
+            return self.start_client_handshake(now, token, &name);
+        }
         let config = &h.dialers[dialer].config;
         let mut spec = config.link_spec(h.dialers[dialer].endpoint().to_string());
         if let (true, Some((_, port))) = (config.udp, h.udp) {
@@ -214,6 +207,11 @@ impl EventLoop {
     /// Read until the socket is empty, the router pauses the link, or the per-turn budget
     /// is spent (then the read is retried next turn).
     pub(super) fn read(&mut self, now: Time, token: Token) {
+        if let Some(Source::Conn(Conn { tls: Some(_), .. })) =
+            self.sources.get(token.0 - 1).and_then(Option::as_ref)
+        {
+            return self.read_secure(now, token);
+        }
         for _ in 0..READS_PER_TURN {
             let Some(Source::Conn(conn)) =
                 self.sources.get_mut(token.0 - 1).and_then(Option::as_mut)
@@ -273,14 +271,16 @@ impl EventLoop {
             let Some(h) = self.hosts[conn.host].as_mut() else {
                 return;
             };
-            if conn.wpos == conn.wbuf.len() {
+            // TLS records already sealed go first: the socket takes them before new output.
+            let sealed = conn.tls.as_ref().is_some_and(|tls| tls.wants_write());
+            if !sealed && conn.wpos == conn.wbuf.len() {
                 conn.wbuf.clear();
                 conn.wpos = 0;
                 if h.router.poll_transmit(now, link, &mut conn.wbuf) == 0 {
                     return;
                 }
             }
-            match conn.stream.write(&conn.wbuf[conn.wpos..]) {
+            match write_out(conn, sealed) {
                 Ok(n) => conn.wpos += n,
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
                     conn.writable = false;
@@ -309,6 +309,17 @@ impl EventLoop {
             self.flush(now, token);
         }
         progressed
+    }
+}
+
+/// Write what is next for the socket: sealed TLS records (returns 0: no plaintext taken),
+/// else plaintext from the batch, into TLS (which seals it for the next write) or the
+/// socket. Returns the bytes of the batch taken.
+fn write_out(conn: &mut Conn, sealed: bool) -> std::io::Result<usize> {
+    match conn.tls.as_mut() {
+        Some(tls) if sealed => tls.write_tls(&mut conn.stream).map(|_| 0),
+        Some(tls) => tls.writer().write(&conn.wbuf[conn.wpos..]),
+        None => conn.stream.write(&conn.wbuf[conn.wpos..]),
     }
 }
 

@@ -88,6 +88,9 @@ pub struct NodeConfig {
     /// routing a 100-byte frame a tenth of that. Zero writes every publish at once, with
     /// no thread.
     pub bundle_hold: Duration,
+    /// Certificates for `tls://` links: the trusted CAs, and this node's certificate when
+    /// it has one (a router that asks for client certificates then learns who it is).
+    pub tls: Option<crate::tls::TlsConfig>,
 }
 
 /// A [`DirectNode`] writes a held bundle of publishes once it holds this many bytes.
@@ -116,6 +119,7 @@ impl NodeConfig {
             connect_timeout: Duration::from_secs(10),
             spin: crate::DEFAULT_SPIN,
             bundle_hold: DEFAULT_BUNDLE_HOLD,
+            tls: None,
         }
     }
 
@@ -211,7 +215,9 @@ impl LinkEvent {
             }
             Notice::MembershipLost(why) => LinkEvent::MembershipLost(why),
             Notice::DialFailed { why, gave_up: true } => LinkEvent::GaveUp(why),
-            Notice::DialFailed { .. } | Notice::InterestChanged => return None,
+            Notice::DialFailed { .. } | Notice::TlsRefused(_) | Notice::InterestChanged => {
+                return None
+            }
         })
     }
 }
@@ -266,6 +272,7 @@ impl AppClient {
         router.max_frame_size = config.max_frame_size;
         router.link_defaults = config.link.clone();
         let mut host = HostConfig::new(router);
+        host.tls = config.tls.clone();
         match &config.attach {
             Attachment::Router(endpoint) => {
                 let mut dial = DialConfig::parent(endpoint.clone(), config.federation.clone());
@@ -497,7 +504,7 @@ impl AppClient {
     ) -> Option<Result<(), String>> {
         match notice {
             Notice::LinkUp => Some(Ok(())),
-            Notice::DialFailed { why, gave_up: true } => Some(Err(why)),
+            Notice::DialFailed { why, gave_up: true } | Notice::TlsRefused(why) => Some(Err(why)),
             Notice::DialFailed { why, .. } | Notice::LinkDown(why) => {
                 *last_failure = Some(why);
                 None
