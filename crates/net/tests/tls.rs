@@ -542,3 +542,40 @@ fn connections_still_shaking_hands_count_toward_max_links() {
         "the first connection keeps its slot until its handshake times out"
     );
 }
+
+/// Issue 33's forged child-router hello, under mutual TLS: a process holding only a
+/// federate's certificate dials as a child router (a link carrying every federation) and is
+/// refused at its hello, again on every redial; the router's own certificate is let in.
+#[test]
+fn a_federate_certificate_cannot_open_a_router_link_under_mutual_tls() {
+    let pki = Pki::new("forged");
+    let mut parent_tls = pki.config(&Subject::router("parent"));
+    parent_tls.require_client_cert = true;
+    let (_parent_rt, parent, parent_at) = tls_router("parent", 1, parent_tls, true);
+    let child = |name: &str, subject: Subject| {
+        let runtime = Runtime::start(name).unwrap();
+        let mut config = HostConfig::new(RouterConfig::new(name, NodeId(7)));
+        config.dial.push(DialConfig::parent(parent_at.clone(), ""));
+        config.tls = Some(pki.config(&subject));
+        let host = runtime.add_host(config).unwrap();
+        (runtime, host)
+    };
+    let (_forger_rt, forger) = child("forger", Subject::federate("tank"));
+    let kept = forger.wait_for_links(1, Duration::from_secs(2));
+    assert!(
+        kept.is_err(),
+        "a federate's certificate opened a router link"
+    );
+    let closed = parent.stats().unwrap().router.links_closed;
+    assert!(
+        closed >= 1,
+        "the parent refused the hello and closed the link"
+    );
+    assert!(identities(&parent).is_empty(), "{:?}", identities(&parent));
+    let (_router_rt, router) = child("child", Subject::router("child"));
+    router.wait_for_links(1, WAIT).unwrap();
+    assert_eq!(
+        identities(&parent),
+        vec![identity("child", IdentityRole::Router)]
+    );
+}

@@ -95,7 +95,11 @@ impl EventLoop {
                 if let Some(suppressed) = h.warnings.admit(now) {
                     tracing::warn!(host = %h.name, %peer, suppressed, "{why}");
                 }
-                refuse(stream, &why);
+                // A TLS client would read a plaintext goodbye as a broken handshake: it
+                // gets the close alone (the reason is in our log).
+                if !h.tls_listeners.contains(&token) {
+                    refuse(stream, &why);
+                }
                 continue;
             }
             let _ = stream.set_nodelay(true);
