@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,6 +45,8 @@ class TestRouter {
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {
+      // A test that crashes must not leave its router holding ctest's output pipe open.
+      prctl(PR_SET_PDEATHSIG, SIGTERM);
       dup2(out[1], 1);
       close(out[0]);
       close(out[1]);
@@ -66,6 +69,8 @@ class TestRouter {
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {
+      // A test that crashes must not leave its router holding ctest's output pipe open.
+      prctl(PR_SET_PDEATHSIG, SIGTERM);
       dup2(out[1], 1);
       close(out[0]);
       close(out[1]);

@@ -481,7 +481,7 @@ fn finish_writing(conn: &mut Conn) {
         }
         tls.send_close_notify();
         while tls.wants_write() {
-            match tls.write_tls(&mut conn.stream) {
+            match tls.write_tls(&mut super::secure::NoSigPipe(&conn.stream)) {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {}
             }

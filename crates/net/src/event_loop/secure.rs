@@ -14,7 +14,7 @@ use crate::runtime::{HostConfig, HostId};
 use crate::tls::{describe_failure, peer_identity, refuses_us, server_name, LoadedTls, TlsError};
 use mio::net::TcpStream;
 use mio::Token;
-use std::io::{ErrorKind, Read};
+use std::io::{ErrorKind, Read, Write};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use trellis_core::router::LinkSpec;
@@ -299,7 +299,7 @@ impl EventLoop {
         // The alert rustls prepared tells a TLS peer why; best effort, no waiting.
         if let Some(tls) = conn.tls.as_mut() {
             while tls.wants_write() {
-                if !matches!(tls.write_tls(&mut conn.stream), Ok(n) if n > 0) {
+                if !matches!(tls.write_tls(&mut NoSigPipe(&conn.stream)), Ok(n) if n > 0) {
                     break;
                 }
             }
@@ -393,7 +393,7 @@ fn handshake_step(conn: &mut Conn) -> Result<Handshake, Failed> {
     };
     loop {
         while tls.wants_write() && conn.writable {
-            match tls.write_tls(&mut conn.stream) {
+            match tls.write_tls(&mut NoSigPipe(&conn.stream)) {
                 Ok(_) => {}
                 Err(e) if e.kind() == ErrorKind::WouldBlock => conn.writable = false,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
@@ -453,9 +453,29 @@ fn first_byte(stream: &TcpStream, accepted: bool) -> Result<Option<()>, Failed> 
     }
 }
 
+/// The socket as rustls writes sealed records to it: with MSG_NOSIGNAL, as std's own
+/// `write` on a TCP stream sends. rustls writes vectored, and `writev` on a connection the
+/// peer closed raises SIGPIPE, which kills a C or C++ federate's process (only Rust
+/// programs ignore the signal).
+pub(super) struct NoSigPipe<'a>(pub(super) &'a TcpStream);
+
+impl Write for NoSigPipe<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        (&mut &*self.0).write(buf)
+    }
+
+    #[cfg(target_os = "linux")]
+    fn write_vectored(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+        socket2::SockRef::from(self.0).send_vectored_with_flags(bufs, libc::MSG_NOSIGNAL)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Tell a plaintext Trellis node in its own words that this port takes TLS.
 fn refuse_plaintext(stream: &TcpStream) {
-    use std::io::Write;
     let mut goodbye = bytes::BytesMut::new();
     trellis_core::wire::Goodbye::encode("this port takes TLS: dial it as tls://", &mut goodbye);
     let _ = (&mut &*stream).write(&goodbye);

@@ -321,7 +321,9 @@ impl EventLoop {
 /// socket. Returns the bytes of the batch taken.
 fn write_out(conn: &mut Conn, sealed: bool) -> std::io::Result<usize> {
     match conn.tls.as_mut() {
-        Some(tls) if sealed => tls.write_tls(&mut conn.stream).map(|_| 0),
+        Some(tls) if sealed => tls
+            .write_tls(&mut super::secure::NoSigPipe(&conn.stream))
+            .map(|_| 0),
         Some(tls) => tls.writer().write(&conn.wbuf[conn.wpos..]),
         None => conn.stream.write(&conn.wbuf[conn.wpos..]),
     }
