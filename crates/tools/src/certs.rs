@@ -20,10 +20,8 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 use trellis_core::topology::{NodeKind, Topology};
 
-/// The organizational unit of a router's certificate.
-pub const ROUTER_UNIT: &str = "trellis-router";
-/// The organizational unit of a federate's certificate.
-pub const FEDERATE_UNIT: &str = "trellis-federate";
+/// The organizational units that say a certificate's role, as the TLS layer reads them.
+pub use trellis_net::tls::{FEDERATE_UNIT, ROUTER_UNIT};
 /// Most days a development certificate may be valid for.
 pub const MAX_DAYS: u32 = 3650;
 
