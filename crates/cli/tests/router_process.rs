@@ -342,7 +342,13 @@ fn endless_frame_start() -> Vec<u8> {
 
 #[test]
 fn a_thousand_connections_that_never_say_hello_hold_bounded_memory() {
-    let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
+    // All from loopback: the per-address budget (256) is lifted to see the input bounds.
+    let router = RouterProcess::start(&[
+        "--listen",
+        "tcp://127.0.0.1:0",
+        "--max-links-per-address",
+        "2000",
+    ]);
     let (a, b) = publisher_and_subscriber(&router);
     exchange(&a, &b, 1, b"before");
     let rss_before = router.rss_kb();
@@ -382,7 +388,15 @@ fn a_thousand_connections_that_never_say_hello_hold_bounded_memory() {
 
 #[test]
 fn connections_past_the_link_limit_are_refused_with_a_reason() {
-    let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0", "--max-links", "2"]);
+    // No slot kept for routers: the two federates take both.
+    let router = RouterProcess::start(&[
+        "--listen",
+        "tcp://127.0.0.1:0",
+        "--max-links",
+        "2",
+        "--reserved-router-slots",
+        "0",
+    ]);
     let (a, b) = publisher_and_subscriber(&router);
     let third = TcpStream::connect(router.address()).unwrap();
     let reply = read_until_closed(third);

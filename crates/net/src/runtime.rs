@@ -100,7 +100,7 @@ pub struct HostConfig {
     pub max_links_per_address: usize,
     /// The last this many of `max_links` are kept for routers (dialed links, and accepted
     /// ones whose hello says router): a federate arriving when only these are left is
-    /// closed at its hello.
+    /// closed at its hello. At most half of `max_links` is ever kept.
     pub reserved_router_slots: usize,
     /// Settings for accepted links, by the far node's name (known once its hello arrives).
     pub accept: Vec<(String, LinkConfig)>,

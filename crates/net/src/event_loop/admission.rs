@@ -37,7 +37,8 @@ impl Admission {
         Admission {
             max_links: config.max_links,
             max_per_address: config.max_links_per_address,
-            reserved_for_routers: config.reserved_router_slots.min(config.max_links),
+            // At most half the slots are kept: a small router must still serve federates.
+            reserved_for_routers: config.reserved_router_slots.min(config.max_links / 2),
             per_address: FxHashMap::default(),
             accepted: FxHashMap::default(),
             non_routers: FxHashSet::default(),
