@@ -62,29 +62,16 @@ class TestRouter {
   // Starts the router (again, after stop: on the same address, `address()`, for its children
   // and federates to redial).
   void start(std::string const& listen, std::string const& parent, std::string const& name) {
-    char const* binary = std::getenv("TRELLIS_BIN");
-    if (binary == 0 || *binary == 0) throw std::runtime_error("TRELLIS_BIN names no trellis binary");
-    int out[2];
-    if (pipe(out) != 0) throw std::runtime_error("pipe failed");
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      // A test that crashes must not leave its router holding ctest's output pipe open.
-      prctl(PR_SET_PDEATHSIG, SIGTERM);
-      dup2(out[1], 1);
-      close(out[0]);
-      close(out[1]);
-      if (parent.empty())
-        execl(binary, binary, "router", "--listen", listen.c_str(), "--name", name.c_str(), static_cast<char*>(0));
-      else
-        execl(binary, binary, "router", "--listen", listen.c_str(), "--parent", parent.c_str(), "--name",
-              name.c_str(), static_cast<char*>(0));
-      std::perror("exec trellis");
-      _exit(127);
+    std::vector<std::string> arguments;
+    arguments.push_back("--listen");
+    arguments.push_back(listen);
+    if (!parent.empty()) {
+      arguments.push_back("--parent");
+      arguments.push_back(parent);
     }
-    close(out[1]);
-    address_ = readAddress(out[0]);
-    close(out[0]);
+    arguments.push_back("--name");
+    arguments.push_back(name);
+    startWith(arguments);
   }
 
   // Ends the router now with `signal` (SIGKILL: as if it crashed) and waits for it.
