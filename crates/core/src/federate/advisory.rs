@@ -66,11 +66,15 @@ enum RelevanceSwitch {
 
 impl Federate {
     /// What the rest of the network wants from this federate's node, as the node last
-    /// reported it. Call whenever it changes; advisories follow on `poll_callback`.
+    /// reported it. Call whenever it changes, whatever the switches: advisories follow on
+    /// `poll_callback`, and discoveries that crossed in the network are made good
+    /// (`rediscovery.rs`) by actions to drain with `poll_action`.
     pub fn set_network_interest(&mut self, interest: &RoaringBitmap) {
         if self.advisories.network_interest != *interest {
+            let appeared = interest - &self.advisories.network_interest;
             self.advisories.network_interest = interest.clone();
             self.advisories.stale = true;
+            self.rediscover(&appeared);
         }
     }
 
@@ -95,7 +99,7 @@ impl Federate {
         }
     }
 
-    /// Whether the node's network interest matters to this federate at all.
+    /// Whether the node's network interest may make callbacks (advisories) at once.
     pub fn wants_network_interest(&self) -> bool {
         self.advisories.switches.any()
     }

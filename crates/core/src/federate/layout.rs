@@ -126,6 +126,13 @@ impl Layouts {
         (self.object_slot(class) << CELL_BITS) | cell
     }
 
+    /// The object class `id` is the `cell` id of, if it is one.
+    pub fn object_class_at(&self, id: u32, cell: u32) -> Option<ObjectClassHandle> {
+        let slot = id >> CELL_BITS;
+        let is_cell = id & ((1 << CELL_BITS) - 1) == cell;
+        (is_cell && (slot as usize) < self.objects.len()).then_some(ObjectClassHandle(slot))
+    }
+
     pub fn interaction_id(&self, class: InteractionClassHandle, cell: u32) -> u32 {
         (self.interaction_slot(class) << CELL_BITS) | cell
     }

@@ -42,6 +42,7 @@ pub mod ownership;
 mod preferences;
 mod receive;
 mod reclaim;
+mod rediscovery;
 pub mod region;
 pub mod regions;
 pub mod retraction;
@@ -520,6 +521,17 @@ impl Federate {
             .into_iter()
             .map(|d| self.layouts.object_id(d, REQUEST_CELL))
             .collect();
+        self.send_registration_request(class, ids);
+    }
+
+    /// Ask the publishers of exactly `class` (not its subclasses') to announce their
+    /// instances of it again (`rediscovery.rs`).
+    pub(super) fn request_registrations_of(&mut self, class: ObjectClassHandle) {
+        let ids = vec![self.layouts.object_id(class, REQUEST_CELL)];
+        self.send_registration_request(class, ids);
+    }
+
+    fn send_registration_request(&mut self, class: ObjectClassHandle, ids: Vec<u32>) {
         let outgoing = Plain::Request {
             object: None,
             attributes: &[],

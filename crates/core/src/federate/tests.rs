@@ -535,6 +535,7 @@ fn registrations_skip_region_subscribers_who_discover_by_update() {
 
 mod advisory;
 mod local_delete;
+mod rediscovery;
 mod regions;
 mod retraction;
 mod scope;

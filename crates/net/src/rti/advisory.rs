@@ -28,15 +28,14 @@ impl Link {
 }
 
 impl RtiAmbassador {
-    /// If a switch is on and the node's interest may have moved since last look, hand the
-    /// federate the current one. Nothing at all while every switch is off.
+    /// If the node's interest may have moved since last look, hand the federate the
+    /// current one: for its advisories, and for the discoveries that crossed in the
+    /// network, whose announcements and requests go out here. One counter read when
+    /// nothing moved.
     pub(super) fn watch_network_interest(&mut self) -> Result<(), RtiError> {
         let Some(joined) = self.joined.as_mut() else {
             return Ok(());
         };
-        if !joined.federate.wants_network_interest() {
-            return Ok(());
-        }
         // Read the counter before the interest: a change in between is seen next time.
         let changes = self.link.network_interest_changes();
         if self.interest_seen == Some(changes) {
@@ -45,7 +44,7 @@ impl RtiAmbassador {
         let interest = self.link.network_interest()?;
         joined.federate.set_network_interest(&interest);
         self.interest_seen = Some(changes);
-        Ok(())
+        self.flush_actions()
     }
 
     /// How long one wait for messages may last. The node wakes a waiting federate when its
