@@ -24,6 +24,6 @@ pub use node::{
 };
 pub use runtime::{
     AcceptRefusals, DialConfig, Host, HostConfig, HostStats, Runtime, DEFAULT_MAX_ATTEMPTS,
-    DEFAULT_MAX_LINKS_PER_ADDRESS, DEFAULT_RESERVED_ROUTER_SLOTS,
+    DEFAULT_MAX_LINKS_PER_ADDRESS, DEFAULT_MAX_LINKS_PER_IDENTITY, DEFAULT_RESERVED_ROUTER_SLOTS,
 };
 pub use tls::{TlsConfig, TlsError};

@@ -98,6 +98,9 @@ pub struct HostConfig {
     /// Most accepted links from one source address (loopback included); more are refused
     /// at accept, so one host cannot take every slot.
     pub max_links_per_address: usize,
+    /// Most accepted links, routers' aside, under one certificate name; more are closed
+    /// at their hello, so one identity cannot take every slot from several addresses.
+    pub max_links_per_identity: usize,
     /// The last this many of `max_links` are kept for routers (dialed links, and accepted
     /// ones whose hello says router): a federate arriving when only these are left is
     /// closed at its hello. At most half of `max_links` is ever kept.
@@ -116,6 +119,7 @@ impl HostConfig {
             dial: Vec::new(),
             max_links: 4096,
             max_links_per_address: DEFAULT_MAX_LINKS_PER_ADDRESS,
+            max_links_per_identity: DEFAULT_MAX_LINKS_PER_IDENTITY,
             reserved_router_slots: DEFAULT_RESERVED_ROUTER_SLOTS,
             accept: Vec::new(),
             tls: None,
@@ -127,6 +131,9 @@ impl HostConfig {
 /// (or a host behind one NAT address) running a few hundred federates, a sixteenth of the
 /// default 4,096 slots.
 pub const DEFAULT_MAX_LINKS_PER_ADDRESS: usize = 256;
+/// `HostConfig::max_links_per_identity` unless configured otherwise: a quarter of the
+/// default slots, for a certificate shared by many simulators.
+pub const DEFAULT_MAX_LINKS_PER_IDENTITY: usize = 1024;
 /// `HostConfig::reserved_router_slots` unless configured otherwise.
 pub const DEFAULT_RESERVED_ROUTER_SLOTS: usize = 64;
 
@@ -139,6 +146,8 @@ pub struct AcceptRefusals {
     pub full: u64,
     /// Refused at accept: their source address held its limit of links.
     pub per_address: u64,
+    /// Closed at their hello: their certificate name held its limit of links.
+    pub per_identity: u64,
     /// Closed at their hello: not routers, and only the slots kept for routers were left.
     pub reserved_for_routers: u64,
 }

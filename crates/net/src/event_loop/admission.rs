@@ -4,6 +4,8 @@
 //!
 //! - one source address may hold at most `max_links_per_address` accepted links (refused at
 //!   accept, before a byte is read);
+//! - one certificate name may hold at most `max_links_per_identity` accepted links that
+//!   are not routers (closed at their hello, once the name is proven and known);
 //! - the last `reserved_router_slots` of the slots are kept for routers: links we dialed,
 //!   and accepted links whose hello says router (a peer, or a trunk carrying every
 //!   federation, not contradicted by an authenticated identity). Whether an accepted link
@@ -22,6 +24,7 @@ use trellis_core::wire::Role;
 pub(super) struct Admission {
     max_links: usize,
     max_per_address: usize,
+    max_per_identity: usize,
     reserved_for_routers: usize,
     /// Accepted links held per source address.
     per_address: FxHashMap<IpAddr, usize>,
@@ -29,6 +32,9 @@ pub(super) struct Admission {
     accepted: FxHashMap<LinkId, IpAddr>,
     /// Accepted links that are up and not routers: they may use only the unreserved slots.
     non_routers: FxHashSet<LinkId>,
+    /// Accepted links up and not routers, per proven certificate name, and each link's name.
+    per_identity: FxHashMap<String, usize>,
+    identity_of: FxHashMap<LinkId, String>,
     pub(super) refusals: AcceptRefusals,
 }
 
@@ -37,11 +43,14 @@ impl Admission {
         Admission {
             max_links: config.max_links,
             max_per_address: config.max_links_per_address,
+            max_per_identity: config.max_links_per_identity,
             // At most half the slots are kept: a small router must still serve federates.
             reserved_for_routers: config.reserved_router_slots.min(config.max_links / 2),
             per_address: FxHashMap::default(),
             accepted: FxHashMap::default(),
             non_routers: FxHashSet::default(),
+            per_identity: FxHashMap::default(),
+            identity_of: FxHashMap::default(),
             refusals: AcceptRefusals::default(),
         }
     }
@@ -84,6 +93,19 @@ impl Admission {
         if !self.accepted.contains_key(&link) || is_router(peer, info) {
             return None;
         }
+        let identity = info
+            .and_then(|l| l.identity.as_ref())
+            .map(|i| i.name.clone());
+        if let Some(name) = &identity {
+            let held = self.per_identity.get(name).copied().unwrap_or(0);
+            if held >= self.max_per_identity {
+                self.refusals.per_identity += 1;
+                return Some(format!(
+                    "refused: {name:?} already holds {held} links to this router (its limit \
+                     per certificate name, --max-links-per-identity)"
+                ));
+            }
+        }
         let unreserved = self.max_links - self.reserved_for_routers;
         if self.non_routers.len() >= unreserved {
             self.refusals.reserved_for_routers += 1;
@@ -94,12 +116,24 @@ impl Admission {
             ));
         }
         self.non_routers.insert(link);
+        if let Some(name) = identity {
+            *self.per_identity.entry(name.clone()).or_default() += 1;
+            self.identity_of.insert(link, name);
+        }
         None
     }
 
     /// `link` closed: its slot and its address's are free.
     pub(super) fn closed(&mut self, link: LinkId) {
         self.non_routers.remove(&link);
+        if let Some(name) = self.identity_of.remove(&link) {
+            if let Some(held) = self.per_identity.get_mut(&name) {
+                *held -= 1;
+                if *held == 0 {
+                    self.per_identity.remove(&name);
+                }
+            }
+        }
         let Some(source) = self.accepted.remove(&link) else {
             return;
         };
@@ -158,6 +192,7 @@ mod tests {
 
     fn admission(max_links: usize, per_address: usize, reserved: usize) -> Admission {
         let mut config = crate::HostConfig::new(RouterConfig::new("r", NodeId(1)));
+        config.max_links_per_identity = 2;
         config.max_links = max_links;
         config.max_links_per_address = per_address;
         config.reserved_router_slots = reserved;
@@ -211,5 +246,48 @@ mod tests {
         assert_eq!(admission.link_up(link(2), &federate, None), None);
         let refused = admission.admit(4, source).unwrap_err();
         assert!(refused.contains("at most 4 links"), "{refused}");
+    }
+
+    #[test]
+    fn one_certificate_name_holds_at_most_its_share_of_federate_links() {
+        let mut admission = admission(100, 100, 0);
+        let source: IpAddr = "127.0.0.1".parse().unwrap();
+        let now = trellis_core::Time::ZERO;
+        let mut router = trellis_core::router::Router::new(RouterConfig::new("r", NodeId(1)), now);
+        let mut certified = |name: &str| {
+            let identity = trellis_core::router::PeerIdentity {
+                name: name.into(),
+                role: IdentityRole::Federate,
+            };
+            let spec = trellis_core::router::LinkSpec::accepted("x").with_identity(identity);
+            let id = router.add_link(now, spec);
+            admission.accepted(id, source);
+            router.link_info(id).expect("a link")
+        };
+        let links = [
+            certified("tank"),
+            certified("tank"),
+            certified("tank"),
+            certified("ops"),
+        ];
+        let federate = peer(Role::Child, "Exercise");
+        let up = |admission: &mut Admission, i: usize| {
+            admission.link_up(links[i].id, &federate, Some(&links[i]))
+        };
+        assert_eq!(up(&mut admission, 0), None);
+        assert_eq!(up(&mut admission, 1), None);
+        let refused = up(&mut admission, 2).expect("refused");
+        assert!(
+            refused.contains("\"tank\" already holds 2 links"),
+            "{refused}"
+        );
+        assert_eq!(admission.refusals.per_identity, 1);
+        assert_eq!(
+            up(&mut admission, 3),
+            None,
+            "another name has its own share"
+        );
+        admission.closed(links[0].id);
+        assert_eq!(up(&mut admission, 2), None);
     }
 }
