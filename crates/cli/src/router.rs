@@ -7,7 +7,8 @@ use clap::Args;
 use signal_hook::consts::{SIGINT, SIGTERM};
 use std::path::PathBuf;
 use std::time::Duration;
-use trellis_core::policy::Policy;
+use trellis_core::fom::ObjectModel;
+use trellis_core::policy::{ClassTable, Policy};
 use trellis_core::router::RouterConfig;
 use trellis_core::topology::{NodeKind, NodePlan};
 use trellis_core::wire::NodeId;
@@ -48,6 +49,10 @@ pub(crate) struct RouterArgs {
     /// at accept with a goodbye saying so, so one host cannot take every slot.
     #[arg(long, value_name = "N", default_value_t = trellis_net::DEFAULT_MAX_LINKS_PER_ADDRESS)]
     max_links_per_address: usize,
+    /// Most links accepted under one certificate name (mutual TLS), routers aside; more
+    /// are refused at their hello with a goodbye saying so.
+    #[arg(long, value_name = "N", default_value_t = trellis_net::DEFAULT_MAX_LINKS_PER_IDENTITY)]
+    max_links_per_identity: usize,
     /// The last N of --max-links are kept for routers (links this router dials, and
     /// accepted ones whose hello says router); a federate arriving when only these are left
     /// is refused.
@@ -115,9 +120,11 @@ pub(crate) struct RouterArgs {
     /// --topology or --plan: instead of the file's `metrics` address).
     #[arg(long, value_name = "IP:PORT")]
     metrics: Option<std::net::SocketAddr>,
-    /// Who may create, join and destroy which federations (TOML `[[allow]]` rules of
-    /// certificate names, federation names and actions; anything not allowed is refused).
-    /// Checked here for the federates that reach the network through this router.
+    /// Who may create, join and destroy which federations, and publish and subscribe to
+    /// which classes (TOML `[[allow]]` rules of certificate names, federation names,
+    /// actions and class patterns, and `[[model]]`s naming the object model class rules
+    /// speak of; anything not allowed is refused). Checked here for the federates that
+    /// reach the network through this router.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
 }
@@ -129,8 +136,15 @@ fn load_policy(args: &RouterArgs) -> Result<Option<std::sync::Arc<Policy>>> {
     };
     let text = std::fs::read_to_string(file)
         .map_err(|e| UsageError(format!("--policy {}: {e}", file.display())))?;
-    let policy =
+    let mut policy =
         Policy::from_toml(&text).map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+    let base = file.parent().unwrap_or(std::path::Path::new("."));
+    for (index, model) in policy.model.iter_mut().enumerate() {
+        let paths: Vec<PathBuf> = model.modules.iter().map(|m| base.join(m)).collect();
+        let loaded = ObjectModel::load(&paths)
+            .map_err(|e| UsageError(format!("{}: model {}: {e}", file.display(), index + 1)))?;
+        model.table = Some(std::sync::Arc::new(ClassTable::of(&loaded, model.bins)));
+    }
     Ok(Some(std::sync::Arc::new(policy)))
 }
 
@@ -146,6 +160,7 @@ fn apply_limits(config: &mut HostConfig, args: &RouterArgs) -> Result<()> {
     }
     config.max_links = args.max_links;
     config.max_links_per_address = args.max_links_per_address;
+    config.max_links_per_identity = args.max_links_per_identity;
     config.reserved_router_slots = args.reserved_router_slots;
     config.router.link_defaults.frame_deadline = Duration::from_millis(args.frame_deadline_ms);
     config.router.registry_limits = trellis_core::registry::RegistryLimits {

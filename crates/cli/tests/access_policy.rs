@@ -80,3 +80,34 @@ fn a_federation_the_policy_does_not_allow_is_refused_naming_the_policy() {
         .expect("resign");
     allowed.destroy_federation_execution().expect("destroy");
 }
+
+#[test]
+fn the_object_model_of_class_rules_is_read_at_start_and_a_missing_one_named() {
+    let dir = TempDir::new("policy-model");
+    let file = dir.path("policy.toml");
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../foms/trellis-demo.xml");
+    let rules = "[[allow]]\nidentities = [\"tank-*\"]\nfederations = [\"Sandbox*\"]\n\
+                 actions = [\"create\", \"join\"]\npublish = [\"Vehicle.*\"]\n";
+    std::fs::write(
+        &file,
+        format!("[[model]]\nfederations = [\"Sandbox*\"]\nmodules = [\"{demo}\"]\n\n{rules}"),
+    )
+    .expect("policy written");
+    let (_router, _at) = start(&file);
+    std::fs::write(
+        &file,
+        format!("[[model]]\nfederations = [\"Sandbox*\"]\nmodules = [\"nosuch.xml\"]\n\n{rules}"),
+    )
+    .expect("policy written");
+    let out = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(["router", "--listen", "127.0.0.1:0", "--policy"])
+        .arg(&file)
+        .output()
+        .expect("trellis runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("model 1") && stderr.contains("nosuch.xml"),
+        "{stderr}"
+    );
+}

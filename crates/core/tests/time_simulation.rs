@@ -394,7 +394,7 @@ impl World {
                     fed.enable_asynchronous_delivery()
                         .map_err(|e| fail(seed, e.to_string()))?;
                 }
-                fed.publish_interaction_class(self.radio);
+                fed.publish_interaction_class(self.radio).unwrap();
                 if !self.feds[i].latecomer {
                     fed.subscribe_interaction_class(self.radio, &[])
                         .map_err(|e| fail(seed, e.to_string()))?;

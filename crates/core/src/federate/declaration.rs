@@ -1,6 +1,7 @@
 //! Declaration management: what the federate publishes and subscribes, and the interest
 //! ids that follow from it (`Federate::update_interest`).
 
+use super::class_rights::ClassRight;
 use super::layout::{ACTIVE_CELL, DISCOVERY_CELL, REQUEST_CELL, WILDCARD_CELL};
 use super::{region, Action, Federate, FederateError, ObjectId, ObjectSubscription, Region};
 use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
@@ -41,6 +42,7 @@ impl Federate {
         attributes: &[AttributeHandle],
     ) -> Result<(), FederateError> {
         self.check_attributes(class, attributes)?;
+        self.check_object_right(ClassRight::Publish, class)?;
         self.published_objects
             .entry(class)
             .or_default()
@@ -121,6 +123,7 @@ impl Federate {
         active: bool,
     ) -> Result<(), FederateError> {
         self.check_attributes(class, attributes)?;
+        self.check_object_right(ClassRight::Subscribe, class)?;
         for region in regions {
             self.layouts.object(class).validate(region)?;
         }
@@ -147,9 +150,14 @@ impl Federate {
         self.update_interest();
     }
 
-    pub fn publish_interaction_class(&mut self, class: InteractionClassHandle) {
+    pub fn publish_interaction_class(
+        &mut self,
+        class: InteractionClassHandle,
+    ) -> Result<(), FederateError> {
+        self.check_interaction_right(ClassRight::Publish, class)?;
         self.advisories_stale();
         self.published_interactions.insert(class);
+        Ok(())
     }
 
     pub fn unpublish_interaction_class(&mut self, class: InteractionClassHandle) {
@@ -181,6 +189,7 @@ impl Federate {
         regions: &[Region],
         active: bool,
     ) -> Result<(), FederateError> {
+        self.check_interaction_right(ClassRight::Subscribe, class)?;
         for region in regions {
             self.layouts.interaction(class).validate(region)?;
         }
@@ -222,7 +231,8 @@ impl Federate {
             }
         };
         for (&class, subscription) in &self.object_subscriptions {
-            for d in self.model.object_descendants(class) {
+            let descendants = self.model.object_descendants(class).into_iter();
+            for d in descendants.filter(|&d| self.may_subscribe_object(d)) {
                 let layout = self.layouts.object(d);
                 cover(&mut ids, layout, &subscription.regions, &|cell| {
                     self.layouts.object_id(d, cell)
@@ -236,7 +246,8 @@ impl Federate {
             }
         }
         for (&class, regions) in &self.interaction_subscriptions {
-            for d in self.model.interaction_descendants(class) {
+            let descendants = self.model.interaction_descendants(class).into_iter();
+            for d in descendants.filter(|&d| self.may_subscribe_interaction(d)) {
                 let layout = self.layouts.interaction(d);
                 cover(&mut ids, layout, regions, &|cell| {
                     self.layouts.interaction_id(d, cell)

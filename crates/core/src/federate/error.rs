@@ -21,6 +21,10 @@ pub enum FederateError {
     InteractionParameterNotDefined { class: String, parameter: String },
     #[error("dimension {0:?} is not defined in the object model")]
     DimensionNotDefined(String),
+    /// The access policy of the router the federate's link reaches does not allow it
+    /// (RTIinternalError in the standard's terms, which names no security exception).
+    #[error("{0}")]
+    NotPermitted(String),
     #[error("object class {0} is not published by this federate")]
     ObjectClassNotPublished(String),
     #[error("attribute {attribute} of object class {class} is not published by this federate")]

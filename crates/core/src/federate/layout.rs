@@ -39,6 +39,27 @@ pub const MAX_CELLS: u64 = ACTIVE_CELL as u64;
 /// id instead: one id reaches every subscriber of the class, and they filter exactly.
 pub const MAX_IDS_PER_MESSAGE: usize = 1024;
 
+/// Every id of the object class of handle `class`: its slot's range.
+pub fn object_slot_ids(class: u32) -> std::ops::RangeInclusive<u32> {
+    slot_ids(class)
+}
+
+/// Every id of the interaction class of handle `class`.
+pub fn interaction_slot_ids(class: u32) -> std::ops::RangeInclusive<u32> {
+    slot_ids(interaction_slot_of(class))
+}
+
+/// Interaction classes take slots from the top down, so that modules added at join (which
+/// append classes of both kinds) move no class's ids.
+fn interaction_slot_of(class: u32) -> u32 {
+    // `Layouts::new` checks that both kinds together fit below MAX_CLASSES.
+    MAX_CLASSES as u32 - 1 - class
+}
+
+fn slot_ids(slot: u32) -> std::ops::RangeInclusive<u32> {
+    (slot << CELL_BITS)..=((slot << CELL_BITS) | ((1 << CELL_BITS) - 1))
+}
+
 /// The slot and cell layout of every class.
 pub struct Layouts {
     objects: Vec<CellLayout>,
@@ -118,8 +139,7 @@ impl Layouts {
     }
 
     fn interaction_slot(&self, class: InteractionClassHandle) -> u32 {
-        // `new` checked that both kinds together fit below MAX_CLASSES.
-        MAX_CLASSES as u32 - 1 - class.0
+        interaction_slot_of(class.0)
     }
 
     pub fn object_id(&self, class: ObjectClassHandle, cell: u32) -> u32 {

@@ -26,6 +26,7 @@
 
 pub mod advisory;
 pub mod callback;
+mod class_rights;
 mod declaration;
 mod delivery;
 pub mod error;
@@ -176,6 +177,9 @@ pub struct Federate {
     /// others do, but raise no relevance advisories at publishers (`layout::ACTIVE_CELL`).
     passive: declaration::Passive,
     interest: RoaringBitmap,
+    /// What the access policy of the first router lets this federate publish and
+    /// subscribe to (`class_rights.rs`); unrestricted unless told otherwise at join.
+    class_rights: crate::policy::ClassRights,
     /// Every instance this federate registered or discovered, in one entry each: an
     /// update finds its class, name and ownership with one look-up (the owned objects are
     /// those `kept`, the known ones those with a `known` class).
@@ -247,6 +251,7 @@ impl Federate {
             interaction_subscriptions: BTreeMap::new(),
             passive: Default::default(),
             interest: RoaringBitmap::new(),
+            class_rights: Default::default(),
             instances: instance_table::InstanceTable::default(),
             known_classes: id_slots::IdSlots::default(),
             counts: ownership::Counts::default(),

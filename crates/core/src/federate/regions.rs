@@ -549,6 +549,7 @@ impl Federate {
         active: bool,
     ) -> Result<(), FederateError> {
         self.check_object_pairs(class, pairs)?;
+        self.check_object_right(super::class_rights::ClassRight::Subscribe, class)?;
         self.passive.set_object(class, active);
         self.update_rate_cleared(class);
         self.adopt_object_subscription(class);
@@ -620,6 +621,7 @@ impl Federate {
         active: bool,
     ) -> Result<(), FederateError> {
         self.check_interaction_regions(class, regions)?;
+        self.check_interaction_right(super::class_rights::ClassRight::Subscribe, class)?;
         if regions.is_empty() {
             return Ok(());
         }

@@ -339,7 +339,7 @@ fn interactions_and_update_requests_reach_their_targets() {
     let (vehicle, _, name, position, _) = handles(&w.feds[0]);
     let radio = w.feds[0].interaction_class("Radio").unwrap();
     let text = w.feds[0].parameter(radio, "Text").unwrap();
-    w.feds[0].publish_interaction_class(radio);
+    w.feds[0].publish_interaction_class(radio).unwrap();
     w.feds[0]
         .publish_object_class_attributes(vehicle, &[name, position])
         .unwrap();
@@ -534,6 +534,7 @@ fn registrations_skip_region_subscribers_who_discover_by_update() {
 }
 
 mod advisory;
+mod class_rights;
 mod local_delete;
 mod rediscovery;
 mod regions;

@@ -16,9 +16,13 @@
 //! ```
 //!
 //! With no policy every request is allowed, as before; with one, the rules are the whole
-//! truth. Class-level publish and subscribe rights are not in the policy yet.
+//! truth. Rules may also limit the classes an identity publishes and subscribes to
+//! (`publish`, `subscribe`, and the `[[model]]` they speak of: see `classes`).
 
+mod classes;
 mod pattern;
+
+pub use classes::{describe, ClassGrant, ClassRights, ClassTable, ModelRule, WireRights};
 
 use serde::Deserialize;
 use std::fmt;
@@ -54,7 +58,12 @@ impl fmt::Display for Action {
 pub struct Rule {
     pub identities: Vec<String>,
     pub federations: Vec<String>,
+    #[serde(default)]
     pub actions: Vec<Action>,
+    /// Class patterns: with a list, those who match may publish only what it names.
+    pub publish: Option<Vec<String>>,
+    /// Class patterns: with a list, those who match may subscribe only to what it names.
+    pub subscribe: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -62,6 +71,11 @@ pub struct Rule {
 pub struct Policy {
     #[serde(default)]
     pub allow: Vec<Rule>,
+    #[serde(default)]
+    pub model: Vec<ModelRule>,
+    /// Some rule limits classes: worked out once, as routers ask at every data frame.
+    #[serde(skip)]
+    limits_classes: bool,
 }
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -71,6 +85,10 @@ pub enum PolicyError {
     Toml(String),
     #[error("rule {rule}: `{field}` is empty: a rule must name at least one")]
     Empty { rule: usize, field: &'static str },
+    #[error("rule {rule} grants nothing: it needs `actions`, `publish` or `subscribe`")]
+    GrantsNothing { rule: usize },
+    #[error("model {rule}: `{field}` is empty: a model must name at least one")]
+    EmptyModel { rule: usize, field: &'static str },
     #[error("{what} exceeds its limit of {limit}")]
     TooMany { what: String, limit: usize },
 }
@@ -80,7 +98,8 @@ pub type Asker<'a> = Option<&'a str>;
 
 impl Policy {
     pub fn from_toml(text: &str) -> Result<Policy, PolicyError> {
-        let policy: Policy = toml::from_str(text).map_err(|e| PolicyError::Toml(e.to_string()))?;
+        let mut policy: Policy =
+            toml::from_str(text).map_err(|e| PolicyError::Toml(e.to_string()))?;
         if policy.allow.len() > MAX_RULES {
             return Err(PolicyError::TooMany {
                 what: format!("{} rules", policy.allow.len()),
@@ -90,6 +109,9 @@ impl Policy {
         for (index, rule) in policy.allow.iter().enumerate() {
             rule.check(index + 1)?;
         }
+        policy.check_models()?;
+        policy.limits_classes =
+            (policy.allow.iter()).any(|r| r.publish.is_some() || r.subscribe.is_some());
         Ok(policy)
     }
 
@@ -116,13 +138,18 @@ impl Policy {
 
 impl Rule {
     fn check(&self, rule: usize) -> Result<(), PolicyError> {
+        if self.actions.is_empty() && self.publish.is_none() && self.subscribe.is_none() {
+            return Err(PolicyError::GrantsNothing { rule });
+        }
         let lists = [
             ("identities", self.identities.len()),
             ("federations", self.federations.len()),
             ("actions", self.actions.len()),
+            ("publish", self.publish.as_ref().map_or(0, Vec::len)),
+            ("subscribe", self.subscribe.as_ref().map_or(0, Vec::len)),
         ];
         for (field, len) in lists {
-            if len == 0 {
+            if len == 0 && matches!(field, "identities" | "federations") {
                 return Err(PolicyError::Empty { rule, field });
             }
             if len > MAX_PATTERNS {
@@ -136,12 +163,16 @@ impl Rule {
     }
 
     fn allows(&self, asker: Asker<'_>, action: Action, federation: &str) -> bool {
+        self.actions.contains(&action) && self.applies(asker, federation)
+    }
+
+    /// Whether the rule speaks of `asker` in `federation`.
+    fn applies(&self, asker: Asker<'_>, federation: &str) -> bool {
         let identity = |pattern: &String| match asker {
             Some(name) => matches(pattern, name),
             None => pattern == "*",
         };
-        self.actions.contains(&action)
-            && self.identities.iter().any(identity)
+        self.identities.iter().any(identity)
             && self.federations.iter().any(|p| matches(p, federation))
     }
 }
@@ -188,6 +219,85 @@ actions = ["join"]
                 "{why}"
             );
         }
+    }
+
+    const CLASSES: &str = r#"
+[[model]]
+federations = ["Exercise*"]
+modules = ["rpr.xml"]
+
+[[allow]]
+identities = ["*"]
+federations = ["Exercise*"]
+actions = ["join"]
+
+[[allow]]
+identities = ["tank-*"]
+federations = ["Exercise*"]
+publish = ["BaseEntity.PhysicalEntity.*"]
+subscribe = ["WeaponFire"]
+
+[[allow]]
+identities = ["tank-7"]
+federations = ["Exercise-2"]
+publish = ["WeaponFire"]
+"#;
+
+    #[test]
+    fn class_rights_are_the_union_of_the_rules_that_apply_and_unlimited_where_none_limits() {
+        let policy = Policy::from_toml(CLASSES).expect("policy");
+        assert!(policy.limits_classes());
+        assert_eq!(policy.model[0].bins, crate::federate::DEFAULT_BINS);
+        assert!(policy
+            .class_rights(Some("ops"), "Exercise")
+            .is_unrestricted());
+        assert!(policy
+            .class_rights(Some("tank-7"), "Sandbox")
+            .is_unrestricted());
+        let rights = policy.class_rights(Some("tank-7"), "Exercise-2");
+        let publish = rights.publish.clone().expect("limited");
+        assert_eq!(publish.rules, [2, 3]);
+        for (class, allowed) in [
+            ("HLAobjectRoot.BaseEntity.PhysicalEntity.Platform", true),
+            ("BaseEntity.PhysicalEntity.Platform.Aircraft", true),
+            ("HLAinteractionRoot.WeaponFire", true),
+            ("HLAobjectRoot.BaseEntity", false),
+            ("HLAobjectRoot.EmbeddedSystem", false),
+        ] {
+            assert_eq!(publish.allows(class), allowed, "{class}");
+        }
+        let subscribe = rights.subscribe.expect("limited");
+        assert!(subscribe.allows("HLAinteractionRoot.WeaponFire"));
+        assert!(!subscribe.allows("HLAobjectRoot.BaseEntity"));
+        // Without a loaded model the router cannot tell classes apart: nothing passes.
+        let wire = policy
+            .wire_rights(Some("tank-7"), "Exercise-2")
+            .expect("limited");
+        assert!(wire.may_declare.is_empty() && wire.may_send.is_empty());
+        assert!(wire.summary.contains("[[model]]"), "{}", wire.summary);
+        assert_eq!(policy.wire_rights(Some("ops"), "Exercise"), None);
+    }
+
+    #[test]
+    fn a_rule_that_grants_nothing_or_a_model_without_modules_is_refused() {
+        let nothing = "[[allow]]\nidentities = [\"a\"]\nfederations = [\"F\"]\n";
+        assert_eq!(
+            Policy::from_toml(nothing),
+            Err(PolicyError::GrantsNothing { rule: 1 })
+        );
+        let model = "[[model]]\nfederations = [\"F\"]\nmodules = []\n";
+        assert_eq!(
+            Policy::from_toml(model),
+            Err(PolicyError::EmptyModel {
+                rule: 1,
+                field: "modules"
+            })
+        );
+        let unknown = "[[model]]\nfederations = [\"F\"]\nmodules = [\"a.xml\"]\nfom = 1\n";
+        let PolicyError::Toml(why) = Policy::from_toml(unknown).expect_err("unknown field") else {
+            panic!("a parse error")
+        };
+        assert!(why.contains("line 4") && why.contains("fom"), "{why}");
     }
 
     #[test]

@@ -409,6 +409,8 @@ impl Registry {
                 after,
             } => self.replay(&federation, epoch, after),
             Request::Reclaim(reclaim) => self.reclaim(origin, *reclaim),
+            // Only the registry's own process asks it: a federate's first router answers.
+            Request::ClassRights { .. } => Response::ClassRights(Default::default()),
             Request::Modules { federation } => match self.federations.get(&federation) {
                 Some(record) => Response::Modules(record.modules.clone()),
                 None => unknown(&federation),

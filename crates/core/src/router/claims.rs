@@ -17,13 +17,18 @@
 //!   (`crate::policy`), where the request enters the network: at the router of the
 //!   federate's link, under the name its certificate proves.
 //!
+//! - The same router answers a federate's question about its class rights
+//!   (`Request::ClassRights`) from the policy, and refuses the join of a federate whose
+//!   class rights are limited and whose object model is not the one the policy's class
+//!   rules speak of (`router::rights`).
+//!
 //! The registry then lets a federate's own node alone act for it (`Request::acts_for`).
 
 use super::index::Slot;
 use super::link::Binding;
 use super::Router;
-use crate::policy::Action;
-use crate::registry::Request;
+use crate::policy::{Action, ClassRights, Policy};
+use crate::registry::{Request, Response};
 use crate::wire::{ManageFrame, Role};
 
 impl Router {
@@ -64,19 +69,70 @@ impl Router {
         }
         // The policy is applied where a federate's request enters the network: requests
         // from routers were checked at their own first router.
-        let router_link = matches!(link.binding, Binding::Trunk) || link.role == Role::Peer;
-        if router_link || role == Some(super::IdentityRole::Router) {
+        if link.is_from_router() {
             return None;
         }
         let policy = self.config.policy.as_ref()?;
         let asker = link.identity.as_ref().map(|i| i.name.as_str());
         let (action, federation) = match &request {
             Request::Create { federation, .. } => (Action::Create, federation),
-            Request::Join { federation, .. } => (Action::Join, federation),
+            Request::Join {
+                federation,
+                fingerprint,
+                ..
+            } => {
+                if let Some(why) = Self::refuse_model(policy, asker, federation, *fingerprint) {
+                    return Some(why);
+                }
+                (Action::Join, federation)
+            }
             Request::Destroy { federation } => (Action::Destroy, federation),
             _ => return None,
         };
         policy.refuse(asker, action, federation)
+    }
+
+    /// A federate whose class rights are limited joins only with the object model the
+    /// policy names for the federation: the router reads the ids of its frames by that
+    /// model, and a federate with another would be refused what it was told it may do.
+    fn refuse_model(
+        policy: &Policy,
+        asker: Option<&str>,
+        federation: &str,
+        fingerprint: u64,
+    ) -> Option<String> {
+        if policy.class_rights(asker, federation).is_unrestricted() {
+            return None;
+        }
+        let model = policy.model_of(federation)?.table.as_ref()?;
+        (model.fingerprint != fingerprint).then(|| {
+            format!(
+                "the access policy's class rules for federation {federation:?} speak of its \
+                 [[model]], and this federate's object model is another (other modules, \
+                 modules added at join, or other routing bins)"
+            )
+        })
+    }
+
+    /// The answer to a `Request::ClassRights` that came on a federate's link (from the
+    /// local application it goes on toward the next router, and at the registry's
+    /// process means that application, which no policy limits).
+    pub(super) fn answer_class_rights(&self, slot: Slot, frame: &ManageFrame) -> Option<Response> {
+        let link = self.link(slot);
+        if link.is_app() {
+            return None;
+        }
+        let Ok(Request::ClassRights { federation }) = Request::decode(&frame.body) else {
+            return None;
+        };
+        let rights = match &self.config.policy {
+            Some(policy) if !link.is_from_router() => {
+                let asker = link.identity.as_ref().map(|i| i.name.as_str());
+                policy.class_rights(asker, &federation)
+            }
+            _ => ClassRights::default(),
+        };
+        Some(Response::ClassRights(rights))
     }
 
     /// A certified federate's link speaks for its own node only.

@@ -31,6 +31,9 @@ pub enum Event {
     /// A registry request was refused here because the link it came on may not send it
     /// (`router::claims`): answered with `ErrorKind::NotPermitted`. The moment to log it.
     RequestRefused { link: LinkId, why: String },
+    /// The access policy's class rights left interest out of a declaration, or dropped a
+    /// data frame, that came on `link` (`router::rights`). The moment to log it.
+    ClassRefused { link: LinkId, why: String },
     /// The link is finished: the driver closes its transport and forgets the id. Anything the
     /// router wanted to send on it (a goodbye) has already been handed out by `poll_transmit`.
     LinkClosed { link: LinkId, reason: CloseReason },

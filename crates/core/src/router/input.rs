@@ -342,7 +342,10 @@ impl Router {
             Ok(fed) => fed,
             Err(why) => return self.violation(now, slot, why),
         };
-        let ids = set_of(&frame.ranges);
+        let mut ids = set_of(&frame.ranges);
+        if frame.op != InterestOp::Remove {
+            self.keep_permitted_interest(slot, fed, &mut ids);
+        }
         let request = match frame.op {
             InterestOp::Add => InterestOpRequest::Add(&ids),
             InterestOp::Remove => InterestOpRequest::Remove(&ids),
@@ -380,6 +383,9 @@ impl Router {
         let link = self.link_mut(slot);
         link.stats.data_in += 1;
         self.stats.data_received += 1;
+        if self.refuse_data(now, slot, fed, &frame) {
+            return;
+        }
         self.route_counted(now, slot, fed, frame);
     }
 

@@ -99,6 +99,9 @@ pub(crate) struct Link {
     pub out: OutQueue,
     /// Interest the far side declared to us, per federation.
     pub interest: Vec<(FedIndex, RoaringBitmap)>,
+    /// What the access policy lets it declare and send, per federation, once worked out
+    /// (`None`: anything; `router::rights`).
+    pub rights: Vec<(FedIndex, Option<std::sync::Arc<crate::policy::WireRights>>)>,
     /// When the link was handed to the router: the handshake deadline counts from here.
     pub opened: Time,
     /// Who the far side proved to be (`LinkSpec::identity`).
@@ -129,6 +132,15 @@ pub(crate) struct Link {
 }
 
 impl Link {
+    /// A router's link, by its hello or its certificate: one that carries every
+    /// federation, a clique peer's, or one whose certificate says router. What comes on it
+    /// was checked at the router where it entered the network.
+    pub(crate) fn is_from_router(&self) -> bool {
+        matches!(self.binding, Binding::Trunk)
+            || self.role == Role::Peer
+            || self.identity.as_ref().map(|i| i.role) == Some(super::IdentityRole::Router)
+    }
+
     pub(crate) fn is_app(&self) -> bool {
         self.role == Role::Application
     }

@@ -116,6 +116,9 @@ impl Router {
         match frame.direction {
             ManageDirection::Request => {
                 let asker = self.link(slot).id;
+                if let Some(rights) = self.answer_class_rights(slot, &frame) {
+                    return self.reply(now, asker, &frame, rights);
+                }
                 if let Some(why) = self.refuse_request(slot, &frame) {
                     self.stats.requests_refused += 1;
                     self.events.push_back(Event::RequestRefused {

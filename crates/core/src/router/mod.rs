@@ -29,6 +29,7 @@ mod manage;
 mod propagate;
 mod queue;
 mod replay;
+mod rights;
 mod session;
 mod stats;
 mod streams;
@@ -405,6 +406,7 @@ impl Router {
             waiters: Vec::new(),
             out: OutQueue::default(),
             interest: Vec::new(),
+            rights: Vec::new(),
             opened: now,
             identity: None,
             last_sent: now,

@@ -22,6 +22,8 @@ pub struct Drops {
     /// A best-effort frame the application had already received (by another path), or
     /// one too late for its source's window (`router::replay`).
     pub duplicate_best_effort: u64,
+    /// A frame with a class its link may not publish (`router::rights`).
+    pub not_permitted: u64,
 }
 
 impl Drops {
@@ -43,6 +45,7 @@ impl Drops {
             + self.duplicate_datagram
             + self.duplicate_reliable
             + self.duplicate_best_effort
+            + self.not_permitted
     }
 }
 
@@ -112,6 +115,9 @@ pub struct RouterStats {
     /// Registry requests refused at this router because the link they came on may not
     /// send them (`router::claims`).
     pub requests_refused: u64,
+    /// Interest declarations that named classes their link may not subscribe to, or
+    /// publish (`router::rights`): the rest of each was kept.
+    pub declarations_refused: u64,
     /// Keep-latest replacement and caching.
     pub latest: LatestStats,
 }

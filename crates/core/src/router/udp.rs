@@ -228,6 +228,9 @@ impl Router {
         let link = self.link_mut(slot);
         link.stats.data_in += 1;
         self.stats.data_received += 1;
+        if self.refuse_data(now, slot, fed, &frame) {
+            return;
+        }
         // Best-effort frames never stall, so there is nothing to hold.
         self.route(now, slot, fed, frame);
     }

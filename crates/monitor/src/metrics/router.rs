@@ -8,7 +8,7 @@ use trellis_core::wire::Role;
 use trellis_net::{AcceptRefusals, HostStats};
 
 /// Each drop reason with its count, named as the fields of [`Drops`].
-pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 9] {
+pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 10] {
     [
         ("queue_full", drops.queue_full),
         ("evicted", drops.evicted),
@@ -19,6 +19,7 @@ pub fn drop_reasons(drops: &Drops) -> [(&'static str, u64); 9] {
         ("duplicate_datagram", drops.duplicate_datagram),
         ("duplicate_reliable", drops.duplicate_reliable),
         ("duplicate_best_effort", drops.duplicate_best_effort),
+        ("not_permitted", drops.not_permitted),
     ]
 }
 
@@ -36,7 +37,7 @@ pub fn write_host(out: &mut Exposition, stats: &HostStats) {
 }
 
 fn write_router(out: &mut Exposition, router: &RouterStats) {
-    let counters: [(&'static str, &'static str, u64); 8] = [
+    let counters: [(&'static str, &'static str, u64); 9] = [
         (
             "trellis_router_data_received_total",
             "Data frames received from links or published here.",
@@ -78,6 +79,12 @@ fn write_router(out: &mut Exposition, router: &RouterStats) {
              a federate of another.",
             router.requests_refused,
         ),
+        (
+            "trellis_router_declarations_refused_total",
+            "Interest declarations the access policy cut down: classes the link may not \
+             subscribe to were left out.",
+            router.declarations_refused,
+        ),
     ];
     for (name, help, value) in counters {
         out.sample(name, Kind::Counter, help, &[], value as f64);
@@ -98,6 +105,7 @@ fn write_refusals(out: &mut Exposition, refused: &AcceptRefusals) {
     let reasons = [
         ("full", refused.full),
         ("per_address", refused.per_address),
+        ("per_identity", refused.per_identity),
         ("reserved_for_routers", refused.reserved_for_routers),
     ];
     for (reason, count) in reasons {
@@ -105,8 +113,9 @@ fn write_refusals(out: &mut Exposition, refused: &AcceptRefusals) {
             "trellis_router_connections_refused_total",
             Kind::Counter,
             "Connections refused for the link budget: every slot taken (full), the source \
-             address at its limit (per_address), or a federate when only the slots kept for \
-             routers were left (reserved_for_routers).",
+             address at its limit (per_address), the certificate name at its limit \
+             (per_identity), or a federate when only the slots kept for routers were left \
+             (reserved_for_routers).",
             &[("reason", reason)],
             count as f64,
         );

@@ -387,6 +387,17 @@ impl EventLoop {
                         )
                     }
                 }
+                Event::ClassRefused { link, why } => {
+                    let info = h.router.link_info(link);
+                    let via = info.as_ref().map(|l| l.label.clone()).unwrap_or_default();
+                    let node = info.and_then(|l| l.peer).map(|p| p.node_name);
+                    if let Some(suppressed) = h.warnings.admit(now) {
+                        tracing::warn!(
+                            host = %h.name, peer = %node.unwrap_or_default(), %via, suppressed,
+                            "refused by the access policy: {why}"
+                        )
+                    }
+                }
                 Event::LinkClosed { link, reason } => {
                     let host_name = h.name.clone();
                     let was_cut = h.cut.remove(&link);

@@ -86,6 +86,13 @@ impl RtiAmbassador {
             ));
         }
         log_model_warnings(&model);
+        // Before the join: a member always knows what it may publish and subscribe to.
+        let rights = match self.ask(Request::ClassRights {
+            federation: self.federation.clone(),
+        })? {
+            Response::ClassRights(rights) => rights,
+            other => return Err(Self::unexpected(other)),
+        };
         let request = Request::Join {
             federation: self.federation.clone(),
             federate_name: federate_name.to_owned(),
@@ -98,6 +105,7 @@ impl RtiAmbassador {
             other => return Err(Self::unexpected(other)),
         };
         let mut federate = Federate::new(model, handle, self.bins)?;
+        federate.set_class_rights(rights);
         federate.apply_join(&self.federation, &snapshot);
         self.forget_link_losses();
         self.joined = Some(Joined {

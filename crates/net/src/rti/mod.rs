@@ -416,10 +416,7 @@ impl RtiAmbassador {
         &mut self,
         class: InteractionClassHandle,
     ) -> Result<(), RtiError> {
-        self.with(|f| {
-            f.publish_interaction_class(class);
-            Ok(())
-        })
+        self.with(|f| Ok(f.publish_interaction_class(class)?))
     }
 
     pub fn unpublish_interaction_class(

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test file uses a part
 
+pub mod pki;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::federate::Callback;

@@ -52,7 +52,7 @@ fn a_subscriber_coming_and_going_starts_and_stops_the_publisher_exactly_on_chang
         let f = &mut w.feds[p];
         f.publish_object_class_attributes(ground, &[name, position])
             .unwrap();
-        f.publish_interaction_class(radio);
+        f.publish_interaction_class(radio).unwrap();
         tanks.push(f.register_object_instance(ground, None, 0).unwrap());
     }
     let tank = tanks[0];
@@ -242,7 +242,7 @@ fn passive_subscribers_receive_everything_and_advise_nothing_until_they_turn_act
     let f = &mut w.feds[0];
     f.publish_object_class_attributes(ground, &[name, position])
         .unwrap();
-    f.publish_interaction_class(radio);
+    f.publish_interaction_class(radio).unwrap();
     let tank = f.register_object_instance(ground, None, 0).unwrap();
     w.feds[1]
         .subscribe_object_class_attributes_passively(vehicle, &[name], &[])

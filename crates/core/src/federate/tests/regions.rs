@@ -315,7 +315,7 @@ fn interactions_are_received_only_in_subscribed_regions() {
     let mut w = World::new(14, 2);
     let radio = w.feds[0].interaction_class("Radio").unwrap();
     let text = w.feds[0].parameter(radio, "Text").unwrap();
-    w.feds[0].publish_interaction_class(radio);
+    w.feds[0].publish_interaction_class(radio).unwrap();
     let near = x_region(&mut w.feds[1], 0, 100);
     w.feds[1]
         .subscribe_interaction_class_with_regions(radio, &[near])

@@ -58,7 +58,7 @@ impl Timed {
             };
             let mut fed = Federate::new(model.clone(), federate, DEFAULT_BINS).unwrap();
             fed.apply_join(FED, &snapshot);
-            fed.publish_interaction_class(world.radio);
+            fed.publish_interaction_class(world.radio).unwrap();
             fed.subscribe_interaction_class(world.radio, &[]).unwrap();
             world.feds.push(fed);
         }

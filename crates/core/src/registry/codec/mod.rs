@@ -2,6 +2,7 @@
 
 use super::event::{get_str_bytes, put_str_bytes, Departure, TimeSwitch};
 use super::sync::SyncFailure;
+use crate::policy::{ClassGrant, ClassRights};
 use crate::wire::reader::Reader;
 use crate::wire::{NodeId, WireError};
 use bytes::{BufMut, Bytes, BytesMut};
@@ -103,6 +104,12 @@ pub enum Request {
     /// it knows (the registry is soft state rebuilt from its federates; see
     /// `registry::reclaim`).
     Reclaim(Box<Reclaim>),
+    /// The classes the asker may publish and subscribe to in `federation`: answered by
+    /// the first router its node's link reaches, whose access policy decides them
+    /// (`router::claims`), never by the registry.
+    ClassRights {
+        federation: String,
+    },
 }
 
 impl Request {
@@ -218,6 +225,8 @@ pub enum Response {
         snapshot: Snapshot,
         names_lost: Vec<String>,
     },
+    /// The answer to `Request::ClassRights`.
+    ClassRights(ClassRights),
 }
 
 pub(crate) fn put_handles(out: &mut BytesMut, handles: &[u32]) {
@@ -387,6 +396,10 @@ impl Request {
                 out.put_u8(16);
                 reclaim.encode(&mut out);
             }
+            Request::ClassRights { federation } => {
+                out.put_u8(17);
+                put_str(&mut out, federation);
+            }
         }
         out.freeze()
     }
@@ -476,6 +489,9 @@ impl Request {
                 after: r.u64("after")?,
             },
             16 => Request::Reclaim(Box::new(Reclaim::decode(&mut r)?)),
+            17 => Request::ClassRights {
+                federation: r.long_str("federation")?,
+            },
             _ => return Err(r.malformed("unknown request kind")),
         };
         r.finish()?;
@@ -606,6 +622,11 @@ impl Response {
                 snapshot.encode(&mut out);
                 put_strs(&mut out, names_lost);
             }
+            Response::ClassRights(rights) => {
+                out.put_u8(18);
+                put_grant(&mut out, rights.publish.as_ref());
+                put_grant(&mut out, rights.subscribe.as_ref());
+            }
         }
         out.freeze()
     }
@@ -683,6 +704,10 @@ impl Response {
                 snapshot: Snapshot::decode(&mut r)?,
                 names_lost: get_strs(&mut r)?,
             },
+            18 => Response::ClassRights(ClassRights {
+                publish: get_grant(&mut r)?,
+                subscribe: get_grant(&mut r)?,
+            }),
             _ => return Err(r.malformed("unknown response kind")),
         };
         r.finish()?;
@@ -706,6 +731,29 @@ fn get_federates(r: &mut Reader<'_>) -> Result<Vec<(u32, String, String)>, WireE
         list.push((r.u32("handle")?, r.long_str("name")?, r.long_str("type")?));
     }
     Ok(list)
+}
+
+/// A class grant: absent (unrestricted), or its patterns and the rules they come from.
+fn put_grant(out: &mut BytesMut, grant: Option<&ClassGrant>) {
+    let Some(grant) = grant else {
+        out.put_u8(0);
+        return;
+    };
+    out.put_u8(1);
+    put_strs(out, &grant.patterns);
+    let rules: Vec<u32> = grant.rules.iter().map(|&r| r as u32).collect();
+    put_handles(out, &rules);
+}
+
+fn get_grant(r: &mut Reader<'_>) -> Result<Option<ClassGrant>, WireError> {
+    match r.u8("class grant")? {
+        0 => Ok(None),
+        1 => Ok(Some(ClassGrant {
+            patterns: get_strs(r)?,
+            rules: get_handles(r)?.into_iter().map(|n| n as usize).collect(),
+        })),
+        _ => Err(r.malformed("unknown class grant")),
+    }
 }
 
 pub(super) fn put_strs(out: &mut BytesMut, list: &[String]) {

@@ -25,6 +25,9 @@ fn requests_and_responses_round_trip() {
         Request::Modules {
             federation: "F".into(),
         },
+        Request::ClassRights {
+            federation: "F".into(),
+        },
         Request::Join {
             federation: "F".into(),
             federate_name: "tank".into(),
@@ -92,6 +95,14 @@ fn requests_and_responses_round_trip() {
         },
         Response::Federations(vec![("F".into(), "HLAfloat64Time".into())]),
         Response::Modules(vec!["/foms/a.xml".into(), "HLAstandardMIM".into()]),
+        Response::ClassRights(ClassRights {
+            publish: Some(ClassGrant {
+                patterns: vec!["BaseEntity.*".into(), "WeaponFire".into()],
+                rules: vec![2, 5],
+            }),
+            subscribe: None,
+        }),
+        Response::ClassRights(Default::default()),
         Response::Federates(vec![(1, "a".into(), "t".into())]),
         Response::Vouched {
             unknown: vec![NodeId(5)],

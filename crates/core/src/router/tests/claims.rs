@@ -85,7 +85,7 @@ fn a_router_link_needs_a_router_certificate_when_the_router_requires_one() {
     );
 }
 
-fn request(origin: u64, body: &Request) -> BytesMut {
+pub(super) fn request(origin: u64, body: &Request) -> BytesMut {
     let mut out = BytesMut::new();
     ManageFrame {
         direction: ManageDirection::Request,
@@ -98,7 +98,7 @@ fn request(origin: u64, body: &Request) -> BytesMut {
 }
 
 /// The refusal answered on `peer`'s link, if any.
-fn refusal(peer: &mut Peer, router: &mut Router, now: Time) -> Option<String> {
+pub(super) fn refusal(peer: &mut Peer, router: &mut Router, now: Time) -> Option<String> {
     peer.receive(router, now).into_iter().find_map(|f| match f {
         Frame::Manage(reply) => match Response::decode(&reply.body) {
             Ok(Response::Error {
@@ -175,7 +175,7 @@ fn a_federates_link_speaks_for_its_own_node_only() {
 }
 
 /// A federate link under `name`'s certificate (or none), up.
-fn certified(router: &mut Router, now: Time, node: u64, name: Option<&str>) -> Peer {
+pub(super) fn certified(router: &mut Router, now: Time, node: u64, name: Option<&str>) -> Peer {
     let mut spec = LinkSpec::accepted("federate");
     spec.identity = name.map(|name| PeerIdentity {
         name: name.into(),

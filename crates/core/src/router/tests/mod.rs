@@ -16,6 +16,7 @@ mod deadline;
 mod input;
 mod output;
 mod registry;
+mod rights;
 
 fn ids(list: &[u32]) -> RoaringBitmap {
     list.iter().copied().collect()
