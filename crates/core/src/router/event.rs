@@ -32,7 +32,8 @@ pub enum Event {
     /// (`router::claims`): answered with `ErrorKind::NotPermitted`. The moment to log it.
     RequestRefused { link: LinkId, why: String },
     /// The access policy's class rights left interest out of a declaration, or dropped a
-    /// data frame, that came on `link` (`router::rights`). The moment to log it.
+    /// data frame, that came on `link`; or the frame was a registry event from a certified
+    /// federate (`router::rights`). The moment to log it.
     ClassRefused { link: LinkId, why: String },
     /// The link is finished: the driver closes its transport and forgets the id. Anything the
     /// router wanted to send on it (a goodbye) has already been handed out by `poll_transmit`.

@@ -2,12 +2,13 @@
 //! network, its interest keeps only the classes it may subscribe to and its data only the
 //! classes it may publish, so refused data never leaves its origin and a refused
 //! subscription never receives a frame. Links of routers were checked at their own first
-//! router; the local application is this process.
+//! router; the local application is this process. A certified federate's link never
+//! brings a registry event, policy or not.
 
 use super::event::Event;
 use super::index::Slot;
 use super::link::FedIndex;
-use super::Router;
+use super::{IdentityRole, Router};
 use crate::interest::BROADCAST_IDS;
 use crate::policy::WireRights;
 use crate::registry::FEDERATION_CONTROL_ID;
@@ -69,8 +70,10 @@ impl Router {
     }
 
     /// Whether the data frame that arrived on `slot` in `fed` carries an id of a class the
-    /// link may not publish: then it goes no further (counted and told), though a reliable
-    /// one still counts as received for the link's session.
+    /// link may not publish, or is a registry event from a certified federate (they come
+    /// from the registry's router alone: a forged one could tell members that others
+    /// resigned): then it goes no further (counted and told), though a reliable one still
+    /// counts as received for the link's session.
     pub(super) fn refuse_data(
         &mut self,
         now: Time,
@@ -78,21 +81,28 @@ impl Router {
         fed: FedIndex,
         frame: &DataFrame,
     ) -> bool {
-        let Some(rights) = self.wire_rights(slot, fed) else {
-            return false;
-        };
-        let Some(id) = frame.ids().find(|id| !rights.may_send.contains(*id)) else {
-            return false;
+        let federate = self.link(slot).identity.as_ref().map(|i| i.role);
+        let why = if federate == Some(IdentityRole::Federate)
+            && frame.ids().any(|id| id == FEDERATION_CONTROL_ID)
+        {
+            "a registry event from a federate's link, dropped: only the registry's router \
+             sends them"
+                .to_owned()
+        } else {
+            let Some(rights) = self.wire_rights(slot, fed) else {
+                return false;
+            };
+            let Some(id) = frame.ids().find(|id| !rights.may_send.contains(*id)) else {
+                return false;
+            };
+            format!(
+                "data on id {id:#x}, of a class it may not publish, dropped: {}",
+                rights.summary
+            )
         };
         self.stats.drops.not_permitted += 1;
         let link = self.link(slot).id;
-        self.events.push_back(Event::ClassRefused {
-            link,
-            why: format!(
-                "data on id {id:#x}, of a class it may not publish, dropped: {}",
-                rights.summary
-            ),
-        });
+        self.events.push_back(Event::ClassRefused { link, why });
         if frame.class() == crate::wire::TransportClass::Reliable {
             self.received_reliable(now, slot);
         }

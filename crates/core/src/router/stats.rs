@@ -22,7 +22,8 @@ pub struct Drops {
     /// A best-effort frame the application had already received (by another path), or
     /// one too late for its source's window (`router::replay`).
     pub duplicate_best_effort: u64,
-    /// A frame with a class its link may not publish (`router::rights`).
+    /// A frame with a class its link may not publish, or a registry event from a certified
+    /// federate (`router::rights`).
     pub not_permitted: u64,
 }
 

@@ -162,3 +162,40 @@ fn the_first_router_tells_a_federate_its_rights_and_refuses_it_another_model() {
     tank.send(&mut router, now, &request(10, &join(table.fingerprint)));
     assert_eq!(refusal(&mut tank, &mut router, now), None);
 }
+
+#[test]
+fn a_certified_federate_cannot_forge_registry_events_policy_or_not() {
+    let now = Time::ZERO;
+    let mut router = Router::new(RouterConfig::new("r", NodeId(1)), now);
+    let forger = certified(&mut router, now, 10, Some("forger"));
+    let mut victim = certified(&mut router, now, 11, Some("victim"));
+    let plain = certified(&mut router, now, 12, None);
+    let control = crate::registry::FEDERATION_CONTROL_ID;
+    forger.publish(
+        &mut router,
+        now,
+        1,
+        TransportClass::Reliable,
+        0,
+        &[control],
+        8,
+    );
+    assert_eq!(victim.data_seqs(&mut router, now), Vec::<u64>::new());
+    assert_eq!(router.stats().drops.not_permitted, 1);
+    let told = events(&mut router, now).into_iter().any(
+        |e| matches!(e, Event::ClassRefused { link, why } if link == forger.link && why.contains("registry event")),
+    );
+    assert!(told);
+    // Without a certificate nothing tells a federate from a router that routes for others
+    // (the claims' rule): such links are for trusted networks.
+    plain.publish(
+        &mut router,
+        now,
+        1,
+        TransportClass::Reliable,
+        0,
+        &[control],
+        8,
+    );
+    assert_eq!(victim.data_seqs(&mut router, now), vec![1]);
+}
