@@ -62,11 +62,12 @@ pub(crate) struct RouterArgs {
     /// (a peer dripping a frame it never finishes). 0 never closes.
     #[arg(long, value_name = "MS", default_value_t = trellis_core::router::DEFAULT_FRAME_DEADLINE.as_millis() as u64)]
     frame_deadline_ms: u64,
-    /// On the router holding the registry: most existing federations one node may have
-    /// created.
+    /// On the router holding the registry: most existing federations one identity (its
+    /// certificate name; a node, over links without certificates) may have created.
     #[arg(long, value_name = "N", default_value_t = trellis_core::registry::DEFAULT_FEDERATIONS_PER_CREATOR)]
     federations_per_creator: usize,
-    /// On the router holding the registry: most federates one node may have joined at once.
+    /// On the router holding the registry: most federates one identity (or node, without
+    /// certificates) may have joined at once.
     #[arg(long, value_name = "N", default_value_t = trellis_core::registry::DEFAULT_FEDERATES_PER_NODE)]
     federates_per_node: usize,
     /// A federate whose reliable queue stays full this long, taking nothing, is cut as a

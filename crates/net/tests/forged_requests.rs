@@ -64,6 +64,7 @@ impl RawClient {
             direction: ManageDirection::Request,
             origin: NodeId(0xbad),
             request: id,
+            asker: None,
             body: request.encode(),
         }
         .encode(&mut out);

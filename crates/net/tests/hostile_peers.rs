@@ -115,6 +115,7 @@ impl Raw {
             direction: ManageDirection::Request,
             origin: self.node,
             request: id,
+            asker: None,
             body: request.encode(),
         }
         .encode(&mut buf);

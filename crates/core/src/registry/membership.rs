@@ -109,6 +109,7 @@ impl Registry {
                 name: federate_name.clone(),
                 kind: federate_type.clone(),
                 node: Some(origin),
+                identity: self.asker.clone(),
             },
         );
         if extends {

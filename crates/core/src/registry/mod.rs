@@ -73,6 +73,9 @@ struct FederateRecord {
     /// `None`: known only from another federate's reclaim, not reclaimed itself yet (no
     /// router can vouch for it until it does; its lease runs from the reclaim that named it).
     node: Option<NodeId>,
+    /// The certificate name its join (or reclaim) came under, if its link proved one: the
+    /// per-identity limits count by it (`quota.rs`).
+    identity: Option<String>,
     /// When a router last vouched for the federate's node (or it joined).
     renewed: Time,
 }
@@ -103,9 +106,9 @@ struct FederationRecord {
     forgotten_through: u64,
     /// A reclaim has named the federation's members (the first one does; see `reclaim.rs`).
     seeded: bool,
-    /// The node that created it, counted against its limit (`quota.rs`); `None` when
-    /// recreated by a reclaim.
-    creator: Option<NodeId>,
+    /// Who created it, counted against their limit (`quota.rs`); `None` when recreated by
+    /// a reclaim.
+    creator: Option<quota::Holder>,
 }
 
 impl FederationRecord {
@@ -197,8 +200,10 @@ pub struct Registry {
     next_expiry: Time,
     /// This incarnation (0 until `start_epoch`).
     epoch: u64,
-    /// What one node may hold (`quota.rs`).
+    /// What one node or identity may hold (`quota.rs`).
     limits: RegistryLimits,
+    /// The certificate name the request being handled came under (`handle_as`).
+    asker: Option<String>,
 }
 
 fn error(kind: ErrorKind, message: String) -> Response {
@@ -226,6 +231,7 @@ impl Registry {
             next_expiry: Time::ZERO,
             epoch: 0,
             limits: RegistryLimits::default(),
+            asker: None,
         }
     }
 
@@ -329,8 +335,21 @@ impl Registry {
         }
     }
 
-    /// Act on a request from `origin` and answer it.
+    /// Act on a request from `origin`, whose link proved no identity, and answer it.
     pub fn handle(&mut self, origin: NodeId, request: Request) -> Response {
+        self.handle_as(origin, None, request)
+    }
+
+    /// Act on a request from `origin` whose first router proved its link to be `asker`
+    /// (`ManageFrame::asker`), and answer it.
+    pub fn handle_as(&mut self, origin: NodeId, asker: Option<&str>, request: Request) -> Response {
+        self.asker = asker.map(str::to_owned);
+        let response = self.dispatch(origin, request);
+        self.asker = None;
+        response
+    }
+
+    fn dispatch(&mut self, origin: NodeId, request: Request) -> Response {
         if let Some((federation, federate)) = request.acts_for() {
             if let Some(refusal) = self.refuse_acting_for_another(origin, federation, federate) {
                 return refusal;

@@ -90,7 +90,7 @@ impl Registry {
         if !record.seeded {
             record.seed(&reclaim, now);
         }
-        record.confirm(origin, &reclaim, now);
+        record.confirm((origin, self.asker.clone()), &reclaim, now);
         let names_lost = record.merge_names(reclaim.federate, &reclaim.reserved);
         record.merge_sync_points(&reclaim);
         let federation = reclaim.federation;
@@ -226,6 +226,7 @@ impl FederationRecord {
                 name: name.clone(),
                 kind: kind.clone(),
                 node: None,
+                identity: None,
                 renewed: now,
             };
             self.federates.insert(*handle, record);
@@ -244,7 +245,12 @@ impl FederationRecord {
     }
 
     /// The reclaimer is a member again, on its node, and speaks for its own time switches.
-    fn confirm(&mut self, origin: NodeId, r: &Reclaim, now: crate::time::Time) {
+    fn confirm(
+        &mut self,
+        (origin, identity): (NodeId, Option<String>),
+        r: &Reclaim,
+        now: crate::time::Time,
+    ) {
         let me = r.federate;
         self.federates.insert(
             me,
@@ -252,6 +258,7 @@ impl FederationRecord {
                 name: r.name.clone(),
                 kind: r.kind.clone(),
                 node: Some(origin),
+                identity,
                 renewed: now,
             },
         );

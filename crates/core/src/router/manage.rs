@@ -88,6 +88,7 @@ impl Router {
             direction: ManageDirection::Request,
             origin: self.config.node_id,
             request: id,
+            asker: None,
             body: request.encode(),
         }
     }
@@ -112,10 +113,16 @@ impl Router {
         Some((id, response))
     }
 
-    pub(super) fn on_manage(&mut self, now: Time, slot: Slot, frame: ManageFrame) {
+    pub(super) fn on_manage(&mut self, now: Time, slot: Slot, mut frame: ManageFrame) {
         match frame.direction {
             ManageDirection::Request => {
-                let asker = self.link(slot).id;
+                let link = self.link(slot);
+                // Where a request enters the network, its asker is what the link proved,
+                // whatever the peer wrote; routers' links carry what their router set.
+                if !link.is_from_router() {
+                    frame.asker = link.identity.as_ref().map(|i| i.name.clone());
+                }
+                let asker = link.id;
                 if let Some(rights) = self.answer_class_rights(slot, &frame) {
                     return self.reply(now, asker, &frame, rights);
                 }
@@ -160,7 +167,7 @@ impl Router {
         self.start_registry(now);
         if let Some(registry) = self.registry.as_mut() {
             let response = match Request::decode(&frame.body) {
-                Ok(request) => registry.handle(frame.origin, request),
+                Ok(request) => registry.handle_as(frame.origin, frame.asker.as_deref(), request),
                 Err(e) => Response::Error {
                     kind: ErrorKind::Malformed,
                     message: format!("registry request did not decode: {e}"),
@@ -248,6 +255,7 @@ impl Router {
             direction: ManageDirection::Reply,
             origin: request.origin,
             request: request.request,
+            asker: None,
             body: response.encode(),
         };
         self.send_reply(now, asker, frame);
@@ -362,6 +370,7 @@ impl Router {
             direction: ManageDirection::Reply,
             origin: key.0,
             request: key.1,
+            asker: None,
             body: response.encode(),
         };
         self.send_reply(now, pending.asker, frame);

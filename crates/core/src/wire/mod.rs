@@ -42,7 +42,7 @@ use thiserror::Error;
 /// time-stamp-order federate message carries its retraction serial after the time stamp,
 /// and the time channel a retraction (`federate::retraction`): a federate of version 4
 /// would misread every time-stamped message.
-pub const PROTOCOL_VERSION: u8 = 5;
+pub const PROTOCOL_VERSION: u8 = 6;
 /// Bytes of the length prefix.
 pub const LENGTH_PREFIX: usize = 4;
 /// Length prefix, version and kind: the part every frame shares.

@@ -212,3 +212,37 @@ fn a_removal_is_numbered_in_its_streams_and_keeps_its_key() {
     assert_eq!(frame.streams().collect::<Vec<_>>(), vec![50, 60]);
     assert_eq!(frame.payload(), b"gone");
 }
+
+#[test]
+fn manage_frames_round_trip_with_and_without_an_asker() {
+    let frames = [
+        None,
+        Some("tank-1".to_owned()),
+        Some(String::new()),
+        Some("ü".repeat(600)),
+    ];
+    for asker in frames {
+        let frame = ManageFrame {
+            direction: ManageDirection::Request,
+            origin: NodeId(5),
+            request: 9,
+            asker: asker.clone(),
+            body: Bytes::from_static(b"body"),
+        };
+        let mut buf = BytesMut::new();
+        frame.encode(&mut buf);
+        let Some(Frame::Manage(back)) = decode_frame(&mut buf, DEFAULT_MAX_FRAME_SIZE).unwrap()
+        else {
+            panic!("a manage frame")
+        };
+        assert_eq!(&back.body[..], b"body");
+        match asker {
+            // A name past the limit is cut at a character boundary, never lost as none.
+            Some(long) if long.len() > 1024 => {
+                let cut = back.asker.expect("an asker");
+                assert!(cut.len() <= 1024 && long.starts_with(&cut), "{}", cut.len());
+            }
+            asker => assert_eq!(back.asker, asker),
+        }
+    }
+}

@@ -133,3 +133,51 @@ fn one_node_joining_federates_meets_its_limit_across_federations_and_others_stil
         Response::Joined { .. }
     ));
 }
+
+#[test]
+fn the_nodes_of_one_proven_identity_share_one_allowance() {
+    let mut r = Registry::new();
+    r.set_limits(RegistryLimits {
+        federations_per_creator: 2,
+        federates_per_node: 3,
+    });
+    let create = |r: &mut Registry, node: u64, asker: Option<&str>, name: &str| {
+        let request = Request::Create {
+            federation: name.into(),
+            fingerprint: 7,
+            modules: vec![],
+            time_representation: "HLAinteger64Time".into(),
+        };
+        r.handle_as(NodeId(node), asker, request)
+    };
+    assert_eq!(create(&mut r, 1, Some("ops"), "A"), Response::Created);
+    assert_eq!(create(&mut r, 2, Some("ops"), "B"), Response::Created);
+    let (kind, text) = message(create(&mut r, 3, Some("ops"), "C"));
+    assert_eq!(kind, ErrorKind::LimitReached);
+    assert!(
+        text.contains("\"ops\" already created 2 federations"),
+        "{text}"
+    );
+    // Another identity, and a node without one, have their own.
+    assert_eq!(create(&mut r, 3, Some("tank"), "C"), Response::Created);
+    assert_eq!(create(&mut r, 1, None, "D"), Response::Created);
+    let join = |r: &mut Registry, node: u64, name: &str| {
+        let request = Request::Join {
+            federation: "A".into(),
+            federate_name: name.into(),
+            federate_type: "sim".into(),
+            fingerprint: 7,
+            modules: vec![],
+        };
+        r.handle_as(NodeId(node), Some("tank"), request)
+    };
+    for (node, name) in [(10, "a"), (11, "b"), (12, "c")] {
+        assert!(matches!(join(&mut r, node, name), Response::Joined { .. }));
+    }
+    let (kind, text) = message(join(&mut r, 13, "d"));
+    assert_eq!(kind, ErrorKind::LimitReached);
+    assert!(
+        text.contains("\"tank\" already has 3 federates joined"),
+        "{text}"
+    );
+}

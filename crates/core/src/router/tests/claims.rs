@@ -91,6 +91,7 @@ pub(super) fn request(origin: u64, body: &Request) -> BytesMut {
         direction: ManageDirection::Request,
         origin: NodeId(origin),
         request: 1,
+        asker: None,
         body: body.encode(),
     }
     .encode(&mut out);
@@ -232,4 +233,50 @@ fn the_access_policy_is_applied_at_the_federates_first_router_under_its_certific
         }
     }
     assert_eq!(router.stats().requests_refused, 3);
+}
+
+#[test]
+fn the_first_router_names_the_asker_its_link_proved_over_what_the_peer_wrote() {
+    let now = Time::ZERO;
+    let mut config = RouterConfig::new("r", NodeId(1));
+    config.hosts_registry = true;
+    config.registry_limits.federations_per_creator = 1;
+    let mut router = Router::new(config, now);
+    let create = |name: &str| Request::Create {
+        federation: name.into(),
+        fingerprint: 1,
+        modules: vec![],
+        time_representation: "HLAinteger64Time".into(),
+    };
+    // Two nodes under one certificate; the second writes another name into its frame.
+    let mut first = certified(&mut router, now, 10, Some("ops"));
+    let mut second = certified(&mut router, now, 11, Some("ops"));
+    first.send(&mut router, now, &request(10, &create("A")));
+    assert!(matches!(
+        answer(&mut first, &mut router, now),
+        Some(Response::Created)
+    ));
+    let mut forged = BytesMut::new();
+    ManageFrame {
+        direction: ManageDirection::Request,
+        origin: NodeId(11),
+        request: 2,
+        asker: Some("somebody-else".into()),
+        body: create("B").encode(),
+    }
+    .encode(&mut forged);
+    second.send(&mut router, now, &forged);
+    let Some(Response::Error { kind, message }) = answer(&mut second, &mut router, now) else {
+        panic!("refused")
+    };
+    assert_eq!(kind, ErrorKind::LimitReached);
+    assert!(message.contains("\"ops\" already created 1"), "{message}");
+}
+
+/// The registry's answer on `peer`'s link, if any.
+fn answer(peer: &mut Peer, router: &mut Router, now: Time) -> Option<Response> {
+    peer.receive(router, now).into_iter().find_map(|f| match f {
+        Frame::Manage(reply) => Response::decode(&reply.body).ok(),
+        _ => None,
+    })
 }
