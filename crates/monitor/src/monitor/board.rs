@@ -103,12 +103,16 @@ impl Board {
 
     /// A successful scrape of `node` taken at `at`.
     pub fn apply(&mut self, node: usize, at: Instant, reading: Reading) {
-        let now_ms = unix_ms();
+        // The wall-clock time of `at` itself, not of this later moment (the scrape's answer
+        // took a while): staleness counts from `at`, and the page shows how long a node was
+        // silent from this. Rounded down, so that never reads as less than it was.
+        let since_at = Instant::now().duration_since(at);
+        let at_ms = unix_ms().saturating_sub(since_at.as_millis() as u64 + 1);
         let state = &mut self.nodes[node];
         let before = state.last_reading.as_ref();
         let seconds = before.map_or(0.0, |(t, _)| at.duration_since(*t).as_secs_f64());
         let figures = figures(before.map(|(_, r)| r), &reading, seconds);
-        state.last_report = Some((at, now_ms));
+        state.last_report = Some((at, at_ms));
         state.last_reading = Some((at, reading));
         for (name, federate) in &figures.federates {
             self.owned_objects.insert(name.clone(), federate.owned);
@@ -119,7 +123,7 @@ impl Board {
             };
             let peer_state = &mut self.nodes[peer];
             if link.up && !peer_state.has_source && self.graph.link_between(node, peer).is_some() {
-                peer_state.last_report = Some((at, now_ms));
+                peer_state.last_report = Some((at, at_ms));
             }
         }
         self.nodes[node].figures = Some(figures);
