@@ -315,6 +315,11 @@ impl Federate {
         self.callbacks.len() + self.held_receive_order()
     }
 
+    /// The next action for the driver (interest to declare, a message to publish, a
+    /// registry request, a model to load).
+    ///
+    /// Call after every service call and every `handle_message`, until it returns `None`.
+    #[must_use]
     pub fn poll_action(&mut self) -> Option<Action> {
         self.actions.pop_front()
     }
@@ -332,6 +337,10 @@ impl Federate {
 
     /// The next callback: receive-order messages held until now first (they came before
     /// anything queued since), then the queue.
+    ///
+    /// Call when the application evokes callbacks, after `handle_message` and the time
+    /// services (their grants and advisories queue here).
+    #[must_use]
     pub fn poll_callback(&mut self) -> Option<Callback> {
         self.refresh_advisories();
         self.refresh_scope();

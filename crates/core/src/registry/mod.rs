@@ -275,6 +275,9 @@ impl Registry {
 
     /// The next event to broadcast to every federate of a federation: (federation name,
     /// data payload for `FEDERATION_CONTROL_ID`).
+    ///
+    /// Call after every `handle` and `tick`, until it returns `None`.
+    #[must_use]
     pub fn poll_event(&mut self) -> Option<(String, Bytes)> {
         self.events.pop_front()
     }

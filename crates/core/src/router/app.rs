@@ -196,6 +196,9 @@ impl Router {
     /// The next message for the local application. A reliable message it already received
     /// is dropped here; one that follows a gap in its source's stream is preceded by an
     /// [`Event::ReliableLost`] (see `streams`).
+    ///
+    /// Call after every `handle_*` call and `publish` (the application's own router
+    /// delivers what it routes to it), until `None`.
     #[must_use]
     pub fn poll_delivery(&mut self) -> Option<DataFrame> {
         let slot = self.app?;

@@ -193,6 +193,10 @@ impl Router {
     /// 0 when nothing is due. Frames leave whole, up to the batch limit (a single larger frame
     /// leaves alone). With a bundling delay, output waits until the oldest queued frame is
     /// that old or a full batch is queued.
+    ///
+    /// Call after `poll_ready` names `link`, and whenever its transport can take more, until
+    /// it returns 0.
+    #[must_use]
     pub fn poll_transmit(&mut self, now: Time, id: LinkId, out: &mut Vec<u8>) -> usize {
         let Some(slot) = self.live(id) else { return 0 };
         let link = self.link_mut(slot);

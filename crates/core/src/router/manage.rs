@@ -104,6 +104,9 @@ impl Router {
     }
 
     /// The next answer to a `manage` request of the local application.
+    ///
+    /// Call after `manage` and after every `handle_*` call (answers arrive as input).
+    #[must_use]
     pub fn poll_manage_reply(&mut self) -> Option<(u64, Response)> {
         let (id, body) = self.manage_replies.pop_front()?;
         let response = Response::decode(&body).unwrap_or_else(|e| Response::Error {

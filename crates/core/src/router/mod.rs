@@ -573,6 +573,10 @@ impl Router {
     }
 
     /// The next link with output for its transport. Call `poll_transmit` on it.
+    ///
+    /// Call after every call that may queue output: the `handle_*` calls, `publish`,
+    /// `manage` and `set_interest`.
+    #[must_use]
     pub fn poll_ready(&mut self) -> Option<LinkId> {
         while let Some(slot) = self.ready.pop_front() {
             if let Some(link) = self.links[slot as usize].as_mut() {

@@ -83,6 +83,9 @@ impl Router {
 
     /// Build the next datagram of best-effort frames for `link` into `out` (cleared first);
     /// returns its length, 0 when nothing is queued or the link has no UDP peer.
+    ///
+    /// Call after `poll_ready` names a link with a UDP peer, until it returns 0.
+    #[must_use]
     pub fn poll_datagram(&mut self, now: Time, id: LinkId, out: &mut Vec<u8>) -> usize {
         out.clear();
         let max = self.max_datagram();

@@ -307,6 +307,9 @@ impl TimeManager {
         }
     }
 
+    /// What time management has for the federate: messages to send, grants to tell.
+    ///
+    /// Call after every time service and every time message handled, until `None`.
     #[must_use]
     pub fn poll_output(&mut self) -> Option<TimeOutput> {
         self.out.pop_front()

@@ -439,7 +439,10 @@ fn a_version_mismatch_is_refused_with_a_goodbye() {
     buf[4] = crate::wire::PROTOCOL_VERSION + 1;
     router.handle_bytes(now, link, &buf);
     let mut out = Vec::new();
-    router.poll_transmit(now, link, &mut out);
+    assert!(
+        router.poll_transmit(now, link, &mut out) > 0,
+        "the goodbye goes out"
+    );
     let mut inbox = BytesMut::from(&out[..]);
     let Some(Frame::Goodbye(goodbye)) = decode_frame(&mut inbox, 1 << 20).unwrap() else {
         panic!("expected a goodbye");
