@@ -23,6 +23,13 @@
 #include <stdlib.h>
 
 /*
+ Logical time representations (`trellis_time_representation`).
+ */
+#define TRELLIS_TIME_INTEGER64 0
+
+#define TRELLIS_TIME_FLOAT64 1
+
+/*
  Order types, as the C++ API numbers them.
  */
 #define TRELLIS_ORDER_RECEIVE 1
@@ -40,13 +47,6 @@
  The sender of `reliable_messages_lost` when this federate has not heard from it yet.
  */
 #define TRELLIS_UNKNOWN_FEDERATE UINT64_MAX
-
-/*
- Logical time representations (`trellis_time_representation`).
- */
-#define TRELLIS_TIME_INTEGER64 0
-
-#define TRELLIS_TIME_FLOAT64 1
 
 /*
  A retraction handle that designates no message: what a time-stamped send gives when it

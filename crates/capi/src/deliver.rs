@@ -2,12 +2,12 @@
 //! (none: the callback is dropped), with arguments that live for the duration of the call.
 //! Nothing here holds the session lock: user code may call services from inside.
 
-use crate::callbacks::{
-    TrellisCallbacks, TrellisValuesCallback, TRELLIS_ORDER_RECEIVE, TRELLIS_ORDER_TIMESTAMP,
-    TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE, TRELLIS_UNKNOWN_FEDERATE,
+use crate::ffi::{
+    c_string, TrellisBytes, TrellisHandleValue, TRELLIS_ORDER_RECEIVE, TRELLIS_ORDER_TIMESTAMP,
+    TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE,
 };
-use crate::ffi::{c_string, TrellisBytes, TrellisHandleValue};
 use crate::session::LocalCallback;
+use crate::table::{TrellisCallbacks, TrellisValuesCallback, TRELLIS_UNKNOWN_FEDERATE};
 use crate::time::{TrellisTime, TRELLIS_NO_RETRACTION_HANDLE};
 use std::cell::Cell;
 use std::ffi::{c_char, c_void, CString};

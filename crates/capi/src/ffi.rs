@@ -6,6 +6,13 @@ use std::cell::RefCell;
 use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+/// Order types, as the C++ API numbers them.
+pub const TRELLIS_ORDER_RECEIVE: i32 = 1;
+pub const TRELLIS_ORDER_TIMESTAMP: i32 = 2;
+/// Transportation types, as the C++ API numbers them.
+pub const TRELLIS_TRANSPORT_RELIABLE: i32 = 1;
+pub const TRELLIS_TRANSPORT_BEST_EFFORT: i32 = 2;
+
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }

@@ -32,13 +32,14 @@ mod regions;
 mod session;
 mod status;
 mod support;
+mod table;
 mod time;
 mod transportation;
 
-pub use callbacks::TrellisCallbacks;
 pub use ffi::{TrellisBytes, TrellisHandleValue};
 pub use regions::TrellisAttributeRegions;
 pub use status::*;
+pub use table::TrellisCallbacks;
 pub use time::TrellisTime;
 
 use session::Session;

@@ -1,11 +1,11 @@
 //! Support services (IEEE 1516.1-2010 §10): names and handles, update rates, order and
 //! transportation names, advisory switches.
 
-use crate::callbacks::{
+use crate::ffi::{give_string, out_ref, text};
+use crate::ffi::{
     TRELLIS_ORDER_RECEIVE, TRELLIS_ORDER_TIMESTAMP, TRELLIS_TRANSPORT_BEST_EFFORT,
     TRELLIS_TRANSPORT_RELIABLE,
 };
-use crate::ffi::{give_string, out_ref, text};
 use crate::session::Session;
 use crate::status::*;
 use crate::{with_session, TrellisRti};

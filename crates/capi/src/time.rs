@@ -307,8 +307,8 @@ pub extern "C" fn trellis_change_interaction_order_type(
 /// An order type of the C ABI (TRELLIS_ORDER_*), else InvalidOrderType.
 fn order_type(order: i32) -> Result<Order, Failure> {
     match order {
-        crate::callbacks::TRELLIS_ORDER_RECEIVE => Ok(Order::Receive),
-        crate::callbacks::TRELLIS_ORDER_TIMESTAMP => Ok(Order::TimeStamp),
+        crate::ffi::TRELLIS_ORDER_RECEIVE => Ok(Order::Receive),
+        crate::ffi::TRELLIS_ORDER_TIMESTAMP => Ok(Order::TimeStamp),
         other => Err(Failure::new(
             TRELLIS_ERR_INVALID_ORDER_TYPE,
             format!("{other} is no order type (1 receive, 2 time stamp)"),

@@ -3,8 +3,8 @@
 //! call returns; its confirmation and the query's report are callbacks, delivered at the
 //! next evoke like the name reservations' answers.
 
-use crate::callbacks::{TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE};
 use crate::declaration::{attribute_list, interaction_class};
+use crate::ffi::{TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE};
 use crate::object::attribute;
 use crate::session::LocalCallback;
 use crate::status::*;
