@@ -121,7 +121,7 @@ fn module_path(designator: &str) -> PathBuf {
 /// §4.5, §4.9), CouldNotOpenMIM / ErrorReadingMIM for a MIM of its own, each with file,
 /// line and element.
 fn load_model(designators: &[String]) -> Result<ObjectModel, Failure> {
-    ObjectModel::load_federation(designators)
+    ObjectModel::load_federation(designators, &|path| std::fs::read(path))
         .map_err(|error| Failure::new(mim_status(&error), error.to_string()))
 }
 

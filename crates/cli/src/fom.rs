@@ -32,7 +32,7 @@ pub(crate) struct CheckArgs {
 
 pub(crate) fn run(command: FomCommand) -> Result<()> {
     let FomCommand::Check(args) = command;
-    let model = match ObjectModel::load(&args.files) {
+    let model = match ObjectModel::load(&args.files, &|path| std::fs::read(path)) {
         Ok(model) => model,
         Err(errors) => {
             for e in &errors.0 {

@@ -142,7 +142,7 @@ fn load_policy(args: &RouterArgs) -> Result<Option<std::sync::Arc<Policy>>> {
     let base = file.parent().unwrap_or(std::path::Path::new("."));
     for (index, model) in policy.model.iter_mut().enumerate() {
         let paths: Vec<PathBuf> = model.modules.iter().map(|m| base.join(m)).collect();
-        let loaded = ObjectModel::load(&paths)
+        let loaded = ObjectModel::load(&paths, &|path| std::fs::read(path))
             .map_err(|e| UsageError(format!("{}: model {}: {e}", file.display(), index + 1)))?;
         model.table = Some(std::sync::Arc::new(ClassTable::of(&loaded, model.bins)));
     }

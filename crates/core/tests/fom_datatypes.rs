@@ -25,7 +25,7 @@ fn rpr_paths() -> Vec<PathBuf> {
 }
 
 fn rpr() -> ObjectModel {
-    ObjectModel::load(&rpr_paths()).unwrap_or_else(|e| panic!("{e}"))
+    ObjectModel::load(&rpr_paths(), &|path| std::fs::read(path)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -51,7 +51,8 @@ fn the_rpr_data_types_load_together_with_nothing_unresolved() {
 #[test]
 fn a_module_alone_keeps_the_references_it_cannot_resolve() {
     let base = Path::new(RPR_DIR).join("RPR-Base_v2.0.xml");
-    let model = ObjectModel::load(&[&base]).unwrap_or_else(|e| panic!("{e}"));
+    let model =
+        ObjectModel::load(&[&base], &|path| std::fs::read(path)).unwrap_or_else(|e| panic!("{e}"));
     let unresolved = model.data_types().unresolved();
     // Base uses the enumerations of RPR-Enumerations and the unsigned types of Foundation.
     assert!(
@@ -189,7 +190,8 @@ proptest! {
 #[test]
 fn the_demo_model_declares_the_position_the_demo_sends() {
     let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../foms/trellis-demo.xml");
-    let model = ObjectModel::load(&[demo]).unwrap_or_else(|e| panic!("{e}"));
+    let model =
+        ObjectModel::load(&[demo], &|path| std::fs::read(path)).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         model.data_types().unresolved().is_empty(),
         "{:#?}",

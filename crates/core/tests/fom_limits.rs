@@ -118,7 +118,7 @@ fn a_module_that_is_not_utf8_is_refused_with_the_offset_and_line_of_the_first_ba
     let bytes = latin1_module("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>");
     let offset = bytes.iter().position(|&b| b == 0xE9).expect("the é");
     let file = TempFile::new("latin1.xml", &bytes);
-    let error = only_error(ObjectModel::load(&[&file.0]));
+    let error = only_error(ObjectModel::load(&[&file.0], &|path| std::fs::read(path)));
     assert_eq!((error.line, error.element.as_str()), (3, "xml"), "{error}");
     let at = format!("not valid UTF-8 at byte offset {offset} (byte 0xE9)");
     assert!(error.message.contains(&at), "{at:?} in {error}");
@@ -129,7 +129,7 @@ fn a_module_that_is_not_utf8_is_refused_with_the_offset_and_line_of_the_first_ba
 
     // Undeclared, it is simply not UTF-8.
     let file = TempFile::new("undeclared.xml", &latin1_module("<?xml version=\"1.0\"?>"));
-    let error = only_error(ObjectModel::load(&[&file.0]));
+    let error = only_error(ObjectModel::load(&[&file.0], &|path| std::fs::read(path)));
     assert!(error.message.contains("not valid UTF-8"), "{error}");
     assert!(!error.message.contains("declares"), "{error}");
 }
@@ -140,7 +140,8 @@ fn a_mim_that_is_not_utf8_is_error_reading_mim_with_the_offset() {
     let offset = bytes.iter().position(|&b| b == 0xE9).expect("the é");
     let file = TempFile::new("mim.xml", &bytes);
     let designator = file.0.display().to_string();
-    let error = ObjectModel::load_with_mim::<&str>(&designator, &[]).expect_err("refused");
+    let error = ObjectModel::load_with_mim::<&str>(&designator, &[], &|path| std::fs::read(path))
+        .expect_err("refused");
     assert_eq!(error.kind(), MimErrorKind::ErrorReadingMim, "{error}");
     let at = format!("{designator}:3: <xml>: not valid UTF-8 at byte offset {offset}");
     assert!(error.to_string().contains(&at), "{at:?} in {error}");

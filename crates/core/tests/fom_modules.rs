@@ -47,7 +47,7 @@ fn after_mim(own: Counts) -> Counts {
 }
 
 fn load_errors(paths: &[PathBuf]) -> Vec<FomError> {
-    match ObjectModel::load(paths) {
+    match ObjectModel::load(paths, &|path| std::fs::read(path)) {
         Ok(model) => panic!("expected errors, loaded {}", model.counts()),
         Err(errors) => errors.0,
     }
@@ -213,11 +213,18 @@ fn an_unreadable_file_is_an_error_naming_it() {
         "{}",
         errors[0]
     );
+    // Shown as the path and why, without a line or element it has none of.
+    let shown = errors[0].to_string();
+    assert!(
+        shown.starts_with(&format!("{}: cannot read: ", missing.display())),
+        "{shown}"
+    );
 }
 
 #[test]
 fn the_demo_model_answers_lookups() {
-    let model = ObjectModel::load(&[DEMO]).unwrap_or_else(|e| panic!("{e}"));
+    let model =
+        ObjectModel::load(&[DEMO], &|path| std::fs::read(path)).unwrap_or_else(|e| panic!("{e}"));
     let vehicle = model.find_object_class("HLAobjectRoot.Vehicle").unwrap();
     assert_eq!(model.find_object_class("Vehicle"), Some(vehicle));
     let aircraft = model.find_object_class("Aircraft").unwrap();
@@ -278,9 +285,12 @@ fn the_demo_model_answers_lookups() {
 fn a_scaffolding_module_merges_in_either_order_and_appended_renumbers_nothing() {
     let demo = PathBuf::from(DEMO);
     let extension = data("demo-extension.xml");
-    let forward =
-        ObjectModel::load(&[demo.clone(), extension.clone()]).unwrap_or_else(|e| panic!("{e}"));
-    let backward = ObjectModel::load(&[extension, demo.clone()]).unwrap_or_else(|e| panic!("{e}"));
+    let forward = ObjectModel::load(&[demo.clone(), extension.clone()], &|path| {
+        std::fs::read(path)
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let backward = ObjectModel::load(&[extension, demo.clone()], &|path| std::fs::read(path))
+        .unwrap_or_else(|e| panic!("{e}"));
     // Vehicle and the roots are declared in both modules and count once.
     assert_eq!(
         forward.counts(),
@@ -296,7 +306,7 @@ fn a_scaffolding_module_merges_in_either_order_and_appended_renumbers_nothing() 
     // Handles follow the order of the modules: another order numbers the same classes
     // differently, and so gives another fingerprint.
     assert_ne!(forward.fingerprint(), backward.fingerprint());
-    let alone = ObjectModel::load(&[demo]).unwrap();
+    let alone = ObjectModel::load(&[demo], &|path| std::fs::read(path)).unwrap();
     assert_ne!(forward.fingerprint(), alone.fingerprint());
     // Appended after the demo model, the extension leaves every handle of it as it was.
     for class in alone.object_classes() {
@@ -372,7 +382,7 @@ const fn counts(
 #[test]
 fn each_rpr_module_loads_alone_with_its_counts() {
     for (name, expected) in RPR_MODULES {
-        let model = ObjectModel::load(&[rpr_module(name)])
+        let model = ObjectModel::load(&[rpr_module(name)], &|path| std::fs::read(path))
             .unwrap_or_else(|e| panic!("RPR {name} alone:\n{e}"));
         assert_eq!(model.counts(), after_mim(expected), "RPR {name}");
     }
@@ -418,7 +428,8 @@ fn the_merged_rpr_fom_hangs_every_module_under_the_shared_roots() {
         .iter()
         .map(|(name, _)| rpr_module(name))
         .collect();
-    let model = ObjectModel::load(&paths).unwrap_or_else(|e| panic!("{e}"));
+    let model =
+        ObjectModel::load(&paths, &|path| std::fs::read(path)).unwrap_or_else(|e| panic!("{e}"));
     // Merged by qualified name, from the same script: scaffolding repeats count once.
     assert_eq!(
         model.counts(),

@@ -738,12 +738,14 @@ fn the_standard_mim_under_another_name_is_a_mim() {
     let scratch = Scratch::new("copy");
     let mim = scratch.file("my-mim.xml", STANDARD_MIM_XML);
     let demo = scratch.file("trellis-demo.xml", DEMO);
-    let model = ObjectModel::load_with_mim(&mim, &[&demo]).unwrap_or_else(|e| panic!("{e}"));
+    let model = ObjectModel::load_with_mim(&mim, &[&demo], &|path| std::fs::read(path))
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(model.modules(), [mim.as_str(), demo.as_str()]);
-    let builtin = ObjectModel::load(&[&demo]).unwrap();
+    let builtin = ObjectModel::load(&[&demo], &|path| std::fs::read(path)).unwrap();
     assert_eq!(model.fingerprint(), builtin.fingerprint());
     // "HLAstandardMIM" is the built-in one, whatever the working directory holds.
-    let named = ObjectModel::load_with_mim("HLAstandardMIM", &[&demo]).unwrap();
+    let named = ObjectModel::load_with_mim("HLAstandardMIM", &[&demo], &|path| std::fs::read(path))
+        .unwrap();
     assert_eq!(named.fingerprint(), builtin.fingerprint());
 }
 
@@ -754,7 +756,8 @@ fn a_mim_may_add_a_class_that_federates_then_use() {
     let demo = scratch.file("trellis-demo.xml", DEMO);
     // A module list naming the standard MIM (absent here) keeps working: the MIM holds it.
     let modules = [demo.as_str(), "HLAstandardMIM.xml"];
-    let model = ObjectModel::load_with_mim(&mim, &modules).unwrap_or_else(|e| panic!("{e}"));
+    let model = ObjectModel::load_with_mim(&mim, &modules, &|path| std::fs::read(path))
+        .unwrap_or_else(|e| panic!("{e}"));
     let site = model
         .find_object_class("HLAobjectRoot.TrellisSite")
         .unwrap();
@@ -766,7 +769,7 @@ fn a_mim_may_add_a_class_that_federates_then_use() {
     assert!(model.find_object_class("Vehicle").is_some());
     assert_eq!(model.modules(), [mim.as_str(), demo.as_str()]);
     // Without the MIM the class does not exist.
-    assert!(ObjectModel::load(&[&demo])
+    assert!(ObjectModel::load(&[&demo], &|path| std::fs::read(path))
         .unwrap()
         .find_object_class("TrellisSite")
         .is_none());
@@ -809,16 +812,19 @@ fn a_mim_that_cannot_be_read_or_is_no_object_model_is_refused() {
     let scratch = Scratch::new("bad");
     let demo = scratch.file("trellis-demo.xml", DEMO);
     let absent = scratch.0.join("absent-mim.xml").display().to_string();
-    let error = ObjectModel::load_with_mim(&absent, &[&demo]).unwrap_err();
+    let error =
+        ObjectModel::load_with_mim(&absent, &[&demo], &|path| std::fs::read(path)).unwrap_err();
     assert_eq!(error.kind(), MimErrorKind::CouldNotOpenMim, "{error}");
     assert!(error.to_string().contains("absent-mim.xml"), "{error}");
     // A path whose file name is HLAstandardMIM.xml is opened too when it is the MIM.
     let named_standard = scratch.0.join("HLAstandardMIM.xml").display().to_string();
-    let error = ObjectModel::load_with_mim(&named_standard, &[&demo]).unwrap_err();
+    let error = ObjectModel::load_with_mim(&named_standard, &[&demo], &|path| std::fs::read(path))
+        .unwrap_err();
     assert_eq!(error.kind(), MimErrorKind::CouldNotOpenMim, "{error}");
 
     let text = scratch.file("notes.txt", "these are not XML <objectModel");
-    let error = ObjectModel::load_with_mim(&text, &[&demo]).unwrap_err();
+    let error =
+        ObjectModel::load_with_mim(&text, &[&demo], &|path| std::fs::read(path)).unwrap_err();
     assert_eq!(error.kind(), MimErrorKind::ErrorReadingMim, "{error}");
     assert!(matches!(error, MimError::Invalid { .. }), "{error}");
     assert!(error.to_string().contains("notes.txt"), "{error}");
@@ -829,7 +835,8 @@ fn a_module_problem_with_a_mim_is_the_modules() {
     let scratch = Scratch::new("modules");
     let mim = scratch.file("my-mim.xml", STANDARD_MIM_XML);
     let absent = scratch.0.join("absent.xml").display().to_string();
-    let error = ObjectModel::load_with_mim(&mim, &[&absent]).unwrap_err();
+    let error =
+        ObjectModel::load_with_mim(&mim, &[&absent], &|path| std::fs::read(path)).unwrap_err();
     assert_eq!(
         error.kind(),
         MimErrorKind::Fdd(FddErrorKind::CouldNotOpen),

@@ -182,7 +182,7 @@ impl Tutorial {
     }
 
     fn run(s: Settings) -> Result<u32, Box<dyn std::error::Error>> {
-        let model = Arc::new(ObjectModel::load(&[&s.fom])?);
+        let model = Arc::new(ObjectModel::load(&[&s.fom], &|path| std::fs::read(path))?);
         let me = if s.producer { "producer" } else { "consumer" };
         let node = NodeConfig::child_of(me, s.federation.as_str(), s.rti.parse()?);
         let mut rti = RtiAmbassador::connect(RtiConfig::new(node))?;

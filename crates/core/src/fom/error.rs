@@ -4,13 +4,27 @@ use serde::Serialize;
 use std::fmt;
 use thiserror::Error;
 
+/// One problem of a module: at a line and element of it, or (line 0) of the file as a
+/// whole, such as a file that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{file}:{line}: <{element}>: {message}")]
 pub struct FomError {
     pub file: String,
     pub line: u32,
     pub element: String,
     pub message: String,
+}
+
+impl fmt::Display for FomError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            0 => write!(f, "{}: {}", self.file, self.message),
+            line => write!(
+                f,
+                "{}:{line}: <{}>: {}",
+                self.file, self.element, self.message
+            ),
+        }
+    }
 }
 
 /// Sloppiness in a module that changes nothing at run time (an enumerated value in another

@@ -327,7 +327,8 @@ fn the_rpr_fom_loads_with_no_warnings() {
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();
-    let model = ObjectModel::load(&files).unwrap_or_else(|e| panic!("{e}"));
+    let model =
+        ObjectModel::load(&files, &|path| std::fs::read(path)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         model.warnings(),
         [],

@@ -135,13 +135,17 @@ impl ObjectModel {
 
     /// The model of a federation's module list ([`ObjectModel::federation_designators`]):
     /// FOM module paths after the standard MIM, or after the MIM its first entry names.
-    pub fn load_federation(designators: &[String]) -> Result<ObjectModel, MimError> {
+    /// `read` reads a file (a host passes `std::fs::read`; core opens none).
+    pub fn load_federation(
+        designators: &[String],
+        read: ReadFile<'_>,
+    ) -> Result<ObjectModel, MimError> {
         if let Some((first, modules)) = designators.split_first() {
             if let Some(mim) = first.strip_prefix(MIM_DESIGNATOR_PREFIX) {
-                return ObjectModel::load_with_mim(mim, modules);
+                return ObjectModel::load_with_mim(mim, modules, read);
             }
         }
-        ObjectModel::load(designators).map_err(MimError::Modules)
+        ObjectModel::load(designators, read).map_err(MimError::Modules)
     }
 
     /// createFederationExecutionWithMIM: the model of the MIM `mim_designator` and the FOM
@@ -150,14 +154,16 @@ impl ObjectModel {
     /// attribute and parameter of the standard MIM. It is merged first, in the standard
     /// MIM's place; modules that are the standard MIM are left out then (the MIM holds
     /// them), so that federates listing HLAstandardMIM.xml among their modules still work.
+    /// `read` reads a file.
     pub fn load_with_mim<P: AsRef<Path>>(
         mim_designator: &str,
         modules: &[P],
+        read: ReadFile<'_>,
     ) -> Result<ObjectModel, MimError> {
         if is_builtin_mim_designator(mim_designator) {
-            return ObjectModel::load(modules).map_err(MimError::Modules);
+            return ObjectModel::load(modules, read).map_err(MimError::Modules);
         }
-        let mim_text = match read_module(Path::new(mim_designator)) {
+        let mim_text = match read_module(Path::new(mim_designator), read) {
             Ok(text) => text,
             Err(Unreadable::Open(e)) => {
                 return Err(MimError::CouldNotOpen {
@@ -172,7 +178,7 @@ impl ObjectModel {
                 })
             }
         };
-        let sources = read_modules(modules).map_err(MimError::Modules)?;
+        let sources = read_modules(modules, read).map_err(MimError::Modules)?;
         let borrowed: Vec<(&str, &str)> = sources
             .iter()
             .map(|(n, t)| (n.as_str(), t.as_str()))
@@ -255,12 +261,13 @@ fn missing_standard_definitions(model: &ObjectModel) -> Vec<String> {
 /// standard MIM is the built-in one (as [`ObjectModel::load`] does).
 pub(super) fn read_modules<P: AsRef<Path>>(
     paths: &[P],
+    read: ReadFile<'_>,
 ) -> Result<Vec<(String, String)>, FomErrors> {
     let mut sources = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
         let name = path.as_ref().display().to_string();
-        match read_module(path.as_ref()) {
+        match read_module(path.as_ref(), read) {
             Ok(text) => sources.push((name, text)),
             Err(Unreadable::Open(e))
                 if e.kind() == std::io::ErrorKind::NotFound
@@ -293,9 +300,13 @@ enum Unreadable {
     NotUtf8(FomError),
 }
 
+/// How core reads a module file: the caller's function (a host passes `std::fs::read`), so
+/// that core itself opens no files.
+pub type ReadFile<'a> = &'a dyn Fn(&Path) -> std::io::Result<Vec<u8>>;
+
 /// The text of the module at `path`.
-fn read_module(path: &Path) -> Result<String, Unreadable> {
-    let bytes = std::fs::read(path).map_err(Unreadable::Open)?;
+fn read_module(path: &Path, read: ReadFile<'_>) -> Result<String, Unreadable> {
+    let bytes = read(path).map_err(Unreadable::Open)?;
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         Unreadable::NotUtf8(not_utf8(&path.display().to_string(), e.as_bytes(), offset))

@@ -50,7 +50,7 @@ pub use datatypes::{
 };
 pub use error::{FddErrorKind, FomError, FomErrors, FomWarning};
 pub use mim::{
-    is_builtin_mim_designator, is_standard_mim_designator, MimError, MimErrorKind,
+    is_builtin_mim_designator, is_standard_mim_designator, MimError, MimErrorKind, ReadFile,
     MIM_DESIGNATOR_PREFIX, STANDARD_MIM_FILE, STANDARD_MIM_MODEL_NAME, STANDARD_MIM_NAME,
     STANDARD_MIM_XML,
 };
@@ -195,11 +195,11 @@ pub struct ObjectModel {
 }
 
 impl ObjectModel {
-    /// Load and merge modules from files, after the standard MIM. A path that does not
-    /// exist but names the standard MIM ("HLAstandardMIM", ".../HLAstandardMIM.xml") is the
-    /// built-in one.
-    pub fn load<P: AsRef<Path>>(paths: &[P]) -> Result<ObjectModel, FomErrors> {
-        let sources = mim::read_modules(paths)?;
+    /// Load and merge modules from files read by `read` (a host passes `std::fs::read`;
+    /// core opens no files), after the standard MIM. A path that does not exist but names
+    /// the standard MIM ("HLAstandardMIM", ".../HLAstandardMIM.xml") is the built-in one.
+    pub fn load<P: AsRef<Path>>(paths: &[P], read: ReadFile<'_>) -> Result<ObjectModel, FomErrors> {
+        let sources = mim::read_modules(paths, read)?;
         let borrowed: Vec<(&str, &str)> = sources
             .iter()
             .map(|(n, t)| (n.as_str(), t.as_str()))

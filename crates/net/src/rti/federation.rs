@@ -122,7 +122,7 @@ impl RtiAmbassador {
         let Some(joined) = self.joined.as_mut() else {
             return;
         };
-        let loaded = ObjectModel::load_federation(modules)
+        let loaded = ObjectModel::load_federation(modules, &|path| std::fs::read(path))
             .map_err(|e| e.to_string())
             .and_then(|model| {
                 if Federate::fingerprint(&model, bins) == fingerprint {
