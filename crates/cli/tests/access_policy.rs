@@ -3,9 +3,9 @@
 
 mod common;
 
+use common::router::RouterProcess;
 use common::{demo_model, TempDir};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use trellis_core::federate::ResignAction;
 use trellis_net::rti::{RtiAmbassador, RtiConfig, RtiError};
 use trellis_net::{Endpoint, NodeConfig};
@@ -18,35 +18,11 @@ federations = ["Sandbox*"]
 actions = ["create", "join", "destroy"]
 "#;
 
-struct Router(Child);
-
-impl Drop for Router {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(policy: &std::path::Path) -> (Router, Endpoint) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-        .args(["router", "--listen", "127.0.0.1:0", "--policy"])
-        .arg(policy)
-        .env("TRELLIS_LOG", "error")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("trellis runs");
-    let stdout = child.stdout.take().expect("stdout");
-    let line = BufReader::new(stdout)
-        .lines()
-        .next()
-        .expect("a listening line")
-        .expect("utf-8");
-    let at = line
-        .strip_prefix("listening on ")
-        .expect("listening on …")
-        .parse()
-        .expect("an endpoint");
-    (Router(child), at)
+fn start(policy: &std::path::Path) -> (RouterProcess, Endpoint) {
+    let policy = policy.to_str().expect("a UTF-8 path");
+    let router = RouterProcess::start(&["--listen", "127.0.0.1:0", "--policy", policy]);
+    let at = router.endpoint();
+    (router, at)
 }
 
 fn connect(at: &Endpoint, federation: &str) -> RtiAmbassador {

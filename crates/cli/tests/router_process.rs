@@ -2,10 +2,13 @@
 //! good ones keep working, memory stays bounded, signals stop it cleanly, and mistakes on
 //! the command line are one-line errors with exit code 2.
 
+mod common;
+
+use common::router::RouterProcess;
 use roaring::RoaringBitmap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use trellis_core::wire::TransportClass;
 use trellis_net::{Endpoint, Node, NodeConfig};
@@ -13,40 +16,7 @@ use trellis_net::{Endpoint, Node, NodeConfig};
 const WAIT: Duration = Duration::from_secs(10);
 const FED: &str = "ProcessTest";
 
-/// A router process, killed if the test fails before stopping it.
-struct RouterProcess {
-    child: Child,
-    endpoints: Vec<Endpoint>,
-}
-
 impl RouterProcess {
-    fn start(args: &[&str]) -> RouterProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-            .arg("router")
-            .args(args)
-            .env("TRELLIS_LOG", "error")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("trellis runs");
-        let stdout = child.stdout.take().unwrap();
-        let mut lines = BufReader::new(stdout).lines();
-        let listens = args.iter().filter(|a| **a == "--listen").count();
-        let endpoints = (0..listens)
-            .map(|_| {
-                let line = lines
-                    .next()
-                    .expect("router prints where it listens")
-                    .unwrap();
-                line.strip_prefix("listening on ")
-                    .expect("listening line")
-                    .parse()
-                    .unwrap()
-            })
-            .collect();
-        RouterProcess { child, endpoints }
-    }
-
     fn tcp(&self) -> Endpoint {
         self.endpoints
             .iter()
@@ -91,13 +61,6 @@ impl RouterProcess {
             );
             std::thread::sleep(Duration::from_millis(10));
         }
-    }
-}
-
-impl Drop for RouterProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -5,6 +5,9 @@
 //! The certificates are made with the `openssl` command; without it these tests say so
 //! and pass without running.
 
+mod common;
+
+use common::router::RouterProcess;
 use roaring::RoaringBitmap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -203,7 +206,7 @@ impl Drop for Process {
 
 /// A router process listening on tls://, killed when dropped.
 struct Router {
-    child: Child,
+    _process: RouterProcess,
     at: Endpoint,
 }
 
@@ -214,27 +217,16 @@ impl Router {
             pki.path("router.key"),
             pki.path("ca.pem"),
         );
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-            .args(["router", "--listen", "tls://127.0.0.1:0"])
-            .args(["--tls-cert", &cert, "--tls-key", &key, "--tls-ca", &ca])
-            .args(extra)
-            .env("TRELLIS_LOG", "error")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("trellis runs");
-        let line = BufReader::new(child.stdout.take().unwrap())
-            .lines()
-            .next()
-            .expect("router prints where it listens")
-            .unwrap();
-        let at: Endpoint = line
-            .strip_prefix("listening on ")
-            .expect("listening line")
-            .parse()
-            .unwrap();
-        assert!(matches!(at, Endpoint::Tls { .. }), "{line}");
-        Router { child, at }
+        let mut args = vec!["--listen", "tls://127.0.0.1:0"];
+        args.extend(["--tls-cert", &cert, "--tls-key", &key, "--tls-ca", &ca]);
+        args.extend(extra);
+        let process = RouterProcess::start(&args);
+        let at = process.endpoint();
+        assert!(matches!(at, Endpoint::Tls { .. }), "{at}");
+        Router {
+            _process: process,
+            at,
+        }
     }
 
     fn port(&self) -> u16 {
@@ -259,13 +251,6 @@ impl Router {
         let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
         text.push_str(&String::from_utf8_lossy(&out.stderr));
         text
-    }
-}
-
-impl Drop for Router {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

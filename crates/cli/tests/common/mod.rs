@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test file uses a part
 
+pub mod router;
+
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
