@@ -658,3 +658,36 @@ fn sizes_are_bounded() {
         ["the topology declares 1124250 links; the limit is 1048576"]
     );
 }
+
+#[test]
+fn two_listeners_on_one_port_are_refused_naming_both() {
+    let text = r#"
+        [[router]]
+        name = "hub"
+        listen = ["tcp://127.0.0.1:7000", "udp://127.0.0.1:7000"]
+        [[router]]
+        name = "edge"
+        parent = "hub"
+        listen = ["tls://127.0.0.1:7000"]
+        tls_cert = "edge.pem"
+        tls_key = "edge.key"
+        tls_ca = "ca.pem"
+        [[federate]]
+        name = "a"
+        parent = "hub"
+        listen = ["udp://127.0.0.1:7000"]
+    "#;
+    assert_eq!(
+        messages(text),
+        [
+            concat!(
+                r#"router "edge" listens on tls://127.0.0.1:7000, where router "hub" listens "#,
+                "already (tcp://127.0.0.1:7000): two listeners cannot share one port"
+            ),
+            concat!(
+                r#"federate "a" listens on udp://127.0.0.1:7000, where router "hub" listens "#,
+                "already (udp://127.0.0.1:7000): two listeners cannot share one port"
+            ),
+        ]
+    );
+}

@@ -41,6 +41,16 @@ impl ListenAddress {
     pub fn scheme(&self) -> Scheme {
         self.scheme
     }
+
+    /// What a listener on it binds, as written: tcp:// and tls:// share TCP's ports.
+    pub fn binds(&self) -> (&'static str, &str) {
+        let transport = match self.scheme {
+            Scheme::Tcp | Scheme::Tls => "tcp",
+            Scheme::Udp => "udp",
+            Scheme::Memory => "mem",
+        };
+        (transport, &self.location)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

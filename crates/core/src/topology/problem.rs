@@ -71,6 +71,17 @@ pub enum Problem {
         second: String,
     },
 
+    #[error(
+        "{second} listens on {second_address}, where {first} listens already \
+         ({first_address}): two listeners cannot share one port"
+    )]
+    SharedListenAddress {
+        first: String,
+        first_address: String,
+        second: String,
+        second_address: String,
+    },
+
     #[error("router {router:?}: metrics = {value:?} is not a metrics address: {why}")]
     BadMetricsAddress {
         router: String,

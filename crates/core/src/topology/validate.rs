@@ -61,6 +61,7 @@ pub(super) fn validate(file: &TopologyFile) -> Result<Topology, Vec<Problem>> {
     }
     check.link_options("[defaults]", &file.defaults);
     let declared = check.declare(file);
+    check.shared_listen(&declared);
     let (metrics, metrics_problems) = super::metrics::metrics_addresses(file);
     let (tls, tls_problems) = super::tls::router_tls(file);
     for problem in metrics_problems.into_iter().chain(tls_problems) {
@@ -287,6 +288,32 @@ impl Checker {
             self.report(Problem::LinkWithoutParent {
                 entry: entry.to_owned(),
             });
+        }
+    }
+
+    /// Two listeners on one socket (as written; the core resolves no names): the second
+    /// process could not start. (The members of a group with listen addresses are told
+    /// once, by `CountWithListen`.)
+    fn shared_listen(&mut self, declared: &[Declared]) {
+        let mut bound: FxHashMap<(&str, &str), (&str, &ListenAddress)> = FxHashMap::default();
+        for node in declared {
+            for address in &node.listen {
+                match bound.entry(address.binds()) {
+                    Entry::Occupied(first) if first.get().0 == node.entry => {}
+                    Entry::Occupied(first) => {
+                        let (first, first_address) = *first.get();
+                        self.report(Problem::SharedListenAddress {
+                            first: first.to_owned(),
+                            first_address: first_address.to_string(),
+                            second: node.entry.clone(),
+                            second_address: address.to_string(),
+                        });
+                    }
+                    Entry::Vacant(slot) => {
+                        slot.insert((&node.entry, address));
+                    }
+                }
+            }
         }
     }
 
