@@ -133,3 +133,41 @@ fn a_router_lost_mid_run_leaves_the_measured_cases_and_names_the_fault() {
         .is_some());
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+#[test]
+fn a_topology_whose_ports_are_taken_says_so_and_names_routers_running() {
+    // Another process holds the router's port, as `trellis up` would.
+    let holder = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = holder.local_addr().expect("bound").port();
+    let dir = std::env::temp_dir().join(format!("trellis-bench-taken-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("topology.toml");
+    let topology = format!(
+        "[[router]]\nname = \"hub\"\nlisten = [\"tcp://127.0.0.1:{port}\"]\n\n\
+         [[federate]]\nname = \"a\"\nparent = \"hub\"\n\n\
+         [[federate]]\nname = \"b\"\nparent = \"hub\"\n"
+    );
+    std::fs::write(&file, topology).expect("topology written");
+    let out = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(["bench", "throughput", "--seconds", "0.3", "--topology"])
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .env("TRELLIS_LOG", "error")
+        .output()
+        .expect("trellis runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("cannot listen on tcp://127.0.0.1:{port}"))
+            && stderr.contains("another process is listening there")
+            && stderr.contains("--routers-running"),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("Address already in use").count(),
+        1,
+        "{stderr}"
+    );
+    drop(holder);
+}

@@ -4,11 +4,12 @@ use trellis_core::router::PublishError;
 
 #[derive(Debug, Error)]
 pub enum NetError {
-    #[error("cannot listen on {endpoint}: {source}")]
+    /// The reason is in the message (not a `source`: a report of the chain would say it
+    /// twice).
+    #[error("cannot listen on {endpoint}: {error}{}", in_use_hint(error))]
     Listen {
         endpoint: Endpoint,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("cannot connect to {endpoint}: {why}")]
     Connect { endpoint: Endpoint, why: String },
@@ -26,4 +27,12 @@ pub enum NetError {
     Tls(#[from] crate::tls::TlsError),
     #[error("event loop I/O: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// What a taken port most likely means.
+fn in_use_hint(error: &std::io::Error) -> &'static str {
+    match error.kind() {
+        std::io::ErrorKind::AddrInUse => " (another process is listening there)",
+        _ => "",
+    }
 }

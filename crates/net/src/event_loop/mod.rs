@@ -405,9 +405,9 @@ impl EventLoop {
             for endpoint in &config.listen {
                 let bound = match endpoint {
                     Endpoint::Tcp(addr) => {
-                        let socket = tcp::listen(*addr).map_err(|source| NetError::Listen {
+                        let socket = tcp::listen(*addr).map_err(|error| NetError::Listen {
                             endpoint: endpoint.clone(),
-                            source,
+                            error,
                         })?;
                         let bound = Endpoint::Tcp(socket.local_addr()?);
                         let token = self.register(Source::Listener { host: id, socket })?;
@@ -416,9 +416,9 @@ impl EventLoop {
                         bound
                     }
                     Endpoint::Tls { addr, host: name } => {
-                        let socket = tcp::listen(*addr).map_err(|source| NetError::Listen {
+                        let socket = tcp::listen(*addr).map_err(|error| NetError::Listen {
                             endpoint: endpoint.clone(),
-                            source,
+                            error,
                         })?;
                         let addr = socket.local_addr()?;
                         let token = self.register(Source::Listener { host: id, socket })?;
@@ -431,9 +431,9 @@ impl EventLoop {
                         }
                     }
                     Endpoint::Udp(addr) => {
-                        let socket = udp::bind(*addr).map_err(|source| NetError::Listen {
+                        let socket = udp::bind(*addr).map_err(|error| NetError::Listen {
                             endpoint: endpoint.clone(),
-                            source,
+                            error,
                         })?;
                         let bound = socket.local_addr()?;
                         let token = self.register(Source::Udp { host: id, socket })?;
@@ -445,7 +445,7 @@ impl EventLoop {
                         if self.memory_names.contains_key(name) {
                             return Err(NetError::Listen {
                                 endpoint: endpoint.clone(),
-                                source: std::io::Error::new(
+                                error: std::io::Error::new(
                                     std::io::ErrorKind::AddrInUse,
                                     "name already in use",
                                 ),

@@ -11,7 +11,7 @@ use trellis_core::router::RouterConfig;
 use trellis_core::topology::{NodeKind, Topology};
 use trellis_core::wire::NodeId;
 use trellis_net::rti::{Driver, RtiAmbassador, RtiConfig};
-use trellis_net::{DirectNode, Endpoint, HostConfig, Node, NodeConfig, Runtime};
+use trellis_net::{DirectNode, Endpoint, HostConfig, NetError, Node, NodeConfig, Runtime};
 
 pub(crate) const FEDERATION: &str = "bench";
 pub(crate) const SETUP_TIMEOUT: Duration = Duration::from_secs(20);
@@ -337,13 +337,23 @@ fn start_topology(topology: &Topology, setup: &Setup) -> Result<Runtime, BenchEr
     let runtime = Runtime::start_spinning("bench-routers", setup.spin)?;
     let names: Vec<String> = topology.routers().map(|r| r.name.clone()).collect();
     let id = |name: &str| 100 + names.iter().position(|n| n == name).unwrap_or(0) as u64;
-    trellis_net::plan::start_routers(
+    let started = trellis_net::plan::start_routers(
         &runtime,
         topology,
         |name| router_config(name, id(name), setup),
         SETUP_TIMEOUT,
-    )?;
-    Ok(runtime)
+    );
+    match started {
+        Err(e @ NetError::Listen { .. }) if in_use(&e) => Err(BenchError::Failed(format!(
+            "{e}: if the topology's routers are running already (`trellis up`), add \
+             --routers-running"
+        ))),
+        started => Ok(started.map(|_| runtime)?),
+    }
+}
+
+fn in_use(e: &NetError) -> bool {
+    matches!(e, NetError::Listen { error, .. } if error.kind() == std::io::ErrorKind::AddrInUse)
 }
 
 pub(crate) fn ids(list: impl IntoIterator<Item = u32>) -> RoaringBitmap {
