@@ -276,6 +276,20 @@ impl Host {
         }
     }
 
+    /// A refusal on `link` (`what`: of what, `why`: the router's reason), logged within
+    /// the WARN rate limit with the peer it came from.
+    fn warn_refused(&mut self, now: Time, link: LinkId, what: &str, why: &str) {
+        let info = self.router.link_info(link);
+        let via = info.as_ref().map(|l| l.label.clone()).unwrap_or_default();
+        let node = info.and_then(|l| l.peer).map(|p| p.node_name);
+        if let Some(suppressed) = self.warnings.admit(now) {
+            tracing::warn!(
+                host = %self.name, peer = %node.unwrap_or_default(), %via, suppressed,
+                "{what}: {why}"
+            )
+        }
+    }
+
     fn on_link_up(&mut self, link: LinkId) {
         for dialer in &mut self.dialers {
             if matches!(dialer.state, DialState::Up(l) if l == link) {
@@ -377,26 +391,10 @@ impl EventLoop {
                     }
                 }
                 Event::RequestRefused { link, why } => {
-                    let info = h.router.link_info(link);
-                    let via = info.as_ref().map(|l| l.label.clone()).unwrap_or_default();
-                    let node = info.and_then(|l| l.peer).map(|p| p.node_name);
-                    if let Some(suppressed) = h.warnings.admit(now) {
-                        tracing::warn!(
-                            host = %h.name, peer = %node.unwrap_or_default(), %via, suppressed,
-                            "registry request refused: {why}"
-                        )
-                    }
+                    h.warn_refused(now, link, "registry request refused", &why)
                 }
                 Event::ClassRefused { link, why } => {
-                    let info = h.router.link_info(link);
-                    let via = info.as_ref().map(|l| l.label.clone()).unwrap_or_default();
-                    let node = info.and_then(|l| l.peer).map(|p| p.node_name);
-                    if let Some(suppressed) = h.warnings.admit(now) {
-                        tracing::warn!(
-                            host = %h.name, peer = %node.unwrap_or_default(), %via, suppressed,
-                            "refused by the access policy: {why}"
-                        )
-                    }
+                    h.warn_refused(now, link, "refused by the access policy", &why)
                 }
                 Event::LinkClosed { link, reason } => {
                     let host_name = h.name.clone();
