@@ -102,25 +102,57 @@ fn next_message(node: &Node) -> trellis_net::Message {
     }
 }
 
-/// The watcher sends a radio message and waits until the spy has it: whatever the
-/// network routed to the spy before is in front of it.
+/// Whether `message` is a radio message saying `word`.
+fn says(message: &trellis_net::Message, radio_ids: &RoaringBitmap, word: &[u8]) -> bool {
+    message.ids().all(|id| radio_ids.contains(id))
+        && message.payload().windows(word.len()).any(|w| w == word)
+}
+
+/// The watcher talks on the radio until the spy hears it: before that, the watcher's node
+/// may not know yet that anyone wants the radio, and drops what it sends.
+fn until_the_spy_hears_the_radio(
+    watcher: &mut RtiAmbassador,
+    spy: &Node,
+    radio_ids: &RoaringBitmap,
+) {
+    let radio = watcher.interaction_class_handle("Radio").unwrap();
+    let text = watcher.parameter_handle(radio, "Text").unwrap();
+    let deadline = Instant::now() + WAIT;
+    loop {
+        assert!(Instant::now() < deadline, "the spy never heard the radio");
+        watcher
+            .send_interaction(radio, &[(text, b"hello".as_slice())], b"")
+            .unwrap();
+        let heard = spy.recv_timeout(Duration::from_millis(50)).unwrap();
+        if heard.is_some_and(|m| says(&m, radio_ids, b"hello")) {
+            return;
+        }
+    }
+}
+
+/// The watcher says `word` on the radio and waits until the spy has it: whatever the
+/// network routed to the spy before is in front of it. Returns the messages before it that
+/// are not radio messages.
 fn sentinel(
     watcher: &mut RtiAmbassador,
     spy: &Node,
     radio_ids: &RoaringBitmap,
+    word: &[u8],
 ) -> Vec<trellis_net::Message> {
     let radio = watcher.interaction_class_handle("Radio").unwrap();
     let text = watcher.parameter_handle(radio, "Text").unwrap();
     watcher
-        .send_interaction(radio, &[(text, b"over".as_slice())], b"")
+        .send_interaction(radio, &[(text, word)], b"")
         .unwrap();
     let mut before = Vec::new();
     loop {
         let message = next_message(spy);
-        if message.ids().all(|id| radio_ids.contains(id)) {
+        if says(&message, radio_ids, word) {
             return before;
         }
-        before.push(message);
+        if !message.ids().all(|id| radio_ids.contains(id)) {
+            before.push(message);
+        }
     }
 }
 
@@ -160,8 +192,8 @@ fn rights_hold(pki: &Pki, watcher_at: &Endpoint, tank_at: &Endpoint, tank_host: 
     watcher
         .subscribe_object_class_attributes(vehicle, &[name])
         .unwrap();
-    // The spy's interest is in place once the first radio message reaches it.
-    sentinel(&mut watcher, &spy, &radio_ids);
+    // The spy's interest is in place once a radio message reaches it.
+    until_the_spy_hears_the_radio(&mut watcher, &spy, &radio_ids);
 
     // The tank's updates reach the watcher, and not the spy.
     let tank_1 = tank.register_object_instance(ground).unwrap();
@@ -183,7 +215,7 @@ fn rights_hold(pki: &Pki, watcher_at: &Endpoint, tank_at: &Endpoint, tank_host: 
             }
         }
     }
-    let leaked = sentinel(&mut watcher, &spy, &radio_ids);
+    let leaked = sentinel(&mut watcher, &spy, &radio_ids, b"over-and-out");
     assert!(
         leaked.is_empty(),
         "the spy received {} vehicle frames",
