@@ -7,7 +7,19 @@
 #   lib/librti1516e.so.1.0.0   stripped, RUNPATH $ORIGIN; its debug info in lib/.debug/
 #   lib/libfedtime1516e.so.1.0.0
 #   lib/cmake/RTI1516e, lib/cmake/Trellis, lib/pkgconfig
+#   share/trellis/foms         the standard MIM and the demo FOM (TRELLIS_FOM_DIR, fomdir)
+#   bin/trellis                the router and tools, when TRELLIS_CLI_BINARY names it
 include(CMakePackageConfigHelpers)
+
+set(TRELLIS_FOM_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/trellis/foms)
+install(FILES ${TRELLIS_REPO_ROOT}/foms/HLAstandardMIM.xml ${TRELLIS_REPO_ROOT}/foms/trellis-demo.xml
+  DESTINATION ${TRELLIS_FOM_INSTALL_DIR})
+# The `trellis` binary a federate needs to run a router: built by cargo (scripts/cpp-install
+# names it), installed beside the libraries.
+set(TRELLIS_CLI_BINARY "" CACHE FILEPATH "The trellis binary to install into bin/ (none: not installed)")
+if(TRELLIS_CLI_BINARY)
+  install(PROGRAMS ${TRELLIS_CLI_BINARY} DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME trellis)
+endif()
 
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/RTI DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # Many federates' build files say -I$PREFIX/include/rti1516e (OpenRTI's layout): a relative
@@ -61,7 +73,7 @@ set(TRELLIS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/RTI1516e)
 install(EXPORT RTI1516eTargets NAMESPACE RTI1516e:: DESTINATION ${TRELLIS_CMAKE_DIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/RTI1516eConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/RTI1516eConfig.cmake INSTALL_DESTINATION ${TRELLIS_CMAKE_DIR}
-  PATH_VARS CMAKE_INSTALL_LIBDIR)
+  PATH_VARS CMAKE_INSTALL_LIBDIR TRELLIS_FOM_INSTALL_DIR)
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/RTI1516eConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/RTI1516eConfig.cmake

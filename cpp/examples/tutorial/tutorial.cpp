@@ -25,6 +25,12 @@
 
 using namespace rti1516e;
 
+// Built outside the repository, name the demo FOM's path (-DTRELLIS_DEMO_FOM="..."; an
+// install puts it in $PREFIX/share/trellis/foms) or pass --fom FILE.
+#ifndef TRELLIS_DEMO_FOM
+#define TRELLIS_DEMO_FOM "trellis-demo.xml"
+#endif
+
 namespace {
 
 typedef std::chrono::steady_clock Clock;
