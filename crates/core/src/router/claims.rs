@@ -39,8 +39,7 @@ impl Router {
         binding: &Binding,
         role: Role,
     ) -> Option<String> {
-        let router_link = matches!(binding, Binding::Trunk) || role == Role::Peer;
-        if !router_link || !self.config.require_router_identity {
+        if !super::link::is_router_binding(binding, role) || !self.config.require_router_identity {
             return None;
         }
         match &self.link(slot).identity {
@@ -58,12 +57,16 @@ impl Router {
 
     /// Why a registry request that arrived on `slot` may not go on: a certified federate's
     /// link asking for another node, or what the access policy does not allow.
-    pub(super) fn refuse_request(&self, slot: Slot, frame: &ManageFrame) -> Option<String> {
+    pub(super) fn refuse_request(
+        &self,
+        slot: Slot,
+        frame: &ManageFrame,
+        request: &Request,
+    ) -> Option<String> {
         let link = self.link(slot);
-        let request = Request::decode(&frame.body).ok()?; // the registry answers malformed ones
         let role = link.identity.as_ref().map(|i| i.role);
         if role == Some(super::IdentityRole::Federate) {
-            if let Some(why) = Self::refuse_forged(link, frame, &request) {
+            if let Some(why) = Self::refuse_forged(link, frame, request) {
                 return Some(why);
             }
         }
@@ -74,7 +77,7 @@ impl Router {
         }
         let policy = self.config.policy.as_ref()?;
         let asker = link.identity.as_ref().map(|i| i.name.as_str());
-        let (action, federation) = match &request {
+        let (action, federation) = match request {
             Request::Create { federation, .. } => (Action::Create, federation),
             Request::Join {
                 federation,
@@ -117,18 +120,18 @@ impl Router {
     /// The answer to a `Request::ClassRights` that came on a federate's link (from the
     /// local application it goes on toward the next router, and at the registry's
     /// process means that application, which no policy limits).
-    pub(super) fn answer_class_rights(&self, slot: Slot, frame: &ManageFrame) -> Option<Response> {
+    pub(super) fn answer_class_rights(&self, slot: Slot, request: &Request) -> Option<Response> {
         let link = self.link(slot);
         if link.is_app() {
             return None;
         }
-        let Ok(Request::ClassRights { federation }) = Request::decode(&frame.body) else {
+        let Request::ClassRights { federation } = request else {
             return None;
         };
         let rights = match &self.config.policy {
             Some(policy) if !link.is_from_router() => {
                 let asker = link.identity.as_ref().map(|i| i.name.as_str());
-                policy.class_rights(asker, &federation)
+                policy.class_rights(asker, federation)
             }
             _ => ClassRights::default(),
         };

@@ -41,6 +41,12 @@ pub(crate) struct Expectation {
     pub clique: String,
 }
 
+/// Whether a link bound as `binding` whose far side said `role` is a router's by its hello:
+/// it carries every federation, or it is a clique peer's.
+pub(crate) fn is_router_binding(binding: &Binding, role: Role) -> bool {
+    matches!(binding, Binding::Trunk) || role == Role::Peer
+}
+
 /// Which federations a link carries.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Binding {
@@ -136,8 +142,7 @@ impl Link {
     /// federation, a clique peer's, or one whose certificate says router. What comes on it
     /// was checked at the router where it entered the network.
     pub(crate) fn is_from_router(&self) -> bool {
-        matches!(self.binding, Binding::Trunk)
-            || self.role == Role::Peer
+        is_router_binding(&self.binding, self.role)
             || self.identity.as_ref().map(|i| i.role) == Some(super::IdentityRole::Router)
     }
 

@@ -126,20 +126,15 @@ impl Router {
                     frame.asker = link.identity.as_ref().map(|i| i.name.clone());
                 }
                 let asker = link.id;
-                if let Some(rights) = self.answer_class_rights(slot, &frame) {
-                    return self.reply(now, asker, &frame, rights);
-                }
-                if let Some(why) = self.refuse_request(slot, &frame) {
-                    self.stats.requests_refused += 1;
-                    self.events.push_back(Event::RequestRefused {
-                        link: asker,
-                        why: why.clone(),
-                    });
-                    let response = Response::Error {
-                        kind: ErrorKind::NotPermitted,
-                        message: why,
-                    };
-                    return self.reply(now, asker, &frame, response);
+                // Decoded once for the checks here; one that does not decode goes on, and the
+                // registry answers it as malformed.
+                if let Ok(request) = Request::decode(&frame.body) {
+                    if let Some(rights) = self.answer_class_rights(slot, &request) {
+                        return self.reply(now, asker, &frame, rights);
+                    }
+                    if let Some(why) = self.refuse_request(slot, &frame, &request) {
+                        return self.refuse(now, asker, &frame, why);
+                    }
                 }
                 self.forward_request(now, Some(asker), frame)
             }
@@ -251,6 +246,21 @@ impl Router {
                 .encode(|out| DataFrame::encode(out, &header, &[FEDERATION_CONTROL_ID], &payload));
             self.originate_broadcast(now, fed, DataFrame::from_validated(frame));
         }
+    }
+
+    /// Refuse `request` where it entered, saying why: counted, told (`Event::RequestRefused`)
+    /// and answered with `ErrorKind::NotPermitted`.
+    fn refuse(&mut self, now: Time, asker: LinkId, request: &ManageFrame, why: String) {
+        self.stats.requests_refused += 1;
+        self.events.push_back(Event::RequestRefused {
+            link: asker,
+            why: why.clone(),
+        });
+        let response = Response::Error {
+            kind: ErrorKind::NotPermitted,
+            message: why,
+        };
+        self.reply(now, asker, request, response);
     }
 
     fn reply(&mut self, now: Time, asker: LinkId, request: &ManageFrame, response: Response) {
