@@ -1,6 +1,7 @@
 //! Federation executions and their members: create and destroy, join and resign, reserved
 //! object instance names, and the liveness of the nodes federates sit behind.
 
+use super::quota::Holder;
 use super::{
     error, unknown, Departure, ErrorKind, FederateRecord, FederationEvent, FederationRecord,
     Registry, Response, MAX_FEDERATES, MAX_FEDERATIONS, MAX_RESERVED_NAMES,
@@ -58,18 +59,19 @@ impl Registry {
         Response::Destroyed
     }
 
-    /// joinFederationExecution from a federate behind node `origin` with an object model
-    /// (fingerprint, modules): the federation's, or the federation's extended by additional
-    /// modules (1516.1-2010 §4.9), which every member then takes on. The name must be free.
+    /// joinFederationExecution from a federate behind node `origin`, whose link proved
+    /// `asker` (if any), with an object model (fingerprint, modules): the federation's, or
+    /// the federation's extended by additional modules (1516.1-2010 §4.9), which every
+    /// member then takes on. The name must be free.
     pub(super) fn join(
         &mut self,
-        origin: NodeId,
+        (origin, asker): (NodeId, Option<&str>),
         federation: String,
         federate_name: String,
         federate_type: String,
         (fingerprint, modules): (u64, Vec<String>),
     ) -> Response {
-        if let Some(refusal) = self.join_refusal(origin, &federation) {
+        if let Some(refusal) = self.join_refusal(Holder::of(origin, asker), &federation) {
             return refusal;
         }
         let Some(record) = self.federations.get_mut(&federation) else {
@@ -109,7 +111,7 @@ impl Registry {
                 name: federate_name.clone(),
                 kind: federate_type.clone(),
                 node: Some(origin),
-                identity: self.asker.clone(),
+                identity: asker.map(str::to_owned),
             },
         );
         if extends {

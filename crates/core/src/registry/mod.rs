@@ -202,8 +202,6 @@ pub struct Registry {
     epoch: u64,
     /// What one node or identity may hold (`quota.rs`).
     limits: RegistryLimits,
-    /// The certificate name the request being handled came under (`handle_as`).
-    asker: Option<String>,
 }
 
 fn error(kind: ErrorKind, message: String) -> Response {
@@ -231,7 +229,6 @@ impl Registry {
             next_expiry: Time::ZERO,
             epoch: 0,
             limits: RegistryLimits::default(),
-            asker: None,
         }
     }
 
@@ -346,13 +343,6 @@ impl Registry {
     /// Act on a request from `origin` whose first router proved its link to be `asker`
     /// (`ManageFrame::asker`), and answer it.
     pub fn handle_as(&mut self, origin: NodeId, asker: Option<&str>, request: Request) -> Response {
-        self.asker = asker.map(str::to_owned);
-        let response = self.dispatch(origin, request);
-        self.asker = None;
-        response
-    }
-
-    fn dispatch(&mut self, origin: NodeId, request: Request) -> Response {
         if let Some((federation, federate)) = request.acts_for() {
             if let Some(refusal) = self.refuse_acting_for_another(origin, federation, federate) {
                 return refusal;
@@ -365,7 +355,7 @@ impl Registry {
                 modules,
                 time_representation,
             } => self.create_by(
-                origin,
+                (origin, asker),
                 federation,
                 fingerprint,
                 modules,
@@ -379,7 +369,7 @@ impl Registry {
                 fingerprint,
                 modules,
             } => self.join(
-                origin,
+                (origin, asker),
                 federation,
                 federate_name,
                 federate_type,
@@ -430,7 +420,7 @@ impl Registry {
                 epoch,
                 after,
             } => self.replay(&federation, epoch, after),
-            Request::Reclaim(reclaim) => self.reclaim(origin, *reclaim),
+            Request::Reclaim(reclaim) => self.reclaim((origin, asker), *reclaim),
             // Only the registry's own process asks it: a federate's first router answers.
             Request::ClassRights { .. } => Response::ClassRights(Default::default()),
             Request::Modules { federation } => match self.federations.get(&federation) {

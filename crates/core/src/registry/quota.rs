@@ -36,6 +36,14 @@ impl fmt::Display for Holder {
 }
 
 impl Holder {
+    /// Whom a request from `origin`, whose link proved `asker` (if any), counts against.
+    pub(super) fn of(origin: NodeId, asker: Option<&str>) -> Holder {
+        match asker {
+            Some(name) => Holder::Identity(name.to_owned()),
+            None => Holder::Node(origin),
+        }
+    }
+
     fn holds(&self, federate: &FederateRecord) -> bool {
         match self {
             Holder::Identity(name) => federate.identity.as_ref() == Some(name),
@@ -77,26 +85,18 @@ impl Registry {
         self.limits
     }
 
-    /// Who the request being handled from `origin` counts against.
-    fn holder(&self, origin: NodeId) -> Holder {
-        match &self.asker {
-            Some(name) => Holder::Identity(name.clone()),
-            None => Holder::Node(origin),
-        }
-    }
-
-    /// createFederationExecution for node `origin`, within its holder's limit; the
-    /// federation remembers its creator.
+    /// createFederationExecution for node `origin`, whose link proved `asker` (if any),
+    /// within its holder's limit; the federation remembers its creator.
     pub(super) fn create_by(
         &mut self,
-        origin: NodeId,
+        (origin, asker): (NodeId, Option<&str>),
         federation: String,
         fingerprint: u64,
         modules: Vec<String>,
         time_representation: String,
     ) -> Response {
         // An existing name is refused as such, whatever the creator holds.
-        let holder = self.holder(origin);
+        let holder = Holder::of(origin, asker);
         if !self.federations.contains_key(&federation) {
             if let Some(refusal) = self.creation_refusal(&holder) {
                 return refusal;
@@ -131,14 +131,12 @@ impl Registry {
         })
     }
 
-    /// Why the holder of a join from `origin` may not join another federate to
-    /// `federation`, if it may not. An unknown federation is left to `join` to refuse as
-    /// such.
-    pub(super) fn join_refusal(&self, origin: NodeId, federation: &str) -> Option<Response> {
+    /// Why `holder` may not join another federate to `federation`, if it may not. An
+    /// unknown federation is left to `join` to refuse as such.
+    pub(super) fn join_refusal(&self, holder: Holder, federation: &str) -> Option<Response> {
         if !self.federations.contains_key(federation) {
             return None;
         }
-        let holder = self.holder(origin);
         let limit = self.limits.federates_per_node;
         // A walk over every federate: joins are rare next to the data they enable, and the
         // per-node limits keep the registry small enough for it.

@@ -66,7 +66,11 @@ use std::collections::BTreeMap;
 
 impl Registry {
     /// A federate of an earlier incarnation asks to be a member again.
-    pub(super) fn reclaim(&mut self, origin: NodeId, reclaim: Reclaim) -> Response {
+    pub(super) fn reclaim(
+        &mut self,
+        (origin, asker): (NodeId, Option<&str>),
+        reclaim: Reclaim,
+    ) -> Response {
         if let Some(snapshot) = self.already_member(origin, &reclaim) {
             return Response::Reclaimed {
                 snapshot,
@@ -90,7 +94,7 @@ impl Registry {
         if !record.seeded {
             record.seed(&reclaim, now);
         }
-        record.confirm((origin, self.asker.clone()), &reclaim, now);
+        record.confirm((origin, asker.map(str::to_owned)), &reclaim, now);
         let names_lost = record.merge_names(reclaim.federate, &reclaim.reserved);
         record.merge_sync_points(&reclaim);
         let federation = reclaim.federation;
