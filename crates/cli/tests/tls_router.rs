@@ -163,14 +163,7 @@ struct Process {
 
 impl Process {
     fn start(args: &[&str]) -> Process {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-            .arg("router")
-            .args(args)
-            .env("TRELLIS_LOG", "error")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("trellis runs");
+        let mut child = common::router::spawn(args);
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

@@ -10,16 +10,21 @@ pub struct RouterProcess {
     pub endpoints: Vec<Endpoint>,
 }
 
+/// `trellis router ARGS` with its stdout piped and errors-only logging.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .arg("router")
+        .args(args)
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("trellis runs")
+}
+
 impl RouterProcess {
     pub fn start(args: &[&str]) -> RouterProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-            .arg("router")
-            .args(args)
-            .env("TRELLIS_LOG", "error")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("trellis runs");
+        let mut child = spawn(args);
         let stdout = child.stdout.take().expect("stdout is piped");
         let mut lines = BufReader::new(stdout).lines();
         let listens = args.iter().filter(|a| **a == "--listen").count();
