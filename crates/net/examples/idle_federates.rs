@@ -7,6 +7,9 @@
 //! `IDLE_FEDERATES=200 IDLE_SECONDS=10 IDLE_DRIVER=thread|direct cargo run --release -p
 //! trellis-net --example idle_federates`
 
+mod common;
+
+use common::setting;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,13 +21,6 @@ use trellis_net::{Endpoint, HostConfig, NodeConfig, Runtime};
 
 const DEMO: &str = include_str!("../../../foms/trellis-demo.xml");
 const FEDERATION: &str = "Idle";
-
-fn setting(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// This process's CPU time so far (user + system), from /proc/self/stat.
 fn cpu_time() -> Duration {

@@ -11,7 +11,10 @@
 //!
 //! `SLOW_DRIP_CONNECTIONS=4000 cargo run --release -p trellis-net --example slow_drip`
 
+mod common;
+
 use bytes::BytesMut;
+use common::setting;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::sync::Arc;
@@ -29,13 +32,6 @@ const SOURCES: usize = 32;
 /// A dripping connection: its socket, what it received, and once closed, why and when
 /// (since the first connection opened).
 type Drip = (TcpStream, BytesMut, Option<(String, Duration)>);
-
-fn setting(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// This process's resident memory in KiB, from /proc/self/status.
 fn rss_kib() -> u64 {

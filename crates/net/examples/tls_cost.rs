@@ -5,6 +5,9 @@
 //!
 //! `cargo run --release -p trellis-net --example tls_cost`
 
+mod common;
+
+use common::setting;
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
 use roaring::RoaringBitmap;
 use std::path::{Path, PathBuf};
@@ -18,13 +21,6 @@ use trellis_net::{Endpoint, HostConfig, Node, NodeConfig, Runtime};
 
 const FEDERATION: &str = "TlsCost";
 const WAIT: Duration = Duration::from_secs(10);
-
-fn setting(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// A CA and certificates for the router and the two nodes, written into `dir`.
 fn certificates(dir: &Path) -> [TlsConfig; 3] {
