@@ -1,0 +1,415 @@
+//! Object management (IEEE 1516.1-2010 §6): instance names, registration and its
+//! announcement, updates, deletions, interactions and update requests.
+
+use super::layout::{DISCOVERY_CELL, REQUEST_CELL};
+use super::message::{Outgoing, MAX_VALUES};
+use super::send::Stamping;
+use super::{preferences, Federate, FederateError, ObjectId, Plain, Region, Value};
+use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle};
+use crate::wire::{LatestKey, TransportClass};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+impl Federate {
+    /// Whether an application may reserve `name`: the RTI's own names begin "HLA", and
+    /// updates carry the default ones (`HLAobject_F_N`) as a mark, not as text, so a
+    /// reserved name must never equal one.
+    pub fn check_reservable_name(name: &str) -> Result<(), FederateError> {
+        if name.is_empty() || name.starts_with("HLA") {
+            return Err(FederateError::IllegalName(name.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// A name the registry reserved for this federate.
+    pub fn name_reserved(&mut self, name: &str) {
+        self.reserved_names.insert(name.to_owned());
+    }
+
+    /// releaseObjectInstanceName's check (IEEE 1516.1-2010 §6.5, §6.7): every name must be
+    /// reserved by this federate (ObjectInstanceNameNotReserved names the first that is not).
+    pub fn check_names_reserved<'a>(
+        &self,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), FederateError> {
+        match names
+            .into_iter()
+            .find(|n| !self.reserved_names.contains(*n))
+        {
+            Some(name) => Err(FederateError::ObjectInstanceNameNotReserved(
+                name.to_owned(),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    pub fn name_released(&mut self, name: &str) {
+        self.reserved_names.remove(name);
+    }
+
+    /// Register an instance of a published class. No round trip: its id is this
+    /// federate's handle and a local number. A name must have been reserved first.
+    pub fn register_object_instance(
+        &mut self,
+        class: ObjectClassHandle,
+        name: Option<&str>,
+        time: u64,
+    ) -> Result<ObjectId, FederateError> {
+        if self
+            .published_objects
+            .get(&class)
+            .is_none_or(BTreeSet::is_empty)
+        {
+            return Err(FederateError::ObjectClassNotPublished(
+                self.class_name(class),
+            ));
+        }
+        let object = ObjectId::new(self.handle, self.next_local);
+        // A default name is not stored: it follows from the id.
+        let name: Option<Arc<str>> = match name {
+            Some(name) => {
+                if !self.reserved_names.contains(name) {
+                    return Err(FederateError::ObjectInstanceNameNotReserved(
+                        name.to_owned(),
+                    ));
+                }
+                if self.used_names.contains(name) {
+                    return Err(FederateError::ObjectInstanceNameInUse(name.to_owned()));
+                }
+                Some(Arc::from(name))
+            }
+            None => None,
+        };
+        self.next_local += 1;
+        if let Some(name) = &name {
+            self.used_names.insert(name.clone());
+        }
+        self.announce_registration(object, class, name.as_deref(), time);
+        self.took_registration(object, class, name);
+        self.advisories_stale();
+        Ok(object)
+    }
+
+    /// Tell the subscribers of `class` (and its superclasses) without regions that `object`
+    /// exists; those with regions discover it by its updates (`on_register`). `name`:
+    /// `None` for the default.
+    pub(super) fn announce_registration(
+        &mut self,
+        object: ObjectId,
+        class: ObjectClassHandle,
+        name: Option<&str>,
+        time: u64,
+    ) {
+        let ids = vec![self.layouts.object_id(class, DISCOVERY_CELL)];
+        let outgoing = Plain::Register { object, name };
+        self.send(ids, TransportClass::Reliable, class.0, time, &[], outgoing);
+    }
+
+    /// Ask the owners of instances of `class` (and subclasses) to announce them again: a
+    /// federate that subscribes after an instance was registered discovers it (IEEE
+    /// 1516.1-2010 §6.9) without waiting for its next update. A class request with no
+    /// attributes is this discovery request.
+    pub(super) fn request_registrations(&mut self, class: ObjectClassHandle) {
+        let ids: Vec<u32> = self
+            .model
+            .object_descendants(class)
+            .into_iter()
+            .map(|d| self.layouts.object_id(d, REQUEST_CELL))
+            .collect();
+        self.send_registration_request(class, ids);
+    }
+
+    /// Ask the publishers of exactly `class` (not its subclasses') to announce their
+    /// instances of it again (`rediscovery.rs`).
+    pub(super) fn request_registrations_of(&mut self, class: ObjectClassHandle) {
+        let ids = vec![self.layouts.object_id(class, REQUEST_CELL)];
+        self.send_registration_request(class, ids);
+    }
+
+    fn send_registration_request(&mut self, class: ObjectClassHandle, ids: Vec<u32>) {
+        let outgoing = Plain::Request {
+            object: None,
+            attributes: &[],
+        };
+        self.send(ids, TransportClass::Reliable, class.0, 0, &[], outgoing);
+    }
+
+    /// Send new values of owned attributes. Reliable and best-effort attributes travel
+    /// apart unless `transport` overrides the object model for all of them.
+    #[allow(clippy::too_many_arguments)] // the HLA service's arguments, plus region and transport
+    pub fn update_attribute_values<V: AsRef<[u8]>>(
+        &mut self,
+        object: ObjectId,
+        values: &[(AttributeHandle, V)],
+        tag: &[u8],
+        time: u64,
+        region: Option<&Region>,
+        transport: Option<TransportClass>,
+    ) -> Result<(), FederateError> {
+        // The one look-up of the instance: class, name and ownership are in its entry.
+        let owned = self.instances.get(object).filter(|i| i.kept);
+        let Some(owned) = owned else {
+            return Err(self.not_kept(object, values.first().map(|(a, _)| *a)));
+        };
+        let class = owned.class;
+        if values.len() > MAX_VALUES {
+            return Err(FederateError::TooManyValues(values.len()));
+        }
+        let attributes = || values.iter().map(|(a, _)| a);
+        self.check_attributes(class, attributes())?;
+        if let Some(missing) = attributes().find(|a| !self.publishes(class, **a)) {
+            return Err(FederateError::AttributeNotPublished {
+                class: self.class_name(class),
+                attribute: self.model.attribute(*missing).name.clone(),
+            });
+        }
+        if let Some(a) = attributes().find(|a| !self.owned_by_me(owned, **a)) {
+            return Err(self.not_kept(object, Some(*a)));
+        }
+        if let Some(region) = region {
+            self.layouts.object(class).validate(region)?;
+        }
+        // Keep-latest attributes go in their own message, keyed by the instance with one
+        // mask bit per attribute position (past 64 positions they cannot be keyed). The
+        // positions are the instance attributes' (available ones, then an implicit
+        // privilege that no update names).
+        let keyed_bits: Vec<(u32, u64)> = if self.may_keep_latest() {
+            let positions = self.instance_attributes(class);
+            values
+                .iter()
+                .filter_map(|(a, _)| {
+                    let position = positions.binary_search(a).ok()?;
+                    (position < 64 && self.is_keep_latest(class, *a))
+                        .then_some((a.0, 1u64 << position))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // The caller's override, else the federate's change (requestAttributeTransportation
+        // TypeChange), else the object model's.
+        let changed = self.preferences.attribute_transports(object);
+        let transport_of = |a: AttributeHandle| {
+            transport.unwrap_or_else(|| {
+                (changed.and_then(|c| c.get(&a).copied())).unwrap_or_else(|| {
+                    preferences::model_transport(self.model.attribute(a).transportation.reliable)
+                })
+            })
+        };
+        let bit_of = |a: u32| keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b);
+        // A time-stamped update whose attributes prefer different orders goes out as one
+        // message per order (`preferences`); the others never look.
+        let split_order = self.sending_time_stamp.is_some()
+            && self.preferences.any_attribute_prefers_receive(object);
+        let orders: &[bool] = if split_order {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let preferences = &self.preferences;
+        let prefers_receive =
+            |a: u32| preferences.attribute_prefers_receive(object, AttributeHandle(a));
+        // One message per transport, and the keep-latest attributes apart; most updates are
+        // one message. The instance's name is borrowed, not copied: the encoding buffer and
+        // the queue are other fields of the federate.
+        let name = owned.name.as_deref();
+        let mut part: Vec<Value<'_>> = reuse_buffer(std::mem::take(&mut self.part_buffer));
+        for transport in [TransportClass::Reliable, TransportClass::BestEffort] {
+            for (keyed, &receive_ordered) in [false, true]
+                .into_iter()
+                .flat_map(|k| orders.iter().map(move |o| (k, o)))
+            {
+                part.clear();
+                part.extend(
+                    values
+                        .iter()
+                        .map(|(a, v)| (a.0, v.as_ref()))
+                        .filter(|(a, _)| {
+                            transport_of(AttributeHandle(*a)) == transport
+                                && bit_of(*a).is_some() == keyed
+                                && (!split_order || prefers_receive(*a) == receive_ordered)
+                        }),
+                );
+                if part.is_empty() {
+                    continue;
+                }
+                let latest = keyed.then(|| LatestKey {
+                    key: object.0,
+                    attributes: part
+                        .iter()
+                        .filter_map(|(a, _)| bit_of(*a))
+                        .fold(0, |mask, bit| mask | bit),
+                });
+                let sending = (!receive_ordered).then_some(self.sending_time_stamp);
+                let stamp = Stamping::of(
+                    sending.flatten(),
+                    self.sending_serial,
+                    time,
+                    transport,
+                    latest,
+                );
+                let outgoing = Outgoing::Update {
+                    object,
+                    name,
+                    region,
+                    values: &part,
+                };
+                let header = stamp.header(self.handle, class.0, tag);
+                let payload = Self::encode(&mut self.encode_buf, &header, &outgoing);
+                let mut ids = self.spare_ids.pop().unwrap_or_default();
+                self.layouts.object_ids_into(class, region, &mut ids);
+                self.actions.push_back(stamp.publish(ids, payload));
+            }
+        }
+        self.part_buffer = reuse_buffer(part);
+        self.stats.updates_sent += 1;
+        Ok(())
+    }
+
+    pub fn delete_object_instance(
+        &mut self,
+        object: ObjectId,
+        tag: &[u8],
+        time: u64,
+    ) -> Result<(), FederateError> {
+        self.check_delete_privilege(object)?;
+        let owned = self.forget_instance(object).filter(|i| i.kept);
+        let Some(owned) = owned else {
+            return Err(FederateError::ObjectInstanceNotKnown(object));
+        };
+        if let Some(name) = &owned.name {
+            self.used_names.remove(name);
+        }
+        self.regions.forget_object(object);
+        self.preferences.forget_object(object);
+        self.advisories_stale();
+        let ids = self.layouts.object_ids(owned.class, None);
+        // A keyed removal makes the routers' caches forget the instance's values.
+        let latest = self.class_keeps_latest(owned.class).then_some(LatestKey {
+            key: object.0,
+            attributes: 0,
+        });
+        self.send_keyed(
+            ids,
+            TransportClass::Reliable,
+            owned.class.0,
+            time,
+            tag,
+            Plain::Delete { object },
+            latest,
+        );
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)] // the HLA service's arguments, plus region and transport
+    pub fn send_interaction<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+        tag: &[u8],
+        time: u64,
+        region: Option<&Region>,
+        transport: Option<TransportClass>,
+    ) -> Result<(), FederateError> {
+        let info = self.model.interaction_class(class);
+        if !self.published_interactions.contains(&class) {
+            return Err(FederateError::InteractionClassNotPublished(
+                info.qualified_name.clone(),
+            ));
+        }
+        if parameters.len() > MAX_VALUES {
+            return Err(FederateError::TooManyValues(parameters.len()));
+        }
+        for (p, _) in parameters {
+            let defined = (p.0 as usize) < self.model.counts().parameters
+                && self
+                    .model
+                    .is_interaction_subclass(class, self.model.parameter(*p).class);
+            if !defined {
+                return Err(FederateError::InteractionParameterNotDefined {
+                    class: info.qualified_name.clone(),
+                    parameter: format!("#{}", p.0),
+                });
+            }
+        }
+        if let Some(region) = region {
+            self.layouts.interaction(class).validate(region)?;
+        }
+        let transport = transport
+            .or_else(|| self.preferences.interaction_transport(class))
+            .unwrap_or_else(|| preferences::model_transport(info.transportation.reliable));
+        let ids = self.layouts.interaction_ids(class, region);
+        let values: Vec<(u32, &[u8])> = parameters.iter().map(|(p, v)| (p.0, v.as_ref())).collect();
+        self.send(
+            ids,
+            transport,
+            class.0,
+            time,
+            tag,
+            Outgoing::Interaction {
+                region,
+                values: &values,
+            },
+        );
+        self.stats.interactions_sent += 1;
+        Ok(())
+    }
+
+    /// Ask the owner of `object` for current values of `attributes`.
+    pub fn request_object_attribute_value_update(
+        &mut self,
+        object: ObjectId,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), FederateError> {
+        let Some(class) = self.discovered_class(object) else {
+            return Err(FederateError::ObjectInstanceNotKnown(object));
+        };
+        self.check_attributes(class, attributes)?;
+        // The request goes to every class the instance might be registered as.
+        let ids: Vec<u32> = self
+            .model
+            .object_descendants(class)
+            .into_iter()
+            .map(|d| self.layouts.object_id(d, REQUEST_CELL))
+            .collect();
+        let attributes: Vec<u32> = attributes.iter().map(|a| a.0).collect();
+        let outgoing = Plain::Request {
+            object: Some(object),
+            attributes: &attributes,
+        };
+        self.send(ids, TransportClass::Reliable, class.0, 0, tag, outgoing);
+        Ok(())
+    }
+
+    /// Ask the owners of every instance of `class` (and subclasses) for current values.
+    pub fn request_class_attribute_value_update(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), FederateError> {
+        self.check_attributes(class, attributes)?;
+        let ids: Vec<u32> = self
+            .model
+            .object_descendants(class)
+            .into_iter()
+            .map(|d| self.layouts.object_id(d, REQUEST_CELL))
+            .collect();
+        let attributes: Vec<u32> = attributes.iter().map(|a| a.0).collect();
+        let outgoing = Plain::Request {
+            object: None,
+            attributes: &attributes,
+        };
+        self.send(ids, TransportClass::Reliable, class.0, 0, tag, outgoing);
+        Ok(())
+    }
+}
+
+/// An empty vector with `buffer`'s allocation, for elements of another type of the same
+/// size and alignment (collecting in place keeps the allocation): scratch space kept
+/// across calls for elements that borrow from one call.
+fn reuse_buffer<T, U>(mut buffer: Vec<T>) -> Vec<U> {
+    buffer.clear();
+    buffer.into_iter().map(|_| unreachable!()).collect()
+}
