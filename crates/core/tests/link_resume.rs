@@ -142,3 +142,30 @@ fn pipe_is_latest(sim: &Sim, pipe: PipeIndex) -> bool {
     let ends = sim.pipe_nodes(pipe);
     (pipe + 1..sim.pipe_count()).all(|later| sim.pipe_nodes(later) != ends)
 }
+
+/// A trunk breaks while the leaf still declares the subscriber's interest toward the root;
+/// the subscriber (below the leaf) withdraws all of it while the trunk is down, so the leaf
+/// declares nothing when the trunk comes back. The root carried the suspended link's interest
+/// over to the new one, and kept it: a link that came up declaring nothing sent no interest
+/// at all, so nothing said that the old interest was gone. Now the new link's first word is
+/// always what it declares, empty or not.
+#[test]
+fn interest_withdrawn_while_a_link_was_down_is_withdrawn_when_it_comes_back() {
+    for seed in 0..SEEDS {
+        let mut sim = Sim::new(seed, SimConfig::default());
+        let root = sim.add_router("root");
+        let leaf = sim.add_router("leaf");
+        let trunk = sim.connect_parent(leaf, root, "");
+        let subscriber = sim.add_federate("subscriber", FED);
+        sim.connect_parent(subscriber, leaf, FED);
+        sim.run_until_quiet(Duration::from_secs(10)).unwrap();
+        sim.subscribe(subscriber, &RoaringBitmap::from_iter([ID]));
+        sim.run_until_quiet(Duration::from_secs(10)).unwrap();
+        sim.sever(trunk);
+        sim.unsubscribe(subscriber, &RoaringBitmap::from_iter([ID]));
+        sim.run_for(Duration::from_millis(10));
+        sim.redial(trunk);
+        sim.run_until_quiet(Duration::from_secs(30)).unwrap();
+        sim.check_interest(&[FED]).unwrap_or_else(|e| panic!("{e}"));
+    }
+}

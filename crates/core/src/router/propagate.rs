@@ -50,7 +50,10 @@ impl Router {
                     set
                 }
             };
-            if !declared.is_empty() {
+            // Even an empty set goes to another node: if it kept a suspended link from us,
+            // it carries that link's interest over to this one (`Router::adopt`), and only
+            // this Replace says what of it still holds.
+            if !declared.is_empty() || !self.link(slot).is_app() {
                 let federation = self.fed(fed).id;
                 let max = self.max_frame_size;
                 let ranges = ranges_of(&declared);
