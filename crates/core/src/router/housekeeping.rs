@@ -14,6 +14,10 @@
 use super::link::LinkState;
 use super::Router;
 use crate::time::Time;
+use std::time::Duration;
+
+/// Longest a router with nothing to wait for sleeps between housekeeping passes.
+const LONGEST_REST: Duration = Duration::from_secs(60);
 
 impl Router {
     /// Housekeeping runs again within the interval: something it finishes has started.
@@ -30,14 +34,27 @@ impl Router {
         if self.config.hosts_registry || !self.pending_manage.is_empty() {
             return soon;
         }
-        let mut next = self.next_vouch;
+        // A federate node vouches for nobody (its router vouches for it): no wake-up for that.
+        let mut next = if self.vouched_nodes().next().is_some() {
+            self.next_vouch
+        } else {
+            now + LONGEST_REST
+        };
         for link in self.links.iter().flatten().filter(|l| !l.is_app()) {
             if link.state != LinkState::Up || link.received_reliable > link.acked {
                 return soon;
             }
             let config = &link.config;
             if !config.heartbeat_interval.is_zero() {
-                next = next.min(link.last_sent + config.heartbeat_interval);
+                // What this pass queued (a heartbeat, a vouch) goes out when the driver
+                // drains the link, after this: counting from the last drain instead planned
+                // a pass at once, and so a wake-up, after every heartbeat sent.
+                let sent = if link.out.is_empty() {
+                    link.last_sent
+                } else {
+                    now
+                };
+                next = next.min(sent + config.heartbeat_interval);
             }
             if !config.heartbeat_timeout.is_zero() {
                 next = next.min(link.last_received + config.heartbeat_timeout);
