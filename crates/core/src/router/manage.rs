@@ -11,7 +11,7 @@ use super::{Event, LinkId, Router};
 use crate::registry::{ErrorKind, Request, Response, FEDERATION_CONTROL_ID};
 use crate::time::Time;
 use crate::wire::{
-    DataFrame, DataHeader, FederationId, ManageDirection, ManageFrame, NodeId, RegistryRoute,
+    DataFrame, DataHeader, FederationId, ManageDirection, ManageFrame, NodeId, RegistryRoute, Role,
     TransportClass,
 };
 use std::time::Duration;
@@ -24,6 +24,9 @@ const PENDING_TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_DISTANCE: u8 = 64;
 /// Nodes named in one vouch request.
 const VOUCH_CHUNK: usize = 1024;
+/// The request number of a neighbour's notice that the registry does not know this node:
+/// never one of a node's own requests, which count up from 1.
+const VOUCH_NOTICE: u64 = u64::MAX;
 
 pub(crate) struct Pending {
     asker: LinkId,
@@ -141,9 +144,10 @@ impl Router {
             ManageDirection::Reply => {
                 if let Some(pending) = self.pending_manage.remove(&(frame.origin, frame.request)) {
                     self.send_reply(now, pending.asker, frame);
-                } else if frame.origin == self.config.node_id {
+                } else if frame.origin == self.config.node_id && Some(slot) == self.registry_via {
+                    // Only from toward the registry: anyone else could say "unknown" of us.
                     if let Ok(response) = Response::decode(&frame.body) {
-                        self.on_own_answer(&response);
+                        self.on_own_answer(now, &response);
                     }
                 }
             }
@@ -181,7 +185,7 @@ impl Router {
             self.broadcast_registry_events(now);
             match asker {
                 Some(asker) => self.reply(now, asker, &frame, response),
-                None if frame.origin == self.config.node_id => self.on_own_answer(&response),
+                None if frame.origin == self.config.node_id => self.on_own_answer(now, &response),
                 None => {}
             }
             return;
@@ -285,19 +289,20 @@ impl Router {
     }
 
     /// Every `RouterConfig::vouch_interval`: tell the registry which federate nodes are linked to us and
-    /// alive (this node too, if it is one), renewing their membership lease; and, on the
-    /// router that hosts the registry, let it resign whoever's lease ran out.
+    /// alive, renewing their membership lease; and, on the router that hosts the registry,
+    /// let it resign whoever's lease ran out.
+    ///
+    /// A federate node does not vouch for itself: the node at the other end of its link
+    /// (its router, or a clique peer) vouches for it, and tells it when the registry does
+    /// not know it (`relay_unknown`). Each federate vouching for itself too sent the
+    /// registry one request per federate per interval, and the registry looked each up
+    /// among all its federates: quadratic in an idle federation. Only a node hosting the
+    /// registry vouches for itself, without a frame.
     pub(super) fn keep_leases(&mut self, now: Time) {
         if now >= self.next_vouch {
             self.next_vouch = now + self.config.vouch_interval;
-            let mut nodes: Vec<NodeId> = self
-                .links
-                .iter()
-                .flatten()
-                .filter(|l| l.is_up() && matches!(l.binding, super::link::Binding::Federation(_)))
-                .filter_map(|l| l.peer.as_ref().map(|p| p.node_id))
-                .collect();
-            if self.app.is_some() {
+            let mut nodes: Vec<NodeId> = self.vouched_nodes().map(|(_, node)| node).collect();
+            if self.app.is_some() && self.registry.is_some() {
                 nodes.push(self.config.node_id);
             }
             for chunk in nodes.chunks(VOUCH_CHUNK) {
@@ -314,12 +319,50 @@ impl Router {
         }
     }
 
-    /// The registry's answer to a request this router made itself (a vouch).
-    fn on_own_answer(&mut self, response: &Response) {
+    /// The nodes this one vouches for, and their links: those linked to it in a
+    /// federation, up, as its children or clique peers (its parent vouches for it, not the
+    /// other way round).
+    pub(super) fn vouched_nodes(&self) -> impl Iterator<Item = (Slot, NodeId)> + '_ {
+        self.links
+            .iter()
+            .flatten()
+            .filter(|l| l.is_up() && l.role != Role::Parent)
+            .filter(|l| matches!(l.binding, super::link::Binding::Federation(_)))
+            .filter_map(|l| Some((l.id.slot, l.peer.as_ref()?.node_id)))
+    }
+
+    /// The registry's answer to a request this router made itself (a vouch), or a
+    /// neighbour's notice that the registry does not know this node (`relay_unknown`).
+    fn on_own_answer(&mut self, now: Time, response: &Response) {
         if let Response::Vouched { unknown } = response {
             if self.app.is_some() && unknown.contains(&self.config.node_id) {
                 self.events.push_back(Event::NotAMember);
             }
+            self.relay_unknown(now, unknown);
+        }
+    }
+
+    /// Tell each linked node the registry does not know, which we vouched for, so: a
+    /// `Vouched` reply naming it alone, numbered [`VOUCH_NOTICE`], which it takes as the
+    /// answer to a vouch of its own.
+    fn relay_unknown(&mut self, now: Time, unknown: &[NodeId]) {
+        let told: Vec<(Slot, NodeId)> = self
+            .vouched_nodes()
+            .filter(|(_, node)| unknown.contains(node))
+            .collect();
+        for (slot, node) in told {
+            let notice = ManageFrame {
+                direction: ManageDirection::Reply,
+                origin: node,
+                request: VOUCH_NOTICE,
+                asker: None,
+                body: Response::Vouched {
+                    unknown: vec![node],
+                }
+                .encode(),
+            };
+            let bytes = self.encode(|out| notice.encode(out));
+            self.queue_control(now, slot, bytes);
         }
     }
 

@@ -217,3 +217,127 @@ fn a_mesh_routes_to_its_registry_and_reports_when_none_is_reachable() {
         }
     ));
 }
+
+/// An idle federate's node renews its lease (a vouch) and hears the registry's answer;
+/// both are reliable frames, and each side acknowledges them in place of its next heartbeat.
+/// So at rest each side sends one frame per heartbeat interval, as with heartbeats alone (a
+/// separate ack, 100 ms after each, made it half as many again, and as many more wake-ups).
+#[test]
+fn an_idle_member_and_its_router_send_one_frame_per_heartbeat_interval_each_way() {
+    let mut sim = Sim::new(7, SimConfig::default());
+    let root = registry_router(&mut sim, "root");
+    let idle = sim.add_federate("idle", FED);
+    let pipe = sim.connect_parent(idle, root, FED);
+    quiet(&mut sim);
+    let create = Request::Create {
+        federation: FED.into(),
+        fingerprint: 1,
+        modules: vec![],
+        time_representation: "HLAinteger64Time".into(),
+    };
+    assert_eq!(ask(&mut sim, idle, create), Response::Created);
+    assert!(matches!(
+        ask(&mut sim, idle, join(FED, "idle", 1)),
+        Response::Joined { .. }
+    ));
+    sim.run_for(Duration::from_secs(3));
+    let (at_idle, at_root) = sim.pipe_links(pipe);
+    let frames_in = |sim: &Sim, node: usize, link: LinkId| {
+        let info = sim.nodes[node].router.link_info(link).expect("link");
+        info.stats.frames_in
+    };
+    let before = (
+        frames_in(&sim, root, at_root),
+        frames_in(&sim, idle, at_idle),
+    );
+    let window = Duration::from_secs(30);
+    sim.run_for(window);
+    let from_idle = frames_in(&sim, root, at_root) - before.0;
+    let from_root = frames_in(&sim, idle, at_idle) - before.1;
+    let interval = sim.nodes[idle]
+        .router
+        .config()
+        .link_defaults
+        .heartbeat_interval;
+    let beats = window.as_secs() / interval.as_secs();
+    for (side, frames) in [
+        ("the federate's node", from_idle),
+        ("its router", from_root),
+    ] {
+        assert!(
+            (beats - 1..=beats + 1).contains(&frames),
+            "{side} sent {frames} frames in {window:?} at rest: one per heartbeat interval \
+             ({beats}) expected"
+        );
+    }
+    // The vouches went on: the lease (shorter than the window) still holds the federate.
+    assert!(matches!(
+        ask(&mut sim, idle, join(FED, "idle", 1)),
+        Response::Error {
+            kind: ErrorKind::FederateNameInUse,
+            ..
+        }
+    ));
+}
+
+/// A federate node does not vouch for itself; its router does, and when the registry
+/// answers that it does not know the node (it restarted empty), the router tells the node,
+/// which hears `NotAMember` and can reclaim. Nobody but the link toward the registry can
+/// say so.
+#[test]
+fn a_router_tells_its_federate_the_registry_no_longer_knows_it() {
+    let mut sim = Sim::new(8, SimConfig::default());
+    let root = registry_router(&mut sim, "root");
+    let leaf = sim.add_router("leaf");
+    let idle = sim.add_federate("idle", FED);
+    sim.connect_parent(leaf, root, FED);
+    sim.connect_parent(idle, leaf, FED);
+    quiet(&mut sim);
+    let create = Request::Create {
+        federation: FED.into(),
+        fingerprint: 1,
+        modules: vec![],
+        time_representation: "HLAinteger64Time".into(),
+    };
+    assert_eq!(ask(&mut sim, idle, create), Response::Created);
+    assert!(matches!(
+        ask(&mut sim, idle, join(FED, "idle", 1)),
+        Response::Joined { .. }
+    ));
+    let not_a_member =
+        |sim: &Sim| (sim.nodes[idle].events.iter()).any(|e| matches!(e, Event::NotAMember));
+    let vouch = sim.nodes[leaf].router.config().vouch_interval;
+    sim.run_for(vouch * 3);
+    assert!(!not_a_member(&sim), "a member is told nothing");
+    // A forged notice from below the router is not believed: only the link toward the
+    // registry may say the registry does not know us.
+    let notice = crate::wire::ManageFrame {
+        direction: crate::wire::ManageDirection::Reply,
+        origin: sim.node_id(leaf),
+        request: u64::MAX,
+        asker: None,
+        body: Response::Vouched {
+            unknown: vec![sim.node_id(idle)],
+        }
+        .encode(),
+    };
+    let mut bytes = BytesMut::new();
+    notice.encode(&mut bytes);
+    let (_, at_leaf) = sim.pipe_links(1);
+    quiet(&mut sim); // at a frame boundary on the link
+    let now = sim.now();
+    sim.nodes[leaf].router.handle_bytes(now, at_leaf, &bytes);
+    sim.run_for(vouch);
+    assert!(
+        !not_a_member(&sim),
+        "a notice forged by a federate was relayed"
+    );
+    sim.crash(root);
+    sim.restart(root);
+    sim.connect_parent(leaf, root, FED);
+    sim.run_for(vouch * 3);
+    assert!(
+        not_a_member(&sim),
+        "the federate never heard it is no longer a member"
+    );
+}
