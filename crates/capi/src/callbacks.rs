@@ -99,21 +99,16 @@ fn fill(session: &mut Session, wait: Duration, batch: usize) -> Result<(), Failu
             break;
         };
         wait = Duration::ZERO;
-        match &callback {
-            Callback::DiscoverObjectInstance { object, name, .. } => {
-                session.names.learn(*object, name)
-            }
-            Callback::RemoveObjectInstance { object, .. } => session.names.forget(*object),
-            Callback::ConnectionLost { .. } => {
-                // The last callback: the federate is no longer connected (1516.1 §4.4) and
-                // may connect again. Nothing queued behind it is delivered.
-                session.disconnect();
-                session.stash.push_back(callback);
-                break;
-            }
-            _ => {}
+        let lost = matches!(callback, Callback::ConnectionLost { .. });
+        if lost {
+            // The last callback: the federate is no longer connected (1516.1 §4.4) and may
+            // connect again. Nothing queued behind it is delivered.
+            session.disconnect();
         }
         session.stash.push_back(callback);
+        if lost {
+            break;
+        }
     }
     Ok(())
 }

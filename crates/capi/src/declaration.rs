@@ -28,15 +28,6 @@ pub(crate) unsafe fn attribute_list(
         .collect())
 }
 
-/// The attributes of `current` that are not in `removed`: what stays declared when some are
-/// withdrawn (the federate library declares whole sets).
-fn without(current: Vec<AttributeHandle>, removed: &[AttributeHandle]) -> Vec<AttributeHandle> {
-    current
-        .into_iter()
-        .filter(|a| !removed.contains(a))
-        .collect()
-}
-
 /// An update rate designator must name one of the object model's update rates.
 pub(crate) fn check_update_rate(session: &mut Session, rate: Option<&str>) -> Result<(), Failure> {
     let Some(rate) = rate else { return Ok(()) };
@@ -106,13 +97,9 @@ pub extern "C" fn trellis_unpublish_object_class_attributes(
         // SAFETY: header contract.
         let removed = unsafe { attribute_list(attributes, count) }?;
         let class = object_class(object_class_value);
-        let rti = session.joined()?;
-        let remaining = without(rti.federate()?.published_attributes(class), &removed);
-        rti.unpublish_object_class(class)?;
-        if !remaining.is_empty() {
-            rti.publish_object_class_attributes(class, &remaining)?;
-        }
-        Ok(())
+        Ok(session
+            .joined()?
+            .unpublish_object_class_attributes(class, &removed)?)
     })
 }
 
@@ -192,17 +179,9 @@ pub extern "C" fn trellis_unsubscribe_object_class_attributes(
         // SAFETY: header contract.
         let removed = unsafe { attribute_list(attributes, count) }?;
         let class = object_class(object_class_value);
-        let rti = session.joined()?;
-        let federate = rti.federate()?;
-        let remaining = without(federate.subscribed_attributes(class), &removed);
-        let active = !federate.subscribes_object_class_passively(class);
-        let rate = (federate.object_class_update_rate(class)).map(|(name, _)| name.to_owned());
-        rti.unsubscribe_object_class(class)?;
-        if !remaining.is_empty() {
-            subscribe_object_class(rti, class, &remaining, active)?;
-            rti.set_object_class_update_rate(class, rate.as_deref())?;
-        }
-        Ok(())
+        Ok(session
+            .joined()?
+            .unsubscribe_object_class_attributes(class, &removed)?)
     })
 }
 

@@ -3,12 +3,12 @@
 
 use crate::declaration::{attribute_list, interaction_class, object_class};
 use crate::ffi::{put, slice, text, texts, TrellisBytes, TrellisHandleValue};
-use crate::session::{LocalCallback, Session};
+use crate::session::LocalCallback;
 use crate::status::*;
 use crate::time::{TrellisTime, TRELLIS_NO_RETRACTION_HANDLE};
 use crate::{with_session, TrellisRti};
 use std::ffi::c_char;
-use trellis_core::federate::{InstanceName, MessageRetractionHandle, ObjectId};
+use trellis_core::federate::{MessageRetractionHandle, ObjectId};
 use trellis_core::fom::{AttributeHandle, ParameterHandle};
 use trellis_net::rti::RtiError;
 
@@ -157,20 +157,9 @@ pub extern "C" fn trellis_register_object_instance(
             Some(name) => rti.register_object_instance_with_name(class, name)?,
             None => rti.register_object_instance(class)?,
         };
-        learn_registered(session, object, name);
         put(object_out, object.0);
         Ok(())
     })
-}
-
-/// Remember the name of an instance this federate registered (its id's default name,
-/// `HLAobject_F_N`, when the RTI named it).
-pub(crate) fn learn_registered(session: &mut Session, object: ObjectId, name: Option<&str>) {
-    let name = match name {
-        Some(name) => InstanceName::Given(name.into()),
-        None => InstanceName::Default(object),
-    };
-    session.names.learn(object, &name);
 }
 
 /// updateAttributeValues; time NULL: receive order, else time-stamped (time-stamp order
@@ -273,7 +262,6 @@ pub extern "C" fn trellis_delete_object_instance(
                 put_retraction(retraction_out, retraction);
             }
         }
-        session.names.forget(object);
         Ok(())
     })
 }
@@ -288,7 +276,6 @@ pub extern "C" fn trellis_local_delete_object_instance(
     with_session(handle, |session| {
         let object = ObjectId(object);
         session.joined()?.local_delete_object_instance(object)?;
-        session.names.forget(object);
         // Callbacks taken from the federate already would name an instance it no longer
         // knows.
         session.stash.retain(|c| !names_instance(c, object));

@@ -5,7 +5,7 @@ use crate::declaration::{check_update_rate, interaction_class, object_class};
 use crate::ffi::{
     optional_text, out_ref, put, put_handles, slice, TrellisBytes, TrellisHandleValue,
 };
-use crate::object::{learn_registered, parameter, values};
+use crate::object::{parameter, values};
 use crate::status::*;
 use crate::time::TrellisTime;
 use crate::{with_session, TrellisRti};
@@ -230,7 +230,6 @@ pub extern "C" fn trellis_register_object_instance_with_regions(
             }
             None => rti.register_object_instance_with_regions(class, &pairs)?,
         };
-        learn_registered(session, object, name);
         put(object_out, object.0);
         Ok(())
     })

@@ -12,12 +12,12 @@ use crate::status::{
     Failure, TRELLIS_ERR_CONNECTION_FAILED, TRELLIS_ERR_FEDERATE_NOT_EXECUTION_MEMBER,
     TRELLIS_ERR_NOT_CONNECTED,
 };
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use trellis_core::federate::{Callback, InstanceName, ObjectId, ResignAction, TimeRepresentation};
+use trellis_core::federate::{Callback, ResignAction, TimeRepresentation};
 use trellis_core::fom::ObjectModel;
 use trellis_core::wire::TransportClass;
 use trellis_net::rti::{Driver, RtiAmbassador, RtiConfig, RtiError};
@@ -57,7 +57,6 @@ pub(crate) struct Session {
     /// Callbacks taken from the federate (a batch per lock, or to learn whether more are
     /// pending), delivered first.
     pub stash: VecDeque<Callback>,
-    pub names: ObjectNames,
     pub callbacks_enabled: bool,
     pub automatic_resign: ResignAction,
 }
@@ -74,7 +73,6 @@ impl Session {
             time: TimeRepresentation::Integer64,
             local: VecDeque::new(),
             stash: VecDeque::new(),
-            names: ObjectNames::default(),
             callbacks_enabled: true,
             automatic_resign: ResignAction::default(),
         }
@@ -174,7 +172,6 @@ impl Session {
     pub fn set_joined(&mut self, joined: bool) {
         self.joined = joined;
         if !joined {
-            self.names = ObjectNames::default();
             self.stash.clear();
         }
     }
@@ -194,77 +191,5 @@ impl Session {
     /// The joined federate's object model (extended when a joiner adds modules).
     pub fn model(&mut self) -> Result<Arc<ObjectModel>, Failure> {
         Ok(self.joined()?.federate()?.model().clone())
-    }
-}
-
-/// Object instance names both ways, as this federate learned them (registered, discovered).
-/// Most instances have their id's default name, which is not stored: a federate that knows
-/// a million instances kept two strings for each.
-#[derive(Default)]
-pub(crate) struct ObjectNames {
-    /// Every instance known here: its given name, or `None` for its id's default name.
-    by_object: HashMap<u64, Option<Arc<str>>>,
-    /// Given names only; a default name is read back as its id.
-    by_name: HashMap<Arc<str>, u64>,
-}
-
-impl ObjectNames {
-    pub fn learn(&mut self, object: ObjectId, name: &InstanceName) {
-        self.forget(object);
-        let given = name.given().cloned();
-        if let Some(name) = &given {
-            self.by_name.insert(name.clone(), object.0);
-        }
-        self.by_object.insert(object.0, given);
-    }
-
-    pub fn forget(&mut self, object: ObjectId) {
-        if let Some(Some(name)) = self.by_object.remove(&object.0) {
-            self.by_name.remove(&name);
-        }
-    }
-
-    pub fn name(&self, object: u64) -> Option<InstanceName> {
-        let given = self.by_object.get(&object)?;
-        Some(InstanceName::of(ObjectId(object), given.as_ref()))
-    }
-
-    pub fn object(&self, name: &str) -> Option<u64> {
-        if let Some(&object) = self.by_name.get(name) {
-            return Some(object);
-        }
-        let object = InstanceName::default_id(name)?;
-        matches!(self.by_object.get(&object.0), Some(None)).then_some(object.0)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_found_both_ways_and_default_ones_are_not_stored() {
-        let mut names = ObjectNames::default();
-        let (car, tank) = (ObjectId::new(3, 17), ObjectId::new(3, 18));
-        names.learn(car, &InstanceName::Default(car));
-        names.learn(tank, &InstanceName::Given("Tank-1".into()));
-        assert_eq!(names.by_name.len(), 1, "only the given name has a row");
-        assert_eq!(names.name(car.0).unwrap().to_string(), "HLAobject_3_17");
-        assert_eq!(names.name(tank.0).unwrap().to_string(), "Tank-1");
-        assert_eq!(names.object("HLAobject_3_17"), Some(car.0));
-        assert_eq!(names.object("Tank-1"), Some(tank.0));
-        // A default name answers only for a known instance that has it.
-        assert_eq!(
-            names.object("HLAobject_3_18"),
-            None,
-            "Tank-1 has a given name"
-        );
-        assert_eq!(names.object("HLAobject_3_19"), None, "not known");
-        assert_eq!(names.object("HLAobject_3_017"), None);
-        names.forget(tank);
-        assert_eq!(names.object("Tank-1"), None);
-        assert!(names.name(tank.0).is_none());
-        names.forget(car);
-        assert_eq!(names.object("HLAobject_3_17"), None);
     }
 }

@@ -157,7 +157,9 @@ fn federate_status(error: &FederateError) -> TrellisStatus {
         E::ObjectClassNotPublished(_) => TRELLIS_ERR_OBJECT_CLASS_NOT_PUBLISHED,
         E::AttributeNotPublished { .. } => TRELLIS_ERR_ATTRIBUTE_NOT_PUBLISHED,
         E::InteractionClassNotPublished(_) => TRELLIS_ERR_INTERACTION_CLASS_NOT_PUBLISHED,
-        E::ObjectInstanceNotKnown(_) => TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN,
+        E::ObjectInstanceNotKnown(_) | E::ObjectInstanceNameNotKnown(_) => {
+            TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN
+        }
         E::AttributeNotOwned { .. } => TRELLIS_ERR_ATTRIBUTE_NOT_OWNED,
         E::AttributeAlreadyOwned { .. } => TRELLIS_ERR_ATTRIBUTE_ALREADY_OWNED,
         E::AttributeAlreadyBeingDivested { .. } => TRELLIS_ERR_ATTRIBUTE_ALREADY_BEING_DIVESTED,

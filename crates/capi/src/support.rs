@@ -134,12 +134,7 @@ pub extern "C" fn trellis_get_object_instance_handle(
     out: *mut u64,
 ) -> TrellisStatus {
     lookup(handle, name, out, |session, _, name| {
-        session.names.object(name).ok_or_else(|| {
-            Failure::new(
-                TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN,
-                format!("no known object instance is named {name:?}"),
-            )
-        })
+        Ok(session.joined()?.object_instance_handle(name)?.0)
     })
 }
 
@@ -150,16 +145,8 @@ pub extern "C" fn trellis_get_object_instance_name(
     out: *mut *mut c_char,
 ) -> TrellisStatus {
     describe(handle, out, |session, _| {
-        session
-            .names
-            .name(object)
-            .map(|name| name.to_string())
-            .ok_or_else(|| {
-                Failure::new(
-                    TRELLIS_ERR_OBJECT_INSTANCE_NOT_KNOWN,
-                    format!("object instance {object} is not known"),
-                )
-            })
+        let name = session.joined()?.object_instance_name(ObjectId(object))?;
+        Ok(name.to_string())
     })
 }
 

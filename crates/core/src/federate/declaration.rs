@@ -94,6 +94,26 @@ impl Federate {
         self.update_interest();
     }
 
+    /// unpublishObjectClassAttributes: the class stays published with its other attributes
+    /// (unpublished when none is left). Attributes not published are no error (§5.5).
+    pub fn unpublish_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), FederateError> {
+        self.check_attributes(class, attributes)?;
+        if let Some(published) = self.published_objects.get_mut(&class) {
+            for attribute in attributes {
+                published.remove(attribute);
+            }
+            if published.is_empty() {
+                self.published_objects.remove(&class);
+            }
+            self.update_interest();
+        }
+        Ok(())
+    }
+
     pub fn subscribe_object_class_attributes(
         &mut self,
         class: ObjectClassHandle,
@@ -148,6 +168,29 @@ impl Federate {
         self.regions.forget_object_subscription(class);
         self.object_subscriptions.remove(&class);
         self.update_interest();
+    }
+
+    /// unsubscribeObjectClassAttributes: the class stays subscribed to its other attributes,
+    /// as actively or passively as before, with its regions and update rate (unsubscribed
+    /// when none is left). Attributes not subscribed are no error (§5.7).
+    pub fn unsubscribe_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), FederateError> {
+        self.check_attributes(class, attributes)?;
+        let Some(subscription) = self.object_subscriptions.get_mut(&class) else {
+            return Ok(());
+        };
+        for attribute in attributes {
+            subscription.attributes.remove(attribute);
+        }
+        if subscription.attributes.is_empty() {
+            self.unsubscribe_object_class(class);
+        } else {
+            self.update_interest();
+        }
+        Ok(())
     }
 
     pub fn publish_interaction_class(

@@ -33,6 +33,10 @@ pub enum FederateError {
     InteractionClassNotPublished(String),
     #[error("object instance {0} is not known to this federate")]
     ObjectInstanceNotKnown(ObjectId),
+    /// getObjectInstanceHandle of a name no instance known here has (ObjectInstanceNotKnown
+    /// in the standard's terms).
+    #[error("no object instance known to this federate is named {0:?}")]
+    ObjectInstanceNameNotKnown(String),
     #[error("attribute {attribute} of object instance {object} is not owned by this federate")]
     AttributeNotOwned { object: ObjectId, attribute: String },
     #[error("attribute {attribute} of object instance {object} is already owned by this federate")]

@@ -81,7 +81,7 @@ use layout::Layouts;
 use message::Outgoing;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 use time::TimeManager;
 
@@ -193,6 +193,10 @@ pub struct Federate {
     reserved_names: BTreeSet<String>,
     /// Names of registered instances: the same allocations as the instances' names.
     used_names: BTreeSet<Arc<str>>,
+    /// Every instance known here (registered or discovered) by its given name, for
+    /// getObjectInstanceHandle: the same allocations again. Default names are not kept;
+    /// they are read back as their ids.
+    named_instances: HashMap<Arc<str>, ObjectId>,
     next_local: u32,
     actions: VecDeque<Action>,
     callbacks: VecDeque<Callback>,
@@ -257,6 +261,7 @@ impl Federate {
             counts: ownership::Counts::default(),
             reserved_names: BTreeSet::new(),
             used_names: BTreeSet::new(),
+            named_instances: HashMap::new(),
             next_local: 1,
             actions: VecDeque::new(),
             callbacks: VecDeque::new(),

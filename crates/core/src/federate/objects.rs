@@ -4,7 +4,7 @@
 use super::layout::{DISCOVERY_CELL, REQUEST_CELL};
 use super::message::{Outgoing, MAX_VALUES};
 use super::send::Stamping;
-use super::{preferences, Federate, FederateError, ObjectId, Plain, Region, Value};
+use super::{preferences, Federate, FederateError, InstanceName, ObjectId, Plain, Region, Value};
 use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle};
 use crate::wire::{LatestKey, TransportClass};
 use std::collections::BTreeSet;
@@ -49,6 +49,29 @@ impl Federate {
 
     /// Register an instance of a published class. No round trip: its id is this
     /// federate's handle and a local number. A name must have been reserved first.
+    /// getObjectInstanceName (IEEE 1516.1-2010 §10.10): the name of an instance this
+    /// federate registered or discovered. ObjectInstanceNotKnown otherwise.
+    pub fn object_instance_name(&self, object: ObjectId) -> Result<InstanceName, FederateError> {
+        let instance =
+            (self.instances.get(object)).ok_or(FederateError::ObjectInstanceNotKnown(object))?;
+        Ok(InstanceName::of(object, instance.name.as_ref()))
+    }
+
+    /// getObjectInstanceHandle (§10.9): the instance this federate registered or
+    /// discovered under `name`, its given name or its id's default one (`HLAobject_F_N`).
+    pub fn object_instance_handle(&self, name: &str) -> Result<ObjectId, FederateError> {
+        let not_known = || FederateError::ObjectInstanceNameNotKnown(name.to_owned());
+        if let Some(&object) = self.named_instances.get(name) {
+            return Ok(object);
+        }
+        let object = InstanceName::default_id(name).ok_or_else(not_known)?;
+        // A default name answers only for a known instance that has no other.
+        match self.object_instance_name(object) {
+            Ok(InstanceName::Default(_)) => Ok(object),
+            _ => Err(not_known()),
+        }
+    }
+
     pub fn register_object_instance(
         &mut self,
         class: ObjectClassHandle,

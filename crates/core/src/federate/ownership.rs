@@ -354,6 +354,9 @@ impl Federate {
         class: ObjectClassHandle,
         name: Option<std::sync::Arc<str>>,
     ) {
+        if let Some(name) = &name {
+            self.named_instances.insert(name.clone(), object);
+        }
         let privilege = self.privilege();
         let attributes = self.instance_attributes(class);
         let owns = |a| a == privilege || self.publishes(class, a);
@@ -368,6 +371,11 @@ impl Federate {
     /// Remove `object` from the instances, and from the counts.
     pub(super) fn forget_instance(&mut self, object: ObjectId) -> Option<Instance> {
         let instance = self.instances.remove(object)?;
+        if let Some(name) = &instance.name {
+            if self.named_instances.get(name) == Some(&object) {
+                self.named_instances.remove(name);
+            }
+        }
         self.scope_forget(object);
         self.update_rate_forget(object);
         self.counts.forget(&instance);

@@ -167,9 +167,14 @@ impl Federate {
         registered: ObjectClassHandle,
         given: Option<&str>,
     ) {
+        let named = &mut self.named_instances;
         let instance = (self.instances).get_or_insert_with(object, || {
-            let stored = given.filter(|n| !is_default_name(object, n));
-            ownership::Instance::discovered(registered, stored.map(Arc::from))
+            let stored: Option<Arc<str>> =
+                given.filter(|n| !is_default_name(object, n)).map(Arc::from);
+            if let Some(name) = &stored {
+                named.insert(name.clone(), object);
+            }
+            ownership::Instance::discovered(registered, stored)
         });
         // The instance and the callback share one string, if any.
         let name = InstanceName::of(object, instance.name.as_ref());

@@ -535,6 +535,8 @@ fn registrations_skip_region_subscribers_who_discover_by_update() {
 
 mod advisory;
 mod class_rights;
+mod declaration;
+mod instance_names;
 mod local_delete;
 mod rediscovery;
 mod regions;

@@ -387,6 +387,15 @@ impl RtiAmbassador {
         })
     }
 
+    /// unpublishObjectClassAttributes: the class stays published with its other attributes.
+    pub fn unpublish_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.unpublish_object_class_attributes(class, attributes)?))
+    }
+
     pub fn subscribe_object_class_attributes(
         &mut self,
         class: ObjectClassHandle,
@@ -410,6 +419,15 @@ impl RtiAmbassador {
             f.unsubscribe_object_class(class);
             Ok(())
         })
+    }
+
+    /// unsubscribeObjectClassAttributes: the class stays subscribed to its other attributes.
+    pub fn unsubscribe_object_class_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+    ) -> Result<(), RtiError> {
+        self.with(|f| Ok(f.unsubscribe_object_class_attributes(class, attributes)?))
     }
 
     pub fn publish_interaction_class(

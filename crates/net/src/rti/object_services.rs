@@ -1,8 +1,9 @@
 //! Object management services a federate written for another RTI expects: releasing
-//! reserved names (IEEE 1516.1-2010 §6.5, §6.7) and deleting an instance locally (§6.15).
+//! reserved names (IEEE 1516.1-2010 §6.5, §6.7), deleting an instance locally (§6.15), and
+//! instances by name and names by instance (§10.9, §10.10).
 
 use super::{RtiAmbassador, RtiError};
-use trellis_core::federate::ObjectId;
+use trellis_core::federate::{InstanceName, ObjectId};
 use trellis_core::registry::{Request, Response};
 
 impl RtiAmbassador {
@@ -41,5 +42,17 @@ impl RtiAmbassador {
     /// discovered it; its next update discovers it again.
     pub fn local_delete_object_instance(&mut self, object: ObjectId) -> Result<(), RtiError> {
         self.with(|f| Ok(f.local_delete_object_instance(object)?))
+    }
+
+    /// getObjectInstanceHandle: the instance this federate registered or discovered under
+    /// `name` (its given name, or its id's default one).
+    pub fn object_instance_handle(&self, name: &str) -> Result<ObjectId, RtiError> {
+        Ok(self.federate()?.object_instance_handle(name)?)
+    }
+
+    /// getObjectInstanceName: the name of an instance this federate registered or
+    /// discovered.
+    pub fn object_instance_name(&self, object: ObjectId) -> Result<InstanceName, RtiError> {
+        Ok(self.federate()?.object_instance_name(object)?)
     }
 }
