@@ -69,6 +69,10 @@ pub(crate) struct GenArgs {
     /// parent's level to fail over to (N+1).
     #[arg(long)]
     alternates: bool,
+    /// Give every router a metrics address (for `trellis monitor` and Prometheus) on the
+    /// host, ports counted up from this one.
+    #[arg(long, value_name = "PORT")]
+    metrics_from: Option<u16>,
     /// Where to write the file.
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
@@ -142,6 +146,7 @@ pub(crate) fn run(command: TopologyCommand) -> Result<()> {
                 bundling_delay_ms: args.bundling_ms,
                 queue_limit_bytes: None,
                 alternates: args.alternates,
+                metrics_base_port: args.metrics_from,
             };
             let topology =
                 generate(&shape, &options).map_err(|e| crate::UsageError(e.to_string()))?;

@@ -239,3 +239,36 @@ fn a_plan_reads_back_from_the_toml_it_writes() {
         assert_eq!(back, plan, "{text}");
     }
 }
+
+/// `trellis topology gen --metrics-from PORT`: every router gets a metrics address on the
+/// host, one port each, so `trellis monitor` and Prometheus find them without hand-editing;
+/// a range that runs into the listen ports is refused by the file's own check.
+#[test]
+fn generated_routers_get_metrics_addresses_when_asked() {
+    let options = GenerateOptions {
+        metrics_base_port: Some(9100),
+        ..GenerateOptions::default()
+    };
+    let shape = Shape::Tree {
+        fanout: 2,
+        levels: 2,
+        federates: 1,
+    };
+    let tree = generate(&shape, &options).unwrap();
+    let metrics: Vec<String> = (tree.routers())
+        .map(|r| r.metrics.expect("a metrics address").to_string())
+        .collect();
+    assert_eq!(
+        metrics,
+        ["127.0.0.1:9100", "127.0.0.1:9101", "127.0.0.1:9102"]
+    );
+    assert!(tree.federates().all(|f| f.metrics.is_none()));
+    let clashing = GenerateOptions {
+        metrics_base_port: Some(7001), // the second router listens there
+        ..GenerateOptions::default()
+    };
+    let refused = generate(&shape, &clashing).unwrap_err().to_string();
+    assert!(refused.contains("7001"), "{refused}");
+    let none = generate(&shape, &GenerateOptions::default()).unwrap();
+    assert!(none.routers().all(|r| r.metrics.is_none()));
+}

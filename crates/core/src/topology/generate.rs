@@ -92,6 +92,9 @@ pub struct GenerateOptions {
     pub queue_limit_bytes: Option<u64>,
     /// Give nodes an alternate parent (N+1 failover): see [`add_alternates`].
     pub alternates: bool,
+    /// Give every router a `metrics` address on `host`, ports counted up from this one, so
+    /// `trellis monitor` and Prometheus find them without editing the file.
+    pub metrics_base_port: Option<u16>,
 }
 
 impl Default for GenerateOptions {
@@ -103,6 +106,7 @@ impl Default for GenerateOptions {
             bundling_delay_ms: None,
             queue_limit_bytes: None,
             alternates: false,
+            metrics_base_port: None,
         }
     }
 }
@@ -503,6 +507,17 @@ fn assign_addresses(
     };
     for router in &mut file.routers {
         router.listen = addresses(&router.name);
+    }
+    if let Some(base_port) = options.metrics_base_port {
+        if base_port as usize + file.routers.len() > 65536 {
+            return Err(GenerateError::PortsExhausted {
+                base_port,
+                processes: file.routers.len(),
+            });
+        }
+        for (router, port) in file.routers.iter_mut().zip(base_port..) {
+            router.metrics = Some(format!("{}:{port}", options.host));
+        }
     }
     for federate in &mut file.federates {
         if dialed.contains(&federate.name) {
