@@ -10,6 +10,9 @@ use trellis_core::fom::{FomError, ObjectModel};
 pub(crate) enum FomCommand {
     /// Load and merge modules; print their counts and any warnings, or every error and
     /// exit 1.
+    #[command(after_help = "Examples:
+  trellis fom check foms/trellis-demo.xml
+  trellis fom check MyFom.xml MyModule.xml --strict   # warnings fail too")]
     Check(CheckArgs),
 }
 

@@ -35,8 +35,17 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// A federation on this machine: vehicles on a map, a region subscriber, per-second counts.
+    #[command(after_help = "Examples:
+  trellis demo                              # a web page at http://127.0.0.1:8700, for 60 s
+  trellis demo --no-web --seconds 10        # the per-second lines only
+  trellis demo --time-stepped --vehicles 20 # regulating and constrained vehicles")]
     Demo(demo::DemoArgs),
     /// Run a router until Ctrl-C or SIGTERM.
+    #[command(after_help = "Examples:
+  trellis router --listen tcp://0.0.0.0:7000        # one router; federates dial it
+  trellis router --listen tcp://127.0.0.1:7001 --parent tcp://127.0.0.1:7000
+                                                   # a second router, below the first
+  trellis router --topology tree.toml --name root.1 # one router of a topology file")]
     Router(router::RouterArgs),
     /// Measure throughput, latency and loss.
     #[command(subcommand)]
@@ -44,21 +53,38 @@ enum Command {
     /// Object models (FOM / FDD modules).
     #[command(subcommand)]
     Fom(fom::FomCommand),
-    /// Topology files: generate the papers' shapes, check any file.
+    /// Topology files: generate the common shapes (tree, mesh, hierarchy...), check any file.
     #[command(subcommand)]
     Topology(topology::TopologyCommand),
     /// Start every router of a topology on this machine until Ctrl-C or SIGTERM.
+    #[command(after_help = "Examples:
+  trellis topology gen tree -o tree.toml --metrics-from 9100
+  trellis up tree.toml                  # every router of the file; Ctrl-C stops them all")]
     Up(up::UpArgs),
     /// Write per-process configuration and launch scripts for a topology across hosts.
+    #[command(after_help = "Examples:
+  trellis plan tree.toml --hosts hosts.toml -o plan          # then run plan/HOST.sh on each host
+  trellis plan tree.toml --hosts hosts.toml --format slurm   # one batch script for sbatch")]
     Plan(plan::PlanArgs),
     /// Development certificates (a CA, one per router and federate) for mutual TLS.
+    #[command(after_help = "Examples:
+  trellis certs tree.toml --out certs   # certs/ca.pem, and NAME.pem + NAME.key per process")]
     Certs(certs::CertsArgs),
     /// Write one self-contained HTML report on benchmark results folders.
+    #[command(after_help = "Examples:
+  trellis report results/throughput-* results/pingpong-* -o report.html")]
     Report(report::ReportArgs),
     /// Serve a live web page of a topology's processes, scraped from their /metrics.
+    #[command(after_help = "Examples:
+  trellis up tree.toml &                # routers with metrics addresses
+  trellis monitor tree.toml             # then open http://127.0.0.1:9300")]
     Monitor(monitor::MonitorArgs),
     /// A site lab on this machine: sites as network namespaces, site links with delay, loss
     /// and bandwidth; run a benchmark or a command in it (root).
+    #[command(after_help = "Examples:
+  trellis lab labs/two-sites-20ms.toml --bench 'pingpong --out results/wan'
+  trellis lab labs/two-sites-20ms.toml --exec east -- ping -c 3 10.200.2.2
+  trellis lab --clean                   # remove what crashed labs left")]
     Lab(lab::LabArgs),
 }
 
@@ -97,13 +123,25 @@ fn init_logging(default: &str) {
         .init();
 }
 
+/// The log level a command runs at unless TRELLIS_LOG says otherwise. The demo, the
+/// benchmarks and `up` speak in their own lines; beside them only warnings and errors (their
+/// routers' and nodes' INFO — every host started, every link up — was 50 to 130 lines).
+fn default_log_level(command: &Command) -> &'static str {
+    match command {
+        Command::Demo(_) | Command::Bench(_) | Command::Up(_) => "warn",
+        _ => "info",
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // The demo's own lines are its output: only warnings and errors beside them.
-    init_logging(match cli.command {
-        Command::Demo(_) => "warn",
-        _ => "info",
-    });
+    let level = default_log_level(&cli.command);
+    if level != "info" && std::env::var_os("TRELLIS_LOG").is_none() {
+        // The routers and agents these commands start inherit it. Set before any thread
+        // starts, while the environment has no other reader.
+        std::env::set_var("TRELLIS_LOG", level);
+    }
+    init_logging(level);
     let result = match cli.command {
         Command::Demo(args) => demo::run(args),
         Command::Router(args) => router::run(args),
@@ -132,5 +170,107 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod help_tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every visible command and subcommand, by its full name.
+    fn commands() -> Vec<(String, clap::Command)> {
+        let mut found = Vec::new();
+        let mut stack = vec![(String::from("trellis"), Cli::command())];
+        while let Some((name, command)) = stack.pop() {
+            for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+                stack.push((format!("{name} {}", sub.get_name()), sub.clone()));
+            }
+            found.push((name, command));
+        }
+        found
+    }
+
+    /// A user reading `--help` learns what each argument is for: none is left bare.
+    #[test]
+    fn every_argument_says_what_it_is_for() {
+        let mut bare = Vec::new();
+        for (name, command) in commands() {
+            for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    bare.push(format!("{name}: {id}"));
+                }
+            }
+        }
+        assert!(
+            bare.is_empty(),
+            "arguments without help:\n{}",
+            bare.join("\n")
+        );
+    }
+
+    /// Every command a user runs shows an example of itself at the end of its `--help`.
+    #[test]
+    fn every_runnable_command_shows_an_example() {
+        let mut missing = Vec::new();
+        for (name, command) in commands() {
+            if command.has_subcommands() {
+                continue;
+            }
+            let after = (command.get_after_help().or(command.get_after_long_help()))
+                .map(|text| text.to_string())
+                .unwrap_or_default();
+            if !after.contains("Example") || !after.contains(&name) {
+                missing.push(name);
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "commands without an example:\n{}",
+            missing.join("\n")
+        );
+    }
+
+    /// The words of one example line as a shell would pass them: its `# comment` and a
+    /// trailing `&` dropped, '...' kept as one word.
+    fn words(line: &str) -> Vec<String> {
+        let line = line.split(" #").next().unwrap_or_default().trim();
+        let line = line.strip_suffix('&').unwrap_or(line).trim();
+        let mut words = Vec::new();
+        for (i, part) in line.split('\'').enumerate() {
+            if i % 2 == 1 {
+                words.push(part.to_owned());
+            } else {
+                words.extend(part.split_whitespace().map(str::to_owned));
+            }
+        }
+        words
+    }
+
+    /// Every example parses as the command it shows: none names a flag that is gone.
+    #[test]
+    fn every_example_parses() {
+        use clap::Parser;
+        let mut checked = 0;
+        for (_, command) in commands() {
+            let Some(after) = command.get_after_help() else {
+                continue;
+            };
+            for line in after.to_string().lines() {
+                let words = words(line);
+                if words.first().map(String::as_str) != Some("trellis") {
+                    continue;
+                }
+                if let Err(e) = Cli::try_parse_from(&words) {
+                    panic!("the example {line:?} does not parse: {e}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 30, "only {checked} examples found");
     }
 }

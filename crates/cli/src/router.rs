@@ -99,7 +99,7 @@ pub(crate) struct RouterArgs {
     latest_cache_bytes: usize,
     /// How frames are bundled into writes on every link: off (one frame per write), adaptive
     /// (the default: batches form while a write is under way; an idle link writes at once),
-    /// or a delay in milliseconds to hold frames for (the RTI-NG paper's 5 and 20 ms). A
+    /// or a delay in milliseconds to hold frames for (5 or 20, say). A
     /// topology file sets it per link instead (`bundling_delay_ms`).
     #[arg(long, value_name = "off|adaptive|MS", conflicts_with_all = ["topology", "plan"])]
     bundling: Option<String>,

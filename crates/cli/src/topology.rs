@@ -1,4 +1,4 @@
-//! `trellis topology gen | check`: write the papers' shapes, check any topology file.
+//! `trellis topology gen | check`: write the common shapes, check any topology file.
 
 use crate::output::{out, outln};
 use anyhow::{Context, Result};
@@ -8,10 +8,16 @@ use trellis_core::topology::{generate, GenerateOptions, Pipe, Shape, Topology};
 
 #[derive(Subcommand)]
 pub(crate) enum TopologyCommand {
-    /// Write a topology file of one of the papers' shapes.
+    /// Write a topology file of one of the common shapes.
+    #[command(after_help = "Examples:
+  trellis topology gen tree --levels 3 --fanout 2 --federates 2 -o tree.toml
+  trellis topology gen mesh --routers 4 -o mesh.toml --metrics-from 9100")]
     Gen(GenArgs),
     /// Validate a topology file and summarise it: routers, cliques, depth, and how many
     /// federate pairs are how many links apart.
+    #[command(after_help = "Examples:
+  trellis topology check tree.toml
+  trellis topology check tree.toml --json")]
     Check(CheckArgs),
 }
 
@@ -36,6 +42,7 @@ enum PipeArg {
 
 #[derive(Args)]
 pub(crate) struct GenArgs {
+    /// How the routers are arranged.
     #[arg(value_enum)]
     shape: ShapeArg,
     /// Federates per leaf router (per router for mesh, per segment for hierarchical), or in
@@ -45,7 +52,7 @@ pub(crate) struct GenArgs {
     /// Children per router (tree, mesh-of-trees; lower meshes per mesh for tree-of-meshes).
     #[arg(long, default_value_t = 2)]
     fanout: usize,
-    /// Levels of routers, leaf routers included (tree: the papers' tree is 4).
+    /// Levels of routers, leaf routers included.
     #[arg(long, default_value_t = 3)]
     levels: usize,
     /// Routers in the mesh (mesh, tree-of-meshes), or tree roots in the mesh (mesh-of-trees).
@@ -60,6 +67,8 @@ pub(crate) struct GenArgs {
     /// First port; each listening process takes the next.
     #[arg(long, default_value_t = 7000)]
     base_port: u16,
+    /// What carries every link: TCP, TCP with UDP for best-effort traffic, or in-process
+    /// memory pipes (`trellis up --in-process` only).
     #[arg(long, value_enum, default_value = "tcp")]
     pipe: PipeArg,
     /// Bundling delay of every link, in milliseconds.
@@ -80,6 +89,7 @@ pub(crate) struct GenArgs {
 
 #[derive(Args)]
 pub(crate) struct CheckArgs {
+    /// The topology file to check.
     file: PathBuf,
     /// Print the summary as JSON.
     #[arg(long)]

@@ -27,6 +27,7 @@ macro_rules! say {
 
 #[derive(Args)]
 pub(crate) struct UpArgs {
+    /// The topology file whose routers to start (`trellis topology gen` writes one).
     file: PathBuf,
     /// Run every router in this process, one event loop, memory pipes allowed.
     #[arg(long)]

@@ -21,6 +21,7 @@ pub(crate) struct ClutterArgs {
     /// Simulators = entities / this in each case: fixed interest per federate as N grows.
     #[arg(long)]
     entities_per_simulator: Option<u64>,
+    /// Viewer federates, each watching a window of the map by region.
     #[arg(long, default_value_t = clutter::DEFAULT_VIEWERS)]
     viewers: u32,
     /// Worker processes the simulators are spread over (viewers get one more).

@@ -83,6 +83,8 @@ pub(super) struct Common {
     /// The topology's routers already run (`trellis up`).
     #[arg(long, requires = "topology")]
     routers_running: bool,
+    /// Send reliable (HLAreliable: ordered, never silently lost) or best-effort
+    /// (HLAbestEffort) updates.
     #[arg(long, value_enum, default_value = "reliable")]
     transport: TransportArg,
     /// off, adaptive (the default: batches form under load, an idle link writes at once), or

@@ -15,7 +15,7 @@ pub(crate) struct TestfedArgs {
     common: Common,
     /// The load federates, as TOML: `seconds`, and [[federate]] tables with name,
     /// attributes, rate_hz, size, interaction_rate_hz, ramp_seconds, ramp_rate_hz. Without
-    /// it, the paper's three federates (11, 2 and 1 attributes at 20 Hz, 121 B, interactions
+    /// it, three federates (11, 2 and 1 attributes at 20 Hz, 121 B, interactions
     /// at 1 Hz, 5 s ramp at 1 Hz).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,

@@ -20,36 +20,63 @@ use trellis_tools::bench::{agents, Mode, Setup};
 
 #[derive(Subcommand)]
 pub(crate) enum BenchCommand {
-    /// rtiperf: N master/slave pairs, message sizes swept; per size the mean over pairs
-    /// after discarding the two largest pair means.
+    /// Round trips: N pairs echo messages of swept sizes; per size the mean over pairs
+    /// after discarding the two largest pair means (as rtiperf does).
+    #[command(after_help = "Examples:
+  trellis bench pingpong                           # a router on loopback, one pair
+  trellis bench pingpong --pairs 4 --sizes 64,1024
+  trellis bench pingpong --raw tcp --relayed       # the floor: plain sockets through a copying relay")]
     Pingpong(traffic::PingpongArgs),
-    /// BmThruput: one sender, N receivers (swept); each receiver's rate and losses.
+    /// Throughput: one sender, N receivers (swept); each receiver's rate and losses (as
+    /// BmThruput does).
+    #[command(after_help = "Examples:
+  trellis bench throughput --seconds 2 --subscribers 1,4
+  trellis bench throughput --topology tree.toml --routers-running   # on routers `trellis up` runs")]
     Throughput(traffic::ThroughputArgs),
     /// Every federate sends and receives (swept over federate counts).
+    #[command(after_help = "Examples:
+  trellis bench symmetric --federates 2,4 --seconds 2")]
     Symmetric(traffic::SymmetricArgs),
-    /// BmLatency: one sender, N receivers, only the targeted one answers; half the round trip.
+    /// Latency: one sender, N receivers, only the targeted one answers; half the round trip
+    /// (as BmLatency does).
+    #[command(after_help = "Examples:
+  trellis bench latency --receivers 1,4")]
     Latency(traffic::LatencyArgs),
-    /// JADS one-way: size × rate matrix, serial numbers and send times; per case a data file
-    /// (latency or MISSING per serial) and min / max / mean latency.
+    /// One-way latency: a size × rate matrix, serial numbers and send times; per case a data
+    /// file (latency or MISSING per serial) and min / max / mean latency.
+    #[command(after_help = "Examples:
+  trellis bench oneway --sizes 64,1024 --rates 100,1000")]
     Oneway(traffic::OnewayArgs),
-    /// 3CE EC1: entities × rate × payload × delivery × 1-1/1-N/N-1/N-N; throughput against
-    /// theoretical, reliability, latency and jitter.
+    /// A test matrix: entities × rate × payload × delivery × 1-1/1-N/N-1/N-N; throughput
+    /// against theoretical, reliability, latency and jitter.
+    #[command(after_help = "Examples:
+  trellis bench matrix --entities 1,10 --rates 10,60 --configs 1-1,N-N")]
     Matrix(traffic::MatrixArgs),
-    /// JADS testfed: load federates with their own attribute counts, rates, sizes,
-    /// interactions and ramp-up, each counting what it hears from the others.
+    /// Load federates with their own attribute counts, rates, sizes, interactions and
+    /// ramp-up, each counting what it hears from the others.
+    #[command(after_help = "Examples:
+  trellis bench testfed --seconds 20            # three load federates
+  trellis bench testfed --config load.toml      # your own: [[federate]] name, attributes, rate_hz, ...")]
     Testfed(federation::TestfedArgs),
     /// HLA time management: N regulating and constrained federates step in lock-step
     /// (update, timeAdvanceRequest(t+1), grant); grants per second per federate and
     /// time-management messages per grant, on one router and on a four-router mesh.
+    #[command(after_help = "Examples:
+  trellis bench timestep --federates 2,8")]
     Timestep(federation::TimestepArgs),
     /// Routers killed (kill -9) and restarted under `trellis up` while federates exchange
     /// reliable and best-effort updates: per fault detection and recovery time, delivered,
     /// duplicated (must be 0), reported lost, unreported (must be 0), memberships kept.
+    #[command(after_help = "Examples:
+  trellis bench chaos --topology tree --seconds 60
+  trellis bench chaos --topology mesh --fault-every-seconds 5")]
     Chaos(chaos::ChaosArgs),
-    /// Clutter (JSAF / JESPP): simulators own N entities moving on a map and update them
-    /// at R Hz, subscribing by region to their area and its border; viewers watch windows.
+    /// Clutter: simulators own N entities moving on a map and update them at R Hz,
+    /// subscribing by region to their area and its border; viewers watch windows.
     /// Achieved rate, exact and complete delivery against interest, latency, CPU and
     /// memory of every process, join times, router forwards.
+    #[command(after_help = "Examples:
+  trellis bench clutter --entities 10000,100000 --seconds 10")]
     Clutter(clutter::ClutterArgs),
     /// One worker process of `trellis bench clutter` (its plan and commands on stdin).
     #[command(hide = true)]

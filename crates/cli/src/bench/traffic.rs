@@ -24,6 +24,7 @@ pub(crate) struct PingpongArgs {
     /// router's round trip against.
     #[arg(long, requires = "raw")]
     relayed: bool,
+    /// Sender-echoer pairs exchanging at once.
     #[arg(long, default_value_t = 1)]
     pairs: usize,
     /// Place a pair at these attachment points (repeat for more pairs; overrides --pairs):
@@ -88,8 +89,10 @@ impl PingpongArgs {
 pub(crate) struct ThroughputArgs {
     #[command(flatten)]
     common: Common,
+    /// The same workload over plain sockets (tcp when no value is given), no Trellis.
     #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "tcp")]
     raw: Option<RawArg>,
+    /// Message (attribute value) size in bytes.
     #[arg(long, default_value_t = 64)]
     size: usize,
     /// Seconds of sending per case.
@@ -135,8 +138,10 @@ impl ThroughputArgs {
 pub(crate) struct SymmetricArgs {
     #[command(flatten)]
     common: Common,
+    /// Message (attribute value) size in bytes.
     #[arg(long, default_value_t = 64)]
     size: usize,
+    /// Seconds of sending per case.
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
     /// Federate counts, comma separated (default 2,4,6).
@@ -173,6 +178,7 @@ impl SymmetricArgs {
 pub(crate) struct LatencyArgs {
     #[command(flatten)]
     common: Common,
+    /// Message (attribute value) size in bytes.
     #[arg(long, default_value_t = 64)]
     size: usize,
     /// Receiver counts, comma separated (default 1,3,6,9,12,15).

@@ -25,10 +25,12 @@ enum Format {
 
 #[derive(Args)]
 pub(crate) struct PlanArgs {
+    /// The topology file (routers, federates, cliques) to plan.
     file: PathBuf,
     /// Which host runs which process.
     #[arg(long, value_name = "HOSTS.toml")]
     hosts: PathBuf,
+    /// What to write: a script per host, one ssh script, or a Slurm batch script.
     #[arg(long, value_enum, default_value = "script")]
     format: Format,
     /// Directory to write into (created if missing).
