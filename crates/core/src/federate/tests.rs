@@ -106,6 +106,22 @@ fn handles(
     )
 }
 
+/// Federate 0 publishes Vehicle's Name and Position and federate 1 subscribes to them, and
+/// each has heard the other: (Vehicle, Name, Position).
+fn vehicles_published_and_subscribed(
+    w: &mut World,
+) -> (ObjectClassHandle, AttributeHandle, AttributeHandle) {
+    let (vehicle, _, name, position, _) = handles(&w.feds[0]);
+    w.feds[0]
+        .publish_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    w.feds[1]
+        .subscribe_object_class_attributes(vehicle, &[name, position], &[])
+        .unwrap();
+    w.pump();
+    (vehicle, name, position)
+}
+
 #[test]
 fn a_subclass_instance_is_discovered_and_reflected_as_the_subscribed_class() {
     let mut w = World::new(1, 2);

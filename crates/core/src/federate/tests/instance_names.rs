@@ -8,14 +8,7 @@ use super::*;
 #[test]
 fn registered_and_discovered_instances_are_found_by_name_both_ways() {
     let mut w = World::new(32, 2);
-    let (vehicle, _, name, position, _) = handles(&w.feds[0]);
-    w.feds[0]
-        .publish_object_class_attributes(vehicle, &[name, position])
-        .unwrap();
-    w.feds[1]
-        .subscribe_object_class_attributes(vehicle, &[name, position], &[])
-        .unwrap();
-    w.pump();
+    let (vehicle, _, _) = vehicles_published_and_subscribed(&mut w);
     w.feds[0].name_reserved("Tank-1");
     let tank = (w.feds[0].register_object_instance(vehicle, Some("Tank-1"), 0)).unwrap();
     let car = (w.feds[0].register_object_instance(vehicle, None, 0)).unwrap();

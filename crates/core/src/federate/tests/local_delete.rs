@@ -6,14 +6,7 @@ use super::*;
 /// Federate 0 registers a vehicle and updates it; federate 1 has discovered it.
 fn discovered() -> (World, ObjectId, AttributeHandle) {
     let mut w = World::new(31, 2);
-    let (vehicle, _, name, position, _) = handles(&w.feds[0]);
-    w.feds[0]
-        .publish_object_class_attributes(vehicle, &[name, position])
-        .unwrap();
-    w.feds[1]
-        .subscribe_object_class_attributes(vehicle, &[name, position], &[])
-        .unwrap();
-    w.pump();
+    let (vehicle, name, _) = vehicles_published_and_subscribed(&mut w);
     let car = w.feds[0]
         .register_object_instance(vehicle, None, 0)
         .unwrap();

@@ -22,6 +22,21 @@ fn ask(sim: &mut Sim, node: usize, request: Request) -> Response {
     response
 }
 
+/// `node` creates the federation FED and joins it as `name`.
+fn create_and_join(sim: &mut Sim, node: usize, name: &str) {
+    let create = Request::Create {
+        federation: FED.into(),
+        fingerprint: 1,
+        modules: vec![],
+        time_representation: "HLAinteger64Time".into(),
+    };
+    assert_eq!(ask(sim, node, create), Response::Created);
+    assert!(matches!(
+        ask(sim, node, join(FED, name, 1)),
+        Response::Joined { .. }
+    ));
+}
+
 fn join(federation: &str, name: &str, fingerprint: u64) -> Request {
     Request::Join {
         federation: federation.into(),
@@ -229,17 +244,7 @@ fn an_idle_member_and_its_router_send_one_frame_per_heartbeat_interval_each_way(
     let idle = sim.add_federate("idle", FED);
     let pipe = sim.connect_parent(idle, root, FED);
     quiet(&mut sim);
-    let create = Request::Create {
-        federation: FED.into(),
-        fingerprint: 1,
-        modules: vec![],
-        time_representation: "HLAinteger64Time".into(),
-    };
-    assert_eq!(ask(&mut sim, idle, create), Response::Created);
-    assert!(matches!(
-        ask(&mut sim, idle, join(FED, "idle", 1)),
-        Response::Joined { .. }
-    ));
+    create_and_join(&mut sim, idle, "idle");
     sim.run_for(Duration::from_secs(3));
     let (at_idle, at_root) = sim.pipe_links(pipe);
     let frames_in = |sim: &Sim, node: usize, link: LinkId| {
@@ -293,17 +298,7 @@ fn a_router_tells_its_federate_the_registry_no_longer_knows_it() {
     sim.connect_parent(leaf, root, FED);
     sim.connect_parent(idle, leaf, FED);
     quiet(&mut sim);
-    let create = Request::Create {
-        federation: FED.into(),
-        fingerprint: 1,
-        modules: vec![],
-        time_representation: "HLAinteger64Time".into(),
-    };
-    assert_eq!(ask(&mut sim, idle, create), Response::Created);
-    assert!(matches!(
-        ask(&mut sim, idle, join(FED, "idle", 1)),
-        Response::Joined { .. }
-    ));
+    create_and_join(&mut sim, idle, "idle");
     let not_a_member =
         |sim: &Sim| (sim.nodes[idle].events.iter()).any(|e| matches!(e, Event::NotAMember));
     let vouch = sim.nodes[leaf].router.config().vouch_interval;
