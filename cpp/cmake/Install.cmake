@@ -88,6 +88,10 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/TrellisConfigVersio
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/TrellisConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/TrellisConfigVersion.cmake DESTINATION ${TRELLIS_ALIAS_DIR})
 
+# The .pc files find the prefix relative to themselves: as many levels up as the libdir is
+# deep (lib/pkgconfig: two; Debian's multiarch lib/x86_64-linux-gnu/pkgconfig: three).
+file(RELATIVE_PATH TRELLIS_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+string(REGEX REPLACE "/$" "" TRELLIS_PC_TO_PREFIX "${TRELLIS_PC_TO_PREFIX}")
 foreach(library rti1516e fedtime1516e)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/${library}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${library}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${library}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -57,7 +57,7 @@ pub(crate) struct ClutterArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Place the worker processes on this hosts file's hosts (locally or over ssh), by the
-    /// names worker-0, worker-1, ... (the agents' hosts file; see the README).
+    /// names worker-0, worker-1, ... (the agents' hosts file: docs/bench-agents.md).
     #[arg(long)]
     hosts: Option<PathBuf>,
 }
