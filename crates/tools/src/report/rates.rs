@@ -7,6 +7,7 @@ use super::cases::rows_table;
 use super::html::{count, figure, number, opt_number, paragraph, Section};
 use super::load::{LatencyCase, Run, Summary, SymmetricCase, ThroughputCase};
 use super::svg::{LineChart, Mark, Series};
+use crate::results::measured;
 use std::collections::BTreeMap;
 
 pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
@@ -86,8 +87,8 @@ fn throughput_section(runs: &[(&Run, &[ThroughputCase])]) -> Section {
     sweep(
         &mut chart,
         runs,
-        |c| c.size,
-        |c| c.msgs_per_sec.map(|r| (c.subscribers as f64, r)),
+        |c| c.size as u64,
+        |c| measured(c.msgs_per_sec).map(|r| (c.subscribers as f64, r)),
     );
     let table = rows_table(
         "1 → N throughput per case",
@@ -103,15 +104,20 @@ fn throughput_section(runs: &[(&Run, &[ThroughputCase])]) -> Section {
         ],
         runs,
         |c| {
+            let per_subscriber: Vec<Option<f64>> = c
+                .per_subscriber_msgs_per_sec
+                .iter()
+                .map(|&r| measured(r))
+                .collect();
             vec![
                 c.size.to_string(),
                 c.subscribers.to_string(),
-                count(c.sent),
-                count(c.received),
-                count(c.lost),
-                opt_number(c.sender_msgs_per_sec),
-                opt_number(c.msgs_per_sec),
-                spread(&c.per_subscriber_msgs_per_sec),
+                c.sent.to_string(),
+                c.received.to_string(),
+                c.lost.to_string(),
+                opt_number(measured(c.sender_msgs_per_sec)),
+                opt_number(measured(c.msgs_per_sec)),
+                spread(&per_subscriber),
             ]
         },
     );
