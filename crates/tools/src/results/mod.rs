@@ -111,3 +111,6 @@ pub(crate) fn numbers_or_nulls<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f6
 pub fn measured(number: f64) -> Option<f64> {
     (!number.is_nan()).then_some(number)
 }
+
+#[cfg(test)]
+mod tests;
