@@ -22,7 +22,7 @@ fn round_trip(tag: &str, benchmark: &str, summary: &impl serde::Serialize) -> Ru
     let mut results = Results::create(Some(&dir), meta).unwrap();
     results.write_summary(summary).unwrap();
     results.finish(true).unwrap();
-    let mut runs = load_all(&[dir.clone()]).unwrap();
+    let mut runs = load_all(std::slice::from_ref(&dir)).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(runs.len(), 1);
     let run = runs.remove(0);
@@ -267,7 +267,7 @@ fn a_folder_in_the_older_form_still_loads() {
             "cases": [{"subscribers": 1, "size": 64, "sent": 5, "received": 5, "lost": 0,
                        "sender_msgs_per_sec": 10.5, "msgs_per_sec": null}]}"#,
     );
-    let loaded = load_all(&[dir.clone()]);
+    let loaded = load_all(std::slice::from_ref(&dir));
     std::fs::remove_dir_all(&dir).unwrap();
     let run = loaded.unwrap().remove(0);
     assert_eq!(run.meta.fault, None);
