@@ -4,7 +4,9 @@
 
 use super::ReportError;
 pub(crate) use crate::results::chaos::{ChaosSummary, ChaosTotals, FaultRecord};
+pub(crate) use crate::results::latency::{LatencyCase, LatencySummary};
 pub(crate) use crate::results::pingpong::{PingpongSummary, SizeResult};
+pub(crate) use crate::results::symmetric::{SymmetricCase, SymmetricSummary};
 pub(crate) use crate::results::throughput::{ThroughputCase, ThroughputSummary};
 pub(crate) use crate::results::{Benchmark, Machine, Meta, TopologyMeta};
 use serde::de::DeserializeOwned;
@@ -51,40 +53,6 @@ impl TopologyMeta {
             _ => None,
         }
     }
-}
-
-/// `summary.json` of an N ↔ N symmetric run.
-#[derive(Deserialize)]
-pub(crate) struct Symmetric {
-    pub cases: Vec<SymmetricCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct SymmetricCase {
-    pub federates: u64,
-    pub size: u64,
-    #[serde(default)]
-    pub per_federate_msgs_per_sec: Vec<Option<f64>>,
-    pub total_msgs_per_sec: Option<f64>,
-    pub sent: Option<u64>,
-    pub received: Option<u64>,
-    pub lost: Option<u64>,
-}
-
-/// `summary.json` of a multi-receiver latency run; times are one-way, in microseconds.
-#[derive(Deserialize)]
-pub(crate) struct Latency {
-    pub cases: Vec<LatencyCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct LatencyCase {
-    pub receivers: u64,
-    pub size: u64,
-    pub mean_us: Option<f64>,
-    pub std_us: Option<f64>,
-    pub count: Option<u64>,
-    pub lost: Option<u64>,
 }
 
 /// `summary.json` of a one-way size × rate matrix (JADS).
@@ -189,8 +157,8 @@ pub(crate) struct Clutter {
 pub(crate) enum Summary {
     Pingpong(PingpongSummary),
     Throughput(ThroughputSummary),
-    Symmetric(Symmetric),
-    Latency(Latency),
+    Symmetric(SymmetricSummary),
+    Latency(LatencySummary),
     Oneway(Oneway),
     Matrix(Matrix),
     Testfed(Testfed),

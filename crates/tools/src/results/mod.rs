@@ -10,8 +10,10 @@
 //! - fields this schema does not know are ignored.
 
 pub mod chaos;
+pub mod latency;
 pub mod meta;
 pub mod pingpong;
+pub mod symmetric;
 pub mod throughput;
 
 pub use meta::{Benchmark, Machine, Meta, TopologyMeta, TopologySummary};

@@ -283,3 +283,62 @@ fn a_folder_in_the_older_form_still_loads() {
     assert_eq!(measured(c.payload_mb_per_sec), None);
     assert!(c.per_subscriber_msgs_per_sec.is_empty());
 }
+
+#[test]
+fn symmetric_and_latency_summaries_read_back_as_written() {
+    let symmetric = super::symmetric::SymmetricSummary {
+        mode: Mode::Trellis,
+        api: Api::Federate,
+        transport: Transport::Reliable,
+        cases: vec![super::symmetric::SymmetricCase {
+            federates: 3,
+            size: 64,
+            per_federate_msgs_per_sec: vec![1.5, f64::NAN, 2.5],
+            total_msgs_per_sec: 4.0,
+            sent: 9,
+            received: 17,
+            lost: 1,
+        }],
+        clock: None,
+    };
+    let Summary::Symmetric(read) = round_trip("symmetric", "symmetric", &symmetric).summary else {
+        panic!("not a symmetric summary");
+    };
+    let c = &read.cases[0];
+    assert_eq!(
+        (c.federates, c.size, c.sent, c.received, c.lost),
+        (3, 64, 9, 17, 1)
+    );
+    assert_eq!(c.total_msgs_per_sec, 4.0);
+    let rates: Vec<Option<f64>> = c
+        .per_federate_msgs_per_sec
+        .iter()
+        .map(|&r| measured(r))
+        .collect();
+    assert_eq!(rates, [Some(1.5), None, Some(2.5)]);
+
+    let latency = super::latency::LatencySummary {
+        mode: Mode::Trellis,
+        api: Api::Node,
+        transport: Transport::BestEffort,
+        cases: vec![super::latency::LatencyCase {
+            receivers: 4,
+            size: 128,
+            mean_us: 33.25,
+            std_us: f64::NAN,
+            count: 100,
+            lost: 2,
+        }],
+        clock: Some("one clock".into()),
+    };
+    let Summary::Latency(read) = round_trip("latency", "latency", &latency).summary else {
+        panic!("not a latency summary");
+    };
+    let c = &read.cases[0];
+    assert_eq!((c.receivers, c.size, c.count, c.lost), (4, 128, 100, 2));
+    assert_eq!((c.mean_us, measured(c.std_us)), (33.25, None));
+    assert_eq!(
+        (read.transport, read.clock.as_deref()),
+        (Transport::BestEffort, Some("one clock"))
+    );
+}
