@@ -8,6 +8,7 @@ pub(crate) use crate::results::latency::{LatencyCase, LatencySummary};
 pub(crate) use crate::results::pingpong::{PingpongSummary, SizeResult};
 pub(crate) use crate::results::symmetric::{SymmetricCase, SymmetricSummary};
 pub(crate) use crate::results::throughput::{ThroughputCase, ThroughputSummary};
+pub(crate) use crate::results::timestep::{TimestepCase, TimestepSummary};
 pub(crate) use crate::results::{Benchmark, Machine, Meta, TopologyMeta};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -118,22 +119,6 @@ pub(crate) struct TestfedFederate {
     pub updates_received: Option<u64>,
 }
 
-/// `summary.json` of a time-management step-rate run.
-#[derive(Deserialize)]
-pub(crate) struct Timestep {
-    pub cases: Vec<TimestepCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct TimestepCase {
-    pub network: String,
-    pub federates: u64,
-    pub grants_per_sec: Option<f64>,
-    pub time_messages_received_per_grant: Option<f64>,
-    pub bounds_sent_per_grant: Option<f64>,
-    pub reflects_per_step: Option<f64>,
-}
-
 /// `summary.json` of a clutter run; its cases are the benchmark's own type.
 #[derive(Deserialize)]
 pub(crate) struct Clutter {
@@ -162,7 +147,7 @@ pub(crate) enum Summary {
     Oneway(Oneway),
     Matrix(Matrix),
     Testfed(Testfed),
-    Timestep(Timestep),
+    Timestep(TimestepSummary),
     Chaos(ChaosSummary),
     Clutter(Clutter),
     WanRting(crate::wan::RtingSummary),

@@ -15,6 +15,7 @@ pub mod meta;
 pub mod pingpong;
 pub mod symmetric;
 pub mod throughput;
+pub mod timestep;
 
 pub use meta::{Benchmark, Machine, Meta, TopologyMeta, TopologySummary};
 

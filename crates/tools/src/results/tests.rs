@@ -342,3 +342,58 @@ fn symmetric_and_latency_summaries_read_back_as_written() {
         (Transport::BestEffort, Some("one clock"))
     );
 }
+
+#[test]
+fn a_timestep_summary_reads_back_as_written() {
+    let case = super::timestep::TimestepCase {
+        network: "one-router".into(),
+        routers: 1,
+        federates: 2,
+        seconds: 2.0,
+        steps: 400,
+        grants: 800,
+        grants_per_sec: 200.0,
+        min_grants_per_sec: 190.0,
+        time_messages_received_per_grant: 1.5,
+        bounds_sent_per_grant: f64::NAN,
+        reflects: 400,
+        reflects_per_step: 1.0,
+        expected_reflects_per_step: 1,
+        late_time_stamped: 0,
+        queue_overflow: 3,
+    };
+    let written = super::timestep::TimestepSummary {
+        mode: Mode::Trellis,
+        api: Api::Federate,
+        transport: Transport::Reliable,
+        time_representation: "HLAinteger64Time".into(),
+        lookahead: 5,
+        cases: vec![case],
+    };
+    let Summary::Timestep(read) = round_trip("timestep", "timestep", &written).summary else {
+        panic!("not a timestep summary");
+    };
+    assert_eq!(
+        (read.time_representation.as_str(), read.lookahead),
+        ("HLAinteger64Time", 5)
+    );
+    let c = &read.cases[0];
+    assert_eq!(
+        (c.network.as_str(), c.routers, c.federates),
+        ("one-router", 1, 2)
+    );
+    assert_eq!(
+        (c.steps, c.grants, c.reflects, c.queue_overflow),
+        (400, 800, 400, 3)
+    );
+    assert_eq!(
+        (c.seconds, c.grants_per_sec, c.min_grants_per_sec),
+        (2.0, 200.0, 190.0)
+    );
+    assert_eq!(
+        (c.time_messages_received_per_grant, c.reflects_per_step),
+        (1.5, 1.0)
+    );
+    assert_eq!(measured(c.bounds_sent_per_grant), None);
+    assert_eq!((c.expected_reflects_per_step, c.late_time_stamped), (1, 0));
+}
