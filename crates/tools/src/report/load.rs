@@ -5,6 +5,7 @@
 use super::ReportError;
 pub(crate) use crate::results::chaos::{ChaosSummary, ChaosTotals, FaultRecord};
 pub(crate) use crate::results::latency::{LatencyCase, LatencySummary};
+pub(crate) use crate::results::oneway::{OnewayCase, OnewaySummary};
 pub(crate) use crate::results::pingpong::{PingpongSummary, SizeResult};
 pub(crate) use crate::results::symmetric::{SymmetricCase, SymmetricSummary};
 pub(crate) use crate::results::throughput::{ThroughputCase, ThroughputSummary};
@@ -54,26 +55,6 @@ impl TopologyMeta {
             _ => None,
         }
     }
-}
-
-/// `summary.json` of a one-way size × rate matrix (JADS).
-#[derive(Deserialize)]
-pub(crate) struct Oneway {
-    pub cases: Vec<OnewayCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct OnewayCase {
-    pub size: u64,
-    pub rate_hz: f64,
-    pub transport: Option<String>,
-    pub sent: Option<u64>,
-    pub received: Option<u64>,
-    pub missing: Option<u64>,
-    pub min_us: Option<f64>,
-    pub max_us: Option<f64>,
-    pub mean_us: Option<f64>,
-    pub data_file: Option<String>,
 }
 
 /// `summary.json` of the EC1 characterisation matrix (3CE).
@@ -144,7 +125,7 @@ pub(crate) enum Summary {
     Throughput(ThroughputSummary),
     Symmetric(SymmetricSummary),
     Latency(LatencySummary),
-    Oneway(Oneway),
+    Oneway(OnewaySummary),
     Matrix(Matrix),
     Testfed(Testfed),
     Timestep(TimestepSummary),

@@ -12,6 +12,7 @@
 pub mod chaos;
 pub mod latency;
 pub mod meta;
+pub mod oneway;
 pub mod pingpong;
 pub mod symmetric;
 pub mod throughput;

@@ -397,3 +397,42 @@ fn a_timestep_summary_reads_back_as_written() {
     assert_eq!(measured(c.bounds_sent_per_grant), None);
     assert_eq!((c.expected_reflects_per_step, c.late_time_stamped), (1, 0));
 }
+
+#[test]
+fn a_oneway_summary_reads_back_as_written() {
+    let case = super::oneway::OnewayCase {
+        size: 17,
+        rate_hz: 50.0,
+        transport: Transport::BestEffort,
+        sent: 100,
+        received: 97,
+        missing: 3,
+        min_us: Some(10.0),
+        max_us: None,
+        mean_us: Some(12.5),
+        data_file: "oneway-17B-50Hz.dat".into(),
+    };
+    let written = super::oneway::OnewaySummary {
+        mode: Mode::Trellis,
+        api: Api::Node,
+        transport: Transport::BestEffort,
+        seconds: 2.0,
+        cases: vec![case],
+        clock: None,
+    };
+    let Summary::Oneway(read) = round_trip("oneway", "oneway", &written).summary else {
+        panic!("not a oneway summary");
+    };
+    let c = &read.cases[0];
+    assert_eq!(
+        (c.size, c.rate_hz, c.transport),
+        (17, 50.0, Transport::BestEffort)
+    );
+    assert_eq!((c.sent, c.received, c.missing), (100, 97, 3));
+    assert_eq!(
+        (c.min_us, c.max_us, c.mean_us),
+        (Some(10.0), None, Some(12.5))
+    );
+    assert_eq!(c.data_file, "oneway-17B-50Hz.dat");
+    assert_eq!(read.seconds, 2.0);
+}
