@@ -8,6 +8,7 @@ pub(crate) use crate::results::latency::{LatencyCase, LatencySummary};
 pub(crate) use crate::results::oneway::{OnewayCase, OnewaySummary};
 pub(crate) use crate::results::pingpong::{PingpongSummary, SizeResult};
 pub(crate) use crate::results::symmetric::{SymmetricCase, SymmetricSummary};
+pub(crate) use crate::results::testfed::{FederateResult, TestfedSummary};
 pub(crate) use crate::results::throughput::{ThroughputCase, ThroughputSummary};
 pub(crate) use crate::results::timestep::{TimestepCase, TimestepSummary};
 pub(crate) use crate::results::{Benchmark, Machine, Meta, TopologyMeta};
@@ -81,25 +82,6 @@ pub(crate) struct MatrixCase {
     pub jitter_us: Option<f64>,
 }
 
-/// `summary.json` of a testfed load run.
-#[derive(Deserialize)]
-pub(crate) struct Testfed {
-    pub federates: Vec<TestfedFederate>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct TestfedFederate {
-    pub name: String,
-    pub attributes: Option<u64>,
-    pub rate_hz: Option<f64>,
-    pub size: Option<u64>,
-    pub interaction_rate_hz: Option<f64>,
-    pub ramp_seconds: Option<f64>,
-    pub updates_sent: Option<u64>,
-    pub interactions_sent: Option<u64>,
-    pub updates_received: Option<u64>,
-}
-
 /// `summary.json` of a clutter run; its cases are the benchmark's own type.
 #[derive(Deserialize)]
 pub(crate) struct Clutter {
@@ -127,7 +109,7 @@ pub(crate) enum Summary {
     Latency(LatencySummary),
     Oneway(OnewaySummary),
     Matrix(Matrix),
-    Testfed(Testfed),
+    Testfed(TestfedSummary),
     Timestep(TimestepSummary),
     Chaos(ChaosSummary),
     Clutter(Clutter),

@@ -15,6 +15,7 @@ pub mod meta;
 pub mod oneway;
 pub mod pingpong;
 pub mod symmetric;
+pub mod testfed;
 pub mod throughput;
 pub mod timestep;
 

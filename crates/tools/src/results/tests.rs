@@ -436,3 +436,72 @@ fn a_oneway_summary_reads_back_as_written() {
     assert_eq!(c.data_file, "oneway-17B-50Hz.dat");
     assert_eq!(read.seconds, 2.0);
 }
+
+#[test]
+fn a_testfed_summary_reads_back_as_written() {
+    let federate = super::testfed::FederateResult {
+        name: "load-1".into(),
+        at: "leaf-a".into(),
+        attributes: 4,
+        rate_hz: 20.0,
+        size: 100,
+        interaction_rate_hz: 2.0,
+        ramp_seconds: 1.0,
+        ramp_rate_hz: f64::NAN,
+        updates_sent: 80,
+        ramp_updates_sent: 10,
+        interactions_sent: 8,
+        updates_received: 79,
+        interactions_received: 8,
+        updates_missing: 1,
+        interactions_missing: 0,
+        update_latency_mean_us: Some(40.0),
+        update_latency_max_us: Some(90.0),
+        interaction_latency_mean_us: None,
+        interaction_latency_max_us: Some(50.0),
+    };
+    let written = super::testfed::TestfedSummary {
+        mode: Mode::Trellis,
+        api: Api::Federate,
+        transport: Transport::Reliable,
+        seconds: 4.0,
+        federates: vec![federate.clone()],
+        clock: None,
+    };
+    let Summary::Testfed(read) = round_trip("testfed", "testfed", &written).summary else {
+        panic!("not a testfed summary");
+    };
+    let f = &read.federates[0];
+    let w = &federate;
+    assert_eq!((f.name.as_str(), f.at.as_str()), ("load-1", "leaf-a"));
+    assert_eq!((f.attributes, f.size), (4, 100));
+    assert_eq!(
+        (f.rate_hz, f.interaction_rate_hz, f.ramp_seconds),
+        (20.0, 2.0, 1.0)
+    );
+    assert_eq!(measured(f.ramp_rate_hz), None);
+    let counts = |r: &super::testfed::FederateResult| {
+        [
+            r.updates_sent,
+            r.ramp_updates_sent,
+            r.interactions_sent,
+            r.updates_received,
+        ]
+        .into_iter()
+        .chain([
+            r.interactions_received,
+            r.updates_missing,
+            r.interactions_missing,
+        ])
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(counts(f), counts(w));
+    let latencies = |r: &super::testfed::FederateResult| {
+        [r.update_latency_mean_us, r.update_latency_max_us]
+            .into_iter()
+            .chain([r.interaction_latency_mean_us, r.interaction_latency_max_us])
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(latencies(f), latencies(w));
+    assert_eq!(read.seconds, 4.0);
+}
