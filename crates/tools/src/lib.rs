@@ -8,4 +8,5 @@ pub mod bench;
 pub mod certs;
 pub mod demo;
 pub mod report;
+pub mod results;
 pub mod wan;

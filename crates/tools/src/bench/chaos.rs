@@ -21,7 +21,7 @@ mod up;
 use super::results::{Meta, Results};
 use super::{BenchError, Mode, Setup};
 use monitor::Monitor;
-use serde::Serialize;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -71,99 +71,7 @@ pub struct ChaosOptions {
     pub stop: Arc<AtomicBool>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FaultKind {
-    /// A router with federates attached.
-    Leaf,
-    /// A router between others (it has a parent and routers below it).
-    Mid,
-    /// The router that holds the federation registry.
-    Registry,
-}
-
-impl FaultKind {
-    pub fn label(self) -> &'static str {
-        match self {
-            FaultKind::Leaf => "leaf",
-            FaultKind::Mid => "mid",
-            FaultKind::Registry => "registry",
-        }
-    }
-}
-
-/// One kill and what followed it, until the next kill (or the end).
-#[derive(Clone, Debug, Serialize)]
-pub struct FaultRecord {
-    pub number: usize,
-    pub kind: FaultKind,
-    pub router: String,
-    /// When the kill came, from the start of the run.
-    pub killed_at_s: f64,
-    /// Kill → `trellis up` saying it restarted the router.
-    pub restarted_after_s: Option<f64>,
-    /// Kill → the first symptom a federate saw.
-    pub detection_s: Option<f64>,
-    pub detected_by: Option<String>,
-    /// Restart → reliable traffic flowing again between every pair of federates.
-    pub recovery_s: Option<f64>,
-    /// Kill → the same.
-    pub outage_s: Option<f64>,
-    pub recovered: bool,
-    /// Reliable updates reflected in the window.
-    pub delivered: u64,
-    pub duplicated: u64,
-    pub reported_lost: u64,
-    /// Serials skipped within streams (what loss reports must cover).
-    pub missing: u64,
-    pub unreported: u64,
-    /// Sent to or by a federate whose membership then ended (it heard connectionLost).
-    pub lost_with_membership: u64,
-    pub best_effort_expected: u64,
-    pub best_effort_delivered: u64,
-    pub best_effort_ratio: Option<f64>,
-    pub memberships_lost: usize,
-    /// Why the first lost membership ended (its connectionLost).
-    pub membership_fault: Option<String>,
-    /// "memberships kept", or what was lost and when it was joined again.
-    pub outcome: String,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct ChaosTotals {
-    pub faults: usize,
-    pub recovered: usize,
-    pub delivered: u64,
-    pub duplicated: u64,
-    pub reported_lost: u64,
-    pub missing: u64,
-    pub unreported: u64,
-    pub lost_with_membership: u64,
-    pub best_effort_expected: u64,
-    pub best_effort_delivered: u64,
-    pub best_effort_ratio: Option<f64>,
-    pub memberships_lost: usize,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct ChaosSummary {
-    /// "tree", "mesh" or the file's stem.
-    pub topology: String,
-    pub routers: usize,
-    pub federates: Vec<String>,
-    pub seconds: f64,
-    pub fault_every_seconds: f64,
-    pub rate_hz: f64,
-    pub seed: u64,
-    pub faults: Vec<FaultRecord>,
-    /// Over the whole run, the time before the first fault included.
-    pub totals: ChaosTotals,
-    /// No duplicate, no unreported loss, every fault recovered.
-    pub passed: bool,
-    /// What kept the run from going on (a router not restarted, a federation that did
-    /// not recover); the run stops there and keeps its measurements.
-    pub problems: Vec<String>,
-}
+pub use crate::results::chaos::{ChaosSummary, ChaosTotals, FaultKind, FaultRecord};
 
 /// The federates' attachment points and the routers of each fault kind.
 struct Plan {

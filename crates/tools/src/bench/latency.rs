@@ -7,8 +7,7 @@ use super::results::Results;
 use super::sides::{peer, Channel, Peer};
 use super::stats::mean_std;
 use super::sweep::Sweep;
-use super::{Api, BenchError, Mode, Setup, Transport};
-use serde::Serialize;
+use super::{Api, BenchError, Mode, Setup};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,27 +24,7 @@ pub struct LatencyOptions {
     pub exchanges: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct LatencyCase {
-    pub receivers: usize,
-    pub size: usize,
-    /// Half the round trip, mean over exchanges.
-    pub mean_us: f64,
-    pub std_us: f64,
-    pub count: usize,
-    pub lost: usize,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct LatencySummary {
-    pub mode: Mode,
-    pub api: Api,
-    pub transport: Transport,
-    pub cases: Vec<LatencyCase>,
-    /// With agents: how times were handled (see `agents.json`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<String>,
-}
+pub use crate::results::latency::{LatencyCase, LatencySummary};
 
 pub fn run(options: &LatencyOptions, results: &Results) -> Result<LatencySummary, BenchError> {
     run_cases(options, results, |n| run_case(options, n))

@@ -191,7 +191,7 @@ mod tests {
         let mut results = Results::create(Some(&dir), meta).unwrap();
         record_reliable_loss(&results, &throughput(Transport::Reliable, 922));
         results.finish(true).unwrap();
-        assert!(!results.meta().complete);
+        assert_eq!(results.meta().complete, Some(false));
         let fault = results.meta().fault.clone().unwrap_or_default();
         assert!(fault.contains("922 of 1000 reliable"), "{fault}");
         std::fs::remove_dir_all(&dir).unwrap();

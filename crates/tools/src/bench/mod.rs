@@ -31,7 +31,6 @@ pub mod timestep;
 
 pub use network::Attachments;
 
-use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -42,12 +41,8 @@ use trellis_core::wire::TransportClass;
 use trellis_net::Endpoint;
 use trellis_net::NetError;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Transport {
-    Reliable,
-    BestEffort,
-}
+/// The carrier and API of a run are part of the results schema, shared with the report.
+pub use crate::results::{Api, Mode, Transport};
 
 impl Transport {
     pub fn class(self) -> TransportClass {
@@ -56,28 +51,6 @@ impl Transport {
             Transport::BestEffort => TransportClass::BestEffort,
         }
     }
-}
-
-/// Which API the workload uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Api {
-    /// HLA federate services: attribute updates and reflections.
-    Federate,
-    /// The node API: payloads tagged with interest ids.
-    Node,
-}
-
-/// What carried the workload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// Trellis through routers.
-    Trellis,
-    /// Plain TCP sockets, one write per message, no router.
-    RawTcp,
-    /// Plain UDP datagrams, one per message, no router.
-    RawUdp,
 }
 
 impl Mode {

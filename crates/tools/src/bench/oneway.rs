@@ -64,33 +64,7 @@ pub struct OnewayOptions {
     pub drop_every: Option<u64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct OnewayCase {
-    pub size: usize,
-    pub rate_hz: f64,
-    pub transport: Transport,
-    pub sent: u64,
-    pub received: u64,
-    pub missing: u64,
-    /// Latency over the received messages; `None` (null) when nothing arrived.
-    pub min_us: Option<f64>,
-    pub max_us: Option<f64>,
-    pub mean_us: Option<f64>,
-    /// The case's data file in the results folder.
-    pub data_file: String,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct OnewaySummary {
-    pub mode: Mode,
-    pub api: Api,
-    pub transport: Transport,
-    pub seconds: f64,
-    pub cases: Vec<OnewayCase>,
-    /// With agents: how send and receipt times were brought onto one clock, and how well.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<String>,
-}
+pub use crate::results::oneway::{OnewayCase, OnewaySummary};
 
 /// Nanoseconds on the run's clock, shared by every end of a run: what a message carries as
 /// its send time, and what its receiver reads on arrival.

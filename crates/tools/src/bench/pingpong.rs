@@ -8,9 +8,9 @@ use super::network::Network;
 use super::results::Results;
 use super::sides::{federate_pair, node_pair, Side, Sides, MAX_UDP_PAYLOAD};
 use super::stats::{mean_std, without_two_largest};
-use super::{Api, BenchError, Mode, Raw, Setup, Transport};
+use super::{Api, BenchError, Mode, Raw, Setup};
 use hdrhistogram::Histogram;
-use serde::Serialize;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -39,45 +39,7 @@ pub struct PingpongOptions {
     pub exchanges: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct PairInfo {
-    pub master: String,
-    pub slave: String,
-    /// Links a message crosses between them (0 for raw sockets).
-    pub links: usize,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct SizeResult {
-    pub size: usize,
-    /// Mean round trip over pairs, the two largest pair means left out.
-    pub mean_us: f64,
-    pub std_us: f64,
-    /// Every pair's mean round trip, in the order of `pairs`.
-    pub pair_means_us: Vec<f64>,
-    pub discarded_us: Vec<f64>,
-    pub lost: usize,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct PingpongSummary {
-    pub mode: Mode,
-    pub api: Api,
-    pub transport: Transport,
-    pub pairs: Vec<PairInfo>,
-    pub sizes: Vec<SizeResult>,
-    /// Round trips measured, every size and pair together.
-    pub count: usize,
-    pub lost: usize,
-    pub rtt_p50_us: f64,
-    pub rtt_p99_us: f64,
-    pub rtt_mean_us: f64,
-    pub rtt_min_us: f64,
-    pub rtt_max_us: f64,
-    /// With agents: how times from different processes were compared (see `agents.json`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<String>,
-}
+pub use crate::results::pingpong::{PairInfo, PingpongSummary, SizeResult};
 
 /// What a master measured for one size.
 pub(crate) struct Measured {

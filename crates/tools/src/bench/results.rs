@@ -3,21 +3,14 @@
 //! met on the way), `summary.json` (what `--json` prints), CSV tables, and any
 //! per-case data files. Written as cases finish, so an interrupted run keeps them.
 
-use super::{Api, Bundling, Mode, Setup, Transport};
+use super::{Bundling, Mode, Setup};
+pub use crate::results::{Machine, Meta, TopologyMeta, TopologySummary};
 use serde::Serialize;
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 use trellis_core::topology::{Summary, Topology};
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Machine {
-    pub cores: usize,
-    pub kernel: String,
-    pub hostname: String,
-    pub cpu: String,
-}
 
 /// What this machine is, read from /proc.
 pub fn machine() -> Machine {
@@ -35,38 +28,28 @@ pub fn machine() -> Machine {
         })
         .unwrap_or_default();
     Machine {
-        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        kernel: read("/proc/sys/kernel/osrelease"),
-        hostname: read("/proc/sys/kernel/hostname"),
-        cpu,
+        cores: Some(std::thread::available_parallelism().map_or(1, |n| n.get()) as u64),
+        kernel: Some(read("/proc/sys/kernel/osrelease")),
+        hostname: Some(read("/proc/sys/kernel/hostname")),
+        cpu: Some(cpu),
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct TopologyMeta {
-    pub file: String,
-    /// The file's stem: "tree" for tree.toml.
-    pub name: String,
-    pub summary: Summary,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Meta {
-    pub benchmark: String,
-    pub command: String,
-    pub version: String,
-    pub machine: Machine,
-    pub topology: Option<TopologyMeta>,
-    pub mode: Mode,
-    pub api: Api,
-    pub transport: Transport,
-    pub bundling: String,
-    pub started_unix: u64,
-    pub finished_unix: Option<u64>,
-    pub complete: bool,
-    /// What went wrong, when something did: the error that ended the run, or the faults
-    /// met after measurements (a failed resign), joined by "; ". `complete` is false then.
-    pub fault: Option<String>,
+fn topology_summary(summary: Summary) -> TopologySummary {
+    TopologySummary {
+        routers: Some(summary.routers as u64),
+        federates: Some(summary.federates as u64),
+        cliques: Some(summary.cliques as u64),
+        links: Some(summary.links as u64),
+        depth: Some(summary.depth as u64),
+        links_histogram: Some(
+            summary
+                .links_histogram
+                .into_iter()
+                .map(|(links, pairs)| (links as u64, pairs))
+                .collect(),
+        ),
+    }
 }
 
 fn unix_now() -> u64 {
@@ -75,6 +58,8 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// The harness's constructor: it reads the machine and the topology file, which the
+/// schema leaves to its writers.
 impl Meta {
     /// The description of a run of `benchmark` with `setup`, started now.
     pub fn new(benchmark: &str, command: &str, setup: &Setup, mode: Mode) -> Meta {
@@ -82,27 +67,28 @@ impl Meta {
             let text = std::fs::read_to_string(file).ok()?;
             let topology = Topology::from_toml(&text).ok()?;
             Some(TopologyMeta {
-                file: file.display().to_string(),
-                name: file
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-                summary: topology.summary(),
+                file: Some(file.display().to_string()),
+                name: Some(
+                    file.file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                ),
+                summary: Some(topology_summary(topology.summary())),
             })
         });
         Meta {
             benchmark: benchmark.to_owned(),
-            command: command.to_owned(),
-            version: env!("CARGO_PKG_VERSION").to_owned(),
-            machine: machine(),
+            command: Some(command.to_owned()),
+            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+            machine: Some(machine()),
             topology,
-            mode,
-            api: setup.api,
-            transport: setup.transport,
-            bundling: Bundling::label(setup.bundling),
-            started_unix: unix_now(),
+            mode: Some(mode.name().to_owned()),
+            api: Some(setup.api.name().to_owned()),
+            transport: Some(setup.transport.name().to_owned()),
+            bundling: Some(Bundling::label(setup.bundling)),
+            started_unix: Some(unix_now()),
             finished_unix: None,
-            complete: false,
+            complete: Some(false),
             fault: None,
         }
     }
@@ -121,8 +107,11 @@ impl Results {
         let dir = match out {
             Some(dir) => dir.to_path_buf(),
             None => {
-                let base = PathBuf::from("results")
-                    .join(format!("{}-{}", meta.benchmark, meta.started_unix));
+                let base = PathBuf::from("results").join(format!(
+                    "{}-{}",
+                    meta.benchmark,
+                    meta.started_unix.unwrap_or(0)
+                ));
                 let mut dir = base.clone();
                 let mut n = 1;
                 while dir.exists() {
@@ -202,7 +191,7 @@ impl Results {
     pub fn finish(&mut self, complete: bool) -> std::io::Result<()> {
         self.meta.finished_unix = Some(unix_now());
         self.meta.fault = self.faults();
-        self.meta.complete = complete && self.meta.fault.is_none();
+        self.meta.complete = Some(complete && self.meta.fault.is_none());
         self.write_json("meta.json", &self.meta)
     }
 

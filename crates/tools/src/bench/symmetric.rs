@@ -6,8 +6,7 @@ use super::network::Network;
 use super::results::Results;
 use super::sides::{peer, Channel, Peer};
 use super::sweep::Sweep;
-use super::{Api, BenchError, Mode, Setup, Transport};
-use serde::Serialize;
+use super::{Api, BenchError, Mode, Setup};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
@@ -24,29 +23,7 @@ pub struct SymmetricOptions {
     pub federates: Vec<usize>,
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct SymmetricCase {
-    pub federates: usize,
-    pub size: usize,
-    pub per_federate_msgs_per_sec: Vec<f64>,
-    /// Messages received per second, all federates together.
-    pub total_msgs_per_sec: f64,
-    pub sent: u64,
-    pub received: u64,
-    /// Every message should reach every other federate: sent × (federates − 1) − received.
-    pub lost: u64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct SymmetricSummary {
-    pub mode: Mode,
-    pub api: Api,
-    pub transport: Transport,
-    pub cases: Vec<SymmetricCase>,
-    /// With agents: how times were handled (see `agents.json`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<String>,
-}
+pub use crate::results::symmetric::{SymmetricCase, SymmetricSummary};
 
 pub fn run(options: &SymmetricOptions, results: &Results) -> Result<SymmetricSummary, BenchError> {
     run_cases(options, results, |n| run_case(options, n))

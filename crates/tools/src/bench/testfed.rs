@@ -70,49 +70,8 @@ pub struct TestfedOptions {
 /// How often a load federate publishes its figures to [`TestfedOptions::figures`].
 const FIGURES_EVERY: Duration = Duration::from_millis(250);
 
-#[derive(Clone, Debug, Serialize)]
-pub struct FederateResult {
-    pub name: String,
-    /// The attachment point it ran at.
-    pub at: String,
-    pub attributes: usize,
-    pub rate_hz: f64,
-    pub size: usize,
-    pub interaction_rate_hz: f64,
-    pub ramp_seconds: f64,
-    pub ramp_rate_hz: f64,
-    pub updates_sent: u64,
-    /// Of `updates_sent`, those sent during the ramp.
-    pub ramp_updates_sent: u64,
-    pub interactions_sent: u64,
-    pub updates_received: u64,
-    pub interactions_received: u64,
-    /// What the others sent that never arrived here.
-    pub updates_missing: u64,
-    pub interactions_missing: u64,
-    /// Latency of what arrived here; `None` (null) when nothing did.
-    pub update_latency_mean_us: Option<f64>,
-    pub update_latency_max_us: Option<f64>,
-    pub interaction_latency_mean_us: Option<f64>,
-    pub interaction_latency_max_us: Option<f64>,
-}
+pub use crate::results::testfed::{FederateResult, TestfedSummary};
 
-#[derive(Clone, Debug, Serialize)]
-pub struct TestfedSummary {
-    pub mode: Mode,
-    pub api: Api,
-    /// Of attribute updates; interactions are reliable.
-    pub transport: Transport,
-    pub seconds: f64,
-    pub federates: Vec<FederateResult>,
-    /// With agents: how send and receipt times were brought onto one clock, and how well.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<String>,
-}
-
-/// When a load federate's ticks are due, in seconds from the start: every 1/ramp rate
-/// during the ramp, then every 1/rate until the end. Computed from tick counts, so a late
-/// tick does not delay the next (no drift).
 struct Ticks {
     ramp_seconds: f64,
     ramp_rate_hz: f64,

@@ -6,7 +6,7 @@ use super::network::{ids, Federation, Network, SETUP_TIMEOUT};
 use super::results::Results;
 use super::sweep::Sweep;
 use super::{raw, Api, BenchError, Mode, Raw, Setup, Transport, DATA_ID, FIRST_SUBSCRIBER_ID};
-use serde::Serialize;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,41 +30,7 @@ pub struct ThroughputOptions {
     pub driver: Driver,
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct ThroughputCase {
-    pub subscribers: usize,
-    pub size: usize,
-    pub seconds: f64,
-    /// Messages the sender sent.
-    pub sent: u64,
-    /// Messages received, all receivers together.
-    pub received: u64,
-    /// sent × receivers − received.
-    pub lost: u64,
-    pub sender_msgs_per_sec: f64,
-    /// Received per second per receiver (mean over receivers).
-    pub msgs_per_sec: f64,
-    pub per_subscriber_msgs_per_sec: Vec<f64>,
-    pub payload_mb_per_sec: f64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct ThroughputSummary {
-    pub mode: Mode,
-    pub api: Api,
-    pub transport: Transport,
-    pub size: usize,
-    pub cases: Vec<ThroughputCase>,
-    /// The first case's figures, as the single-case benchmark always reported them.
-    pub subscribers: usize,
-    pub msgs_per_sec: f64,
-    pub sent: u64,
-    pub received: u64,
-    pub lost: u64,
-    /// With agents: how times from different processes were compared (see `agents.json`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<String>,
-}
+pub use crate::results::throughput::{ThroughputCase, ThroughputSummary};
 
 /// Counts of a running receiver, shared with the thread that reads its messages.
 #[derive(Default)]

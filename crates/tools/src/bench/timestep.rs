@@ -11,7 +11,7 @@
 
 use super::network::{Network, SETUP_TIMEOUT};
 use super::results::Results;
-use super::{Api, BenchError, Mode, Setup, Transport};
+use super::{Api, BenchError, Mode, Setup};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -76,46 +76,7 @@ pub struct TimestepOptions {
     pub networks: Vec<TimestepNetwork>,
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct TimestepCase {
-    /// "one-router", "mesh", or the given router's address / topology file's stem.
-    pub network: String,
-    /// Routers the federates sit under (0 when the network was given as a router address
-    /// or a topology whose routers were not counted).
-    pub routers: usize,
-    pub federates: usize,
-    /// Measured seconds, mean over federates (from "ReadyToRun" to the last grant).
-    pub seconds: f64,
-    /// Logical time every federate advanced in the measured run.
-    pub steps: u64,
-    /// Grants received, all federates together.
-    pub grants: u64,
-    /// Grants per second per federate (mean over federates): the federation's step rate.
-    pub grants_per_sec: f64,
-    pub min_grants_per_sec: f64,
-    /// Time-management messages a federate received per grant (mean over federates).
-    pub time_messages_received_per_grant: f64,
-    /// Time-management messages (bounds) a federate sent per grant.
-    pub bounds_sent_per_grant: f64,
-    /// Time-stamped reflections, all federates together.
-    pub reflects: u64,
-    /// Reflections per federate per step; N − 1 when nothing is lost.
-    pub reflects_per_step: f64,
-    pub expected_reflects_per_step: usize,
-    /// Late or refused time-stamped messages, all federates together (0 expected).
-    pub late_time_stamped: u64,
-    pub queue_overflow: u64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct TimestepSummary {
-    pub mode: Mode,
-    pub api: Api,
-    pub transport: Transport,
-    pub time_representation: String,
-    pub lookahead: i64,
-    pub cases: Vec<TimestepCase>,
-}
+pub use crate::results::timestep::{TimestepCase, TimestepSummary};
 
 const CSV_HEADER: [&str; 13] = [
     "network",

@@ -1,14 +1,15 @@
-//! Chaos runs: routers killed with SIGKILL and restarted under `trellis up` while federates
+//! ChaosSummary runs: routers killed with SIGKILL and restarted under `trellis up` while federates
 //! exchange updates. Per fault: detection and recovery time, what was delivered,
 //! duplicated, reported lost and lost without a report, and the federation's outcome; per
 //! run the totals and the verdict, a failure marked where the eye lands first.
 
-use super::html::{count, figure, opt_number, paragraph, Cell, Section, Table};
-use super::load::{Chaos, ChaosFault, ChaosTotals, Run, Summary};
+use super::html::{figure, opt_number, paragraph, Cell, Section, Table};
+use super::load::{ChaosSummary, ChaosTotals, FaultRecord, Run, Summary};
 use super::svg::{BarChart, Bars};
+use crate::results::measured;
 
 pub(super) fn section(runs: &[Run]) -> Option<Section> {
-    let runs: Vec<(&Run, &Chaos)> = runs
+    let runs: Vec<(&Run, &ChaosSummary)> = runs
         .iter()
         .filter_map(|run| match &run.summary {
             Summary::Chaos(c) => Some((run, c)),
@@ -37,7 +38,7 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
     })
 }
 
-fn run_body(run: &Run, chaos: &Chaos) -> String {
+fn run_body(run: &Run, chaos: &ChaosSummary) -> String {
     let mut out = format!(
         "<h3>{}</h3>{}",
         super::html::escape(&run.series_name()),
@@ -54,19 +55,23 @@ fn run_body(run: &Run, chaos: &Chaos) -> String {
     out
 }
 
-fn describe(chaos: &Chaos) -> String {
+fn describe(chaos: &ChaosSummary) -> String {
     format!(
         "On {}: {} s of faults, one every {} s, {} Hz per publisher, seed {}.",
-        chaos.topology.as_deref().unwrap_or("?"),
-        opt_number(chaos.seconds),
-        opt_number(chaos.fault_every_seconds),
-        opt_number(chaos.rate_hz),
-        count(chaos.seed)
+        if chaos.topology.is_empty() {
+            "?"
+        } else {
+            &chaos.topology
+        },
+        opt_number(measured(chaos.seconds)),
+        opt_number(measured(chaos.fault_every_seconds)),
+        opt_number(measured(chaos.rate_hz)),
+        chaos.seed
     )
 }
 
 /// The run's totals as a one-row table, failures marked, and any problem that stopped it.
-fn verdict(chaos: &Chaos) -> String {
+fn verdict(chaos: &ChaosSummary) -> String {
     let mut table = Table::new(
         "Totals over the whole run",
         [
@@ -84,9 +89,7 @@ fn verdict(chaos: &Chaos) -> String {
         .map(String::from)
         .to_vec(),
     );
-    if let Some(t) = &chaos.totals {
-        table.rows.push(totals_row(chaos.passed, t));
-    }
+    table.rows.push(totals_row(chaos.passed, &chaos.totals));
     let mut out = table.render();
     for problem in &chaos.problems {
         out.push_str(&paragraph(&format!("Stopped early: {problem}")));
@@ -103,31 +106,30 @@ fn mark_if(bad: bool, text: String) -> Cell {
     }
 }
 
-fn totals_row(passed: Option<bool>, t: &ChaosTotals) -> Vec<Cell> {
-    let nonzero = |v: Option<u64>| v.is_some_and(|v| v > 0);
+fn totals_row(passed: bool, t: &ChaosTotals) -> Vec<Cell> {
     vec![
-        match passed {
-            Some(true) => Cell::from("pass"),
-            Some(false) => Cell::marked("FAIL"),
-            None => Cell::from("–"),
+        if passed {
+            Cell::from("pass")
+        } else {
+            Cell::marked("FAIL")
         },
-        count(t.faults).into(),
-        mark_if(t.recovered < t.faults, count(t.recovered)),
-        count(t.delivered).into(),
-        mark_if(nonzero(t.duplicated), count(t.duplicated)),
-        count(t.reported_lost).into(),
-        mark_if(nonzero(t.unreported), count(t.unreported)),
-        count(t.lost_with_membership).into(),
+        t.faults.to_string().into(),
+        mark_if(t.recovered < t.faults, t.recovered.to_string()),
+        t.delivered.to_string().into(),
+        mark_if(t.duplicated > 0, t.duplicated.to_string()),
+        t.reported_lost.to_string().into(),
+        mark_if(t.unreported > 0, t.unreported.to_string()),
+        t.lost_with_membership.to_string().into(),
         opt_number(t.best_effort_ratio).into(),
-        count(t.memberships_lost).into(),
+        t.memberships_lost.to_string().into(),
     ]
 }
 
-fn times_chart(chaos: &Chaos) -> BarChart {
+fn times_chart(chaos: &ChaosSummary) -> BarChart {
     let names = chaos
         .faults
         .iter()
-        .map(|f| format!("{} {} {}", f.number, f.kind, f.router))
+        .map(|f| format!("{} {} {}", f.number, f.kind.label(), f.router))
         .collect();
     let mut chart = BarChart::new("Detection and recovery per fault", "seconds", names);
     chart.series = vec![
@@ -143,7 +145,7 @@ fn times_chart(chaos: &Chaos) -> BarChart {
     chart
 }
 
-fn faults_table(chaos: &Chaos) -> Table {
+fn faults_table(chaos: &ChaosSummary) -> Table {
     let head = [
         "#",
         "fault",
@@ -166,13 +168,12 @@ fn faults_table(chaos: &Chaos) -> Table {
     table
 }
 
-fn fault_row(f: &ChaosFault) -> Vec<Cell> {
-    let nonzero = |v: Option<u64>| v.is_some_and(|v| v > 0);
+fn fault_row(f: &FaultRecord) -> Vec<Cell> {
     vec![
         f.number.to_string().into(),
-        f.kind.as_str().into(),
+        f.kind.label().into(),
         f.router.as_str().into(),
-        opt_number(f.killed_at_s).into(),
+        opt_number(measured(f.killed_at_s)).into(),
         opt_number(f.detection_s).into(),
         f.detected_by.as_deref().unwrap_or("none seen").into(),
         if f.recovered {
@@ -181,12 +182,16 @@ fn fault_row(f: &ChaosFault) -> Vec<Cell> {
             Cell::marked("never")
         },
         opt_number(f.outage_s).into(),
-        count(f.delivered).into(),
-        mark_if(nonzero(f.duplicated), count(f.duplicated)),
-        count(f.reported_lost).into(),
-        mark_if(nonzero(f.unreported), count(f.unreported)),
-        count(f.lost_with_membership).into(),
+        f.delivered.to_string().into(),
+        mark_if(f.duplicated > 0, f.duplicated.to_string()),
+        f.reported_lost.to_string().into(),
+        mark_if(f.unreported > 0, f.unreported.to_string()),
+        f.lost_with_membership.to_string().into(),
         opt_number(f.best_effort_ratio).into(),
-        f.outcome.as_deref().unwrap_or("–").into(),
+        if f.outcome.is_empty() {
+            "–".into()
+        } else {
+            f.outcome.as_str().into()
+        },
     ]
 }

@@ -1,93 +1,20 @@
 //! Reading results folders: `meta.json` and `summary.json` as `trellis bench --out DIR`
-//! writes them. Unknown fields are ignored; numbers that may be missing (or were not finite
-//! when written, which JSON stores as `null`) are `Option`s.
+//! writes them, in the types of the results schema (`crate::results`), which says how fields
+//! that older folders lack are read.
 
 use super::ReportError;
+pub(crate) use crate::results::chaos::{ChaosSummary, ChaosTotals, FaultRecord};
+pub(crate) use crate::results::latency::{LatencyCase, LatencySummary};
+pub(crate) use crate::results::oneway::{OnewayCase, OnewaySummary};
+pub(crate) use crate::results::pingpong::{PingpongSummary, SizeResult};
+pub(crate) use crate::results::symmetric::{SymmetricCase, SymmetricSummary};
+pub(crate) use crate::results::testfed::{FederateResult, TestfedSummary};
+pub(crate) use crate::results::throughput::{ThroughputCase, ThroughputSummary};
+pub(crate) use crate::results::timestep::{TimestepCase, TimestepSummary};
+pub(crate) use crate::results::{Benchmark, Machine, Meta, TopologyMeta};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum Benchmark {
-    Pingpong,
-    Throughput,
-    Symmetric,
-    Latency,
-    Oneway,
-    Matrix,
-    Testfed,
-    Timestep,
-    Chaos,
-    Clutter,
-    /// The RTI-NG interconnect study in the site lab (`scripts/wan-results`).
-    #[serde(rename = "wan-rting")]
-    WanRting,
-}
-
-impl Benchmark {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Benchmark::Pingpong => "pingpong",
-            Benchmark::Throughput => "throughput",
-            Benchmark::Symmetric => "symmetric",
-            Benchmark::Latency => "latency",
-            Benchmark::Oneway => "oneway",
-            Benchmark::Matrix => "matrix",
-            Benchmark::Testfed => "testfed",
-            Benchmark::Timestep => "timestep",
-            Benchmark::Chaos => "chaos",
-            Benchmark::Clutter => "clutter",
-            Benchmark::WanRting => crate::wan::RTING_BENCHMARK,
-        }
-    }
-}
-
-/// `meta.json`: what ran, where, how, and whether it finished.
-#[derive(Deserialize)]
-pub(crate) struct Meta {
-    pub benchmark: Benchmark,
-    pub command: Option<String>,
-    pub version: Option<String>,
-    pub machine: Option<Machine>,
-    pub topology: Option<Topology>,
-    pub mode: Option<String>,
-    pub api: Option<String>,
-    pub transport: Option<String>,
-    pub bundling: Option<String>,
-    pub started_unix: Option<u64>,
-    pub finished_unix: Option<u64>,
-    pub complete: Option<bool>,
-    /// What went wrong (absent in folders written before it was recorded).
-    #[serde(default)]
-    pub fault: Option<String>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct Machine {
-    pub cores: Option<u64>,
-    pub kernel: Option<String>,
-    pub hostname: Option<String>,
-    pub cpu: Option<String>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct Topology {
-    pub file: Option<String>,
-    pub name: Option<String>,
-    pub summary: Option<TopologySummary>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct TopologySummary {
-    pub routers: Option<u64>,
-    pub federates: Option<u64>,
-    pub cliques: Option<u64>,
-    pub links: Option<u64>,
-    pub depth: Option<u64>,
-    pub links_histogram: Option<BTreeMap<String, u64>>,
-}
 
 /// The two router layouts the JESPP paper compares.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -105,7 +32,7 @@ impl Shape {
     }
 }
 
-impl Topology {
+impl TopologyMeta {
     /// Tree: no cliques and more than one router. Mesh: the routers form a clique (at least
     /// one clique, depth 1). Otherwise the name or file name says "tree" or "mesh".
     pub(crate) fn shape(&self) -> Option<Shape> {
@@ -129,110 +56,6 @@ impl Topology {
             _ => None,
         }
     }
-}
-
-/// `summary.json` of a ping-pong (rtiperf) run; times are round trips in microseconds.
-#[derive(Deserialize)]
-pub(crate) struct Pingpong {
-    pub pairs: Vec<Pair>,
-    pub sizes: Vec<PingpongSize>,
-    pub rtt_p50_us: Option<f64>,
-    pub rtt_p99_us: Option<f64>,
-    pub rtt_mean_us: Option<f64>,
-    pub count: Option<u64>,
-    pub lost: Option<u64>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct Pair {
-    pub master: String,
-    pub slave: String,
-    pub links: u64,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct PingpongSize {
-    pub size: u64,
-    /// Mean of the pair means after discarding the two largest.
-    pub mean_us: Option<f64>,
-    pub std_us: Option<f64>,
-    /// One per pair, in the order of `pairs`.
-    pub pair_means_us: Vec<Option<f64>>,
-    #[serde(default)]
-    pub discarded_us: Vec<Option<f64>>,
-}
-
-/// `summary.json` of a 1 → N throughput sweep.
-#[derive(Deserialize)]
-pub(crate) struct Throughput {
-    pub cases: Vec<ThroughputCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct ThroughputCase {
-    pub subscribers: u64,
-    pub size: u64,
-    pub sent: Option<u64>,
-    pub received: Option<u64>,
-    pub lost: Option<u64>,
-    pub sender_msgs_per_sec: Option<f64>,
-    pub msgs_per_sec: Option<f64>,
-    #[serde(default)]
-    pub per_subscriber_msgs_per_sec: Vec<Option<f64>>,
-}
-
-/// `summary.json` of an N ↔ N symmetric run.
-#[derive(Deserialize)]
-pub(crate) struct Symmetric {
-    pub cases: Vec<SymmetricCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct SymmetricCase {
-    pub federates: u64,
-    pub size: u64,
-    #[serde(default)]
-    pub per_federate_msgs_per_sec: Vec<Option<f64>>,
-    pub total_msgs_per_sec: Option<f64>,
-    pub sent: Option<u64>,
-    pub received: Option<u64>,
-    pub lost: Option<u64>,
-}
-
-/// `summary.json` of a multi-receiver latency run; times are one-way, in microseconds.
-#[derive(Deserialize)]
-pub(crate) struct Latency {
-    pub cases: Vec<LatencyCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct LatencyCase {
-    pub receivers: u64,
-    pub size: u64,
-    pub mean_us: Option<f64>,
-    pub std_us: Option<f64>,
-    pub count: Option<u64>,
-    pub lost: Option<u64>,
-}
-
-/// `summary.json` of a one-way size × rate matrix (JADS).
-#[derive(Deserialize)]
-pub(crate) struct Oneway {
-    pub cases: Vec<OnewayCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct OnewayCase {
-    pub size: u64,
-    pub rate_hz: f64,
-    pub transport: Option<String>,
-    pub sent: Option<u64>,
-    pub received: Option<u64>,
-    pub missing: Option<u64>,
-    pub min_us: Option<f64>,
-    pub max_us: Option<f64>,
-    pub mean_us: Option<f64>,
-    pub data_file: Option<String>,
 }
 
 /// `summary.json` of the EC1 characterisation matrix (3CE).
@@ -259,89 +82,6 @@ pub(crate) struct MatrixCase {
     pub jitter_us: Option<f64>,
 }
 
-/// `summary.json` of a testfed load run.
-#[derive(Deserialize)]
-pub(crate) struct Testfed {
-    pub federates: Vec<TestfedFederate>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct TestfedFederate {
-    pub name: String,
-    pub attributes: Option<u64>,
-    pub rate_hz: Option<f64>,
-    pub size: Option<u64>,
-    pub interaction_rate_hz: Option<f64>,
-    pub ramp_seconds: Option<f64>,
-    pub updates_sent: Option<u64>,
-    pub interactions_sent: Option<u64>,
-    pub updates_received: Option<u64>,
-}
-
-/// `summary.json` of a time-management step-rate run.
-#[derive(Deserialize)]
-pub(crate) struct Timestep {
-    pub cases: Vec<TimestepCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct TimestepCase {
-    pub network: String,
-    pub federates: u64,
-    pub grants_per_sec: Option<f64>,
-    pub time_messages_received_per_grant: Option<f64>,
-    pub bounds_sent_per_grant: Option<f64>,
-    pub reflects_per_step: Option<f64>,
-}
-
-/// `summary.json` of a chaos run: routers killed and restarted under `trellis up`.
-#[derive(Deserialize)]
-pub(crate) struct Chaos {
-    pub topology: Option<String>,
-    pub seconds: Option<f64>,
-    pub fault_every_seconds: Option<f64>,
-    pub rate_hz: Option<f64>,
-    pub seed: Option<u64>,
-    pub faults: Vec<ChaosFault>,
-    pub totals: Option<ChaosTotals>,
-    pub passed: Option<bool>,
-    #[serde(default)]
-    pub problems: Vec<String>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct ChaosFault {
-    pub number: u64,
-    pub kind: String,
-    pub router: String,
-    pub killed_at_s: Option<f64>,
-    pub detection_s: Option<f64>,
-    pub detected_by: Option<String>,
-    pub recovery_s: Option<f64>,
-    pub outage_s: Option<f64>,
-    pub recovered: bool,
-    pub delivered: Option<u64>,
-    pub duplicated: Option<u64>,
-    pub reported_lost: Option<u64>,
-    pub unreported: Option<u64>,
-    pub lost_with_membership: Option<u64>,
-    pub best_effort_ratio: Option<f64>,
-    pub outcome: Option<String>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct ChaosTotals {
-    pub faults: Option<u64>,
-    pub recovered: Option<u64>,
-    pub delivered: Option<u64>,
-    pub duplicated: Option<u64>,
-    pub reported_lost: Option<u64>,
-    pub unreported: Option<u64>,
-    pub lost_with_membership: Option<u64>,
-    pub best_effort_ratio: Option<f64>,
-    pub memberships_lost: Option<u64>,
-}
-
 /// `summary.json` of a clutter run; its cases are the benchmark's own type.
 #[derive(Deserialize)]
 pub(crate) struct Clutter {
@@ -363,15 +103,15 @@ pub(crate) struct Clutter {
 
 /// A summary, by benchmark.
 pub(crate) enum Summary {
-    Pingpong(Pingpong),
-    Throughput(Throughput),
-    Symmetric(Symmetric),
-    Latency(Latency),
-    Oneway(Oneway),
+    Pingpong(PingpongSummary),
+    Throughput(ThroughputSummary),
+    Symmetric(SymmetricSummary),
+    Latency(LatencySummary),
+    Oneway(OnewaySummary),
     Matrix(Matrix),
-    Testfed(Testfed),
-    Timestep(Timestep),
-    Chaos(Chaos),
+    Testfed(TestfedSummary),
+    Timestep(TimestepSummary),
+    Chaos(ChaosSummary),
     Clutter(Clutter),
     WanRting(crate::wan::RtingSummary),
 }
@@ -419,7 +159,7 @@ impl Run {
     }
 
     pub(crate) fn shape(&self) -> Option<Shape> {
-        self.meta.topology.as_ref().and_then(Topology::shape)
+        self.meta.topology.as_ref().and_then(TopologyMeta::shape)
     }
 }
 
@@ -444,7 +184,7 @@ fn invalid(path: &Path, message: String) -> ReportError {
 fn read_summary(benchmark: Benchmark, path: &Path) -> Result<Summary, ReportError> {
     Ok(match benchmark {
         Benchmark::Pingpong => {
-            let summary: Pingpong = read_json(path)?;
+            let summary: PingpongSummary = read_json(path)?;
             for size in &summary.sizes {
                 if size.pair_means_us.len() != summary.pairs.len() {
                     return Err(invalid(
@@ -477,8 +217,15 @@ fn load(dir: &Path) -> Result<(Meta, Summary, Option<LabRecord>), ReportError> {
     if !dir.is_dir() {
         return Err(ReportError::NotAFolder(dir.to_owned()));
     }
-    let meta: Meta = read_json(&dir.join("meta.json"))?;
-    let summary = read_summary(meta.benchmark, &dir.join("summary.json"))?;
+    let meta_file = dir.join("meta.json");
+    let meta: Meta = read_json(&meta_file)?;
+    let benchmark = Benchmark::from_name(&meta.benchmark).ok_or_else(|| {
+        invalid(
+            &meta_file,
+            format!("unknown benchmark {:?}", meta.benchmark),
+        )
+    })?;
+    let summary = read_summary(benchmark, &dir.join("summary.json"))?;
     let lab_file = dir.join("lab.json");
     let lab = lab_file
         .exists()

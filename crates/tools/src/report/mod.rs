@@ -19,7 +19,7 @@ mod chaos;
 mod clutter;
 mod ec1;
 mod html;
-mod load;
+pub(crate) mod load;
 mod matrix;
 mod oneway;
 mod pingpong;

@@ -2,15 +2,15 @@
 //! records (serials sent but never received).
 
 use super::cases::CaseMatrix;
-use super::html::{count, figure, number, opt_number, paragraph, Section};
-use super::load::{Oneway, OnewayCase, Run, Summary};
+use super::html::{figure, number, opt_number, paragraph, Section};
+use super::load::{OnewayCase, OnewaySummary, Run, Summary};
 use std::cmp::Ordering;
 
 pub(super) fn section(runs: &[Run]) -> Option<Section> {
     let runs: Vec<(&Run, &[OnewayCase])> = runs
         .iter()
         .filter_map(|run| match &run.summary {
-            Summary::Oneway(Oneway { cases }) => Some((run, cases.as_slice())),
+            Summary::Oneway(OnewaySummary { cases, .. }) => Some((run, cases.as_slice())),
             _ => None,
         })
         .collect();
@@ -32,22 +32,23 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
     let missing = m.chart(
         "MISSING records per case, as a share of updates sent",
         "MISSING (% of sent)",
-        |c| match (c.missing, c.sent) {
-            (Some(missing), Some(sent)) if sent > 0 => Some(100.0 * missing as f64 / sent as f64),
-            _ => None,
-        },
+        |c| (c.sent > 0).then(|| 100.0 * c.missing as f64 / c.sent as f64),
     );
     let table = m.table(
         "One-way cases: sent, received, MISSING, and latency (µs)",
         &[
-            ("sent", &|c: &OnewayCase| count(c.sent)),
-            ("received", &|c: &OnewayCase| count(c.received)),
-            ("MISSING", &|c: &OnewayCase| count(c.missing)),
+            ("sent", &|c: &OnewayCase| c.sent.to_string()),
+            ("received", &|c: &OnewayCase| c.received.to_string()),
+            ("MISSING", &|c: &OnewayCase| c.missing.to_string()),
             ("min", &|c: &OnewayCase| opt_number(c.min_us)),
             ("mean", &|c: &OnewayCase| opt_number(c.mean_us)),
             ("max", &|c: &OnewayCase| opt_number(c.max_us)),
             ("data file", &|c: &OnewayCase| {
-                c.data_file.clone().unwrap_or_else(|| "–".to_owned())
+                if c.data_file.is_empty() {
+                    "–".to_owned()
+                } else {
+                    c.data_file.clone()
+                }
             }),
         ],
     );
@@ -77,10 +78,7 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
 /// `17 B @ 5 Hz reliable`.
 fn label(c: &OnewayCase) -> String {
     let label = format!("{} B @ {} Hz", c.size, number(c.rate_hz));
-    match &c.transport {
-        Some(t) => format!("{label} {t}"),
-        None => label,
-    }
+    format!("{label} {}", c.transport.name())
 }
 
 /// Size, then rate, then transport.
@@ -88,5 +86,5 @@ fn order(a: &OnewayCase, b: &OnewayCase) -> Ordering {
     a.size
         .cmp(&b.size)
         .then(a.rate_hz.total_cmp(&b.rate_hz))
-        .then(a.transport.cmp(&b.transport))
+        .then(a.transport.name().cmp(b.transport.name()))
 }

@@ -4,9 +4,10 @@
 
 use super::axis::Axis;
 use super::cases::rows_table;
-use super::html::{count, figure, number, opt_number, paragraph, Section};
+use super::html::{figure, number, opt_number, paragraph, Section};
 use super::load::{LatencyCase, Run, Summary, SymmetricCase, ThroughputCase};
 use super::svg::{LineChart, Mark, Series};
+use crate::results::measured;
 use std::collections::BTreeMap;
 
 pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
@@ -86,8 +87,8 @@ fn throughput_section(runs: &[(&Run, &[ThroughputCase])]) -> Section {
     sweep(
         &mut chart,
         runs,
-        |c| c.size,
-        |c| c.msgs_per_sec.map(|r| (c.subscribers as f64, r)),
+        |c| c.size as u64,
+        |c| measured(c.msgs_per_sec).map(|r| (c.subscribers as f64, r)),
     );
     let table = rows_table(
         "1 → N throughput per case",
@@ -103,15 +104,20 @@ fn throughput_section(runs: &[(&Run, &[ThroughputCase])]) -> Section {
         ],
         runs,
         |c| {
+            let per_subscriber: Vec<Option<f64>> = c
+                .per_subscriber_msgs_per_sec
+                .iter()
+                .map(|&r| measured(r))
+                .collect();
             vec![
                 c.size.to_string(),
                 c.subscribers.to_string(),
-                count(c.sent),
-                count(c.received),
-                count(c.lost),
-                opt_number(c.sender_msgs_per_sec),
-                opt_number(c.msgs_per_sec),
-                spread(&c.per_subscriber_msgs_per_sec),
+                c.sent.to_string(),
+                c.received.to_string(),
+                c.lost.to_string(),
+                opt_number(measured(c.sender_msgs_per_sec)),
+                opt_number(measured(c.msgs_per_sec)),
+                spread(&per_subscriber),
             ]
         },
     );
@@ -139,8 +145,8 @@ fn symmetric_section(runs: &[(&Run, &[SymmetricCase])]) -> Section {
     sweep(
         &mut chart,
         runs,
-        |c| c.size,
-        |c| c.total_msgs_per_sec.map(|r| (c.federates as f64, r)),
+        |c| c.size as u64,
+        |c| measured(c.total_msgs_per_sec).map(|r| (c.federates as f64, r)),
     );
     let table = rows_table(
         "N ↔ N symmetric throughput per case",
@@ -155,14 +161,19 @@ fn symmetric_section(runs: &[(&Run, &[SymmetricCase])]) -> Section {
         ],
         runs,
         |c| {
+            let per_federate: Vec<Option<f64>> = c
+                .per_federate_msgs_per_sec
+                .iter()
+                .map(|&r| measured(r))
+                .collect();
             vec![
                 c.size.to_string(),
                 c.federates.to_string(),
-                count(c.sent),
-                count(c.received),
-                count(c.lost),
-                opt_number(c.total_msgs_per_sec),
-                spread(&c.per_federate_msgs_per_sec),
+                c.sent.to_string(),
+                c.received.to_string(),
+                c.lost.to_string(),
+                opt_number(measured(c.total_msgs_per_sec)),
+                spread(&per_federate),
             ]
         },
     );
@@ -190,8 +201,8 @@ fn latency_section(runs: &[(&Run, &[LatencyCase])]) -> Section {
     sweep(
         &mut chart,
         runs,
-        |c| c.size,
-        |c| c.mean_us.map(|m| (c.receivers as f64, m)),
+        |c| c.size as u64,
+        |c| measured(c.mean_us).map(|m| (c.receivers as f64, m)),
     );
     let table = rows_table(
         "Multi-receiver latency per case (µs, one way: half the round trip)",
@@ -201,10 +212,10 @@ fn latency_section(runs: &[(&Run, &[LatencyCase])]) -> Section {
             vec![
                 c.size.to_string(),
                 c.receivers.to_string(),
-                count(c.count),
-                count(c.lost),
-                opt_number(c.mean_us),
-                opt_number(c.std_us),
+                c.count.to_string(),
+                c.lost.to_string(),
+                opt_number(measured(c.mean_us)),
+                opt_number(measured(c.std_us)),
             ]
         },
     );

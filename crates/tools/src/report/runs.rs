@@ -1,7 +1,8 @@
 //! The header of each run: what ran, where, on which topology, and whether it finished.
 
-use super::html::{count, key_values, opt_number, Cell, Section};
-use super::load::{Run, Summary, Topology};
+use super::html::{key_values, opt_number, Cell, Section};
+use super::load::{Run, Summary, TopologyMeta};
+use crate::results::measured;
 
 /// One header per run, in the order given.
 pub(super) fn section(runs: &[Run]) -> Section {
@@ -25,7 +26,7 @@ fn rows(run: &Run) -> Vec<(&'static str, Cell)> {
     let meta = &run.meta;
     let mut rows = vec![
         ("Folder", Cell::code(run.dir.display().to_string())),
-        ("Benchmark", Cell::from(meta.benchmark.name())),
+        ("Benchmark", Cell::from(meta.benchmark.as_str())),
         (
             "Status",
             match (meta.complete, &meta.fault) {
@@ -53,7 +54,7 @@ fn rows(run: &Run) -> Vec<(&'static str, Cell)> {
         ("API", text(&meta.api).filter(|_| trellis)),
         ("Transport", text(&meta.transport).filter(|_| trellis)),
         ("Bundling", text(&meta.bundling).filter(|_| trellis)),
-        ("Topology", meta.topology.as_ref().map(topology)),
+        ("TopologyMeta", meta.topology.as_ref().map(topology)),
         (
             "Time",
             time(meta.started_unix, meta.finished_unix).map(Cell::from),
@@ -65,11 +66,11 @@ fn rows(run: &Run) -> Vec<(&'static str, Cell)> {
             "Round trips",
             Cell::from(format!(
                 "{} measured, {} lost; mean {} µs, median {} µs, 99th percentile {} µs",
-                count(p.count),
-                count(p.lost),
-                opt_number(p.rtt_mean_us),
-                opt_number(p.rtt_p50_us),
-                opt_number(p.rtt_p99_us)
+                p.count,
+                p.lost,
+                opt_number(measured(p.rtt_mean_us)),
+                opt_number(measured(p.rtt_p50_us)),
+                opt_number(measured(p.rtt_p99_us))
             )),
         ));
     }
@@ -94,7 +95,7 @@ fn machine(m: &super::load::Machine) -> Cell {
     Cell::from(parts.into_iter().flatten().collect::<Vec<_>>().join(", "))
 }
 
-fn topology(t: &Topology) -> Cell {
+fn topology(t: &TopologyMeta) -> Cell {
     let mut text = match (&t.name, &t.file) {
         (Some(name), Some(file)) => format!("{name} ({file})"),
         (Some(name), None) => name.clone(),
@@ -120,9 +121,7 @@ fn topology(t: &Topology) -> Cell {
             text.push_str(&format!("; {}", counts.join(", ")));
         }
         if let Some(histogram) = &s.links_histogram {
-            let mut entries: Vec<(&String, &u64)> = histogram.iter().collect();
-            entries.sort_by_key(|(k, _)| (k.parse::<u64>().unwrap_or(u64::MAX), k.to_string()));
-            let entries: Vec<String> = entries
+            let entries: Vec<String> = histogram
                 .iter()
                 .map(|(links, n)| format!("{links} links: {n}"))
                 .collect();

@@ -1,12 +1,13 @@
 //! The testfed load generator (JADS): per federate, its load and what it sent and received.
 
 use super::cases::rows_table;
-use super::html::{count, figure, opt_number, paragraph, Section};
-use super::load::{Run, Summary, TestfedFederate};
+use super::html::{figure, opt_number, paragraph, Section};
+use super::load::{FederateResult, Run, Summary};
 use super::svg::{BarChart, Bars};
+use crate::results::measured;
 
 pub(super) fn section(runs: &[Run]) -> Option<Section> {
-    let runs: Vec<(&Run, &[TestfedFederate])> = runs
+    let runs: Vec<(&Run, &[FederateResult])> = runs
         .iter()
         .filter_map(|run| match &run.summary {
             Summary::Testfed(t) => Some((run, t.federates.as_slice())),
@@ -28,9 +29,9 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
             } else {
                 f.name.clone()
             });
-            sent.push(f.updates_sent.map(|v| v as f64));
-            received.push(f.updates_received.map(|v| v as f64));
-            interactions.push(f.interactions_sent.map(|v| v as f64));
+            sent.push(Some(f.updates_sent as f64));
+            received.push(Some(f.updates_received as f64));
+            interactions.push(Some(f.interactions_sent as f64));
         }
     }
     let mut chart = BarChart::new("Testfed load per federate", "count", names);
@@ -56,14 +57,14 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
         |f| {
             vec![
                 f.name.clone(),
-                count(f.attributes),
-                opt_number(f.rate_hz),
-                count(f.size),
-                opt_number(f.interaction_rate_hz),
-                opt_number(f.ramp_seconds),
-                count(f.updates_sent),
-                count(f.interactions_sent),
-                count(f.updates_received),
+                f.attributes.to_string(),
+                opt_number(measured(f.rate_hz)),
+                f.size.to_string(),
+                opt_number(measured(f.interaction_rate_hz)),
+                opt_number(measured(f.ramp_seconds)),
+                f.updates_sent.to_string(),
+                f.interactions_sent.to_string(),
+                f.updates_received.to_string(),
             ]
         },
     );

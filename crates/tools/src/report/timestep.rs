@@ -4,6 +4,7 @@
 use super::cases::rows_table;
 use super::html::{opt_number, paragraph, Section};
 use super::load::{Run, Summary, TimestepCase};
+use crate::results::measured;
 
 pub(super) fn section(runs: &[Run]) -> Option<Section> {
     let runs: Vec<(&Run, &[TimestepCase])> = runs
@@ -31,10 +32,10 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
             vec![
                 c.network.clone(),
                 c.federates.to_string(),
-                opt_number(c.grants_per_sec),
-                opt_number(c.time_messages_received_per_grant),
-                opt_number(c.bounds_sent_per_grant),
-                opt_number(c.reflects_per_step),
+                opt_number(measured(c.grants_per_sec)),
+                opt_number(measured(c.time_messages_received_per_grant)),
+                opt_number(measured(c.bounds_sent_per_grant)),
+                opt_number(measured(c.reflects_per_step)),
             ]
         },
     );

@@ -6,6 +6,7 @@ use super::{
 };
 use crate::report::html::{figure, opt_number, paragraph, Cell, Section, Table};
 use crate::report::svg::{LineChart, Mark, Series};
+use crate::results::measured;
 
 pub(super) fn section(runs: &[PingpongRun]) -> Section {
     let mut body = paragraph(
@@ -74,14 +75,14 @@ fn one_run((run, p): &PingpongRun, baselines: &[&PingpongRun]) -> String {
     for s in &p.sizes {
         let mut row: Vec<Cell> = vec![
             s.size.to_string().into(),
-            opt_number(s.mean_us).into(),
-            opt_number(s.std_us).into(),
+            opt_number(measured(s.mean_us)).into(),
+            opt_number(measured(s.std_us)).into(),
         ];
         for pairs in groups.values() {
             row.push(opt_number(group_mean(s, pairs)).into());
         }
         for (_, bp) in baselines {
-            row.push(opt_number(size_of(bp, s.size).and_then(|b| b.mean_us)).into());
+            row.push(opt_number(size_of(bp, s.size).and_then(|b| measured(b.mean_us))).into());
         }
         table.rows.push(row);
     }
@@ -108,7 +109,7 @@ fn every_run(runs: &[PingpongRun]) -> String {
         "Mean round-trip time (µs, two largest pair means discarded)",
         head,
     );
-    let mut sizes: Vec<u64> = runs
+    let mut sizes: Vec<usize> = runs
         .iter()
         .flat_map(|(_, p)| p.sizes.iter().map(|s| s.size))
         .collect();
@@ -117,7 +118,7 @@ fn every_run(runs: &[PingpongRun]) -> String {
     for size in sizes {
         let mut row: Vec<Cell> = vec![size.to_string().into()];
         for (_, p) in runs {
-            row.push(opt_number(size_of(p, size).and_then(|s| s.mean_us)).into());
+            row.push(opt_number(size_of(p, size).and_then(|s| measured(s.mean_us))).into());
         }
         table.rows.push(row);
     }

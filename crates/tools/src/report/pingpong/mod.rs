@@ -8,11 +8,12 @@ mod ratio;
 
 use super::axis::Axis;
 use super::html::Section;
-use super::load::{Pingpong, PingpongSize, Run, Summary};
+use super::load::{PingpongSummary, Run, SizeResult, Summary};
+use crate::results::measured;
 use std::collections::BTreeMap;
 
 /// A ping-pong run and its summary.
-type PingpongRun<'a> = (&'a Run, &'a Pingpong);
+type PingpongRun<'a> = (&'a Run, &'a PingpongSummary);
 
 pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
     let runs: Vec<PingpongRun> = runs
@@ -43,7 +44,7 @@ fn time_axis(what: &str) -> Axis {
 }
 
 /// "1 link", "4 links".
-fn links(n: u64) -> String {
+fn links(n: usize) -> String {
     if n == 1 {
         "1 link".to_owned()
     } else {
@@ -52,8 +53,8 @@ fn links(n: u64) -> String {
 }
 
 /// Pair indices grouped by how many links the pair's messages cross.
-fn hop_groups(p: &Pingpong) -> BTreeMap<u64, Vec<usize>> {
-    let mut groups: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+fn hop_groups(p: &PingpongSummary) -> BTreeMap<usize, Vec<usize>> {
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, pair) in p.pairs.iter().enumerate() {
         groups.entry(pair.links).or_default().push(i);
     }
@@ -61,12 +62,12 @@ fn hop_groups(p: &Pingpong) -> BTreeMap<u64, Vec<usize>> {
 }
 
 /// Pair `i`'s mean at one size, if it has one.
-fn pair_mean(size: &PingpongSize, i: usize) -> Option<f64> {
-    size.pair_means_us.get(i).copied().flatten()
+fn pair_mean(size: &SizeResult, i: usize) -> Option<f64> {
+    size.pair_means_us.get(i).copied().and_then(measured)
 }
 
 /// Plain mean of the finite pair means of `pairs` at one size.
-fn group_mean(size: &PingpongSize, pairs: &[usize]) -> Option<f64> {
+fn group_mean(size: &SizeResult, pairs: &[usize]) -> Option<f64> {
     let values: Vec<f64> = pairs
         .iter()
         .filter_map(|&i| pair_mean(size, i))
@@ -76,13 +77,13 @@ fn group_mean(size: &PingpongSize, pairs: &[usize]) -> Option<f64> {
 }
 
 /// (size, overall mean) of every size that has a mean.
-fn mean_points(p: &Pingpong) -> Vec<(f64, f64)> {
+fn mean_points(p: &PingpongSummary) -> Vec<(f64, f64)> {
     p.sizes
         .iter()
-        .filter_map(|s| s.mean_us.map(|m| (s.size as f64, m)))
+        .filter_map(|s| measured(s.mean_us).map(|m| (s.size as f64, m)))
         .collect()
 }
 
-fn size_of(p: &Pingpong, size: u64) -> Option<&PingpongSize> {
+fn size_of(p: &PingpongSummary, size: usize) -> Option<&SizeResult> {
     p.sizes.iter().find(|s| s.size == size)
 }

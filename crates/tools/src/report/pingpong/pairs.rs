@@ -4,8 +4,9 @@
 use super::{hop_groups, links, pair_mean, size_axis, time_axis, PingpongRun, MEAN};
 use crate::report::axis::Axis;
 use crate::report::html::{details, escape, figure, opt_number, paragraph, Cell, Section, Table};
-use crate::report::load::{Pingpong, PingpongSize};
+use crate::report::load::{PingpongSummary, SizeResult};
 use crate::report::svg::{LineChart, Mark, Series};
+use crate::results::measured;
 
 const DISCARDED: &str = "discarded (two largest)";
 
@@ -41,14 +42,14 @@ pub(super) fn section(runs: &[PingpongRun]) -> Section {
 
 /// Which pair means of one size are the discarded ones: each discarded value claims the
 /// first unclaimed pair mean equal to it.
-fn discarded(size: &PingpongSize) -> Vec<bool> {
+fn discarded(size: &SizeResult) -> Vec<bool> {
     let mut marked = vec![false; size.pair_means_us.len()];
-    for d in size.discarded_us.iter().flatten() {
+    for d in size.discarded_us.iter().filter(|d| !d.is_nan()) {
         let hit = size
             .pair_means_us
             .iter()
             .enumerate()
-            .position(|(i, v)| !marked[i] && *v == Some(*d));
+            .position(|(i, v)| !marked[i] && v == d);
         if let Some(i) = hit {
             marked[i] = true;
         }
@@ -57,7 +58,7 @@ fn discarded(size: &PingpongSize) -> Vec<bool> {
 }
 
 /// Pair means against size: dots per hop count, crosses on the discarded ones.
-fn strip(name: &str, p: &Pingpong, marks: &[Vec<bool>]) -> LineChart {
+fn strip(name: &str, p: &PingpongSummary, marks: &[Vec<bool>]) -> LineChart {
     let mut chart = LineChart::new(
         format!("Pair means against message size: {name}"),
         size_axis(),
@@ -94,7 +95,7 @@ fn strip(name: &str, p: &Pingpong, marks: &[Vec<bool>]) -> LineChart {
 }
 
 /// The cumulative distribution of pair means, one curve per size, crosses on the discarded.
-fn cdf(name: &str, p: &Pingpong, marks: &[Vec<bool>]) -> LineChart {
+fn cdf(name: &str, p: &PingpongSummary, marks: &[Vec<bool>]) -> LineChart {
     let mut chart = LineChart::new(
         format!("Cumulative distribution of pair means: {name}"),
         time_axis("pair mean round-trip time"),
@@ -106,7 +107,8 @@ fn cdf(name: &str, p: &Pingpong, marks: &[Vec<bool>]) -> LineChart {
             .pair_means_us
             .iter()
             .zip(m)
-            .filter_map(|(v, &d)| v.filter(|v| v.is_finite()).map(|v| (v, d)))
+            .filter(|(v, _)| v.is_finite())
+            .map(|(&v, &d)| (v, d))
             .collect();
         values.sort_by(|a, b| a.0.total_cmp(&b.0));
         let n = values.len() as f64;
@@ -129,7 +131,7 @@ fn cdf(name: &str, p: &Pingpong, marks: &[Vec<bool>]) -> LineChart {
 }
 
 /// Every pair mean: a row per pair, a column per size; then the mean, std and discarded.
-fn table(name: &str, p: &Pingpong, marks: &[Vec<bool>]) -> Table {
+fn table(name: &str, p: &PingpongSummary, marks: &[Vec<bool>]) -> Table {
     let mut head = vec!["pair (master → slave)".to_owned(), "links".to_owned()];
     head.extend(p.sizes.iter().map(|s| format!("{} B", s.size)));
     let mut table = Table::new(
@@ -151,15 +153,23 @@ fn table(name: &str, p: &Pingpong, marks: &[Vec<bool>]) -> Table {
         }
         table.rows.push(row);
     }
-    let footer = |name: &str, value: &dyn Fn(&PingpongSize) -> String| {
+    let footer = |name: &str, value: &dyn Fn(&SizeResult) -> String| {
         let mut row: Vec<Cell> = vec![name.into(), "".into()];
         row.extend(p.sizes.iter().map(|s| Cell::from(value(s))));
         row
     };
-    table.rows.push(footer(MEAN, &|s| opt_number(s.mean_us)));
-    table.rows.push(footer("std", &|s| opt_number(s.std_us)));
+    table
+        .rows
+        .push(footer(MEAN, &|s| opt_number(measured(s.mean_us))));
+    table
+        .rows
+        .push(footer("std", &|s| opt_number(measured(s.std_us))));
     table.rows.push(footer("discarded", &|s| {
-        let values: Vec<String> = s.discarded_us.iter().map(|v| opt_number(*v)).collect();
+        let values: Vec<String> = s
+            .discarded_us
+            .iter()
+            .map(|&v| opt_number(measured(v)))
+            .collect();
         values.join(", ")
     }));
     table

@@ -4,8 +4,9 @@
 use super::{group_mean, hop_groups, links, size_axis, size_of, PingpongRun, MEAN};
 use crate::report::axis::Axis;
 use crate::report::html::{figure, opt_number, paragraph, Cell, Section, Table};
-use crate::report::load::{Pingpong, PingpongSize, Shape};
+use crate::report::load::{PingpongSummary, Shape, SizeResult};
 use crate::report::svg::{LineChart, Mark, Series};
+use crate::results::measured;
 use std::collections::HashMap;
 
 /// A chart and table for every (tree run, mesh run) combination with a pair in common;
@@ -49,7 +50,7 @@ pub(super) fn section(runs: &[PingpongRun]) -> Option<Section> {
 
 /// Whether the runs have a pair in common (the same master and slave), or one names none
 /// (nothing says its pairs differ).
-fn share_a_pair(t: &Pingpong, m: &Pingpong) -> bool {
+fn share_a_pair(t: &PingpongSummary, m: &PingpongSummary) -> bool {
     t.pairs.is_empty()
         || m.pairs.is_empty()
         || t.pairs.iter().any(|a| {
@@ -67,10 +68,10 @@ fn quotient(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 
 /// Per hop count of the tree, the ratio at each of `sizes` for the pairs both runs have.
 fn per_hop(
-    t: &Pingpong,
-    m: &Pingpong,
-    sizes: &[(&PingpongSize, &PingpongSize)],
-) -> Vec<(u64, Vec<Option<f64>>)> {
+    t: &PingpongSummary,
+    m: &PingpongSummary,
+    sizes: &[(&SizeResult, &SizeResult)],
+) -> Vec<(usize, Vec<Option<f64>>)> {
     let in_mesh: HashMap<(&str, &str), usize> = m
         .pairs
         .iter()
@@ -107,14 +108,14 @@ fn compare((tree, t): &PingpongRun, (mesh, m): &PingpongRun, several: bool) -> S
         String::new()
     };
     let title = format!("Tree / mesh time ratio: {} / {}", tree.label, mesh.label);
-    let sizes: Vec<(&PingpongSize, &PingpongSize)> = t
+    let sizes: Vec<(&SizeResult, &SizeResult)> = t
         .sizes
         .iter()
         .filter_map(|ts| size_of(m, ts.size).map(|ms| (ts, ms)))
         .collect();
     let overall: Vec<Option<f64>> = sizes
         .iter()
-        .map(|(ts, ms)| quotient(ts.mean_us, ms.mean_us))
+        .map(|(ts, ms)| quotient(measured(ts.mean_us), measured(ms.mean_us)))
         .collect();
     let hops = per_hop(t, m, &sizes);
 
@@ -156,8 +157,8 @@ fn compare((tree, t): &PingpongRun, (mesh, m): &PingpongRun, several: bool) -> S
     for (k, (ts, ms)) in sizes.iter().enumerate() {
         let mut row: Vec<Cell> = vec![
             ts.size.to_string().into(),
-            opt_number(ts.mean_us).into(),
-            opt_number(ms.mean_us).into(),
+            opt_number(measured(ts.mean_us)).into(),
+            opt_number(measured(ms.mean_us)).into(),
             opt_number(overall[k]).into(),
         ];
         row.extend(hops.iter().map(|(_, r)| opt_number(r[k]).into()));

@@ -6,17 +6,18 @@ use super::links_text;
 use crate::report::axis::Axis;
 use crate::report::html::Table;
 use crate::report::html::{details, figure, number, opt_number, paragraph, Cell, Section};
-use crate::report::load::{LabRecord, Pingpong, PingpongSize, Run, Shape, Summary};
+use crate::report::load::{LabRecord, PingpongSummary, Run, Shape, SizeResult, Summary};
 use crate::report::svg::{LineChart, Mark, Series};
+use crate::results::measured;
 use std::collections::BTreeMap;
 
 /// The message size the paper drew its distributions at (Figure 22: 8 KB).
-const PAPER_CDF_SIZE: u64 = 8192;
+const PAPER_CDF_SIZE: usize = 8192;
 
 /// A ping-pong run made inside the site lab.
 struct InLab<'a> {
     run: &'a Run,
-    p: &'a Pingpong,
+    p: &'a PingpongSummary,
     lab: &'a LabRecord,
 }
 
@@ -26,7 +27,7 @@ struct Class<'a> {
     name: String,
     tree: &'a InLab<'a>,
     mesh: &'a InLab<'a>,
-    tree_links: u64,
+    tree_links: usize,
     tree_pairs: Vec<usize>,
     mesh_pairs: Vec<usize>,
 }
@@ -52,7 +53,7 @@ fn in_lab(runs: &[Run], shape: Shape) -> Vec<InLab<'_>> {
 
 /// The paper's name for pairs `links` tree links apart: the depth of the path above the
 /// leaf routers (2 links: 0-Hop, 6: 2-Hop, 8: 3-Hop).
-fn hop_name(links: u64) -> String {
+fn hop_name(links: usize) -> String {
     if links >= 2 && links % 2 == 0 {
         format!("{}-Hop", (links - 2) / 2)
     } else {
@@ -65,7 +66,7 @@ fn classes<'a>(trees: &'a [InLab<'a>], meshes: &'a [InLab<'a>]) -> Vec<Class<'a>
     let mut out = Vec::new();
     for tree in trees {
         for mesh in meshes {
-            let mut groups: BTreeMap<u64, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
+            let mut groups: BTreeMap<usize, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
             for (i, pair) in tree.p.pairs.iter().enumerate() {
                 let same = mesh
                     .p
@@ -79,11 +80,11 @@ fn classes<'a>(trees: &'a [InLab<'a>], meshes: &'a [InLab<'a>]) -> Vec<Class<'a>
                 }
             }
             for (tree_links, (tree_pairs, mesh_pairs)) in groups {
-                let mut mesh_links: Vec<u64> =
+                let mut mesh_links: Vec<usize> =
                     mesh_pairs.iter().map(|&j| mesh.p.pairs[j].links).collect();
                 mesh_links.sort_unstable();
                 mesh_links.dedup();
-                let mesh_links: Vec<String> = mesh_links.iter().map(u64::to_string).collect();
+                let mesh_links: Vec<String> = mesh_links.iter().map(usize::to_string).collect();
                 out.push(Class {
                     name: format!(
                         "{} ({tree_links} tree links, {} mesh)",
@@ -113,15 +114,15 @@ fn classes<'a>(trees: &'a [InLab<'a>], meshes: &'a [InLab<'a>]) -> Vec<Class<'a>
     out
 }
 
-fn size_of(p: &Pingpong, size: u64) -> Option<&PingpongSize> {
+fn size_of(p: &PingpongSummary, size: usize) -> Option<&SizeResult> {
     p.sizes.iter().find(|s| s.size == size)
 }
 
 /// The finite pair means of `pairs` at one size.
-fn means(size: &PingpongSize, pairs: &[usize]) -> Vec<f64> {
+fn means(size: &SizeResult, pairs: &[usize]) -> Vec<f64> {
     pairs
         .iter()
-        .filter_map(|&i| size.pair_means_us.get(i).copied().flatten())
+        .filter_map(|&i| size.pair_means_us.get(i).copied().and_then(measured))
         .filter(|v| v.is_finite())
         .collect()
 }
@@ -136,8 +137,8 @@ fn quotient(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 }
 
 /// The sizes both runs of a class measured, ascending.
-fn sizes(class: &Class) -> Vec<u64> {
-    let mut sizes: Vec<u64> = class
+fn sizes(class: &Class) -> Vec<usize> {
+    let mut sizes: Vec<usize> = class
         .tree
         .p
         .sizes
@@ -150,7 +151,7 @@ fn sizes(class: &Class) -> Vec<u64> {
 }
 
 /// Tree mean / mesh mean of the class's pairs at `size` (plain means of every pair mean).
-fn ratio(class: &Class, size: u64) -> Option<f64> {
+fn ratio(class: &Class, size: usize) -> Option<f64> {
     let t = size_of(class.tree.p, size)?;
     let m = size_of(class.mesh.p, size)?;
     quotient(
@@ -217,8 +218,8 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
     ));
     body.push_str(&ratio_table(&classes).render());
 
-    let all_sizes: Vec<u64> = {
-        let mut s: Vec<u64> = classes.iter().flat_map(sizes).collect();
+    let all_sizes: Vec<usize> = {
+        let mut s: Vec<usize> = classes.iter().flat_map(sizes).collect();
         s.sort_unstable();
         s.dedup();
         s
@@ -300,7 +301,7 @@ fn ratio_table(classes: &[Class]) -> Table {
         .map(str::to_owned)
         .to_vec(),
     );
-    let mut rows: Vec<(u64, u64, Vec<Cell>)> = Vec::new();
+    let mut rows: Vec<(usize, usize, Vec<Cell>)> = Vec::new();
     for class in classes {
         for size in sizes(class) {
             let (Some(t), Some(m)) = (size_of(class.tree.p, size), size_of(class.mesh.p, size))
@@ -319,7 +320,7 @@ fn ratio_table(classes: &[Class]) -> Table {
             };
             let paper = class
                 .whole_runs()
-                .then(|| quotient(t.mean_us, m.mean_us))
+                .then(|| quotient(measured(t.mean_us), measured(m.mean_us)))
                 .flatten();
             rows.push((
                 size,
@@ -354,7 +355,7 @@ fn cumulative(mut values: Vec<f64>) -> Vec<(f64, f64)> {
         .collect()
 }
 
-fn cdf_chart(classes: &[Class], size: u64) -> LineChart {
+fn cdf_chart(classes: &[Class], size: usize) -> LineChart {
     let mut chart = LineChart::new(
         format!("Cumulative distribution of pair mean times at {size} B (Figure 22)"),
         Axis::log("pair mean round trip (ms, log scale)"),
