@@ -35,7 +35,7 @@ pub struct PingpongSummary {
     /// The carrier, as `meta.json` also says; absent in hand-written folders.
     #[serde(default = "unsaid_mode")]
     pub mode: Mode,
-    #[serde(default = "unsaid_api")]
+    #[serde(default = "unsaid_api", deserialize_with = "super::api_by_name")]
     pub api: Api,
     #[serde(default = "unsaid_transport")]
     pub transport: Transport,

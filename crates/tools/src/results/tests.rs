@@ -284,6 +284,51 @@ fn a_folder_in_the_older_form_still_loads() {
     assert!(c.per_subscriber_msgs_per_sec.is_empty());
 }
 
+/// The C++ benchmark federates (`cpp/examples/bench`, `scripts/bench-cpp-api`) write their
+/// own folders, naming their API `cpp-1516e`: the report reads them (as the federate API;
+/// meta.json keeps the name), and an API nobody writes is refused, named.
+#[test]
+fn the_cpp_benchmarks_folders_load() {
+    let meta = r#"{"benchmark":"pingpong","command":"trellis-cpp-pingpong","version":"0.1.0",
+        "mode":"trellis","api":"cpp-1516e","transport":"reliable","bundling":"adaptive",
+        "started_unix":1,"finished_unix":1,"complete":true}"#;
+    let pingpong = r#"{"mode":"trellis","api":"cpp-1516e","transport":"reliable",
+        "pairs":[{"master":"master-1","slave":"slave-1","links":2}],
+        "sizes":[{"size":64,"mean_us":30.5,"std_us":2.0,"pair_means_us":[30.5],
+                  "discarded_us":[],"lost":0}],
+        "count":100,"lost":0,"rtt_p50_us":30.0,"rtt_p99_us":40.0,"rtt_mean_us":30.5}"#;
+    let dir = folder("cpp-pingpong");
+    write(&dir, meta, pingpong);
+    let loaded = load_all(std::slice::from_ref(&dir));
+    write(&dir, meta, &pingpong.replace("cpp-1516e", "java-1516e"));
+    let refused = load_all(std::slice::from_ref(&dir))
+        .err()
+        .map(|e| e.to_string());
+    std::fs::remove_dir_all(&dir).unwrap();
+    let run = loaded.unwrap().remove(0);
+    assert_eq!(run.meta.api.as_deref(), Some("cpp-1516e"));
+    let Summary::Pingpong(read) = run.summary else {
+        panic!("not a ping-pong summary");
+    };
+    assert_eq!((read.api, read.count), (Api::Federate, 100));
+    let refused = refused.expect("an unknown API is refused");
+    assert!(refused.contains("java-1516e"), "{refused}");
+
+    let throughput = r#"{"mode":"trellis","api":"cpp-1516e","transport":"reliable","size":64,
+        "cases":[{"subscribers":1,"size":64,"seconds":1.0,"sent":10,"received":10,"lost":0,
+                  "sender_msgs_per_sec":10.0,"msgs_per_sec":10.0,
+                  "per_subscriber_msgs_per_sec":[10.0],"payload_mb_per_sec":0.00064}],
+        "subscribers":1,"msgs_per_sec":10.0,"sent":10,"received":10,"lost":0}"#;
+    let dir = folder("cpp-throughput");
+    write(&dir, &meta.replace("pingpong", "throughput"), throughput);
+    let loaded = load_all(std::slice::from_ref(&dir));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let Summary::Throughput(read) = loaded.unwrap().remove(0).summary else {
+        panic!("not a throughput summary");
+    };
+    assert_eq!((read.api, read.sent, read.lost), (Api::Federate, 10, 0));
+}
+
 #[test]
 fn symmetric_and_latency_summaries_read_back_as_written() {
     let symmetric = super::symmetric::SymmetricSummary {

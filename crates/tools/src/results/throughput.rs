@@ -40,7 +40,7 @@ pub struct ThroughputSummary {
     /// first case's figures below.
     #[serde(default = "unsaid_mode")]
     pub mode: Mode,
-    #[serde(default = "unsaid_api")]
+    #[serde(default = "unsaid_api", deserialize_with = "super::api_by_name")]
     pub api: Api,
     #[serde(default = "unsaid_transport")]
     pub transport: Transport,
