@@ -389,19 +389,7 @@ impl Federate {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         };
         self.check_attributes(class, attributes)?;
-        // The request goes to every class the instance might be registered as.
-        let ids: Vec<u32> = self
-            .model
-            .object_descendants(class)
-            .into_iter()
-            .map(|d| self.layouts.object_id(d, REQUEST_CELL))
-            .collect();
-        let attributes: Vec<u32> = attributes.iter().map(|a| a.0).collect();
-        let outgoing = Plain::Request {
-            object: Some(object),
-            attributes: &attributes,
-        };
-        self.send(ids, TransportClass::Reliable, class.0, 0, tag, outgoing);
+        self.send_update_request(class, Some(object), attributes, tag);
         Ok(())
     }
 
@@ -413,6 +401,19 @@ impl Federate {
         tag: &[u8],
     ) -> Result<(), FederateError> {
         self.check_attributes(class, attributes)?;
+        self.send_update_request(class, None, attributes, tag);
+        Ok(())
+    }
+
+    /// An update request for `object` (`None`: every instance) of `class`, sent to every
+    /// class an instance might be registered as: `class` and its descendants.
+    fn send_update_request(
+        &mut self,
+        class: ObjectClassHandle,
+        object: Option<ObjectId>,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) {
         let ids: Vec<u32> = self
             .model
             .object_descendants(class)
@@ -421,11 +422,10 @@ impl Federate {
             .collect();
         let attributes: Vec<u32> = attributes.iter().map(|a| a.0).collect();
         let outgoing = Plain::Request {
-            object: None,
+            object,
             attributes: &attributes,
         };
         self.send(ids, TransportClass::Reliable, class.0, 0, tag, outgoing);
-        Ok(())
     }
 }
 
