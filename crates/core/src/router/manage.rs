@@ -361,8 +361,8 @@ impl Router {
                 }
                 .encode(),
             };
-            let bytes = self.encode(|out| notice.encode(out));
-            self.queue_control(now, slot, bytes);
+            let link = self.link(slot).id;
+            self.send_reply(now, link, notice);
         }
     }
 
