@@ -386,7 +386,9 @@ impl Federate {
             FederationEvent::FederateLeft { federate, how } => {
                 self.view.federates.remove(&federate);
                 self.time.on_federate_left(federate, how.died());
-                self.federate_gone(federate);
+                if self.departures.left(federate, how) {
+                    self.federate_gone(federate);
+                }
             }
             FederationEvent::SyncAnnounced {
                 label,

@@ -29,6 +29,7 @@ pub mod callback;
 mod class_rights;
 mod declaration;
 mod delivery;
+mod departures;
 pub mod error;
 mod extend;
 mod federation;
@@ -205,6 +206,8 @@ pub struct Federate {
     stats: FederateStats,
     encode_buf: BytesMut,
     view: FederationView,
+    /// Federates that left, until their last messages are in (`departures`).
+    departures: departures::Departures,
     time: TimeManager,
     /// The logical time stamp of the message being sent, when it goes time-stamp order.
     sending_time_stamp: Option<LogicalTime>,
@@ -269,6 +272,7 @@ impl Federate {
             stats: FederateStats::default(),
             encode_buf: BytesMut::new(),
             view: FederationView::default(),
+            departures: Default::default(),
             time: TimeManager::new(TimeRepresentation::default(), handle),
             sending_time_stamp: None,
             sending_serial: None,

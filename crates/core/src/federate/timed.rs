@@ -235,8 +235,13 @@ impl Federate {
                 });
             }
             Ok(message) if message.sender != self.handle => {
+                let sender = message.sender;
+                let departing = message.body == TimeBody::Departing;
                 self.time.on_message(message);
                 self.drain_time();
+                if departing && self.departures.departing(sender) {
+                    self.federate_gone(sender);
+                }
             }
             Ok(_) => {}
             Err(_) => self.stats.malformed += 1,

@@ -4,6 +4,7 @@
 use super::*;
 use crate::federate::{Action, DEFAULT_BINS};
 use crate::fom::ObjectModel;
+use crate::interest::is_broadcast;
 use roaring::RoaringBitmap;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -70,7 +71,8 @@ impl Bus {
                 return;
             };
             for (i, fed) in self.feds.iter_mut().enumerate() {
-                if i != sender && ids.iter().any(|id| self.interest[i].contains(*id)) {
+                let wanted = |id: &u32| is_broadcast(*id) || self.interest[i].contains(*id);
+                if i != sender && ids.iter().any(wanted) {
                     fed.handle_message(&payload, TransportClass::Reliable);
                 }
             }
@@ -736,4 +738,91 @@ fn a_default_name_is_stored_by_no_one_not_even_an_acquirer() {
         "an acquirer's updates carry the mark"
     );
     assert_eq!(stored(&bus, 2), None);
+}
+
+/// Every federate of the bus joined at event 5 of the federation, so it takes events.
+fn join_all(bus: &mut Bus) {
+    let count = bus.feds.len() as u32;
+    let snapshot = crate::registry::Snapshot {
+        epoch: 0,
+        seq: 5,
+        time_representation: "HLAinteger64Time".into(),
+        federates: (1..=count)
+            .map(|h| (h, format!("f{h}"), "sim".into()))
+            .collect(),
+        regulating: Vec::new(),
+        constrained: Vec::new(),
+        sync_points: Vec::new(),
+    };
+    for fed in &mut bus.feds {
+        fed.apply_join("F", &snapshot);
+    }
+}
+
+/// The registry's report that federate 1 resigned, as event 6.
+fn resigned_event() -> Bytes {
+    use crate::registry::{Departure, FederationEvent};
+    let left = FederationEvent::FederateLeft {
+        federate: 1,
+        how: Departure::Resigned,
+    };
+    left.encode(0, 6)
+}
+
+/// The registry's event travels apart from a resigner's last messages (at a higher
+/// priority, through the registry's router) and may come first. The resigner's hand-over of
+/// the privilege it divested, which it sent before its `Departing`, must still be applied:
+/// the instance stays, kept by the federate that owns its other attribute.
+#[test]
+fn a_resigners_hand_over_holds_though_its_departure_is_reported_first() {
+    let (mut bus, h, car) = world(2);
+    join_all(&mut bus);
+    bus.feds[0]
+        .unconditional_attribute_ownership_divestiture(car, &[h.position])
+        .unwrap();
+    bus.feds[1]
+        .attribute_ownership_acquisition_if_available(car, &[h.position])
+        .unwrap();
+    bus.pump();
+    assert_eq!(notified(&bus.ownership(1), car), vec![h.position]);
+    bus.feds[0]
+        .resign(ResignAction::UnconditionallyDivestAttributes, 0)
+        .unwrap();
+    bus.feds[0].depart();
+    bus.feds[1].handle_message(&resigned_event(), TransportClass::Reliable);
+    assert!(
+        bus.callbacks(1).is_empty(),
+        "nothing is removed before the resigner's last messages"
+    );
+    bus.pump();
+    assert!(bus.callbacks(1).is_empty(), "the instance stays");
+    assert_eq!(
+        bus.feds[1].attribute_keeper(car, h.privilege),
+        Some((2, false))
+    );
+    bus.feds[1]
+        .attribute_ownership_acquisition_if_available(car, &[h.name])
+        .unwrap();
+    assert_eq!(notified(&bus.ownership(1), car), vec![h.name]);
+}
+
+/// The same departure in the order it was sent: the instance goes when the resigner kept
+/// its privilege (here it deleted nothing and handed nothing over).
+#[test]
+fn a_resigner_that_kept_the_privilege_takes_its_instance_once_both_reports_are_in() {
+    let (mut bus, _, car) = world(2);
+    join_all(&mut bus);
+    bus.feds[0]
+        .resign(ResignAction::UnconditionallyDivestAttributes, 0)
+        .unwrap();
+    bus.feds[0].depart();
+    bus.pump();
+    assert!(
+        bus.callbacks(1).is_empty(),
+        "Departing alone removes nothing"
+    );
+    bus.feds[1].handle_message(&resigned_event(), TransportClass::Reliable);
+    assert!(
+        matches!(&bus.callbacks(1)[..], [Callback::RemoveObjectInstance { object, .. }] if *object == car)
+    );
 }
