@@ -3,9 +3,9 @@
 //! taken under the session lock and delivered after the lock is released, so user code may
 //! call services from inside it.
 
-use crate::deliver::{deliver_federate, deliver_local};
+use crate::deliver::deliver_federate;
 use crate::ffi::{entry, put};
-use crate::session::{LocalCallback, Session};
+use crate::session::{time, Held};
 use crate::status::*;
 use crate::table::TrellisCallbacks;
 use crate::{rti, with_session, Shared, TrellisRti};
@@ -56,56 +56,38 @@ pub extern "C" fn trellis_enable_callbacks(
     handle: *mut TrellisRti,
     enabled: bool,
 ) -> TrellisStatus {
-    with_session(handle, |session| {
-        if !session.is_connected() {
-            return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
-        }
-        session.callbacks_enabled = enabled;
-        Ok(())
-    })
+    with_session(handle, |session| Ok(session.enable_callbacks(enabled)?))
 }
 
-/// One callback, from what the library made itself or from the federate, waiting up to
-/// `wait` for the latter.
-enum Next {
-    Local(LocalCallback),
-    Federate(Callback, TimeRepresentation),
-}
+/// One callback, with the logical time representation it is delivered in.
+type Next = (Callback, TimeRepresentation);
 
 /// Callbacks taken from the federate under one lock: the lock is held once per batch, not
-/// once per callback; the rest wait in the session's stash.
+/// once per callback; the rest wait in the stash.
 const BATCH: usize = 64;
 
-fn take(session: &mut Session, wait: Duration, batch: usize) -> Result<Option<Next>, Failure> {
-    if !session.callbacks_enabled {
+fn take(held: &mut Held, wait: Duration, batch: usize) -> Result<Option<Next>, Failure> {
+    if !held.session.callbacks_enabled() {
         return Ok(None);
     }
-    if let Some(local) = session.local.pop_front() {
-        return Ok(Some(Next::Local(local)));
+    if held.stash.is_empty() {
+        fill(held, wait, batch)?;
     }
-    let time = session.time;
-    if session.stash.is_empty() && session.is_joined() {
-        fill(session, wait, batch)?;
-    }
-    Ok(session.stash.pop_front().map(|c| Next::Federate(c, time)))
+    Ok(held.stash.pop_front())
 }
 
 /// Take up to `batch` callbacks into the stash: the first waiting up to `wait`, the rest
-/// only if ready now.
-fn fill(session: &mut Session, wait: Duration, batch: usize) -> Result<(), Failure> {
+/// only if ready now. A connectionLost is the last (the session disconnected after it).
+fn fill(held: &mut Held, wait: Duration, batch: usize) -> Result<(), Failure> {
     let mut wait = wait;
-    while session.stash.len() < batch {
-        let Some(callback) = session.joined()?.evoke_callback(wait)? else {
+    while held.stash.len() < batch {
+        let representation = time(&held.session);
+        let Some(callback) = held.session.evoke_callback(wait)? else {
             break;
         };
         wait = Duration::ZERO;
         let lost = matches!(callback, Callback::ConnectionLost { .. });
-        if lost {
-            // The last callback: the federate is no longer connected (1516.1 §4.4) and may
-            // connect again. Nothing queued behind it is delivered.
-            session.disconnect();
-        }
-        session.stash.push_back(callback);
+        held.stash.push_back((callback, representation));
         if lost {
             break;
         }
@@ -115,12 +97,9 @@ fn fill(session: &mut Session, wait: Duration, batch: usize) -> Result<(), Failu
 
 /// Whether callbacks are pending: taken already, or queued in the federate library (what
 /// the network has not delivered yet does not count: looking would cost a read per evoke).
-fn pending(session: &mut Session) -> Result<bool, Failure> {
-    if !session.callbacks_enabled {
-        return Ok(false);
-    }
-    let queued = session.is_joined() && session.joined()?.callbacks_queued();
-    Ok(!session.local.is_empty() || !session.stash.is_empty() || queued)
+fn pending(held: &Held) -> bool {
+    let taken = held.session.callbacks_enabled() && !held.stash.is_empty();
+    taken || held.session.callbacks_pending()
 }
 
 /// evokeCallback (multiple false) / evokeMultipleCallbacks (true): wait up to min_seconds
@@ -145,7 +124,7 @@ pub extern "C" fn trellis_evoke(
             ));
         }
         let rti = rti(handle)?;
-        if !rti.shared.session().is_connected() {
+        if !rti.shared.held().session.is_connected() {
             return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
         }
         // The table is read once per evoke: set_callbacks from inside a callback takes effect
@@ -160,7 +139,7 @@ pub extern "C" fn trellis_evoke(
             deliver(&callbacks, next);
         }
         if !pending_out.is_null() {
-            let more = pending(&mut rti.shared.session())?;
+            let more = pending(&rti.shared.held());
             put(pending_out, more);
         }
         Ok(())
@@ -173,12 +152,12 @@ fn wait_for_first(rti: &TrellisRti, min: Instant) -> Result<Option<Next>, Failur
     loop {
         let now = Instant::now();
         let wait = min.saturating_duration_since(now);
-        let mut session = rti.shared.session();
-        let idle = is_idle(&session);
-        if let Some(next) = take(&mut session, wait, 1)? {
+        let mut held = rti.shared.held();
+        let idle = held.session.is_idle();
+        if let Some(next) = take(&mut held, wait, 1)? {
             return Ok(Some(next));
         }
-        drop(session);
+        drop(held);
         if now >= min {
             return Ok(None);
         }
@@ -186,12 +165,6 @@ fn wait_for_first(rti: &TrellisRti, min: Instant) -> Result<Option<Next>, Failur
             std::thread::sleep(wait.min(IDLE_SLICE));
         }
     }
-}
-
-/// Whether waiting for a callback has nothing to read: not joined, or callbacks disabled
-/// (only a service call, made on some thread, can change that).
-fn is_idle(session: &Session) -> bool {
-    !session.is_joined() || !session.callbacks_enabled
 }
 
 /// evokeMultipleCallbacks: the first callback as evokeCallback waits for it, then whatever
@@ -211,7 +184,7 @@ fn evoke_multiple(
     loop {
         // A statement of its own: the session's lock is released before the callback, which
         // may call services (a `while let` would hold it through the body: deadlock).
-        let next = take(&mut rti.shared.session(), Duration::ZERO, BATCH)?;
+        let next = take(&mut rti.shared.held(), Duration::ZERO, BATCH)?;
         let Some(next) = next else { break };
         deliver(callbacks, next);
         delivered += 1;
@@ -256,9 +229,9 @@ pub extern "C" fn trellis_start_callback_thread(handle: *mut TrellisRti) -> Trel
 fn callback_thread(shared: &Shared) {
     while !shared.stop.load(Ordering::SeqCst) {
         let (next, idle) = {
-            let mut session = shared.session();
-            let idle = is_idle(&session);
-            (take(&mut session, THREAD_SLICE, BATCH), idle)
+            let mut held = shared.held();
+            let idle = held.session.is_idle();
+            (take(&mut held, THREAD_SLICE, BATCH), idle)
         };
         match next {
             Ok(Some(next)) => deliver(&table(shared), next),
@@ -300,9 +273,7 @@ fn table(shared: &Shared) -> TrellisCallbacks {
 
 fn deliver(table: &TrellisCallbacks, next: Next) {
     IN_CALLBACK.with(|c| c.set(true));
-    match next {
-        Next::Local(local) => deliver_local(table, local),
-        Next::Federate(callback, time) => deliver_federate(table, callback, time),
-    }
+    let (callback, representation) = next;
+    deliver_federate(table, callback, representation);
     IN_CALLBACK.with(|c| c.set(false));
 }

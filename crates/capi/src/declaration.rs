@@ -1,12 +1,12 @@
 //! Declaration management (IEEE 1516.1-2010 §5).
 
 use crate::ffi::{optional_text, slice};
-use crate::session::Session;
 use crate::status::*;
 use crate::{with_session, TrellisRti};
 use std::ffi::c_char;
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
 use trellis_net::rti::RtiAmbassador;
+use trellis_net::rti::Session;
 
 pub(crate) fn object_class(value: u64) -> ObjectClassHandle {
     ObjectClassHandle(value as u32)
@@ -31,7 +31,7 @@ pub(crate) unsafe fn attribute_list(
 /// An update rate designator must name one of the object model's update rates.
 pub(crate) fn check_update_rate(session: &mut Session, rate: Option<&str>) -> Result<(), Failure> {
     let Some(rate) = rate else { return Ok(()) };
-    let model = session.model()?;
+    let model = crate::session::model(session)?;
     if model.update_rates().iter().any(|r| r.name == rate) {
         Ok(())
     } else {

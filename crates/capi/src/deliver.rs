@@ -6,7 +6,6 @@ use crate::ffi::{
     c_string, TrellisBytes, TrellisHandleValue, TRELLIS_ORDER_RECEIVE, TRELLIS_ORDER_TIMESTAMP,
     TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE,
 };
-use crate::session::LocalCallback;
 use crate::table::{TrellisCallbacks, TrellisValuesCallback, TRELLIS_UNKNOWN_FEDERATE};
 use crate::time::{TrellisTime, TRELLIS_NO_RETRACTION_HANDLE};
 use std::cell::Cell;
@@ -62,81 +61,93 @@ fn time_ptr(time: &Option<TrellisTime>) -> *const TrellisTime {
         .map_or(std::ptr::null(), |t| t as *const TrellisTime)
 }
 
-pub(crate) fn deliver_local(table: &TrellisCallbacks, local: LocalCallback) {
-    match local {
-        LocalCallback::FederationExecutions(list) => {
+/// The answers to the federate's own service calls (IEEE 1516.1-2010 §4.8, §6.3, §6.6,
+/// §6.24-§6.30).
+fn deliver_answer(table: &TrellisCallbacks, answer: Callback) {
+    match answer {
+        Callback::ReportFederationExecutions { federations } => {
             if let Some(f) = table.report_federation_executions {
-                let names: Vec<String> = list.iter().map(|(n, _)| n.clone()).collect();
-                let times: Vec<String> = list.iter().map(|(_, t)| t.clone()).collect();
+                let names: Vec<String> = federations.iter().map(|(n, _)| n.clone()).collect();
+                let times: Vec<String> = federations.iter().map(|(_, t)| t.clone()).collect();
                 let (_names, name_ptrs) = c_strings(&names);
                 let (_times, time_ptrs) = c_strings(&times);
+                let count = federations.len();
                 // SAFETY: the caller's function; the pointer arrays and the strings they
                 // point to live until it returns.
-                unsafe {
-                    f(
-                        table.user,
-                        name_ptrs.as_ptr(),
-                        time_ptrs.as_ptr(),
-                        list.len(),
-                    )
-                };
+                unsafe { f(table.user, name_ptrs.as_ptr(), time_ptrs.as_ptr(), count) };
             }
         }
-        LocalCallback::NameReserved(name) => by_text(
+        Callback::ObjectInstanceNameReservationSucceeded { name } => by_text(
             table,
             table.object_instance_name_reservation_succeeded,
             &name,
         ),
-        LocalCallback::NameRefused(name) => {
+        Callback::ObjectInstanceNameReservationFailed { name } => {
             by_text(table, table.object_instance_name_reservation_failed, &name)
         }
-        LocalCallback::NamesReserved(names) => by_texts(
+        Callback::MultipleObjectInstanceNameReservationSucceeded { names } => by_texts(
             table,
             table.multiple_object_instance_name_reservation_succeeded,
             &names,
         ),
-        LocalCallback::NamesRefused(names) => by_texts(
+        Callback::MultipleObjectInstanceNameReservationFailed { names } => by_texts(
             table,
             table.multiple_object_instance_name_reservation_failed,
             &names,
         ),
-        local @ (LocalCallback::AttributeTransportChanged(..)
-        | LocalCallback::AttributeTransport(..)
-        | LocalCallback::InteractionTransportChanged(..)
-        | LocalCallback::InteractionTransport(..)) => deliver_transportation(table, local),
+        transportation => deliver_transportation(table, transportation),
     }
 }
 
 /// The answers of the transportation services (IEEE 1516.1-2010 §6.24, §6.26, §6.28, §6.30).
-fn deliver_transportation(table: &TrellisCallbacks, local: LocalCallback) {
+fn deliver_transportation(table: &TrellisCallbacks, answer: Callback) {
     let user = table.user;
-    match local {
-        LocalCallback::AttributeTransportChanged(object, attributes, t) => {
+    match answer {
+        Callback::ConfirmAttributeTransportationTypeChange {
+            object,
+            attributes,
+            transport: t,
+        } => {
             if let Some(f) = table.confirm_attribute_transportation_type_change {
+                let attributes = ids(&attributes);
                 let (list, count) = (attributes.as_ptr(), attributes.len());
                 // SAFETY: the caller's function; the handle list lives until it returns.
-                unsafe { f(user, object, list, count, transport(t)) };
+                unsafe { f(user, object.0, list, count, transport(t)) };
             }
         }
-        LocalCallback::AttributeTransport(object, attribute, t) => {
+        Callback::ReportAttributeTransportationType {
+            object,
+            attribute,
+            transport: t,
+        } => {
             if let Some(f) = table.report_attribute_transportation_type {
+                let attribute = u64::from(attribute.0);
                 // SAFETY: the caller's function.
-                unsafe { f(user, object, attribute, transport(t)) };
+                unsafe { f(user, object.0, attribute, transport(t)) };
             }
         }
-        LocalCallback::InteractionTransportChanged(class, t) => {
+        Callback::ConfirmInteractionTransportationTypeChange {
+            class,
+            transport: t,
+        } => {
             if let Some(f) = table.confirm_interaction_transportation_type_change {
                 // SAFETY: the caller's function.
-                unsafe { f(user, class, transport(t)) };
+                unsafe { f(user, u64::from(class.0), transport(t)) };
             }
         }
-        LocalCallback::InteractionTransport(federate, class, t) => {
+        Callback::ReportInteractionTransportationType {
+            federate,
+            class,
+            transport: t,
+        } => {
             if let Some(f) = table.report_interaction_transportation_type {
+                let (federate, class) = (u64::from(federate), u64::from(class.0));
                 // SAFETY: the caller's function.
                 unsafe { f(user, federate, class, transport(t)) };
             }
         }
-        // Delivered by `deliver_local`.
+        // The other answers are delivered by `deliver_answer`, the rest by
+        // `deliver_federate`.
         _ => {}
     }
 }
@@ -381,6 +392,15 @@ pub(crate) fn deliver_federate(
         Callback::RequestRetraction { handle } => {
             by_handle(table, table.request_retraction, handle.to_u64())
         }
+        answer @ (Callback::ObjectInstanceNameReservationSucceeded { .. }
+        | Callback::ObjectInstanceNameReservationFailed { .. }
+        | Callback::MultipleObjectInstanceNameReservationSucceeded { .. }
+        | Callback::MultipleObjectInstanceNameReservationFailed { .. }
+        | Callback::ConfirmAttributeTransportationTypeChange { .. }
+        | Callback::ReportAttributeTransportationType { .. }
+        | Callback::ConfirmInteractionTransportationTypeChange { .. }
+        | Callback::ReportInteractionTransportationType { .. }
+        | Callback::ReportFederationExecutions { .. }) => deliver_answer(table, answer),
     }
 }
 

@@ -2,17 +2,15 @@
 //! points (IEEE 1516.1-2010 §4).
 
 use crate::ffi::{entry, optional_text, slice, text, texts, TrellisBytes};
-use crate::session::{LocalCallback, Session};
+use crate::session::Held;
 use crate::status::*;
-use crate::{rti, with_session, Shared, TrellisRti};
+use crate::{rti, with_held, with_session, Shared, TrellisRti};
+use std::collections::VecDeque;
 use std::ffi::c_char;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use trellis_core::federate::{ResignAction, TimeRepresentation};
-use trellis_core::fom::{
-    is_builtin_mim_designator, FddErrorKind, MimError, MimErrorKind, ObjectModel,
-};
+use trellis_net::rti::{LocalSettings, Session};
 
 /// Logical time representations (`trellis_time_representation`).
 pub const TRELLIS_TIME_INTEGER64: i32 = 0;
@@ -43,11 +41,12 @@ pub extern "C" fn trellis_connect(
         crate::logging::init();
         // SAFETY: header contract.
         let designator = unsafe { optional_text(designator, "designator") }?;
-        let mut session = Session::new();
-        let designator = crate::designator::parse(designator)?;
-        session.connect(designator)?;
+        let session = Session::connect(LocalSettings::parse(designator)?)?;
         let shared = Arc::new(Shared {
-            session: Mutex::new(session),
+            held: Mutex::new(Held {
+                session,
+                stash: VecDeque::new(),
+            }),
             callbacks: Mutex::new(crate::TrellisCallbacks::none()),
             stop: AtomicBool::new(false),
         });
@@ -65,17 +64,9 @@ pub extern "C" fn trellis_disconnect(handle: *mut TrellisRti) -> TrellisStatus {
     entry(|| {
         let rti = rti(handle)?;
         {
-            let mut session = rti.shared.session();
-            if !session.is_connected() {
-                return Err(Failure::new(TRELLIS_ERR_NOT_CONNECTED, "not connected"));
-            }
-            if session.is_joined() {
-                return Err(Failure::new(
-                    TRELLIS_ERR_FEDERATE_IS_EXECUTION_MEMBER,
-                    "resign before disconnecting",
-                ));
-            }
-            session.disconnect();
+            let mut held = rti.shared.held();
+            held.session.disconnect()?;
+            held.stash.clear();
         }
         crate::callbacks::stop_thread(rti);
         Ok(())
@@ -92,53 +83,13 @@ pub extern "C" fn trellis_free(handle: *mut TrellisRti) {
     let _ = entry(|| {
         let rti = rti(handle)?;
         crate::callbacks::stop_thread(rti);
-        let mut session = rti.shared.session();
-        if session.is_joined() {
-            let action = session.automatic_resign;
-            let _ = session.joined()?.resign_federation_execution(action);
-        }
-        session.disconnect();
+        let mut held = rti.shared.held();
+        held.session.close();
+        held.stash.clear();
         Ok(())
     });
     // SAFETY: made by Box::into_raw in trellis_connect; the caller gives it up here.
     drop(unsafe { Box::from_raw(handle) });
-}
-
-/// A module designator as a path: "file://" URLs and relative paths (against the working
-/// directory) become absolute, so a joiner elsewhere on this host finds the same file.
-fn module_path(designator: &str) -> PathBuf {
-    let path = Path::new(designator.strip_prefix("file://").unwrap_or(designator));
-    if path.is_absolute() {
-        return path.to_owned();
-    }
-    std::env::current_dir()
-        .map(|dir| dir.join(path))
-        .unwrap_or_else(|_| path.to_owned())
-}
-
-/// Load a federation's model from its designators (`ObjectModel::federation_designators`):
-/// CouldNotOpenFDD / ErrorReadingFDD / InconsistentFDD for the FOM modules (1516.1-2010
-/// §4.5, §4.9), CouldNotOpenMIM / ErrorReadingMIM for a MIM of its own, each with file,
-/// line and element.
-fn load_model(designators: &[String]) -> Result<ObjectModel, Failure> {
-    ObjectModel::load_federation(designators, &|path| std::fs::read(path))
-        .map_err(|error| Failure::new(mim_status(&error), error.to_string()))
-}
-
-fn mim_status(error: &MimError) -> TrellisStatus {
-    match error.kind() {
-        MimErrorKind::CouldNotOpenMim => TRELLIS_ERR_COULD_NOT_OPEN_MIM,
-        MimErrorKind::ErrorReadingMim => TRELLIS_ERR_ERROR_READING_MIM,
-        MimErrorKind::Fdd(kind) => fdd_status(kind),
-    }
-}
-
-fn fdd_status(kind: FddErrorKind) -> TrellisStatus {
-    match kind {
-        FddErrorKind::CouldNotOpen => TRELLIS_ERR_COULD_NOT_OPEN_FDD,
-        FddErrorKind::ErrorReading => TRELLIS_ERR_ERROR_READING_FDD,
-        FddErrorKind::Inconsistent => TRELLIS_ERR_INCONSISTENT_FDD,
-    }
 }
 
 /// createFederationExecution(WithMIM): FOM module paths (relative to the working directory)
@@ -164,33 +115,7 @@ pub extern "C" fn trellis_create_federation_execution(
                 optional_text(time_implementation, "time_implementation")?,
             )
         };
-        let mim =
-            match mim {
-                Some(mim) if is_builtin_mim_designator(mim) => return Err(Failure::new(
-                    TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM,
-                    "the MIM designator is HLAstandardMIM: use createFederationExecution, which \
-                     loads the standard MIM (1516.1-2010 §4.5)",
-                )),
-                mim => mim.map(|m| module_path(m).display().to_string()),
-            };
-        let time = match time_name {
-            None => TimeRepresentation::Integer64,
-            Some(name) => TimeRepresentation::from_name(name).ok_or_else(|| {
-                Failure::new(
-                    TRELLIS_ERR_COULD_NOT_CREATE_LOGICAL_TIME_FACTORY,
-                    format!("logical time implementation {name:?}: Trellis has HLAinteger64Time and HLAfloat64Time"),
-                )
-            })?,
-        };
-        let modules: Vec<String> = designators
-            .iter()
-            .map(|d| module_path(d).display().to_string())
-            .collect();
-        let designators = ObjectModel::federation_designators(mim.as_deref(), &modules);
-        let model = load_model(&designators)?;
-        session.manage(federation, |rti| {
-            rti.create_federation_execution_with_modules(&model, time, designators)
-        })
+        Ok(session.create_federation_execution(federation, &designators, mim, time_name)?)
     })
 }
 
@@ -203,7 +128,7 @@ pub extern "C" fn trellis_destroy_federation_execution(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let federation = unsafe { text(federation, "federation") }?;
-        session.manage(federation, |rti| rti.destroy_federation_execution())
+        Ok(session.destroy_federation_execution(federation)?)
     })
 }
 
@@ -211,14 +136,7 @@ pub extern "C" fn trellis_destroy_federation_execution(
 #[no_mangle]
 pub extern "C" fn trellis_list_federation_executions(handle: *mut TrellisRti) -> TrellisStatus {
     with_session(handle, |session| {
-        let federation = session
-            .joined()
-            .map(|rti| rti.federation().to_owned())
-            .unwrap_or_default();
-        let list = session.manage(&federation, |rti| rti.list_federation_executions())?;
-        session
-            .local
-            .push_back(LocalCallback::FederationExecutions(list));
+        session.list_federation_executions()?;
         Ok(())
     })
 }
@@ -247,88 +165,11 @@ pub extern "C" fn trellis_join_federation_execution(
                 texts(fom_modules, fom_module_count, "fom_modules")?,
             )
         };
-        if session.is_joined() {
-            return Err(Failure::new(
-                TRELLIS_ERR_FEDERATE_ALREADY_EXECUTION_MEMBER,
-                "this federate has already joined a federation execution",
-            ));
-        }
-        let joining = joining_model(session, federation, &additional)?;
-        let name = name.map(str::to_owned).unwrap_or_else(generated_name);
-        let time = session.manage(federation, |rti| {
-            let handle = rti.join_federation_execution_with_modules(
-                &name,
-                federate_type,
-                joining.model,
-                joining.modules,
-            )?;
-            crate::ffi::put(federate_out, u64::from(handle));
-            Ok(rti.federate()?.time_representation())
-        })?;
-        session.time = time;
-        session.set_joined(true);
+        let federate =
+            session.join_federation_execution(name, federate_type, federation, &additional)?;
+        crate::ffi::put(federate_out, u64::from(federate));
         Ok(())
     })
-}
-
-/// The model a federate joins with, and the modules it claims (empty: the federation's).
-struct Joining {
-    model: Arc<ObjectModel>,
-    modules: Vec<String>,
-}
-
-/// The federation's model, as its registry lists its modules, extended by `additional`
-/// modules (1516.1-2010 §4.9): INCONSISTENT_FDD, naming them, when they would change what
-/// the federation has rather than add to it.
-fn joining_model(
-    session: &mut Session,
-    federation: &str,
-    additional: &[&str],
-) -> Result<Joining, Failure> {
-    let base_modules = session.manage(federation, |rti| rti.federation_modules())?;
-    let base = load_model(&base_modules)?;
-    let mut modules = base_modules.clone();
-    for module in additional {
-        let path = module_path(module).display().to_string();
-        if !modules.contains(&path) {
-            modules.push(path);
-        }
-    }
-    let extended = if modules.len() > base_modules.len() {
-        Some(load_model(&modules)?)
-    } else {
-        None
-    };
-    let Some(extended) = extended.filter(|e| e.fingerprint() != base.fingerprint()) else {
-        return Ok(Joining {
-            model: Arc::new(base),
-            modules: Vec::new(),
-        });
-    };
-    extended.extension_of(&base).map_err(|why| {
-        Failure::new(
-            TRELLIS_ERR_INCONSISTENT_FDD,
-            format!(
-                "the additional FOM modules {} change federation {federation:?}'s object model \
-                 ({}) instead of adding to it: {why}",
-                modules[base_modules.len()..].join(", "),
-                base_modules.join(", ")
-            ),
-        )
-    })?;
-    Ok(Joining {
-        model: Arc::new(extended),
-        modules,
-    })
-}
-
-fn generated_name() -> String {
-    static NAMES: AtomicU64 = AtomicU64::new(0);
-    format!(
-        "federate-{}-{}",
-        std::process::id(),
-        NAMES.fetch_add(1, Ordering::Relaxed)
-    )
 }
 
 pub(crate) fn resign_action(value: i32) -> Result<ResignAction, Failure> {
@@ -356,10 +197,10 @@ pub extern "C" fn trellis_resign_federation_execution(
     handle: *mut TrellisRti,
     resign_action_value: i32,
 ) -> TrellisStatus {
-    with_session(handle, |session| {
+    with_held(handle, |held| {
         let action = resign_action(resign_action_value)?;
-        session.joined()?.resign_federation_execution(action)?;
-        session.set_joined(false);
+        held.session.resign_federation_execution(action)?;
+        held.stash.clear();
         Ok(())
     })
 }
@@ -414,7 +255,7 @@ pub extern "C" fn trellis_time_representation(
 ) -> TrellisStatus {
     with_session(handle, |session| {
         session.joined()?;
-        let value = match session.time {
+        let value = match crate::session::time(session) {
             TimeRepresentation::Integer64 => TRELLIS_TIME_INTEGER64,
             TimeRepresentation::Float64 => TRELLIS_TIME_FLOAT64,
         };
@@ -430,9 +271,8 @@ pub extern "C" fn trellis_set_automatic_resign_directive(
     resign_action_value: i32,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        session.joined()?;
-        session.automatic_resign = resign_action(resign_action_value)?;
-        Ok(())
+        let action = resign_action(resign_action_value)?;
+        Ok(session.set_automatic_resign_directive(action)?)
     })
 }
 
@@ -442,8 +282,7 @@ pub extern "C" fn trellis_get_automatic_resign_directive(
     out: *mut i32,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        session.joined()?;
-        *crate::ffi::out_ref(out, "out")? = match session.automatic_resign {
+        *crate::ffi::out_ref(out, "out")? = match session.automatic_resign_directive()? {
             ResignAction::UnconditionallyDivestAttributes => 0,
             ResignAction::DeleteObjects => 1,
             ResignAction::CancelPendingOwnershipAcquisitions => 2,
@@ -458,6 +297,7 @@ pub extern "C" fn trellis_get_automatic_resign_directive(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use trellis_core::fom::ObjectModel;
 
     fn module(body: &str) -> String {
         format!(
@@ -511,9 +351,11 @@ mod tests {
 
     #[test]
     fn an_unreadable_module_is_could_not_open() {
-        let Err(failure) = load_model(&["/nonexistent/trellis/module.xml".to_owned()]) else {
+        let modules = ["/nonexistent/trellis/module.xml".to_owned()];
+        let Err(error) = ObjectModel::load_federation(&modules, &|path| std::fs::read(path)) else {
             panic!("loaded");
         };
+        let failure = Failure::from(trellis_net::rti::RtiError::from(error));
         assert_eq!(failure.status, TRELLIS_ERR_COULD_NOT_OPEN_FDD);
     }
 }

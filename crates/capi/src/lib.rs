@@ -22,7 +22,6 @@
 mod callbacks;
 mod declaration;
 mod deliver;
-mod designator;
 mod federation;
 mod ffi;
 mod logging;
@@ -42,7 +41,7 @@ pub use status::*;
 pub use table::TrellisCallbacks;
 pub use time::TrellisTime;
 
-use session::Session;
+use session::Held;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -54,16 +53,16 @@ pub struct TrellisRti {
 }
 
 pub(crate) struct Shared {
-    session: Mutex<Session>,
+    held: Mutex<Held>,
     callbacks: Mutex<TrellisCallbacks>,
     stop: AtomicBool,
 }
 
 impl Shared {
-    pub(crate) fn session(&self) -> MutexGuard<'_, Session> {
+    pub(crate) fn held(&self) -> MutexGuard<'_, Held> {
         // A panic inside a service poisons nothing we cannot go on with: the session's
         // state is updated only after each call into the federate succeeds.
-        self.session.lock().unwrap_or_else(|e| e.into_inner())
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -76,11 +75,19 @@ pub(crate) fn rti<'a>(rti: *mut TrellisRti) -> Result<&'a TrellisRti, Failure> {
 /// Run a service on the session of `rti`.
 pub(crate) fn with_session(
     handle: *mut TrellisRti,
-    service: impl FnOnce(&mut Session) -> Result<(), Failure>,
+    service: impl FnOnce(&mut trellis_net::rti::Session) -> Result<(), Failure>,
+) -> TrellisStatus {
+    with_held(handle, |held| service(&mut held.session))
+}
+
+/// Run a service that also touches the callbacks taken already.
+pub(crate) fn with_held(
+    handle: *mut TrellisRti,
+    service: impl FnOnce(&mut Held) -> Result<(), Failure>,
 ) -> TrellisStatus {
     ffi::entry(|| {
         let rti = rti(handle)?;
-        let mut session = rti.shared.session();
-        service(&mut session)
+        let mut held = rti.shared.held();
+        service(&mut held)
     })
 }

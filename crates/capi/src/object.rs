@@ -3,10 +3,9 @@
 
 use crate::declaration::{attribute_list, interaction_class, object_class};
 use crate::ffi::{put, slice, text, texts, TrellisBytes, TrellisHandleValue};
-use crate::session::LocalCallback;
 use crate::status::*;
 use crate::time::{TrellisTime, TRELLIS_NO_RETRACTION_HANDLE};
-use crate::{with_session, TrellisRti};
+use crate::{with_held, with_session, TrellisRti};
 use std::ffi::c_char;
 use trellis_core::federate::{MessageRetractionHandle, ObjectId};
 use trellis_core::fom::{AttributeHandle, ParameterHandle};
@@ -55,23 +54,16 @@ pub extern "C" fn trellis_reserve_object_instance_name(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let name = unsafe { text(name, "name") }?;
-        check_name(name)?;
-        let answer = match session.joined()?.reserve_object_instance_name(name) {
-            Ok(()) => LocalCallback::NameReserved(name.to_owned()),
-            Err(RtiError::ObjectInstanceNameInUse(_)) => {
-                LocalCallback::NameRefused(name.to_owned())
-            }
-            Err(other) => return Err(other.into()),
-        };
-        session.local.push_back(answer);
-        Ok(())
+        answered_by_callback(session.joined()?.reserve_object_instance_name(name))
     })
 }
 
-/// Names beginning "HLA" are the RTI's (1516.1-2010 §6.2).
-fn check_name(name: &str) -> Result<(), Failure> {
-    trellis_core::federate::Federate::check_reservable_name(name)
-        .map_err(|e| RtiError::from(e).into())
+/// A name taken by another federate is no error in the C++ API: the failure callback says so.
+fn answered_by_callback(result: Result<(), RtiError>) -> Result<(), Failure> {
+    match result {
+        Ok(()) | Err(RtiError::ObjectInstanceNameInUse(_)) => Ok(()),
+        Err(other) => Err(other.into()),
+    }
 }
 
 /// releaseObjectInstanceName: the name must be reserved by this federate; any federate may
@@ -98,28 +90,11 @@ pub extern "C" fn trellis_reserve_multiple_object_instance_names(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let names = unsafe { texts(names, count, "names") }?;
-        if names.is_empty() {
-            return Err(Failure::internal("the name set is empty (NameSetWasEmpty)"));
-        }
-        for name in &names {
-            check_name(name)?;
-        }
-        let rti = session.joined()?;
-        let mut refused = false;
-        for name in &names {
-            match rti.reserve_object_instance_name(name) {
-                Ok(()) => {}
-                Err(RtiError::ObjectInstanceNameInUse(_)) => refused = true,
-                Err(other) => return Err(other.into()),
-            }
-        }
-        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        session.local.push_back(if refused {
-            LocalCallback::NamesRefused(names)
-        } else {
-            LocalCallback::NamesReserved(names)
-        });
-        Ok(())
+        answered_by_callback(
+            session
+                .joined()?
+                .reserve_multiple_object_instance_names(&names),
+        )
     })
 }
 
@@ -190,7 +165,7 @@ pub extern "C" fn trellis_update_attribute_values(
                 .joined()?
                 .update_attribute_values(object, &values, tag)?),
             Some(time) => {
-                let time = time.to_logical(session.time)?;
+                let time = time.to_logical(crate::session::time(session))?;
                 let retraction = session
                     .joined()?
                     .update_attribute_values_at(object, &values, tag, time, None)?;
@@ -227,7 +202,7 @@ pub extern "C" fn trellis_send_interaction(
                 .joined()?
                 .send_interaction(class, &parameters, tag)?),
             Some(time) => {
-                let time = time.to_logical(session.time)?;
+                let time = time.to_logical(crate::session::time(session))?;
                 let retraction =
                     session
                         .joined()?
@@ -255,7 +230,7 @@ pub extern "C" fn trellis_delete_object_instance(
         match time {
             None => session.joined()?.delete_object_instance(object, tag)?,
             Some(time) => {
-                let time = time.to_logical(session.time)?;
+                let time = time.to_logical(crate::session::time(session))?;
                 let retraction = session
                     .joined()?
                     .delete_object_instance_at(object, tag, time)?;
@@ -273,12 +248,14 @@ pub extern "C" fn trellis_local_delete_object_instance(
     handle: *mut TrellisRti,
     object: u64,
 ) -> TrellisStatus {
-    with_session(handle, |session| {
+    with_held(handle, |held| {
         let object = ObjectId(object);
-        session.joined()?.local_delete_object_instance(object)?;
+        held.session
+            .joined()?
+            .local_delete_object_instance(object)?;
         // Callbacks taken from the federate already would name an instance it no longer
         // knows.
-        session.stash.retain(|c| !names_instance(c, object));
+        held.stash.retain(|(c, _)| !names_instance(c, object));
         Ok(())
     })
 }

@@ -388,7 +388,7 @@ pub extern "C" fn trellis_send_interaction_with_regions(
                 None,
             )?),
             Some(time) => {
-                let time = time.to_logical(session.time)?;
+                let time = time.to_logical(crate::session::time(session))?;
                 let retraction = (session.joined()?).send_interaction_with_regions_at(
                     class,
                     &parameters,

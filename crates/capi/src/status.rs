@@ -3,6 +3,7 @@
 
 use trellis_core::federate::region::RegionError;
 use trellis_core::federate::{FederateError, TimeError};
+use trellis_core::fom::{FddErrorKind, MimError, MimErrorKind};
 use trellis_net::rti::RtiError;
 
 /// What every service returns: TRELLIS_OK or the code of the 1516.1-2010 exception.
@@ -115,6 +116,22 @@ impl Failure {
     }
 }
 
+fn mim_status(error: &MimError) -> TrellisStatus {
+    match error.kind() {
+        MimErrorKind::CouldNotOpenMim => TRELLIS_ERR_COULD_NOT_OPEN_MIM,
+        MimErrorKind::ErrorReadingMim => TRELLIS_ERR_ERROR_READING_MIM,
+        MimErrorKind::Fdd(kind) => fdd_status(kind),
+    }
+}
+
+pub(crate) fn fdd_status(kind: FddErrorKind) -> TrellisStatus {
+    match kind {
+        FddErrorKind::CouldNotOpen => TRELLIS_ERR_COULD_NOT_OPEN_FDD,
+        FddErrorKind::ErrorReading => TRELLIS_ERR_ERROR_READING_FDD,
+        FddErrorKind::Inconsistent => TRELLIS_ERR_INCONSISTENT_FDD,
+    }
+}
+
 impl From<RtiError> for Failure {
     fn from(error: RtiError) -> Failure {
         let message = error.to_string();
@@ -134,6 +151,17 @@ impl From<RtiError> for Failure {
                 TRELLIS_ERR_FEDERATE_ALREADY_EXECUTION_MEMBER
             }
             RtiError::ObjectInstanceNameInUse(_) => TRELLIS_ERR_OBJECT_INSTANCE_NAME_IN_USE,
+            RtiError::NotConnected => TRELLIS_ERR_NOT_CONNECTED,
+            RtiError::ConnectionFailed(_) => TRELLIS_ERR_CONNECTION_FAILED,
+            RtiError::InvalidLocalSettingsDesignator(_) => {
+                TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR
+            }
+            RtiError::FederateIsExecutionMember(_) => TRELLIS_ERR_FEDERATE_IS_EXECUTION_MEMBER,
+            RtiError::ObjectModel(e) => mim_status(&e),
+            RtiError::DesignatorIsHlaStandardMim => TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM,
+            RtiError::CouldNotCreateLogicalTimeFactory(_) => {
+                TRELLIS_ERR_COULD_NOT_CREATE_LOGICAL_TIME_FACTORY
+            }
             RtiError::Registry(_)
             | RtiError::LimitReached(_)
             | RtiError::AsyncNeedsThreadDriver
@@ -177,6 +205,8 @@ fn federate_status(error: &FederateError) -> TrellisStatus {
         E::ObjectInstanceNameNotReserved(_) => TRELLIS_ERR_OBJECT_INSTANCE_NAME_NOT_RESERVED,
         E::ObjectInstanceNameInUse(_) => TRELLIS_ERR_OBJECT_INSTANCE_NAME_IN_USE,
         E::IllegalName(_) => TRELLIS_ERR_ILLEGAL_NAME,
+        // The C++ API throws NameSetWasEmpty itself before calling.
+        E::NameSetWasEmpty => TRELLIS_ERR_RTI_INTERNAL_ERROR,
         E::InvalidRegion(RegionError::EmptyRange { .. })
         | E::InvalidRegion(RegionError::OutOfBounds { .. })
         | E::InvalidRangeBound(_) => TRELLIS_ERR_INVALID_RANGE_BOUND,

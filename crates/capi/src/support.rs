@@ -6,13 +6,13 @@ use crate::ffi::{
     TRELLIS_ORDER_RECEIVE, TRELLIS_ORDER_TIMESTAMP, TRELLIS_TRANSPORT_BEST_EFFORT,
     TRELLIS_TRANSPORT_RELIABLE,
 };
-use crate::session::Session;
 use crate::status::*;
 use crate::{with_session, TrellisRti};
 use std::ffi::c_char;
 use std::sync::Arc;
 use trellis_core::federate::ObjectId;
 use trellis_core::fom::ObjectModel;
+use trellis_net::rti::Session;
 
 fn name_not_found(kind: &str, name: &str) -> Failure {
     Failure::new(
@@ -30,7 +30,7 @@ fn lookup(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let name = unsafe { text(name, "name") }?;
-        let model = session.model()?;
+        let model = crate::session::model(session)?;
         let value = find(session, &model, name)?;
         *out_ref(out, "out")? = value;
         Ok(())
@@ -43,7 +43,7 @@ fn describe(
     name: impl FnOnce(&mut Session, &Arc<ObjectModel>) -> Result<String, Failure>,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let model = session.model()?;
+        let model = crate::session::model(session)?;
         let text = name(session, &model)?;
         give_string(&text, out)
     })
@@ -205,7 +205,7 @@ pub extern "C" fn trellis_get_update_rate_value(
     with_session(handle, |session| {
         // SAFETY: header contract.
         let designator = unsafe { text(designator, "designator") }?;
-        let model = session.model()?;
+        let model = crate::session::model(session)?;
         let rate = model
             .update_rates()
             .iter()

@@ -80,7 +80,7 @@ impl TrellisTime {
 
 fn advance(handle: *mut TrellisRti, kind: AdvanceKind, time: TrellisTime) -> TrellisStatus {
     with_session(handle, |session| {
-        let time = time.to_logical(session.time)?;
+        let time = time.to_logical(crate::session::time(session))?;
         Ok(session.joined()?.request_time_advance(kind, time)?)
     })
 }
@@ -92,7 +92,7 @@ pub extern "C" fn trellis_enable_time_regulation(
     lookahead: TrellisTime,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let lookahead = lookahead.to_interval(session.time);
+        let lookahead = lookahead.to_interval(crate::session::time(session));
         Ok(session.joined()?.enable_time_regulation(lookahead)?)
     })
 }
@@ -185,7 +185,7 @@ pub extern "C" fn trellis_query_galt(
     valid_out: *mut bool,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let representation = session.time;
+        let representation = crate::session::time(session);
         let galt = session.joined()?.query_galt()?;
         put(valid_out, galt.is_some());
         if let Some(galt) = galt {
@@ -201,7 +201,7 @@ pub extern "C" fn trellis_query_logical_time(
     out: *mut TrellisTime,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let representation = session.time;
+        let representation = crate::session::time(session);
         let time = session.joined()?.query_logical_time()?;
         *out_ref(out, "out")? = TrellisTime::from_logical(time, representation);
         Ok(())
@@ -216,7 +216,7 @@ pub extern "C" fn trellis_query_lits(
     valid_out: *mut bool,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let representation = session.time;
+        let representation = crate::session::time(session);
         let lits = session.joined()?.query_lits()?;
         put(valid_out, lits.is_some());
         if let Some(lits) = lits {
@@ -232,7 +232,7 @@ pub extern "C" fn trellis_modify_lookahead(
     lookahead: TrellisTime,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let lookahead = lookahead.to_interval(session.time);
+        let lookahead = lookahead.to_interval(crate::session::time(session));
         Ok(session.joined()?.modify_lookahead(lookahead)?)
     })
 }

@@ -1,12 +1,11 @@
 //! The transportation services (IEEE 1516.1-2010 §6.23-§6.30): change and query how updates
 //! and interactions travel, HLAreliable or HLAbestEffort. A change is in effect when the
-//! call returns; its confirmation and the query's report are callbacks, delivered at the
-//! next evoke like the name reservations' answers.
+//! call returns; its confirmation and the query's report are callbacks the federate queues,
+//! delivered at the next evoke like the name reservations' answers.
 
 use crate::declaration::{attribute_list, interaction_class};
 use crate::ffi::{TRELLIS_TRANSPORT_BEST_EFFORT, TRELLIS_TRANSPORT_RELIABLE};
 use crate::object::attribute;
-use crate::session::LocalCallback;
 use crate::status::*;
 use crate::{with_session, TrellisRti};
 use trellis_core::federate::ObjectId;
@@ -39,15 +38,13 @@ pub extern "C" fn trellis_request_attribute_transportation_type_change(
         // SAFETY: header contract.
         let list = unsafe { attribute_list(attributes, count) }?;
         let class = transport_class(transport)?;
-        (session.joined()?).request_attribute_transportation_type_change(
-            ObjectId(object),
-            &list,
-            class,
-        )?;
-        let handles = list.iter().map(|a| u64::from(a.0)).collect();
-        let confirmed = LocalCallback::AttributeTransportChanged(object, handles, class);
-        session.local.push_back(confirmed);
-        Ok(())
+        Ok(
+            (session.joined()?).request_attribute_transportation_type_change(
+                ObjectId(object),
+                &list,
+                class,
+            )?,
+        )
     })
 }
 
@@ -59,10 +56,8 @@ pub extern "C" fn trellis_query_attribute_transportation_type(
     attribute_value: u64,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let class = (session.joined()?)
+        (session.joined()?)
             .query_attribute_transportation_type(ObjectId(object), attribute(attribute_value))?;
-        let report = LocalCallback::AttributeTransport(object, attribute_value, class);
-        session.local.push_back(report);
         Ok(())
     })
 }
@@ -78,13 +73,12 @@ pub extern "C" fn trellis_request_interaction_transportation_type_change(
 ) -> TrellisStatus {
     with_session(handle, |session| {
         let class = transport_class(transport)?;
-        (session.joined()?).request_interaction_transportation_type_change(
-            interaction_class(interaction),
-            class,
-        )?;
-        let confirmed = LocalCallback::InteractionTransportChanged(interaction, class);
-        session.local.push_back(confirmed);
-        Ok(())
+        Ok(
+            (session.joined()?).request_interaction_transportation_type_change(
+                interaction_class(interaction),
+                class,
+            )?,
+        )
     })
 }
 
@@ -97,12 +91,10 @@ pub extern "C" fn trellis_query_interaction_transportation_type(
     interaction: u64,
 ) -> TrellisStatus {
     with_session(handle, |session| {
-        let class = (session.joined()?).query_interaction_transportation_type(
+        (session.joined()?).query_interaction_transportation_type(
             federate as u32,
             interaction_class(interaction),
         )?;
-        let report = LocalCallback::InteractionTransport(federate, interaction, class);
-        session.local.push_back(report);
         Ok(())
     })
 }

@@ -158,6 +158,54 @@ pub enum Callback {
     RequestRetraction {
         handle: MessageRetractionHandle,
     },
+    // ---- answers to this federate's own service calls ------------------------------------
+    // The standard answers these services by callback; the Rust API also returns the answer
+    // from the call, and queues the callback so a federate written against the standard's
+    // callbacks (the C++ API's) sees them in the order the calls were made.
+    /// objectInstanceNameReservationSucceeded (1516.1-2010 §6.3).
+    ObjectInstanceNameReservationSucceeded {
+        name: String,
+    },
+    /// objectInstanceNameReservationFailed (§6.3): another federate holds the name.
+    ObjectInstanceNameReservationFailed {
+        name: String,
+    },
+    /// multipleObjectInstanceNameReservationSucceeded (§6.6): every name is reserved.
+    MultipleObjectInstanceNameReservationSucceeded {
+        names: Vec<String>,
+    },
+    /// multipleObjectInstanceNameReservationFailed (§6.6): none is (all or none).
+    MultipleObjectInstanceNameReservationFailed {
+        names: Vec<String>,
+    },
+    /// confirmAttributeTransportationTypeChange (§6.24).
+    ConfirmAttributeTransportationTypeChange {
+        object: ObjectId,
+        attributes: Vec<AttributeHandle>,
+        transport: TransportClass,
+    },
+    /// reportAttributeTransportationType (§6.26).
+    ReportAttributeTransportationType {
+        object: ObjectId,
+        attribute: AttributeHandle,
+        transport: TransportClass,
+    },
+    /// confirmInteractionTransportationTypeChange (§6.28).
+    ConfirmInteractionTransportationTypeChange {
+        class: InteractionClassHandle,
+        transport: TransportClass,
+    },
+    /// reportInteractionTransportationType (§6.30).
+    ReportInteractionTransportationType {
+        federate: u32,
+        class: InteractionClassHandle,
+        transport: TransportClass,
+    },
+    /// reportFederationExecutions (§4.8): (federation name, logical time implementation).
+    /// Made by the connection (`trellis_net::rti::Session`), not by a joined federate.
+    ReportFederationExecutions {
+        federations: Vec<(String, String)>,
+    },
 }
 
 impl Callback {

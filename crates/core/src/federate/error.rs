@@ -66,6 +66,8 @@ pub enum FederateError {
          for the RTI's own names (IEEE 1516.1-2010 §6.2)"
     )]
     IllegalName(String),
+    #[error("the set of object instance names to reserve is empty (NameSetWasEmpty)")]
+    NameSetWasEmpty,
     #[error("invalid region: {0}")]
     InvalidRegion(#[from] RegionError),
     #[error("{0} values in one call; the limit is 65535")]

@@ -4,7 +4,9 @@
 use super::layout::{DISCOVERY_CELL, REQUEST_CELL};
 use super::message::{Outgoing, MAX_VALUES};
 use super::send::Stamping;
-use super::{preferences, Federate, FederateError, InstanceName, ObjectId, Plain, Region, Value};
+use super::{
+    preferences, Callback, Federate, FederateError, InstanceName, ObjectId, Plain, Region, Value,
+};
 use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle};
 use crate::wire::{LatestKey, TransportClass};
 use std::collections::BTreeSet;
@@ -24,6 +26,32 @@ impl Federate {
     /// A name the registry reserved for this federate.
     pub fn name_reserved(&mut self, name: &str) {
         self.reserved_names.insert(name.to_owned());
+    }
+
+    /// The registry's answer to reserveObjectInstanceName: the name is this federate's
+    /// (`reserved`) or another's; the answer is queued as the standard's callback.
+    pub fn name_reservation_answered(&mut self, name: &str, reserved: bool) {
+        let name = name.to_owned();
+        let answer = if reserved {
+            self.reserved_names.insert(name.clone());
+            Callback::ObjectInstanceNameReservationSucceeded { name }
+        } else {
+            Callback::ObjectInstanceNameReservationFailed { name }
+        };
+        self.callbacks.push_back(answer);
+    }
+
+    /// The answer to reserveMultipleObjectInstanceName, all or none: the names are this
+    /// federate's (`reserved`), or none of them is (the caller released any the registry
+    /// had reserved before one was refused).
+    pub fn names_reservation_answered(&mut self, names: Vec<String>, reserved: bool) {
+        let answer = if reserved {
+            self.reserved_names.extend(names.iter().cloned());
+            Callback::MultipleObjectInstanceNameReservationSucceeded { names }
+        } else {
+            Callback::MultipleObjectInstanceNameReservationFailed { names }
+        };
+        self.callbacks.push_back(answer);
     }
 
     /// releaseObjectInstanceName's check (IEEE 1516.1-2010 §6.5, §6.7): every name must be

@@ -14,7 +14,7 @@
 //! consulted), so only the changes to Receive are kept here; a time-stamped update mixing
 //! both goes out as two messages.
 
-use super::{Federate, FederateError, ObjectId};
+use super::{Callback, Federate, FederateError, ObjectId};
 use crate::fom::{AttributeHandle, InteractionClassHandle, Order};
 use crate::wire::TransportClass;
 use rustc_hash::FxHashMap;
@@ -129,7 +129,31 @@ impl Federate {
         let changed = self.preferences.attribute_transport.entry(object);
         let changed = changed.or_default();
         changed.extend(attributes.iter().map(|a| (*a, transport)));
+        self.callbacks
+            .push_back(Callback::ConfirmAttributeTransportationTypeChange {
+                object,
+                attributes: attributes.to_vec(),
+                transport,
+            });
         Ok(())
+    }
+
+    /// queryAttributeTransportationType as the standard answers it: the transportation
+    /// ([`Federate::attribute_transportation`]), also queued as
+    /// reportAttributeTransportationType.
+    pub fn report_attribute_transportation(
+        &mut self,
+        object: ObjectId,
+        attribute: AttributeHandle,
+    ) -> Result<TransportClass, FederateError> {
+        let transport = self.attribute_transportation(object, attribute)?;
+        self.callbacks
+            .push_back(Callback::ReportAttributeTransportationType {
+                object,
+                attribute,
+                transport,
+            });
+        Ok(transport)
     }
 
     /// queryAttributeTransportationType (§6.25): how updates of `attribute` of `object`
@@ -163,7 +187,27 @@ impl Federate {
         self.preferences
             .interaction_transport
             .insert(class, transport);
+        self.callbacks
+            .push_back(Callback::ConfirmInteractionTransportationTypeChange { class, transport });
         Ok(())
+    }
+
+    /// queryInteractionTransportationType as the standard answers it: the transportation
+    /// ([`Federate::interaction_transportation`]), also queued as
+    /// reportInteractionTransportationType.
+    pub fn report_interaction_transportation(
+        &mut self,
+        federate: u32,
+        class: InteractionClassHandle,
+    ) -> Result<TransportClass, FederateError> {
+        let transport = self.interaction_transportation(federate, class)?;
+        self.callbacks
+            .push_back(Callback::ReportInteractionTransportationType {
+                federate,
+                class,
+                transport,
+            });
+        Ok(transport)
     }
 
     /// queryInteractionTransportationType (§6.29): how `federate` sends interactions of

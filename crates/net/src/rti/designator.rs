@@ -4,17 +4,17 @@
 //! attaches over TLS, with the files named by TRELLIS_TLS_CA, TRELLIS_TLS_CERT and
 //! TRELLIS_TLS_KEY (or the designator's `tls_ca`, `tls_cert`, `tls_key` options).
 
-use crate::status::{Failure, TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR};
+use super::{Driver, RtiError};
+use crate::{Endpoint, TlsConfig, DEFAULT_BUNDLE_HOLD};
 use std::time::Duration;
-use trellis_net::rti::Driver;
-use trellis_net::{Endpoint, TlsConfig, DEFAULT_BUNDLE_HOLD};
 
 /// Where a federate attaches when the designator is empty and TRELLIS_RTI_ADDRESS unset.
-pub const TRELLIS_DEFAULT_DESIGNATOR: &str = "tcp://127.0.0.1:7000";
+pub const DEFAULT_DESIGNATOR: &str = "tcp://127.0.0.1:7000";
 
 /// Where and how to attach: the router's endpoint, how the node is driven, and how long
 /// a direct node holds publishes to bundle them.
-pub(crate) struct Designator {
+#[derive(Clone, Debug)]
+pub struct LocalSettings {
     pub endpoint: Endpoint,
     pub driver: Driver,
     pub bundle_hold: Duration,
@@ -39,31 +39,30 @@ struct TlsFiles {
 /// The longest `bundle_us` a designator may ask for.
 const MAX_BUNDLE_HOLD: Duration = Duration::from_millis(100);
 
-/// "tcp://HOST:PORT", "HOST:PORT" or OpenRTI's "rti://HOST[:PORT]" (port 14321 when none is
-/// given), optionally "?driver=direct|thread&bundle_us=N":
-/// direct (the default) runs the node on the caller's thread inside service calls and
-/// evoke, lowest latency; thread gives the node a thread of its own, so batches form while
-/// the federate works. `bundle_us` (direct only; 50 by default, at
-/// most 100000, 0 writes each update at once) holds a publish that comes within N µs of the
-/// last written bundle for the next one (`NodeConfig::bundle_hold`).
-pub(crate) fn parse(designator: Option<&str>) -> Result<Designator, Failure> {
-    parse_with(designator, |name| std::env::var(name).ok())
+impl LocalSettings {
+    /// "tcp://HOST:PORT", "HOST:PORT" or OpenRTI's "rti://HOST[:PORT]" (port 14321 when none is
+    /// given), optionally "?driver=direct|thread&bundle_us=N":
+    /// direct (the default) runs the node on the caller's thread inside service calls and
+    /// evoke, lowest latency; thread gives the node a thread of its own, so batches form while
+    /// the federate works. `bundle_us` (direct only; 50 by default, at
+    /// most 100000, 0 writes each update at once) holds a publish that comes within N µs of the
+    /// last written bundle for the next one (`NodeConfig::bundle_hold`).
+    pub fn parse(designator: Option<&str>) -> Result<LocalSettings, RtiError> {
+        parse_with(designator, |name| std::env::var(name).ok())
+    }
 }
 
-/// `parse`, with the environment given (tests pass their own).
+/// `LocalSettings::parse`, with the environment given (tests pass their own).
 fn parse_with(
     designator: Option<&str>,
     env: impl Fn(&str) -> Option<String>,
-) -> Result<Designator, Failure> {
+) -> Result<LocalSettings, RtiError> {
     let from_env = env("TRELLIS_RTI_ADDRESS");
     let text = designator
         .or(from_env.as_deref().filter(|s| !s.is_empty()))
-        .unwrap_or(TRELLIS_DEFAULT_DESIGNATOR);
+        .unwrap_or(DEFAULT_DESIGNATOR);
     let invalid = |why: String| {
-        Failure::new(
-            TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR,
-            format!("local settings designator {text:?}: {why}; expected tcp://HOST:PORT, tls://HOST:PORT, HOST:PORT or rti://HOST[:PORT], then [?driver=direct|thread][&bundle_us=N][&tls_ca=FILE][&tls_cert=FILE&tls_key=FILE]"),
-        )
+        RtiError::InvalidLocalSettingsDesignator(format!("local settings designator {text:?}: {why}; expected tcp://HOST:PORT, tls://HOST:PORT, HOST:PORT or rti://HOST[:PORT], then [?driver=direct|thread][&bundle_us=N][&tls_ca=FILE][&tls_cert=FILE&tls_key=FILE]"))
     };
     let (address, options) = text.split_once('?').unwrap_or((text, ""));
     let mut driver = Driver::Direct;
@@ -107,7 +106,7 @@ fn parse_with(
         }
         _ => None,
     };
-    Ok(Designator {
+    Ok(LocalSettings {
         endpoint,
         driver,
         bundle_hold,
@@ -149,13 +148,13 @@ mod tests {
     use super::*;
 
     fn tcp(text: &str) -> std::net::SocketAddr {
-        match parse(Some(text)) {
-            Ok(Designator {
+        match LocalSettings::parse(Some(text)) {
+            Ok(LocalSettings {
                 endpoint: Endpoint::Tcp(address),
                 ..
             }) => address,
             Ok(_) => panic!("{text}: not TCP"),
-            Err(failure) => panic!("{text}: {}", failure.message),
+            Err(e) => panic!("{text}: {e}"),
         }
     }
 
@@ -170,12 +169,13 @@ mod tests {
         );
         assert_eq!(tcp("127.0.0.1:7999").port(), 7999);
         assert_eq!(tcp("tcp://127.0.0.1:7001?driver=thread").port(), 7001);
-        let options = parse(Some("rti://127.0.0.1:9?driver=thread&bundle_us=0")).unwrap();
+        let options =
+            LocalSettings::parse(Some("rti://127.0.0.1:9?driver=thread&bundle_us=0")).unwrap();
         assert_eq!(options.driver, Driver::Thread);
         assert_eq!(options.bundle_hold, Duration::ZERO);
     }
 
-    fn with_env(text: &str, vars: &[(&str, &str)]) -> Result<Designator, Failure> {
+    fn with_env(text: &str, vars: &[(&str, &str)]) -> Result<LocalSettings, RtiError> {
         let vars: Vec<(String, String)> = vars
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -185,10 +185,10 @@ mod tests {
         })
     }
 
-    fn message(result: Result<Designator, Failure>) -> String {
+    fn message(result: Result<LocalSettings, RtiError>) -> String {
         match result {
             Ok(_) => panic!("taken"),
-            Err(failure) => failure.message,
+            Err(e) => e.to_string(),
         }
     }
 
@@ -223,14 +223,12 @@ mod tests {
     #[test]
     fn a_bad_designator_names_itself_and_the_forms_taken() {
         for text in ["udp://127.0.0.1:9", "ftp://x:1", "router-a", "rti://h/x"] {
-            let Err(failure) = parse(Some(text)) else {
+            let Err(e @ RtiError::InvalidLocalSettingsDesignator(_)) =
+                LocalSettings::parse(Some(text))
+            else {
                 panic!("{text} was taken");
             };
-            assert_eq!(
-                failure.status,
-                TRELLIS_ERR_INVALID_LOCAL_SETTINGS_DESIGNATOR
-            );
-            assert!(failure.message.contains(text), "{}", failure.message);
+            assert!(e.to_string().contains(text), "{e}");
         }
     }
 }

@@ -1,12 +1,32 @@
 use crate::error::NetError;
 use thiserror::Error;
 use trellis_core::federate::FederateError;
+use trellis_core::fom::MimError;
 
 /// Why an RTI service failed. Names follow the IEEE 1516-2010 exceptions.
 #[derive(Debug, Error)]
 pub enum RtiError {
     #[error(transparent)]
     Federate(#[from] FederateError),
+    #[error("not connected: call connect first")]
+    NotConnected,
+    #[error("{0}")]
+    ConnectionFailed(String),
+    #[error("{0}")]
+    InvalidLocalSettingsDesignator(String),
+    #[error("this federate is joined to federation execution {0:?}: resign first")]
+    FederateIsExecutionMember(String),
+    /// CouldNotOpenFDD, ErrorReadingFDD, InconsistentFDD, CouldNotOpenMIM, ErrorReadingMIM:
+    /// `MimError::kind` says which, its message names file, line and element.
+    #[error(transparent)]
+    ObjectModel(#[from] MimError),
+    #[error(
+        "the MIM designator is HLAstandardMIM: create without a MIM, which loads the standard \
+         MIM (1516.1-2010 §4.5)"
+    )]
+    DesignatorIsHlaStandardMim,
+    #[error("logical time implementation {0:?}: Trellis has HLAinteger64Time and HLAfloat64Time")]
+    CouldNotCreateLogicalTimeFactory(String),
     #[error("federation execution {0:?} already exists")]
     FederationExecutionAlreadyExists(String),
     #[error("federation execution {0:?} does not exist")]

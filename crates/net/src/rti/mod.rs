@@ -11,18 +11,25 @@
 
 mod advisory;
 mod connection;
+mod designator;
 mod error;
 mod federation;
 mod losses;
+mod modules;
 mod object_services;
 mod order_transport;
 mod ownership;
 mod regions;
+mod session;
 mod sync;
 mod time;
 mod update_rate;
 
+pub use designator::{
+    LocalSettings, DEFAULT_DESIGNATOR, TLS_CA_VARIABLE, TLS_CERT_VARIABLE, TLS_KEY_VARIABLE,
+};
 pub use error::RtiError;
+pub use session::Session;
 pub use trellis_core::federate::{OwnershipCallback, ResignAction};
 
 use crate::error::NetError;
@@ -474,21 +481,33 @@ impl RtiAmbassador {
 
     // ---- object management ----------------------------------------------------------------
 
-    /// Reserve a federation-unique name with the registry (waits for its answer).
+    /// reserveObjectInstanceName: reserve a federation-unique name with the registry
+    /// (waits for its answer). The answer is returned (ObjectInstanceNameInUse when another
+    /// federate holds the name) and queued as the standard's callback.
     pub fn reserve_object_instance_name(&mut self, name: &str) -> Result<(), RtiError> {
         Federate::check_reservable_name(name)?;
-        let handle = self.federate()?.handle();
+        let reserved = self.ask_to_reserve(name)?;
+        self.with(|f| {
+            f.name_reservation_answered(name, reserved);
+            Ok(())
+        })?;
+        if reserved {
+            Ok(())
+        } else {
+            Err(RtiError::ObjectInstanceNameInUse(name.to_owned()))
+        }
+    }
+
+    /// Whether the registry reserves `name` for this federate (false: another holds it).
+    fn ask_to_reserve(&mut self, name: &str) -> Result<bool, RtiError> {
         let request = Request::ReserveName {
             federation: self.federation.clone(),
-            federate: handle,
+            federate: self.federate()?.handle(),
             name: name.to_owned(),
         };
         match self.ask_as_member(request)? {
-            Response::NameReserved { .. } => self.with(|f| {
-                f.name_reserved(name);
-                Ok(())
-            }),
-            Response::NameRefused { name } => Err(RtiError::ObjectInstanceNameInUse(name)),
+            Response::NameReserved { .. } => Ok(true),
+            Response::NameRefused { .. } => Ok(false),
             other => Err(Self::unexpected(other)),
         }
     }

@@ -30,8 +30,8 @@ impl RtiAmbassador {
 
 impl RtiAmbassador {
     /// requestAttributeTransportationTypeChange: updates of these owned attributes of
-    /// `object` travel `transport` from now on. The change is in effect on return (the C++
-    /// API confirms it with confirmAttributeTransportationTypeChange).
+    /// `object` travel `transport` from now on. The change is in effect on return, and
+    /// confirmed by the confirmAttributeTransportationTypeChange callback.
     pub fn request_attribute_transportation_type_change(
         &mut self,
         object: ObjectId,
@@ -41,20 +41,19 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.change_attribute_transportation(object, attributes, transport)?))
     }
 
-    /// queryAttributeTransportationType: answered at once (reportAttributeTransportationType
-    /// in the C++ API); see `Federate::attribute_transportation`.
+    /// queryAttributeTransportationType: answered at once, and by the
+    /// reportAttributeTransportationType callback; see `Federate::attribute_transportation`.
     pub fn query_attribute_transportation_type(
-        &self,
+        &mut self,
         object: ObjectId,
         attribute: AttributeHandle,
     ) -> Result<TransportClass, RtiError> {
-        Ok(self
-            .federate()?
-            .attribute_transportation(object, attribute)?)
+        self.with(|f| Ok(f.report_attribute_transportation(object, attribute)?))
     }
 
     /// requestInteractionTransportationTypeChange: this federate's interactions of a
-    /// published class travel `transport` from now on.
+    /// published class travel `transport` from now on; confirmed by the
+    /// confirmInteractionTransportationTypeChange callback.
     pub fn request_interaction_transportation_type_change(
         &mut self,
         class: InteractionClassHandle,
@@ -63,15 +62,14 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.change_interaction_transportation(class, transport)?))
     }
 
-    /// queryInteractionTransportationType: answered at once; see
+    /// queryInteractionTransportationType: answered at once, and by the
+    /// reportInteractionTransportationType callback; see
     /// `Federate::interaction_transportation`.
     pub fn query_interaction_transportation_type(
-        &self,
+        &mut self,
         federate: u32,
         class: InteractionClassHandle,
     ) -> Result<TransportClass, RtiError> {
-        Ok(self
-            .federate()?
-            .interaction_transportation(federate, class)?)
+        self.with(|f| Ok(f.report_interaction_transportation(federate, class)?))
     }
 }
