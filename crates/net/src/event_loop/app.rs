@@ -79,7 +79,13 @@ pub(crate) struct AppSignals {
     /// Moves whenever `reliable_losses` gains a count, so the application need not lock to
     /// find there is nothing new.
     pub(crate) reliable_loss_reports: AtomicU64,
+    /// Batches the application emptied, handed back for the loop's next deliveries: a
+    /// batch per delivery would otherwise be an allocation per message in a ping-pong.
+    spare_batches: Mutex<Vec<Vec<DataFrame>>>,
 }
+
+/// At most this many emptied batches wait to be reused.
+const SPARE_BATCHES: usize = 4;
 
 impl AppSignals {
     pub(crate) fn new(delivery_capacity: usize, delivery_limit_bytes: usize) -> AppSignals {
@@ -93,7 +99,26 @@ impl AppSignals {
             wake_sent: AtomicBool::new(false),
             reliable_losses: Mutex::new(FxHashMap::default()),
             reliable_loss_reports: AtomicU64::new(0),
+            spare_batches: Mutex::new(Vec::with_capacity(SPARE_BATCHES)),
         }
+    }
+
+    /// The application emptied `batch`: keep its buffer for a later delivery.
+    pub(crate) fn give_back(&self, batch: Vec<DataFrame>) {
+        debug_assert!(batch.is_empty(), "a batch is given back empty");
+        if batch.capacity() == 0 {
+            return;
+        }
+        let mut spare = self.spare_batches.lock().unwrap_or_else(|e| e.into_inner());
+        if spare.len() < SPARE_BATCHES {
+            spare.push(batch);
+        }
+    }
+
+    /// An empty batch for a delivery: one given back, else a new one.
+    fn batch(&self) -> Vec<DataFrame> {
+        let mut spare = self.spare_batches.lock().unwrap_or_else(|e| e.into_inner());
+        spare.pop().unwrap_or_default()
     }
 
     /// The router found `count` reliable messages of `source` missing.
@@ -220,6 +245,22 @@ impl AppState {
     }
 }
 
+/// Below this many waiting commands they are popped one by one, else drained at once.
+const DRAIN_FROM: usize = 16;
+
+/// Move the application's waiting commands to `taken`. A drain takes the channel's buffer
+/// with it, so the next send allocates another: a federate in a ping-pong would allocate
+/// once per message. A few commands are popped instead (the buffer stays); a burst is
+/// drained under one lock.
+fn take_commands(commands: &flume::Receiver<AppCommand>, taken: &mut VecDeque<AppCommand>) {
+    let waiting = commands.len();
+    if waiting >= DRAIN_FROM {
+        taken.extend(commands.drain());
+    } else {
+        taken.extend(commands.try_iter().take(waiting));
+    }
+}
+
 impl super::host::Host {
     /// Run the application's commands. Returns whether any ran.
     pub(crate) fn take_app_commands(&mut self, now: Time) -> bool {
@@ -229,7 +270,7 @@ impl super::host::Host {
         let mut progressed = false;
         for _ in 0..COMMANDS_PER_TURN {
             if app.taken.is_empty() {
-                app.taken.extend(app.port.commands.drain());
+                take_commands(&app.port.commands, &mut app.taken);
             }
             let Some(command) = app.taken.pop_front() else {
                 break;
@@ -279,6 +320,7 @@ impl super::host::Host {
         }
         let mut progressed = answered;
         loop {
+            // A batch given back is taken only for a frame: most turns deliver nothing.
             let mut frames = Vec::new();
             let mut bytes = 0;
             let full = loop {
@@ -295,6 +337,9 @@ impl super::host::Host {
                     break true;
                 }
                 bytes += len;
+                if frames.capacity() == 0 {
+                    frames = signals.batch();
+                }
                 frames.push(frame);
             };
             if !frames.is_empty() {

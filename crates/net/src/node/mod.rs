@@ -471,11 +471,15 @@ impl AppClient {
             self.signals.took_wake();
         }
         let wake_loop = self.signals.took(delivery.frames.len(), delivery.bytes);
-        if pending.is_empty() {
-            *pending = VecDeque::from(delivery.frames);
+        // The emptied buffer goes back to the loop for a later delivery.
+        let emptied = if pending.is_empty() {
+            Vec::from(std::mem::replace(pending, VecDeque::from(delivery.frames)))
         } else {
-            pending.extend(delivery.frames);
-        }
+            let mut frames = delivery.frames;
+            pending.extend(frames.drain(..));
+            frames
+        };
+        self.signals.give_back(emptied);
         Took {
             frame: pending.pop_front(),
             wake_loop,
