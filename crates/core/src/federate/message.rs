@@ -345,6 +345,17 @@ impl Message {
     /// values and the tag share the frame's buffer, with no handle on the payload alone
     /// made and dropped per message.
     pub fn decode_at(bytes: &Bytes, start: usize) -> Result<Message, WireError> {
+        Message::decode_into(bytes, start, Vec::new())
+    }
+
+    /// [`Message::decode_at`], with an update's or interaction's values decoded into
+    /// `spare` (emptied first): a list the application handed back, so receiving allocates
+    /// nothing.
+    pub fn decode_into(
+        bytes: &Bytes,
+        start: usize,
+        spare: Vec<(u32, Bytes)>,
+    ) -> Result<Message, WireError> {
         // The reader runs to the end of `bytes`, so `slice` finds its offsets in `bytes`.
         let mut r = Reader::new(&bytes[start..], "federate message");
         let kind = r.u8("kind")?;
@@ -368,11 +379,11 @@ impl Message {
                 object: ObjectId(r.u64("object")?),
                 name: name(bytes, &mut r)?,
                 region: region(&mut r)?,
-                values: values(bytes, &mut r)?,
+                values: values(bytes, &mut r, spare)?,
             },
             3 => Body::Interaction {
                 region: region(&mut r)?,
-                values: values(bytes, &mut r)?,
+                values: values(bytes, &mut r, spare)?,
             },
             4 => Body::Delete {
                 object: ObjectId(r.u64("object")?),
@@ -492,10 +503,15 @@ fn region(r: &mut Reader<'_>) -> Result<Option<Region>, WireError> {
     Ok(Some(region))
 }
 
-fn values(bytes: &Bytes, r: &mut Reader<'_>) -> Result<Vec<(u32, Bytes)>, WireError> {
+fn values(
+    bytes: &Bytes,
+    r: &mut Reader<'_>,
+    mut values: Vec<(u32, Bytes)>,
+) -> Result<Vec<(u32, Bytes)>, WireError> {
     let count = length(r, "value count")?;
+    values.clear();
     // Each value takes at least 2 bytes, so a lying count cannot reserve memory.
-    let mut values = Vec::with_capacity(count.min(r.remaining() / 2));
+    values.reserve(count.min(r.remaining() / 2));
     for _ in 0..count {
         let handle = r.varint_u32("handle")?;
         let len = length(r, "value length")?;

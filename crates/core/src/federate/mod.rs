@@ -235,7 +235,13 @@ pub struct Federate {
     /// The allocation of an update's list of values for one message, kept empty between
     /// updates (its values borrow from one call).
     part_buffer: Vec<Value<'static>>,
+    /// Lists of values of reflects and interactions the application handed back
+    /// ([`Federate::recycle_callback`]), emptied: a message received decodes into one.
+    spare_values: Vec<Vec<(u32, Bytes)>>,
 }
+
+/// At most this many emptied value lists wait to be reused.
+const SPARE_VALUE_LISTS: usize = 64;
 
 impl Federate {
     /// The federate `handle` has joined; `bins` cuts every dimension of the routing spaces.
@@ -287,6 +293,7 @@ impl Federate {
             reflected: FxHashMap::default(),
             spare_ids: Vec::new(),
             part_buffer: Vec::new(),
+            spare_values: Vec::new(),
         })
     }
 
@@ -342,6 +349,32 @@ impl Federate {
                 self.spare_ids.push(ids);
             }
         }
+    }
+
+    /// Hand back a callback the application is done with: the list of values of a reflect
+    /// or an interaction then serves a later message, which allocates nothing. A callback
+    /// not handed back is merely not reused.
+    pub fn recycle_callback(&mut self, callback: Callback) {
+        if self.spare_values.len() >= SPARE_VALUE_LISTS {
+            return;
+        }
+        // The values drop here (their bytes go back to the frames they came from); the
+        // list keeps its allocation, the handles being plain u32 either way.
+        let list: Vec<(u32, Bytes)> = match callback {
+            Callback::ReflectAttributeValues { mut values, .. } => {
+                values.clear();
+                values.into_iter().map(|(a, v)| (a.0, v)).collect()
+            }
+            Callback::ReceiveInteraction { mut parameters, .. } => {
+                parameters.clear();
+                parameters.into_iter().map(|(p, v)| (p.0, v)).collect()
+            }
+            _ => return,
+        };
+        if list.capacity() > 0 {
+            self.spare_values.push(list);
+        }
+        debug_assert!(self.spare_values.len() <= SPARE_VALUE_LISTS);
     }
 
     /// The next callback: receive-order messages held until now first (they came before

@@ -55,7 +55,8 @@ impl Federate {
             Some(&TIME_MESSAGE_KIND) => return self.on_time_payload(payload),
             _ => {}
         }
-        let Ok(message) = Message::decode_at(bytes, start) else {
+        let spare = self.spare_values.pop().unwrap_or_default();
+        let Ok(message) = Message::decode_into(bytes, start, spare) else {
             self.stats.malformed += 1;
             return;
         };

@@ -716,6 +716,16 @@ impl RtiAmbassador {
         }
     }
 
+    /// Hand back a callback the application is done with: the list of values of a reflect
+    /// or an interaction serves a later one, and receiving allocates nothing in steady state
+    /// (`tests/federate_allocations.rs`). Optional: a callback not handed back is merely not
+    /// reused.
+    pub fn recycle(&mut self, callback: Callback) {
+        if let Some(joined) = self.joined.as_mut() {
+            joined.federate.recycle_callback(callback);
+        }
+    }
+
     /// Every callback ready within `timeout`, at most `max`.
     pub fn evoke_multiple_callbacks(
         &mut self,

@@ -1,0 +1,127 @@
+//! Allocations per update → reflect on the whole Rust path: a publishing federate, its
+//! node, a router over loopback TCP, the subscribing federate's node and its reflect, all
+//! in this process. A counting global allocator counts every thread (the router's too); the
+//! file holds one test so nothing else runs beside it.
+
+mod common;
+
+use common::*;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+use trellis_core::federate::Callback;
+use trellis_net::rti::{Driver, RtiAmbassador};
+
+#[path = "../../core/tests/common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::ALLOCATIONS;
+
+#[global_allocator]
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
+
+/// With callbacks handed back (`RtiAmbassador::recycle`): nothing per update. What is
+/// allowed is the rare allocation of timers and housekeeping (heartbeats) while the test
+/// runs, not one per message.
+const ALLOWED_RECYCLED: f64 = 0.05;
+/// With callbacks kept: the reflect's list of values.
+const ALLOWED_KEPT: f64 = 1.05;
+
+struct Pair {
+    publisher: RtiAmbassador,
+    subscriber: RtiAmbassador,
+    tank: trellis_core::federate::ObjectId,
+    position: trellis_core::fom::AttributeHandle,
+}
+
+fn pair(at: &trellis_net::Endpoint) -> Pair {
+    let model = model();
+    let mut publisher = connect(at, "Alloc", "pub", Driver::Direct);
+    publisher.create_federation_execution(&model).unwrap();
+    (publisher.join_federation_execution("pub", "sim", model.clone())).unwrap();
+    let mut subscriber = connect(at, "Alloc", "sub", Driver::Direct);
+    subscriber
+        .join_federation_execution("sub", "sim", model)
+        .unwrap();
+    let vehicle = publisher.object_class_handle("Vehicle").unwrap();
+    let position = publisher.attribute_handle(vehicle, "Position").unwrap();
+    (publisher.publish_object_class_attributes(vehicle, &[position])).unwrap();
+    (subscriber.subscribe_object_class_attributes(vehicle, &[position])).unwrap();
+    let tank = publisher.register_object_instance(vehicle).unwrap();
+    Pair {
+        publisher,
+        subscriber,
+        tank,
+        position,
+    }
+}
+
+impl Pair {
+    fn update(&mut self) {
+        let value = [7u8; 64];
+        let values = [(self.position, &value[..])];
+        (self
+            .publisher
+            .update_attribute_values(self.tank, &values, b""))
+        .unwrap();
+    }
+
+    /// Until the subscription has reached the router, updates go nowhere: send until one
+    /// is reflected.
+    fn first_reflect(&mut self) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            assert!(Instant::now() < deadline, "nothing reflected in time");
+            self.update();
+            let wait = Duration::from_millis(1);
+            while let Some(callback) = self.subscriber.evoke_callback(wait).unwrap() {
+                if matches!(callback, Callback::ReflectAttributeValues { .. }) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// One update, evoked until its reflect (the publisher driven meanwhile).
+    fn round(&mut self, recycle: bool) {
+        self.update();
+        let deadline = Instant::now() + WAIT;
+        loop {
+            assert!(Instant::now() < deadline, "no reflect in time");
+            self.publisher.evoke_callback(Duration::ZERO).unwrap();
+            let wait = Duration::from_millis(1);
+            let Some(callback) = self.subscriber.evoke_callback(wait).unwrap() else {
+                continue;
+            };
+            let reflected = matches!(callback, Callback::ReflectAttributeValues { .. });
+            if recycle {
+                self.subscriber.recycle(callback);
+            }
+            if reflected {
+                return;
+            }
+        }
+    }
+}
+
+#[test]
+fn an_update_and_its_reflect_allocate_nothing_through_a_router_once_callbacks_are_handed_back() {
+    let (_router, at) = registry_router();
+    let mut pair = pair(&at);
+    pair.first_reflect();
+    for (recycle, allowed) in [(false, ALLOWED_KEPT), (true, ALLOWED_RECYCLED)] {
+        for _ in 0..2000 {
+            pair.round(recycle); // warm up: queues and buffers reach their working size
+        }
+        let before = ALLOCATIONS.load(Ordering::SeqCst);
+        let rounds = 5000;
+        for _ in 0..rounds {
+            pair.round(recycle);
+        }
+        let per_update = (ALLOCATIONS.load(Ordering::SeqCst) - before) as f64 / rounds as f64;
+        println!("callbacks handed back: {recycle}; {per_update:.3} allocations per update");
+        assert!(
+            per_update <= allowed,
+            "callbacks handed back: {recycle}; {per_update:.3} allocations per update and \
+             reflect, every thread counted: at most {allowed}"
+        );
+    }
+}
