@@ -114,7 +114,7 @@ ObjectInstanceHandle Ambassador::registerObjectInstance(ObjectClassHandle theCla
 
 void Ambassador::updateAttributeValues(ObjectInstanceHandle theObject, AttributeHandleValueMap const& theAttributeValues,
                                        VariableLengthData const& theUserSuppliedTag) {
-  std::vector<TrellisHandleValue> const values = handleValues<AttributeHandleFriend>(theAttributeValues);
+  std::vector<TrellisHandleValue> const& values = handleValues<AttributeHandleFriend>(theAttributeValues);
   check(trellis_update_attribute_values(joined(), raw(theObject), data(values), values.size(),
                                         bytes(theUserSuppliedTag), 0, 0));
 }
@@ -124,7 +124,7 @@ MessageRetractionHandle Ambassador::updateAttributeValues(ObjectInstanceHandle t
                                                           VariableLengthData const& theUserSuppliedTag,
                                                           LogicalTime const& theTime) {
   TrellisRti* rti = joined();
-  std::vector<TrellisHandleValue> const values = handleValues<AttributeHandleFriend>(theAttributeValues);
+  std::vector<TrellisHandleValue> const& values = handleValues<AttributeHandleFriend>(theAttributeValues);
   TrellisTime const time = toC(theTime);
   uint64_t retraction = 0;
   check(trellis_update_attribute_values(rti, raw(theObject), data(values), values.size(), bytes(theUserSuppliedTag),
@@ -134,7 +134,7 @@ MessageRetractionHandle Ambassador::updateAttributeValues(ObjectInstanceHandle t
 
 void Ambassador::sendInteraction(InteractionClassHandle theInteraction, ParameterHandleValueMap const& theParameterValues,
                                  VariableLengthData const& theUserSuppliedTag) {
-  std::vector<TrellisHandleValue> const values = handleValues<ParameterHandleFriend>(theParameterValues);
+  std::vector<TrellisHandleValue> const& values = handleValues<ParameterHandleFriend>(theParameterValues);
   check(trellis_send_interaction(joined(), raw(theInteraction), data(values), values.size(),
                                  bytes(theUserSuppliedTag), 0, 0));
 }
@@ -144,7 +144,7 @@ MessageRetractionHandle Ambassador::sendInteraction(InteractionClassHandle theIn
                                                     VariableLengthData const& theUserSuppliedTag,
                                                     LogicalTime const& theTime) {
   TrellisRti* rti = joined();
-  std::vector<TrellisHandleValue> const values = handleValues<ParameterHandleFriend>(theParameterValues);
+  std::vector<TrellisHandleValue> const& values = handleValues<ParameterHandleFriend>(theParameterValues);
   TrellisTime const time = toC(theTime);
   uint64_t retraction = 0;
   check(trellis_send_interaction(rti, raw(theInteraction), data(values), values.size(), bytes(theUserSuppliedTag),

@@ -91,7 +91,7 @@ void Ambassador::sendInteractionWithRegions(InteractionClassHandle theInteractio
                                             ParameterHandleValueMap const& theParameterValues,
                                             RegionHandleSet const& theRegionHandleSet,
                                             VariableLengthData const& theUserSuppliedTag) {
-  std::vector<TrellisHandleValue> const values = handleValues<ParameterHandleFriend>(theParameterValues);
+  std::vector<TrellisHandleValue> const& values = handleValues<ParameterHandleFriend>(theParameterValues);
   std::vector<uint64_t> const list = regions(theRegionHandleSet);
   check(trellis_send_interaction_with_regions(joined(), raw(theInteraction), data(values), values.size(), data(list),
                                               list.size(), bytes(theUserSuppliedTag), 0, 0));
@@ -103,7 +103,7 @@ MessageRetractionHandle Ambassador::sendInteractionWithRegions(InteractionClassH
                                                                VariableLengthData const& theUserSuppliedTag,
                                                                LogicalTime const& theTime) {
   TrellisRti* rti = joined();
-  std::vector<TrellisHandleValue> const values = handleValues<ParameterHandleFriend>(theParameterValues);
+  std::vector<TrellisHandleValue> const& values = handleValues<ParameterHandleFriend>(theParameterValues);
   std::vector<uint64_t> const list = regions(theRegionHandleSet);
   TrellisTime const time = toC(theTime);
   uint64_t retraction = 0;

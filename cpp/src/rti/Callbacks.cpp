@@ -49,7 +49,11 @@ AttributeHandleSet attributeSet(uint64_t const* values, size_t count) {
 template <typename Friend, typename Map>
 Map valueMap(TrellisHandleValue const* values, size_t count) {
   Map out;
-  for (size_t i = 0; i < count; ++i) out[Friend::create(values[i].handle)] = borrowed(values[i].value);
+  for (size_t i = 0; i < count; ++i) {
+    // Pointed at in place: assigning a VariableLengthData would copy the bytes.
+    TrellisBytes const& value = values[i].value;
+    out[Friend::create(values[i].handle)].setDataPointer(const_cast<uint8_t*>(value.data), value.len);
+  }
   return out;
 }
 

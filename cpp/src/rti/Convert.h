@@ -40,10 +40,13 @@ inline std::vector<uint64_t> regions(RegionHandleSet const& set) {
   return values<RegionHandleFriend>(set);
 }
 
+// The values of one call as the C ABI takes them, in a buffer kept per thread and template:
+// a federate that updates in a loop allocates nothing here. Valid until the next call on the
+// thread; the C ABI reads it during the call only.
 template <typename Friend, typename Map>
-std::vector<TrellisHandleValue> handleValues(Map const& map) {
-  std::vector<TrellisHandleValue> out;
-  out.reserve(map.size());
+std::vector<TrellisHandleValue> const& handleValues(Map const& map) {
+  static thread_local std::vector<TrellisHandleValue> out;
+  out.clear();
   for (typename Map::const_iterator i = map.begin(); i != map.end(); ++i) {
     TrellisHandleValue value;
     value.handle = Friend::value(i->first);

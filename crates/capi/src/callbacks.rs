@@ -3,7 +3,7 @@
 //! taken under the session lock and delivered after the lock is released, so user code may
 //! call services from inside it.
 
-use crate::deliver::deliver_federate;
+use crate::deliver::{deliver_federate, deliver_values};
 use crate::ffi::{entry, put};
 use crate::session::{time, Held};
 use crate::status::*;
@@ -66,7 +66,24 @@ type Next = (Callback, TimeRepresentation);
 /// once per callback; the rest wait in the stash.
 const BATCH: usize = 64;
 
-fn take(held: &mut Held, wait: Duration, batch: usize) -> Result<Option<Next>, Failure> {
+/// A reflect or an interaction delivered: handed back to the federate at the next lock.
+type Done = Option<Callback>;
+
+/// Hand `done` back to the federate: its list of values serves a later message.
+fn recycle(held: &mut Held, done: Done) {
+    if let (Some(callback), Ok(rti)) = (done, held.session.joined()) {
+        rti.recycle(callback);
+    }
+}
+
+/// The next callback, after handing back the one delivered before it.
+fn take(
+    held: &mut Held,
+    wait: Duration,
+    batch: usize,
+    done: Done,
+) -> Result<Option<Next>, Failure> {
+    recycle(held, done);
     if !held.session.callbacks_enabled() {
         return Ok(None);
     }
@@ -133,14 +150,15 @@ pub extern "C" fn trellis_evoke(
         let started = Instant::now();
         let min = started + seconds(min_seconds);
         let max = started + seconds(max_seconds.max(min_seconds));
-        if multiple {
-            evoke_multiple(rti, &callbacks, min, max)?;
-        } else if let Some(next) = wait_for_first(rti, min)? {
-            deliver(&callbacks, next);
-        }
-        if !pending_out.is_null() {
-            let more = pending(&rti.shared.held());
-            put(pending_out, more);
+        let done = if multiple {
+            evoke_multiple(rti, &callbacks, min, max)?
+        } else {
+            wait_for_first(rti, min)?.and_then(|next| deliver(&callbacks, next))
+        };
+        if done.is_some() || !pending_out.is_null() {
+            let mut held = rti.shared.held();
+            recycle(&mut held, done);
+            put(pending_out, pending(&held));
         }
         Ok(())
     })
@@ -154,7 +172,7 @@ fn wait_for_first(rti: &TrellisRti, min: Instant) -> Result<Option<Next>, Failur
         let wait = min.saturating_duration_since(now);
         let mut held = rti.shared.held();
         let idle = held.session.is_idle();
-        if let Some(next) = take(&mut held, wait, 1)? {
+        if let Some(next) = take(&mut held, wait, 1, None)? {
             return Ok(Some(next));
         }
         drop(held);
@@ -174,25 +192,25 @@ fn evoke_multiple(
     callbacks: &TrellisCallbacks,
     min: Instant,
     max: Instant,
-) -> Result<(), Failure> {
+) -> Result<Done, Failure> {
     let Some(first) = wait_for_first(rti, min)? else {
-        return Ok(());
+        return Ok(None);
     };
-    deliver(callbacks, first);
+    let mut done = deliver(callbacks, first);
     // Few clock readings: at full rate this loop runs once per message.
     let mut delivered = 1u32;
     loop {
         // A statement of its own: the session's lock is released before the callback, which
         // may call services (a `while let` would hold it through the body: deadlock).
-        let next = take(&mut rti.shared.held(), Duration::ZERO, BATCH)?;
+        let next = take(&mut rti.shared.held(), Duration::ZERO, BATCH, done.take())?;
         let Some(next) = next else { break };
-        deliver(callbacks, next);
+        done = deliver(callbacks, next);
         delivered += 1;
         if delivered % CLOCK_EVERY == 0 && Instant::now() >= max {
             break;
         }
     }
-    Ok(())
+    Ok(done)
 }
 
 fn seconds(value: f64) -> Duration {
@@ -227,14 +245,15 @@ pub extern "C" fn trellis_start_callback_thread(handle: *mut TrellisRti) -> Trel
 }
 
 fn callback_thread(shared: &Shared) {
+    let mut done = None;
     while !shared.stop.load(Ordering::SeqCst) {
         let (next, idle) = {
             let mut held = shared.held();
             let idle = held.session.is_idle();
-            (take(&mut held, THREAD_SLICE, BATCH), idle)
+            (take(&mut held, THREAD_SLICE, BATCH, done.take()), idle)
         };
         match next {
-            Ok(Some(next)) => deliver(&table(shared), next),
+            Ok(Some(next)) => done = deliver(&table(shared), next),
             Ok(None) if idle => std::thread::park_timeout(IDLE_SLICE),
             Ok(None) => std::thread::park_timeout(THREAD_SLICE),
             Err(failure) => {
@@ -271,9 +290,22 @@ fn table(shared: &Shared) -> TrellisCallbacks {
     *shared.callbacks.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn deliver(table: &TrellisCallbacks, next: Next) {
+/// Deliver `next`; a reflect or an interaction comes back, to be handed back to the
+/// federate.
+fn deliver(table: &TrellisCallbacks, next: Next) -> Done {
     IN_CALLBACK.with(|c| c.set(true));
     let (callback, representation) = next;
-    deliver_federate(table, callback, representation);
+    let done = match callback {
+        values
+        @ (Callback::ReflectAttributeValues { .. } | Callback::ReceiveInteraction { .. }) => {
+            deliver_values(table, &values, representation);
+            Some(values)
+        }
+        other => {
+            deliver_federate(table, other, representation);
+            None
+        }
+    };
     IN_CALLBACK.with(|c| c.set(false));
+    done
 }

@@ -207,67 +207,9 @@ pub(crate) fn deliver_federate(
                 unsafe { f(table.user, id, class, name.as_ptr(), u64::from(registrar)) };
             }
         }
-        Callback::ReflectAttributeValues {
-            object,
-            values,
-            tag,
-            time: key,
-            sender,
-            transport,
-            sent_order,
-            received_order,
-            ..
-        } => {
-            let carried = Carried {
-                tag: &tag,
-                key,
-                sender,
-                transport,
-                sent_order,
-                received_order,
-            };
-            let values = &values[..];
-            let f = table.reflect_attribute_values;
-            with_values(
-                table,
-                f,
-                object.0,
-                values,
-                |h| u64::from(h.0),
-                carried,
-                representation,
-            )
-        }
-        Callback::ReceiveInteraction {
-            class,
-            parameters,
-            tag,
-            time: key,
-            sender,
-            transport,
-            sent_order,
-            received_order,
-            ..
-        } => {
-            let carried = Carried {
-                tag: &tag,
-                key,
-                sender,
-                transport,
-                sent_order,
-                received_order,
-            };
-            let (class, parameters) = (u64::from(class.0), &parameters[..]);
-            let f = table.receive_interaction;
-            with_values(
-                table,
-                f,
-                class,
-                parameters,
-                |h| u64::from(h.0),
-                carried,
-                representation,
-            )
+        values
+        @ (Callback::ReflectAttributeValues { .. } | Callback::ReceiveInteraction { .. }) => {
+            deliver_values(table, &values, representation)
         }
         Callback::RemoveObjectInstance {
             object,
@@ -404,6 +346,81 @@ pub(crate) fn deliver_federate(
     }
 }
 
+/// Reflects and interactions, delivered from the callback by reference: the caller hands
+/// it back to the federate afterwards (its list of values serves a later message).
+pub(crate) fn deliver_values(
+    table: &TrellisCallbacks,
+    callback: &Callback,
+    representation: TimeRepresentation,
+) {
+    let _current = CurrentRetraction::set(callback.retraction());
+    match *callback {
+        Callback::ReflectAttributeValues {
+            object,
+            ref values,
+            ref tag,
+            time: key,
+            sender,
+            transport,
+            sent_order,
+            received_order,
+            ..
+        } => {
+            let carried = Carried {
+                tag,
+                key,
+                sender,
+                transport,
+                sent_order,
+                received_order,
+            };
+            let values = &values[..];
+            let f = table.reflect_attribute_values;
+            with_values(
+                table,
+                f,
+                object.0,
+                values,
+                |h| u64::from(h.0),
+                carried,
+                representation,
+            )
+        }
+        Callback::ReceiveInteraction {
+            class,
+            ref parameters,
+            ref tag,
+            time: key,
+            sender,
+            transport,
+            sent_order,
+            received_order,
+            ..
+        } => {
+            let carried = Carried {
+                tag,
+                key,
+                sender,
+                transport,
+                sent_order,
+                received_order,
+            };
+            let (class, parameters) = (u64::from(class.0), &parameters[..]);
+            let f = table.receive_interaction;
+            with_values(
+                table,
+                f,
+                class,
+                parameters,
+                |h| u64::from(h.0),
+                carried,
+                representation,
+            )
+        }
+        _ => {}
+    }
+}
+
 fn deliver_ownership(table: &TrellisCallbacks, callback: OwnershipCallback) {
     use OwnershipCallback as O;
     match callback {
@@ -504,14 +521,44 @@ fn with_values<H: Copy>(
     carried: Carried<'_>,
     representation: TimeRepresentation,
 ) {
+    if f.is_none() {
+        return;
+    }
+    let pairs = values.iter().map(|(h, v)| TrellisHandleValue {
+        handle: raw(*h),
+        value: TrellisBytes::of(v),
+    });
+    HANDLE_VALUES.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut kept) => {
+            kept.extend(pairs);
+            call_with_values(table, f, first, &kept, carried, representation);
+            // No pointer into this message outlives the call.
+            kept.clear();
+        }
+        // Not reached (no delivery runs inside another on one thread); correct anyway.
+        Err(_) => {
+            let fresh: Vec<TrellisHandleValue> = pairs.collect();
+            call_with_values(table, f, first, &fresh, carried, representation);
+        }
+    });
+}
+
+thread_local! {
+    /// The handle-value array a reflect or an interaction hands C, kept between messages:
+    /// building it afresh was an allocation per message. Empty between deliveries.
+    static HANDLE_VALUES: std::cell::RefCell<Vec<TrellisHandleValue>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn call_with_values(
+    table: &TrellisCallbacks,
+    f: TrellisValuesCallback,
+    first: u64,
+    values: &[TrellisHandleValue],
+    carried: Carried<'_>,
+    representation: TimeRepresentation,
+) {
     let Some(f) = f else { return };
-    let values: Vec<TrellisHandleValue> = values
-        .iter()
-        .map(|(h, v)| TrellisHandleValue {
-            handle: raw(*h),
-            value: TrellisBytes::of(v),
-        })
-        .collect();
     let stamp = stamp(carried.sent_order, carried.key, representation);
     // SAFETY: the caller's function; the values, the bytes they point to, the tag and the
     // stamp live until it returns.
