@@ -174,6 +174,9 @@ fn main() -> ExitCode {
 }
 
 #[cfg(test)]
+mod readme_commands;
+
+#[cfg(test)]
 mod help_tests {
     use super::Cli;
     use clap::CommandFactory;
