@@ -177,7 +177,8 @@ fn prometheus_scrapes_every_router_with_the_plans_configuration() {
         up.wait_for_line(&format!("{name} metrics on http://127.0.0.1:"));
     }
 
-    std::fs::write(dir.path("hosts.toml"), "default = \"localhost\"\n").unwrap();
+    let one_host = "[[host]]\nname = \"here\"\naddress = \"localhost\"\nstart = \"local\"\n";
+    std::fs::write(dir.path("hosts.toml"), one_host).unwrap();
     let plan_dir = dir.path("plan");
     let plan = Command::new(env!("CARGO_BIN_EXE_trellis"))
         .args(["plan", file.to_str().unwrap(), "--hosts"])

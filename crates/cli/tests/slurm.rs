@@ -189,7 +189,8 @@ fn slurm_runs_the_plans_routers_and_a_benchmark_as_job_steps() {
     )
     .unwrap();
     let hosts = dir.path("hosts.toml");
-    std::fs::write(&hosts, format!("default = {node:?}\n")).unwrap();
+    let one_host = format!("[[host]]\nname = {node:?}\naddress = {node:?}\nstart = \"ssh\"\n");
+    std::fs::write(&hosts, one_host).unwrap();
     let plan = dir.path("plan");
     let planned = run(
         env!("CARGO_BIN_EXE_trellis"),

@@ -133,9 +133,13 @@ fn plan_writes_process_configurations_and_launch_scripts() {
         tree.to_str().unwrap(),
     ]);
     let hosts = dir.path("hosts.toml");
+    // The one hosts file form (benchmarks read it too): root.2 placed on "other", the
+    // other routers dealt over both hosts in file order (root, root.1 on localhost and
+    // other).
     std::fs::write(
         &hosts,
-        "default = \"localhost\"\n[nodes]\n\"root.2\" = \"other\"\n",
+        "[[host]]\nname = \"here\"\naddress = \"localhost\"\nstart = \"local\"\n\n\
+         [[host]]\nname = \"there\"\naddress = \"other\"\nstart = \"ssh\"\nrouters = [\"root.2\"]\n",
     )
     .unwrap();
     for (format, script) in [
@@ -170,6 +174,39 @@ fn plan_writes_process_configurations_and_launch_scripts() {
     }
     let slurm = std::fs::read_to_string(dir.path("slurm").join("launch.sbatch")).unwrap();
     assert!(slurm.contains("--nodelist=localhost,other"), "{slurm}");
+    // The old form is refused, saying how to write it now.
+    std::fs::write(
+        &hosts,
+        "default = \"localhost\"\n[nodes]\n\"root.2\" = \"other\"\n",
+    )
+    .unwrap();
+    let out = trellis(&[
+        "plan",
+        tree.to_str().unwrap(),
+        "--hosts",
+        hosts.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("old form") && stderr.contains("[[host]]"),
+        "{stderr}"
+    );
+    // A router the topology lacks, placed by a typo, is named.
+    std::fs::write(
+        &hosts,
+        "[[host]]\nname = \"here\"\naddress = \"localhost\"\nstart = \"local\"\nrouters = [\"rot.2\"]\n",
+    )
+    .unwrap();
+    let out = trellis(&[
+        "plan",
+        tree.to_str().unwrap(),
+        "--hosts",
+        hosts.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a router placed by a typo was taken");
+    assert!(stderr.contains("rot.2"), "{stderr}");
 }
 
 /// Two federates at the given attachment points exchange an update through the routers.

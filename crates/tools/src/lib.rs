@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod certs;
 pub mod demo;
+pub mod hosts;
 pub mod report;
 pub mod results;
 pub mod wan;

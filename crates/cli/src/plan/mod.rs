@@ -6,10 +6,10 @@ use crate::output::outln;
 use crate::UsageError;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use trellis_core::topology::{NodeKind, Topology};
+use trellis_tools::hosts::HostsFile;
 
 mod scripts;
 
@@ -43,18 +43,9 @@ pub(crate) struct PlanArgs {
     bench: Option<String>,
 }
 
-/// `HOSTS.toml`: `default = "host"` and a `[nodes]` table of process name to host.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Hosts {
-    default: Option<String>,
-    #[serde(default)]
-    nodes: BTreeMap<String, String>,
-}
-
 pub(crate) fn run(args: PlanArgs) -> Result<()> {
     let topology = crate::topology::load(&args.file)?;
-    let hosts = load_hosts(&args.hosts, &topology, &args.file)?;
+    let (hosts, address_of) = load_hosts(&args.hosts, &topology)?;
     let bench = match (&args.bench, args.format) {
         (None, _) => None,
         (Some(words), Format::Slurm) => Some(scripts::bench_words(words)?),
@@ -64,7 +55,7 @@ pub(crate) fn run(args: PlanArgs) -> Result<()> {
     };
     std::fs::create_dir_all(&args.output)
         .with_context(|| format!("cannot create {}", args.output.display()))?;
-    let by_host = write_plans(&topology, &hosts, &args)?;
+    let by_host = write_plans(&topology, &address_of, &args)?;
     let host_of = |name: &str| {
         let mut hosts = by_host.iter();
         hosts
@@ -93,29 +84,28 @@ pub(crate) fn run(args: PlanArgs) -> Result<()> {
     Ok(())
 }
 
-/// `HOSTS.toml`, every process it names checked against the topology.
-fn load_hosts(path: &Path, topology: &Topology, topology_file: &Path) -> Result<Hosts> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let hosts: Hosts =
-        toml::from_str(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-    for name in hosts.nodes.keys() {
-        if topology.node(name).is_none() {
-            return Err(UsageError(format!(
-                "{}: no process named {name:?} in {}",
-                path.display(),
-                topology_file.display()
-            ))
-            .into());
-        }
-    }
-    Ok(hosts)
+/// The hosts file (the one form benchmarks read too, `trellis_tools::hosts`), with the
+/// host of each router of the topology: named in a host's `routers`, or dealt over the hosts
+/// in file order.
+fn load_hosts(path: &Path, topology: &Topology) -> Result<(HostsFile, BTreeMap<String, String>)> {
+    let hosts = HostsFile::load(path).map_err(|e| UsageError(e.to_string()))?;
+    let routers: Vec<String> = (topology.plans().into_iter())
+        .filter(|plan| plan.kind == NodeKind::Router)
+        .map(|plan| plan.name)
+        .collect();
+    let placed = hosts
+        .place_routers(&routers)
+        .map_err(|e| UsageError(e.to_string()))?;
+    let address_of = (routers.iter().cloned())
+        .zip(placed.iter().map(|host| host.address.clone()))
+        .collect();
+    Ok((hosts, address_of))
 }
 
 /// Write each process's plan; returns the routers by host, in topology order.
 fn write_plans(
     topology: &Topology,
-    hosts: &Hosts,
+    address_of: &BTreeMap<String, String>,
     args: &PlanArgs,
 ) -> Result<scripts::RoutersByHost> {
     let mut by_host = scripts::RoutersByHost::new();
@@ -126,22 +116,15 @@ fn write_plans(
         if plan.kind != NodeKind::Router {
             continue;
         }
-        let host = hosts
-            .nodes
+        let host = address_of
             .get(&plan.name)
-            .or(hosts.default.as_ref())
-            .ok_or_else(|| {
-                UsageError(format!(
-                    "router {} has no host and {} sets no default",
-                    plan.name,
-                    args.hosts.display()
-                ))
-            })?;
+            .ok_or_else(|| anyhow::anyhow!("router {} was placed on no host", plan.name))?;
         let loopback = plan
             .listen
             .iter()
             .any(|l| l.to_string().contains("://127.") || l.to_string().contains("://localhost"));
-        if loopback && host != "localhost" {
+        let local = ["localhost", "127.0.0.1", "::1"].contains(&host.as_str());
+        if loopback && !local {
             eprintln!(
                 "warning: router {} runs on {host} but listens on a loopback address; other hosts cannot reach it",
                 plan.name
@@ -156,7 +139,7 @@ fn write_plans(
 /// topology file is copied beside them for the routers and the benchmark step.
 fn launch_scripts(
     args: &PlanArgs,
-    hosts: &Hosts,
+    hosts: &HostsFile,
     by_host: &scripts::RoutersByHost,
     bench: Option<Vec<String>>,
 ) -> Result<Vec<(String, String)>> {
@@ -166,16 +149,10 @@ fn launch_scripts(
         (Format::Ssh, _) => vec![("launch.sh".into(), scripts::ssh(&origin, by_host))],
         (Format::Slurm, None) => vec![("launch.sbatch".into(), scripts::slurm(by_host, None, &[]))],
         (Format::Slurm, Some(words)) => {
-            let bench_host = hosts
-                .default
-                .as_deref()
-                .or(by_host.keys().next().map(String::as_str))
-                .ok_or_else(|| {
-                    UsageError(format!(
-                        "--bench: no host for the benchmark ({} sets no default)",
-                        args.hosts.display()
-                    ))
-                })?;
+            // The benchmark runs on the file's first host (a hosts file names at least one).
+            let bench_host = (hosts.hosts.first())
+                .map(|host| host.address.as_str())
+                .ok_or_else(|| UsageError(format!("{}: no host", args.hosts.display())))?;
             let copy = args.output.join(scripts::BENCH_TOPOLOGY);
             std::fs::copy(&args.file, &copy).with_context(|| {
                 format!(

@@ -173,6 +173,8 @@ pub enum BenchError {
     Rti(#[from] trellis_net::rti::RtiError),
     #[error("benchmark I/O: {0}")]
     Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Hosts(#[from] crate::hosts::HostsError),
     #[error("{0}")]
     Failed(String),
 }

@@ -8,7 +8,7 @@
 pub mod agent;
 pub mod clock;
 pub mod coordinator;
-pub mod hosts;
+pub use crate::hosts;
 pub mod matrix;
 pub mod oneway;
 pub mod parties;

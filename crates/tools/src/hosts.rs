@@ -1,6 +1,7 @@
-//! The hosts file of `trellis bench ... --hosts FILE`: which hosts a benchmark's agents
-//! run on, how each is started there (a child process, or over ssh), which federates go
-//! where, and the address the coordinator listens on for them.
+//! The one hosts file of Trellis, for `trellis bench ... --hosts FILE` and `trellis plan
+//! FILE --hosts FILE`: which hosts there are, how a process is started on each (a child
+//! process, or over ssh), which federates (benchmarks) and routers (plans) go where, and the
+//! address a benchmark's coordinator listens on for its agents.
 //!
 //! ```toml
 //! control = "10.0.0.1"          # optional: IP or IP:PORT agents connect back to (127.0.0.1)
@@ -19,13 +20,14 @@
 //! identity = "keys/id_ed25519"  # optional, relative to this file
 //! known_hosts = "known_hosts"   # optional, relative to this file: checked strictly
 //! program = "/usr/local/bin/trellis"  # optional: trellis there (default: this one's path)
-//! federates = ["fed-2", "fed-4"]      # optional: placed here
+//! federates = ["fed-2", "fed-4"]      # optional: a benchmark's federates placed here
+//! routers = ["root", "root.1"]        # optional: a plan's routers placed here
 //! ```
 //!
-//! Federates no host names are dealt round-robin over all hosts in file order. Every
-//! problem is an error naming the file, the line and the field.
+//! Federates and routers no host names are dealt round-robin over all hosts in file order.
+//! Every problem is an error naming the file, the line and the field. The plan's old form
+//! (`default = "host"` and a `[nodes]` table) is refused with how to write it now.
 
-use super::super::BenchError;
 use serde::Deserialize;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -34,6 +36,11 @@ use toml::Spanned;
 
 /// The coordinator's control address when none is given: agents on this machine only.
 pub const DEFAULT_CONTROL: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
+
+/// A hosts file that cannot be used: the message names the file, the line and the field.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct HostsError(pub String);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -56,6 +63,8 @@ struct HostText {
     program: Option<PathBuf>,
     #[serde(default)]
     federates: Vec<Spanned<String>>,
+    #[serde(default)]
+    routers: Vec<Spanned<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -87,6 +96,7 @@ pub struct Host {
     /// The trellis binary on that host; `None`: the coordinator's own path.
     pub program: Option<PathBuf>,
     pub federates: Vec<String>,
+    pub routers: Vec<String>,
 }
 
 impl Host {
@@ -168,16 +178,17 @@ pub fn parse_control(text: &str) -> Result<SocketAddr, String> {
 
 impl HostsFile {
     /// Read and check a hosts file.
-    pub fn load(path: &Path) -> Result<HostsFile, BenchError> {
+    pub fn load(path: &Path) -> Result<HostsFile, HostsError> {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| BenchError::Failed(format!("{}: {e}", path.display())))?;
-        HostsFile::parse(path, &text).map_err(BenchError::Failed)
+            .map_err(|e| HostsError(format!("{}: {e}", path.display())))?;
+        HostsFile::parse(path, &text).map_err(HostsError)
     }
 
     /// Parse `text` as the hosts file `path` (relative paths in it are against its folder).
     pub fn parse(path: &Path, text: &str) -> Result<HostsFile, String> {
         let file = path.display();
         let at = Locator { path, text };
+        refuse_old_plan_form(path, text)?;
         let parsed: FileText = toml::from_str(text).map_err(|e| {
             let line = e.span().map_or(0, |s| at.line(s.start));
             format!("{file}:{line}: {}", e.message().trim())
@@ -224,10 +235,10 @@ impl HostsFile {
 
     /// The host of each of `names` (as [`HostsFile::place`]), refusing a file that places
     /// a name the run does not have: a typo, most likely.
-    pub fn placement(&self, names: &[String]) -> Result<Vec<&Host>, BenchError> {
+    pub fn placement(&self, names: &[String]) -> Result<Vec<&Host>, HostsError> {
         let unknown = self.unknown_federates(names);
         if !unknown.is_empty() {
-            return Err(BenchError::Failed(format!(
+            return Err(HostsError(format!(
                 "{}: federates {} are placed but this run has none of that name (it has {})",
                 self.path.display(),
                 unknown.join(", "),
@@ -245,6 +256,57 @@ impl HostsFile {
             .filter(|f| !names.contains(f))
             .map(String::as_str)
             .collect()
+    }
+}
+
+/// The plan's hosts file before there was one form (`default = "host"`, `[nodes]`): refused
+/// with how to write it now, rather than with "unknown field".
+fn refuse_old_plan_form(path: &Path, text: &str) -> Result<(), String> {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return Ok(()); // the typed parse names the syntax error
+    };
+    if table.contains_key("default") || table.contains_key("nodes") {
+        return Err(format!(
+            "{}: `default` and `[nodes]` are the old form of a plan's hosts file; write one \
+             [[host]] per host instead (name, address, start = \"ssh\" or \"local\") and list \
+             each host's routers in routers = [...] (routers listed nowhere are dealt over the \
+             hosts in file order)",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+impl HostsFile {
+    /// The host of each router in `names` (in order), as [`HostsFile::place`] places
+    /// federates: named ones where named, the rest round-robin. Refuses a file that places a
+    /// router `names` lacks.
+    pub fn place_routers(&self, names: &[String]) -> Result<Vec<&Host>, HostsError> {
+        let unknown: Vec<&str> = (self.hosts.iter())
+            .flat_map(|h| h.routers.iter())
+            .filter(|r| !names.contains(r))
+            .map(String::as_str)
+            .collect();
+        if !unknown.is_empty() {
+            return Err(HostsError(format!(
+                "{}: routers {} are placed but the topology has none of that name (it has {})",
+                self.path.display(),
+                unknown.join(", "),
+                names.join(", ")
+            )));
+        }
+        let mut next = 0;
+        Ok((names.iter())
+            .map(|name| {
+                (self.hosts.iter())
+                    .find(|h| h.routers.contains(name))
+                    .unwrap_or_else(|| {
+                        let host = &self.hosts[next % self.hosts.len()];
+                        next += 1;
+                        host
+                    })
+            })
+            .collect())
     }
 }
 
@@ -296,7 +358,8 @@ impl Locator<'_> {
             address: address.clone(),
             start,
             program: host.program.clone(),
-            federates: self.federates(host, before)?,
+            federates: self.placed(host, "federates", &host.federates, |h| &h.federates, before)?,
+            routers: self.placed(host, "routers", &host.routers, |h| &h.routers, before)?,
         })
     }
 
@@ -362,28 +425,37 @@ impl Locator<'_> {
     }
 
     /// The host's federates: each placed once, on one host.
-    fn federates(&self, host: &HostText, before: &[Host]) -> Result<Vec<String>, String> {
+    /// The processes of one kind (`field`: "federates" or "routers") a host lists, each on
+    /// one host only and once.
+    fn placed(
+        &self,
+        host: &HostText,
+        field: &str,
+        listed: &[Spanned<String>],
+        on: impl Fn(&Host) -> &[String],
+        before: &[Host],
+    ) -> Result<Vec<String>, String> {
         let name = host.name.get_ref();
-        let mut federates = Vec::new();
-        for federate in &host.federates {
-            let f = federate.get_ref();
-            if let Some(other) = before.iter().find(|h| h.federates.contains(f)) {
+        let mut placed = Vec::new();
+        for process in listed {
+            let p = process.get_ref();
+            if let Some(other) = before.iter().find(|h| on(h).contains(p)) {
                 return Err(self.error(
-                    federate.span(),
-                    "federates",
-                    format!("{f:?} is placed on host {:?} already", other.name),
+                    process.span(),
+                    field,
+                    format!("{p:?} is placed on host {:?} already", other.name),
                 ));
             }
-            if federates.contains(f) {
+            if placed.contains(p) {
                 return Err(self.error(
-                    federate.span(),
-                    "federates",
-                    format!("{f:?} twice on host {name:?}"),
+                    process.span(),
+                    field,
+                    format!("{p:?} twice on host {name:?}"),
                 ));
             }
-            federates.push(f.clone());
+            placed.push(p.clone());
         }
-        Ok(federates)
+        Ok(placed)
     }
 }
 
