@@ -203,40 +203,8 @@ impl Federate {
             return Err(self.not_kept(object, values.first().map(|(a, _)| *a)));
         };
         let class = owned.class;
-        if values.len() > MAX_VALUES {
-            return Err(FederateError::TooManyValues(values.len()));
-        }
-        let attributes = || values.iter().map(|(a, _)| a);
-        self.check_attributes(class, attributes())?;
-        if let Some(missing) = attributes().find(|a| !self.publishes(class, **a)) {
-            return Err(FederateError::AttributeNotPublished {
-                class: self.class_name(class),
-                attribute: self.model.attribute(*missing).name.clone(),
-            });
-        }
-        if let Some(a) = attributes().find(|a| !self.owned_by_me(owned, **a)) {
-            return Err(self.not_kept(object, Some(*a)));
-        }
-        if let Some(region) = region {
-            self.layouts.object(class).validate(region)?;
-        }
-        // Keep-latest attributes go in their own message, keyed by the instance with one
-        // mask bit per attribute position (past 64 positions they cannot be keyed). The
-        // positions are the instance attributes' (available ones, then an implicit
-        // privilege that no update names).
-        let keyed_bits: Vec<(u32, u64)> = if self.may_keep_latest() {
-            let positions = self.instance_attributes(class);
-            values
-                .iter()
-                .filter_map(|(a, _)| {
-                    let position = positions.binary_search(a).ok()?;
-                    (position < 64 && self.is_keep_latest(class, *a))
-                        .then_some((a.0, 1u64 << position))
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        self.check_update(object, owned, values, region)?;
+        let keyed_bits = self.keep_latest_bits(class, values.iter().map(|(a, _)| *a));
         // The caller's override, else the federate's change (requestAttributeTransportation
         // TypeChange), else the object model's.
         let changed = self.preferences.attribute_transports(object);
@@ -247,16 +215,7 @@ impl Federate {
                 })
             })
         };
-        let bit_of = |a: u32| keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b);
-        // A time-stamped update whose attributes prefer different orders goes out as one
-        // message per order (`preferences`); the others never look.
-        let split_order = self.sending_time_stamp.is_some()
-            && self.preferences.any_attribute_prefers_receive(object);
-        let orders: &[bool] = if split_order {
-            &[false, true]
-        } else {
-            &[false]
-        };
+        let (split_order, orders) = self.update_orders(object);
         let preferences = &self.preferences;
         let prefers_receive =
             |a: u32| preferences.attribute_prefers_receive(object, AttributeHandle(a));
@@ -277,20 +236,14 @@ impl Federate {
                         .map(|(a, v)| (a.0, v.as_ref()))
                         .filter(|(a, _)| {
                             transport_of(AttributeHandle(*a)) == transport
-                                && bit_of(*a).is_some() == keyed
+                                && bit_of(&keyed_bits, *a).is_some() == keyed
                                 && (!split_order || prefers_receive(*a) == receive_ordered)
                         }),
                 );
                 if part.is_empty() {
                     continue;
                 }
-                let latest = keyed.then(|| LatestKey {
-                    key: object.0,
-                    attributes: part
-                        .iter()
-                        .filter_map(|(a, _)| bit_of(*a))
-                        .fold(0, |mask, bit| mask | bit),
-                });
+                let latest = keyed.then(|| latest_key(object, &part, &keyed_bits));
                 let sending = (!receive_ordered).then_some(self.sending_time_stamp);
                 let stamp = Stamping::of(
                     sending.flatten(),
@@ -315,6 +268,67 @@ impl Federate {
         self.part_buffer = reuse_buffer(part);
         self.stats.updates_sent += 1;
         Ok(())
+    }
+
+    /// updateAttributeValues' checks: at most `MAX_VALUES` values, of attributes of the
+    /// instance's class that this federate publishes and owns, and a region of the class's
+    /// routing space.
+    fn check_update<V>(
+        &self,
+        object: ObjectId,
+        owned: &super::ownership::Instance,
+        values: &[(AttributeHandle, V)],
+        region: Option<&Region>,
+    ) -> Result<(), FederateError> {
+        let class = owned.class;
+        if values.len() > MAX_VALUES {
+            return Err(FederateError::TooManyValues(values.len()));
+        }
+        let attributes = || values.iter().map(|(a, _)| a);
+        self.check_attributes(class, attributes())?;
+        if let Some(missing) = attributes().find(|a| !self.publishes(class, **a)) {
+            return Err(FederateError::AttributeNotPublished {
+                class: self.class_name(class),
+                attribute: self.model.attribute(*missing).name.clone(),
+            });
+        }
+        if let Some(a) = attributes().find(|a| !self.owned_by_me(owned, **a)) {
+            return Err(self.not_kept(object, Some(*a)));
+        }
+        if let Some(region) = region {
+            self.layouts.object(class).validate(region)?;
+        }
+        Ok(())
+    }
+
+    /// Whether an update of `object` goes out as one message per order, and the orders
+    /// (receive order or not) of its messages: a time-stamped update whose attributes prefer
+    /// different orders is split (`preferences`); the others never look.
+    fn update_orders(&self, object: ObjectId) -> (bool, &'static [bool]) {
+        let split = self.sending_time_stamp.is_some()
+            && self.preferences.any_attribute_prefers_receive(object);
+        (split, if split { &[false, true] } else { &[false] })
+    }
+
+    /// Keep-latest attributes go in their own message, keyed by the instance with one mask
+    /// bit per attribute position (past 64 positions they cannot be keyed): the bit of each
+    /// keep-latest attribute updated. The positions are the instance attributes' (available
+    /// ones, then an implicit privilege that no update names).
+    fn keep_latest_bits(
+        &self,
+        class: ObjectClassHandle,
+        attributes: impl Iterator<Item = AttributeHandle>,
+    ) -> Vec<(u32, u64)> {
+        if !self.may_keep_latest() {
+            return Vec::new();
+        }
+        let positions = self.instance_attributes(class);
+        attributes
+            .filter_map(|a| {
+                let position = positions.binary_search(&a).ok()?;
+                (position < 64 && self.is_keep_latest(class, a)).then_some((a.0, 1u64 << position))
+            })
+            .collect()
     }
 
     pub fn delete_object_instance(
@@ -463,4 +477,20 @@ impl Federate {
 fn reuse_buffer<T, U>(mut buffer: Vec<T>) -> Vec<U> {
     buffer.clear();
     buffer.into_iter().map(|_| unreachable!()).collect()
+}
+
+/// The keep-latest bit of attribute `a` among an update's `keyed_bits`, if it has one.
+fn bit_of(keyed_bits: &[(u32, u64)], a: u32) -> Option<u64> {
+    keyed_bits.iter().find(|(h, _)| *h == a).map(|(_, b)| *b)
+}
+
+/// The keep-latest key of one message of an update: the instance, and the mask of the bits
+/// of the attributes the message carries.
+fn latest_key(object: ObjectId, part: &[Value<'_>], keyed_bits: &[(u32, u64)]) -> LatestKey {
+    LatestKey {
+        key: object.0,
+        attributes: (part.iter())
+            .filter_map(|(a, _)| bit_of(keyed_bits, *a))
+            .fold(0, |mask, bit| mask | bit),
+    }
 }

@@ -221,57 +221,14 @@ impl Federate {
             self.stats.departed_values += 1;
             return;
         }
-        let carried: Vec<u32> = if self.attribute_scope_advisory_switch() {
-            (values.iter().map(|(a, _)| *a))
-                .filter(|a| (*a as usize) < self.model.counts().attributes)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let subscription = &self.object_subscriptions[&known];
-        let in_region = covers(&subscription.regions, region.as_ref());
-        let attribute_count = self.model.counts().attributes;
-        let values: Vec<(AttributeHandle, Bytes)> = values
-            .into_iter()
-            .filter(|(a, _)| {
-                (*a as usize) < attribute_count
-                    && subscription.attributes.contains(&AttributeHandle(*a))
-                    && (self.regions).attribute_takes(known, AttributeHandle(*a), region.as_ref())
-            })
-            .map(|(a, v)| (AttributeHandle(a), v))
-            .collect();
-        let taken = in_region && !values.is_empty();
-        if taken || self.discovered_class(object).is_some() {
-            // Where the sender updates them now, for the scope advisory: outside every
-            // subscribed region takes a known instance's attributes out of scope.
-            let carried = carried.iter().map(|a| AttributeHandle(*a));
-            self.scope_heard_update(object, carried, region.as_ref());
-        }
-        if !taken {
-            self.stats.over_delivered += 1;
+        let Some(values) = self.subscribed_values(known, object, values, region.as_ref()) else {
             return;
-        }
+        };
         let values = match keyed {
-            Some((node, seq)) => {
-                let newest = self.reflected.get(&object);
-                let older = |a: &AttributeHandle| {
-                    newest
-                        .and_then(|n| n.get(a))
-                        .is_some_and(|&(from, at)| from == node && at >= seq)
-                };
-                let before = values.len();
-                let fresh: Vec<(AttributeHandle, Bytes)> =
-                    values.into_iter().filter(|(a, _)| !older(a)).collect();
-                self.stats.stale_values += (before - fresh.len()) as u64;
-                if fresh.is_empty() {
-                    return;
-                }
-                let newest = self.reflected.entry(object).or_default();
-                for (a, _) in &fresh {
-                    newest.insert(*a, (node, seq));
-                }
-                fresh
-            }
+            Some(key) => match self.fresh_values(object, values, key) {
+                Some(fresh) => fresh,
+                None => return,
+            },
             None => values,
         };
         let class = match self.discovered_class(object) {
@@ -310,6 +267,78 @@ impl Federate {
             return;
         }
         self.deliver(stamp, callback);
+    }
+
+    /// The values of an update that the subscription to `known` takes (its attributes, in
+    /// its regions); `None`, counted as over-delivered, when it takes none. Where the sender
+    /// updates is noted for the scope advisory either way.
+    fn subscribed_values(
+        &mut self,
+        known: ObjectClassHandle,
+        object: ObjectId,
+        values: Vec<(u32, Bytes)>,
+        region: Option<&Region>,
+    ) -> Option<Vec<(AttributeHandle, Bytes)>> {
+        let attribute_count = self.model.counts().attributes;
+        let carried: Vec<u32> = if self.attribute_scope_advisory_switch() {
+            (values.iter().map(|(a, _)| *a))
+                .filter(|a| (*a as usize) < attribute_count)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let subscription = &self.object_subscriptions[&known];
+        let in_region = covers(&subscription.regions, region);
+        let values: Vec<(AttributeHandle, Bytes)> = values
+            .into_iter()
+            .filter(|(a, _)| {
+                (*a as usize) < attribute_count
+                    && subscription.attributes.contains(&AttributeHandle(*a))
+                    && (self.regions).attribute_takes(known, AttributeHandle(*a), region)
+            })
+            .map(|(a, v)| (AttributeHandle(a), v))
+            .collect();
+        let taken = in_region && !values.is_empty();
+        if taken || self.discovered_class(object).is_some() {
+            // Where the sender updates them now, for the scope advisory: outside every
+            // subscribed region takes a known instance's attributes out of scope.
+            let carried = carried.iter().map(|a| AttributeHandle(*a));
+            self.scope_heard_update(object, carried, region);
+        }
+        if !taken {
+            self.stats.over_delivered += 1;
+            return None;
+        }
+        Some(values)
+    }
+
+    /// The values of a keep-latest frame from `(node, seq)` newer than those reflected
+    /// already (a router's cache may hand an older copy after a newer one); `None` when none
+    /// is. The stale ones are counted.
+    fn fresh_values(
+        &mut self,
+        object: ObjectId,
+        values: Vec<(AttributeHandle, Bytes)>,
+        (node, seq): (NodeId, u64),
+    ) -> Option<Vec<(AttributeHandle, Bytes)>> {
+        let newest = self.reflected.get(&object);
+        let older = |a: &AttributeHandle| {
+            newest
+                .and_then(|n| n.get(a))
+                .is_some_and(|&(from, at)| from == node && at >= seq)
+        };
+        let before = values.len();
+        let fresh: Vec<(AttributeHandle, Bytes)> =
+            values.into_iter().filter(|(a, _)| !older(a)).collect();
+        self.stats.stale_values += (before - fresh.len()) as u64;
+        if fresh.is_empty() {
+            return None;
+        }
+        let newest = self.reflected.entry(object).or_default();
+        for (a, _) in &fresh {
+            newest.insert(*a, (node, seq));
+        }
+        Some(fresh)
     }
 
     #[allow(clippy::too_many_arguments)]
