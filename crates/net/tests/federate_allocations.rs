@@ -18,10 +18,11 @@ use counting_alloc::ALLOCATIONS;
 #[global_allocator]
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
-/// With callbacks handed back (`RtiAmbassador::recycle`): nothing per update. What is
-/// allowed is the rare allocation of timers and housekeeping (heartbeats) while the test
-/// runs, not one per message.
-const ALLOWED_RECYCLED: f64 = 0.05;
+/// With callbacks handed back (`RtiAmbassador::recycle`): nothing per update (0.006 measured
+/// here). What is allowed is the rare allocation of housekeeping (heartbeats, once a second)
+/// while the test runs, however slowly a loaded machine runs it: one in ten updates would be
+/// a per-message cost, and fails.
+const ALLOWED_RECYCLED: f64 = 0.1;
 /// With callbacks kept: the reflect's list of values.
 const ALLOWED_KEPT: f64 = 1.05;
 
