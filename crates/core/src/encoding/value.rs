@@ -140,11 +140,7 @@ fn first_value(enumerators: &[Enumerator], name: &str) -> Option<i64> {
 }
 
 /// The index of the alternative `value` of the discriminant chooses.
-fn choose(
-    alternatives: &[Alternative],
-    enumerators: &[Enumerator],
-    value: i64,
-) -> Option<usize> {
+fn choose(alternatives: &[Alternative], enumerators: &[Enumerator], value: i64) -> Option<usize> {
     let named = enumerator_of(enumerators, value).map(|e| e.name.as_str());
     let selects = |s: &Selector| match s {
         Selector::Enumerator(n) => named == Some(n.as_str()),
