@@ -84,7 +84,7 @@ impl Topology {
     fn links_histogram(&self) -> BTreeMap<usize, u64> {
         let graph = self.fold_leaves();
         // An anchor stands for its leaves, and for itself when it is a federate.
-        let itself = |node: usize| u64::from(self.nodes[node].kind == NodeKind::Federate);
+        let itself = |node: usize| self.federates_in(node);
         let mut histogram = BTreeMap::new();
         let mut add = |links: usize, pairs: u64| {
             if pairs > 0 {
@@ -110,6 +110,11 @@ impl Topology {
             }
         }
         histogram
+    }
+
+    /// 1 for a federate, 0 for a router.
+    fn federates_in(&self, node: usize) -> u64 {
+        u64::from(self.nodes[node].kind == NodeKind::Federate)
     }
 
     /// The graph `links_histogram` searches: each leaf federate folded into the node it
@@ -153,9 +158,8 @@ impl Topology {
                 }
             }
         }
-        let itself = |node: usize| u64::from(self.nodes[node].kind == NodeKind::Federate);
         let anchors: Vec<usize> = (0..count)
-            .filter(|&n| on_graph[n] && leaves_under[n] + itself(n) > 0)
+            .filter(|&n| on_graph[n] && leaves_under[n] + self.federates_in(n) > 0)
             .collect();
         FoldedGraph {
             cliques_of,
