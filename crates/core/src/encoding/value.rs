@@ -3,8 +3,8 @@
 
 use super::{padding, DecodeError, Decoder, Encoder};
 use crate::fom::{
-    ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind, DataTypes, Endian,
-    Enumerator, Selector,
+    Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind,
+    DataTypes, Endian, Enumerator, Field, Selector,
 };
 use std::fmt;
 use thiserror::Error;
@@ -140,11 +140,7 @@ fn first_value(enumerators: &[Enumerator], name: &str) -> Option<i64> {
 }
 
 /// The index of the alternative `value` of the discriminant chooses.
-fn choose(
-    alternatives: &[crate::fom::Alternative],
-    enumerators: &[Enumerator],
-    value: i64,
-) -> Option<usize> {
+fn choose(alternatives: &[Alternative], enumerators: &[Enumerator], value: i64) -> Option<usize> {
     let named = enumerator_of(enumerators, value).map(|e| e.name.as_str());
     let selects = |s: &Selector| match s {
         Selector::Enumerator(n) => named == Some(n.as_str()),
@@ -229,46 +225,14 @@ impl<'a> Walk<'a> {
             DataTypeKind::Enumerated {
                 representation,
                 enumerators,
-            } => {
-                let at = decoder.position();
-                let value = match self.decode(representation, decoder, depth + 1)? {
-                    DataValue::Signed(v) => v,
-                    DataValue::Unsigned(v) => {
-                        i64::try_from(v).map_err(|_| DecodeError::Invalid {
-                            at,
-                            message: format!("{name}: value {v} is out of range"),
-                        })?
-                    }
-                    _ => {
-                        return Err(Self::unsupported(
-                            name,
-                            "a representation that is not an integer",
-                        ))
-                    }
-                };
-                Ok(DataValue::Enumerator {
-                    name: enumerator_of(enumerators, value).map(|e| e.name.clone()),
-                    value,
-                })
-            }
+            } => self.decode_enumerated(name, representation, enumerators, decoder, depth),
             DataTypeKind::Array {
                 element,
                 cardinality,
                 encoding,
             } => self.decode_array(name, element, *cardinality, encoding, decoder, depth),
             DataTypeKind::FixedRecord { fields, encoding } => {
-                if encoding != "HLAfixedRecord" {
-                    return Err(Self::unsupported(
-                        name,
-                        format!("record encoding {encoding}"),
-                    ));
-                }
-                let mut values = Vec::with_capacity(fields.len());
-                for field in fields {
-                    let value = self.decode(&field.data_type, decoder, depth + 1)?;
-                    values.push((field.name.clone(), value));
-                }
-                Ok(DataValue::Record(values))
+                self.decode_fixed_record(name, fields, encoding, decoder, depth)
             }
             DataTypeKind::VariantRecord {
                 discriminant,
@@ -282,35 +246,103 @@ impl<'a> Walk<'a> {
                         format!("variant encoding {encoding}"),
                     ));
                 }
-                let at = decoder.position();
-                let chosen = self.decode(discriminant_type, decoder, depth + 1)?;
-                let (
-                    DataValue::Enumerator { value, .. },
-                    DataTypeKind::Enumerated { enumerators, .. },
-                ) = (&chosen, &self.lookup(discriminant_type)?.kind)
-                else {
-                    return Err(DecodeError::Invalid {
-                        at,
-                        message: format!("{name}: the discriminant is not enumerated"),
-                    });
-                };
-                let alternative = match choose(alternatives, enumerators, *value) {
-                    Some(i) => match &alternatives[i].data_type {
-                        Some(t) => Some((
-                            alternatives[i].name.clone(),
-                            Box::new(self.decode(t, decoder, depth + 1)?),
-                        )),
-                        None => None,
-                    },
-                    None => None,
-                };
-                Ok(DataValue::Variant {
-                    discriminant_name: discriminant.clone(),
-                    discriminant: Box::new(chosen),
-                    alternative,
-                })
+                self.decode_variant(
+                    name,
+                    discriminant,
+                    discriminant_type,
+                    alternatives,
+                    decoder,
+                    depth,
+                )
             }
         }
+    }
+
+    fn decode_enumerated(
+        &self,
+        name: &str,
+        representation: &str,
+        enumerators: &[Enumerator],
+        decoder: &mut Decoder<'_>,
+        depth: usize,
+    ) -> Result<DataValue, DecodeError> {
+        let at = decoder.position();
+        let value = match self.decode(representation, decoder, depth + 1)? {
+            DataValue::Signed(v) => v,
+            DataValue::Unsigned(v) => i64::try_from(v).map_err(|_| DecodeError::Invalid {
+                at,
+                message: format!("{name}: value {v} is out of range"),
+            })?,
+            _ => {
+                return Err(Self::unsupported(
+                    name,
+                    "a representation that is not an integer",
+                ))
+            }
+        };
+        Ok(DataValue::Enumerator {
+            name: enumerator_of(enumerators, value).map(|e| e.name.clone()),
+            value,
+        })
+    }
+
+    fn decode_fixed_record(
+        &self,
+        name: &str,
+        fields: &[Field],
+        encoding: &str,
+        decoder: &mut Decoder<'_>,
+        depth: usize,
+    ) -> Result<DataValue, DecodeError> {
+        if encoding != "HLAfixedRecord" {
+            return Err(Self::unsupported(
+                name,
+                format!("record encoding {encoding}"),
+            ));
+        }
+        let mut values = Vec::with_capacity(fields.len());
+        for field in fields {
+            let value = self.decode(&field.data_type, decoder, depth + 1)?;
+            values.push((field.name.clone(), value));
+        }
+        Ok(DataValue::Record(values))
+    }
+
+    /// The discriminant, then the alternative it chooses (none: no value follows).
+    fn decode_variant(
+        &self,
+        name: &str,
+        discriminant: &str,
+        discriminant_type: &str,
+        alternatives: &[Alternative],
+        decoder: &mut Decoder<'_>,
+        depth: usize,
+    ) -> Result<DataValue, DecodeError> {
+        let at = decoder.position();
+        let chosen = self.decode(discriminant_type, decoder, depth + 1)?;
+        let (DataValue::Enumerator { value, .. }, DataTypeKind::Enumerated { enumerators, .. }) =
+            (&chosen, &self.lookup(discriminant_type)?.kind)
+        else {
+            return Err(DecodeError::Invalid {
+                at,
+                message: format!("{name}: the discriminant is not enumerated"),
+            });
+        };
+        let alternative = match choose(alternatives, enumerators, *value) {
+            Some(i) => match &alternatives[i].data_type {
+                Some(t) => Some((
+                    alternatives[i].name.clone(),
+                    Box::new(self.decode(t, decoder, depth + 1)?),
+                )),
+                None => None,
+            },
+            None => None,
+        };
+        Ok(DataValue::Variant {
+            discriminant_name: discriminant.to_owned(),
+            discriminant: Box::new(chosen),
+            alternative,
+        })
     }
 
     fn decode_array(

@@ -375,6 +375,32 @@ impl Registry {
                 federate_type,
                 (fingerprint, modules),
             ),
+            Request::Vouch { nodes } => self.vouch(nodes),
+            Request::NodeGone { node, how } => self.node_gone(node, how),
+            Request::Resign { .. }
+            | Request::ReserveName { .. }
+            | Request::ReleaseName { .. }
+            | Request::RegisterSync { .. }
+            | Request::AchieveSync { .. }
+            | Request::Time { .. } => self.act_for_federate(request),
+            Request::ListFederations => self.list_federations(),
+            Request::Events {
+                federation,
+                epoch,
+                after,
+            } => self.replay(&federation, epoch, after),
+            Request::Reclaim(reclaim) => self.reclaim((origin, asker), *reclaim),
+            // Only the registry's own process asks it: a federate's first router answers.
+            Request::ClassRights { .. } => Response::ClassRights(Default::default()),
+            Request::Modules { federation } => self.modules(&federation),
+            Request::Federates { federation } => self.federates(&federation),
+        }
+    }
+
+    /// The requests that act for one federate (`Request::acts_for`): `handle_as` has
+    /// checked that they come from its node.
+    fn act_for_federate(&mut self, request: Request) -> Response {
+        match request {
             Request::Resign {
                 federation,
                 federate,
@@ -389,8 +415,6 @@ impl Registry {
                 federate,
                 name,
             } => self.release_name(&federation, federate, &name),
-            Request::Vouch { nodes } => self.vouch(nodes),
-            Request::NodeGone { node, how } => self.node_gone(node, how),
             Request::RegisterSync {
                 federation,
                 federate,
@@ -409,25 +433,27 @@ impl Registry {
                 federate,
                 switch,
             } => self.switch_time(&federation, federate, switch),
-            Request::ListFederations => Response::Federations(
-                self.federations
-                    .iter()
-                    .map(|(name, r)| (name.clone(), r.time_representation.clone()))
-                    .collect(),
+            other => error(
+                ErrorKind::Malformed,
+                format!("{other:?} does not act for a federate"),
             ),
-            Request::Events {
-                federation,
-                epoch,
-                after,
-            } => self.replay(&federation, epoch, after),
-            Request::Reclaim(reclaim) => self.reclaim((origin, asker), *reclaim),
-            // Only the registry's own process asks it: a federate's first router answers.
-            Request::ClassRights { .. } => Response::ClassRights(Default::default()),
-            Request::Modules { federation } => match self.federations.get(&federation) {
-                Some(record) => Response::Modules(record.modules.clone()),
-                None => unknown(&federation),
-            },
-            Request::Federates { federation } => self.federates(&federation),
+        }
+    }
+
+    fn list_federations(&self) -> Response {
+        Response::Federations(
+            self.federations
+                .iter()
+                .map(|(name, r)| (name.clone(), r.time_representation.clone()))
+                .collect(),
+        )
+    }
+
+    /// The object model modules `federation` was created with.
+    fn modules(&self, federation: &str) -> Response {
+        match self.federations.get(federation) {
+            Some(record) => Response::Modules(record.modules.clone()),
+            None => unknown(federation),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::event::{CloseReason, Event, PeerInfo};
 use super::index::Slot;
-use super::link::{Binding, FedIndex, LinkState, PartialFrame};
+use super::link::{Binding, Expectation, FedIndex, LinkState, PartialFrame};
 use super::{Federation, InterestOpRequest, LinkId, Router};
 use crate::interest::set_of;
 use crate::time::Time;
@@ -236,79 +236,12 @@ impl Router {
         let LinkState::Handshake { expect } = self.link(slot).state.clone() else {
             return;
         };
-        let federation = match &expect {
-            Some(expect) => {
-                if hello.role != expect.far_role {
-                    return self.violation(
-                        now,
-                        slot,
-                        format!(
-                            "dialed a {} but the far side answered as a {}",
-                            expect.far_role.name(),
-                            hello.role.name()
-                        ),
-                    );
-                }
-                if hello.federation != expect.federation {
-                    return self.violation(
-                        now,
-                        slot,
-                        format!(
-                            "asked for federation {:?} but the far side answered {:?}",
-                            expect.federation, hello.federation
-                        ),
-                    );
-                }
-                if hello.role == Role::Peer && hello.clique != expect.clique {
-                    return self.violation(
-                        now,
-                        slot,
-                        format!(
-                            "dialed a peer of clique {:?} but it answered for clique {:?}",
-                            expect.clique, hello.clique
-                        ),
-                    );
-                }
-                expect.federation.clone()
-            }
-            None => hello.federation.clone(),
+        let (federation, binding) = match self.admit_hello(slot, expect.as_ref(), &hello) {
+            Ok(admitted) => admitted,
+            Err(why) => return self.violation(now, slot, why),
         };
-        if hello.role == Role::Peer && hello.clique.is_empty() {
-            return self.violation(now, slot, "a peer hello must name its clique".into());
-        }
-        if let Some(app) = &self.config.application {
-            if !federation.is_empty() && federation != app.federation {
-                let serves = app.federation.clone();
-                return self.violation(
-                    now,
-                    slot,
-                    format!("this node serves federation {serves:?}, not {federation:?}"),
-                );
-            }
-        }
-        let binding = if federation.is_empty() {
-            Binding::Trunk
-        } else {
-            match self.federation_by_name(&federation) {
-                Ok(fed) => Binding::Federation(fed),
-                Err(why) => return self.violation(now, slot, why),
-            }
-        };
-        if let Some(why) = self.refuse_router_link(slot, &binding, hello.role) {
-            return self.violation(now, slot, why);
-        }
         if expect.is_none() {
-            let link = self.link(slot);
-            let reply = Hello {
-                node_id: self.config.node_id,
-                node_name: self.config.node_name.clone(),
-                role: hello.role.inverse(),
-                flags: link.our_flags,
-                federation: hello.federation.clone(),
-                clique: hello.clique.clone(),
-                udp: link.udp_local,
-            };
-            self.send_control(now, slot, |out| reply.encode(out));
+            self.answer_hello(now, slot, &hello);
         }
         let peer = PeerInfo {
             node_name: hello.node_name,
@@ -332,6 +265,59 @@ impl Router {
             });
         }
         self.link_up(now, slot, peer);
+    }
+
+    /// The federation a hello binds its link to and the binding, or why the link may not
+    /// open: the far side must be what we dialed (if we dialed), and the federation one this
+    /// node serves.
+    fn admit_hello(
+        &mut self,
+        slot: Slot,
+        expect: Option<&Expectation>,
+        hello: &Hello,
+    ) -> Result<(String, Binding), String> {
+        let federation = match expect {
+            Some(expect) => {
+                hello_answers(expect, hello)?;
+                expect.federation.clone()
+            }
+            None => hello.federation.clone(),
+        };
+        if hello.role == Role::Peer && hello.clique.is_empty() {
+            return Err("a peer hello must name its clique".into());
+        }
+        if let Some(app) = &self.config.application {
+            if !federation.is_empty() && federation != app.federation {
+                let serves = &app.federation;
+                return Err(format!(
+                    "this node serves federation {serves:?}, not {federation:?}"
+                ));
+            }
+        }
+        let binding = if federation.is_empty() {
+            Binding::Trunk
+        } else {
+            Binding::Federation(self.federation_by_name(&federation)?)
+        };
+        if let Some(why) = self.refuse_router_link(slot, &binding, hello.role) {
+            return Err(why);
+        }
+        Ok((federation, binding))
+    }
+
+    /// The hello a dialed link answers with: our side of what the dialer said.
+    fn answer_hello(&mut self, now: Time, slot: Slot, hello: &Hello) {
+        let link = self.link(slot);
+        let reply = Hello {
+            node_id: self.config.node_id,
+            node_name: self.config.node_name.clone(),
+            role: hello.role.inverse(),
+            flags: link.our_flags,
+            federation: hello.federation.clone(),
+            clique: hello.clique.clone(),
+            udp: link.udp_local,
+        };
+        self.send_control(now, slot, |out| reply.encode(out));
     }
 
     fn on_interest(&mut self, now: Time, slot: Slot, frame: InterestFrame) {
@@ -478,4 +464,29 @@ impl Router {
         self.fed_by_id.insert(id, fed);
         Ok(fed)
     }
+}
+
+/// Whether the far side of a link we dialed answered as what we dialed: its role, its
+/// federation and, for a peer, its clique.
+fn hello_answers(expect: &Expectation, hello: &Hello) -> Result<(), String> {
+    if hello.role != expect.far_role {
+        return Err(format!(
+            "dialed a {} but the far side answered as a {}",
+            expect.far_role.name(),
+            hello.role.name()
+        ));
+    }
+    if hello.federation != expect.federation {
+        return Err(format!(
+            "asked for federation {:?} but the far side answered {:?}",
+            expect.federation, hello.federation
+        ));
+    }
+    if hello.role == Role::Peer && hello.clique != expect.clique {
+        return Err(format!(
+            "dialed a peer of clique {:?} but it answered for clique {:?}",
+            expect.clique, hello.clique
+        ));
+    }
+    Ok(())
 }

@@ -205,8 +205,26 @@ const ENCODE_CHUNK: usize = 64 << 10;
 
 impl Router {
     pub fn new(config: RouterConfig, now: Time) -> Router {
+        let mut router = Router::without_links(config, now);
+        if let Some(app) = router.config.application.clone() {
+            router.attach_application(now, app);
+        }
+        router
+    }
+
+    fn without_links(config: RouterConfig, now: Time) -> Router {
         let max_frame_size = clamp_max_frame_size(config.max_frame_size);
-        let mut router = Router {
+        let registry = config.hosts_registry.then(|| {
+            let mut registry = crate::registry::Registry::with_lease(config.federate_lease);
+            registry.set_limits(config.registry_limits);
+            registry
+        });
+        let registry_distance = if registry.is_some() {
+            0
+        } else {
+            crate::wire::RegistryRoute::UNREACHABLE
+        };
+        Router {
             max_frame_size,
             links: Vec::new(),
             generations: Vec::new(),
@@ -234,12 +252,8 @@ impl Router {
             stats: RouterStats::default(),
             udp_sessions: FxHashMap::default(),
             reassembly: udp::Reassembly::default(),
-            registry: config.hosts_registry.then(|| {
-                let mut registry = crate::registry::Registry::with_lease(config.federate_lease);
-                registry.set_limits(config.registry_limits);
-                registry
-            }),
-            registry_distance: crate::wire::RegistryRoute::UNREACHABLE,
+            registry,
+            registry_distance,
             registry_via: None,
             pending_manage: FxHashMap::default(),
             manage_replies: VecDeque::new(),
@@ -251,33 +265,30 @@ impl Router {
             latest: latest::LatestCache::new(config.latest_cache_bytes),
             latest_delivered: latest::Delivered::default(),
             config,
-        };
-        router.registry_distance = if router.registry.is_some() {
-            0
-        } else {
-            router.registry_distance
-        };
-        if let Some(app) = router.config.application.clone() {
-            let fed = router
-                .federation_by_name(&app.federation)
-                .expect("an empty router has room for its own federation");
-            let slot = router.insert_link(
-                now,
-                Role::Application,
-                "application".into(),
-                None,
-                app.flags,
-                None,
-            );
-            let link = router.link_mut(slot);
-            link.state = LinkState::Up;
-            link.binding = Binding::Federation(fed);
-            link.far_flags = app.flags;
-            let block = router.new_block(None);
-            router.join_block(slot, block);
-            router.app = Some(slot);
         }
-        router
+    }
+
+    /// A federate node's local application: a link that is up from the start, bound to
+    /// its federation, in a block of its own.
+    fn attach_application(&mut self, now: Time, app: ApplicationConfig) {
+        let fed = self
+            .federation_by_name(&app.federation)
+            .expect("an empty router has room for its own federation");
+        let slot = self.insert_link(
+            now,
+            Role::Application,
+            "application".into(),
+            None,
+            app.flags,
+            None,
+        );
+        let link = self.link_mut(slot);
+        link.state = LinkState::Up;
+        link.binding = Binding::Federation(fed);
+        link.far_flags = app.flags;
+        let block = self.new_block(None);
+        self.join_block(slot, block);
+        self.app = Some(slot);
     }
 
     pub fn config(&self) -> &RouterConfig {

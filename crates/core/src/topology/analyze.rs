@@ -82,6 +82,44 @@ impl Topology {
     /// link is to its parent (the common case) never lies on anyone else's path, so it is
     /// counted as one more link beyond its parent.
     fn links_histogram(&self) -> BTreeMap<usize, u64> {
+        let graph = self.fold_leaves();
+        // An anchor stands for its leaves, and for itself when it is a federate.
+        let itself = |node: usize| self.federates_in(node);
+        let mut histogram = BTreeMap::new();
+        let mut add = |links: usize, pairs: u64| {
+            if pairs > 0 {
+                *histogram.entry(links).or_insert(0) += pairs;
+            }
+        };
+        let mut search = Search::new(self.nodes.len(), self.cliques.len());
+        for (round, &source) in graph.anchors.iter().enumerate() {
+            let leaves = graph.leaves_under[source];
+            add(2, leaves * leaves.saturating_sub(1) / 2);
+            add(1, leaves * itself(source));
+            search.run(self, &graph, source, round);
+            for &target in graph.anchors.iter().filter(|&&target| target > source) {
+                let between = search.distance[target];
+                let (source_self, target_self) = (itself(source), itself(target));
+                let target_leaves = graph.leaves_under[target];
+                add(between, source_self * target_self);
+                add(
+                    between + 1,
+                    source_self * target_leaves + leaves * target_self,
+                );
+                add(between + 2, leaves * target_leaves);
+            }
+        }
+        histogram
+    }
+
+    /// 1 for a federate, 0 for a router.
+    fn federates_in(&self, node: usize) -> u64 {
+        u64::from(self.nodes[node].kind == NodeKind::Federate)
+    }
+
+    /// The graph `links_histogram` searches: each leaf federate folded into the node it
+    /// hangs from.
+    fn fold_leaves(&self) -> FoldedGraph {
         let count = self.nodes.len();
         let mut has_child = vec![false; count];
         let mut cliques_of = vec![Vec::new(); count];
@@ -120,66 +158,83 @@ impl Topology {
                 }
             }
         }
-        // An anchor stands for its leaves, and for itself when it is a federate.
-        let itself = |node: usize| u64::from(self.nodes[node].kind == NodeKind::Federate);
         let anchors: Vec<usize> = (0..count)
-            .filter(|&n| on_graph[n] && leaves_under[n] + itself(n) > 0)
+            .filter(|&n| on_graph[n] && leaves_under[n] + self.federates_in(n) > 0)
             .collect();
+        FoldedGraph {
+            cliques_of,
+            tree_neighbours,
+            leaves_under,
+            anchors,
+        }
+    }
+}
 
-        let mut histogram = BTreeMap::new();
-        let mut add = |links: usize, pairs: u64| {
-            if pairs > 0 {
-                *histogram.entry(links).or_insert(0) += pairs;
-            }
-        };
-        let mut distance = vec![usize::MAX; count];
-        let mut clique_seen = vec![usize::MAX; self.cliques.len()];
-        let mut reached = Vec::new();
-        for (round, &source) in anchors.iter().enumerate() {
-            let leaves = leaves_under[source];
-            add(2, leaves * leaves.saturating_sub(1) / 2);
-            add(1, leaves * itself(source));
-            for node in reached.drain(..) {
-                distance[node] = usize::MAX;
-            }
-            distance[source] = 0;
-            reached.push(source);
-            let mut next = 0;
-            while let Some(&node) = reached.get(next) {
-                next += 1;
-                let far_distance = distance[node] + 1;
-                let mut visit = |far: usize, reached: &mut Vec<usize>| {
-                    if distance[far] == usize::MAX {
-                        distance[far] = far_distance;
-                        reached.push(far);
-                    }
-                };
-                for &far in &tree_neighbours[node] {
-                    visit(far, &mut reached);
+/// A topology with its leaf federates folded away (`Topology::fold_leaves`).
+struct FoldedGraph {
+    /// The cliques each node is a member of.
+    cliques_of: Vec<Vec<usize>>,
+    /// Parent and child links between nodes left on the graph.
+    tree_neighbours: Vec<Vec<usize>>,
+    /// How many leaf federates hang from each node.
+    leaves_under: Vec<u64>,
+    /// The nodes left on the graph that stand for at least one federate.
+    anchors: Vec<usize>,
+}
+
+/// A breadth-first search's state, kept from one search to the next so each costs only
+/// the nodes it reached.
+struct Search {
+    distance: Vec<usize>,
+    /// The round in which each clique was last crossed.
+    clique_seen: Vec<usize>,
+    reached: Vec<usize>,
+}
+
+impl Search {
+    fn new(nodes: usize, cliques: usize) -> Search {
+        Search {
+            distance: vec![usize::MAX; nodes],
+            clique_seen: vec![usize::MAX; cliques],
+            reached: Vec::new(),
+        }
+    }
+
+    /// Links from `source` to every node of `graph` (search number `round`) into `distance`.
+    fn run(&mut self, topology: &Topology, graph: &FoldedGraph, source: usize, round: usize) {
+        let Search {
+            distance,
+            clique_seen,
+            reached,
+        } = self;
+        for node in reached.drain(..) {
+            distance[node] = usize::MAX;
+        }
+        distance[source] = 0;
+        reached.push(source);
+        let mut next = 0;
+        while let Some(&node) = reached.get(next) {
+            next += 1;
+            let far_distance = distance[node] + 1;
+            let mut visit = |far: usize, reached: &mut Vec<usize>| {
+                if distance[far] == usize::MAX {
+                    distance[far] = far_distance;
+                    reached.push(far);
                 }
-                for &clique in &cliques_of[node] {
-                    // A clique is crossed in one link; its members are all as far as each other.
-                    if clique_seen[clique] != round {
-                        clique_seen[clique] = round;
-                        for &far in &self.cliques[clique].members {
-                            visit(far, &mut reached);
-                        }
+            };
+            for &far in &graph.tree_neighbours[node] {
+                visit(far, reached);
+            }
+            for &clique in &graph.cliques_of[node] {
+                // A clique is crossed in one link; its members are all as far as each other.
+                if clique_seen[clique] != round {
+                    clique_seen[clique] = round;
+                    for &far in &topology.cliques[clique].members {
+                        visit(far, reached);
                     }
                 }
-            }
-            for &target in anchors.iter().filter(|&&target| target > source) {
-                let between = distance[target];
-                let (source_self, target_self) = (itself(source), itself(target));
-                let target_leaves = leaves_under[target];
-                add(between, source_self * target_self);
-                add(
-                    between + 1,
-                    source_self * target_leaves + leaves * target_self,
-                );
-                add(between + 2, leaves * target_leaves);
             }
         }
-        histogram
     }
 }
 

@@ -141,77 +141,7 @@ pub fn generate(shape: &Shape, options: &GenerateOptions) -> Result<Topology, Ge
         file: TopologyFile::default(),
         nodes: 0,
     };
-    match *shape {
-        Shape::Centralized { federates } => {
-            build.router("hub".to_owned(), None)?;
-            build.federates("hub", federates)?;
-        }
-        Shape::Collocated { federates } => {
-            build.at_least("federates", 2, federates)?;
-            let all = build.federates_in_clique(federates)?;
-            build.clique("all".to_owned(), all);
-        }
-        Shape::Tree {
-            fanout,
-            levels,
-            federates,
-        } => build.tree("root".to_owned(), fanout, levels, federates)?,
-        Shape::Mesh { routers, federates } => {
-            build.at_least("routers", 2, routers)?;
-            build.mesh("mesh".to_owned(), Vec::new(), "r", routers, federates)?;
-        }
-        Shape::Hierarchical {
-            segments,
-            federates,
-        } => {
-            build.at_least("segments", 1, segments)?;
-            build.at_least("federates", 1, federates)?;
-            let mut top = Vec::new();
-            for segment in 1..=segments {
-                let distributor = format!("d{segment}");
-                build.router(distributor.clone(), None)?;
-                let mut members = vec![distributor.clone()];
-                members.extend(build.federates_in_clique(federates)?);
-                build.clique(format!("segment-{segment}"), members);
-                top.push(distributor);
-            }
-            if top.len() > 1 {
-                build.clique("top".to_owned(), top);
-            }
-        }
-        Shape::DistributorPerFederate { federates } => {
-            build.at_least("federates", 2, federates)?;
-            let mut distributors = Vec::new();
-            for index in 1..=federates {
-                let distributor = format!("d{index}");
-                build.router(distributor.clone(), None)?;
-                build.federates(&distributor, 1)?;
-                distributors.push(distributor);
-            }
-            build.clique("distributors".to_owned(), distributors);
-        }
-        Shape::MeshOfTrees {
-            roots,
-            fanout,
-            levels,
-            federates,
-        } => {
-            build.at_least("roots", 2, roots)?;
-            let mut top = Vec::new();
-            for root in 1..=roots {
-                let root = format!("r{root}");
-                build.tree(root.clone(), fanout, levels, federates)?;
-                top.push(root);
-            }
-            build.clique("roots".to_owned(), top);
-        }
-        Shape::TreeOfMeshes {
-            routers,
-            fanout,
-            levels,
-            federates,
-        } => build.tree_of_meshes(routers, fanout, levels, federates)?,
-    }
+    build.shape(shape)?;
     let mut file = build.file;
     file.defaults = LinkOverrides {
         pipe: Some(options.pipe),
@@ -294,6 +224,99 @@ struct Builder {
 }
 
 impl Builder {
+    /// The routers, federates and cliques of `shape`.
+    fn shape(&mut self, shape: &Shape) -> Result<(), GenerateError> {
+        match *shape {
+            Shape::Centralized { federates } => {
+                self.router("hub".to_owned(), None)?;
+                self.federates("hub", federates)?;
+            }
+            Shape::Collocated { federates } => {
+                self.at_least("federates", 2, federates)?;
+                let all = self.federates_in_clique(federates)?;
+                self.clique("all".to_owned(), all);
+            }
+            Shape::Tree {
+                fanout,
+                levels,
+                federates,
+            } => self.tree("root".to_owned(), fanout, levels, federates)?,
+            Shape::Mesh { routers, federates } => {
+                self.at_least("routers", 2, routers)?;
+                self.mesh("mesh".to_owned(), Vec::new(), "r", routers, federates)?;
+            }
+            Shape::Hierarchical {
+                segments,
+                federates,
+            } => self.hierarchical(segments, federates)?,
+            Shape::DistributorPerFederate { federates } => {
+                self.distributor_per_federate(federates)?;
+            }
+            Shape::MeshOfTrees {
+                roots,
+                fanout,
+                levels,
+                federates,
+            } => self.mesh_of_trees(roots, fanout, levels, federates)?,
+            Shape::TreeOfMeshes {
+                routers,
+                fanout,
+                levels,
+                federates,
+            } => self.tree_of_meshes(routers, fanout, levels, federates)?,
+        }
+        Ok(())
+    }
+
+    fn hierarchical(&mut self, segments: usize, federates: usize) -> Result<(), GenerateError> {
+        self.at_least("segments", 1, segments)?;
+        self.at_least("federates", 1, federates)?;
+        let mut top = Vec::new();
+        for segment in 1..=segments {
+            let distributor = format!("d{segment}");
+            self.router(distributor.clone(), None)?;
+            let mut members = vec![distributor.clone()];
+            members.extend(self.federates_in_clique(federates)?);
+            self.clique(format!("segment-{segment}"), members);
+            top.push(distributor);
+        }
+        if top.len() > 1 {
+            self.clique("top".to_owned(), top);
+        }
+        Ok(())
+    }
+
+    fn distributor_per_federate(&mut self, federates: usize) -> Result<(), GenerateError> {
+        self.at_least("federates", 2, federates)?;
+        let mut distributors = Vec::new();
+        for index in 1..=federates {
+            let distributor = format!("d{index}");
+            self.router(distributor.clone(), None)?;
+            self.federates(&distributor, 1)?;
+            distributors.push(distributor);
+        }
+        self.clique("distributors".to_owned(), distributors);
+        Ok(())
+    }
+
+    fn mesh_of_trees(
+        &mut self,
+        roots: usize,
+        fanout: usize,
+        levels: usize,
+        federates: usize,
+    ) -> Result<(), GenerateError> {
+        self.at_least("roots", 2, roots)?;
+        let mut top = Vec::new();
+        for root in 1..=roots {
+            let root = format!("r{root}");
+            self.tree(root.clone(), fanout, levels, federates)?;
+            top.push(root);
+        }
+        self.clique("roots".to_owned(), top);
+        Ok(())
+    }
+
     fn at_least(
         &self,
         parameter: &'static str,

@@ -8,7 +8,7 @@
 use super::address::{ListenAddress, Scheme};
 use super::blocks::blocks;
 use super::file::TopologyFile;
-use super::link::{LinkOverrides, Pipe, MAX_BUNDLING_DELAY_MS, MAX_QUEUE_LIMIT_BYTES};
+use super::link::{LinkOptions, LinkOverrides, Pipe, MAX_BUNDLING_DELAY_MS, MAX_QUEUE_LIMIT_BYTES};
 use super::model::{Clique, DialTarget, Link, LinkKind, Node, NodeKind, ParentLink, Topology};
 use super::problem::Problem;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -658,38 +658,10 @@ impl Checker {
         let mut links = Vec::with_capacity(edges.len());
         let mut missing: BTreeMap<(usize, Scheme), (usize, String)> = BTreeMap::new();
         for (&(a, b), &declaration) in edges.iter().zip(declarations) {
-            let (dialer, listener, kind, options) = match declaration {
-                Declaration::ParentOf(child) => {
-                    let parent = if child == a { b } else { a };
-                    let options = declared[child].link.resolve(defaults);
-                    (child, parent, LinkKind::Parent, options)
-                }
-                Declaration::Clique(clique) => {
-                    let (first, second) = if declared[a].name < declared[b].name {
-                        (a, b)
-                    } else {
-                        (b, a)
-                    };
-                    let options = cliques[clique].link.resolve(defaults);
-                    (first, second, LinkKind::Peer { clique }, options)
-                }
-            };
+            let (dialer, listener, kind, options) =
+                link_ends(declared, cliques, defaults, (a, b), declaration);
             let far = &declared[listener];
-            let address_for = |scheme: Scheme| {
-                let found = far.listen.iter().find(|a| a.scheme() == scheme).cloned();
-                (found, scheme)
-            };
-            // A node that listens on tls:// is dialed there: its plain tcp://, if it has
-            // one too, is for those outside the topology (a loopback demo, a benchmark).
-            let stream = || match address_for(Scheme::Tls) {
-                (Some(found), scheme) => (Some(found), scheme),
-                (None, _) => address_for(Scheme::Tcp),
-            };
-            let (address, udp) = match options.pipe {
-                Pipe::Tcp => (stream(), None),
-                Pipe::Udp => (stream(), Some(address_for(Scheme::Udp))),
-                Pipe::Memory => (address_for(Scheme::Memory), None),
-            };
+            let (address, udp) = dial_addresses(far, options.pipe);
             let mut complete = true;
             for (found, scheme) in std::iter::once(&address).chain(udp.as_ref()) {
                 if found.is_none() {
@@ -729,6 +701,56 @@ impl Checker {
             });
         }
         (links.len() == edges.len()).then_some(links)
+    }
+}
+
+/// Who dials whom over an edge, as what kind of link, with which options: a child dials
+/// its parent, and of two clique members the one whose name sorts first dials.
+fn link_ends(
+    declared: &[Declared],
+    cliques: &[Clique],
+    defaults: &LinkOverrides,
+    (a, b): (usize, usize),
+    declaration: Declaration,
+) -> (usize, usize, LinkKind, LinkOptions) {
+    match declaration {
+        Declaration::ParentOf(child) => {
+            let parent = if child == a { b } else { a };
+            let options = declared[child].link.resolve(defaults);
+            (child, parent, LinkKind::Parent, options)
+        }
+        Declaration::Clique(clique) => {
+            let (first, second) = if declared[a].name < declared[b].name {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            let options = cliques[clique].link.resolve(defaults);
+            (first, second, LinkKind::Peer { clique }, options)
+        }
+    }
+}
+
+/// An address `far` listens on, if any, and the scheme it was looked for under.
+type Found = (Option<ListenAddress>, Scheme);
+
+/// The addresses of `far` a link over `pipe` dials: the stream's, and for the udp pipe
+/// the datagrams'.
+fn dial_addresses(far: &Declared, pipe: Pipe) -> (Found, Option<Found>) {
+    let address_for = |scheme: Scheme| {
+        let found = far.listen.iter().find(|a| a.scheme() == scheme).cloned();
+        (found, scheme)
+    };
+    // A node that listens on tls:// is dialed there: its plain tcp://, if it has
+    // one too, is for those outside the topology (a loopback demo, a benchmark).
+    let stream = || match address_for(Scheme::Tls) {
+        (Some(found), scheme) => (Some(found), scheme),
+        (None, _) => address_for(Scheme::Tcp),
+    };
+    match pipe {
+        Pipe::Tcp => (stream(), None),
+        Pipe::Udp => (stream(), Some(address_for(Scheme::Udp))),
+        Pipe::Memory => (address_for(Scheme::Memory), None),
     }
 }
 

@@ -7,7 +7,7 @@ use mio::Token;
 use rustc_hash::FxHashMap;
 use std::net::SocketAddr;
 use std::time::Duration;
-use trellis_core::router::{CloseReason, Event, LinkId, Router};
+use trellis_core::router::{CloseReason, Event, LinkId, PeerInfo, Router};
 use trellis_core::Time;
 
 pub(super) enum Transport {
@@ -309,6 +309,77 @@ impl Host {
         self.notify(Notice::LinkUp);
     }
 
+    /// Whether a link that came up may stay: it is logged and given its accept
+    /// configuration, and closed if admission refuses it.
+    fn admit_link(&mut self, now: Time, link: LinkId, peer: &PeerInfo) -> bool {
+        let label = self
+            .router
+            .link_info(link)
+            .map(|l| l.label)
+            .unwrap_or_default();
+        tracing::info!(
+            host = %self.name, peer = %peer.node_name, role = peer.role.name(),
+            federation = %peer.federation, via = %label, "link up"
+        );
+        if let Some(config) = self.accept.get(&peer.node_name) {
+            self.router.set_link_config(link, config.clone());
+        }
+        let Some(why) = self
+            .admission
+            .link_up(link, peer, self.router.link_info(link).as_ref())
+        else {
+            return true;
+        };
+        if let Some(suppressed) = self.warnings.admit(now) {
+            tracing::warn!(
+                host = %self.name, peer = %peer.node_name, via = %label, suppressed,
+                "{why}"
+            );
+        }
+        self.router.close_link(now, link, &why);
+        false
+    }
+
+    fn on_link_cut(&mut self, now: Time, link: LinkId, reason: &CloseReason) {
+        self.cut.insert(link);
+        let info = self.router.link_info(link);
+        let via = info.as_ref().map(|l| l.label.clone()).unwrap_or_default();
+        let (node, federation) = info
+            .and_then(|l| l.peer)
+            .map(|p| (p.node_name, p.federation))
+            .unwrap_or_default();
+        if let Some(suppressed) = self.warnings.admit(now) {
+            tracing::warn!(
+                host = %self.name, peer = %node, %federation, %via, suppressed,
+                "link cut: {reason}"
+            )
+        }
+    }
+
+    /// A closed link's close, logged at the level its reason deserves (`peer`: where it
+    /// went, `was_cut`: already reported as cut).
+    fn log_link_closed(&mut self, now: Time, peer: &str, reason: &CloseReason, was_cut: bool) {
+        match reason {
+            CloseReason::Local(_) | CloseReason::PeerGoodbye(_) => {
+                tracing::info!(host = %self.name, %peer, "link closed: {reason}")
+            }
+            CloseReason::ClosedBeforeHello => {
+                tracing::debug!(host = %self.name, %peer, "{reason}")
+            }
+            _ if was_cut => {
+                tracing::debug!(host = %self.name, %peer, "cut link closed: {reason}")
+            }
+            _ => {
+                if let Some(suppressed) = self.warnings.admit(now) {
+                    tracing::warn!(
+                        host = %self.name, %peer, suppressed,
+                        "link closed: {reason}"
+                    )
+                }
+            }
+        }
+    }
+
     /// Forget a closed link; returns its transport.
     fn on_link_closed(
         &mut self,
@@ -348,48 +419,11 @@ impl EventLoop {
             progressed = true;
             match event {
                 Event::LinkUp { link, peer } => {
-                    let label = h
-                        .router
-                        .link_info(link)
-                        .map(|l| l.label)
-                        .unwrap_or_default();
-                    tracing::info!(
-                        host = %h.name, peer = %peer.node_name, role = peer.role.name(),
-                        federation = %peer.federation, via = %label, "link up"
-                    );
-                    if let Some(config) = h.accept.get(&peer.node_name) {
-                        h.router.set_link_config(link, config.clone());
-                    }
-                    if let Some(why) =
-                        h.admission
-                            .link_up(link, &peer, h.router.link_info(link).as_ref())
-                    {
-                        if let Some(suppressed) = h.warnings.admit(now) {
-                            tracing::warn!(
-                                host = %h.name, peer = %peer.node_name, via = %label, suppressed,
-                                "{why}"
-                            );
-                        }
-                        h.router.close_link(now, link, &why);
-                        continue;
-                    }
-                    h.on_link_up(link);
-                }
-                Event::LinkCut { link, reason } => {
-                    h.cut.insert(link);
-                    let info = h.router.link_info(link);
-                    let via = info.as_ref().map(|l| l.label.clone()).unwrap_or_default();
-                    let (node, federation) = info
-                        .and_then(|l| l.peer)
-                        .map(|p| (p.node_name, p.federation))
-                        .unwrap_or_default();
-                    if let Some(suppressed) = h.warnings.admit(now) {
-                        tracing::warn!(
-                            host = %h.name, peer = %node, %federation, %via, suppressed,
-                            "link cut: {reason}"
-                        )
+                    if h.admit_link(now, link, &peer) {
+                        h.on_link_up(link);
                     }
                 }
+                Event::LinkCut { link, reason } => h.on_link_cut(now, link, &reason),
                 Event::RequestRefused { link, why } => {
                     h.warn_refused(now, link, "registry request refused", &why)
                 }
@@ -397,39 +431,10 @@ impl EventLoop {
                     h.warn_refused(now, link, "refused by the access policy", &why)
                 }
                 Event::LinkClosed { link, reason } => {
-                    let host_name = h.name.clone();
                     let was_cut = h.cut.remove(&link);
                     let transport = h.on_link_closed(now, link, &reason);
-                    let peer = match &transport {
-                        Some(Transport::Tcp(token)) => match self.sources[token.0 - 1].as_ref() {
-                            Some(Source::Conn(conn)) if conn.tls.is_some() => {
-                                format!("tls://{}", conn.peer)
-                            }
-                            Some(Source::Conn(conn)) => format!("tcp://{}", conn.peer),
-                            _ => String::new(),
-                        },
-                        Some(Transport::Memory(..)) => "memory pipe".into(),
-                        None => String::new(),
-                    };
-                    match &reason {
-                        CloseReason::Local(_) | CloseReason::PeerGoodbye(_) => {
-                            tracing::info!(host = %host_name, %peer, "link closed: {reason}")
-                        }
-                        CloseReason::ClosedBeforeHello => {
-                            tracing::debug!(host = %host_name, %peer, "{reason}")
-                        }
-                        _ if was_cut => {
-                            tracing::debug!(host = %host_name, %peer, "cut link closed: {reason}")
-                        }
-                        _ => {
-                            if let Some(suppressed) = h.warnings.admit(now) {
-                                tracing::warn!(
-                                    host = %host_name, %peer, suppressed,
-                                    "link closed: {reason}"
-                                )
-                            }
-                        }
-                    }
+                    let peer = transport_peer(&self.sources, transport.as_ref());
+                    h.log_link_closed(now, &peer, &reason, was_cut);
                     match transport {
                         Some(Transport::Tcp(token)) => self.close_conn(token),
                         Some(Transport::Memory(pipe, end)) => self.memory_closed(pipe, end),
@@ -512,5 +517,19 @@ fn finish_writing(conn: &mut Conn) {
             Ok(n) if n > 0 => continue,
             _ => break,
         }
+    }
+}
+
+/// Where a link's transport went, for the log: `tls://` or `tcp://` and the peer's address,
+/// or the memory pipe.
+fn transport_peer(sources: &[Option<Source>], transport: Option<&Transport>) -> String {
+    match transport {
+        Some(Transport::Tcp(token)) => match sources[token.0 - 1].as_ref() {
+            Some(Source::Conn(conn)) if conn.tls.is_some() => format!("tls://{}", conn.peer),
+            Some(Source::Conn(conn)) => format!("tcp://{}", conn.peer),
+            _ => String::new(),
+        },
+        Some(Transport::Memory(..)) => "memory pipe".into(),
+        None => String::new(),
     }
 }

@@ -409,83 +409,9 @@ impl EventLoop {
         let mut tokens = Vec::new();
         let result = (|| {
             for endpoint in &config.listen {
-                let bound = match endpoint {
-                    Endpoint::Tcp(addr) => {
-                        let socket = tcp::listen(*addr).map_err(|error| NetError::Listen {
-                            endpoint: endpoint.clone(),
-                            error,
-                        })?;
-                        let bound = Endpoint::Tcp(socket.local_addr()?);
-                        let token = self.register(Source::Listener { host: id, socket })?;
-                        tokens.push(token);
-                        host.listeners.push(token);
-                        bound
-                    }
-                    Endpoint::Tls { addr, host: name } => {
-                        let socket = tcp::listen(*addr).map_err(|error| NetError::Listen {
-                            endpoint: endpoint.clone(),
-                            error,
-                        })?;
-                        let addr = socket.local_addr()?;
-                        let token = self.register(Source::Listener { host: id, socket })?;
-                        tokens.push(token);
-                        host.listeners.push(token);
-                        host.tls_listeners.push(token);
-                        Endpoint::Tls {
-                            addr,
-                            host: name.clone(),
-                        }
-                    }
-                    Endpoint::Udp(addr) => {
-                        let socket = udp::bind(*addr).map_err(|error| NetError::Listen {
-                            endpoint: endpoint.clone(),
-                            error,
-                        })?;
-                        let bound = socket.local_addr()?;
-                        let token = self.register(Source::Udp { host: id, socket })?;
-                        tokens.push(token);
-                        host.udp = Some((token, bound.port()));
-                        Endpoint::Udp(bound)
-                    }
-                    Endpoint::Memory(name) => {
-                        if self.memory_names.contains_key(name) {
-                            return Err(NetError::Listen {
-                                endpoint: endpoint.clone(),
-                                error: std::io::Error::new(
-                                    std::io::ErrorKind::AddrInUse,
-                                    "name already in use",
-                                ),
-                            });
-                        }
-                        self.memory_names.insert(name.clone(), id);
-                        host.memory_names.push(name.clone());
-                        endpoint.clone()
-                    }
-                };
-                listening.push(bound);
+                listening.push(self.listen_on(id, &mut host, endpoint, &mut tokens)?);
             }
-            // A node that dials with UDP needs a socket of its own to receive datagrams, on
-            // the address it reaches the router from (the router's own address only when
-            // both are on one host).
-            // Not for TLS links: their best effort rides the TLS stream (UDP is not secured).
-            let plain_udp = |d: &crate::runtime::DialConfig| {
-                d.udp && !matches!(d.endpoint, Endpoint::Tls { .. })
-            };
-            if host.udp.is_none() && config.dial.iter().any(plain_udp) {
-                let ip = match config.dial.iter().find_map(|d| match &d.endpoint {
-                    Endpoint::Tcp(addr) => Some(*addr),
-                    _ => None,
-                }) {
-                    Some(router) => udp::local_ip_toward(router)?,
-                    None => std::net::Ipv4Addr::LOCALHOST.into(),
-                };
-                let socket = udp::bind(SocketAddr::new(ip, 0))?;
-                let port = socket.local_addr()?.port();
-                let token = self.register(Source::Udp { host: id, socket })?;
-                tokens.push(token);
-                host.udp = Some((token, port));
-            }
-            Ok(())
+            self.bind_udp_for_dials(id, &mut host, &config, &mut tokens)
         })();
         if let Err(e) = result {
             for token in tokens {
@@ -503,6 +429,101 @@ impl EventLoop {
             self.hosts[id] = Some(host);
         }
         Ok(HostInfo { id, listening })
+    }
+
+    /// Listen on `endpoint` for host `id`; returns the endpoint as bound (a port 0 chosen).
+    /// Registered tokens go to `tokens`, so a later failure can take them back.
+    fn listen_on(
+        &mut self,
+        id: HostId,
+        host: &mut Host,
+        endpoint: &Endpoint,
+        tokens: &mut Vec<Token>,
+    ) -> Result<Endpoint, NetError> {
+        Ok(match endpoint {
+            Endpoint::Tcp(addr) => {
+                let socket = tcp::listen(*addr).map_err(|error| NetError::Listen {
+                    endpoint: endpoint.clone(),
+                    error,
+                })?;
+                let bound = Endpoint::Tcp(socket.local_addr()?);
+                let token = self.register(Source::Listener { host: id, socket })?;
+                tokens.push(token);
+                host.listeners.push(token);
+                bound
+            }
+            Endpoint::Tls { addr, host: name } => {
+                let socket = tcp::listen(*addr).map_err(|error| NetError::Listen {
+                    endpoint: endpoint.clone(),
+                    error,
+                })?;
+                let addr = socket.local_addr()?;
+                let token = self.register(Source::Listener { host: id, socket })?;
+                tokens.push(token);
+                host.listeners.push(token);
+                host.tls_listeners.push(token);
+                Endpoint::Tls {
+                    addr,
+                    host: name.clone(),
+                }
+            }
+            Endpoint::Udp(addr) => {
+                let socket = udp::bind(*addr).map_err(|error| NetError::Listen {
+                    endpoint: endpoint.clone(),
+                    error,
+                })?;
+                let bound = socket.local_addr()?;
+                let token = self.register(Source::Udp { host: id, socket })?;
+                tokens.push(token);
+                host.udp = Some((token, bound.port()));
+                Endpoint::Udp(bound)
+            }
+            Endpoint::Memory(name) => {
+                if self.memory_names.contains_key(name) {
+                    return Err(NetError::Listen {
+                        endpoint: endpoint.clone(),
+                        error: std::io::Error::new(
+                            std::io::ErrorKind::AddrInUse,
+                            "name already in use",
+                        ),
+                    });
+                }
+                self.memory_names.insert(name.clone(), id);
+                host.memory_names.push(name.clone());
+                endpoint.clone()
+            }
+        })
+    }
+
+    /// A node that dials with UDP needs a socket of its own to receive datagrams, on the
+    /// address it reaches the router from (the router's own address only when both are on
+    /// one host).
+    fn bind_udp_for_dials(
+        &mut self,
+        id: HostId,
+        host: &mut Host,
+        config: &HostConfig,
+        tokens: &mut Vec<Token>,
+    ) -> Result<(), NetError> {
+        // Not for TLS links: their best effort rides the TLS stream (UDP is not secured).
+        let plain_udp =
+            |d: &crate::runtime::DialConfig| d.udp && !matches!(d.endpoint, Endpoint::Tls { .. });
+        if host.udp.is_some() || !config.dial.iter().any(plain_udp) {
+            return Ok(());
+        }
+        let ip = match config.dial.iter().find_map(|d| match &d.endpoint {
+            Endpoint::Tcp(addr) => Some(*addr),
+            _ => None,
+        }) {
+            Some(router) => udp::local_ip_toward(router)?,
+            None => std::net::Ipv4Addr::LOCALHOST.into(),
+        };
+        let socket = udp::bind(SocketAddr::new(ip, 0))?;
+        let port = socket.local_addr()?.port();
+        let token = self.register(Source::Udp { host: id, socket })?;
+        tokens.push(token);
+        host.udp = Some((token, port));
+        Ok(())
     }
 
     fn register(&mut self, mut source: Source) -> std::io::Result<Token> {

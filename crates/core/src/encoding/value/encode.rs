@@ -5,7 +5,10 @@ use super::{
     NULL_TERMINATED,
 };
 use crate::encoding::Encoder;
-use crate::fom::{ArrayEncoding, BasicData, BasicKind, Cardinality, DataTypeKind, Endian};
+use crate::fom::{
+    Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataTypeKind, Endian,
+    Enumerator, Field,
+};
 
 fn mismatch(name: &str, message: impl Into<String>) -> EncodeError {
     EncodeError {
@@ -41,29 +44,7 @@ impl Walk<'_> {
             DataTypeKind::Enumerated {
                 representation,
                 enumerators,
-            } => {
-                let number = match value {
-                    DataValue::Enumerator { name: Some(n), .. } => first_value(enumerators, n)
-                        .ok_or_else(|| mismatch(name, format!("has no enumerator {n}")))?,
-                    DataValue::Enumerator { name: None, value } | DataValue::Signed(value) => {
-                        *value
-                    }
-                    DataValue::Unsigned(v) => i64::try_from(*v)
-                        .map_err(|_| mismatch(name, format!("value {v} is out of range")))?,
-                    other => {
-                        return Err(mismatch(
-                            name,
-                            format!("expects an enumerator, not {other}"),
-                        ))
-                    }
-                };
-                self.encode(
-                    representation,
-                    &DataValue::Signed(number),
-                    encoder,
-                    depth + 1,
-                )
-            }
+            } => self.encode_enumerated(name, representation, enumerators, value, encoder, depth),
             DataTypeKind::Array {
                 element,
                 cardinality,
@@ -76,28 +57,7 @@ impl Walk<'_> {
                         format!("record encoding {encoding} is not supported"),
                     ));
                 }
-                let DataValue::Record(values) = value else {
-                    return Err(mismatch(name, format!("expects a record, not {value}")));
-                };
-                if values.len() != fields.len() {
-                    return Err(mismatch(
-                        name,
-                        format!("has {} fields, the value {}", fields.len(), values.len()),
-                    ));
-                }
-                for (field, (field_name, field_value)) in fields.iter().zip(values) {
-                    if *field_name != field.name {
-                        return Err(mismatch(
-                            name,
-                            format!(
-                                "expects field {} where the value has {field_name}",
-                                field.name
-                            ),
-                        ));
-                    }
-                    self.encode(&field.data_type, field_value, encoder, depth + 1)?;
-                }
-                Ok(())
+                self.encode_fixed_record(name, fields, value, encoder, depth)
             }
             DataTypeKind::VariantRecord {
                 discriminant_type,
@@ -111,47 +71,125 @@ impl Walk<'_> {
                         format!("variant encoding {encoding} is not supported"),
                     ));
                 }
-                let DataValue::Variant {
-                    discriminant,
-                    alternative,
-                    ..
-                } = value
-                else {
-                    return Err(mismatch(
-                        name,
-                        format!("expects a variant record, not {value}"),
-                    ));
-                };
-                self.encode(discriminant_type, discriminant, encoder, depth + 1)?;
-                let Some(DataTypeKind::Enumerated { enumerators, .. }) =
-                    self.types.get(discriminant_type).map(|t| &t.kind)
-                else {
-                    return Err(mismatch(name, "the discriminant is not enumerated"));
-                };
-                let number = match &**discriminant {
-                    DataValue::Enumerator { name: Some(n), .. } => first_value(enumerators, n),
-                    DataValue::Enumerator { value, .. } | DataValue::Signed(value) => Some(*value),
-                    _ => None,
-                };
-                let chosen = number.and_then(|v| choose(alternatives, enumerators, v));
-                let expected = chosen.and_then(|i| {
-                    Some((&alternatives[i].name, alternatives[i].data_type.as_ref()?))
-                });
-                match (expected, alternative) {
-                    (None, None) => Ok(()),
-                    (Some((alt_name, alt_type)), Some((given, alt_value))) if given == alt_name => {
-                        self.encode(alt_type, alt_value, encoder, depth + 1)
-                    }
-                    (Some((alt_name, _)), _) => Err(mismatch(
-                        name,
-                        format!("the discriminant {discriminant} chooses alternative {alt_name}"),
-                    )),
-                    (None, Some((given, _))) => Err(mismatch(
-                        name,
-                        format!("the discriminant {discriminant} chooses no data, yet the value has {given}"),
-                    )),
-                }
+                self.encode_variant(name, discriminant_type, alternatives, value, encoder, depth)
             }
+        }
+    }
+
+    /// An enumerator by name or number, written as its representation's integer.
+    fn encode_enumerated(
+        &self,
+        name: &str,
+        representation: &str,
+        enumerators: &[Enumerator],
+        value: &DataValue,
+        encoder: &mut Encoder,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        let number = match value {
+            DataValue::Enumerator { name: Some(n), .. } => first_value(enumerators, n)
+                .ok_or_else(|| mismatch(name, format!("has no enumerator {n}")))?,
+            DataValue::Enumerator { name: None, value } | DataValue::Signed(value) => *value,
+            DataValue::Unsigned(v) => i64::try_from(*v)
+                .map_err(|_| mismatch(name, format!("value {v} is out of range")))?,
+            other => {
+                return Err(mismatch(
+                    name,
+                    format!("expects an enumerator, not {other}"),
+                ))
+            }
+        };
+        self.encode(
+            representation,
+            &DataValue::Signed(number),
+            encoder,
+            depth + 1,
+        )
+    }
+
+    /// A record's fields in the type's order, each under the name the type gives it.
+    fn encode_fixed_record(
+        &self,
+        name: &str,
+        fields: &[Field],
+        value: &DataValue,
+        encoder: &mut Encoder,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        let DataValue::Record(values) = value else {
+            return Err(mismatch(name, format!("expects a record, not {value}")));
+        };
+        if values.len() != fields.len() {
+            return Err(mismatch(
+                name,
+                format!("has {} fields, the value {}", fields.len(), values.len()),
+            ));
+        }
+        for (field, (field_name, field_value)) in fields.iter().zip(values) {
+            if *field_name != field.name {
+                return Err(mismatch(
+                    name,
+                    format!(
+                        "expects field {} where the value has {field_name}",
+                        field.name
+                    ),
+                ));
+            }
+            self.encode(&field.data_type, field_value, encoder, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// The discriminant, then the alternative it chooses, which must be the value's.
+    fn encode_variant(
+        &self,
+        name: &str,
+        discriminant_type: &str,
+        alternatives: &[Alternative],
+        value: &DataValue,
+        encoder: &mut Encoder,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        let DataValue::Variant {
+            discriminant,
+            alternative,
+            ..
+        } = value
+        else {
+            return Err(mismatch(
+                name,
+                format!("expects a variant record, not {value}"),
+            ));
+        };
+        self.encode(discriminant_type, discriminant, encoder, depth + 1)?;
+        let Some(DataTypeKind::Enumerated { enumerators, .. }) =
+            self.types.get(discriminant_type).map(|t| &t.kind)
+        else {
+            return Err(mismatch(name, "the discriminant is not enumerated"));
+        };
+        let number = match &**discriminant {
+            DataValue::Enumerator { name: Some(n), .. } => first_value(enumerators, n),
+            DataValue::Enumerator { value, .. } | DataValue::Signed(value) => Some(*value),
+            _ => None,
+        };
+        let chosen = number.and_then(|v| choose(alternatives, enumerators, v));
+        let expected =
+            chosen.and_then(|i| Some((&alternatives[i].name, alternatives[i].data_type.as_ref()?)));
+        match (expected, alternative) {
+            (None, None) => Ok(()),
+            (Some((alt_name, alt_type)), Some((given, alt_value))) if given == alt_name => {
+                self.encode(alt_type, alt_value, encoder, depth + 1)
+            }
+            (Some((alt_name, _)), _) => Err(mismatch(
+                name,
+                format!("the discriminant {discriminant} chooses alternative {alt_name}"),
+            )),
+            (None, Some((given, _))) => Err(mismatch(
+                name,
+                format!(
+                    "the discriminant {discriminant} chooses no data, yet the value has {given}"
+                ),
+            )),
         }
     }
 

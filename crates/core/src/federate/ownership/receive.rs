@@ -20,13 +20,7 @@ impl Federate {
         if sender == self.handle {
             return;
         }
-        let count = self.model.counts().attributes;
-        let valid = |a: u32| (a as usize) < count || a == IMPLICIT_PRIVILEGE.0;
-        let registered = self.model.object_class_checked(class);
-        let wellformed = registered.is_some()
-            && body.attributes.iter().all(|(a, _)| valid(*a))
-            && body.pairs.iter().all(|(a, _)| valid(*a));
-        if !wellformed {
+        if !self.ownership_wellformed(class, &body) {
             self.stats.malformed += 1;
             return;
         }
@@ -34,37 +28,58 @@ impl Federate {
             // An instance this federate does not know: nothing it holds or must note.
             return;
         }
+        self.note_keepers(&body);
+        if body.to != 0 && body.to != self.handle {
+            return;
+        }
+        self.on_ownership_for_me(&body, tag);
+    }
+
+    /// The class is registered and every attribute is one of the model's (or the implicit
+    /// privilege to delete).
+    fn ownership_wellformed(&self, class: u32, body: &OwnershipBody) -> bool {
+        let count = self.model.counts().attributes;
+        let valid = |a: u32| (a as usize) < count || a == IMPLICIT_PRIVILEGE.0;
+        let registered = self.model.object_class_checked(class);
+        registered.is_some()
+            && body.attributes.iter().all(|(a, _)| valid(*a))
+            && body.pairs.iter().all(|(a, _)| valid(*a))
+    }
+
+    /// Announcements everyone notes: who keeps the attributes of a grant, a hand-over or a
+    /// release into no one's hands.
+    fn note_keepers(&mut self, body: &OwnershipBody) {
+        let (federate, owned) = match body.op {
+            Op::Grant => (body.to, true),
+            Op::HandOver => (body.to, false),
+            Op::Unowned => (body.from, false),
+            _ => return,
+        };
+        let instance = self.instance(body.object);
+        for &(a, generation) in &body.attributes {
+            let keeper = Keeper {
+                federate,
+                owned,
+                generation,
+            };
+            instance.announce(body.object, AttributeHandle(a), keeper);
+        }
+    }
+
+    /// A message addressed to this federate (or to every federate).
+    fn on_ownership_for_me(&mut self, body: &OwnershipBody, tag: Bytes) {
         let attributes: Vec<AttributeHandle> = body
             .attributes
             .iter()
             .map(|(a, _)| AttributeHandle(*a))
             .collect();
-        if matches!(body.op, Op::Grant | Op::Unowned | Op::HandOver) {
-            let (federate, owned) = match body.op {
-                Op::Grant => (body.to, true),
-                Op::HandOver => (body.to, false),
-                _ => (body.from, false),
-            };
-            let instance = self.instance(body.object);
-            for &(a, generation) in &body.attributes {
-                let keeper = Keeper {
-                    federate,
-                    owned,
-                    generation,
-                };
-                instance.announce(body.object, AttributeHandle(a), keeper);
-            }
-        }
-        if body.to != 0 && body.to != self.handle {
-            return;
-        }
         let object = body.object;
         match body.op {
             Op::Offer => self.on_offer(object, &attributes, tag),
             Op::Acquire | Op::AcquireIfAvailable | Op::Cancel | Op::Query => {
-                self.on_request_to_keeper(&body, &attributes, tag)
+                self.on_request_to_keeper(body, &attributes, tag)
             }
-            Op::Grant | Op::HandOver => self.on_tokens(&body, &attributes, tag),
+            Op::Grant | Op::HandOver => self.on_tokens(body, &attributes, tag),
             Op::Unavailable => {
                 let attributes = self.settle(object, &attributes, Acquiring::IfAvailable);
                 if !attributes.is_empty() {

@@ -258,9 +258,60 @@ pub(crate) fn put_str(out: &mut BytesMut, text: &str) {
     out.put_slice(text.as_bytes());
 }
 
+/// Requests fall in three groups, encoded and decoded group by group: the federation's
+/// membership and what it is, the services a federate asks of the registry, and the
+/// routers' keeping of links and events.
 impl Request {
     pub fn encode(&self) -> Bytes {
         let mut out = BytesMut::new();
+        out.put_u8(self.kind());
+        match self {
+            Request::Create { .. }
+            | Request::Destroy { .. }
+            | Request::Join { .. }
+            | Request::Resign { .. }
+            | Request::Federates { .. }
+            | Request::ListFederations
+            | Request::Modules { .. }
+            | Request::ClassRights { .. } => self.put_membership_fields(&mut out),
+            Request::ReserveName { .. }
+            | Request::ReleaseName { .. }
+            | Request::RegisterSync { .. }
+            | Request::AchieveSync { .. }
+            | Request::Time { .. } => self.put_service_fields(&mut out),
+            Request::NodeGone { .. }
+            | Request::Vouch { .. }
+            | Request::Events { .. }
+            | Request::Reclaim(_) => self.put_keeping_fields(&mut out),
+        }
+        out.freeze()
+    }
+
+    /// The byte that opens a request on the wire: `decode` dispatches on it.
+    fn kind(&self) -> u8 {
+        match self {
+            Request::Create { .. } => 1,
+            Request::Destroy { .. } => 2,
+            Request::Join { .. } => 3,
+            Request::Resign { .. } => 4,
+            Request::ReserveName { .. } => 5,
+            Request::ReleaseName { .. } => 6,
+            Request::NodeGone { .. } => 7,
+            Request::Federates { .. } => 8,
+            Request::RegisterSync { .. } => 9,
+            Request::AchieveSync { .. } => 10,
+            Request::Time { .. } => 11,
+            Request::ListFederations => 12,
+            Request::Modules { .. } => 13,
+            Request::Vouch { .. } => 14,
+            Request::Events { .. } => 15,
+            Request::Reclaim(_) => 16,
+            Request::ClassRights { .. } => 17,
+        }
+    }
+
+    /// `encode` sends only the membership kinds here.
+    fn put_membership_fields(&self, out: &mut BytesMut) {
         match self {
             Request::Create {
                 federation,
@@ -268,19 +319,15 @@ impl Request {
                 modules,
                 time_representation,
             } => {
-                out.put_u8(1);
-                put_str(&mut out, federation);
+                put_str(out, federation);
                 out.put_u64_le(*fingerprint);
-                out.put_u16_le(modules.len().min(u16::MAX as usize) as u16);
-                for module in modules.iter().take(u16::MAX as usize) {
-                    put_str(&mut out, module);
-                }
-                put_str(&mut out, time_representation);
+                put_create_modules(out, modules);
+                put_str(out, time_representation);
             }
-            Request::Destroy { federation } => {
-                out.put_u8(2);
-                put_str(&mut out, federation);
-            }
+            Request::Destroy { federation }
+            | Request::Federates { federation }
+            | Request::Modules { federation }
+            | Request::ClassRights { federation } => put_str(out, federation),
             Request::Join {
                 federation,
                 federate_name,
@@ -288,49 +335,39 @@ impl Request {
                 fingerprint,
                 modules,
             } => {
-                out.put_u8(3);
-                put_str(&mut out, federation);
-                put_str(&mut out, federate_name);
-                put_str(&mut out, federate_type);
+                put_str(out, federation);
+                put_str(out, federate_name);
+                put_str(out, federate_type);
                 out.put_u64_le(*fingerprint);
-                put_strs(&mut out, modules);
+                put_strs(out, modules);
             }
             Request::Resign {
                 federation,
                 federate,
             } => {
-                out.put_u8(4);
-                put_str(&mut out, federation);
+                put_str(out, federation);
                 out.put_u32_le(*federate);
             }
+            _ => {}
+        }
+    }
+
+    /// `encode` sends only the service kinds here.
+    fn put_service_fields(&self, out: &mut BytesMut) {
+        match self {
             Request::ReserveName {
                 federation,
                 federate,
                 name,
-            } => {
-                out.put_u8(5);
-                put_str(&mut out, federation);
-                out.put_u32_le(*federate);
-                put_str(&mut out, name);
             }
-            Request::ReleaseName {
+            | Request::ReleaseName {
                 federation,
                 federate,
                 name,
             } => {
-                out.put_u8(6);
-                put_str(&mut out, federation);
+                put_str(out, federation);
                 out.put_u32_le(*federate);
-                put_str(&mut out, name);
-            }
-            Request::NodeGone { node, how } => {
-                out.put_u8(7);
-                out.put_u64_le(node.0);
-                out.put_u8(how.code());
-            }
-            Request::Federates { federation } => {
-                out.put_u8(8);
-                put_str(&mut out, federation);
+                put_str(out, name);
             }
             Request::RegisterSync {
                 federation,
@@ -339,12 +376,11 @@ impl Request {
                 tag,
                 members,
             } => {
-                out.put_u8(9);
-                put_str(&mut out, federation);
+                put_str(out, federation);
                 out.put_u32_le(*federate);
-                put_str(&mut out, label);
-                put_str_bytes(&mut out, tag);
-                put_handles(&mut out, members);
+                put_str(out, label);
+                put_str_bytes(out, tag);
+                put_handles(out, members);
             }
             Request::AchieveSync {
                 federation,
@@ -352,10 +388,9 @@ impl Request {
                 label,
                 success,
             } => {
-                out.put_u8(10);
-                put_str(&mut out, federation);
+                put_str(out, federation);
                 out.put_u32_le(*federate);
-                put_str(&mut out, label);
+                put_str(out, label);
                 out.put_u8(u8::from(*success));
             }
             Request::Time {
@@ -363,14 +398,22 @@ impl Request {
                 federate,
                 switch,
             } => {
-                out.put_u8(11);
-                put_str(&mut out, federation);
+                put_str(out, federation);
                 out.put_u32_le(*federate);
                 out.put_u8(switch.to_byte());
             }
-            Request::ListFederations => out.put_u8(12),
+            _ => {}
+        }
+    }
+
+    /// `encode` sends only the kinds that keep links and events here.
+    fn put_keeping_fields(&self, out: &mut BytesMut) {
+        match self {
+            Request::NodeGone { node, how } => {
+                out.put_u64_le(node.0);
+                out.put_u8(how.code());
+            }
             Request::Vouch { nodes } => {
-                out.put_u8(14);
                 let count = u16::try_from(nodes.len())
                     .expect("a router vouches for at most 65535 nodes at once");
                 out.put_u16_le(count);
@@ -378,50 +421,40 @@ impl Request {
                     out.put_u64_le(node.0);
                 }
             }
-            Request::Modules { federation } => {
-                out.put_u8(13);
-                put_str(&mut out, federation);
-            }
             Request::Events {
                 federation,
                 epoch,
                 after,
             } => {
-                out.put_u8(15);
-                put_str(&mut out, federation);
+                put_str(out, federation);
                 out.put_u64_le(*epoch);
                 out.put_u64_le(*after);
             }
-            Request::Reclaim(reclaim) => {
-                out.put_u8(16);
-                reclaim.encode(&mut out);
-            }
-            Request::ClassRights { federation } => {
-                out.put_u8(17);
-                put_str(&mut out, federation);
-            }
+            Request::Reclaim(reclaim) => reclaim.encode(out),
+            _ => {}
         }
-        out.freeze()
     }
 
     pub fn decode(body: &[u8]) -> Result<Request, WireError> {
         let mut r = Reader::new(body, "registry request");
         let request = match r.u8("request kind")? {
-            1 => {
-                let federation = r.long_str("federation")?;
-                let fingerprint = r.u64("fingerprint")?;
-                let count = r.u16("module count")?;
-                let mut modules = Vec::new();
-                for _ in 0..count {
-                    modules.push(r.long_str("module")?);
-                }
-                Request::Create {
-                    federation,
-                    fingerprint,
-                    modules,
-                    time_representation: r.long_str("time representation")?,
-                }
-            }
+            kind @ (1..=4 | 8 | 12 | 13 | 17) => Self::get_membership(kind, &mut r)?,
+            kind @ (5 | 6 | 9..=11) => Self::get_service(kind, &mut r)?,
+            kind @ (7 | 14..=16) => Self::get_keeping(kind, &mut r)?,
+            _ => return Err(r.malformed("unknown request kind")),
+        };
+        r.finish()?;
+        Ok(request)
+    }
+
+    fn get_membership(kind: u8, r: &mut Reader<'_>) -> Result<Request, WireError> {
+        Ok(match kind {
+            1 => Request::Create {
+                federation: r.long_str("federation")?,
+                fingerprint: r.u64("fingerprint")?,
+                modules: get_create_modules(r)?,
+                time_representation: r.long_str("time representation")?,
+            },
             2 => Request::Destroy {
                 federation: r.long_str("federation")?,
             },
@@ -430,12 +463,28 @@ impl Request {
                 federate_name: r.long_str("federate name")?,
                 federate_type: r.long_str("federate type")?,
                 fingerprint: r.u64("fingerprint")?,
-                modules: get_strs(&mut r)?,
+                modules: get_strs(r)?,
             },
             4 => Request::Resign {
                 federation: r.long_str("federation")?,
                 federate: r.u32("federate")?,
             },
+            8 => Request::Federates {
+                federation: r.long_str("federation")?,
+            },
+            12 => Request::ListFederations,
+            13 => Request::Modules {
+                federation: r.long_str("federation")?,
+            },
+            17 => Request::ClassRights {
+                federation: r.long_str("federation")?,
+            },
+            _ => return Err(r.malformed("unknown request kind")),
+        })
+    }
+
+    fn get_service(kind: u8, r: &mut Reader<'_>) -> Result<Request, WireError> {
+        Ok(match kind {
             5 => Request::ReserveName {
                 federation: r.long_str("federation")?,
                 federate: r.u32("federate")?,
@@ -446,19 +495,12 @@ impl Request {
                 federate: r.u32("federate")?,
                 name: r.long_str("name")?,
             },
-            7 => Request::NodeGone {
-                node: NodeId(r.u64("node")?),
-                how: super::event::get_departure(&mut r)?,
-            },
-            8 => Request::Federates {
-                federation: r.long_str("federation")?,
-            },
             9 => Request::RegisterSync {
                 federation: r.long_str("federation")?,
                 federate: r.u32("federate")?,
                 label: r.long_str("label")?,
-                tag: get_str_bytes(&mut r)?,
-                members: get_handles(&mut r)?,
+                tag: get_str_bytes(r)?,
+                members: get_handles(r)?,
             },
             10 => Request::AchieveSync {
                 federation: r.long_str("federation")?,
@@ -472,7 +514,16 @@ impl Request {
                 switch: TimeSwitch::from_byte(r.u8("switch")?)
                     .ok_or(r.malformed("unknown time switch"))?,
             },
-            12 => Request::ListFederations,
+            _ => return Err(r.malformed("unknown request kind")),
+        })
+    }
+
+    fn get_keeping(kind: u8, r: &mut Reader<'_>) -> Result<Request, WireError> {
+        Ok(match kind {
+            7 => Request::NodeGone {
+                node: NodeId(r.u64("node")?),
+                how: super::event::get_departure(r)?,
+            },
             14 => {
                 let count = r.u16("node count")?;
                 let nodes = (0..count)
@@ -480,23 +531,32 @@ impl Request {
                     .collect::<Result<_, _>>()?;
                 Request::Vouch { nodes }
             }
-            13 => Request::Modules {
-                federation: r.long_str("federation")?,
-            },
             15 => Request::Events {
                 federation: r.long_str("federation")?,
                 epoch: r.u64("epoch")?,
                 after: r.u64("after")?,
             },
-            16 => Request::Reclaim(Box::new(Reclaim::decode(&mut r)?)),
-            17 => Request::ClassRights {
-                federation: r.long_str("federation")?,
-            },
+            16 => Request::Reclaim(Box::new(Reclaim::decode(r)?)),
             _ => return Err(r.malformed("unknown request kind")),
-        };
-        r.finish()?;
-        Ok(request)
+        })
     }
+}
+
+/// `Request::Create`'s modules: at most 65535, counted in two bytes (a longer list is cut there).
+fn put_create_modules(out: &mut BytesMut, list: &[String]) {
+    out.put_u16_le(list.len().min(u16::MAX as usize) as u16);
+    for text in list.iter().take(u16::MAX as usize) {
+        put_str(out, text);
+    }
+}
+
+fn get_create_modules(r: &mut Reader<'_>) -> Result<Vec<String>, WireError> {
+    let count = r.u16("module count")?;
+    let mut modules = Vec::new();
+    for _ in 0..count {
+        modules.push(r.long_str("module")?);
+    }
+    Ok(modules)
 }
 
 impl ErrorKind {
@@ -539,62 +599,59 @@ impl ErrorKind {
 impl Response {
     pub fn encode(&self) -> Bytes {
         let mut out = BytesMut::new();
+        out.put_u8(self.kind());
+        self.put_fields(&mut out);
+        out.freeze()
+    }
+
+    /// The byte that opens a response on the wire: `decode` dispatches on it.
+    fn kind(&self) -> u8 {
         match self {
-            Response::Created => out.put_u8(1),
-            Response::Destroyed => out.put_u8(2),
+            Response::Created => 1,
+            Response::Destroyed => 2,
+            Response::Joined { .. } => 3,
+            Response::Resigned => 4,
+            Response::NameReserved { .. } => 5,
+            Response::NameRefused { .. } => 6,
+            Response::Ack => 7,
+            Response::Federates(_) => 8,
+            Response::Error { .. } => 9,
+            Response::SyncRegistered { .. } => 10,
+            Response::SyncRefused { .. } => 11,
+            Response::Federations(_) => 12,
+            Response::Modules(_) => 13,
+            Response::Vouched { .. } => 14,
+            Response::Events(_) => 15,
+            Response::EventsTooOld { .. } => 16,
+            Response::Reclaimed { .. } => 17,
+            Response::ClassRights(_) => 18,
+        }
+    }
+
+    fn put_fields(&self, out: &mut BytesMut) {
+        match self {
+            Response::Created | Response::Destroyed | Response::Resigned | Response::Ack => {}
             Response::Joined { federate, snapshot } => {
-                out.put_u8(3);
                 out.put_u32_le(*federate);
-                snapshot.encode(&mut out);
+                snapshot.encode(out);
             }
-            Response::Resigned => out.put_u8(4),
-            Response::NameReserved { name } => {
-                out.put_u8(5);
-                put_str(&mut out, name);
-            }
-            Response::NameRefused { name } => {
-                out.put_u8(6);
-                put_str(&mut out, name);
-            }
-            Response::Ack => out.put_u8(7),
-            Response::Federates(list) => {
-                out.put_u8(8);
-                put_federates(&mut out, list);
-            }
+            Response::NameReserved { name } | Response::NameRefused { name } => put_str(out, name),
+            Response::Federates(list) => put_federates(out, list),
             Response::Error { kind, message } => {
-                out.put_u8(9);
                 out.put_u8(kind.to_byte());
-                put_str(&mut out, message);
+                put_str(out, message);
             }
-            Response::SyncRegistered { label } => {
-                out.put_u8(10);
-                put_str(&mut out, label);
-            }
+            Response::SyncRegistered { label } => put_str(out, label),
             Response::SyncRefused { label, reason } => {
-                out.put_u8(11);
-                put_str(&mut out, label);
+                put_str(out, label);
                 out.put_u8(match reason {
                     SyncFailure::LabelNotUnique => 1,
                     SyncFailure::MemberNotJoined => 2,
                 });
             }
-            Response::Federations(list) => {
-                out.put_u8(12);
-                out.put_u32_le(list.len() as u32);
-                for (name, time) in list {
-                    put_str(&mut out, name);
-                    put_str(&mut out, time);
-                }
-            }
-            Response::Modules(modules) => {
-                out.put_u8(13);
-                out.put_u32_le(modules.len() as u32);
-                for module in modules {
-                    put_str(&mut out, module);
-                }
-            }
+            Response::Federations(list) => put_federations(out, list),
+            Response::Modules(modules) => put_strs(out, modules),
             Response::Vouched { unknown } => {
-                out.put_u8(14);
                 out.put_u32_le(unknown.len() as u32);
                 for node in unknown {
                     out.put_u64_le(node.0);
@@ -602,33 +659,20 @@ impl Response {
             }
             // The registry's log bounds what goes in here (`EVENT_LOG_BYTES`), so the answer
             // fits a frame.
-            Response::Events(events) => {
-                out.put_u8(15);
-                out.put_u32_le(events.len() as u32);
-                for event in events {
-                    out.put_u32_le(event.len() as u32);
-                    out.put_slice(event);
-                }
-            }
-            Response::EventsTooOld { replayable_after } => {
-                out.put_u8(16);
-                out.put_u64_le(*replayable_after);
-            }
+            Response::Events(events) => put_events(out, events),
+            Response::EventsTooOld { replayable_after } => out.put_u64_le(*replayable_after),
             Response::Reclaimed {
                 snapshot,
                 names_lost,
             } => {
-                out.put_u8(17);
-                snapshot.encode(&mut out);
-                put_strs(&mut out, names_lost);
+                snapshot.encode(out);
+                put_strs(out, names_lost);
             }
             Response::ClassRights(rights) => {
-                out.put_u8(18);
-                put_grant(&mut out, rights.publish.as_ref());
-                put_grant(&mut out, rights.subscribe.as_ref());
+                put_grant(out, rights.publish.as_ref());
+                put_grant(out, rights.subscribe.as_ref());
             }
         }
-        out.freeze()
     }
 
     pub fn decode(body: &[u8]) -> Result<Response, WireError> {
@@ -672,31 +716,9 @@ impl Response {
                     .collect::<Result<_, _>>()?;
                 Response::Vouched { unknown }
             }
-            12 => {
-                let count = checked_count(&mut r, 4)?;
-                let mut list = Vec::with_capacity(count);
-                for _ in 0..count {
-                    list.push((r.long_str("name")?, r.long_str("time")?));
-                }
-                Response::Federations(list)
-            }
-            13 => {
-                let count = checked_count(&mut r, 2)?;
-                let mut modules = Vec::with_capacity(count);
-                for _ in 0..count {
-                    modules.push(r.long_str("module")?);
-                }
-                Response::Modules(modules)
-            }
-            15 => {
-                let count = checked_count(&mut r, 4)?;
-                let mut events = Vec::with_capacity(count);
-                for _ in 0..count {
-                    let len = r.u32("event length")? as usize;
-                    events.push(Bytes::copy_from_slice(r.bytes(len, "event")?));
-                }
-                Response::Events(events)
-            }
+            12 => Response::Federations(get_federations(&mut r)?),
+            13 => Response::Modules(get_modules(&mut r)?),
+            15 => Response::Events(get_events(&mut r)?),
             16 => Response::EventsTooOld {
                 replayable_after: r.u64("replayable after")?,
             },
@@ -713,6 +735,53 @@ impl Response {
         r.finish()?;
         Ok(response)
     }
+}
+
+/// (name, time representation) of each federation.
+fn put_federations(out: &mut BytesMut, list: &[(String, String)]) {
+    out.put_u32_le(list.len() as u32);
+    for (name, time) in list {
+        put_str(out, name);
+        put_str(out, time);
+    }
+}
+
+fn get_federations(r: &mut Reader<'_>) -> Result<Vec<(String, String)>, WireError> {
+    let count = checked_count(r, 4)?;
+    let mut list = Vec::with_capacity(count);
+    for _ in 0..count {
+        list.push((r.long_str("name")?, r.long_str("time")?));
+    }
+    Ok(list)
+}
+
+/// Written as `put_strs`; read apart from `get_strs` only so errors name a module.
+fn get_modules(r: &mut Reader<'_>) -> Result<Vec<String>, WireError> {
+    let count = checked_count(r, 2)?;
+    let mut modules = Vec::with_capacity(count);
+    for _ in 0..count {
+        modules.push(r.long_str("module")?);
+    }
+    Ok(modules)
+}
+
+/// Encoded events, each counted in four bytes.
+fn put_events(out: &mut BytesMut, events: &[Bytes]) {
+    out.put_u32_le(events.len() as u32);
+    for event in events {
+        out.put_u32_le(event.len() as u32);
+        out.put_slice(event);
+    }
+}
+
+fn get_events(r: &mut Reader<'_>) -> Result<Vec<Bytes>, WireError> {
+    let count = checked_count(r, 4)?;
+    let mut events = Vec::with_capacity(count);
+    for _ in 0..count {
+        let len = r.u32("event length")? as usize;
+        events.push(Bytes::copy_from_slice(r.bytes(len, "event")?));
+    }
+    Ok(events)
 }
 
 fn put_federates(out: &mut BytesMut, list: &[(u32, String, String)]) {
