@@ -224,6 +224,15 @@ void releaseNames(std::wstring const& designator) {
   p.a->releaseMultipleObjectInstanceName(names);
   p.b->reserveMultipleObjectInstanceName(names);
   CHECK(p.until([&] { return p.fb.reserved == 2; }));
+  // All or none when reserving too: "Free" (first in the set) is reserved before "X" is
+  // refused, and given back, so another federate can reserve it.
+  std::set<std::wstring> partly;
+  partly.insert(L"Free");
+  partly.insert(L"X");
+  p.a->reserveMultipleObjectInstanceName(partly);
+  CHECK(p.until([&] { return p.fa.refused == 1; }));
+  p.b->reserveObjectInstanceName(L"Free");
+  CHECK(p.until([&] { return p.fb.reserved == 3; }));
 }
 
 // Both advance to `time` and are granted it.
