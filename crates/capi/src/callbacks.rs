@@ -3,7 +3,7 @@
 //! taken under the session lock and delivered after the lock is released, so user code may
 //! call services from inside it.
 
-use crate::deliver::{deliver_federate, deliver_values};
+use crate::deliver::deliver_federate;
 use crate::ffi::{entry, put};
 use crate::session::{time, Held};
 use crate::status::*;
@@ -97,8 +97,9 @@ fn take(
 /// only if ready now. A connectionLost is the last (the session disconnected after it).
 fn fill(held: &mut Held, wait: Duration, batch: usize) -> Result<(), Failure> {
     let mut wait = wait;
+    // Taken before the loop: a connectionLost, the last, disconnects the session.
+    let representation = time(&held.session);
     while held.stash.len() < batch {
-        let representation = time(&held.session);
         let Some(callback) = held.session.evoke_callback(wait)? else {
             break;
         };
@@ -295,17 +296,7 @@ fn table(shared: &Shared) -> TrellisCallbacks {
 fn deliver(table: &TrellisCallbacks, next: Next) -> Done {
     IN_CALLBACK.with(|c| c.set(true));
     let (callback, representation) = next;
-    let done = match callback {
-        values
-        @ (Callback::ReflectAttributeValues { .. } | Callback::ReceiveInteraction { .. }) => {
-            deliver_values(table, &values, representation);
-            Some(values)
-        }
-        other => {
-            deliver_federate(table, other, representation);
-            None
-        }
-    };
+    let done = deliver_federate(table, callback, representation);
     IN_CALLBACK.with(|c| c.set(false));
     done
 }

@@ -187,11 +187,13 @@ pub extern "C" fn trellis_callback_retraction_handle() -> u64 {
     CURRENT_RETRACTION.with(Cell::get)
 }
 
+/// Deliver `callback`. A reflect or an interaction comes back, to be handed back to the
+/// federate (its list of values serves a later message).
 pub(crate) fn deliver_federate(
     table: &TrellisCallbacks,
     callback: Callback,
     representation: TimeRepresentation,
-) {
+) -> Option<Callback> {
     let time = |t: LogicalTime| TrellisTime::from_logical(t, representation);
     let _current = CurrentRetraction::set(callback.retraction());
     match callback {
@@ -209,7 +211,8 @@ pub(crate) fn deliver_federate(
         }
         values
         @ (Callback::ReflectAttributeValues { .. } | Callback::ReceiveInteraction { .. }) => {
-            deliver_values(table, &values, representation)
+            deliver_values(table, &values, representation);
+            return Some(values);
         }
         Callback::RemoveObjectInstance {
             object,
@@ -344,11 +347,12 @@ pub(crate) fn deliver_federate(
         | Callback::ReportInteractionTransportationType { .. }
         | Callback::ReportFederationExecutions { .. }) => deliver_answer(table, answer),
     }
+    None
 }
 
-/// Reflects and interactions, delivered from the callback by reference: the caller hands
-/// it back to the federate afterwards (its list of values serves a later message).
-pub(crate) fn deliver_values(
+/// Reflects and interactions, delivered from the callback by reference, so that it can be
+/// handed back to the federate afterwards.
+fn deliver_values(
     table: &TrellisCallbacks,
     callback: &Callback,
     representation: TimeRepresentation,
