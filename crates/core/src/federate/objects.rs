@@ -31,11 +31,12 @@ impl Federate {
     /// The registry's answer to reserveObjectInstanceName: the name is this federate's
     /// (`reserved`) or another's; the answer is queued as the standard's callback.
     pub fn name_reservation_answered(&mut self, name: &str, reserved: bool) {
-        let name = name.to_owned();
         let answer = if reserved {
-            self.reserved_names.insert(name.clone());
+            self.name_reserved(name);
+            let name = name.to_owned();
             Callback::ObjectInstanceNameReservationSucceeded { name }
         } else {
+            let name = name.to_owned();
             Callback::ObjectInstanceNameReservationFailed { name }
         };
         self.callbacks.push_back(answer);
@@ -46,7 +47,9 @@ impl Federate {
     /// had reserved before one was refused).
     pub fn names_reservation_answered(&mut self, names: Vec<String>, reserved: bool) {
         let answer = if reserved {
-            self.reserved_names.extend(names.iter().cloned());
+            for name in &names {
+                self.name_reserved(name);
+            }
             Callback::MultipleObjectInstanceNameReservationSucceeded { names }
         } else {
             Callback::MultipleObjectInstanceNameReservationFailed { names }

@@ -64,16 +64,20 @@ impl Session {
     }
 
     pub fn is_joined(&self) -> bool {
-        self.bound.as_ref().is_some_and(|b| b.federate().is_ok())
+        self.joined_federation().is_some()
+    }
+
+    /// The federation this federate is joined to, if it is.
+    fn joined_federation(&self) -> Option<&str> {
+        let bound = self.bound.as_ref()?;
+        bound.federate().ok().map(|_| bound.federation())
     }
 
     /// disconnect (§4.3): FederateIsExecutionMember while joined.
     pub fn disconnect(&mut self) -> Result<(), RtiError> {
         self.settings()?;
-        if let Some(joined) = self.bound.as_ref().filter(|b| b.federate().is_ok()) {
-            return Err(RtiError::FederateIsExecutionMember(
-                joined.federation().to_owned(),
-            ));
+        if let Some(federation) = self.joined_federation() {
+            return Err(RtiError::FederateIsExecutionMember(federation.to_owned()));
         }
         self.drop_connection();
         Ok(())
@@ -208,9 +212,9 @@ impl Session {
         federation: &str,
         additional_modules: &[S],
     ) -> Result<u32, RtiError> {
-        if let Some(joined) = self.bound.as_ref().filter(|b| b.federate().is_ok()) {
+        if let Some(federation) = self.joined_federation() {
             return Err(RtiError::FederateAlreadyExecutionMember(
-                joined.federation().to_owned(),
+                federation.to_owned(),
             ));
         }
         let name = federate_name.map_or_else(generated_name, str::to_owned);
