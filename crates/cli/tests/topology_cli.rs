@@ -174,39 +174,28 @@ fn plan_writes_process_configurations_and_launch_scripts() {
     }
     let slurm = std::fs::read_to_string(dir.path("slurm").join("launch.sbatch")).unwrap();
     assert!(slurm.contains("--nodelist=localhost,other"), "{slurm}");
-    // The old form is refused, saying how to write it now.
-    std::fs::write(
-        &hosts,
-        "default = \"localhost\"\n[nodes]\n\"root.2\" = \"other\"\n",
-    )
-    .unwrap();
-    let out = trellis(&[
-        "plan",
-        tree.to_str().unwrap(),
-        "--hosts",
-        hosts.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    // The hosts files `plan` refuses, and what it says: the old form, saying how to write
+    // it now; a router the topology lacks, placed by a typo, named.
+    let refused = |text: &str| {
+        std::fs::write(&hosts, text).unwrap();
+        let out = trellis(&[
+            "plan",
+            tree.to_str().unwrap(),
+            "--hosts",
+            hosts.to_str().unwrap(),
+        ]);
+        assert!(!out.status.success(), "taken: {text}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let old = refused("default = \"localhost\"\n[nodes]\n\"root.2\" = \"other\"\n");
     assert!(
-        stderr.contains("old form") && stderr.contains("[[host]]"),
-        "{stderr}"
+        old.contains("old form") && old.contains("[[host]]"),
+        "{old}"
     );
-    // A router the topology lacks, placed by a typo, is named.
-    std::fs::write(
-        &hosts,
+    let typo = refused(
         "[[host]]\nname = \"here\"\naddress = \"localhost\"\nstart = \"local\"\nrouters = [\"rot.2\"]\n",
-    )
-    .unwrap();
-    let out = trellis(&[
-        "plan",
-        tree.to_str().unwrap(),
-        "--hosts",
-        hosts.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "a router placed by a typo was taken");
-    assert!(stderr.contains("rot.2"), "{stderr}");
+    );
+    assert!(typo.contains("rot.2"), "{typo}");
 }
 
 /// Two federates at the given attachment points exchange an update through the routers.
