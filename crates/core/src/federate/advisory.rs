@@ -78,6 +78,11 @@ impl Federate {
         }
     }
 
+    /// Whether the network, as last reported, wants id `id` from this node.
+    pub(super) fn network_wants(&self, id: u32) -> bool {
+        self.advisories.network_interest.contains(id)
+    }
+
     pub fn advisory_switches(&self) -> AdvisorySwitches {
         self.advisories.switches
     }

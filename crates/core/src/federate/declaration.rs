@@ -33,6 +33,15 @@ impl Passive {
             self.interactions.insert(class);
         }
     }
+
+    /// Whether the latest subscription to an object class was passive.
+    pub(super) fn object_is_passive(&self, class: ObjectClassHandle) -> bool {
+        self.objects.contains(&class)
+    }
+
+    pub(super) fn interaction_is_passive(&self, class: InteractionClassHandle) -> bool {
+        self.interactions.contains(&class)
+    }
 }
 
 impl Federate {
@@ -303,6 +312,7 @@ impl Federate {
         for &class in self.published_objects.keys() {
             ids.insert(self.layouts.object_id(class, REQUEST_CELL));
         }
+        self.mom_interest(&mut ids);
         if ids != self.interest {
             self.interest = ids.clone();
             self.actions.push_back(Action::SetInterest(ids));

@@ -385,6 +385,7 @@ impl Federate {
             }
             FederationEvent::FederateLeft { federate, how } => {
                 self.view.federates.remove(&federate);
+                self.mom_federate_left(federate);
                 self.time.on_federate_left(federate, how.died());
                 if self.departures.left(federate, how) {
                     self.federate_gone(federate);

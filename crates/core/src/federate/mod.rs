@@ -40,6 +40,7 @@ mod keep_latest;
 pub mod layout;
 pub mod logical_time;
 pub mod message;
+pub mod mom;
 mod objects;
 pub mod ownership;
 mod preferences;
@@ -63,6 +64,7 @@ pub use federation::{MAX_DEFERRED_ASKS, MAX_EARLY_EVENTS};
 pub use instance_name::InstanceName;
 pub use logical_time::{Interval, LogicalTime, TimeRepresentation};
 pub use message::ObjectId;
+pub use mom::{federate_object, MomIdentity, FEDERATION_OBJECT};
 pub use ownership::{OwnershipCallback, ResignAction};
 pub use reclaim::MAX_RECLAIMED_NAMES;
 pub use region::{Range, Region};
@@ -238,6 +240,9 @@ pub struct Federate {
     /// Lists of values of reflects and interactions the application handed back
     /// ([`Federate::recycle_callback`]), emptied: a message received decodes into one.
     spare_values: Vec<Vec<(u32, Bytes)>>,
+    /// The Management Object Model's part of this federate (`mom`); `None` only for a
+    /// model without the standard MIM's manager classes.
+    mom: Option<mom::Mom>,
 }
 
 /// At most this many emptied value lists wait to be reused.
@@ -250,6 +255,7 @@ impl Federate {
         let layouts = Layouts::new(&model, bins).ok_or(FederateError::TooManyClasses(classes))?;
         let privilege_to_delete = ownership::privilege_to_delete_of(&model);
         Ok(Federate {
+            mom: mom::Mom::new(&model),
             fingerprint: Federate::fingerprint(&model, bins),
             bins,
             class_attributes: Federate::class_attributes_of(&model, privilege_to_delete),

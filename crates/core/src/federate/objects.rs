@@ -186,6 +186,8 @@ impl Federate {
             attributes: &[],
         };
         self.send(ids, TransportClass::Reliable, class.0, 0, &[], outgoing);
+        // The network does not loop the request back: this federate's own MOM answers.
+        self.mom_on_request(class, None, &[], 0);
     }
 
     /// Send new values of owned attributes. Reliable and best-effort attributes travel
@@ -420,6 +422,9 @@ impl Federate {
             },
         );
         self.stats.interactions_sent += 1;
+        // A control interaction naming this federate itself is answered here: the network
+        // does not loop it back.
+        self.mom_on_sent_interaction(class, parameters);
         Ok(())
     }
 
@@ -471,6 +476,7 @@ impl Federate {
             attributes: &attributes,
         };
         self.send(ids, TransportClass::Reliable, class.0, 0, tag, outgoing);
+        self.mom_on_request(class, object, &attributes, 0);
     }
 }
 

@@ -355,6 +355,7 @@ impl Federate {
             self.stats.malformed += 1;
             return;
         };
+        self.mom_on_interaction(class, &values);
         let Some(known) = self
             .model
             .interaction_ancestry(class)
@@ -404,6 +405,7 @@ impl Federate {
             self.stats.malformed += 1;
             return;
         };
+        self.mom_on_request(requested, object, &attributes, 0);
         let targets: Vec<(ObjectId, ObjectClassHandle)> = match object {
             Some(object) => (self.instances.get(object))
                 .filter(|o| o.kept)

@@ -554,6 +554,7 @@ mod class_rights;
 mod declaration;
 mod instance_names;
 mod local_delete;
+mod mom;
 mod rediscovery;
 mod regions;
 mod retraction;

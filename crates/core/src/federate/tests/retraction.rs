@@ -7,16 +7,17 @@ use crate::router::RouterConfig;
 use crate::wire::NodeId;
 
 /// Federates on sim nodes under one router that hosts the registry; time switches work.
-struct Timed {
+/// The MOM's tests (`mom.rs`) use it too.
+pub(super) struct Timed {
     sim: Sim,
     nodes: Vec<NodeIndex>,
-    feds: Vec<Federate>,
+    pub(super) feds: Vec<Federate>,
     radio: InteractionClassHandle,
     text: ParameterHandle,
 }
 
 impl Timed {
-    fn new(count: usize) -> Timed {
+    pub(super) fn new(count: usize) -> Timed {
         let mut sim = Sim::new(17, SimConfig::default());
         let mut config = RouterConfig::new("root", NodeId(1000));
         config.hosts_registry = true;
@@ -66,7 +67,7 @@ impl Timed {
         world
     }
 
-    fn ask(&mut self, i: usize, request: &Request) -> Response {
+    pub(super) fn ask(&mut self, i: usize, request: &Request) -> Response {
         let now = self.sim.now();
         let id = self.sim.nodes[self.nodes[i]].router.manage(now, request);
         self.sim.run_until_quiet(Duration::from_secs(30)).unwrap();
@@ -78,7 +79,7 @@ impl Timed {
     }
 
     /// Carry actions, registry answers and messages until nothing moves.
-    fn pump(&mut self) {
+    pub(super) fn pump(&mut self) {
         for _ in 0..50 {
             let mut moved = false;
             for i in 0..self.feds.len() {
@@ -108,6 +109,8 @@ impl Timed {
             }
             self.sim.run_until_quiet(Duration::from_secs(30)).unwrap();
             for i in 0..self.feds.len() {
+                let node = &self.sim.nodes[self.nodes[i]];
+                self.feds[i].set_network_interest(&node.router.network_interest());
                 let received = std::mem::take(&mut self.sim.nodes[self.nodes[i]].received);
                 moved |= !received.is_empty();
                 for r in received {
@@ -121,12 +124,12 @@ impl Timed {
         panic!("the federation did not settle");
     }
 
-    fn callbacks(&mut self, i: usize) -> Vec<Callback> {
+    pub(super) fn callbacks(&mut self, i: usize) -> Vec<Callback> {
         std::iter::from_fn(|| self.feds[i].poll_callback()).collect()
     }
 
     /// Switch regulation (lookahead 1) or constraint on for federate `i`, and wait for it.
-    fn enable(&mut self, i: usize, regulating: bool) {
+    pub(super) fn enable(&mut self, i: usize, regulating: bool) {
         if regulating {
             self.feds[i]
                 .enable_time_regulation(Interval::Integer(1))

@@ -337,6 +337,11 @@ impl TimeManager {
         self.constraint == Switch::On
     }
 
+    /// Time-stamp-order messages held for release (the MOM's HLATSOlength).
+    pub fn held_time_stamped(&self) -> usize {
+        self.held.len()
+    }
+
     pub fn is_advancing(&self) -> bool {
         self.advance.is_some()
     }

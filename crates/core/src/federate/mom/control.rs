@@ -1,0 +1,259 @@
+//! The `HLAmanager.HLAfederate` interactions a federate's MOM answers when they name it
+//! (their HLAfederate parameter): `HLAadjust` (HLAsetTiming, HLAsetSwitches) and
+//! `HLArequest` (publications, subscriptions) with the matching `HLAreport`. Other
+//! subclasses are delivered to subscribers as any interaction, and not acted on here.
+
+use super::{encode, report_period_micros, Federate};
+use crate::fom::{InteractionClassHandle, ParameterHandle};
+use bytes::Bytes;
+
+/// What a control interaction asks of the MOM it names.
+enum Control {
+    SetTiming,
+    SetSwitches,
+    RequestPublications,
+    RequestSubscriptions,
+}
+
+impl Control {
+    fn of(qualified_name: &str) -> Option<Control> {
+        let name = qualified_name.strip_prefix("HLAinteractionRoot.HLAmanager.HLAfederate.")?;
+        Some(match name {
+            "HLAadjust.HLAsetTiming" => Control::SetTiming,
+            "HLAadjust.HLAsetSwitches" => Control::SetSwitches,
+            "HLArequest.HLArequestPublications" => Control::RequestPublications,
+            "HLArequest.HLArequestSubscriptions" => Control::RequestSubscriptions,
+            _ => return None,
+        })
+    }
+}
+
+impl Federate {
+    /// An interaction of `class` arrived (or was sent here): if it is a control interaction
+    /// naming this federate, act on it. Malformed ones are counted and ignored.
+    pub(in crate::federate) fn mom_on_interaction(
+        &mut self,
+        class: InteractionClassHandle,
+        values: &[(u32, Bytes)],
+    ) {
+        let Some(mom) = &self.mom else { return };
+        if !self
+            .model
+            .is_interaction_subclass(class, mom.handles.manager_federate)
+        {
+            return;
+        }
+        let parameter = |name: &str| {
+            let handle = self.model.find_parameter(class, name)?;
+            values
+                .iter()
+                .find(|(p, _)| *p == handle.0)
+                .map(|(_, v)| v.as_ref())
+        };
+        let federate = mom.handles.federate_parameter.0;
+        let addressed =
+            (values.iter().find(|(p, _)| *p == federate)).and_then(|(_, v)| encode::read_handle(v));
+        if addressed != Some(u64::from(self.handle)) {
+            return;
+        }
+        let Some(control) = Control::of(&self.model.interaction_class(class).qualified_name) else {
+            return;
+        };
+        let applied = match control {
+            Control::SetTiming => {
+                let seconds = parameter("HLAreportPeriod").and_then(encode::read_int32);
+                seconds
+                    .and_then(report_period_micros)
+                    .map(|p| self.set_report_period(p))
+            }
+            Control::SetSwitches => {
+                let regions =
+                    parameter("HLAconveyRegionDesignatorSets").and_then(encode::read_int32);
+                let producer = parameter("HLAconveyProducingFederate").and_then(encode::read_int32);
+                self.set_mom_switches(regions, producer)
+            }
+            Control::RequestPublications => {
+                self.report_publications(0);
+                Some(())
+            }
+            Control::RequestSubscriptions => {
+                self.report_subscriptions(0);
+                Some(())
+            }
+        };
+        if applied.is_none() {
+            self.stats.malformed += 1;
+        }
+    }
+
+    /// [`Federate::mom_on_interaction`] for one this federate sent: the network does not
+    /// loop it back, and a tool may ask its own MOM.
+    pub(in crate::federate) fn mom_on_sent_interaction<V: AsRef<[u8]>>(
+        &mut self,
+        class: InteractionClassHandle,
+        parameters: &[(ParameterHandle, V)],
+    ) {
+        let is_control = (self.mom.as_ref()).is_some_and(|m| {
+            self.model
+                .is_interaction_subclass(class, m.handles.manager_federate)
+        });
+        if is_control {
+            let values: Vec<(u32, Bytes)> = (parameters.iter())
+                .map(|(p, v)| (p.0, Bytes::copy_from_slice(v.as_ref())))
+                .collect();
+            self.mom_on_interaction(class, &values);
+        }
+    }
+
+    /// HLAsetTiming: the first periodic update is due at once (the host's next
+    /// `handle_mom_timeout`), the next ones every `period`.
+    fn set_report_period(&mut self, period: u64) {
+        if let Some(mom) = &mut self.mom {
+            mom.report_period = period;
+            mom.next_report = (period > 0).then_some(0);
+        }
+    }
+
+    /// HLAsetSwitches: each switch is HLAswitch (1 Enabled, 0 Disabled); a missing one is
+    /// left as it is.
+    fn set_mom_switches(&mut self, regions: Option<i32>, producer: Option<i32>) -> Option<()> {
+        let mom = self.mom.as_mut()?;
+        let valid = |v: Option<i32>| v.is_none_or(|v| v == 0 || v == 1);
+        if !valid(regions) || !valid(producer) {
+            return None;
+        }
+        if let Some(v) = regions {
+            mom.convey_regions = v == 1;
+        }
+        if let Some(v) = producer {
+            mom.convey_producer = v == 1;
+        }
+        Some(())
+    }
+
+    /// The report class `name` (below HLAmanager.HLAfederate.HLAreport) and the handles of
+    /// its `parameters`, inherited ones included; `None` if the MIM lacks one.
+    fn report_class<const N: usize>(
+        &self,
+        name: &str,
+        parameters: [&str; N],
+    ) -> Option<(InteractionClassHandle, [u32; N])> {
+        let qualified = format!("HLAmanager.HLAfederate.HLAreport.{name}");
+        let class = self.model.find_interaction_class(&qualified)?;
+        let mut handles = [0; N];
+        for (handle, name) in handles.iter_mut().zip(parameters) {
+            *handle = self.model.find_parameter(class, name)?.0;
+        }
+        Some((class, handles))
+    }
+
+    /// HLAreportObjectClassPublication, one per published class (one with no class when
+    /// none: the standard's "NULL response"), then HLAreportInteractionPublication.
+    fn report_publications(&mut self, time: u64) {
+        let me = encode::handle(u64::from(self.handle));
+        let parameters = [
+            "HLAfederate",
+            "HLAnumberOfClasses",
+            "HLAobjectClass",
+            "HLAattributeList",
+        ];
+        if let Some((class, [federate, number, object_class, list])) =
+            self.report_class("HLAreportObjectClassPublication", parameters)
+        {
+            let published: Vec<(u64, Vec<u64>)> = (self.published_objects.iter())
+                .filter(|(_, attributes)| !attributes.is_empty())
+                .map(|(c, attributes)| {
+                    (
+                        u64::from(c.0),
+                        attributes.iter().map(|a| u64::from(a.0)).collect(),
+                    )
+                })
+                .collect();
+            let count = encode::count(published.len() as u64);
+            if published.is_empty() {
+                self.mom_interaction(
+                    class,
+                    &[(federate, me.clone()), (number, count.clone())],
+                    time,
+                );
+            }
+            for (c, attributes) in published {
+                let values = [
+                    (federate, me.clone()),
+                    (number, count.clone()),
+                    (object_class, encode::handle(c)),
+                    (list, encode::handle_list(attributes)),
+                ];
+                self.mom_interaction(class, &values, time);
+            }
+        }
+        let parameters = ["HLAfederate", "HLAinteractionClassList"];
+        if let Some((class, [federate, list])) =
+            self.report_class("HLAreportInteractionPublication", parameters)
+        {
+            let classes = self.published_interactions.iter().map(|c| u64::from(c.0));
+            let values = [(federate, me), (list, encode::handle_list(classes))];
+            self.mom_interaction(class, &values, time);
+        }
+    }
+
+    /// HLAreportObjectClassSubscription, one per subscribed class (a NULL response when
+    /// none), then HLAreportInteractionSubscription.
+    fn report_subscriptions(&mut self, time: u64) {
+        let me = encode::handle(u64::from(self.handle));
+        let parameters = [
+            "HLAfederate",
+            "HLAnumberOfClasses",
+            "HLAobjectClass",
+            "HLAactive",
+            "HLAmaxUpdateRate",
+            "HLAattributeList",
+        ];
+        if let Some((class, [federate, number, object_class, active, rate, list])) =
+            self.report_class("HLAreportObjectClassSubscription", parameters)
+        {
+            let subscribed: Vec<(u64, bool, String, Vec<u64>)> = (self.object_subscriptions.iter())
+                .map(|(c, s)| {
+                    let rate = self
+                        .object_class_update_rate(*c)
+                        .map_or(String::new(), |(n, _)| n.to_owned());
+                    let attributes = s.attributes.iter().map(|a| u64::from(a.0)).collect();
+                    (
+                        u64::from(c.0),
+                        !self.passive.object_is_passive(*c),
+                        rate,
+                        attributes,
+                    )
+                })
+                .collect();
+            let count = encode::count(subscribed.len() as u64);
+            if subscribed.is_empty() {
+                self.mom_interaction(
+                    class,
+                    &[(federate, me.clone()), (number, count.clone())],
+                    time,
+                );
+            }
+            for (c, is_active, rate_name, attributes) in subscribed {
+                let values = [
+                    (federate, me.clone()),
+                    (number, count.clone()),
+                    (object_class, encode::handle(c)),
+                    (active, encode::boolean(is_active)),
+                    (rate, encode::unicode_string(&rate_name)),
+                    (list, encode::handle_list(attributes)),
+                ];
+                self.mom_interaction(class, &values, time);
+            }
+        }
+        let parameters = ["HLAfederate", "HLAinteractionClassList"];
+        if let Some((class, [federate, list])) =
+            self.report_class("HLAreportInteractionSubscription", parameters)
+        {
+            let classes = (self.interaction_subscriptions.keys())
+                .map(|c| (u64::from(c.0), !self.passive.interaction_is_passive(*c)));
+            let values = [(federate, me), (list, encode::handle_boolean_list(classes))];
+            self.mom_interaction(class, &values, time);
+        }
+    }
+}

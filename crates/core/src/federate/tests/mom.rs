@@ -1,0 +1,262 @@
+//! The Management Object Model (IEEE 1516.1-2010 §11) over a simulated network with a
+//! registry: every federate's local RTI component speaks for its own `HLAfederate`
+//! instance, the lowest handle for the `HLAfederation` instance.
+
+use super::retraction::Timed;
+use super::*;
+use crate::federate::mom::{federate_object, FEDERATION_OBJECT};
+use crate::registry::Request;
+
+const FEDERATE_CLASS: &str = "HLAmanager.HLAfederate";
+
+/// `fed` subscribes to `class` with the named attributes.
+fn subscribe(fed: &mut Federate, class: &str, attributes: &[&str]) -> Vec<AttributeHandle> {
+    let class = fed.object_class(class).unwrap();
+    let attributes: Vec<_> = attributes
+        .iter()
+        .map(|a| fed.attribute(class, a).unwrap())
+        .collect();
+    fed.subscribe_object_class_attributes(class, &attributes, &[])
+        .unwrap();
+    attributes
+}
+
+fn discovered(callbacks: &[Callback]) -> BTreeSet<ObjectId> {
+    callbacks
+        .iter()
+        .filter_map(|c| match c {
+            Callback::DiscoverObjectInstance { object, .. } => Some(*object),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The latest value of `attribute` reflected for each instance.
+fn reflected(callbacks: &[Callback], attribute: AttributeHandle) -> BTreeMap<ObjectId, Bytes> {
+    let mut latest = BTreeMap::new();
+    for callback in callbacks {
+        if let Callback::ReflectAttributeValues { object, values, .. } = callback {
+            for (a, v) in values {
+                if *a == attribute {
+                    latest.insert(*object, v.clone());
+                }
+            }
+        }
+    }
+    latest
+}
+
+fn unicode(text: &str) -> Vec<u8> {
+    let mut out = (text.encode_utf16().count() as u32).to_be_bytes().to_vec();
+    for unit in text.encode_utf16() {
+        out.extend_from_slice(&unit.to_be_bytes());
+    }
+    out
+}
+
+fn handle_value(handle: u32) -> Vec<u8> {
+    let mut out = 8u32.to_be_bytes().to_vec();
+    out.extend_from_slice(&u64::from(handle).to_be_bytes());
+    out
+}
+
+#[test]
+fn a_subscriber_discovers_every_federates_instance_its_own_included_and_reads_its_time_state() {
+    let mut w = Timed::new(3);
+    let handles: Vec<u32> = w.feds.iter().map(Federate::handle).collect();
+    let attributes = subscribe(
+        &mut w.feds[0],
+        FEDERATE_CLASS,
+        &["HLAfederateName", "HLAfederateHandle", "HLAtimeRegulating"],
+    );
+    w.pump();
+    let expected: BTreeSet<ObjectId> = handles.iter().map(|&h| federate_object(h)).collect();
+    assert_eq!(discovered(&w.callbacks(0)), expected);
+    w.enable(1, true);
+    let class = w.feds[0].object_class(FEDERATE_CLASS).unwrap();
+    w.feds[0]
+        .request_class_attribute_value_update(class, &attributes, b"")
+        .unwrap();
+    w.pump();
+    let callbacks = w.callbacks(0);
+    let names = reflected(&callbacks, attributes[0]);
+    let ids = reflected(&callbacks, attributes[1]);
+    let regulating = reflected(&callbacks, attributes[2]);
+    for (i, &h) in handles.iter().enumerate() {
+        let object = federate_object(h);
+        assert_eq!(names[&object], unicode(&format!("f{i}")), "federate {h}'s name");
+        assert_eq!(ids[&object], handle_value(h));
+        let expected = i32::from(i == 1).to_be_bytes();
+        assert_eq!(regulating[&object], expected[..], "federate {h} regulating");
+    }
+}
+
+#[test]
+fn the_federation_instance_comes_from_one_federate_and_lists_the_members() {
+    let mut w = Timed::new(3);
+    let attributes = subscribe(
+        &mut w.feds[2],
+        "HLAmanager.HLAfederation",
+        &["HLAfederatesInFederation", "HLAfederationName"],
+    );
+    w.pump();
+    let callbacks = w.callbacks(2);
+    let discoveries = callbacks
+        .iter()
+        .filter(|c| matches!(c, Callback::DiscoverObjectInstance { object, .. } if *object == FEDERATION_OBJECT))
+        .count();
+    assert_eq!(discoveries, 1, "one federation instance, discovered once");
+    let class = w.feds[2].object_class("HLAmanager.HLAfederation").unwrap();
+    w.feds[2]
+        .request_object_attribute_value_update(FEDERATION_OBJECT, &attributes, b"")
+        .unwrap();
+    w.pump();
+    let callbacks = w.callbacks(2);
+    let reflects: Vec<u32> = callbacks
+        .iter()
+        .filter_map(|c| match c {
+            Callback::ReflectAttributeValues { object, sender, .. } if *object == FEDERATION_OBJECT => Some(*sender),
+            _ => None,
+        })
+        .collect();
+    let lowest = w.feds.iter().map(Federate::handle).min().unwrap();
+    assert_eq!(reflects, vec![lowest], "only the lowest handle answers");
+    let members = &reflected(&callbacks, attributes[0])[&FEDERATION_OBJECT];
+    let mut expected = 3u32.to_be_bytes().to_vec();
+    for fed in &w.feds {
+        expected.extend(handle_value(fed.handle()));
+    }
+    assert_eq!(members[..], expected[..]);
+    assert_eq!(reflected(&callbacks, attributes[1])[&FEDERATION_OBJECT], unicode(FED));
+    let _ = class;
+}
+
+#[test]
+fn a_federate_that_leaves_is_removed_from_every_view() {
+    let mut w = Timed::new(3);
+    subscribe(&mut w.feds[0], FEDERATE_CLASS, &["HLAfederateName"]);
+    w.pump();
+    w.callbacks(0);
+    let leaving = w.feds[2].handle();
+    let resign = Request::Resign {
+        federation: FED.into(),
+        federate: leaving,
+    };
+    w.ask(2, &resign);
+    w.pump();
+    let removed: Vec<ObjectId> = w
+        .callbacks(0)
+        .into_iter()
+        .filter_map(|c| match c {
+            Callback::RemoveObjectInstance { object, .. } => Some(object),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(removed, vec![federate_object(leaving)]);
+}
+
+/// HLAmanager.HLAfederate.HLAadjust.HLAsetTiming addressed to federate `target`.
+fn set_timing(fed: &mut Federate, target: u32, seconds: i32) {
+    let class = fed
+        .interaction_class("HLAmanager.HLAfederate.HLAadjust.HLAsetTiming")
+        .unwrap();
+    let federate = fed.parameter(class, "HLAfederate").unwrap();
+    let period = fed.parameter(class, "HLAreportPeriod").unwrap();
+    fed.publish_interaction_class(class).unwrap();
+    let values = [
+        (federate, handle_value(target)),
+        (period, seconds.to_be_bytes().to_vec()),
+    ];
+    fed.send_interaction(class, &values, b"", 0, None, None)
+        .unwrap();
+}
+
+/// Messages the federate queued for its node, drained.
+fn publishes(fed: &mut Federate) -> usize {
+    std::iter::from_fn(|| fed.poll_action())
+        .filter(|a| matches!(a, Action::Publish { .. }))
+        .count()
+}
+
+#[test]
+fn set_timing_sends_periodic_updates_only_while_someone_subscribes() {
+    let mut w = Timed::new(2);
+    let target = w.feds[1].handle();
+    set_timing(&mut w.feds[0], target, 2);
+    w.pump();
+    let second = 1_000_000;
+    assert_eq!(w.feds[1].poll_mom_timeout(), Some(0), "due at once");
+    // Nobody subscribes: the reports fall due and nothing is sent.
+    for tick in 1..=3u64 {
+        w.feds[1].handle_mom_timeout(tick * 2 * second);
+        assert_eq!(publishes(&mut w.feds[1]), 0, "tick {tick} with no subscriber");
+    }
+    let attributes = subscribe(&mut w.feds[0], FEDERATE_CLASS, &["HLAfederateName"]);
+    w.pump();
+    w.callbacks(0);
+    let due = w.feds[1].poll_mom_timeout().unwrap();
+    w.feds[1].handle_mom_timeout(due - 1);
+    assert_eq!(publishes(&mut w.feds[1]), 0, "not yet due");
+    w.feds[1].handle_mom_timeout(due);
+    assert_eq!(w.feds[1].poll_mom_timeout(), Some(due + 2 * second));
+    w.pump();
+    let names = reflected(&w.callbacks(0), attributes[0]);
+    assert_eq!(names[&federate_object(target)], unicode("f1"));
+    // Zero stops them.
+    set_timing(&mut w.feds[0], target, 0);
+    w.pump();
+    assert_eq!(w.feds[1].poll_mom_timeout(), None);
+}
+
+#[test]
+fn request_publications_is_answered_with_the_standards_reports() {
+    let mut w = Timed::new(2);
+    let (vehicle, name, position) = {
+        let fed = &w.feds[1];
+        let vehicle = fed.object_class("Vehicle").unwrap();
+        let name = fed.attribute(vehicle, "Name").unwrap();
+        let position = fed.attribute(vehicle, "Position").unwrap();
+        (vehicle, name, position)
+    };
+    w.feds[1]
+        .publish_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    let report = w.feds[0]
+        .interaction_class("HLAmanager.HLAfederate.HLAreport.HLAreportObjectClassPublication")
+        .unwrap();
+    w.feds[0].subscribe_interaction_class(report, &[]).unwrap();
+    let request = w.feds[0]
+        .interaction_class("HLAmanager.HLAfederate.HLArequest.HLArequestPublications")
+        .unwrap();
+    let federate = w.feds[0].parameter(request, "HLAfederate").unwrap();
+    w.feds[0].publish_interaction_class(request).unwrap();
+    w.pump();
+    let target = w.feds[1].handle();
+    w.feds[0]
+        .send_interaction(request, &[(federate, handle_value(target))], b"", 0, None, None)
+        .unwrap();
+    w.pump();
+    let reports: Vec<Vec<(ParameterHandle, Bytes)>> = w
+        .callbacks(0)
+        .into_iter()
+        .filter_map(|c| match c {
+            Callback::ReceiveInteraction { class, parameters, .. } if class == report => {
+                Some(parameters)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reports.len(), 1, "one published class, one report");
+    let value = |name: &str| {
+        let p = w.feds[0].parameter(report, name).unwrap();
+        reports[0].iter().find(|(h, _)| *h == p).unwrap().1.to_vec()
+    };
+    assert_eq!(value("HLAfederate"), handle_value(target));
+    assert_eq!(value("HLAnumberOfClasses"), 1i32.to_be_bytes());
+    assert_eq!(value("HLAobjectClass"), handle_value(vehicle.0));
+    let mut list = 2u32.to_be_bytes().to_vec();
+    for a in [name, position] {
+        list.extend(handle_value(a.0));
+    }
+    assert_eq!(value("HLAattributeList"), list);
+}
