@@ -681,3 +681,54 @@ fn gen_collocated(hosts: &Path, out: &Path) -> std::process::Output {
         out.to_str().unwrap(),
     ])
 }
+
+/// The body of `GET /metrics` at `address`, once it answers 200 (none: it did not).
+fn scrape(address: std::net::SocketAddr) -> Option<String> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect_timeout(&address, Duration::from_secs(2)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let request = format!("GET /metrics HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    let (head, body) = answer.split_once("\r\n\r\n")?;
+    head.starts_with("HTTP/1.1 200").then(|| body.to_owned())
+}
+
+#[test]
+fn up_with_metrics_from_serves_prometheus_text_for_routers_the_file_gave_none() {
+    let dir = TempDir::new("up-metrics");
+    let (file, topology) = gen(
+        &dir,
+        "tree.toml",
+        &["tree", "--levels", "2", "--fanout", "2", "--federates", "1"],
+        3,
+    );
+    assert!(topology.routers().all(|r| r.metrics.is_none()));
+    let base = free_ports(3);
+    let mut up = Up::start_with(&file, &["--metrics-from", &base.to_string()]);
+    // Routers in file order take the ports from the base, on their listen host.
+    for (i, router) in topology.routers().enumerate() {
+        let address: std::net::SocketAddr =
+            format!("127.0.0.1:{}", base + i as u16).parse().unwrap();
+        up.wait_for_line(&format!(
+            "{} metrics on http://{address}/metrics",
+            router.name
+        ));
+        let deadline = Instant::now() + WAIT;
+        let body = loop {
+            if let Some(body) = scrape(address) {
+                break body;
+            }
+            assert!(Instant::now() < deadline, "{address} served no metrics");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert!(body.contains("# TYPE "), "{address}: {body}");
+        assert!(
+            body.contains(&format!("\"{}\"", router.name)),
+            "{address} should be router {}: {body}",
+            router.name
+        );
+    }
+    up.stop();
+}
