@@ -265,6 +265,27 @@ fn a_benchmark_in_the_lab_crosses_the_site_link_and_passes_its_json_through() {
     assert!(log.contains("link east–west: round trip"), "{log}");
 }
 
+/// The raw baseline goes where the router's traffic goes: through a forwarder in the
+/// router's site, so its round trip crosses the site link four times as the Trellis run's
+/// does, instead of staying inside the federates' site (well under a millisecond).
+#[test]
+fn raw_pingpong_in_the_lab_crosses_the_site_link_as_the_router_does() {
+    require_root();
+    for raw in ["tcp", "udp"] {
+        let (json, log) = lab_bench(
+            &[&lab_file("two-sites-20ms.toml")],
+            &format!("pingpong --raw {raw} --size 64 --count 10"),
+        );
+        // Four crossings of the 20 ms link: 80 ms (slack as above).
+        let p50_ms = json["rtt_p50_us"].as_f64().unwrap() / 1000.0;
+        assert!(
+            (72.0..100.0).contains(&p50_ms),
+            "{raw}: p50 {p50_ms} ms: {json}"
+        );
+        assert!(log.contains("through the hairpin forwarder at"), "{log}");
+    }
+}
+
 /// Best effort makes a federate open a datagram socket of its own. It must bind the
 /// address it reaches the router from: it bound the router's own address, which exists only
 /// when both are on one host, and failed across sites ("Cannot assign requested address").

@@ -24,6 +24,16 @@ pub(crate) struct PingpongArgs {
     /// router's round trip against.
     #[arg(long, requires = "raw")]
     relayed: bool,
+    /// With --raw: each pair's bytes go through the hairpin forwarder at HOST:PORT instead
+    /// (`trellis lab` starts one in the router's site and passes this), so the baseline
+    /// crosses the same site link as the Trellis run.
+    #[arg(
+        long,
+        value_name = "HOST:PORT",
+        requires = "raw",
+        conflicts_with = "relayed"
+    )]
+    raw_via: Option<std::net::SocketAddr>,
     /// Sender-echoer pairs exchanging at once.
     #[arg(long, default_value_t = 1)]
     pairs: usize,
@@ -54,6 +64,7 @@ impl PingpongArgs {
             setup: setup.clone(),
             raw: raw(self.raw),
             relayed: self.relayed,
+            raw_via: self.raw_via,
             pairs: self.pairs,
             placement: self
                 .pair
