@@ -212,7 +212,7 @@ fn run_bench(
 }
 
 /// The benchmarks whose raw baseline goes through the hairpin forwarder (`--raw-via`).
-const RAW_VIA_HAIRPIN: [&str; 2] = ["matrix", "pingpong"];
+const RAW_VIA_HAIRPIN: [&str; 3] = ["matrix", "pingpong", "throughput"];
 
 /// Whether the benchmark's words ask for plain sockets (`--raw`, `--raw tcp`, `--raw=udp`).
 fn is_raw(words: &[String]) -> bool {

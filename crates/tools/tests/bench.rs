@@ -168,6 +168,7 @@ fn throughput_receivers_get_everything_sent_reliably() {
         let options = throughput::ThroughputOptions {
             setup,
             raw: None,
+            raw_via: None,
             size: 128,
             seconds: 0.3,
             subscribers: vec![1, 2],
@@ -203,6 +204,7 @@ fn raw_tcp_throughput_counts_every_frame() {
     let options = throughput::ThroughputOptions {
         setup,
         raw: Some(Raw::Tcp),
+        raw_via: None,
         size: 64,
         seconds: 0.2,
         subscribers: vec![2],
@@ -262,6 +264,7 @@ fn an_interrupted_run_keeps_what_finished_and_says_so() {
     let options = throughput::ThroughputOptions {
         setup,
         raw: None,
+        raw_via: None,
         size: 64,
         seconds: 0.2,
         subscribers: vec![1, 2],
