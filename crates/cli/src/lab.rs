@@ -166,15 +166,22 @@ fn run_bench(
     let spec = lab.spec();
     // Held until the benchmark ends; dropping it stops the forwarder.
     let mut hairpin = None;
-    let router_args = if is_raw(words) && words[0] == "matrix" {
+    let router_args = if is_raw(words) && RAW_VIA_HAIRPIN.contains(&words[0].as_str()) {
+        if words.iter().any(|w| w == "--relayed") {
+            bail!(UsageError(
+                "--bench: leave out --relayed: in the lab the raw pairs go through a forwarder in the router's site already".into()
+            ));
+        }
         let (forwarder, address) = Hairpin::start(lab, args.router_port)?;
         hairpin = Some(forwarder);
         vec!["--raw-via".into(), address.to_string()]
     } else {
         if is_raw(words) {
             say(&format!(
-                "note: raw {} runs its sockets inside site {} (only matrix --raw crosses the site link, through a forwarder)",
-                words[0], spec.sites[spec.federate_site]
+                "note: raw {} runs its sockets inside site {} (only {} --raw cross the site link, through a forwarder)",
+                words[0],
+                spec.sites[spec.federate_site],
+                RAW_VIA_HAIRPIN.join(" and ")
             ));
         }
         match &args.topology {
@@ -204,6 +211,9 @@ fn run_bench(
     Ok(())
 }
 
+/// The benchmarks whose raw baseline goes through the hairpin forwarder (`--raw-via`).
+const RAW_VIA_HAIRPIN: [&str; 3] = ["matrix", "pingpong", "throughput"];
+
 /// Whether the benchmark's words ask for plain sockets (`--raw`, `--raw tcp`, `--raw=udp`).
 fn is_raw(words: &[String]) -> bool {
     words
@@ -211,7 +221,7 @@ fn is_raw(words: &[String]) -> bool {
         .any(|w| w == "--raw" || w.starts_with("--raw="))
 }
 
-/// The raw matrix's hairpin forwarder, in the router's site where a Trellis run's router
+/// The raw baselines' hairpin forwarder, in the router's site where a Trellis run's router
 /// would be: the baseline's bytes then cross the site link both ways, as the federates'
 /// updates do through their router (see `trellis_tools::bench::hairpin`).
 struct Hairpin {

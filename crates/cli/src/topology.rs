@@ -3,15 +3,17 @@
 use crate::output::{out, outln};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use trellis_core::topology::{generate, GenerateOptions, Pipe, Shape, Topology};
+use trellis_tools::hosts::{HostsFile, SpreadPorts};
 
 #[derive(Subcommand)]
 pub(crate) enum TopologyCommand {
     /// Write a topology file of one of the common shapes.
     #[command(after_help = "Examples:
   trellis topology gen tree --levels 3 --fanout 2 --federates 2 -o tree.toml
-  trellis topology gen mesh --routers 4 -o mesh.toml --metrics-from 9100")]
+  trellis topology gen mesh --routers 4 -o mesh.toml --metrics-from 9100
+  trellis topology gen tree --levels 2 --hosts hosts.toml -o tree.toml   # routers on real hosts")]
     Gen(GenArgs),
     /// Validate a topology file and summarise it: routers, cliques, depth, and how many
     /// federate pairs are how many links apart.
@@ -61,10 +63,16 @@ pub(crate) struct GenArgs {
     /// Segments (hierarchical).
     #[arg(long, default_value_t = 3)]
     segments: usize,
-    /// Host the processes listen on.
-    #[arg(long, default_value = "127.0.0.1")]
+    /// Host every process listens on (for one machine; --hosts spreads them over several).
+    #[arg(long, default_value = "127.0.0.1", conflicts_with = "hosts")]
     host: String,
-    /// First port; each listening process takes the next.
+    /// Place the routers on the hosts of this hosts file (the one `trellis plan --hosts` and
+    /// the benchmarks read): those a host lists in `routers = [...]` there, the rest dealt
+    /// over the hosts in file order; a federate that listens goes with its parent router.
+    /// Each host counts its own ports up from --base-port (and --metrics-from).
+    #[arg(long, value_name = "FILE")]
+    hosts: Option<PathBuf>,
+    /// First port; each listening process takes the next (on its host, with --hosts).
     #[arg(long, default_value_t = 7000)]
     base_port: u16,
     /// What carries every link: TCP, TCP with UDP for best-effort traffic, or in-process
@@ -78,7 +86,7 @@ pub(crate) struct GenArgs {
     /// parent's level to fail over to (N+1).
     #[arg(long)]
     alternates: bool,
-    /// Give every router a metrics address (for `trellis monitor` and Prometheus) on the
+    /// Give every router a metrics address (for `trellis monitor` and Prometheus) on its
     /// host, ports counted up from this one.
     #[arg(long, value_name = "PORT")]
     metrics_from: Option<u16>,
@@ -108,65 +116,7 @@ pub(crate) fn load(file: &PathBuf) -> Result<Topology> {
 
 pub(crate) fn run(command: TopologyCommand) -> Result<()> {
     match command {
-        TopologyCommand::Gen(args) => {
-            let shape = match args.shape {
-                ShapeArg::Centralized => Shape::Centralized {
-                    federates: args.federates,
-                },
-                ShapeArg::Collocated => Shape::Collocated {
-                    federates: args.federates,
-                },
-                ShapeArg::Tree => Shape::Tree {
-                    fanout: args.fanout,
-                    levels: args.levels,
-                    federates: args.federates,
-                },
-                ShapeArg::Mesh => Shape::Mesh {
-                    routers: args.routers,
-                    federates: args.federates,
-                },
-                ShapeArg::Hierarchical => Shape::Hierarchical {
-                    segments: args.segments,
-                    federates: args.federates,
-                },
-                ShapeArg::DistributorPerFederate => Shape::DistributorPerFederate {
-                    federates: args.federates,
-                },
-                ShapeArg::MeshOfTrees => Shape::MeshOfTrees {
-                    roots: args.routers,
-                    fanout: args.fanout,
-                    levels: args.levels,
-                    federates: args.federates,
-                },
-                ShapeArg::TreeOfMeshes => Shape::TreeOfMeshes {
-                    routers: args.routers,
-                    fanout: args.fanout,
-                    levels: args.levels,
-                    federates: args.federates,
-                },
-            };
-            let options = GenerateOptions {
-                host: args.host,
-                base_port: args.base_port,
-                pipe: match args.pipe {
-                    PipeArg::Tcp => Pipe::Tcp,
-                    PipeArg::Udp => Pipe::Udp,
-                    PipeArg::Memory => Pipe::Memory,
-                },
-                bundling_delay_ms: args.bundling_ms,
-                queue_limit_bytes: None,
-                alternates: args.alternates,
-                metrics_base_port: args.metrics_from,
-            };
-            let topology =
-                generate(&shape, &options).map_err(|e| crate::UsageError(e.to_string()))?;
-            let text = topology.to_toml()?;
-            std::fs::write(&args.output, text)
-                .with_context(|| format!("cannot write {}", args.output.display()))?;
-            outln!("wrote {} ({})", args.output.display(), shape.name());
-            out!("{}", topology.summary());
-            Ok(())
-        }
+        TopologyCommand::Gen(args) => gen(args),
         TopologyCommand::Check(args) => {
             let topology = load(&args.file)?;
             let summary = topology.summary();
@@ -177,5 +127,93 @@ pub(crate) fn run(command: TopologyCommand) -> Result<()> {
             }
             Ok(())
         }
+    }
+}
+
+fn gen(args: GenArgs) -> Result<()> {
+    let shape = shape(&args);
+    let options = GenerateOptions {
+        host: args.host.clone(),
+        base_port: args.base_port,
+        pipe: match args.pipe {
+            PipeArg::Tcp => Pipe::Tcp,
+            PipeArg::Udp => Pipe::Udp,
+            PipeArg::Memory => Pipe::Memory,
+        },
+        bundling_delay_ms: args.bundling_ms,
+        queue_limit_bytes: None,
+        alternates: args.alternates,
+        // With --hosts, each host counts its own metrics ports (below).
+        metrics_base_port: args.metrics_from.filter(|_| args.hosts.is_none()),
+    };
+    let mut topology = generate(&shape, &options).map_err(|e| crate::UsageError(e.to_string()))?;
+    if let Some(path) = &args.hosts {
+        topology = on_hosts(&topology, path, &args)?;
+    }
+    let text = topology.to_toml()?;
+    std::fs::write(&args.output, text)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    outln!("wrote {} ({})", args.output.display(), shape.name());
+    out!("{}", topology.summary());
+    Ok(())
+}
+
+/// `topology` with its processes spread over the hosts of the hosts file at `path`.
+fn on_hosts(topology: &Topology, path: &Path, args: &GenArgs) -> Result<Topology> {
+    let usage = |e: &dyn std::fmt::Display| crate::UsageError(e.to_string());
+    let hosts = HostsFile::load(path).map_err(|e| usage(&e))?;
+    let ports = SpreadPorts {
+        base: args.base_port,
+        metrics: args.metrics_from,
+    };
+    let file = hosts
+        .spread(&topology.to_file(), ports)
+        .map_err(|e| usage(&e))?;
+    // Ports of two ranges on one host can meet (say --metrics-from inside the listen ports).
+    Topology::from_file(&file).map_err(|e| {
+        usage(&format_args!(
+            "placed on the hosts of {}, the topology is invalid: {e}",
+            path.display()
+        ))
+        .into()
+    })
+}
+
+fn shape(args: &GenArgs) -> Shape {
+    match args.shape {
+        ShapeArg::Centralized => Shape::Centralized {
+            federates: args.federates,
+        },
+        ShapeArg::Collocated => Shape::Collocated {
+            federates: args.federates,
+        },
+        ShapeArg::Tree => Shape::Tree {
+            fanout: args.fanout,
+            levels: args.levels,
+            federates: args.federates,
+        },
+        ShapeArg::Mesh => Shape::Mesh {
+            routers: args.routers,
+            federates: args.federates,
+        },
+        ShapeArg::Hierarchical => Shape::Hierarchical {
+            segments: args.segments,
+            federates: args.federates,
+        },
+        ShapeArg::DistributorPerFederate => Shape::DistributorPerFederate {
+            federates: args.federates,
+        },
+        ShapeArg::MeshOfTrees => Shape::MeshOfTrees {
+            roots: args.routers,
+            fanout: args.fanout,
+            levels: args.levels,
+            federates: args.federates,
+        },
+        ShapeArg::TreeOfMeshes => Shape::TreeOfMeshes {
+            routers: args.routers,
+            fanout: args.fanout,
+            levels: args.levels,
+            federates: args.federates,
+        },
     }
 }

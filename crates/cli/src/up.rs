@@ -6,13 +6,15 @@ use crate::UsageError;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use signal_hook::consts::{SIGINT, SIGTERM};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use trellis_core::router::RouterConfig;
-use trellis_core::topology::{Pipe, Topology};
+use trellis_core::topology::{Pipe, Scheme, Topology};
 use trellis_core::wire::NodeId;
 use trellis_monitor::metrics::MetricsServer;
 use trellis_net::Runtime;
@@ -39,6 +41,11 @@ pub(crate) struct UpArgs {
     /// (0: never); past that it stays down and `trellis up` says so.
     #[arg(long, default_value_t = 5)]
     max_restarts_per_minute: usize,
+    /// Give each router without a `metrics` address one on the host it listens on, ports
+    /// counted up from this one (skipping ports the file takes there), so `trellis monitor`
+    /// and Prometheus can read it; routers with one keep theirs.
+    #[arg(long, value_name = "PORT")]
+    metrics_from: Option<u16>,
 }
 
 fn routers(topology: &Topology) -> Vec<String> {
@@ -46,7 +53,12 @@ fn routers(topology: &Topology) -> Vec<String> {
 }
 
 pub(crate) fn run(args: UpArgs) -> Result<()> {
-    let topology = crate::topology::load(&args.file)?;
+    let mut topology = crate::topology::load(&args.file)?;
+    let mut chosen = BTreeMap::new();
+    if let Some(from) = args.metrics_from {
+        (topology, chosen) = with_metrics(&topology, from)?;
+        say_chosen(&args.file, &chosen);
+    }
     let names = routers(&topology);
     if names.is_empty() {
         say!(
@@ -81,6 +93,7 @@ pub(crate) fn run(args: UpArgs) -> Result<()> {
     let launcher = Launcher {
         exe: std::env::current_exe().context("cannot find the trellis executable")?,
         file: args.file.clone(),
+        metrics: chosen,
         lines,
     };
     let result = start_processes(&launcher, &names, timeout, &mut children, &incoming);
@@ -100,6 +113,8 @@ pub(crate) fn run(args: UpArgs) -> Result<()> {
 struct Launcher {
     exe: PathBuf,
     file: PathBuf,
+    /// Metrics addresses `up` chose (--metrics-from), passed as `--metrics`.
+    metrics: BTreeMap<String, SocketAddr>,
     lines: std::sync::mpsc::Sender<(String, String)>,
 }
 
@@ -111,6 +126,9 @@ impl Launcher {
             .arg(&self.file)
             .args(["--name", name])
             .stdout(Stdio::piped());
+        if let Some(address) = self.metrics.get(name) {
+            command.arg("--metrics").arg(address.to_string());
+        }
         #[allow(unsafe_code)] // std has no parent-death signal
         // SAFETY: prctl is async-signal-safe and touches only the child being set up. If
         // `trellis up` dies without stopping its routers, the kernel stops them.
@@ -222,6 +240,85 @@ impl Supervisor {
             Err(e) => say!("router {name} exited ({status}); restarting it failed: {e:#}"),
         }
     }
+}
+
+/// `topology` with a metrics address for each router that has none: on the IP of its first
+/// network listen address (a name resolved here; none: loopback), the first port from
+/// `from` that nothing of the file takes on that IP. Also the addresses chosen, by router.
+fn with_metrics(
+    topology: &Topology,
+    from: u16,
+) -> Result<(Topology, BTreeMap<String, SocketAddr>)> {
+    let mut file = topology.to_file();
+    let mut taken = taken_sockets(topology);
+    let mut chosen = BTreeMap::new();
+    for router in file.routers.iter_mut().filter(|r| r.metrics.is_none()) {
+        let ip = listen_ip(topology, &router.name)?;
+        let free = (from..=u16::MAX)
+            .map(|port| SocketAddr::new(ip, port))
+            .find(|candidate| !taken.iter().any(|t| overlap(*t, *candidate)))
+            .ok_or_else(|| {
+                UsageError(format!(
+                    "--metrics-from {from}: no free port left on {ip} for router {}",
+                    router.name
+                ))
+            })?;
+        taken.push(free);
+        router.metrics = Some(free.to_string());
+        chosen.insert(router.name.clone(), free);
+    }
+    // The file's own check has the last word (a port it thinks taken, a bad address).
+    let topology = Topology::from_file(&file)
+        .map_err(|e| UsageError(format!("--metrics-from {from}: {e}")))?;
+    Ok((topology, chosen))
+}
+
+/// Every socket the file binds as written: metrics and network listen addresses.
+fn taken_sockets(topology: &Topology) -> Vec<SocketAddr> {
+    let listen = (topology.nodes().iter())
+        .flat_map(|node| &node.listen)
+        .filter(|address| address.scheme() != Scheme::Memory)
+        .filter_map(|address| address.binds().1.parse().ok());
+    let metrics = topology.nodes().iter().filter_map(|node| node.metrics);
+    listen.chain(metrics).collect()
+}
+
+/// Two sockets collide on one port when their IPs are equal or either is a wildcard.
+fn overlap(a: SocketAddr, b: SocketAddr) -> bool {
+    a.port() == b.port() && (a.ip() == b.ip() || a.ip().is_unspecified() || b.ip().is_unspecified())
+}
+
+/// The IP router `name` listens on: its first network listen address's host, a name
+/// resolved; loopback for a router on memory pipes only.
+fn listen_ip(topology: &Topology, name: &str) -> Result<IpAddr> {
+    let node = topology.node(name).context("a router of the topology")?;
+    let Some(address) = (node.listen.iter()).find(|a| a.scheme() != Scheme::Memory) else {
+        return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    };
+    let location = address.binds().1;
+    let resolved = location
+        .to_socket_addrs()
+        .with_context(|| format!("router {name}: cannot resolve {address}"))?
+        .next()
+        .with_context(|| format!("router {name}: {address} resolves to no address"))?;
+    Ok(resolved.ip())
+}
+
+/// What --metrics-from chose, and how `trellis monitor` finds it (the file lacks it).
+fn say_chosen(file: &std::path::Path, chosen: &BTreeMap<String, SocketAddr>) {
+    if chosen.is_empty() {
+        say!("--metrics-from: every router has a metrics address already; none chosen");
+        return;
+    }
+    let scrapes: Vec<String> = (chosen.iter())
+        .map(|(name, address)| format!("--scrape {name}={address}"))
+        .collect();
+    say!(
+        "--metrics-from chose metrics addresses for {} routers; to watch them: trellis monitor {} {}",
+        chosen.len(),
+        file.display(),
+        scrapes.join(" ")
+    );
 }
 
 /// Where each router with a `metrics` address serves its figures.

@@ -214,6 +214,15 @@ fn clean_removes_what_a_killed_lab_left() {
 /// `trellis lab LAB_ARGS --bench 'BENCH --out TMP' --json`: the JSON it printed, and its
 /// stderr without INFO lines; asserts success and that the lab's namespaces are gone.
 fn lab_bench(lab_args: &[&str], bench: &str) -> (serde_json::Value, String) {
+    let (json, log, _) = lab_bench_record(lab_args, bench);
+    (json, log)
+}
+
+/// As [`lab_bench`], also the lab's record of the run (`lab.json`).
+fn lab_bench_record(
+    lab_args: &[&str],
+    bench: &str,
+) -> (serde_json::Value, String, serde_json::Value) {
     let out_dir = std::env::temp_dir().join(format!(
         "trellis-lab-bench-{}-{}",
         std::process::id(),
@@ -241,11 +250,13 @@ fn lab_bench(lab_args: &[&str], bench: &str) -> (serde_json::Value, String) {
     std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut stdout).unwrap();
     let status = wait_exit(&mut child);
     let log = log.join().unwrap().join("\n");
+    let record = std::fs::read_to_string(out_dir.join("lab.json")).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&out_dir);
     assert!(status.success(), "{status}\n{log}");
     eprintln!("{log}");
     assert_eq!(lab_namespaces(pid), Vec::<String>::new());
-    (serde_json::from_str(&stdout).unwrap(), log)
+    let record = serde_json::from_str(&record).unwrap_or_else(|e| panic!("lab.json: {e}\n{log}"));
+    (serde_json::from_str(&stdout).unwrap(), log, record)
 }
 
 #[test]
@@ -263,6 +274,55 @@ fn a_benchmark_in_the_lab_crosses_the_site_link_and_passes_its_json_through() {
     assert!((72.0..100.0).contains(&p50_ms), "p50 {p50_ms} ms: {json}");
     assert_eq!(json["lost"], 0);
     assert!(log.contains("link east–west: round trip"), "{log}");
+}
+
+/// The raw baseline goes where the router's traffic goes: through a forwarder in the
+/// router's site, so its round trip crosses the site link four times as the Trellis run's
+/// does, instead of staying inside the federates' site (well under a millisecond).
+#[test]
+fn raw_pingpong_in_the_lab_crosses_the_site_link_as_the_router_does() {
+    require_root();
+    for raw in ["tcp", "udp"] {
+        let (json, log) = lab_bench(
+            &[&lab_file("two-sites-20ms.toml")],
+            &format!("pingpong --raw {raw} --size 64 --count 10"),
+        );
+        // Four crossings of the 20 ms link: 80 ms (slack as above).
+        let p50_ms = json["rtt_p50_us"].as_f64().unwrap() / 1000.0;
+        assert!(
+            (72.0..100.0).contains(&p50_ms),
+            "{raw}: p50 {p50_ms} ms: {json}"
+        );
+        assert!(log.contains("through the hairpin forwarder at"), "{log}");
+    }
+}
+
+/// Raw throughput too: every byte the receivers count crossed the site link into the
+/// router's site and back (the lab counts what it forwarded into each site), where it
+/// stayed in the federates' site before.
+#[test]
+fn raw_throughput_in_the_lab_crosses_the_site_link_both_ways() {
+    require_root();
+    // Raw UDP loses datagrams at full blast: said best effort, a loss is no fault.
+    for (raw, transport) in [("tcp", "reliable"), ("udp", "best-effort")] {
+        let (json, log, record) = lab_bench_record(
+            &[&lab_file("two-sites-20ms.toml")],
+            &format!(
+                "throughput --raw {raw} --transport {transport} --size 512 --seconds 0.5 --subscribers 1"
+            ),
+        );
+        let received = json["received"].as_u64().unwrap();
+        assert!(received > 0, "{raw}: {json}");
+        let payload = received * 512;
+        for site in ["east", "west"] {
+            let crossed = record["site_link_bytes_in"][site].as_u64().unwrap();
+            assert!(
+                crossed >= payload,
+                "{raw}: {crossed} bytes into {site}, {payload} received: {record}"
+            );
+        }
+        assert!(log.contains("through the hairpin forwarder at"), "{log}");
+    }
 }
 
 /// Best effort makes a federate open a datagram socket of its own. It must bind the

@@ -101,6 +101,12 @@ fn invalid_files_are_refused_naming_the_problem() {
             "[[router]]\nname = \"a\"\nlisten = [\"tcp://127.0.0.1:1\"]\ncolour = \"red\"\n",
             "unknown field `colour`",
         ),
+        (
+            // Two routers on one listen address: the second could not start.
+            "[[router]]\nname = \"a\"\nlisten = [\"tcp://127.0.0.1:7000\"]\n\
+             [[router]]\nname = \"b\"\nlisten = [\"tcp://127.0.0.1:7000\"]\nparent = \"a\"\n",
+            "router \"b\" listens on tcp://127.0.0.1:7000, where router \"a\" listens already",
+        ),
     ];
     for (i, (text, expected)) in cases.iter().enumerate() {
         let file = dir.path(&format!("bad-{i}.toml"));
@@ -546,5 +552,183 @@ fn routers_and_federates_fail_over_to_their_alternates_when_a_router_dies_for_go
     receiver
         .resign_federation_execution(trellis_net::rti::ResignAction::default())
         .unwrap();
+    up.stop();
+}
+
+/// The listen addresses (as written) and metrics address of `name` in `topology`.
+fn addresses_of(topology: &Topology, name: &str) -> (Vec<String>, Option<String>) {
+    let node = topology.node(name).unwrap();
+    let listen = node.listen.iter().map(|a| a.to_string()).collect();
+    (listen, node.metrics.map(|m| m.to_string()))
+}
+
+#[test]
+fn gen_with_hosts_places_routers_where_the_hosts_file_says_and_check_accepts_it() {
+    let dir = TempDir::new("gen-hosts");
+    let hosts = dir.path("hosts.toml");
+    // root.2 named on "b"; root and root.1 dealt over a, b in file order.
+    std::fs::write(
+        &hosts,
+        "[[host]]\nname = \"a\"\naddress = \"10.0.0.1\"\nstart = \"local\"\n\n\
+         [[host]]\nname = \"b\"\naddress = \"10.0.0.2\"\nstart = \"ssh\"\nrouters = [\"root.2\"]\n",
+    )
+    .unwrap();
+    let tree = dir.path("tree.toml");
+    let gen = |extra: &[&str]| {
+        let mut args = vec![
+            "topology",
+            "gen",
+            "tree",
+            "--levels",
+            "2",
+            "--federates",
+            "1",
+            "--hosts",
+            hosts.to_str().unwrap(),
+            "-o",
+            tree.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        trellis(&args)
+    };
+    let out = gen(&["--base-port", "7100", "--metrics-from", "9100"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let topology = Topology::from_toml(&std::fs::read_to_string(&tree).unwrap()).unwrap();
+    // Each host counts its own ports: a has root (7100), b has root.1 and root.2.
+    let expected = [
+        ("root", "tcp://10.0.0.1:7100", "10.0.0.1:9100"),
+        ("root.1", "tcp://10.0.0.2:7100", "10.0.0.2:9100"),
+        ("root.2", "tcp://10.0.0.2:7101", "10.0.0.2:9101"),
+    ];
+    for (router, listen, metrics) in expected {
+        assert_eq!(
+            addresses_of(&topology, router),
+            (vec![listen.to_owned()], Some(metrics.to_owned())),
+            "{router}"
+        );
+    }
+    let check = trellis(&["topology", "check", tree.to_str().unwrap()]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+
+    // Federates that listen (a collocated clique, no router) are dealt over the hosts; the
+    // udp pipe's second address keeps its process's port. (This file names no router: one
+    // the topology lacks is refused, as `plan` refuses it.)
+    let refused = gen_collocated(&hosts, &tree);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(said.contains("root.2"), "{said}");
+    let hosts = dir.path("two.toml");
+    std::fs::write(
+        &hosts,
+        "[[host]]\nname = \"a\"\naddress = \"10.0.0.1\"\nstart = \"local\"\n\n\
+         [[host]]\nname = \"b\"\naddress = \"10.0.0.2\"\nstart = \"local\"\n",
+    )
+    .unwrap();
+    let out = gen_collocated(&hosts, &tree);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let topology = Topology::from_toml(&std::fs::read_to_string(&tree).unwrap()).unwrap();
+    let listening: Vec<Vec<String>> = ["fed-2", "fed-3"]
+        .iter()
+        .map(|f| addresses_of(&topology, f).0)
+        .collect();
+    assert_eq!(
+        listening,
+        [
+            ["tcp://10.0.0.1:7000", "udp://10.0.0.1:7000"],
+            ["tcp://10.0.0.2:7000", "udp://10.0.0.2:7000"],
+        ]
+    );
+
+    // --host and --hosts together: refused, naming both (gen uses the first hosts file).
+    let both = gen(&["--host", "10.0.0.9"]);
+    let said = String::from_utf8_lossy(&both.stderr);
+    assert!(!both.status.success());
+    assert!(
+        said.contains("--host ") && said.contains("--hosts"),
+        "{said}"
+    );
+    // Metrics ports inside a host's listen ports: refused by the topology's own check.
+    let clash = gen(&["--base-port", "7100", "--metrics-from", "7101"]);
+    let said = String::from_utf8_lossy(&clash.stderr);
+    assert!(!clash.status.success());
+    assert!(said.contains("takes the port of"), "{said}");
+}
+
+fn gen_collocated(hosts: &Path, out: &Path) -> std::process::Output {
+    trellis(&[
+        "topology",
+        "gen",
+        "collocated",
+        "--federates",
+        "3",
+        "--pipe",
+        "udp",
+        "--hosts",
+        hosts.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ])
+}
+
+/// The body of `GET /metrics` at `address`, once it answers 200 (none: it did not).
+fn scrape(address: std::net::SocketAddr) -> Option<String> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect_timeout(&address, Duration::from_secs(2)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let request = format!("GET /metrics HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    let (head, body) = answer.split_once("\r\n\r\n")?;
+    head.starts_with("HTTP/1.1 200").then(|| body.to_owned())
+}
+
+#[test]
+fn up_with_metrics_from_serves_prometheus_text_for_routers_the_file_gave_none() {
+    let dir = TempDir::new("up-metrics");
+    let (file, topology) = gen(
+        &dir,
+        "tree.toml",
+        &["tree", "--levels", "2", "--fanout", "2", "--federates", "1"],
+        3,
+    );
+    assert!(topology.routers().all(|r| r.metrics.is_none()));
+    let base = free_ports(3);
+    let mut up = Up::start_with(&file, &["--metrics-from", &base.to_string()]);
+    // Routers in file order take the ports from the base, on their listen host.
+    for (i, router) in topology.routers().enumerate() {
+        let address: std::net::SocketAddr =
+            format!("127.0.0.1:{}", base + i as u16).parse().unwrap();
+        up.wait_for_line(&format!(
+            "{} metrics on http://{address}/metrics",
+            router.name
+        ));
+        let deadline = Instant::now() + WAIT;
+        let body = loop {
+            if let Some(body) = scrape(address) {
+                break body;
+            }
+            assert!(Instant::now() < deadline, "{address} served no metrics");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert!(body.contains("# TYPE "), "{address}: {body}");
+        assert!(
+            body.contains(&format!("\"{}\"", router.name)),
+            "{address} should be router {}: {body}",
+            router.name
+        );
+    }
     up.stop();
 }

@@ -1,5 +1,5 @@
-//! The one hosts file of Trellis, for `trellis bench ... --hosts FILE` and `trellis plan
-//! FILE --hosts FILE`: which hosts there are, how a process is started on each (a child
+//! The one hosts file of Trellis, for `trellis bench ... --hosts FILE`, `trellis plan FILE
+//! --hosts FILE` and `trellis topology gen ... --hosts FILE`: which hosts there are, how a process is started on each (a child
 //! process, or over ssh), which federates (benchmarks) and routers (plans) go where, and the
 //! address a benchmark's coordinator listens on for its agents.
 //!
@@ -21,7 +21,7 @@
 //! known_hosts = "known_hosts"   # optional, relative to this file: checked strictly
 //! program = "/usr/local/bin/trellis"  # optional: trellis there (default: this one's path)
 //! federates = ["fed-2", "fed-4"]      # optional: a benchmark's federates placed here
-//! routers = ["root", "root.1"]        # optional: a plan's routers placed here
+//! routers = ["root", "root.1"]        # optional: a plan's (or generated topology's) routers placed here
 //! ```
 //!
 //! Federates and routers no host names are dealt round-robin over all hosts in file order.
@@ -33,6 +33,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use toml::Spanned;
+use trellis_core::topology::{FederateEntry, TopologyFile};
 
 /// The coordinator's control address when none is given: agents on this machine only.
 pub const DEFAULT_CONTROL: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
@@ -310,6 +311,142 @@ impl HostsFile {
     }
 }
 
+/// What [`HostsFile::spread`] gives each host: its own ports, counted up from a base.
+#[derive(Clone, Copy, Debug)]
+pub struct SpreadPorts {
+    /// The first listen port on every host.
+    pub base: u16,
+    /// With `Some`: each router's metrics address on its host, ports counted up from this.
+    pub metrics: Option<u16>,
+}
+
+impl HostsFile {
+    /// `file` with its processes spread over these hosts: each router where
+    /// [`HostsFile::place_routers`] puts it; each federate that listens on the host that
+    /// names it, else on its parent router's host, else dealt as [`HostsFile::place`] deals.
+    /// Every listen address (and, with `ports.metrics`, every router's metrics address) is
+    /// rewritten to its host's address, each host counting its own ports up from the base,
+    /// routers first, in file order. A `mem://` address has no host and is refused.
+    pub fn spread(
+        &self,
+        file: &TopologyFile,
+        ports: SpreadPorts,
+    ) -> Result<TopologyFile, HostsError> {
+        let names: Vec<String> = file.routers.iter().map(|r| r.name.clone()).collect();
+        let router_hosts = self.place_routers(&names)?;
+        let host_of_router = |name: &str| {
+            let index = names.iter().position(|n| n == name)?;
+            Some(router_hosts[index])
+        };
+        let listening: Vec<&FederateEntry> = (file.federates.iter())
+            .filter(|f| !f.listen.is_empty())
+            .collect();
+        // Beside its parent router, unless the hosts file names it; `None`: dealt.
+        let beside_parent: Vec<Option<&Host>> = (listening.iter())
+            .map(|f| {
+                let named = self.hosts.iter().any(|h| h.federates.contains(&f.name));
+                (!named).then(|| f.parent.as_deref().and_then(host_of_router))?
+            })
+            .collect();
+        let dealt_names: Vec<String> = (listening.iter().zip(&beside_parent))
+            .filter(|(_, host)| host.is_none())
+            .map(|(f, _)| f.name.clone())
+            .collect();
+        let mut dealt = self.place(&dealt_names).into_iter();
+        let federate_hosts: Vec<&Host> = (beside_parent.into_iter())
+            .filter_map(|host| host.or_else(|| dealt.next()))
+            .collect();
+        let mut out = file.clone();
+        let mut listen_ports = PortCounter::new(ports.base);
+        for (router, host) in out.routers.iter_mut().zip(&router_hosts) {
+            let port = listen_ports.next(host)?;
+            router.listen = self.moved(&router.name, &router.listen, host, port)?;
+        }
+        let listening = out.federates.iter_mut().filter(|f| !f.listen.is_empty());
+        for (federate, host) in listening.zip(federate_hosts) {
+            let port = listen_ports.next(host)?;
+            federate.listen = self.moved(&federate.name, &federate.listen, host, port)?;
+        }
+        if let Some(base) = ports.metrics {
+            let mut metrics_ports = PortCounter::new(base);
+            for (router, host) in out.routers.iter_mut().zip(&router_hosts) {
+                let ip = self.ip_of(host, "a metrics address")?;
+                let port = metrics_ports.next(host)?;
+                router.metrics = Some(SocketAddr::new(ip, port).to_string());
+            }
+        }
+        Ok(out)
+    }
+
+    /// `listen` moved to `host` and `port`, each address keeping its scheme.
+    fn moved(
+        &self,
+        process: &str,
+        listen: &[String],
+        host: &Host,
+        port: u16,
+    ) -> Result<Vec<String>, HostsError> {
+        let at = match host.address.parse::<IpAddr>() {
+            Ok(IpAddr::V6(ip)) => format!("[{ip}]:{port}"),
+            _ => format!("{}:{port}", host.address),
+        };
+        (listen.iter())
+            .map(|address| match address.split_once("://") {
+                Some((scheme, _)) if scheme != "mem" => Ok(format!("{scheme}://{at}")),
+                _ => Err(HostsError(format!(
+                    "{}: {process} listens on {address}, which is on no host: hosts place \
+                     processes that listen on tcp://, tls:// or udp://",
+                    self.path.display()
+                ))),
+            })
+            .collect()
+    }
+
+    /// The IP address of `host`, for `what` (which must be an IP, not a name).
+    fn ip_of(&self, host: &Host, what: &str) -> Result<IpAddr, HostsError> {
+        host.address.parse().map_err(|_| {
+            HostsError(format!(
+                "{}: host {:?}: {what} is IP:PORT, and its address {:?} is a name; give the \
+                 host's IP address",
+                self.path.display(),
+                host.name,
+                host.address
+            ))
+        })
+    }
+}
+
+/// The next free port of each host, counted up from one base.
+struct PortCounter {
+    base: u16,
+    next: std::collections::HashMap<String, u32>,
+}
+
+impl PortCounter {
+    fn new(base: u16) -> PortCounter {
+        PortCounter {
+            base,
+            next: Default::default(),
+        }
+    }
+
+    fn next(&mut self, host: &Host) -> Result<u16, HostsError> {
+        let next = self
+            .next
+            .entry(host.name.clone())
+            .or_insert(self.base.into());
+        let port = u16::try_from(*next).map_err(|_| {
+            HostsError(format!(
+                "host {:?}: its processes need ports {} to {}, past 65535: give a lower \
+                 base port",
+                host.name, self.base, next
+            ))
+        })?;
+        *next += 1;
+        Ok(port)
+    }
+}
+
 /// Where in a hosts file a field is, for errors that name the file, line and field.
 struct Locator<'a> {
     path: &'a Path,
@@ -547,5 +684,35 @@ mod tests {
             assert!(error.contains(place), "{error} should contain {place:?}");
             assert!(error.contains(words), "{error} should contain {words:?}");
         }
+    }
+
+    #[test]
+    fn spreading_refuses_what_no_host_can_take() {
+        use trellis_core::topology::{generate, GenerateOptions, Pipe, Shape};
+        let hosts =
+            parse("[[host]]\nname = \"a\"\naddress = \"node-a\"\nstart = \"local\"\n").unwrap();
+        let mesh = |pipe| {
+            let options = GenerateOptions {
+                pipe,
+                ..GenerateOptions::default()
+            };
+            let shape = Shape::Mesh {
+                routers: 2,
+                federates: 1,
+            };
+            generate(&shape, &options).unwrap().to_file()
+        };
+        let ports = |base, metrics| SpreadPorts { base, metrics };
+        let error = |file, ports| hosts.spread(&file, ports).unwrap_err().to_string();
+        // A host name is a listen address, not a metrics address.
+        let named = hosts.spread(&mesh(Pipe::Tcp), ports(7000, None)).unwrap();
+        assert_eq!(named.routers[1].listen, ["tcp://node-a:7001"]);
+        let metrics = error(mesh(Pipe::Tcp), ports(7000, Some(9100)));
+        assert!(metrics.contains("\"node-a\" is a name"), "{metrics}");
+        // Two routers on one host from port 65535: the second has none.
+        let past = error(mesh(Pipe::Tcp), ports(65535, None));
+        assert!(past.contains("past 65535"), "{past}");
+        // In-process memory pipes are on no host.
+        assert!(error(mesh(Pipe::Memory), ports(7000, None)).contains("mem://"));
     }
 }

@@ -73,6 +73,7 @@ fn pingpong_pairs_on_a_tree_discard_exactly_the_two_largest_means() {
         setup: setup.clone(),
         raw: None,
         relayed: false,
+        raw_via: None,
         pairs: 4,
         placement: Vec::new(),
         sizes: vec![64, 2048],
@@ -129,6 +130,7 @@ fn raw_baselines_answer_every_ping_directly_and_through_a_forwarder() {
             setup,
             raw: Some(raw),
             relayed,
+            raw_via: None,
             pairs: 3,
             placement: Vec::new(),
             sizes: vec![64, 1000],
@@ -166,6 +168,7 @@ fn throughput_receivers_get_everything_sent_reliably() {
         let options = throughput::ThroughputOptions {
             setup,
             raw: None,
+            raw_via: None,
             size: 128,
             seconds: 0.3,
             subscribers: vec![1, 2],
@@ -201,6 +204,7 @@ fn raw_tcp_throughput_counts_every_frame() {
     let options = throughput::ThroughputOptions {
         setup,
         raw: Some(Raw::Tcp),
+        raw_via: None,
         size: 64,
         seconds: 0.2,
         subscribers: vec![2],
@@ -260,6 +264,7 @@ fn an_interrupted_run_keeps_what_finished_and_says_so() {
     let options = throughput::ThroughputOptions {
         setup,
         raw: None,
+        raw_via: None,
         size: 64,
         seconds: 0.2,
         subscribers: vec![1, 2],

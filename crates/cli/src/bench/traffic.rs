@@ -24,6 +24,16 @@ pub(crate) struct PingpongArgs {
     /// router's round trip against.
     #[arg(long, requires = "raw")]
     relayed: bool,
+    /// With --raw: each pair's bytes go through the hairpin forwarder at HOST:PORT instead
+    /// (`trellis lab` starts one in the router's site and passes this), so the baseline
+    /// crosses the same site link as the Trellis run.
+    #[arg(
+        long,
+        value_name = "HOST:PORT",
+        requires = "raw",
+        conflicts_with = "relayed"
+    )]
+    raw_via: Option<std::net::SocketAddr>,
     /// Sender-echoer pairs exchanging at once.
     #[arg(long, default_value_t = 1)]
     pairs: usize,
@@ -54,6 +64,7 @@ impl PingpongArgs {
             setup: setup.clone(),
             raw: raw(self.raw),
             relayed: self.relayed,
+            raw_via: self.raw_via,
             pairs: self.pairs,
             placement: self
                 .pair
@@ -92,6 +103,11 @@ pub(crate) struct ThroughputArgs {
     /// The same workload over plain sockets (tcp when no value is given), no Trellis.
     #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "tcp")]
     raw: Option<RawArg>,
+    /// With --raw: every receiver's bytes go through the hairpin forwarder at HOST:PORT
+    /// (`trellis lab` starts one in the router's site and passes this), so the baseline
+    /// crosses the same site link as the Trellis run.
+    #[arg(long, value_name = "HOST:PORT", requires = "raw")]
+    raw_via: Option<std::net::SocketAddr>,
     /// Message (attribute value) size in bytes.
     #[arg(long, default_value_t = 64)]
     size: usize,
@@ -115,6 +131,7 @@ impl ThroughputArgs {
         let options = throughput::ThroughputOptions {
             setup: setup.clone(),
             raw: raw(self.raw),
+            raw_via: self.raw_via,
             size: self.size,
             seconds: self.seconds,
             driver: self.driver.into(),

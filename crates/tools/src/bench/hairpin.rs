@@ -293,6 +293,13 @@ pub(crate) fn raw_pair(raw: Raw, via: Option<SocketAddr>) -> Result<Sides, Bench
 
 /// A TCP pair whose bytes go through the forwarder at `via`: (sender's end, receiver's end).
 pub(crate) fn tcp_pair_via(via: SocketAddr) -> Result<(TcpSide, TcpSide), BenchError> {
+    let (sender, receiver) = tcp_streams_via(via)?;
+    Ok((TcpSide::new(sender), TcpSide::new(receiver)))
+}
+
+/// The connected streams of a TCP pair through the forwarder at `via`: (sender's,
+/// receiver's), both without Nagle's delay.
+pub(crate) fn tcp_streams_via(via: SocketAddr) -> Result<(TcpStream, TcpStream), BenchError> {
     let listener = TcpListener::bind((own_address(via), 0))?;
     let sender = request(via, KIND_TCP, listener.local_addr()?.port())?;
     sender.set_read_timeout(None)?;
@@ -310,20 +317,14 @@ pub(crate) fn tcp_pair_via(via: SocketAddr) -> Result<(TcpSide, TcpSide), BenchE
     };
     receiver.set_nonblocking(false)?;
     receiver.set_nodelay(true)?;
-    Ok((TcpSide::new(sender), TcpSide::new(receiver)))
+    Ok((sender, receiver))
 }
 
 /// A UDP pair whose datagrams go through the forwarder at `via`: (sender's end, receiver's
 /// end). The receiver's end holds the request's connection, so the forwarder serves the pair
 /// until the receiver is done with it (after the last straggler, not the last send).
 pub(crate) fn udp_pair_via(via: SocketAddr) -> Result<(UdpSide, UdpSide), BenchError> {
-    let receiver = UdpSocket::bind((own_address(via), 0))?;
-    let mut control = request(via, KIND_UDP, receiver.local_addr()?.port())?;
-    let mut port = [0u8; 2];
-    control.read_exact(&mut port).map_err(|e| {
-        BenchError::Failed(format!("the hairpin forwarder at {via}: its port: {e}"))
-    })?;
-    let forwarder = SocketAddr::new(via.ip(), u16::from_be_bytes(port));
+    let (receiver, forwarder, control) = udp_receiver_via(via)?;
     let sender = UdpSocket::bind((own_address(via), 0))?;
     sender.connect(forwarder)?;
     receiver.connect(forwarder)?;
@@ -331,6 +332,27 @@ pub(crate) fn udp_pair_via(via: SocketAddr) -> Result<(UdpSide, UdpSide), BenchE
         UdpSide::new(sender, None),
         UdpSide::new(receiver, Some(control)),
     ))
+}
+
+/// A receiver's datagram socket served by the forwarder at `via`: the socket, the
+/// forwarder's address a sender sends to (from a socket bound to [`sender_address`]), and
+/// the request's connection, which keeps the forwarder serving while it is open.
+pub(crate) fn udp_receiver_via(
+    via: SocketAddr,
+) -> Result<(UdpSocket, SocketAddr, TcpStream), BenchError> {
+    let receiver = UdpSocket::bind((own_address(via), 0))?;
+    let mut control = request(via, KIND_UDP, receiver.local_addr()?.port())?;
+    let mut port = [0u8; 2];
+    control.read_exact(&mut port).map_err(|e| {
+        BenchError::Failed(format!("the hairpin forwarder at {via}: its port: {e}"))
+    })?;
+    let forwarder = SocketAddr::new(via.ip(), u16::from_be_bytes(port));
+    Ok((receiver, forwarder, control))
+}
+
+/// What a socket that sends through the forwarder at `via` binds.
+pub(crate) fn sender_address(via: SocketAddr) -> SocketAddr {
+    SocketAddr::new(own_address(via), 0)
 }
 
 #[cfg(test)]

@@ -30,6 +30,10 @@ pub struct PingpongOptions {
     /// With `raw`: each pair's bytes pass through a plain forwarder on loopback (a thread
     /// per direction that copies, no framing): the floor any relay or router pays.
     pub relayed: bool,
+    /// With `raw`: each pair's bytes go through the hairpin forwarder at this address
+    /// instead (`trellis lab` starts one in the router's site), so the baseline crosses the
+    /// network a router there would (see [`super::hairpin`]).
+    pub raw_via: Option<std::net::SocketAddr>,
     pub pairs: usize,
     /// Place the pairs at these (master, slave) attachment points instead of choosing:
     /// the way to compare topologies with the same pairs.
@@ -67,7 +71,7 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
     }
     // Sides are made before any thread starts: a setup failure leaves nothing running.
     let mut network = None;
-    let forwarder = if options.raw.is_some() && options.relayed {
+    let forwarder = if options.raw.is_some() && options.relayed && options.raw_via.is_none() {
         Some(LocalForwarder::start()?)
     } else {
         None
@@ -76,7 +80,7 @@ pub fn run(options: &PingpongOptions, results: &Results) -> Result<PingpongSumma
     let mut sides: Vec<Sides> = Vec::new();
     match options.raw {
         Some(raw) => {
-            let via = forwarder.as_ref().map(|f| f.address);
+            let via = (options.raw_via).or(forwarder.as_ref().map(|f| f.address));
             for i in 0..pair_count {
                 pairs.push(PairInfo {
                     master: format!("master-{}", i + 1),

@@ -1,15 +1,20 @@
 //! The baselines' 1→N workload over plain sockets: one write (or datagram) per message per
 //! receiver, no router, no Trellis.
 
+use super::hairpin;
 use super::throughput::{pause, send_for, wait_for_drain, Counter, Outcome, ThroughputOptions};
 use super::{BenchError, Raw, Transport};
 use std::io::{Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream, UdpSocket};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn connected_pair() -> Result<(TcpStream, TcpStream), BenchError> {
+/// A connected (writer, reader) pair: on loopback, or through the forwarder at `via`.
+fn connected_pair(via: Option<SocketAddr>) -> Result<(TcpStream, TcpStream), BenchError> {
+    if let Some(via) = via {
+        return hairpin::tcp_streams_via(via);
+    }
     let listener = TcpListener::bind("127.0.0.1:0")?;
     let client = TcpStream::connect(listener.local_addr()?)?;
     let (server, _) = listener.accept()?;
@@ -29,13 +34,31 @@ pub(crate) fn throughput(
     }
 }
 
+/// A receiver's socket and where the sender sends to reach it (the forwarder's port when
+/// there is one; its connection, held while the case runs, keeps it serving).
+fn udp_receiver(
+    via: Option<SocketAddr>,
+) -> Result<(UdpSocket, SocketAddr, Option<TcpStream>), BenchError> {
+    match via {
+        Some(via) => {
+            let (socket, forwarder, control) = hairpin::udp_receiver_via(via)?;
+            Ok((socket, forwarder, Some(control)))
+        }
+        None => {
+            let socket = UdpSocket::bind("127.0.0.1:0")?;
+            let address = socket.local_addr()?;
+            Ok((socket, address, None))
+        }
+    }
+}
+
 fn tcp(options: &ThroughputOptions, receivers: usize) -> Result<Outcome, BenchError> {
     let start = Instant::now();
     let mut writers = Vec::new();
     let mut readers = Vec::new();
     let counters: Vec<Arc<Counter>> = (0..receivers).map(|_| Arc::default()).collect();
     for counter in &counters {
-        let (writer, mut reader) = connected_pair()?;
+        let (writer, mut reader) = connected_pair(options.raw_via)?;
         writers.push(writer);
         let counter = counter.clone();
         let size = options.size;
@@ -117,10 +140,13 @@ fn udp(options: &ThroughputOptions, receivers: usize) -> Result<Outcome, BenchEr
     let counters: Vec<Arc<Counter>> = (0..receivers).map(|_| Arc::default()).collect();
     let mut addresses = Vec::new();
     let mut readers = Vec::new();
+    // Held until the receivers are done: each keeps its forwarder serving.
+    let mut controls = Vec::new();
     for counter in &counters {
-        let socket = UdpSocket::bind("127.0.0.1:0")?;
+        let (socket, address, control) = udp_receiver(options.raw_via)?;
         socket.set_read_timeout(Some(Duration::from_millis(20)))?;
-        addresses.push(socket.local_addr()?);
+        addresses.push(address);
+        controls.extend(control);
         let (counter, stop) = (counter.clone(), stop.clone());
         readers.push(std::thread::spawn(move || {
             let mut buf = vec![0u8; super::sides::MAX_UDP_PAYLOAD];
@@ -133,7 +159,10 @@ fn udp(options: &ThroughputOptions, receivers: usize) -> Result<Outcome, BenchEr
             }
         }));
     }
-    let sender = UdpSocket::bind("127.0.0.1:0")?;
+    let sender = match options.raw_via {
+        Some(via) => UdpSocket::bind(hairpin::sender_address(via))?,
+        None => UdpSocket::bind("127.0.0.1:0")?,
+    };
     let datagram = vec![0xA5u8; options.size];
     let (sent, send_time) = send_for(options.seconds, || {
         for address in &addresses {
@@ -156,6 +185,7 @@ fn udp(options: &ThroughputOptions, receivers: usize) -> Result<Outcome, BenchEr
     for reader in readers {
         let _ = reader.join();
     }
+    drop(controls);
     Ok(Outcome {
         sent,
         send_time,

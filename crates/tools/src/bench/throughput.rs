@@ -21,6 +21,10 @@ pub const DEFAULT_SUBSCRIBERS: [usize; 6] = [1, 3, 6, 9, 12, 15];
 pub struct ThroughputOptions {
     pub setup: Setup,
     pub raw: Option<Raw>,
+    /// With `raw`: every receiver's bytes go through the hairpin forwarder at this address
+    /// (`trellis lab` starts one in the router's site), so the baseline crosses the network
+    /// a router there would (see [`super::hairpin`]).
+    pub raw_via: Option<std::net::SocketAddr>,
     pub size: usize,
     /// Seconds the sender sends, per case.
     pub seconds: f64,
