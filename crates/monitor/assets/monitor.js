@@ -283,7 +283,7 @@ function showFigures(index) {
   const cut = monitor.graph.cut[index].map((f) => monitor.graph.nodes[f].name);
   const shown = cut.slice(0, 12).join(', ') + (cut.length > 12 ? `, … (${cut.length})` : '');
   const figures = [
-    ['CPU user / system', `${fmt(row[N.cpuUser], 1)}% / ${fmt(row[N.cpuSystem], 1)}% of the host`],
+    ['CPU user / system', `${fmt(row[N.cpuUser], 1)}% / ${fmt(row[N.cpuSystem], 1)}% of one core`],
     ['memory', megabytes(row[N.memory])],
     ['messages in / out', `${fmt(row[N.rateIn])} / ${fmt(row[N.rateOut])} per s`],
     ['queued', fmt(row[N.queue])],
@@ -313,7 +313,7 @@ async function showHistory(index) {
   plots.replaceChildren();
   drawPlot(plots, 'Messages per second', 'msg/s', [series('in', '#2a6cb0', 'rate_in'), series('out', '#e8871e', 'rate_out')], now, span);
   drawPlot(plots, 'Queue depth (frames queued toward its links)', 'frames', [series('queued', '#7a3fb0', 'queue')], now, span);
-  drawPlot(plots, 'CPU, % of the host', '%', [series('user', '#e8871e', 'cpu_user'), series('system', '#3b6fd8', 'cpu_system')], now, span);
+  drawPlot(plots, 'CPU, % of one core', '%', [series('user', '#e8871e', 'cpu_user'), series('system', '#3b6fd8', 'cpu_system')], now, span);
   drawPlot(plots, 'Resident memory', 'MB', [series('memory', '#2e9d49', 'memory_bytes', 1 / 1048576)], now, span);
 }
 
