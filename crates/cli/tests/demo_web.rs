@@ -101,6 +101,22 @@ fn labels_stay_apart_and_inside(browser: &mut cdp::Browser) {
     }
 }
 
+/// What covers what in the monitor beside the plan view: a link's labels over another's,
+/// or over a node's circle, name or figures.
+const MONITOR_LABEL_TROUBLE: &str = "(() => {
+  const doc = document.getElementById('monitor').contentDocument;
+  const links = [...doc.querySelectorAll('#links [data-link]')].map((g) => [`${g.dataset.a}–${g.dataset.b}`, [...g.querySelectorAll('text')].map((t) => t.getBoundingClientRect()).filter((r) => r.width > 0)]);
+  const nodes = [...doc.querySelectorAll('#nodes [data-node]')].map((g) => [g.dataset.node, [...g.querySelectorAll('.ring, .name, .figures')].map((t) => t.getBoundingClientRect()).filter((r) => r.width > 0)]);
+  const meet = (r, s) => Math.min(r.right, s.right) - Math.max(r.left, s.left) > 0.5 && Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top) > 0.5;
+  const any = (p, q) => p.some((r) => q.some((s) => meet(r, s)));
+  const trouble = [];
+  links.forEach(([name, boxes], i) => {
+    links.slice(i + 1).forEach(([other, others]) => { if (any(boxes, others)) trouble.push(`${name} covers ${other}`); });
+    nodes.forEach(([node, parts]) => { if (any(boxes, parts)) trouble.push(`${name} covers ${node}`); });
+  });
+  return links.length === 0 ? ['no links'] : trouble;
+})()";
+
 fn nothing_requested_beyond(browser: &cdp::Browser, url: &str) {
     let outside: Vec<&String> = browser
         .requested
@@ -160,6 +176,9 @@ fn the_demo_page_shows_the_vehicles_moving_beside_the_monitor() {
         ),
         PAGE_WAIT,
     );
+    // Every link's rates are shown by now; none covers another label or a node.
+    let trouble = browser.eval(MONITOR_LABEL_TROUBLE);
+    assert_eq!(trouble, serde_json::json!([]), "monitor labels");
     browser.screenshot(&cdp::artefacts("demo").join("demo.png"));
     nothing_requested_beyond(&browser, &url);
     drop(browser);
