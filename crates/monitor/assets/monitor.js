@@ -71,7 +71,8 @@ function layout(graph) {
   let radius = 0;
   rings.forEach((ring, d) => {
     if (!ring || d === 0) return;
-    radius = Math.max(radius + 120, (ring.length * 46) / (2 * Math.PI));
+    // Room between rings for a link's two label lines beside the nodes' names and figures.
+    radius = Math.max(radius + 200, (ring.length * 46) / (2 * Math.PI));
     for (const node of ring) {
       const angle = (slice[node][0] + slice[node][1]) / 2;
       position[node] = [radius * Math.cos(angle), radius * Math.sin(angle)];
@@ -135,12 +136,68 @@ function drawLinks(graph, position, layer) {
     const leftIsA = a[0] <= b[0];
     let angle = Math.atan2(b[1] - a[1], b[0] - a[0]) * 180 / Math.PI;
     if (!leftIsA) angle += 180;
-    const [mx, my] = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-    const label = svgElement('text', { transform: `translate(${mx},${my}) rotate(${angle})`, y: -4 }, group);
-    const queue = svgElement('text', { transform: `translate(${mx},${my}) rotate(${angle})`, y: 10 }, group);
+    const label = svgElement('text', { y: -4, class: 'rates' }, group);
+    const queue = svgElement('text', { y: 10, class: 'queues' }, group);
     svgElement('title', {}, group);
-    monitor.elements.links[index] = { group, label, queue, leftIsA };
+    const view = { group, label, queue, leftIsA, a, b, angle, at: 0.5 };
+    monitor.elements.links[index] = view;
+    moveLinkLabel(view, 0.5);
   });
+}
+
+function moveLinkLabel(view, t) {
+  const { a, b, angle } = view;
+  const transform = `translate(${a[0] + t * (b[0] - a[0])},${a[1] + t * (b[1] - a[1])}) rotate(${angle})`;
+  setAttr(view.label, 'transform', transform);
+  setAttr(view.queue, 'transform', transform);
+  view.at = t;
+}
+
+// Where along its link a label may sit (a share of the way from one end), middle first.
+const LINK_SPOTS = [0.5, 0.4, 0.6, 0.32, 0.68, 0.25, 0.75];
+const LINK_LABEL_HEIGHT = 28;
+
+function boxOverlap(p, q) {
+  const w = Math.min(p.x + p.w, q.x + q.w) - Math.max(p.x, q.x);
+  const h = Math.min(p.y + p.h, q.y + q.h) - Math.max(p.y, q.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+// The upright box around a link's two label lines centred at share t of the link.
+function linkLabelBox(view, t, width) {
+  const { a, b } = view;
+  const radians = view.angle * Math.PI / 180, cos = Math.abs(Math.cos(radians)), sin = Math.abs(Math.sin(radians));
+  const [w, h] = [width * cos + LINK_LABEL_HEIGHT * sin, width * sin + LINK_LABEL_HEIGHT * cos];
+  const [x, y] = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+  return { x: x - w / 2, y: y - h / 2, w, h };
+}
+
+// Slide each link's labels along the link to where they cover no node (its circle, name and
+// figures) and no label placed before them; at the middle when nothing is in the way. On a
+// big graph the labels are hidden but for the selected node's, and stay in the middle.
+function placeLinkLabels() {
+  const views = monitor.elements.links;
+  if (views.length > 80) return;
+  const obstacles = [];
+  monitor.elements.nodes.forEach((node) => {
+    for (const part of node.group.querySelectorAll('.ring, .name, .figures')) {
+      const box = part.getBBox();
+      const [x, y] = node.at;
+      if (box.width > 0) obstacles.push({ x: x + box.x - 2, y: y + box.y - 2, w: box.width + 4, h: box.height + 4 });
+    }
+  });
+  for (const view of views) {
+    const width = Math.max(view.label.getComputedTextLength(), view.queue.getComputedTextLength()) + 6;
+    const cost = (t) => obstacles.reduce((sum, o) => sum + boxOverlap(linkLabelBox(view, t, width), o), 0);
+    let best = view.at, bestCost = cost(best);
+    for (const t of LINK_SPOTS) {
+      if (bestCost === 0) break;
+      const c = cost(t);
+      if (c < bestCost) { best = t; bestCost = c; }
+    }
+    moveLinkLabel(view, best);
+    obstacles.push(linkLabelBox(view, best, width));
+  }
 }
 
 function drawNodes(graph, position, layer) {
@@ -158,7 +215,7 @@ function drawNodes(graph, position, layer) {
     const cut = svgElement('text', { y: -r - 10, class: 'cut' }, group);
     const title = svgElement('title', {}, group);
     group.addEventListener('click', () => select(index));
-    monitor.elements.nodes[index] = { group, user, system, figures, cut, title, r };
+    monitor.elements.nodes[index] = { group, user, system, figures, cut, title, r, at: [x, y] };
   });
 }
 
@@ -265,6 +322,7 @@ function apply(frame) {
   monitor.maxLagMs = Math.max(monitor.maxLagMs || 0, monitor.lastFrameAt - frame.t);
   for (const row of frame.n) updateNode(row);
   for (const row of frame.l) updateLink(row);
+  placeLinkLabels();
   updateSummary();
   monitor.maxApplyMs = Math.max(monitor.maxApplyMs || 0, performance.now() - began);
   if (monitor.selected !== null && frame.n.some((row) => row[N.index] === monitor.selected)) showFigures(monitor.selected);
@@ -283,7 +341,7 @@ function showFigures(index) {
   const cut = monitor.graph.cut[index].map((f) => monitor.graph.nodes[f].name);
   const shown = cut.slice(0, 12).join(', ') + (cut.length > 12 ? `, … (${cut.length})` : '');
   const figures = [
-    ['CPU user / system', `${fmt(row[N.cpuUser], 1)}% / ${fmt(row[N.cpuSystem], 1)}% of the host`],
+    ['CPU user / system', `${fmt(row[N.cpuUser], 1)}% / ${fmt(row[N.cpuSystem], 1)}% of one core`],
     ['memory', megabytes(row[N.memory])],
     ['messages in / out', `${fmt(row[N.rateIn])} / ${fmt(row[N.rateOut])} per s`],
     ['queued', fmt(row[N.queue])],
@@ -313,7 +371,7 @@ async function showHistory(index) {
   plots.replaceChildren();
   drawPlot(plots, 'Messages per second', 'msg/s', [series('in', '#2a6cb0', 'rate_in'), series('out', '#e8871e', 'rate_out')], now, span);
   drawPlot(plots, 'Queue depth (frames queued toward its links)', 'frames', [series('queued', '#7a3fb0', 'queue')], now, span);
-  drawPlot(plots, 'CPU, % of the host', '%', [series('user', '#e8871e', 'cpu_user'), series('system', '#3b6fd8', 'cpu_system')], now, span);
+  drawPlot(plots, 'CPU, % of one core', '%', [series('user', '#e8871e', 'cpu_user'), series('system', '#3b6fd8', 'cpu_system')], now, span);
   drawPlot(plots, 'Resident memory', 'MB', [series('memory', '#2e9d49', 'memory_bytes', 1 / 1048576)], now, span);
 }
 

@@ -198,8 +198,18 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
         say,
         "router listening on {at}, holding the federation registry"
     );
+    let timed: Vec<&str> = if options.time_stepped {
+        std::iter::once(VIEWER).chain(SIMULATORS).collect()
+    } else {
+        Vec::new()
+    };
+    let board = Arc::new(Board::with_clocks(&timed).saying_to(say.clone()));
     let figures = FederateBoard::new();
-    let plan = Arc::new(PlanView::new(QUARTER));
+    let clocks = options.time_stepped.then(|| plan_view::Clocks {
+        board: board.clone(),
+        step_seconds: 1.0 / options.rate_hz.max(1) as f64,
+    });
+    let plan = Arc::new(PlanView::new(QUARTER, clocks));
     let _web = match options.web {
         Some(listen) => {
             let federates: Vec<&str> = ["creator", VIEWER, WATCHER]
@@ -240,12 +250,6 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
         model.counts()
     );
 
-    let timed: Vec<&str> = if options.time_stepped {
-        std::iter::once(VIEWER).chain(SIMULATORS).collect()
-    } else {
-        Vec::new()
-    };
-    let board = Arc::new(Board::with_clocks(&timed).saying_to(say.clone()));
     let deadline = Instant::now() + Duration::from_secs(options.seconds);
     let member = |name: &str, role: TimeRole| Member {
         name: name.to_owned(),

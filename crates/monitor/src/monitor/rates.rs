@@ -30,7 +30,9 @@ pub struct FederateFigures {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Figures {
-    /// Percent of the host's CPU time (all cores) in user and system mode.
+    /// CPU time in user and system mode as a percentage of one core: 100 is one core busy
+    /// all the time (above 100, more than one). A share of the whole host made a busy
+    /// router on a many-core machine look idle.
     pub cpu_user: Option<f64>,
     pub cpu_system: Option<f64>,
     pub memory_bytes: Option<f64>,
@@ -58,7 +60,7 @@ fn add(sum: Option<f64>, more: Option<f64>) -> Option<f64> {
 pub fn figures(before: Option<&Reading>, now: &Reading, seconds: f64) -> Figures {
     let cpu_share = |pick: fn(&Reading) -> Option<f64>| {
         let busy = rate(before.and_then(pick), pick(now), seconds)?;
-        Some(100.0 * busy / now.host_cpus.filter(|&n| n >= 1.0).unwrap_or(1.0))
+        Some(100.0 * busy)
     };
     let mut peers: BTreeMap<String, PeerFigures> = BTreeMap::new();
     for (id, link) in &now.links {
@@ -145,14 +147,14 @@ mod tests {
     }
 
     #[test]
-    fn cpu_is_a_share_of_every_core_and_rates_are_per_second() {
+    fn cpu_is_a_share_of_one_core_and_rates_are_per_second() {
         let figures = figures(
             Some(&reading(1.0, 0.0, 10.0)),
             &reading(2.0, 50.0, 30.0),
             2.0,
         );
-        // 1 CPU second in 2 s on 2 cores: a quarter of the host.
-        assert_eq!(figures.cpu_user, Some(25.0));
+        // 1 CPU second in 2 s: half of one core, however many the host has (2 here).
+        assert_eq!(figures.cpu_user, Some(50.0));
         assert_eq!(figures.cpu_system, Some(0.0));
         assert_eq!(figures.network_in, Some(500.0));
         assert_eq!(figures.network_out, None);

@@ -80,6 +80,14 @@ impl Board {
         self.synchronized.load(Ordering::SeqCst)
     }
 
+    /// Each time-managed federate's last granted logical time, in the board's order.
+    pub(super) fn granted_by_federate(&self) -> Vec<(&str, i64)> {
+        self.clocks
+            .iter()
+            .map(|(name, c)| (name.as_str(), c.granted.load(Ordering::SeqCst)))
+            .collect()
+    }
+
     /// `None` when no federate is time-managed.
     pub(super) fn granted_time(&self) -> Option<GrantedTime> {
         let times = self

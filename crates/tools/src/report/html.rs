@@ -50,6 +50,15 @@ pub(crate) fn count(v: Option<u64>) -> String {
     v.map_or_else(|| "–".to_owned(), |v| v.to_string())
 }
 
+/// `n` and the noun, singular for one: "1 pair", "4 pairs" (nouns that take an s).
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// One table cell: plain text (escaped when rendered) and an optional CSS class.
 pub(crate) struct Cell {
     text: String,
@@ -237,6 +246,13 @@ pub(crate) fn page(intro: &str, sections: &[Section]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_of_a_thing_is_singular() {
+        assert_eq!(plural(1, "pair"), "1 pair");
+        assert_eq!(plural(0, "pair"), "0 pairs");
+        assert_eq!(plural(4, "results folder"), "4 results folders");
+    }
 
     #[test]
     fn escaping_covers_markup_and_quotes() {

@@ -92,8 +92,8 @@ pub fn render(dirs: &[PathBuf]) -> Result<String, ReportError> {
     let intro = format!(
         "{}<p class=\"method\"><strong>How latency was measured.</strong> {}</p>",
         html::paragraph(&format!(
-            "{} results folder(s). Sizes are payload bytes; times are microseconds.",
-            runs.len()
+            "{}. Sizes are payload bytes; times are microseconds.",
+            html::plural(runs.len(), "results folder")
         )),
         html::escape(METHOD)
     );

@@ -62,3 +62,63 @@ pub struct ThroughputSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<String>,
 }
+
+impl ThroughputCase {
+    /// Messages delivered per second, every subscriber together: the sum of the
+    /// subscribers' own rates when each was recorded; else received over the case's
+    /// seconds; else the mean rate per subscriber times the subscribers.
+    pub fn delivered_msgs_per_sec(&self) -> Option<f64> {
+        let each: Vec<f64> = self
+            .per_subscriber_msgs_per_sec
+            .iter()
+            .copied()
+            .filter(|r| r.is_finite())
+            .collect();
+        if self.subscribers > 0 && each.len() == self.subscribers {
+            return Some(each.iter().sum());
+        }
+        if self.seconds.is_finite() && self.seconds > 0.0 && self.received > 0 {
+            return Some(self.received as f64 / self.seconds);
+        }
+        let mean = self.msgs_per_sec;
+        mean.is_finite().then_some(mean * self.subscribers as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(per_subscriber: Vec<f64>, seconds: f64, received: u64) -> ThroughputCase {
+        ThroughputCase {
+            subscribers: 2,
+            size: 64,
+            seconds,
+            sent: 100,
+            received,
+            lost: 0,
+            sender_msgs_per_sec: f64::NAN,
+            msgs_per_sec: 40.0,
+            per_subscriber_msgs_per_sec: per_subscriber,
+            payload_mb_per_sec: f64::NAN,
+        }
+    }
+
+    #[test]
+    fn delivered_is_every_subscriber_together() {
+        assert_eq!(
+            case(vec![30.0, 50.0], 2.0, 100).delivered_msgs_per_sec(),
+            Some(80.0)
+        );
+        // A subscriber without its own rate: received over the time instead.
+        assert_eq!(
+            case(vec![30.0, f64::NAN], 2.0, 100).delivered_msgs_per_sec(),
+            Some(50.0)
+        );
+        // Neither: the mean rate times the subscribers.
+        assert_eq!(
+            case(vec![], f64::NAN, 0).delivered_msgs_per_sec(),
+            Some(80.0)
+        );
+    }
+}

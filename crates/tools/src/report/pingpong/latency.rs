@@ -2,20 +2,21 @@
 //! with the baselines' means dashed; then every run's mean on one chart.
 
 use super::{
-    group_mean, hop_groups, links, mean_points, size_axis, size_of, time_axis, PingpongRun, MEAN,
+    group_mean, hop_groups, links, mean_name, mean_points, mean_rule, overall, size_axis, size_of,
+    time_axis, PingpongRun,
 };
-use crate::report::html::{figure, opt_number, paragraph, Cell, Section, Table};
+use crate::report::html::{figure, opt_number, paragraph, plural, Cell, Section, Table};
 use crate::report::svg::{LineChart, Mark, Series};
-use crate::results::measured;
+use crate::results::pingpong::OUTLIER_RULE_MIN_PAIRS;
 
 pub(super) fn section(runs: &[PingpongRun]) -> Section {
-    let mut body = paragraph(
+    let mut body = paragraph(&format!(
         "Mean round-trip time of the ping-pong pairs against message size. Each run gets a \
          line per hop count (pairs grouped by the number of links their messages cross; a \
-         plain mean of that group's pair means) and its overall mean, the mean of all pair \
-         means after discarding the two largest (rtiperf's method). Raw-socket baselines are \
-         dashed.",
-    );
+         plain mean of that group's pair means) and its overall mean. {} Raw-socket \
+         baselines are dashed.",
+        mean_rule()
+    ));
     let baselines: Vec<&PingpongRun> = runs.iter().filter(|(r, _)| r.is_baseline()).collect();
     for run in runs {
         let others: Vec<&PingpongRun> = baselines
@@ -52,17 +53,17 @@ fn one_run((run, p): &PingpongRun, baselines: &[&PingpongRun]) -> String {
             .iter()
             .filter_map(|s| group_mean(s, pairs).map(|m| (s.size as f64, m)))
             .collect();
-        let name = format!("{} ({} pairs)", links(count), pairs.len());
+        let name = format!("{} ({})", links(count), plural(pairs.len(), "pair"));
         chart.series.push(Series::new(name, Mark::Line, points));
     }
     chart
         .series
-        .push(Series::new(MEAN, Mark::Line, mean_points(p)));
+        .push(Series::new(mean_name(p), Mark::Line, mean_points(p)));
     for (b, bp) in baselines {
         let series = Series::new(b.series_name(), Mark::Line, mean_points(bp));
         chart.series.push(series.dashed(true));
     }
-    let mut head = vec!["size (B)".to_owned(), MEAN.to_owned(), "std".to_owned()];
+    let mut head = vec!["size (B)".to_owned(), mean_name(p), "std".to_owned()];
     head.extend(groups.keys().map(|&count| links(count)));
     head.extend(baselines.iter().map(|(b, _)| b.series_name()));
     let mut table = Table::new(
@@ -73,16 +74,17 @@ fn one_run((run, p): &PingpongRun, baselines: &[&PingpongRun]) -> String {
         head,
     );
     for s in &p.sizes {
+        let mean = overall(s);
         let mut row: Vec<Cell> = vec![
             s.size.to_string().into(),
-            opt_number(measured(s.mean_us)).into(),
-            opt_number(measured(s.std_us)).into(),
+            opt_number(mean.mean_us).into(),
+            opt_number(mean.std_us).into(),
         ];
         for pairs in groups.values() {
             row.push(opt_number(group_mean(s, pairs)).into());
         }
         for (_, bp) in baselines {
-            row.push(opt_number(size_of(bp, s.size).and_then(|b| measured(b.mean_us))).into());
+            row.push(opt_number(size_of(bp, s.size).and_then(|b| overall(b).mean_us)).into());
         }
         table.rows.push(row);
     }
@@ -106,7 +108,10 @@ fn every_run(runs: &[PingpongRun]) -> String {
         head.push(run.series_name());
     }
     let mut table = Table::new(
-        "Mean round-trip time (µs, two largest pair means discarded)",
+        format!(
+            "Mean round-trip time (µs; the two largest pair means discarded only in runs of \
+             {OUTLIER_RULE_MIN_PAIRS} pairs or more)"
+        ),
         head,
     );
     let mut sizes: Vec<usize> = runs
@@ -118,7 +123,7 @@ fn every_run(runs: &[PingpongRun]) -> String {
     for size in sizes {
         let mut row: Vec<Cell> = vec![size.to_string().into()];
         for (_, p) in runs {
-            row.push(opt_number(size_of(p, size).and_then(|s| measured(s.mean_us))).into());
+            row.push(opt_number(size_of(p, size).and_then(|s| overall(s).mean_us)).into());
         }
         table.rows.push(row);
     }

@@ -1,15 +1,21 @@
 //! Ping-pong (rtiperf) sections, after the JESPP paper: mean round-trip time against message
 //! size, one line per hop count; the tree / mesh time ratio against message size; and the
-//! spread of the pair means behind each mean, with the two discarded ones marked.
+//! spread of the pair means behind each mean, with any discarded ones marked.
+//!
+//! The overall mean over pairs is the report's own ([`SizeResult::overall_mean`]): the two
+//! largest pair means are left out only in runs of [`OUTLIER_RULE_MIN_PAIRS`] pairs or
+//! more, whatever the benchmark's `mean_us` says, so a run of a few pairs keeps its
+//! longest paths in its mean.
 
 mod latency;
 mod pairs;
 mod ratio;
 
 use super::axis::Axis;
-use super::html::Section;
+use super::html::{plural, Section};
 use super::load::{PingpongSummary, Run, SizeResult, Summary};
 use crate::results::measured;
+use crate::results::pingpong::{OverallMean, OUTLIER_RULE_MIN_PAIRS};
 use std::collections::BTreeMap;
 
 /// A ping-pong run and its summary.
@@ -32,8 +38,30 @@ pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
     sections
 }
 
-/// How the overall mean was taken.
-const MEAN: &str = "mean (two largest pair means discarded)";
+/// How the overall mean is taken, in the words of the sections' first paragraphs.
+fn mean_rule() -> String {
+    format!(
+        "The overall mean is the plain mean of every pair's mean round trip. Only in runs of \
+         at least {OUTLIER_RULE_MIN_PAIRS} pairs are the two largest pair means discarded \
+         first, as outliers (rtiperf's rule, made for 48 pairs); in a smaller run the largest \
+         are usually the longest paths, so they stay in."
+    )
+}
+
+/// The name of a run's overall mean, saying how it was taken.
+fn mean_name(p: &PingpongSummary) -> String {
+    let pairs = p.pairs.len();
+    if pairs >= OUTLIER_RULE_MIN_PAIRS {
+        format!("mean of {pairs} pairs, two largest discarded")
+    } else {
+        format!("mean of all {}", plural(pairs, "pair"))
+    }
+}
+
+/// The overall mean of one size (see [`SizeResult::overall_mean`]).
+fn overall(size: &SizeResult) -> OverallMean {
+    size.overall_mean()
+}
 
 fn size_axis() -> Axis {
     Axis::log("message size (bytes, log scale)")
@@ -80,7 +108,7 @@ fn group_mean(size: &SizeResult, pairs: &[usize]) -> Option<f64> {
 fn mean_points(p: &PingpongSummary) -> Vec<(f64, f64)> {
     p.sizes
         .iter()
-        .filter_map(|s| measured(s.mean_us).map(|m| (s.size as f64, m)))
+        .filter_map(|s| overall(s).mean_us.map(|m| (s.size as f64, m)))
         .collect()
 }
 

@@ -1,22 +1,24 @@
 //! Distributions of pair means, per run: a strip plot against message size, the cumulative
-//! distribution at each size, and the table of every pair mean, the two discarded marked.
+//! distribution at each size, and the table of every pair mean, any discarded marked.
 
-use super::{hop_groups, links, pair_mean, size_axis, time_axis, PingpongRun, MEAN};
+use super::{
+    hop_groups, links, mean_name, mean_rule, overall, pair_mean, size_axis, time_axis, PingpongRun,
+};
 use crate::report::axis::Axis;
 use crate::report::html::{details, escape, figure, opt_number, paragraph, Cell, Section, Table};
 use crate::report::load::{PingpongSummary, SizeResult};
 use crate::report::svg::{LineChart, Mark, Series};
-use crate::results::measured;
 
 const DISCARDED: &str = "discarded (two largest)";
 
 pub(super) fn section(runs: &[PingpongRun]) -> Section {
-    let mut body = paragraph(
+    let mut body = paragraph(&format!(
         "Each ping-pong pair's mean round-trip time, per message size. A narrow distribution \
          means every pair saw the same service; a plateau in the cumulative distribution means \
-         two populations (in the JESPP paper, contention at the upper tree routers). Crosses \
-         mark the two largest pair means, which the overall mean discards.",
-    );
+         two populations (in the JESPP paper, contention at the upper tree routers). {} \
+         Crosses mark the pair means an overall mean discarded.",
+        mean_rule()
+    ));
     for (run, p) in runs {
         let marks: Vec<Vec<bool>> = p.sizes.iter().map(discarded).collect();
         body.push_str(&format!("<h3>{}</h3>", escape(&run.series_name())));
@@ -40,19 +42,11 @@ pub(super) fn section(runs: &[PingpongRun]) -> Section {
     }
 }
 
-/// Which pair means of one size are the discarded ones: each discarded value claims the
-/// first unclaimed pair mean equal to it.
+/// Which pair means of one size the overall mean left out.
 fn discarded(size: &SizeResult) -> Vec<bool> {
     let mut marked = vec![false; size.pair_means_us.len()];
-    for d in size.discarded_us.iter().filter(|d| !d.is_nan()) {
-        let hit = size
-            .pair_means_us
-            .iter()
-            .enumerate()
-            .position(|(i, v)| !marked[i] && v == d);
-        if let Some(i) = hit {
-            marked[i] = true;
-        }
+    for i in overall(size).discarded {
+        marked[i] = true;
     }
     marked
 }
@@ -78,7 +72,7 @@ fn strip(name: &str, p: &PingpongSummary, marks: &[Vec<bool>]) -> LineChart {
             .series
             .push(Series::new(links(count), Mark::Dots, points));
     }
-    let crosses = p
+    let crosses: Vec<(f64, f64)> = p
         .sizes
         .iter()
         .zip(marks)
@@ -88,9 +82,12 @@ fn strip(name: &str, p: &PingpongSummary, marks: &[Vec<bool>]) -> LineChart {
                 .filter_map(move |i| pair_mean(s, i).map(|v| (s.size as f64, v)))
         })
         .collect();
-    chart
-        .series
-        .push(Series::new(DISCARDED, Mark::Crosses, crosses));
+    // A run too small for the outlier rule discards nothing: no crosses in its legend.
+    if !crosses.is_empty() {
+        chart
+            .series
+            .push(Series::new(DISCARDED, Mark::Crosses, crosses));
+    }
     chart
 }
 
@@ -124,9 +121,12 @@ fn cdf(name: &str, p: &PingpongSummary, marks: &[Vec<bool>]) -> LineChart {
             .series
             .push(Series::new(format!("{} B", s.size), Mark::Line, points));
     }
-    chart
-        .series
-        .push(Series::new(DISCARDED, Mark::Crosses, crosses));
+    // A run too small for the outlier rule discards nothing: no crosses in its legend.
+    if !crosses.is_empty() {
+        chart
+            .series
+            .push(Series::new(DISCARDED, Mark::Crosses, crosses));
+    }
     chart
 }
 
@@ -160,17 +160,21 @@ fn table(name: &str, p: &PingpongSummary, marks: &[Vec<bool>]) -> Table {
     };
     table
         .rows
-        .push(footer(MEAN, &|s| opt_number(measured(s.mean_us))));
+        .push(footer(&mean_name(p), &|s| opt_number(overall(s).mean_us)));
     table
         .rows
-        .push(footer("std", &|s| opt_number(measured(s.std_us))));
+        .push(footer("std", &|s| opt_number(overall(s).std_us)));
     table.rows.push(footer("discarded", &|s| {
-        let values: Vec<String> = s
-            .discarded_us
+        let values: Vec<String> = overall(s)
+            .discarded
             .iter()
-            .map(|&v| opt_number(measured(v)))
+            .map(|&i| opt_number(pair_mean(s, i)))
             .collect();
-        values.join(", ")
+        if values.is_empty() {
+            "none".to_owned()
+        } else {
+            values.join(", ")
+        }
     }));
     table
 }

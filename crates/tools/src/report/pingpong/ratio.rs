@@ -1,12 +1,11 @@
 //! The JESPP paper's mesh / tree comparison: R = (mean tree time) / (mean mesh time) against
 //! message size, overall and per hop count of the tree.
 
-use super::{group_mean, hop_groups, links, size_axis, size_of, PingpongRun, MEAN};
+use super::{group_mean, hop_groups, links, mean_name, overall, size_axis, size_of, PingpongRun};
 use crate::report::axis::Axis;
 use crate::report::html::{figure, opt_number, paragraph, Cell, Section, Table};
 use crate::report::load::{PingpongSummary, Shape, SizeResult};
 use crate::report::svg::{LineChart, Mark, Series};
-use crate::results::measured;
 use std::collections::HashMap;
 
 /// A chart and table for every (tree run, mesh run) combination with a pair in common;
@@ -113,9 +112,9 @@ fn compare((tree, t): &PingpongRun, (mesh, m): &PingpongRun, several: bool) -> S
         .iter()
         .filter_map(|ts| size_of(m, ts.size).map(|ms| (ts, ms)))
         .collect();
-    let overall: Vec<Option<f64>> = sizes
+    let ratios: Vec<Option<f64>> = sizes
         .iter()
-        .map(|(ts, ms)| quotient(measured(ts.mean_us), measured(ms.mean_us)))
+        .map(|(ts, ms)| quotient(overall(ts).mean_us, overall(ms).mean_us))
         .collect();
     let hops = per_hop(t, m, &sizes);
 
@@ -132,10 +131,10 @@ fn compare((tree, t): &PingpongRun, (mesh, m): &PingpongRun, several: bool) -> S
         Axis::from_zero("tree time / mesh time"),
     );
     chart.reference = Some((1.0, "equal times".to_owned()));
-    let name = format!("{prefix}{MEAN}");
+    let name = format!("{prefix}{} / {}", mean_name(t), mean_name(m));
     chart
         .series
-        .push(Series::new(name, Mark::Line, points(&overall)));
+        .push(Series::new(name, Mark::Line, points(&ratios)));
     for (count, ratios) in &hops {
         let name = format!("{prefix}pairs with {} in the tree", links(*count));
         chart
@@ -157,9 +156,9 @@ fn compare((tree, t): &PingpongRun, (mesh, m): &PingpongRun, several: bool) -> S
     for (k, (ts, ms)) in sizes.iter().enumerate() {
         let mut row: Vec<Cell> = vec![
             ts.size.to_string().into(),
-            opt_number(measured(ts.mean_us)).into(),
-            opt_number(measured(ms.mean_us)).into(),
-            opt_number(overall[k]).into(),
+            opt_number(overall(ts).mean_us).into(),
+            opt_number(overall(ms).mean_us).into(),
+            opt_number(ratios[k]).into(),
         ];
         row.extend(hops.iter().map(|(_, r)| opt_number(r[k]).into()));
         table.rows.push(row);

@@ -266,8 +266,17 @@ mod tests {
             ],
         ));
         let svg = chart.render();
-        assert!(svg.contains("3 point(s) not shown"), "{svg}");
+        assert!(svg.contains("3 points not shown"), "{svg}");
         assert!(svg.contains("<polyline"));
+    }
+
+    #[test]
+    fn one_point_left_out_is_one_point() {
+        let mut chart = LineChart::new("t", Axis::log("size"), Axis::from_zero("rtt"));
+        let points = vec![(0.0, 1.0), (64.0, 3.0), (128.0, 4.0)];
+        chart.series.push(Series::new("s", Mark::Line, points));
+        let svg = chart.render();
+        assert!(svg.contains(">1 point not shown"), "{svg}");
     }
 
     #[test]

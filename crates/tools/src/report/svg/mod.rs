@@ -11,7 +11,7 @@ pub(crate) use bar::{BarChart, Bars};
 pub(crate) use line::{LineChart, Mark, Series};
 
 use super::axis::{tick_label, Ticks};
-use super::html::escape;
+use super::html::{escape, plural};
 
 const WIDTH: f64 = 760.0;
 const PLOT_HEIGHT: f64 = 300.0;
@@ -129,7 +129,8 @@ fn legend_row(y: f64, swatch: String, name: &str) -> String {
 /// A line under the legend saying how many points were left out, and why.
 fn note(y: f64, hidden: usize, scale_note: &str) -> String {
     format!(
-        "<text x=\"{LEFT}\" y=\"{y:.1}\" fill=\"#a33\">{hidden} point(s) not shown: {}</text>",
+        "<text x=\"{LEFT}\" y=\"{y:.1}\" fill=\"#a33\">{} not shown: {}</text>",
+        plural(hidden, "point"),
         escape(scale_note)
     )
 }
