@@ -52,7 +52,7 @@ impl RtiAmbassador {
     /// it: the next release of a rate-limited update, and the end of the grace of a link
     /// that is down.
     pub(super) fn watch_slice(&self, left: Duration) -> Duration {
-        let left = self.release_slice(left);
+        let left = self.mom_slice(self.release_slice(left));
         match self.grace_left() {
             Some(grace) => left.min(grace),
             None => left,

@@ -98,15 +98,18 @@ impl RtiAmbassador {
             federate_name: federate_name.to_owned(),
             federate_type: federate_type.to_owned(),
             fingerprint: Federate::fingerprint(&model, self.bins),
-            modules,
+            modules: modules.clone(),
         };
+        let modules_joined = modules;
         let (handle, snapshot) = match self.ask(request)? {
             Response::Joined { federate, snapshot } => (federate, snapshot),
             other => return Err(Self::unexpected(other)),
         };
+        let identity = super::mom::identity(&model, &modules_joined, &snapshot);
         let mut federate = Federate::new(model, handle, self.bins)?;
         federate.set_class_rights(rights);
         federate.apply_join(&self.federation, &snapshot);
+        federate.set_mom_identity(identity);
         self.forget_link_losses();
         self.joined = Some(Joined {
             federate,

@@ -16,6 +16,7 @@ mod error;
 mod federation;
 mod losses;
 mod modules;
+mod mom;
 mod object_services;
 mod order_transport;
 mod ownership;
@@ -700,6 +701,7 @@ impl RtiAmbassador {
         }
         self.watch_network_interest()?;
         self.tell_time();
+        self.tell_mom()?;
         let callback = self
             .joined
             .as_mut()

@@ -3,7 +3,7 @@
 //! `HLArequest` (publications, subscriptions) with the matching `HLAreport`. Other
 //! subclasses are delivered to subscribers as any interaction, and not acted on here.
 
-use super::{encode, report_period_micros, Federate};
+use super::{encode, report_period_nanos, Federate};
 use crate::fom::{InteractionClassHandle, ParameterHandle};
 use bytes::Bytes;
 
@@ -63,7 +63,7 @@ impl Federate {
             Control::SetTiming => {
                 let seconds = parameter("HLAreportPeriod").and_then(encode::read_int32);
                 seconds
-                    .and_then(report_period_micros)
+                    .and_then(report_period_nanos)
                     .map(|p| self.set_report_period(p))
             }
             Control::SetSwitches => {

@@ -97,9 +97,10 @@ impl MomHandles {
 pub(super) struct Mom {
     pub handles: MomHandles,
     pub identity: MomIdentity,
-    /// HLAsetTiming's period in microseconds; 0: no periodic updates.
+    /// HLAsetTiming's period in nanoseconds; 0: no periodic updates.
     pub report_period: u64,
-    /// When the next periodic update is due (the host's wall clock, microseconds).
+    /// When the next periodic update is due (the host's wall clock, nanoseconds since the
+    /// Unix epoch, as the `time` of every service call).
     pub next_report: Option<u64>,
     /// HLAsetSwitches: HLAconveyRegionDesignatorSets, HLAconveyProducingFederate.
     pub convey_regions: bool,
@@ -258,8 +259,8 @@ impl Federate {
         }
     }
 
-    /// When the MOM next wants [`Federate::handle_mom_timeout`] (the host's wall clock,
-    /// microseconds): a periodic update is due. `None`: nothing is periodic.
+    /// When the MOM next wants [`Federate::handle_mom_timeout`] (the host's wall clock in
+    /// nanoseconds, as the `time` of service calls): a periodic update is due. `None`: nothing is periodic.
     ///
     /// Call after every service call and every `handle_message`, as the period may change.
     #[must_use]
@@ -295,10 +296,10 @@ impl Federate {
     }
 }
 
-/// HLAsetTiming's HLAreportPeriod in microseconds: 0 stops periodic updates; refused when
+/// HLAsetTiming's HLAreportPeriod in nanoseconds: 0 stops periodic updates; refused when
 /// negative or longer than a day.
-fn report_period_micros(seconds: i32) -> Option<u64> {
+fn report_period_nanos(seconds: i32) -> Option<u64> {
     (0..=MAX_REPORT_PERIOD_SECONDS)
         .contains(&seconds)
-        .then(|| u64::from(seconds.unsigned_abs()) * 1_000_000)
+        .then(|| u64::from(seconds.unsigned_abs()) * 1_000_000_000)
 }

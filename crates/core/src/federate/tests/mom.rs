@@ -84,7 +84,11 @@ fn a_subscriber_discovers_every_federates_instance_its_own_included_and_reads_it
     let regulating = reflected(&callbacks, attributes[2]);
     for (i, &h) in handles.iter().enumerate() {
         let object = federate_object(h);
-        assert_eq!(names[&object], unicode(&format!("f{i}")), "federate {h}'s name");
+        assert_eq!(
+            names[&object],
+            unicode(&format!("f{i}")),
+            "federate {h}'s name"
+        );
         assert_eq!(ids[&object], handle_value(h));
         let expected = i32::from(i == 1).to_be_bytes();
         assert_eq!(regulating[&object], expected[..], "federate {h} regulating");
@@ -115,7 +119,11 @@ fn the_federation_instance_comes_from_one_federate_and_lists_the_members() {
     let reflects: Vec<u32> = callbacks
         .iter()
         .filter_map(|c| match c {
-            Callback::ReflectAttributeValues { object, sender, .. } if *object == FEDERATION_OBJECT => Some(*sender),
+            Callback::ReflectAttributeValues { object, sender, .. }
+                if *object == FEDERATION_OBJECT =>
+            {
+                Some(*sender)
+            }
             _ => None,
         })
         .collect();
@@ -127,7 +135,10 @@ fn the_federation_instance_comes_from_one_federate_and_lists_the_members() {
         expected.extend(handle_value(fed.handle()));
     }
     assert_eq!(members[..], expected[..]);
-    assert_eq!(reflected(&callbacks, attributes[1])[&FEDERATION_OBJECT], unicode(FED));
+    assert_eq!(
+        reflected(&callbacks, attributes[1])[&FEDERATION_OBJECT],
+        unicode(FED)
+    );
     let _ = class;
 }
 
@@ -184,12 +195,16 @@ fn set_timing_sends_periodic_updates_only_while_someone_subscribes() {
     let target = w.feds[1].handle();
     set_timing(&mut w.feds[0], target, 2);
     w.pump();
-    let second = 1_000_000;
+    let second = 1_000_000_000;
     assert_eq!(w.feds[1].poll_mom_timeout(), Some(0), "due at once");
     // Nobody subscribes: the reports fall due and nothing is sent.
     for tick in 1..=3u64 {
         w.feds[1].handle_mom_timeout(tick * 2 * second);
-        assert_eq!(publishes(&mut w.feds[1]), 0, "tick {tick} with no subscriber");
+        assert_eq!(
+            publishes(&mut w.feds[1]),
+            0,
+            "tick {tick} with no subscriber"
+        );
     }
     let attributes = subscribe(&mut w.feds[0], FEDERATE_CLASS, &["HLAfederateName"]);
     w.pump();
@@ -233,16 +248,23 @@ fn request_publications_is_answered_with_the_standards_reports() {
     w.pump();
     let target = w.feds[1].handle();
     w.feds[0]
-        .send_interaction(request, &[(federate, handle_value(target))], b"", 0, None, None)
+        .send_interaction(
+            request,
+            &[(federate, handle_value(target))],
+            b"",
+            0,
+            None,
+            None,
+        )
         .unwrap();
     w.pump();
     let reports: Vec<Vec<(ParameterHandle, Bytes)>> = w
         .callbacks(0)
         .into_iter()
         .filter_map(|c| match c {
-            Callback::ReceiveInteraction { class, parameters, .. } if class == report => {
-                Some(parameters)
-            }
+            Callback::ReceiveInteraction {
+                class, parameters, ..
+            } if class == report => Some(parameters),
             _ => None,
         })
         .collect();
