@@ -1,0 +1,165 @@
+// The Management Object Model (IEEE 1516.1-2010 §11) through the standard API only, as a
+// federation manager or logger written for another RTI reads it: a federate subscribing to
+// HLAmanager.HLAfederate discovers every member (itself included), decodes the values with
+// the standard encoding helpers and the RTI's own handle decoders, and reads another
+// member's time state as it advances; HLAmanager.HLAfederation lists the members.
+#include <RTI/RTI1516.h>
+#include <RTI/encoding/BasicDataElements.h>
+#include <RTI/time/HLAinteger64Time.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "dropin.h"
+#include "router.h"
+
+using namespace rti1516e;
+using dropin::make;
+
+namespace {
+
+struct Tool : public NullFederateAmbassador {
+  std::set<ObjectInstanceHandle> discovered;
+  std::map<ObjectInstanceHandle, AttributeHandleValueMap> latest;
+  int reflects;
+  long long granted;
+  bool regulating;
+  Tool() : reflects(0), granted(-1), regulating(false) {}
+
+  void discoverObjectInstance(ObjectInstanceHandle object, ObjectClassHandle, std::wstring const&) override {
+    discovered.insert(object);
+  }
+  using NullFederateAmbassador::reflectAttributeValues;
+  void reflectAttributeValues(ObjectInstanceHandle object, AttributeHandleValueMap const& values,
+                              VariableLengthData const&, OrderType, TransportationType,
+                              SupplementalReflectInfo) override {
+    ++reflects;
+    for (AttributeHandleValueMap::const_iterator i = values.begin(); i != values.end(); ++i)
+      latest[object][i->first] = i->second;
+  }
+  void timeRegulationEnabled(LogicalTime const&) override { regulating = true; }
+  void timeAdvanceGrant(LogicalTime const& time) override {
+    granted = dynamic_cast<HLAinteger64Time const&>(time).getTime();
+  }
+};
+
+std::wstring unicode(VariableLengthData const& value) {
+  HLAunicodeString decoded;
+  decoded.decode(value);
+  return decoded.get();
+}
+
+// HLAhandle and HLAlogicalTime: a variable array of bytes around the encoded value.
+VariableLengthData opaque(VariableLengthData const& value) {
+  HLAopaqueData decoded;
+  decoded.decode(value);
+  return VariableLengthData(decoded.get(), decoded.dataLength());
+}
+
+int integer(VariableLengthData const& value) {
+  HLAinteger32BE decoded;
+  decoded.decode(value);
+  return decoded.get();
+}
+
+void federatesAndTheirTimeState(std::wstring const& designator) {
+  Tool ft, fm;
+  RTIambassador* tool = make();
+  RTIambassador* member = make();
+  tool->connect(ft, HLA_EVOKED, designator);
+  member->connect(fm, HLA_EVOKED, designator);
+  std::vector<std::wstring> modules(1, L"" TRELLIS_REPO_ROOT L"/foms/trellis-demo.xml");
+  tool->createFederationExecution(L"Managed", modules, L"HLAinteger64Time");
+  FederateHandle const toolHandle = tool->joinFederationExecution(L"tool", L"manager", L"Managed");
+  FederateHandle const memberHandle = member->joinFederationExecution(L"member", L"sim", L"Managed");
+
+  ObjectClassHandle const federate = tool->getObjectClassHandle(L"HLAmanager.HLAfederate");
+  AttributeHandle const name = tool->getAttributeHandle(federate, L"HLAfederateName");
+  AttributeHandle const handle = tool->getAttributeHandle(federate, L"HLAfederateHandle");
+  AttributeHandle const regulating = tool->getAttributeHandle(federate, L"HLAtimeRegulating");
+  AttributeHandle const time = tool->getAttributeHandle(federate, L"HLAlogicalTime");
+  AttributeHandleSet attributes;
+  attributes.insert(name);
+  attributes.insert(handle);
+  attributes.insert(regulating);
+  attributes.insert(time);
+  tool->subscribeObjectClassAttributes(federate, attributes);
+  CHECK(dropin::until(*tool, *member, [&] { return ft.discovered.size() == 2; }));
+
+  // The member regulates and advances to 5; the tool asks for the values.
+  member->enableTimeRegulation(HLAinteger64Interval(1));
+  CHECK(dropin::until(*tool, *member, [&] { return fm.regulating; }));
+  member->timeAdvanceRequest(HLAinteger64Time(5));
+  CHECK(dropin::until(*tool, *member, [&] { return fm.granted == 5; }));
+  tool->requestAttributeValueUpdate(federate, attributes, VariableLengthData());
+  std::map<std::wstring, FederateHandle> handles;
+  CHECK(dropin::until(*tool, *member, [&] {
+    handles.clear();
+    for (std::map<ObjectInstanceHandle, AttributeHandleValueMap>::iterator i = ft.latest.begin();
+         i != ft.latest.end(); ++i) {
+      if (i->second.count(name) && i->second.count(handle))
+        handles[unicode(i->second[name])] = tool->decodeFederateHandle(opaque(i->second[handle]));
+    }
+    return handles.size() == 2;
+  }));
+  CHECK(handles[L"tool"] == toolHandle);
+  CHECK(handles[L"member"] == memberHandle);
+  for (std::map<ObjectInstanceHandle, AttributeHandleValueMap>::iterator i = ft.latest.begin(); i != ft.latest.end();
+       ++i) {
+    bool const isMember = unicode(i->second[name]) == L"member";
+    CHECK_EQ(integer(i->second[regulating]), isMember ? 1 : 0);
+    HLAinteger64Time logical;
+    logical.decode(opaque(i->second[time]));
+    CHECK_EQ(logical.getTime(), isMember ? 5LL : 0LL);
+  }
+
+  // The federation's instance lists both members.
+  ObjectClassHandle const federation = tool->getObjectClassHandle(L"HLAmanager.HLAfederation");
+  AttributeHandle const members = tool->getAttributeHandle(federation, L"HLAfederatesInFederation");
+  AttributeHandleSet federationAttributes;
+  federationAttributes.insert(members);
+  tool->subscribeObjectClassAttributes(federation, federationAttributes);
+  CHECK(dropin::until(*tool, *member, [&] { return ft.discovered.size() == 3; }));
+  tool->requestAttributeValueUpdate(federation, federationAttributes, VariableLengthData());
+  std::set<FederateHandle> listed;
+  CHECK(dropin::until(*tool, *member, [&] {
+    for (std::map<ObjectInstanceHandle, AttributeHandleValueMap>::iterator i = ft.latest.begin();
+         i != ft.latest.end(); ++i) {
+      if (!i->second.count(members)) continue;
+      HLAvariableArray list((HLAopaqueData()));
+      list.decode(i->second[members]);
+      for (size_t k = 0; k < list.size(); ++k) {
+        HLAopaqueData const& element = dynamic_cast<HLAopaqueData const&>(list.get(k));
+        listed.insert(tool->decodeFederateHandle(VariableLengthData(element.get(), element.dataLength())));
+      }
+    }
+    return !listed.empty();
+  }));
+  CHECK(listed.size() == 2 && listed.count(toolHandle) == 1 && listed.count(memberHandle) == 1);
+
+  member->resignFederationExecution(NO_ACTION);
+  tool->resignFederationExecution(NO_ACTION);
+  tool->destroyFederationExecution(L"Managed");
+  tool->disconnect();
+  member->disconnect();
+  delete tool;
+  delete member;
+}
+
+}  // namespace
+
+int main() {
+  try {
+    TestRouter router;
+    federatesAndTheirTimeState(router.designator());
+  } catch (Exception const& e) {
+    std::string const what(e.what().begin(), e.what().end());
+    check::fail(__FILE__, __LINE__, "unexpected exception: " + what);
+  } catch (std::exception const& e) {
+    check::fail(__FILE__, __LINE__, e.what());
+  }
+  return check::finish("test_mom");
+}
