@@ -616,12 +616,13 @@ mod federates {
 /// The keep-latest header changed the frame format (version 3), then the federate messages
 /// inside data frames (version 4), then registry requests and events and time-stamped
 /// messages (version 5, retraction serials), then manage frames (version 6, the asker its
-/// first router proved): a peer speaking an older version is refused on its first frame
-/// with an error naming its version, never read as garbage.
+/// first router proved), then the registry's requests and events again (version 7, the MOM's
+/// manager resign): a peer speaking an older version is refused on its first frame with an
+/// error naming its version, never read as garbage.
 #[test]
 fn an_older_peer_is_refused_with_a_clear_error() {
-    assert_eq!(trellis_core::wire::PROTOCOL_VERSION, 6);
-    for old in [2u8, 3, 4, 5] {
+    assert_eq!(trellis_core::wire::PROTOCOL_VERSION, 7);
+    for old in [2u8, 3, 4, 5, 6] {
         refuse(old);
     }
 }
@@ -640,7 +641,7 @@ fn refuse(old: u8) {
     let text = String::from_utf8_lossy(&goodbye).into_owned();
     assert!(
         text.contains(&format!(
-            "unsupported protocol version {old} (this node speaks version 6)"
+            "unsupported protocol version {old} (this node speaks version 7)"
         )),
         "the goodbye says why: {text:?}"
     );

@@ -93,6 +93,10 @@ fn resigned_behind_our_back(how: Departure) -> Option<&'static str> {
             "the federation resigned this federate as a slow consumer: its router cut it for \
              taking nothing while its queue stayed full past the slow-consumer bound",
         ),
+        Departure::ByManager => Some(
+            "a federation manager resigned this federate (the MOM's \
+             HLAservice.HLAresignFederationExecution)",
+        ),
     }
 }
 
@@ -297,6 +301,16 @@ impl Federate {
         match request {
             Request::Events { .. } => return self.on_replay(response),
             Request::Reclaim(_) => return self.on_reclaimed(response),
+            // Its "federate unknown" is about the federate it names, not about this one:
+            // no reclaim, a MOM exception.
+            Request::ResignFederate { federate, .. } => {
+                if let Response::Error { message, .. } = response {
+                    self.stats.registry_refusals += 1;
+                    let service = "HLAresignFederationExecution";
+                    self.report_mom_exception(*federate, service, &message);
+                }
+                return;
+            }
             _ => {}
         }
         if let Response::Error { kind, .. } = &response {

@@ -10,6 +10,11 @@
 //! actions = ["create", "join", "destroy"]
 //!
 //! [[allow]]
+//! identities = ["ops"]
+//! federations = ["Exercise*"]
+//! actions = ["manage"]          # the MOM's HLAservice: resign another federate
+//!
+//! [[allow]]
 //! identities = ["*"]            # "*" includes links without a certificate
 //! federations = ["Sandbox"]
 //! actions = ["join"]
@@ -41,6 +46,8 @@ pub enum Action {
     Create,
     Join,
     Destroy,
+    /// The MOM's HLAservice interactions that act on another federate (resigning it).
+    Manage,
 }
 
 impl fmt::Display for Action {
@@ -49,6 +56,7 @@ impl fmt::Display for Action {
             Action::Create => "create",
             Action::Join => "join",
             Action::Destroy => "destroy",
+            Action::Manage => "manage",
         })
     }
 }

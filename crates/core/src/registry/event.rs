@@ -64,6 +64,8 @@ pub enum Departure {
     /// The federation resigned it because its router cut it as a slow consumer: it took
     /// nothing while its queue stayed full past the slow-consumer bound.
     SlowConsumer,
+    /// A federation manager resigned it (the MOM's HLAservice.HLAresignFederationExecution).
+    ByManager,
 }
 
 impl Departure {
@@ -77,6 +79,7 @@ impl Departure {
             Departure::Resigned => 0,
             Departure::Died => 1,
             Departure::SlowConsumer => 2,
+            Departure::ByManager => 3,
         }
     }
 
@@ -85,6 +88,7 @@ impl Departure {
             0 => Some(Departure::Resigned),
             1 => Some(Departure::Died),
             2 => Some(Departure::SlowConsumer),
+            3 => Some(Departure::ByManager),
             _ => None,
         }
     }

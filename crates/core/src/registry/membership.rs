@@ -141,6 +141,16 @@ impl Registry {
 
     /// resignFederationExecution.
     pub(super) fn resign(&mut self, federation: &str, federate: u32) -> Response {
+        self.resign_as(federation, federate, Departure::Resigned)
+    }
+
+    /// Resign `federate`, gone `how` (it asked, or a manager resigned it).
+    pub(super) fn resign_as(
+        &mut self,
+        federation: &str,
+        federate: u32,
+        how: Departure,
+    ) -> Response {
         let Some(record) = self.federations.get_mut(federation) else {
             return unknown(federation);
         };
@@ -150,7 +160,7 @@ impl Registry {
                 format!("federate {federate} is not joined to {federation:?}"),
             );
         }
-        self.federate_left(federation, federate, Departure::Resigned);
+        self.federate_left(federation, federate, how);
         Response::Resigned
     }
 

@@ -383,6 +383,11 @@ impl Registry {
             | Request::RegisterSync { .. }
             | Request::AchieveSync { .. }
             | Request::Time { .. } => self.act_for_federate(request),
+            Request::ResignFederate {
+                federation,
+                federate,
+                ..
+            } => self.resign_as(&federation, federate, Departure::ByManager),
             Request::ListFederations => self.list_federations(),
             Request::Events {
                 federation,

@@ -90,6 +90,7 @@ impl Router {
                 (Action::Join, federation)
             }
             Request::Destroy { federation } => (Action::Destroy, federation),
+            Request::ResignFederate { federation, .. } => (Action::Manage, federation),
             _ => return None,
         };
         policy.refuse(asker, action, federation)

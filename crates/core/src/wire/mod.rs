@@ -41,8 +41,11 @@ use thiserror::Error;
 /// (`registry::Departure`: a slow consumer cut is told apart from a death); a
 /// time-stamp-order federate message carries its retraction serial after the time stamp,
 /// and the time channel a retraction (`federate::retraction`): a federate of version 4
-/// would misread every time-stamped message.
-pub const PROTOCOL_VERSION: u8 = 6;
+/// would misread every time-stamped message. 6: the first router writes the certificate name
+/// its link proved into each manage frame. 7: the MOM's manager resign
+/// (`Request::ResignFederate`) and its `Departure::ByManager`, which a federate of version 6
+/// would refuse as malformed in the federation's events.
+pub const PROTOCOL_VERSION: u8 = 7;
 /// Bytes of the length prefix.
 pub const LENGTH_PREFIX: usize = 4;
 /// Length prefix, version and kind: the part every frame shares.

@@ -4,8 +4,14 @@
 //! subclasses are delivered to subscribers as any interaction, and not acted on here.
 
 use super::{encode, report_period_nanos, Federate};
+use crate::federate::Action;
 use crate::fom::{InteractionClassHandle, ParameterHandle};
+use crate::registry::Request;
 use bytes::Bytes;
+
+/// The HLAservice interaction the sending federate's MOM carries out through the registry.
+const RESIGN_SERVICE: &str =
+    "HLAinteractionRoot.HLAmanager.HLAfederate.HLAservice.HLAresignFederationExecution";
 
 /// What a control interaction asks of the MOM it names.
 enum Control {
@@ -97,12 +103,66 @@ impl Federate {
             self.model
                 .is_interaction_subclass(class, m.handles.manager_federate)
         });
-        if is_control {
-            let values: Vec<(u32, Bytes)> = (parameters.iter())
-                .map(|(p, v)| (p.0, Bytes::copy_from_slice(v.as_ref())))
-                .collect();
-            self.mom_on_interaction(class, &values);
+        if !is_control {
+            return;
         }
+        let values: Vec<(u32, Bytes)> = (parameters.iter())
+            .map(|(p, v)| (p.0, Bytes::copy_from_slice(v.as_ref())))
+            .collect();
+        if self.model.interaction_class(class).qualified_name == RESIGN_SERVICE {
+            return self.resign_on_behalf(&values);
+        }
+        self.mom_on_interaction(class, &values);
+    }
+
+    /// HLAservice.HLAresignFederationExecution, sent by this federate as a manager: the
+    /// registry resigns the federate it names, whether or not that federate still answers
+    /// (a hung one cannot act on the interaction itself). Its objects are left as a died
+    /// federate's are (HLAresignAction cannot be carried out without it). A refusal comes
+    /// back as HLAreportMOMexception.
+    fn resign_on_behalf(&mut self, values: &[(u32, Bytes)]) {
+        let Some(mom) = &self.mom else { return };
+        let federate = mom.handles.federate_parameter.0;
+        let target = (values.iter().find(|(p, _)| *p == federate))
+            .and_then(|(_, v)| encode::read_handle(v))
+            .and_then(|h| u32::try_from(h).ok());
+        let Some(target) = target else {
+            self.stats.malformed += 1;
+            return;
+        };
+        self.actions.push_back(Action::Ask(Request::ResignFederate {
+            federation: self.view.name.clone(),
+            manager: self.handle,
+            federate: target,
+        }));
+    }
+
+    /// The registry refused a service the MOM asked for: HLAreportMOMexception, naming the
+    /// federate it was for, the service and why.
+    pub(in crate::federate) fn report_mom_exception(
+        &mut self,
+        federate: u32,
+        service: &str,
+        why: &str,
+    ) {
+        let parameters = [
+            "HLAfederate",
+            "HLAservice",
+            "HLAexception",
+            "HLAparameterError",
+        ];
+        let Some((class, [target, named, exception, parameter_error])) =
+            self.report_class("HLAreportMOMexception", parameters)
+        else {
+            return;
+        };
+        let values = [
+            (target, encode::handle(u64::from(federate))),
+            (named, encode::unicode_string(service)),
+            (exception, encode::unicode_string(why)),
+            (parameter_error, encode::boolean(false)),
+        ];
+        self.mom_interaction(class, &values, 0);
     }
 
     /// HLAsetTiming: the first periodic update is due at once (the host's next

@@ -282,3 +282,92 @@ fn request_publications_is_answered_with_the_standards_reports() {
     }
     assert_eq!(value("HLAattributeList"), list);
 }
+
+/// HLAmanager.HLAfederate.HLAservice.HLAresignFederationExecution naming `target`, sent by
+/// `fed`.
+fn resign_service(fed: &mut Federate, target: u32) {
+    let class = fed
+        .interaction_class("HLAmanager.HLAfederate.HLAservice.HLAresignFederationExecution")
+        .unwrap();
+    let federate = fed.parameter(class, "HLAfederate").unwrap();
+    let action = fed.parameter(class, "HLAresignAction").unwrap();
+    fed.publish_interaction_class(class).unwrap();
+    let values = [
+        (federate, handle_value(target)),
+        (action, 0i32.to_be_bytes().to_vec()),
+    ];
+    fed.send_interaction(class, &values, b"", 0, None, None)
+        .unwrap();
+}
+
+#[test]
+fn a_manager_resigns_a_federate_that_no_longer_answers() {
+    let mut w = Timed::new(3);
+    subscribe(&mut w.feds[1], FEDERATE_CLASS, &["HLAfederateName"]);
+    w.pump();
+    w.callbacks(1);
+    let hung = w.feds[2].handle();
+    resign_service(&mut w.feds[0], hung);
+    // The hung federate takes part in nothing: only the others are pumped... but the
+    // simulated network delivers to it anyway; what matters is that it need not act.
+    w.pump();
+    let removed: Vec<ObjectId> = (w.callbacks(1).into_iter())
+        .filter_map(|c| match c {
+            Callback::RemoveObjectInstance { object, .. } => Some(object),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(removed, vec![federate_object(hung)]);
+    let members: Vec<u32> = w.feds[0].federates().map(|(h, _, _)| h).collect();
+    assert!(!members.contains(&hung), "{members:?}");
+    let told = w.callbacks(2).into_iter().find_map(|c| match c {
+        Callback::ConnectionLost { fault } => Some(fault),
+        _ => None,
+    });
+    assert!(
+        told.as_deref()
+            .is_some_and(|f| f.contains("federation manager")),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn a_refused_service_comes_back_as_a_mom_exception() {
+    let mut w = Timed::new(2);
+    let report = w.feds[0]
+        .interaction_class("HLAmanager.HLAfederate.HLAreport.HLAreportMOMexception")
+        .unwrap();
+    w.feds[0].subscribe_interaction_class(report, &[]).unwrap();
+    w.pump();
+    resign_service(&mut w.feds[0], 99);
+    w.pump();
+    let exception = w.feds[0].parameter(report, "HLAexception").unwrap();
+    let service = w.feds[0].parameter(report, "HLAservice").unwrap();
+    let reported: Vec<Vec<(ParameterHandle, Bytes)>> = (w.callbacks(0).into_iter())
+        .filter_map(|c| match c {
+            Callback::ReceiveInteraction {
+                class, parameters, ..
+            } if class == report => Some(parameters),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reported.len(), 1, "one refusal, one report");
+    let value = |p| {
+        reported[0]
+            .iter()
+            .find(|(h, _)| *h == p)
+            .unwrap()
+            .1
+            .to_vec()
+    };
+    assert_eq!(value(service), unicode("HLAresignFederationExecution"));
+    let why = value(exception);
+    let text = String::from_utf16(
+        &why[4..]
+            .chunks(2)
+            .map(|c| u16::from_be_bytes([c[0], c[1]]))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    assert!(text.contains("99"), "the reason names the federate: {text}");
+}

@@ -83,6 +83,15 @@ pub enum Request {
         federate: u32,
         switch: TimeSwitch,
     },
+    /// A federation manager resigns another federate on its behalf (the MOM's
+    /// HLAservice.HLAresignFederationExecution): it is gone as `Departure::ByManager`.
+    /// Acts for `manager`, whose node alone may ask; the access policy's `manage` action
+    /// decides who may.
+    ResignFederate {
+        federation: String,
+        manager: u32,
+        federate: u32,
+    },
     /// listFederationExecutions.
     ListFederations,
     /// The object model modules the federation was created with (a joiner that names no
@@ -146,6 +155,11 @@ impl Request {
                 federate,
                 ..
             } => Some((federation, *federate)),
+            Request::ResignFederate {
+                federation,
+                manager,
+                ..
+            } => Some((federation, *manager)),
             _ => None,
         }
     }
@@ -278,7 +292,8 @@ impl Request {
             | Request::ReleaseName { .. }
             | Request::RegisterSync { .. }
             | Request::AchieveSync { .. }
-            | Request::Time { .. } => self.put_service_fields(&mut out),
+            | Request::Time { .. }
+            | Request::ResignFederate { .. } => self.put_service_fields(&mut out),
             Request::NodeGone { .. }
             | Request::Vouch { .. }
             | Request::Events { .. }
@@ -307,6 +322,7 @@ impl Request {
             Request::Events { .. } => 15,
             Request::Reclaim(_) => 16,
             Request::ClassRights { .. } => 17,
+            Request::ResignFederate { .. } => 18,
         }
     }
 
@@ -402,6 +418,15 @@ impl Request {
                 out.put_u32_le(*federate);
                 out.put_u8(switch.to_byte());
             }
+            Request::ResignFederate {
+                federation,
+                manager,
+                federate,
+            } => {
+                put_str(out, federation);
+                out.put_u32_le(*manager);
+                out.put_u32_le(*federate);
+            }
             _ => {}
         }
     }
@@ -439,7 +464,7 @@ impl Request {
         let mut r = Reader::new(body, "registry request");
         let request = match r.u8("request kind")? {
             kind @ (1..=4 | 8 | 12 | 13 | 17) => Self::get_membership(kind, &mut r)?,
-            kind @ (5 | 6 | 9..=11) => Self::get_service(kind, &mut r)?,
+            kind @ (5 | 6 | 9..=11 | 18) => Self::get_service(kind, &mut r)?,
             kind @ (7 | 14..=16) => Self::get_keeping(kind, &mut r)?,
             _ => return Err(r.malformed("unknown request kind")),
         };
@@ -513,6 +538,11 @@ impl Request {
                 federate: r.u32("federate")?,
                 switch: TimeSwitch::from_byte(r.u8("switch")?)
                     .ok_or(r.malformed("unknown time switch"))?,
+            },
+            18 => Request::ResignFederate {
+                federation: r.long_str("federation")?,
+                manager: r.u32("manager")?,
+                federate: r.u32("federate")?,
             },
             _ => return Err(r.malformed("unknown request kind")),
         })

@@ -22,6 +22,15 @@ fn requests_and_responses_round_trip() {
             switch: TimeSwitch::RegulationOn,
         },
         Request::ListFederations,
+        Request::ResignFederate {
+            federation: "F".into(),
+            manager: 1,
+            federate: 3,
+        },
+        Request::NodeGone {
+            node: NodeId(78),
+            how: Departure::ByManager,
+        },
         Request::Modules {
             federation: "F".into(),
         },

@@ -197,6 +197,7 @@ fn the_access_policy_is_applied_at_the_federates_first_router_under_its_certific
     let now = Time::ZERO;
     let policy = crate::policy::Policy::from_toml(&format!(
         "[[allow]]\nidentities = [\"tank-*\"]\nfederations = [\"{FED}\"]\nactions = [\"create\", \"join\"]\n\n\
+         [[allow]]\nidentities = [\"ops\"]\nfederations = [\"{FED}\"]\nactions = [\"manage\"]\n\n\
          [[allow]]\nidentities = [\"*\"]\nfederations = [\"Sandbox\"]\nactions = [\"join\"]\n"
     ))
     .expect("policy");
@@ -210,6 +211,11 @@ fn the_access_policy_is_applied_at_the_federates_first_router_under_its_certific
         fingerprint: 1,
         modules: vec![],
     };
+    let resign_other = Request::ResignFederate {
+        federation: FED.into(),
+        manager: 1,
+        federate: 2,
+    };
     let cases = [
         (Some("spy"), join(FED), true),
         (None, join(FED), true),
@@ -222,6 +228,9 @@ fn the_access_policy_is_applied_at_the_federates_first_router_under_its_certific
         ),
         (Some("tank-1"), join(FED), false),
         (None, join("Sandbox"), false),
+        // The MOM's HLAservice resign of another federate: managers only.
+        (Some("tank-1"), resign_other.clone(), true),
+        (Some("ops"), resign_other, false),
     ];
     for (node, (name, request, refused)) in (10..).zip(cases) {
         let mut peer = certified(&mut router, now, node, name);
@@ -232,7 +241,7 @@ fn the_access_policy_is_applied_at_the_federates_first_router_under_its_certific
             assert!(why.contains("access policy"), "{why}");
         }
     }
-    assert_eq!(router.stats().requests_refused, 3);
+    assert_eq!(router.stats().requests_refused, 4);
 }
 
 #[test]
