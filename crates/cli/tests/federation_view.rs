@@ -7,7 +7,10 @@ mod common;
 
 use common::router::RouterProcess;
 use common::trellis_within;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -172,4 +175,153 @@ fn an_unknown_federation_is_a_clear_error() {
     assert!(!ok);
     eprintln!("{stderr}");
     assert!(stderr.contains("\"Nowhere\""), "{stderr}");
+}
+
+/// `trellis ARGS` as a child, its standard output read line by line on a thread.
+fn spawn_lines(args: &[&str]) -> (Child, Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(args)
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = sender.send(line);
+        }
+    });
+    (child, lines)
+}
+
+/// The first line from `lines` that `wanted` accepts, within the bound.
+fn line_where(lines: &Receiver<String>, mut wanted: impl FnMut(&str) -> bool) -> String {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(line) if wanted(&line) => return line,
+            Ok(_) => {}
+            Err(e) => panic!("no wanted line within {WAIT:?}: {e}"),
+        }
+    }
+}
+
+/// SIGTERM `child` (as Ctrl-C's SIGINT, which it handles the same) and its exit status.
+fn terminate(mut child: Child) -> std::process::ExitStatus {
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "trellis did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The stepper's logical time in one `--json --watch` line.
+fn stepper_time(line: &str) -> Option<i64> {
+    let report: serde_json::Value = serde_json::from_str(line).ok()?;
+    let federates = report["federates"].as_array()?;
+    let stepper = federates.iter().find(|f| f["name"] == "stepper")?;
+    stepper["time"]["logical_time"].as_i64()
+}
+
+#[test]
+fn watching_redraws_as_a_federate_advances_and_leaves_on_sigterm() {
+    let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
+    let at = router.endpoint();
+    let (mut stepper, _) = joined(&at, "stepper");
+    stepper
+        .joined()
+        .unwrap()
+        .enable_time_regulation(Interval::Integer(1))
+        .unwrap();
+    let advance = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(AtomicBool::new(false));
+    let stepping = {
+        let (advance, stop) = (advance.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut requested = false;
+            while !stop.load(Ordering::Relaxed) {
+                if advance.load(Ordering::Relaxed) && !requested {
+                    let to = LogicalTime::from_i64(STEPPED_TO);
+                    stepper.joined().unwrap().time_advance_request(to).unwrap();
+                    requested = true;
+                }
+                stepper.evoke_callback(Duration::from_millis(10)).unwrap();
+            }
+            stepper
+        })
+    };
+    let router_arg = at.to_string();
+    let (view, lines) = spawn_lines(&["federation", FEDERATION, &router_arg, "--json", "--watch"]);
+    line_where(&lines, |l| stepper_time(l) == Some(0));
+    advance.store(true, Ordering::Relaxed);
+    // The periodic reports (HLAsetTiming, every second) bring the new time without a request.
+    line_where(&lines, |l| stepper_time(l) == Some(STEPPED_TO));
+    assert!(terminate(view).success());
+
+    let (ok, listed, stderr) = trellis_within(&["federations", &router_arg, "--json"], WAIT);
+    assert!(ok, "{stderr}");
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed[0]["federates"], 1, "the view left: {listed}");
+    stop.store(true, Ordering::Relaxed);
+    stepping.join().unwrap().close();
+}
+
+/// The view on the time-stepped demo: its own router (the demo cannot attach to running
+/// routers), found from the line where the demo says where it listens.
+#[test]
+fn the_view_reads_the_time_stepped_demo() {
+    let demo_args = ["demo", "--no-web", "--time-stepped", "--seconds", "120"];
+    let (demo, lines) = spawn_lines(&demo_args);
+    let listening = line_where(&lines, |l| l.contains("router listening on "));
+    let router_arg = (listening.split_whitespace())
+        .find(|w| w.starts_with("tcp://"))
+        .unwrap()
+        .trim_end_matches(',')
+        .to_owned();
+    line_where(&lines, |l| l.contains("federation TrellisDemo created"));
+    // The vehicles regulate and advance: wait until the view shows them past time 0.
+    let deadline = Instant::now() + WAIT;
+    let report = loop {
+        let args = [
+            "federation",
+            "TrellisDemo",
+            &router_arg,
+            "--json",
+            "--wait",
+            "30",
+        ];
+        let (ok, stdout, stderr) = trellis_within(&args, WAIT * 2);
+        assert!(ok, "trellis federation failed: {stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let federates = report["federates"].as_array().unwrap().clone();
+        let advanced = federates.iter().any(|f| {
+            f["time"]["regulating"] == true && f["time"]["logical_time"].as_i64() > Some(0)
+        });
+        if advanced {
+            break report;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no regulating federate advanced: {report}"
+        );
+    };
+    assert_eq!(report["not_answering"], serde_json::json!([]), "{report}");
+    let names: Vec<&str> = (report["federates"].as_array().unwrap().iter())
+        .filter_map(|f| f["name"].as_str())
+        .collect();
+    for name in ["viewer", "ground-sim", "air-sim"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    terminate(demo);
 }

@@ -159,6 +159,10 @@ fn show_joined(
         return Ok(());
     };
     let seconds = Duration::from_secs(u64::from(period.unsigned_abs()));
+    // A member's first report comes a period after it is asked: redraw half a period after
+    // the reports arrive, not just before them, so no frame is a period stale.
+    tool.ask_for_reports(period)?;
+    tool.take_for(seconds / 2, stop)?;
     while !stop() {
         tool.ask_for_reports(period)?;
         tool.take_for(seconds, stop)?;
