@@ -6,7 +6,7 @@
 mod common;
 
 use common::router::RouterProcess;
-use common::trellis_within;
+use common::{gen, trellis_within, TempDir, Up};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -324,4 +324,68 @@ fn the_view_reads_the_time_stepped_demo() {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
     terminate(demo);
+}
+
+/// Where federate `at` of a topology attaches: its parent router's address.
+fn attachment(topology: &trellis_core::topology::Topology, at: &str) -> Endpoint {
+    let plan = topology.plan(at).unwrap();
+    plan.dial[0].address.to_string().parse().unwrap()
+}
+
+/// On a `trellis up` tree (a root and two leaves): the stepper below one leaf, the view
+/// below the other, so the MOM's discovery, requests and answers cross the tree.
+#[test]
+fn the_view_reads_members_across_a_trellis_up_tree() {
+    let dir = TempDir::new("federation-view-tree");
+    let args = ["tree", "--levels", "2", "--fanout", "2", "--federates", "1"];
+    let (file, topology) = gen(&dir, "tree.toml", &args, 3);
+    let up = Up::start(&file);
+    let (stepper_at, view_at) = (
+        attachment(&topology, "fed-1"),
+        attachment(&topology, "fed-2"),
+    );
+    assert_ne!(stepper_at, view_at);
+    let (mut stepper, stepper_handle) = joined(&stepper_at, "stepper");
+    let rti = stepper.joined().unwrap();
+    rti.enable_time_regulation(Interval::Integer(1)).unwrap();
+    evoke_until(&mut stepper, |c| {
+        matches!(c, Callback::TimeRegulationEnabled { .. })
+    });
+    let target = LogicalTime::from_i64(STEPPED_TO);
+    stepper
+        .joined()
+        .unwrap()
+        .time_advance_request(target)
+        .unwrap();
+    evoke_until(
+        &mut stepper,
+        |c| matches!(c, Callback::TimeAdvanceGrant { time } if *time == target),
+    );
+    let stop = Arc::new(AtomicBool::new(false));
+    let stepping = keep_evoking(stepper, stop.clone());
+
+    let view_arg = view_at.to_string();
+    let view = [
+        "federation",
+        FEDERATION,
+        &view_arg,
+        "--json",
+        "--wait",
+        "30",
+    ];
+    let (ok, stdout, stderr) = trellis_within(&view, WAIT * 2);
+    assert!(ok, "trellis federation failed: {stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let federates = report["federates"].as_array().unwrap();
+    assert_eq!(federates.len(), 1, "{report}");
+    assert_eq!(federates[0]["handle"], stepper_handle);
+    assert_eq!(federates[0]["time"]["logical_time"], STEPPED_TO);
+    assert_eq!(federates[0]["time"]["regulating"], true);
+    let (ok, listed, _) = trellis_within(&["federations", &view_arg, "--json"], WAIT);
+    assert!(ok);
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed[0]["federates"], 1, "the view left: {listed}");
+    stop.store(true, Ordering::Relaxed);
+    stepping.join().unwrap().close();
+    up.stop();
 }
