@@ -86,6 +86,9 @@ impl Tool {
         let modules = rti.federation_modules()?;
         let model = load_model(&modules, fom_path)
             .with_context(|| format!("loading federation {federation:?}'s object model"))?;
+        // Found before joining: a model without the MOM's classes fails without a trace.
+        let federate_class = MomClass::find(&model, "HLAmanager.HLAfederate")?;
+        let federation_class = MomClass::find(&model, "HLAmanager.HLAfederation")?;
         let handle = rti
             .join_federation_execution(&name, FEDERATE_TYPE, model.clone())
             .with_context(|| format!("joining federation {federation:?}"))?;
@@ -95,14 +98,18 @@ impl Tool {
             federation: federation.to_owned(),
             handle,
             time,
-            federate_class: MomClass::find(&model, "HLAmanager.HLAfederate")?,
-            federation_class: MomClass::find(&model, "HLAmanager.HLAfederation")?,
+            federate_class,
+            federation_class,
             set_timing: find_set_timing(&model),
             federation_values: Values::new(),
             members: BTreeMap::new(),
             reporting: BTreeMap::new(),
         };
-        tool.subscribe()?;
+        if let Err(e) = tool.subscribe() {
+            // Joined already: leave rather than linger until the router notices.
+            let _ = tool.resign();
+            return Err(e);
+        }
         Ok(tool)
     }
 
