@@ -89,9 +89,14 @@ enum Command {
     Lab(lab::LabArgs),
     /// List the federation executions a router's registry knows, with their time
     /// implementation and number of federates.
-    #[command(after_help = "Examples:
+    #[command(
+        after_help = "FEDERATES counts every member the registry lists, running federation views
+(trellis federation) included.
+
+Examples:
   trellis federations                       # through the router at tcp://127.0.0.1:7000
-  trellis federations tcp://10.0.0.5:7000 --json")]
+  trellis federations tcp://10.0.0.5:7000 --json"
+    )]
     Federations(federation::FederationsArgs),
     /// Show a federation's federates, read from the Management Object Model (MOM): name,
     /// type, handle, host, time state and counts.
@@ -108,7 +113,7 @@ prints them and resigns; it leaves itself out of what it shows.
 Columns: REG and CON: time regulating and constrained; TIME: logical time; GALT: the
 greatest time the RTI could grant the federate now; LAG = GALT - TIME: how far the federate
 could advance without waiting for anyone (empty while GALT is undefined, when no other
-federate regulates) - the federate others wait for has the largest lag. Counts as the MOM
+federate regulates); a federate far behind its GALT may be one the others wait for. Counts as the MOM
 keeps them: updates sent, reflections received, interactions sent and received, instances
 registered and discovered. A '-' is a value the MOM does not give. Synchronization points,
 object counts per class and save state are not in Trellis's MOM yet, so not shown.
