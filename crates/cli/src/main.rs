@@ -6,6 +6,7 @@
 mod bench;
 mod certs;
 mod demo;
+mod federation;
 mod fom;
 mod lab;
 mod monitor;
@@ -86,7 +87,41 @@ enum Command {
   trellis lab labs/two-sites-20ms.toml --exec east -- ping -c 3 10.200.2.2
   trellis lab --clean                   # remove what crashed labs left")]
     Lab(lab::LabArgs),
+    /// List the federation executions a router's registry knows, with their time
+    /// implementation and number of federates.
+    #[command(
+        after_help = "FEDERATES counts every member the registry lists, running federation views
+(trellis federation) included.
+
+Examples:
+  trellis federations                       # through the router at tcp://127.0.0.1:7000
+  trellis federations tcp://10.0.0.5:7000 --json"
+    )]
+    Federations(federation::FederationsArgs),
+    /// Show a federation's federates, read from the Management Object Model (MOM): name,
+    /// type, handle, host, time state and counts.
+    #[command(after_help = FEDERATION_HELP)]
+    Federation(federation::FederationArgs),
 }
+
+/// `trellis federation --help`'s closing text: what the columns mean, then examples.
+const FEDERATION_HELP: &str = "\
+The view joins the federation as a tool federate (type trellis-federation-view), subscribes
+to HLAmanager.HLAfederate and HLAmanager.HLAfederation, asks every federate for its values,
+prints them and resigns; it leaves itself out of what it shows.
+
+Columns: REG and CON: time regulating and constrained; TIME: logical time; GALT: the
+greatest time the RTI could grant the federate now; LAG = GALT - TIME: how far the federate
+could advance without waiting for anyone (empty while GALT is undefined, when no other
+federate regulates); a federate far behind its GALT may be one the others wait for. Counts as the MOM
+keeps them: updates sent, reflections received, interactions sent and received, instances
+registered and discovered. A '-' is a value the MOM does not give. Synchronization points,
+object counts per class and save state are not in Trellis's MOM yet, so not shown.
+
+Examples:
+  trellis federation Demo                       # via tcp://127.0.0.1:7000, printed once
+  trellis federation Demo tcp://10.0.0.5:7000 --json
+  trellis federation Demo --watch 2             # reports every 2 s, redrawn until Ctrl-C";
 
 /// A failure the user caused by what they typed: one line, exit code 2.
 #[derive(Debug)]
@@ -154,6 +189,8 @@ fn main() -> ExitCode {
         Command::Certs(args) => certs::run(args),
         Command::Monitor(args) => monitor::run(args),
         Command::Lab(args) => lab::run(args),
+        Command::Federations(args) => federation::list(args),
+        Command::Federation(args) => federation::show(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

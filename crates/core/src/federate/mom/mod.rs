@@ -26,6 +26,7 @@
 //! registry's `FederateLeft` (resigned or died alike), so no departed federate lingers.
 
 mod control;
+pub mod decode;
 mod encode;
 mod values;
 

@@ -1,0 +1,331 @@
+//! The federation view's tool federate: it joins, subscribes to the MOM's
+//! `HLAmanager.HLAfederate` and `HLAmanager.HLAfederation` classes, asks every instance it
+//! discovers for its values, and keeps the latest — as any MOM tool would. It resigns when
+//! done, whatever happened meanwhile.
+
+use super::view::{self, FederationReport, Values};
+use anyhow::{Context, Result};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use trellis_core::federate::{
+    federate_object, Callback, ObjectId, ResignAction, TimeRepresentation, FEDERATION_OBJECT,
+};
+use trellis_core::fom::{
+    AttributeHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel, ParameterHandle,
+};
+use trellis_net::rti::{LocalSettings, RtiAmbassador, RtiConfig};
+use trellis_net::NodeConfig;
+
+/// The federate type the view joins as; its name is `federation-view-PID-N`.
+pub(crate) const FEDERATE_TYPE: &str = "trellis-federation-view";
+
+/// How long one evoke waits before the caller looks at its clock and stop flag again.
+const EVOKE_SLICE: Duration = Duration::from_millis(20);
+
+/// A MOM class the view subscribes to: its handle and attributes by handle and name.
+struct MomClass {
+    class: ObjectClassHandle,
+    attributes: Vec<AttributeHandle>,
+    names: BTreeMap<AttributeHandle, String>,
+}
+
+impl MomClass {
+    fn find(model: &ObjectModel, name: &str) -> Result<MomClass> {
+        let class = model
+            .find_object_class(name)
+            .with_context(|| format!("the federation's object model has no {name}"))?;
+        let attributes = model.available_attributes(class);
+        let names = (attributes.iter())
+            .map(|&a| (a, model.attribute(a).name.clone()))
+            .collect();
+        Ok(MomClass {
+            class,
+            attributes,
+            names,
+        })
+    }
+}
+
+pub(crate) struct Tool {
+    rti: RtiAmbassador,
+    federation: String,
+    handle: u32,
+    time: TimeRepresentation,
+    federate_class: MomClass,
+    federation_class: MomClass,
+    set_timing: Option<SetTiming>,
+    /// HLAmanager.HLAfederation's latest values.
+    federation_values: Values,
+    /// Each member's HLAmanager.HLAfederate latest values, by federate handle.
+    members: BTreeMap<u32, Values>,
+    /// Members asked for periodic updates, and at what period (seconds).
+    reporting: BTreeMap<u32, i32>,
+}
+
+/// HLAmanager.HLAfederate.HLAadjust.HLAsetTiming and its two parameters.
+struct SetTiming {
+    class: InteractionClassHandle,
+    federate: ParameterHandle,
+    period: ParameterHandle,
+}
+
+impl Tool {
+    /// Join `federation` through the router `settings` name, as a view.
+    pub fn join(settings: &LocalSettings, federation: &str, fom_path: &[PathBuf]) -> Result<Tool> {
+        let name = format!("federation-view-{}", std::process::id());
+        let mut node = NodeConfig::child_of(name.clone(), federation, settings.endpoint.clone());
+        node.bundle_hold = settings.bundle_hold;
+        node.tls = settings.tls.clone();
+        let mut config = RtiConfig::new(node);
+        config.driver = settings.driver;
+        let mut rti = RtiAmbassador::connect(config)
+            .with_context(|| format!("connecting to the router at {}", settings.endpoint))?;
+        // Its error names the federation when it does not exist.
+        let modules = rti.federation_modules()?;
+        let model = load_model(&modules, fom_path)
+            .with_context(|| format!("loading federation {federation:?}'s object model"))?;
+        // Found before joining: a model without the MOM's classes fails without a trace.
+        let federate_class = MomClass::find(&model, "HLAmanager.HLAfederate")?;
+        let federation_class = MomClass::find(&model, "HLAmanager.HLAfederation")?;
+        let handle = rti
+            .join_federation_execution(&name, FEDERATE_TYPE, model.clone())
+            .with_context(|| format!("joining federation {federation:?}"))?;
+        let time = rti.federate()?.time_representation();
+        let mut tool = Tool {
+            rti,
+            federation: federation.to_owned(),
+            handle,
+            time,
+            federate_class,
+            federation_class,
+            set_timing: find_set_timing(&model),
+            federation_values: Values::new(),
+            members: BTreeMap::new(),
+            reporting: BTreeMap::new(),
+        };
+        if let Err(e) = tool.subscribe() {
+            // Joined already: leave rather than linger until the router notices.
+            let _ = tool.resign();
+            return Err(e);
+        }
+        Ok(tool)
+    }
+
+    fn subscribe(&mut self) -> Result<()> {
+        for class in [&self.federate_class, &self.federation_class] {
+            (self.rti).subscribe_object_class_attributes(class.class, &class.attributes)?;
+        }
+        if let Some(timing) = &self.set_timing {
+            self.rti.publish_interaction_class(timing.class)?;
+        }
+        Ok(())
+    }
+
+    /// Take callbacks until every member the federation lists has answered, or `bound`
+    /// passes, or `stop` says so.
+    pub fn read(&mut self, bound: Duration, stop: &dyn Fn() -> bool) -> Result<()> {
+        let deadline = Instant::now() + bound;
+        while !self.complete() && Instant::now() < deadline && !stop() {
+            self.take_callbacks(EVOKE_SLICE)?;
+        }
+        Ok(())
+    }
+
+    /// Take callbacks for `period`, or until `stop` says so.
+    pub fn take_for(&mut self, period: Duration, stop: &dyn Fn() -> bool) -> Result<()> {
+        let deadline = Instant::now() + period;
+        while Instant::now() < deadline && !stop() {
+            self.take_callbacks(EVOKE_SLICE.min(period))?;
+        }
+        Ok(())
+    }
+
+    /// Whether the federation's member list is in, and every member on it answered.
+    fn complete(&self) -> bool {
+        self.listed_members()
+            .is_some_and(|listed| listed.iter().all(|h| self.members.contains_key(h)))
+    }
+
+    /// The members HLAfederatesInFederation lists, this view left out.
+    fn listed_members(&self) -> Option<BTreeSet<u32>> {
+        let values = self.federation_values.get("HLAfederatesInFederation")?;
+        let handles = trellis_core::federate::mom::decode::handle_list(values).ok()?;
+        let members = handles.into_iter().filter_map(|h| u32::try_from(h).ok());
+        Some(members.filter(|&h| h != self.handle).collect())
+    }
+
+    fn take_callbacks(&mut self, timeout: Duration) -> Result<()> {
+        let Some(callback) = self.rti.evoke_callback(timeout)? else {
+            return Ok(());
+        };
+        match &callback {
+            Callback::DiscoverObjectInstance { object, class, .. } => {
+                self.discovered(*object, *class)?;
+            }
+            Callback::ReflectAttributeValues { object, values, .. } => {
+                self.reflected(*object, values);
+            }
+            Callback::RemoveObjectInstance { object, .. } => {
+                self.members.remove(&object.federate());
+                self.reporting.remove(&object.federate());
+            }
+            Callback::ConnectionLost { fault } => {
+                anyhow::bail!("the connection to the router was lost: {fault}")
+            }
+            _ => {}
+        }
+        self.rti.recycle(callback);
+        Ok(())
+    }
+
+    /// A MOM instance appeared: ask it for every value (not this view's own).
+    fn discovered(&mut self, object: ObjectId, class: ObjectClassHandle) -> Result<()> {
+        let attributes = if object == FEDERATION_OBJECT {
+            &self.federation_class.attributes
+        } else if object == federate_object(object.federate()) && object.federate() != self.handle {
+            &self.federate_class.attributes
+        } else {
+            return Ok(());
+        };
+        tracing::debug!(?object, ?class, "discovered a MOM instance");
+        let attributes = attributes.clone();
+        self.rti
+            .request_attribute_value_update(object, &attributes, b"")?;
+        Ok(())
+    }
+
+    fn reflected(&mut self, object: ObjectId, values: &[(AttributeHandle, impl AsRef<[u8]>)]) {
+        let (target, names) = if object == FEDERATION_OBJECT {
+            (&mut self.federation_values, &self.federation_class.names)
+        } else if object == federate_object(object.federate()) && object.federate() != self.handle {
+            let member = self.members.entry(object.federate()).or_default();
+            (member, &self.federate_class.names)
+        } else {
+            return;
+        };
+        for (attribute, value) in values {
+            if let Some(name) = names.get(attribute) {
+                target.insert(name.clone(), value.as_ref().to_vec());
+            }
+        }
+    }
+
+    /// Ask the federation for its member list again (members come and go while watching).
+    pub fn refresh_members(&mut self) -> Result<()> {
+        let attributes = self.federation_class.attributes.clone();
+        self.rti
+            .request_attribute_value_update(FEDERATION_OBJECT, &attributes, b"")
+            .or_else(|_| {
+                // Not discovered yet: ask the class, which discovers it.
+                let class = self.federation_class.class;
+                self.rti
+                    .request_class_attribute_value_update(class, &attributes, b"")
+            })?;
+        Ok(())
+    }
+
+    /// HLAsetTiming to every member not yet asked: periodic updates every `seconds`.
+    pub fn ask_for_reports(&mut self, seconds: i32) -> Result<()> {
+        let members: Vec<u32> = self.members.keys().copied().collect();
+        for member in members {
+            if self.reporting.get(&member) != Some(&seconds) {
+                self.set_timing(member, seconds)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// HLAsetTiming with period 0 to every member asked: no more periodic updates.
+    pub fn stop_reports(&mut self) -> Result<()> {
+        let members: Vec<u32> = self.reporting.keys().copied().collect();
+        for member in members {
+            self.set_timing(member, 0)?;
+        }
+        self.reporting.clear();
+        Ok(())
+    }
+
+    fn set_timing(&mut self, member: u32, seconds: i32) -> Result<()> {
+        let Some(timing) = &self.set_timing else {
+            anyhow::bail!(
+                "the federation's MIM has no HLAmanager.HLAfederate.HLAadjust.HLAsetTiming"
+            )
+        };
+        let mut target = 8u32.to_be_bytes().to_vec();
+        target.extend_from_slice(&u64::from(member).to_be_bytes());
+        let parameters = [
+            (timing.federate, target),
+            (timing.period, seconds.to_be_bytes().to_vec()),
+        ];
+        let class = timing.class;
+        self.rti.send_interaction(class, &parameters, b"")?;
+        self.reporting.insert(member, seconds);
+        Ok(())
+    }
+
+    /// What the view shows now; values that do not decode are in `problems`.
+    pub fn report(&self, problems: &mut Vec<String>) -> FederationReport {
+        let facts = view::federation_facts(&self.federation_values, problems);
+        let federates = (self.members.iter())
+            .map(|(&h, values)| view::federate_report(h, values, self.time, problems))
+            .collect();
+        let not_answering = (self.listed_members().unwrap_or_default().into_iter())
+            .filter(|h| !self.members.contains_key(h))
+            .collect();
+        FederationReport {
+            federation: self.federation.clone(),
+            time_implementation: facts
+                .time_implementation
+                .or_else(|| Some(self.time.name().to_owned())),
+            rti_version: facts.rti_version,
+            mim_designator: facts.mim_designator,
+            fom_modules: facts.fom_modules,
+            federates,
+            not_answering,
+        }
+    }
+
+    /// Leave the federation (the view owns nothing, so nothing is deleted or divested).
+    pub fn resign(mut self) -> Result<()> {
+        self.rti
+            .resign_federation_execution(ResignAction::default())
+            .with_context(|| format!("resigning from federation {:?}", self.federation))
+    }
+}
+
+fn find_set_timing(model: &ObjectModel) -> Option<SetTiming> {
+    let class = model.find_interaction_class("HLAmanager.HLAfederate.HLAadjust.HLAsetTiming")?;
+    Some(SetTiming {
+        class,
+        federate: model.find_parameter(class, "HLAfederate")?,
+        period: model.find_parameter(class, "HLAreportPeriod")?,
+    })
+}
+
+/// The federation's model from the modules its registry lists. A module not found where
+/// it is listed (the federation was created on another host, or from a model built into
+/// its program) is looked for by file name in `fom_path`'s folders, then among the
+/// modules built into `trellis` (the demo's).
+fn load_model(modules: &[String], fom_path: &[PathBuf]) -> Result<Arc<ObjectModel>> {
+    let read = |path: &Path| -> std::io::Result<Vec<u8>> {
+        match std::fs::read(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                elsewhere(path, fom_path).ok_or(e)
+            }
+            other => other,
+        }
+    };
+    Ok(Arc::new(ObjectModel::load_federation(modules, &read)?))
+}
+
+fn elsewhere(path: &Path, fom_path: &[PathBuf]) -> Option<Vec<u8>> {
+    let file_name = path.file_name()?;
+    let found = fom_path
+        .iter()
+        .find_map(|dir| std::fs::read(dir.join(file_name)).ok());
+    found.or_else(|| {
+        (file_name == "trellis-demo.xml").then(|| trellis_tools::demo::DEMO_FOM.as_bytes().to_vec())
+    })
+}
