@@ -5,6 +5,7 @@
 use super::ReportError;
 pub(crate) use crate::results::chaos::{ChaosSummary, ChaosTotals, FaultRecord};
 pub(crate) use crate::results::latency::{LatencyCase, LatencySummary};
+pub(crate) use crate::results::matrix::{MatrixCase, MatrixCell, MatrixSummary};
 pub(crate) use crate::results::oneway::{OnewayCase, OnewaySummary};
 pub(crate) use crate::results::pingpong::{PingpongSummary, SizeResult};
 pub(crate) use crate::results::symmetric::{SymmetricCase, SymmetricSummary};
@@ -58,30 +59,6 @@ impl TopologyMeta {
     }
 }
 
-/// `summary.json` of the EC1 characterisation matrix (3CE).
-#[derive(Deserialize)]
-pub(crate) struct Matrix {
-    pub cases: Vec<MatrixCase>,
-    /// Cells of the grid not run, above `--max-theoretical-mbps` (only their cell and
-    /// theoretical throughput are given).
-    #[serde(default)]
-    pub left_out: Vec<MatrixCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct MatrixCase {
-    pub entities: u64,
-    pub rate_hz: f64,
-    pub size: u64,
-    pub transport: Option<String>,
-    pub config: Option<String>,
-    pub throughput_mbps: Option<f64>,
-    pub theoretical_mbps: Option<f64>,
-    pub reliability: Option<f64>,
-    pub mean_latency_us: Option<f64>,
-    pub jitter_us: Option<f64>,
-}
-
 /// `summary.json` of a clutter run; its cases are the benchmark's own type.
 #[derive(Deserialize)]
 pub(crate) struct Clutter {
@@ -108,7 +85,7 @@ pub(crate) enum Summary {
     Symmetric(SymmetricSummary),
     Latency(LatencySummary),
     Oneway(OnewaySummary),
-    Matrix(Matrix),
+    Matrix(MatrixSummary),
     Testfed(TestfedSummary),
     Timestep(TimestepSummary),
     Chaos(ChaosSummary),

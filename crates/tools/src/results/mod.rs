@@ -11,6 +11,7 @@
 
 pub mod chaos;
 pub mod latency;
+pub mod matrix;
 pub mod meta;
 pub mod oneway;
 pub mod pingpong;
