@@ -4,6 +4,7 @@
 
 use super::ReportError;
 pub(crate) use crate::results::chaos::{ChaosSummary, ChaosTotals, FaultRecord};
+pub(crate) use crate::results::clutter::ClutterSummary;
 pub(crate) use crate::results::latency::{LatencyCase, LatencySummary};
 pub(crate) use crate::results::matrix::{MatrixCase, MatrixCell, MatrixSummary};
 pub(crate) use crate::results::oneway::{OnewayCase, OnewaySummary};
@@ -59,25 +60,6 @@ impl TopologyMeta {
     }
 }
 
-/// `summary.json` of a clutter run; its cases are the benchmark's own type.
-#[derive(Deserialize)]
-pub(crate) struct Clutter {
-    pub transport: Option<String>,
-    pub rate_hz: Option<f64>,
-    pub seconds: Option<f64>,
-    /// Absent in results from before frames: each update was sent when due.
-    #[serde(default)]
-    pub frame_ms: u32,
-    /// Absent in results from before the choice: direct.
-    pub driver: Option<trellis_net::rti::Driver>,
-    pub area_units: Option<u64>,
-    pub margin_units: Option<u64>,
-    pub viewer_window_units: Option<u64>,
-    #[serde(default)]
-    pub cases: Vec<crate::bench::clutter::CaseSummary>,
-    pub scalability: Option<crate::bench::clutter::Scalability>,
-}
-
 /// A summary, by benchmark.
 pub(crate) enum Summary {
     Pingpong(PingpongSummary),
@@ -89,7 +71,7 @@ pub(crate) enum Summary {
     Testfed(TestfedSummary),
     Timestep(TimestepSummary),
     Chaos(ChaosSummary),
-    Clutter(Clutter),
+    Clutter(ClutterSummary),
     WanRting(crate::wan::RtingSummary),
 }
 

@@ -10,6 +10,7 @@
 //! - fields this schema does not know are ignored.
 
 pub mod chaos;
+pub mod clutter;
 pub mod latency;
 pub mod matrix;
 pub mod meta;

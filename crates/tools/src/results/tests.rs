@@ -551,4 +551,5 @@ fn a_testfed_summary_reads_back_as_written() {
     assert_eq!(read.seconds, 4.0);
 }
 
+mod clutter;
 mod matrix;
