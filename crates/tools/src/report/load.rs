@@ -5,17 +5,18 @@
 use super::ReportError;
 pub(crate) use crate::results::chaos::{ChaosSummary, ChaosTotals, FaultRecord};
 pub(crate) use crate::results::clutter::ClutterSummary;
+pub(crate) use crate::results::lab::LabRecord;
 pub(crate) use crate::results::latency::{LatencyCase, LatencySummary};
 pub(crate) use crate::results::matrix::{MatrixCase, MatrixCell, MatrixSummary};
 pub(crate) use crate::results::oneway::{OnewayCase, OnewaySummary};
 pub(crate) use crate::results::pingpong::{PingpongSummary, SizeResult};
+pub(crate) use crate::results::rting::RtingSummary;
 pub(crate) use crate::results::symmetric::{SymmetricCase, SymmetricSummary};
 pub(crate) use crate::results::testfed::{FederateResult, TestfedSummary};
 pub(crate) use crate::results::throughput::{ThroughputCase, ThroughputSummary};
 pub(crate) use crate::results::timestep::{TimestepCase, TimestepSummary};
 pub(crate) use crate::results::{Benchmark, Machine, Meta, TopologyMeta};
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 /// The two router layouts the JESPP paper compares.
@@ -72,7 +73,7 @@ pub(crate) enum Summary {
     Timestep(TimestepSummary),
     Chaos(ChaosSummary),
     Clutter(ClutterSummary),
-    WanRting(crate::wan::RtingSummary),
+    WanRting(RtingSummary),
 }
 
 /// One results folder.
@@ -85,19 +86,6 @@ pub(crate) struct Run {
     pub summary: Summary,
     /// `lab.json`: the site lab the benchmark ran in (`trellis lab --bench '... --out DIR'`).
     pub lab: Option<LabRecord>,
-}
-
-/// `lab.json`: the site links a benchmark ran across and the bytes that crossed them.
-#[derive(Deserialize)]
-pub(crate) struct LabRecord {
-    pub links: Vec<LabLink>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct LabLink {
-    pub delay_ms: f64,
-    pub bandwidth_mbit: Option<f64>,
-    pub loss_percent: Option<f64>,
 }
 
 impl Run {

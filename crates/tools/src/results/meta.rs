@@ -1,5 +1,5 @@
 //! `meta.json`: what ran, where, how, and whether it finished. The harness writes every
-//! field; the RTI-NG study (`crate::wan`) and older or hand-written folders write fewer, so
+//! field; the RTI-NG study (`crate::wan::write_study`) and older or hand-written folders write fewer, so
 //! all but `benchmark` are optional and `#[serde(default)]`.
 
 use serde::{Deserialize, Serialize};
@@ -49,7 +49,7 @@ impl Benchmark {
             Benchmark::Timestep => "timestep",
             Benchmark::Chaos => "chaos",
             Benchmark::Clutter => "clutter",
-            Benchmark::WanRting => crate::wan::RTING_BENCHMARK,
+            Benchmark::WanRting => super::rting::RTING_BENCHMARK,
         }
     }
 

@@ -552,4 +552,6 @@ fn a_testfed_summary_reads_back_as_written() {
 }
 
 mod clutter;
+mod lab;
 mod matrix;
+mod rting;
