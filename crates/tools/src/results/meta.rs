@@ -1,5 +1,5 @@
 //! `meta.json`: what ran, where, how, and whether it finished. The harness writes every
-//! field; the RTI-NG study (`crate::wan::write_study`) and older or hand-written folders write fewer, so
+//! field; the RTI-NG study (`crate::wan`) and older or hand-written folders write fewer, so
 //! all but `benchmark` are optional and `#[serde(default)]`.
 
 use serde::{Deserialize, Serialize};
