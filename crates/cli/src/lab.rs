@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_lab::{clean, placement, probe, Lab, LabSpec, RelayStats};
+use trellis_tools::results::lab::{LabLink, LabRecord};
 
 #[derive(Args)]
 pub(crate) struct LabArgs {
@@ -328,38 +329,34 @@ fn write_lab_record(
 ) -> Result<()> {
     let spec = lab.spec();
     let after = site_bytes(lab)?;
-    let links: Vec<serde_json::Value> = spec
+    let site = |index: usize| spec.sites[index].clone();
+    let links = spec
         .links
         .iter()
-        .map(|link| {
-            serde_json::json!({
-                "sites": [spec.sites[link.sites.0], spec.sites[link.sites.1]],
-                "delay_ms": ms(link.delay),
-                "loss_percent": link.loss * 100.0,
-                "bandwidth_mbit": link.bandwidth_bps.map(|bps| bps as f64 / 1e6),
-            })
+        .map(|link| LabLink {
+            sites: vec![site(link.sites.0), site(link.sites.1)],
+            delay_ms: ms(link.delay),
+            loss_percent: link.loss * 100.0,
+            bandwidth_mbit: link.bandwidth_bps.map(|bps| bps as f64 / 1e6),
         })
         .collect();
-    let bytes_in: serde_json::Map<String, serde_json::Value> = (0..spec.sites.len())
-        .map(|site| {
-            let crossed = after[site].saturating_sub(before[site]);
-            (spec.sites[site].clone(), crossed.into())
-        })
-        .collect();
-    let record = serde_json::json!({
-        "lab_file": args.file.as_ref().map(|f| f.display().to_string()),
-        "topology_file": args.topology.as_ref().map(|f| f.display().to_string()),
-        "federate_site": spec.sites[spec.federate_site],
-        "router_site": spec.sites[spec.router_site],
-        "placement": spec.placement.iter().map(|(router, site)| (router.clone(), spec.sites[*site].clone().into())).collect::<serde_json::Map<String, serde_json::Value>>(),
-        "links": links,
-        "site_link_bytes_in": bytes_in,
-    });
-    let mut record = record;
-    if let Some(via) = raw_via {
+    let record = LabRecord {
+        lab_file: args.file.as_ref().map(|f| f.display().to_string()),
+        topology_file: args.topology.as_ref().map(|f| f.display().to_string()),
+        federate_site: site(spec.federate_site),
+        router_site: site(spec.router_site),
+        placement: spec
+            .placement
+            .iter()
+            .map(|(router, at)| (router.clone(), site(*at)))
+            .collect(),
+        links,
+        site_link_bytes_in: (0..spec.sites.len())
+            .map(|s| (site(s), after[s].saturating_sub(before[s])))
+            .collect(),
         // The raw baseline's sockets went through a forwarder in the router site.
-        record["raw_via"] = via.into();
-    }
+        raw_via,
+    };
     let path = out.join("lab.json");
     let text = serde_json::to_string_pretty(&record).context("encoding lab.json")?;
     std::fs::write(&path, text + "\n").with_context(|| format!("writing {}", path.display()))

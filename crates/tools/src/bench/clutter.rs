@@ -74,12 +74,14 @@ mod summary;
 mod tally;
 mod worker;
 
+pub use crate::results::clutter::{
+    frames, CaseSummary, ClutterSummary, FederateRates, Latency, ProcessRow, ProcessSecond, Role,
+    Scalability, SecondRow, SCALABILITY_FACTOR,
+};
 pub use geometry::Geometry;
-pub use summary::{CaseSummary, FederateRates, Latency, ProcessRow, ProcessSecond, SecondRow};
 
 use super::results::Results;
 use super::{BenchError, Setup, Transport};
-use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use trellis_net::rti::Driver;
 
@@ -101,10 +103,6 @@ pub const DEFAULT_VIEWER_WINDOW_UNITS: u32 = 40;
 pub const DEFAULT_MAX_STEP_UNITS: u32 = 2;
 /// Ticks a receiver keeps a bit for per entity: bounds its bookkeeping.
 const MAX_TICKS: f64 = 100_000.0;
-/// Per-federate rates at the largest N may be at most this many times those at the
-/// smallest for the scalability condition to hold.
-pub const SCALABILITY_FACTOR: f64 = 1.5;
-
 #[derive(Clone, Debug)]
 pub struct ClutterOptions {
     pub setup: Setup,
@@ -222,44 +220,6 @@ impl ClutterOptions {
         }
         Ok(())
     }
-}
-
-/// The JESPP conditions over the sweep: each federate's in and out rates stay bounded as N
-/// grows while its interest stays fixed.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Scalability {
-    /// Every case gives each simulator the same number of entities (±1) and the same
-    /// area, margin and viewer window: the interest per federate is fixed.
-    pub interest_fixed: bool,
-    pub smallest_entities: u64,
-    pub largest_entities: u64,
-    pub max_out_smallest: f64,
-    pub max_out_largest: f64,
-    pub max_in_smallest: f64,
-    pub max_in_largest: f64,
-    /// Interest fixed, and the largest N's per-federate rates within
-    /// [`SCALABILITY_FACTOR`] of the smallest's.
-    pub holds: bool,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct ClutterSummary {
-    pub transport: Transport,
-    pub topology: Option<String>,
-    pub processes: usize,
-    pub rate_hz: f64,
-    pub seconds: f64,
-    pub frame_ms: u32,
-    pub driver: Driver,
-    pub area_units: u32,
-    pub margin_units: u32,
-    pub viewer_window_units: u32,
-    pub seed: u64,
-    pub cases: Vec<CaseSummary>,
-    /// With two or more cases.
-    pub scalability: Option<Scalability>,
-    /// Every case exact, and complete when reliable.
-    pub passed: bool,
 }
 
 /// Run a worker process: its plan and commands on stdin, messages on stdout.
@@ -433,7 +393,7 @@ fn write_case(results: &Results, case: usize, c: &CaseSummary) -> Result<(), Ben
                 f.name.clone(),
                 f.role
                     .map_or("", |r| {
-                        if r == protocol::Role::Simulator {
+                        if r == Role::Simulator {
                             "simulator"
                         } else {
                             "viewer"
@@ -466,14 +426,6 @@ fn figure(v: Option<f64>, digits: usize) -> String {
 
 fn ms(v: Option<u64>) -> String {
     v.map_or_else(|| "-".into(), |v| format!("{:.1}", v as f64 / 1000.0))
-}
-
-/// How simulators paced their updates, in words.
-pub(crate) fn frames(frame_ms: u32) -> String {
-    match frame_ms {
-        0 => "each update when due".into(),
-        ms => format!("frames of {ms} ms"),
-    }
 }
 
 /// The summary for people.

@@ -19,7 +19,7 @@ use super::results::Results;
 use super::sides::MAX_UDP_PAYLOAD;
 use super::stats::mean_std;
 use super::sweep::Sweep;
-use super::{Api, BenchError, Mode, Raw, Setup, Transport};
+use super::{BenchError, Mode, Raw, Setup, Transport};
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -63,77 +63,38 @@ const MAX_ENTITIES: usize = 100_000;
 /// (128 MiB of bits).
 const MAX_TRACKED_UPDATES: u128 = 1 << 30;
 
-/// Who sends to whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Configuration {
-    #[serde(rename = "1-1")]
-    OneToOne,
-    #[serde(rename = "1-N")]
-    OneToMany,
-    #[serde(rename = "N-1")]
-    ManyToOne,
-    /// N federates, each sending to and receiving from all the others.
-    #[serde(rename = "N-N")]
-    ManyToMany,
-}
+pub use crate::results::matrix::{
+    Configuration, LeftOut, MatrixCase, MatrixSummary, ALL_CONFIGURATIONS,
+};
 
-pub const ALL_CONFIGURATIONS: [Configuration; 4] = [
-    Configuration::OneToOne,
-    Configuration::OneToMany,
-    Configuration::ManyToOne,
-    Configuration::ManyToMany,
-];
-
-impl Configuration {
-    pub fn label(self) -> &'static str {
-        match self {
-            Configuration::OneToOne => "1-1",
-            Configuration::OneToMany => "1-N",
-            Configuration::ManyToOne => "N-1",
-            Configuration::ManyToMany => "N-N",
+/// The parties of a case with this configuration and `n`.
+fn roles(configuration: Configuration, n: usize) -> Vec<Role> {
+    const SENDER: Role = Role {
+        sends: true,
+        receives: false,
+    };
+    const RECEIVER: Role = Role {
+        sends: false,
+        receives: true,
+    };
+    const BOTH: Role = Role {
+        sends: true,
+        receives: true,
+    };
+    let mut roles = Vec::new();
+    match configuration {
+        Configuration::OneToOne => roles.extend([SENDER, RECEIVER]),
+        Configuration::OneToMany => {
+            roles.push(SENDER);
+            roles.extend(std::iter::repeat_n(RECEIVER, n));
         }
-    }
-
-    /// The parties of a case with this configuration and `n`.
-    fn roles(self, n: usize) -> Vec<Role> {
-        const SENDER: Role = Role {
-            sends: true,
-            receives: false,
-        };
-        const RECEIVER: Role = Role {
-            sends: false,
-            receives: true,
-        };
-        const BOTH: Role = Role {
-            sends: true,
-            receives: true,
-        };
-        let mut roles = Vec::new();
-        match self {
-            Configuration::OneToOne => roles.extend([SENDER, RECEIVER]),
-            Configuration::OneToMany => {
-                roles.push(SENDER);
-                roles.extend(std::iter::repeat_n(RECEIVER, n));
-            }
-            Configuration::ManyToOne => {
-                roles.extend(std::iter::repeat_n(SENDER, n));
-                roles.push(RECEIVER);
-            }
-            Configuration::ManyToMany => roles.extend(std::iter::repeat_n(BOTH, n)),
+        Configuration::ManyToOne => {
+            roles.extend(std::iter::repeat_n(SENDER, n));
+            roles.push(RECEIVER);
         }
-        roles
+        Configuration::ManyToMany => roles.extend(std::iter::repeat_n(BOTH, n)),
     }
-}
-
-impl std::str::FromStr for Configuration {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Configuration, String> {
-        ALL_CONFIGURATIONS
-            .into_iter()
-            .find(|c| c.label().eq_ignore_ascii_case(text))
-            .ok_or_else(|| format!("a configuration is 1-1, 1-N, N-1 or N-N, not {text:?}"))
-    }
+    roles
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
@@ -167,64 +128,6 @@ pub struct MatrixOptions {
     /// Mbps (a network's rate several times over only measures its saturation, slowly);
     /// they are listed in the summary's `left_out`.
     pub max_theoretical_mbps: Option<f64>,
-}
-
-/// A cell of the grid that was not run, and why: its theoretical throughput.
-#[derive(Clone, Debug, Serialize)]
-pub struct LeftOut {
-    pub config: Configuration,
-    pub entities: usize,
-    pub rate_hz: f64,
-    pub size: usize,
-    pub transport: Transport,
-    pub theoretical_mbps: f64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct MatrixCase {
-    pub entities: usize,
-    pub rate_hz: f64,
-    pub size: usize,
-    pub transport: Transport,
-    pub config: Configuration,
-    pub senders: usize,
-    pub receivers: usize,
-    /// Payload megabits per second each receiver took in (mean over receivers): unique
-    /// updates over the longer of the case's time and the time to the last one.
-    pub throughput_mbps: f64,
-    /// What each receiver would take in if every scheduled update arrived: entities × rate
-    /// × payload × 8 / 10⁶ × the senders it hears (N − 1 in N-N).
-    pub theoretical_mbps: f64,
-    /// Unique updates received / updates published to it, mean over receivers.
-    pub reliability: f64,
-    /// Over every update received, all receivers together; `None` (null) if none arrived.
-    pub mean_latency_us: Option<f64>,
-    /// The standard deviation of latency.
-    pub jitter_us: Option<f64>,
-    /// Updates the senders were to send, and did send, all senders together.
-    pub scheduled: u64,
-    pub published: u64,
-    /// Unique updates received, all receivers together, and copies of ones already had.
-    pub received: u64,
-    pub duplicates: u64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct MatrixSummary {
-    pub mode: Mode,
-    /// Raw runs through a hairpin forwarder: its address.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw_via: Option<String>,
-    pub api: Api,
-    pub seconds: f64,
-    pub n: usize,
-    pub cases: Vec<MatrixCase>,
-    /// Cells above `max_theoretical_mbps`, not run.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub left_out: Vec<LeftOut>,
-    /// With agents: how send and receipt times were brought onto one clock, and how well.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<String>,
 }
 
 /// Ticks (updates of every entity) a case schedules: the whole periods in `seconds`.
@@ -304,7 +207,7 @@ pub(crate) fn validate(options: &MatrixOptions) -> Result<(), BenchError> {
         .max();
     let most_entities = options.entities.iter().max();
     for &configuration in &options.configurations {
-        let roles = configuration.roles(options.n);
+        let roles = roles(configuration, options.n);
         let heard_pairs = (0..roles.len())
             .filter(|&r| roles[r].receives)
             .map(|r| {
@@ -363,7 +266,7 @@ pub(crate) fn run_cases(
                             size,
                             transport,
                             configuration,
-                            roles: configuration.roles(options.n),
+                            roles: roles(configuration, options.n),
                             ticks: tick_count(rate_hz, options.seconds),
                             seconds: options.seconds,
                         };
@@ -612,7 +515,7 @@ mod tests {
             size: 64,
             transport: Transport::Reliable,
             configuration,
-            roles: configuration.roles(3),
+            roles: roles(configuration, 3),
             ticks: 5,
             seconds: 0.5,
         }

@@ -4,11 +4,11 @@
 //! the JESPP scalability verdict over the sweep; per-second rows folded away.
 
 use super::html::{count, details, escape, opt_number, paragraph, Cell, Section, Table};
-use super::load::{Clutter, Run, Summary};
-use crate::bench::clutter::{CaseSummary, Scalability};
+use super::load::{ClutterSummary, Run, Summary};
+use crate::results::clutter::{frames, CaseSummary, Scalability, SCALABILITY_FACTOR};
 
 pub(super) fn section(runs: &[Run]) -> Option<Section> {
-    let runs: Vec<(&Run, &Clutter)> = runs
+    let runs: Vec<(&Run, &ClutterSummary)> = runs
         .iter()
         .filter_map(|run| match &run.summary {
             Summary::Clutter(c) => Some((run, c)),
@@ -36,20 +36,20 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
     })
 }
 
-fn run_body(run: &Run, clutter: &Clutter) -> String {
+fn run_body(run: &Run, clutter: &ClutterSummary) -> String {
     let mut out = format!(
         "<h3>{}</h3>{}",
         escape(&run.series_name()),
         paragraph(&format!(
             "{} Hz, {} s per case, {}, {:?} nodes, {} delivery; areas of {} units, margin {}, viewer window {}.",
-            opt_number(clutter.rate_hz),
-            opt_number(clutter.seconds),
-            crate::bench::clutter::frames(clutter.frame_ms),
-            clutter.driver.unwrap_or(trellis_net::rti::Driver::Direct),
-            clutter.transport.as_deref().unwrap_or("?"),
-            count(clutter.area_units),
-            count(clutter.margin_units),
-            count(clutter.viewer_window_units),
+            opt_number(Some(clutter.rate_hz)),
+            opt_number(Some(clutter.seconds)),
+            frames(clutter.frame_ms),
+            clutter.driver,
+            clutter.transport.name(),
+            clutter.area_units,
+            clutter.margin_units,
+            clutter.viewer_window_units,
         ))
     );
     out.push_str(&delivery_table(&clutter.cases).render());
@@ -199,7 +199,7 @@ fn scalability_text(s: &Scalability) -> String {
         } else {
             "not fixed"
         },
-        crate::bench::clutter::SCALABILITY_FACTOR,
+        SCALABILITY_FACTOR,
         if s.holds { "holds" } else { "does not hold" },
     )
 }

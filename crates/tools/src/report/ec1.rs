@@ -4,13 +4,15 @@
 //! `trellis lab`); the plain matrix sections draw the same runs as charts.
 
 use super::html::{escape, number, opt_number, paragraph, Cell, Section, Table};
-use super::load::{LabRecord, Matrix, MatrixCase, Run, Summary};
+use super::load::{LabRecord, MatrixCase, MatrixSummary, Run, Summary};
 use super::wan::links_text;
+use crate::results::matrix::LeftOut;
+use crate::results::measured;
 
 /// A cell reaches its theoretical throughput when it delivers at least this share of it.
 const REACHED: f64 = 0.95;
 
-type Cases<'a> = (&'a Run, &'a Matrix, &'a LabRecord);
+type Cases<'a> = (&'a Run, &'a MatrixSummary, &'a LabRecord);
 
 pub(super) fn section(runs: &[Run]) -> Option<Section> {
     let in_lab: Vec<Cases> = runs
@@ -70,7 +72,7 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
             .iter()
             .map(|case| (case, phase0(case, &paired)))
             .collect();
-        rows.sort_by(|a, b| super::matrix::order(a.0, b.0));
+        rows.sort_by(|a, b| super::matrix::order(&a.0.cell(), &b.0.cell()));
         body.push_str(&tally(&rows));
         body.push_str(&table(&rows).render());
         body.push_str(&left_out(
@@ -87,31 +89,25 @@ pub(super) fn section(runs: &[Run]) -> Option<Section> {
 /// The phase 0 case of the same cell: configuration, entities, rate, payload and delivery
 /// (raw TCP is reliable, raw UDP best effort).
 fn phase0<'a>(case: &MatrixCase, baselines: &[&'a Cases<'a>]) -> Option<&'a MatrixCase> {
-    baselines.iter().find_map(|(_, matrix, _)| {
-        matrix.cases.iter().find(|c| {
-            c.config == case.config
-                && c.entities == case.entities
-                && c.rate_hz == case.rate_hz
-                && c.size == case.size
-                && c.transport == case.transport
-        })
-    })
+    baselines
+        .iter()
+        .find_map(|(_, matrix, _)| matrix.cases.iter().find(|c| c.cell() == case.cell()))
 }
 
 /// The cells these runs left out (`--max-theoretical-mbps`), each named once.
-fn left_out<'a>(matrices: impl Iterator<Item = &'a Matrix>) -> String {
-    let mut cells: Vec<&MatrixCase> = matrices.flat_map(|m| m.left_out.iter()).collect();
+fn left_out<'a>(matrices: impl Iterator<Item = &'a MatrixSummary>) -> String {
+    let mut cells: Vec<&LeftOut> = matrices.flat_map(|m| m.left_out.iter()).collect();
     if cells.is_empty() {
         return String::new();
     }
-    cells.sort_by(|a, b| super::matrix::order(a, b));
+    cells.sort_by(|a, b| super::matrix::order(&a.cell(), &b.cell()));
     let mut named: Vec<String> = cells
         .iter()
         .map(|c| {
             format!(
                 "{} ({} Mbps)",
-                super::matrix::label(c),
-                opt_number(c.theoretical_mbps)
+                super::matrix::label(&c.cell()),
+                opt_number(measured(c.theoretical_mbps))
             )
         })
         .collect();
@@ -124,7 +120,7 @@ fn left_out<'a>(matrices: impl Iterator<Item = &'a Matrix>) -> String {
 }
 
 fn share(c: &MatrixCase) -> Option<f64> {
-    let s = c.throughput_mbps? / c.theoretical_mbps?;
+    let s = measured(c.throughput_mbps)? / measured(c.theoretical_mbps)?;
     s.is_finite().then_some(s)
 }
 
@@ -134,7 +130,7 @@ fn reached(c: &MatrixCase) -> bool {
 
 /// Throughput with its share of theoretical: `1.23 (99 %)`.
 fn throughput(c: &MatrixCase) -> Cell {
-    let text = match (c.throughput_mbps, share(c)) {
+    let text = match (measured(c.throughput_mbps), share(c)) {
         (Some(t), Some(s)) => format!("{} ({:.0} %)", number(t), s * 100.0),
         (t, _) => opt_number(t),
     };
@@ -146,8 +142,8 @@ fn throughput(c: &MatrixCase) -> Cell {
 }
 
 fn reliability(c: &MatrixCase) -> Cell {
-    let text = opt_number(c.reliability);
-    if c.reliability.is_some_and(|r| r >= 1.0) {
+    let text = opt_number(measured(c.reliability));
+    if c.reliability >= 1.0 {
         Cell::from(text)
     } else {
         Cell::marked(text)
@@ -182,8 +178,8 @@ fn table(rows: &[(&MatrixCase, Option<&MatrixCase>)]) -> Table {
             .and_then(|r| Some(case.mean_latency_us? - r.mean_latency_us?))
             .map(|us| us / 1e3);
         table.rows.push(vec![
-            Cell::from(super::matrix::label(case)),
-            Cell::from(opt_number(case.theoretical_mbps)),
+            Cell::from(super::matrix::label(&case.cell())),
+            Cell::from(opt_number(measured(case.theoretical_mbps))),
             raw.map_or_else(none, throughput),
             throughput(case),
             raw.map_or_else(none, reliability),
@@ -208,7 +204,7 @@ fn tally(rows: &[(&MatrixCase, Option<&MatrixCase>)]) -> String {
         }
         format!("{yes} of {all}")
     };
-    let whole = |c: &MatrixCase| c.reliability.is_some_and(|r| r >= 1.0);
+    let whole = |c: &MatrixCase| c.reliability >= 1.0;
     let added: Vec<f64> = rows
         .iter()
         .filter_map(|(c, r)| Some(c.mean_latency_us? - r.as_ref()?.mean_latency_us?))

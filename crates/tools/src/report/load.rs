@@ -4,16 +4,19 @@
 
 use super::ReportError;
 pub(crate) use crate::results::chaos::{ChaosSummary, ChaosTotals, FaultRecord};
+pub(crate) use crate::results::clutter::ClutterSummary;
+pub(crate) use crate::results::lab::LabRecord;
 pub(crate) use crate::results::latency::{LatencyCase, LatencySummary};
+pub(crate) use crate::results::matrix::{MatrixCase, MatrixCell, MatrixSummary};
 pub(crate) use crate::results::oneway::{OnewayCase, OnewaySummary};
 pub(crate) use crate::results::pingpong::{PingpongSummary, SizeResult};
+pub(crate) use crate::results::rting::RtingSummary;
 pub(crate) use crate::results::symmetric::{SymmetricCase, SymmetricSummary};
 pub(crate) use crate::results::testfed::{FederateResult, TestfedSummary};
 pub(crate) use crate::results::throughput::{ThroughputCase, ThroughputSummary};
 pub(crate) use crate::results::timestep::{TimestepCase, TimestepSummary};
 pub(crate) use crate::results::{Benchmark, Machine, Meta, TopologyMeta};
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 /// The two router layouts the JESPP paper compares.
@@ -58,49 +61,6 @@ impl TopologyMeta {
     }
 }
 
-/// `summary.json` of the EC1 characterisation matrix (3CE).
-#[derive(Deserialize)]
-pub(crate) struct Matrix {
-    pub cases: Vec<MatrixCase>,
-    /// Cells of the grid not run, above `--max-theoretical-mbps` (only their cell and
-    /// theoretical throughput are given).
-    #[serde(default)]
-    pub left_out: Vec<MatrixCase>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct MatrixCase {
-    pub entities: u64,
-    pub rate_hz: f64,
-    pub size: u64,
-    pub transport: Option<String>,
-    pub config: Option<String>,
-    pub throughput_mbps: Option<f64>,
-    pub theoretical_mbps: Option<f64>,
-    pub reliability: Option<f64>,
-    pub mean_latency_us: Option<f64>,
-    pub jitter_us: Option<f64>,
-}
-
-/// `summary.json` of a clutter run; its cases are the benchmark's own type.
-#[derive(Deserialize)]
-pub(crate) struct Clutter {
-    pub transport: Option<String>,
-    pub rate_hz: Option<f64>,
-    pub seconds: Option<f64>,
-    /// Absent in results from before frames: each update was sent when due.
-    #[serde(default)]
-    pub frame_ms: u32,
-    /// Absent in results from before the choice: direct.
-    pub driver: Option<trellis_net::rti::Driver>,
-    pub area_units: Option<u64>,
-    pub margin_units: Option<u64>,
-    pub viewer_window_units: Option<u64>,
-    #[serde(default)]
-    pub cases: Vec<crate::bench::clutter::CaseSummary>,
-    pub scalability: Option<crate::bench::clutter::Scalability>,
-}
-
 /// A summary, by benchmark.
 pub(crate) enum Summary {
     Pingpong(PingpongSummary),
@@ -108,12 +68,12 @@ pub(crate) enum Summary {
     Symmetric(SymmetricSummary),
     Latency(LatencySummary),
     Oneway(OnewaySummary),
-    Matrix(Matrix),
+    Matrix(MatrixSummary),
     Testfed(TestfedSummary),
     Timestep(TimestepSummary),
     Chaos(ChaosSummary),
-    Clutter(Clutter),
-    WanRting(crate::wan::RtingSummary),
+    Clutter(ClutterSummary),
+    WanRting(RtingSummary),
 }
 
 /// One results folder.
@@ -126,19 +86,6 @@ pub(crate) struct Run {
     pub summary: Summary,
     /// `lab.json`: the site lab the benchmark ran in (`trellis lab --bench '... --out DIR'`).
     pub lab: Option<LabRecord>,
-}
-
-/// `lab.json`: the site links a benchmark ran across and the bytes that crossed them.
-#[derive(Deserialize)]
-pub(crate) struct LabRecord {
-    pub links: Vec<LabLink>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct LabLink {
-    pub delay_ms: f64,
-    pub bandwidth_mbit: Option<f64>,
-    pub loss_percent: Option<f64>,
 }
 
 impl Run {

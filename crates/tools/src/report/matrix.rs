@@ -3,8 +3,10 @@
 
 use super::cases::CaseMatrix;
 use super::html::{figure, number, opt_number, paragraph, Section};
-use super::load::{Matrix, MatrixCase, Run, Summary};
+use super::load::{MatrixCase, MatrixCell, MatrixSummary, Run, Summary};
 use super::svg::Bars;
+use crate::results::measured;
+use crate::results::Transport;
 use std::cmp::Ordering;
 
 const CASE_NAMES: &str = "Cases are named by configuration, entities (e), update rate, \
@@ -14,52 +16,55 @@ pub(super) fn sections(runs: &[Run]) -> Vec<Section> {
     let runs: Vec<(&Run, &[MatrixCase])> = runs
         .iter()
         .filter_map(|run| match &run.summary {
-            Summary::Matrix(Matrix { cases, .. }) => Some((run, cases.as_slice())),
+            Summary::Matrix(MatrixSummary { cases, .. }) => Some((run, cases.as_slice())),
             _ => None,
         })
         .collect();
     if runs.is_empty() {
         return Vec::new();
     }
-    let matrix = CaseMatrix::new(&runs, label, order);
+    let matrix = CaseMatrix::new(
+        &runs,
+        |c| label(&c.cell()),
+        |a, b| order(&a.cell(), &b.cell()),
+    );
     vec![throughput(&matrix), reliability(&matrix), timing(&matrix)]
 }
 
 /// `1-N 10e 20Hz 128B rel`: configuration, entities, update rate, payload, delivery.
-pub(super) fn label(c: &MatrixCase) -> String {
-    let delivery = match c.transport.as_deref() {
-        Some("reliable") => "rel",
-        Some("best-effort") => "BE",
-        Some(other) => other,
-        None => "",
+pub(super) fn label(c: &MatrixCell) -> String {
+    let delivery = match c.transport {
+        Transport::Reliable => "rel",
+        Transport::BestEffort => "BE",
     };
     format!(
         "{} {}e {}Hz {}B {delivery}",
-        c.config.as_deref().unwrap_or("?"),
+        c.config.label(),
         c.entities,
         number(c.rate_hz),
         c.size,
     )
 }
 
-/// The paper's order: configuration, entities, rate, payload, delivery.
-pub(super) fn order(a: &MatrixCase, b: &MatrixCase) -> Ordering {
-    (&a.config, a.entities)
-        .cmp(&(&b.config, b.entities))
+/// The paper's order: configuration, entities, rate, payload, delivery (by name, as the
+/// summary spells them).
+pub(super) fn order(a: &MatrixCell, b: &MatrixCell) -> Ordering {
+    (a.config.label(), a.entities)
+        .cmp(&(b.config.label(), b.entities))
         .then(a.rate_hz.total_cmp(&b.rate_hz))
         .then(a.size.cmp(&b.size))
-        .then(a.transport.cmp(&b.transport))
+        .then(a.transport.name().cmp(b.transport.name()))
 }
 
 /// Actual throughput in percent of theoretical.
 fn share(c: &MatrixCase) -> Option<f64> {
-    let percent = 100.0 * c.throughput_mbps? / c.theoretical_mbps?;
+    let percent = 100.0 * measured(c.throughput_mbps)? / measured(c.theoretical_mbps)?;
     percent.is_finite().then_some(percent)
 }
 
 fn throughput(m: &CaseMatrix<MatrixCase>) -> Section {
     let mut chart = m.chart("Throughput against theoretical", "throughput (Mbps)", |c| {
-        c.throughput_mbps
+        measured(c.throughput_mbps)
     });
     for series in &mut chart.series {
         series.name = format!("actual: {}", series.name);
@@ -69,7 +74,7 @@ fn throughput(m: &CaseMatrix<MatrixCase>) -> Section {
             m.cases
                 .iter()
                 .find_map(|run| run[k])
-                .and_then(|c| c.theoretical_mbps)
+                .and_then(|c| measured(c.theoretical_mbps))
         })
         .collect();
     chart.series.push(Bars::new(
@@ -85,9 +90,11 @@ fn throughput(m: &CaseMatrix<MatrixCase>) -> Section {
         "Throughput (Mbps) against theoretical, per case",
         &[
             ("theoretical", &|c: &MatrixCase| {
-                opt_number(c.theoretical_mbps)
+                opt_number(measured(c.theoretical_mbps))
             }),
-            ("actual", &|c: &MatrixCase| opt_number(c.throughput_mbps)),
+            ("actual", &|c: &MatrixCase| {
+                opt_number(measured(c.throughput_mbps))
+            }),
             ("% of theoretical", &|c: &MatrixCase| opt_number(share(c))),
         ],
     );
@@ -114,11 +121,13 @@ fn reliability(m: &CaseMatrix<MatrixCase>) -> Section {
     let chart = m.chart(
         "Reliability: unique updates received / published",
         "reliability (0 to 1)",
-        |c| c.reliability,
+        |c| measured(c.reliability),
     );
     let table = m.table(
         "Reliability per case",
-        &[("reliability", &|c: &MatrixCase| opt_number(c.reliability))],
+        &[("reliability", &|c: &MatrixCase| {
+            opt_number(measured(c.reliability))
+        })],
     );
     Section {
         id: "matrix-reliability",

@@ -49,7 +49,7 @@ impl Benchmark {
             Benchmark::Timestep => "timestep",
             Benchmark::Chaos => "chaos",
             Benchmark::Clutter => "clutter",
-            Benchmark::WanRting => crate::wan::RTING_BENCHMARK,
+            Benchmark::WanRting => super::rting::RTING_BENCHMARK,
         }
     }
 

@@ -10,10 +10,14 @@
 //! - fields this schema does not know are ignored.
 
 pub mod chaos;
+pub mod clutter;
+pub mod lab;
 pub mod latency;
+pub mod matrix;
 pub mod meta;
 pub mod oneway;
 pub mod pingpong;
+pub mod rting;
 pub mod symmetric;
 pub mod testfed;
 pub mod throughput;

@@ -550,3 +550,8 @@ fn a_testfed_summary_reads_back_as_written() {
     assert_eq!(latencies(f), latencies(w));
     assert_eq!(read.seconds, 4.0);
 }
+
+mod clutter;
+mod lab;
+mod matrix;
+mod rting;

@@ -18,12 +18,7 @@ pub enum Target {
     Topology(PathBuf),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Role {
-    Simulator,
-    Viewer,
-}
+pub use crate::results::clutter::Role;
 
 /// One federate a worker runs.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -4,6 +4,9 @@
 use super::coordinator::{CaseOutcome, WorkerOutcome};
 use super::histogram::Histogram;
 use super::protocol::{FederateReport, Role, WorkerMessage};
+use crate::results::clutter::{
+    CaseSummary, FederateRates, Latency, ProcessRow, ProcessSecond, SecondRow,
+};
 use serde::{Deserialize, Serialize};
 
 /// p99 latency a sustained case stays under.
@@ -11,126 +14,13 @@ pub const SUSTAINED_P99_US: u64 = 100_000;
 /// Share of the planned updates a sustained case sends.
 pub const SUSTAINED_ACHIEVED: f64 = 0.99;
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Latency {
-    pub p50_us: Option<u64>,
-    pub p99_us: Option<u64>,
-    pub max_us: Option<u64>,
-}
-
-impl Latency {
-    fn of(histogram: &Histogram) -> Latency {
-        Latency {
-            p50_us: histogram.quantile_us(0.5),
-            p99_us: histogram.quantile_us(0.99),
-            max_us: histogram.max_us(),
-        }
+/// The latency figures of a histogram.
+fn latency_of(histogram: &Histogram) -> Latency {
+    Latency {
+        p50_us: histogram.quantile_us(0.5),
+        p99_us: histogram.quantile_us(0.99),
+        max_us: histogram.max_us(),
     }
-}
-
-/// One second of the run, all processes together.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct SecondRow {
-    pub second: u64,
-    /// Updates the plan calls for in this second (0 once sending is over).
-    pub planned_updates: u64,
-    pub updates_sent: u64,
-    pub reflects: u64,
-    pub latency: Latency,
-    /// Data frames the routers forwarded; `None` when they run in other processes.
-    pub router_forwards: Option<u64>,
-}
-
-/// One process over one second.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ProcessSecond {
-    pub second: u64,
-    pub process: String,
-    pub cpu_percent: f64,
-    pub rss_kb: u64,
-}
-
-/// One process over the run.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ProcessRow {
-    pub process: String,
-    pub federates: usize,
-    /// Mean CPU over the run's seconds (100 = one core).
-    pub cpu_percent: f64,
-    pub rss_max_kb: u64,
-}
-
-/// A federate's traffic over the run.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct FederateRates {
-    pub name: String,
-    pub role: Option<Role>,
-    pub out_per_second: f64,
-    pub in_per_second: f64,
-    pub expected_per_second: f64,
-}
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct CaseSummary {
-    pub entities: u64,
-    pub simulators: u32,
-    pub viewers: u32,
-    pub processes: usize,
-    pub rate_hz: f64,
-    pub seconds: f64,
-    pub reliable: bool,
-    pub planned_updates: u64,
-    pub updates_sent: u64,
-    pub planned_per_second: f64,
-    pub achieved_per_second: f64,
-    /// updates_sent / planned_updates.
-    pub achieved_ratio: f64,
-    pub reflects: u64,
-    pub expected: u64,
-    pub missing: u64,
-    pub unexpected: u64,
-    pub duplicates: u64,
-    pub corrupt: u64,
-    pub reported_lost: u64,
-    pub over_delivered: u64,
-    /// Expected reflects that arrived / expected (completeness); `None` when nothing was
-    /// expected.
-    pub delivery_ratio: Option<f64>,
-    /// Nothing unexpected, duplicated or corrupt arrived.
-    pub exact: bool,
-    /// Nothing expected is missing.
-    pub complete: bool,
-    pub latency: Latency,
-    pub join_p50_us: Option<u64>,
-    pub join_max_us: Option<u64>,
-    pub connect_p50_us: Option<u64>,
-    /// Longest registration of a worker's entities.
-    pub register_seconds: f64,
-    /// Resident memory the joins added, per federate.
-    pub memory_per_federate_kb: Option<f64>,
-    /// Resident memory registration added to the simulator processes, per entity owned.
-    pub simulator_bytes_per_entity: Option<f64>,
-    /// The simulator processes' resident memory at the end, per entity owned.
-    pub simulator_rss_bytes_per_entity: Option<f64>,
-    /// Resident memory the viewer process grew by during the run, per entity the viewers
-    /// came to know.
-    pub viewer_bytes_per_entity: Option<f64>,
-    pub viewer_entities_known: u64,
-    pub router_forwards_per_second: Option<f64>,
-    pub max_out_per_second: f64,
-    pub max_in_per_second: f64,
-    /// Achieved ≥ 99 % of planned, reliable delivery complete, exact, p99 < 100 ms.
-    pub sustained: bool,
-    pub seconds_rows: Vec<SecondRow>,
-    pub process_seconds: Vec<ProcessSecond>,
-    pub process_rows: Vec<ProcessRow>,
-    pub federates: Vec<FederateRates>,
 }
 
 /// How the joins of a case went, from the workers' first messages.
@@ -232,7 +122,7 @@ pub fn summarise(
             latency.merge(&second.latency);
         }
     }
-    let latency = Latency::of(&latency);
+    let latency = latency_of(&latency);
     let mut joins: Vec<u64> = outcome
         .workers
         .iter()
@@ -415,7 +305,7 @@ fn second_rows(outcome: &CaseOutcome, planned_per_second: f64, seconds: f64) -> 
                 row.reflects += s.reflects;
                 latency.merge(&s.latency);
             }
-            row.latency = Latency::of(&latency);
+            row.latency = latency_of(&latency);
             row
         })
         .collect()

@@ -27,11 +27,11 @@ pub(super) fn links_text(lab: &LabRecord) -> String {
                 || ", no rate limit".to_owned(),
                 |m| format!(" at {} Mbit/s", number(m)),
             );
-            let loss = l
-                .loss_percent
-                .filter(|&p| p > 0.0)
-                .map(|p| format!(", {} % loss", number(p)))
-                .unwrap_or_default();
+            let loss = if l.loss_percent > 0.0 {
+                format!(", {} % loss", number(l.loss_percent))
+            } else {
+                String::new()
+            };
             format!("{} ms one way{rate}{loss}", number(l.delay_ms))
         })
         .collect();

@@ -6,7 +6,7 @@ use crate::report::html::Section;
 use crate::report::html::{details, escape, figure, number, opt_number, paragraph, Cell, Table};
 use crate::report::load::{Run, Summary};
 use crate::report::svg::{LineChart, Mark, Series};
-use crate::wan::{RtingCase, RtingSummary};
+use crate::results::rting::{RtingCase, RtingSummary};
 
 pub(super) fn section(runs: &[Run]) -> Option<Section> {
     let studies: Vec<(&Run, &RtingSummary)> = runs
