@@ -7,7 +7,9 @@ use signal_hook::consts::{SIGINT, SIGTERM};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use trellis_monitor::federation::WatchSetup;
 use trellis_monitor::monitor::{self, MonitorSetup, Source, Target};
+use trellis_net::rti::LocalSettings;
 
 #[derive(Args)]
 pub(crate) struct MonitorArgs {
@@ -20,6 +22,35 @@ pub(crate) struct MonitorArgs {
     /// `--metrics`, or a router whose file entry has no `metrics` key). Repeatable.
     #[arg(long, value_name = "NAME=IP:PORT")]
     scrape: Vec<String>,
+    /// Show this federation execution in a panel beside the topology: each federate's name,
+    /// type, host, time state and counts, and its logical time against wall time, read
+    /// from the MOM by a tool federate that joins it (and resigns when the monitor stops).
+    /// A federation that does not exist yet is tried again every few seconds.
+    #[arg(long, value_name = "NAME")]
+    federation: Option<String>,
+    /// The router the federation panel's tool federate attaches to [default:
+    /// TRELLIS_RTI_ADDRESS, else tcp://127.0.0.1:7000].
+    #[arg(long, value_name = "ROUTER", requires = "federation")]
+    rti: Option<String>,
+    /// A folder to look in for the federation's FOM modules when they are not where its
+    /// registry lists them; repeatable.
+    #[arg(long, value_name = "DIR", requires = "federation")]
+    fom_path: Vec<PathBuf>,
+}
+
+/// The federation panel's setup, from `--federation`, `--rti` and `--fom-path`.
+fn federation_watch(args: &MonitorArgs) -> Result<Option<WatchSetup>> {
+    let Some(federation) = &args.federation else {
+        return Ok(None);
+    };
+    let settings =
+        LocalSettings::parse(args.rti.as_deref()).map_err(|e| UsageError(format!("--rti: {e}")))?;
+    Ok(Some(WatchSetup {
+        settings,
+        federation: federation.clone(),
+        fom_path: args.fom_path.clone(),
+        built_in: crate::federation::built_in_modules().to_vec(),
+    }))
 }
 
 /// `NAME=IP:PORT` of `--scrape`, checked against the topology.
@@ -49,6 +80,7 @@ pub(crate) fn run(args: MonitorArgs) -> Result<()> {
         setup.targets.retain(|t| t.node != target.node);
         setup.targets.push(target);
     }
+    setup.federation = federation_watch(&args)?;
     let sources = setup.targets.len();
     let processes = setup.graph.nodes.len();
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
@@ -61,6 +93,12 @@ pub(crate) fn run(args: MonitorArgs) -> Result<()> {
         args.file.display(),
         running.url()
     );
+    if let Some(federation) = &args.federation {
+        let _ = writeln!(
+            stdout,
+            "federation panel: {federation:?}, read from its MOM by a tool federate"
+        );
+    }
     if sources == 0 {
         let _ = writeln!(
             stdout,

@@ -2,9 +2,6 @@
 //! federates each has) and `trellis federation NAME` (its federates, read from the MOM as
 //! any tool federate would: join, subscribe to `HLAmanager`, ask, resign).
 
-mod tool;
-mod view;
-
 use crate::output::{out, outln};
 use anyhow::{Context, Result};
 use clap::Args;
@@ -15,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use trellis_core::registry::{Request, Response};
+use trellis_monitor::federation::{tool, view};
 use trellis_net::rti::LocalSettings;
 use trellis_net::{DirectNode, NodeConfig};
 
@@ -136,7 +134,7 @@ pub(crate) fn show(args: FederationArgs) -> Result<()> {
     }
     let stopped = || stop.load(Ordering::Relaxed);
     let settings = settings(args.router.as_deref())?;
-    let mut tool = tool::Tool::join(&settings, &args.name, &args.fom_path)?;
+    let mut tool = tool::Tool::join(&settings, &args.name, &args.fom_path, &built_in_modules())?;
     // Whatever happens from here, the view leaves the federation.
     let shown = show_joined(&mut tool, &args, &stopped);
     let stopped_reports = if args.watch.is_some() {
@@ -145,7 +143,14 @@ pub(crate) fn show(args: FederationArgs) -> Result<()> {
         Ok(())
     };
     let resigned = tool.resign();
-    shown.and(stopped_reports).and(resigned)
+    shown
+        .and(stopped_reports.map_err(Into::into))
+        .and(resigned.map_err(Into::into))
+}
+
+/// The FOM modules built into `trellis` (the demo's), for a federation created from them.
+pub(crate) fn built_in_modules() -> [tool::BuiltInModule; 1] {
+    [("trellis-demo.xml", trellis_tools::demo::DEMO_FOM)]
 }
 
 fn show_joined(

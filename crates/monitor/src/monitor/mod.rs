@@ -29,6 +29,15 @@
 //! [`server`] serves the page (`assets/`, embedded) and the frames as Server-Sent Events;
 //! [`side`] a page beside it (the demo's plan view). [`start`] runs it all on a thread of
 //! its own.
+//!
+//! # The federation panel: the one thing read through the federation
+//!
+//! Given a federation ([`MonitorSetup::federation`]), the monitor also runs a
+//! [`crate::federation::Watcher`]: a tool federate that joins it and reads its MOM as any
+//! tool would, for the page's federation panel (`/federation.json`). Figures of processes
+//! and links still come from `/metrics` alone; the panel costs the federation one member
+//! and one small update per member a second, and shows what only the RTI knows (who is
+//! joined, their logical times).
 
 pub mod board;
 pub mod graph;
@@ -41,6 +50,7 @@ pub mod scrape;
 pub mod server;
 pub mod side;
 
+use crate::federation::{WatchSetup, Watcher};
 use board::{Board, COMPOSE_PERIOD};
 pub use graph::Graph;
 pub use scrape::{Source, Target};
@@ -59,6 +69,8 @@ pub enum MonitorError {
     },
     #[error("cannot start the monitor's runtime: {0}")]
     Runtime(std::io::Error),
+    #[error("cannot start the federation view's thread: {0}")]
+    FederationView(std::io::Error),
 }
 
 /// What to monitor and how to name it on the page.
@@ -69,6 +81,8 @@ pub struct MonitorSetup {
     pub title: String,
     /// A page to serve at `/` beside the monitor, which then moves to `/monitor/`.
     pub side: Option<SidePage>,
+    /// A federation to show in the page's federation panel, read from its MOM.
+    pub federation: Option<WatchSetup>,
 }
 
 impl MonitorSetup {
@@ -91,6 +105,7 @@ impl MonitorSetup {
             targets,
             title: title.to_owned(),
             side: None,
+            federation: None,
         }
     }
 }
@@ -105,6 +120,8 @@ pub struct Running {
     address: SocketAddr,
     shutdown: Option<tokio::sync::watch::Sender<bool>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    /// The federation panel's tool federate: resigns when dropped.
+    watcher: Option<Watcher>,
 }
 
 impl Running {
@@ -126,6 +143,8 @@ impl Drop for Running {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+        // Stops its reports and resigns (the page has stopped asking).
+        drop(self.watcher.take());
     }
 }
 
@@ -144,7 +163,12 @@ pub fn start(setup: MonitorSetup, listen: SocketAddr) -> Result<Running, Monitor
         .map_err(MonitorError::Runtime)?;
     let sources: Vec<usize> = setup.targets.iter().map(|t| t.node).collect();
     let board = Arc::new(Mutex::new(Board::new(Arc::new(setup.graph), &sources)));
-    let shared = server::Shared::new(board.clone(), setup.title);
+    let watcher = (setup.federation)
+        .map(Watcher::start)
+        .transpose()
+        .map_err(MonitorError::FederationView)?;
+    let panel = watcher.as_ref().map(Watcher::panel);
+    let shared = server::Shared::new(board.clone(), setup.title, panel);
     let (shutdown, stopped) = tokio::sync::watch::channel(false);
     let (targets, side) = (setup.targets, setup.side);
     let thread = std::thread::Builder::new()
@@ -186,6 +210,7 @@ pub fn start(setup: MonitorSetup, listen: SocketAddr) -> Result<Running, Monitor
         address,
         shutdown: Some(shutdown),
         thread: Some(thread),
+        watcher,
     })
 }
 

@@ -9,8 +9,11 @@
 //!   changed; a page that falls more than [`FRAME_BACKLOG`] frames behind gets every row
 //!   again instead of the frames it missed. At most [`MAX_PAGES`] pages at once.
 //! - `GET /history/{node}` that node's last minutes, one sample a second.
+//! - `GET /federation.json` the federation panel ([`crate::federation::Panel`]), or
+//!   `{"watching": false}` when the monitor was given no federation.
 
 use super::board::{Board, Frame};
+use crate::federation::Panel;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -39,11 +42,17 @@ pub struct Shared {
     /// The topology as the page reads it, built once.
     pub graph_json: String,
     pub title: String,
+    /// The federation panel, when the monitor watches a federation.
+    pub federation: Option<Arc<Mutex<Panel>>>,
     pages: AtomicUsize,
 }
 
 impl Shared {
-    pub fn new(board: Arc<Mutex<Board>>, title: String) -> Arc<Shared> {
+    pub fn new(
+        board: Arc<Mutex<Board>>,
+        title: String,
+        federation: Option<Arc<Mutex<Panel>>>,
+    ) -> Arc<Shared> {
         let graph_json = {
             let board = board.lock().expect("board lock");
             let graph = board.graph();
@@ -61,6 +70,7 @@ impl Shared {
             frames: broadcast::channel(FRAME_BACKLOG).0,
             graph_json,
             title,
+            federation,
             pages: AtomicUsize::new(0),
         })
     }
@@ -94,6 +104,7 @@ pub fn routes(shared: Arc<Shared>, prefix: &str) -> Router {
         .route(&at("/graph.json"), get(graph))
         .route(&at("/events"), get(events))
         .route(&at("/history/{node}"), get(history))
+        .route(&at("/federation.json"), get(federation))
         .with_state(shared)
 }
 
@@ -116,6 +127,21 @@ async fn history(State(shared): State<Arc<Shared>>, Path(node): Path<usize>) -> 
     };
     let samples: Vec<_> = history.samples().collect();
     let body = serde_json::to_string(&samples).unwrap_or_else(|_| "[]".into());
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+async fn federation(State(shared): State<Arc<Shared>>) -> Response {
+    let body = match &shared.federation {
+        None => serde_json::json!({ "watching": false }).to_string(),
+        Some(panel) => {
+            let panel = panel
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut json = serde_json::to_value(&*panel).unwrap_or_default();
+            json["watching"] = serde_json::Value::Bool(true);
+            json.to_string()
+        }
+    };
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 

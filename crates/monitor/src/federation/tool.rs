@@ -4,22 +4,59 @@
 //! done, whatever happened meanwhile.
 
 use super::view::{self, FederationReport, Values};
-use anyhow::{Context, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use thiserror::Error;
 use trellis_core::federate::{
     federate_object, Callback, ObjectId, ResignAction, TimeRepresentation, FEDERATION_OBJECT,
 };
+use trellis_core::fom::MimError;
 use trellis_core::fom::{
     AttributeHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel, ParameterHandle,
 };
-use trellis_net::rti::{LocalSettings, RtiAmbassador, RtiConfig};
+use trellis_net::rti::{LocalSettings, RtiAmbassador, RtiConfig, RtiError};
 use trellis_net::NodeConfig;
 
+/// Why the view could not join, read or leave.
+#[derive(Debug, Error)]
+pub enum ViewError {
+    #[error("connecting to the router at {endpoint}: {source}")]
+    Connect { endpoint: String, source: RtiError },
+    #[error("loading federation {federation:?}'s object model: {source}")]
+    Model {
+        federation: String,
+        source: MimError,
+    },
+    #[error("the federation's object model has no {0}")]
+    NoMomClass(String),
+    #[error("joining federation {federation:?}: {source}")]
+    Join {
+        federation: String,
+        source: RtiError,
+    },
+    #[error("resigning from federation {federation:?}: {source}")]
+    Resign {
+        federation: String,
+        source: RtiError,
+    },
+    #[error("the connection to the router was lost: {0}")]
+    ConnectionLost(String),
+    #[error("the federation's MIM has no HLAmanager.HLAfederate.HLAadjust.HLAsetTiming")]
+    NoSetTiming,
+    #[error(transparent)]
+    Rti(#[from] RtiError),
+}
+
+type Result<T, E = ViewError> = std::result::Result<T, E>;
+
+/// A FOM module built into the program that runs the view (the demo's), found by its file
+/// name when the federation lists it at a path that does not exist here.
+pub type BuiltInModule = (&'static str, &'static str);
+
 /// The federate type the view joins as; its name is `federation-view-PID-N`.
-pub(crate) const FEDERATE_TYPE: &str = "trellis-federation-view";
+pub const FEDERATE_TYPE: &str = "trellis-federation-view";
 
 /// How long one evoke waits before the caller looks at its clock and stop flag again.
 const EVOKE_SLICE: Duration = Duration::from_millis(20);
@@ -35,7 +72,7 @@ impl MomClass {
     fn find(model: &ObjectModel, name: &str) -> Result<MomClass> {
         let class = model
             .find_object_class(name)
-            .with_context(|| format!("the federation's object model has no {name}"))?;
+            .ok_or_else(|| ViewError::NoMomClass(name.to_owned()))?;
         let attributes = model.available_attributes(class);
         let names = (attributes.iter())
             .map(|&a| (a, model.attribute(a).name.clone()))
@@ -48,7 +85,7 @@ impl MomClass {
     }
 }
 
-pub(crate) struct Tool {
+pub struct Tool {
     rti: RtiAmbassador,
     federation: String,
     handle: u32,
@@ -72,26 +109,40 @@ struct SetTiming {
 }
 
 impl Tool {
-    /// Join `federation` through the router `settings` name, as a view.
-    pub fn join(settings: &LocalSettings, federation: &str, fom_path: &[PathBuf]) -> Result<Tool> {
+    /// Join `federation` through the router `settings` name, as a view. Modules not found
+    /// where the federation lists them are looked for in `fom_path`, then in `built_in`.
+    pub fn join(
+        settings: &LocalSettings,
+        federation: &str,
+        fom_path: &[PathBuf],
+        built_in: &[BuiltInModule],
+    ) -> Result<Tool> {
         let name = format!("federation-view-{}", std::process::id());
         let mut node = NodeConfig::child_of(name.clone(), federation, settings.endpoint.clone());
         node.bundle_hold = settings.bundle_hold;
         node.tls = settings.tls.clone();
         let mut config = RtiConfig::new(node);
         config.driver = settings.driver;
-        let mut rti = RtiAmbassador::connect(config)
-            .with_context(|| format!("connecting to the router at {}", settings.endpoint))?;
+        let mut rti = RtiAmbassador::connect(config).map_err(|source| ViewError::Connect {
+            endpoint: settings.endpoint.to_string(),
+            source,
+        })?;
         // Its error names the federation when it does not exist.
         let modules = rti.federation_modules()?;
-        let model = load_model(&modules, fom_path)
-            .with_context(|| format!("loading federation {federation:?}'s object model"))?;
+        let model =
+            load_model(&modules, fom_path, built_in).map_err(|source| ViewError::Model {
+                federation: federation.to_owned(),
+                source,
+            })?;
         // Found before joining: a model without the MOM's classes fails without a trace.
         let federate_class = MomClass::find(&model, "HLAmanager.HLAfederate")?;
         let federation_class = MomClass::find(&model, "HLAmanager.HLAfederation")?;
         let handle = rti
             .join_federation_execution(&name, FEDERATE_TYPE, model.clone())
-            .with_context(|| format!("joining federation {federation:?}"))?;
+            .map_err(|source| ViewError::Join {
+                federation: federation.to_owned(),
+                source,
+            })?;
         let time = rti.federate()?.time_representation();
         let mut tool = Tool {
             rti,
@@ -172,7 +223,7 @@ impl Tool {
                 self.reporting.remove(&object.federate());
             }
             Callback::ConnectionLost { fault } => {
-                anyhow::bail!("the connection to the router was lost: {fault}")
+                return Err(ViewError::ConnectionLost(fault.to_string()))
             }
             _ => {}
         }
@@ -249,9 +300,7 @@ impl Tool {
 
     fn set_timing(&mut self, member: u32, seconds: i32) -> Result<()> {
         let Some(timing) = &self.set_timing else {
-            anyhow::bail!(
-                "the federation's MIM has no HLAmanager.HLAfederate.HLAadjust.HLAsetTiming"
-            )
+            return Err(ViewError::NoSetTiming);
         };
         let mut target = 8u32.to_be_bytes().to_vec();
         target.extend_from_slice(&u64::from(member).to_be_bytes());
@@ -291,7 +340,10 @@ impl Tool {
     pub fn resign(mut self) -> Result<()> {
         self.rti
             .resign_federation_execution(ResignAction::default())
-            .with_context(|| format!("resigning from federation {:?}", self.federation))
+            .map_err(|source| ViewError::Resign {
+                federation: self.federation.clone(),
+                source,
+            })
     }
 }
 
@@ -306,13 +358,16 @@ fn find_set_timing(model: &ObjectModel) -> Option<SetTiming> {
 
 /// The federation's model from the modules its registry lists. A module not found where
 /// it is listed (the federation was created on another host, or from a model built into
-/// its program) is looked for by file name in `fom_path`'s folders, then among the
-/// modules built into `trellis` (the demo's).
-fn load_model(modules: &[String], fom_path: &[PathBuf]) -> Result<Arc<ObjectModel>> {
+/// its program) is looked for by file name in `fom_path`'s folders, then among `built_in`.
+fn load_model(
+    modules: &[String],
+    fom_path: &[PathBuf],
+    built_in: &[BuiltInModule],
+) -> Result<Arc<ObjectModel>, MimError> {
     let read = |path: &Path| -> std::io::Result<Vec<u8>> {
         match std::fs::read(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                elsewhere(path, fom_path).ok_or(e)
+                elsewhere(path, fom_path, built_in).ok_or(e)
             }
             other => other,
         }
@@ -320,12 +375,14 @@ fn load_model(modules: &[String], fom_path: &[PathBuf]) -> Result<Arc<ObjectMode
     Ok(Arc::new(ObjectModel::load_federation(modules, &read)?))
 }
 
-fn elsewhere(path: &Path, fom_path: &[PathBuf]) -> Option<Vec<u8>> {
+fn elsewhere(path: &Path, fom_path: &[PathBuf], built_in: &[BuiltInModule]) -> Option<Vec<u8>> {
     let file_name = path.file_name()?;
     let found = fom_path
         .iter()
         .find_map(|dir| std::fs::read(dir.join(file_name)).ok());
     found.or_else(|| {
-        (file_name == "trellis-demo.xml").then(|| trellis_tools::demo::DEMO_FOM.as_bytes().to_vec())
+        (built_in.iter())
+            .find(|(name, _)| file_name == *name)
+            .map(|(_, text)| text.as_bytes().to_vec())
     })
 }

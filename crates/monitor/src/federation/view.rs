@@ -8,12 +8,12 @@ use trellis_core::federate::mom::decode::{self, DecodeError};
 use trellis_core::federate::TimeRepresentation;
 
 /// The raw values of one MOM instance, by attribute name, as last reflected.
-pub(crate) type Values = BTreeMap<String, Vec<u8>>;
+pub type Values = BTreeMap<String, Vec<u8>>;
 
 /// A logical time or interval in the federation's representation.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
-pub(crate) enum Time {
+pub enum Time {
     Integer(i64),
     Float(f64),
 }
@@ -48,7 +48,7 @@ impl std::fmt::Display for Time {
 
 /// One federate's time state, as its MOM reports it.
 #[derive(Debug, Default, PartialEq, Serialize)]
-pub(crate) struct TimeState {
+pub struct TimeState {
     pub regulating: Option<bool>,
     pub constrained: Option<bool>,
     pub logical_time: Option<Time>,
@@ -61,7 +61,7 @@ pub(crate) struct TimeState {
 
 /// One federate's counts, as its MOM reports them.
 #[derive(Debug, Default, PartialEq, Serialize)]
-pub(crate) struct Counts {
+pub struct Counts {
     pub updates_sent: Option<u64>,
     pub reflections_received: Option<u64>,
     pub interactions_sent: Option<u64>,
@@ -71,7 +71,7 @@ pub(crate) struct Counts {
 }
 
 #[derive(Debug, PartialEq, Serialize)]
-pub(crate) struct FederateReport {
+pub struct FederateReport {
     pub handle: u32,
     pub name: Option<String>,
     #[serde(rename = "type")]
@@ -83,7 +83,7 @@ pub(crate) struct FederateReport {
 }
 
 #[derive(Debug, PartialEq, Serialize)]
-pub(crate) struct FederationReport {
+pub struct FederationReport {
     pub federation: String,
     pub time_implementation: Option<String>,
     pub rti_version: Option<String>,
@@ -96,7 +96,7 @@ pub(crate) struct FederationReport {
 }
 
 /// Reads named values, collecting what does not decode (reported, never shown as data).
-pub(crate) struct Reader<'a> {
+pub struct Reader<'a> {
     values: &'a Values,
     what: String,
     problems: &'a mut Vec<String>,
@@ -130,7 +130,7 @@ impl<'a> Reader<'a> {
 }
 
 /// One member's report from its `HLAmanager.HLAfederate` values.
-pub(crate) fn federate_report(
+pub fn federate_report(
     handle: u32,
     values: &Values,
     representation: TimeRepresentation,
@@ -167,14 +167,14 @@ pub(crate) fn federate_report(
 }
 
 /// The federation's own attributes (`HLAmanager.HLAfederation`) that the report shows.
-pub(crate) struct FederationFacts {
+pub struct FederationFacts {
     pub time_implementation: Option<String>,
     pub rti_version: Option<String>,
     pub mim_designator: Option<String>,
     pub fom_modules: Option<Vec<String>>,
 }
 
-pub(crate) fn federation_facts(values: &Values, problems: &mut Vec<String>) -> FederationFacts {
+pub fn federation_facts(values: &Values, problems: &mut Vec<String>) -> FederationFacts {
     let mut r = Reader::new(values, "the federation".to_owned(), problems);
     FederationFacts {
         time_implementation: r.get("HLAtimeImplementationName", decode::unicode_string),
@@ -238,7 +238,7 @@ fn row(federate: &FederateReport) -> Vec<String> {
 }
 
 /// The report as text: a heading line, then one aligned row per federate.
-pub(crate) fn text(report: &FederationReport) -> String {
+pub fn text(report: &FederationReport) -> String {
     let mut out = format!(
         "federation {}: {}, {} federate{}",
         report.federation,
