@@ -398,6 +398,95 @@ function closeDetail() {
   document.getElementById('detail').hidden = true;
 }
 
+// ---- federation panel ---------------------------------------------------------------------
+
+// /federation.json, polled every second: the federation's members as its MOM reports them,
+// and each member's logical time against wall time. Hidden when the monitor watches none.
+const FEDERATE_COLORS = ['#2a6cb0', '#e8871e', '#2e9d49', '#7a3fb0', '#d7191c', '#0f8b8d', '#a05a2c', '#555'];
+const STATE_TEXT = { joining: 'joining…', absent: 'not found', failed: 'not reachable', watching: 'watching' };
+
+function colorOf(handle) { return FEDERATE_COLORS[handle % FEDERATE_COLORS.length]; }
+
+function yesNo(value) { return value === null || value === undefined ? '–' : value ? 'yes' : 'no'; }
+
+function showValue(value) { return value === null || value === undefined ? '–' : String(value); }
+
+function federateRow(federate) {
+  const t = federate.time, c = federate.counts;
+  const row = document.createElement('tr');
+  row.dataset.federate = federate.name || '';
+  row.dataset.handle = federate.handle;
+  row.dataset.time = t.logical_time === null ? '' : t.logical_time;
+  const cells = [
+    federate.name || `federate ${federate.handle}`, showValue(federate.type), showValue(federate.host), federate.handle,
+    `${yesNo(t.regulating)} / ${yesNo(t.constrained)}`, showValue(t.logical_time), showValue(t.galt), showValue(t.lag),
+    `${showValue(c.updates_sent)} / ${showValue(c.reflections_received)}`,
+    `${showValue(c.interactions_sent)} / ${showValue(c.interactions_received)}`,
+    `${showValue(c.instances_registered)} / ${showValue(c.instances_discovered)}`,
+  ];
+  const classes = ['name', 'type', 'host', 'handle', 'regcon', 'time', 'galt', 'lag', 'updates', 'interactions', 'objects'];
+  cells.forEach((text, i) => {
+    const cell = document.createElement('td');
+    cell.className = classes[i];
+    if (i === 0) {
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.background = colorOf(federate.handle);
+      cell.appendChild(swatch);
+    }
+    cell.appendChild(document.createTextNode(text));
+    row.appendChild(cell);
+  });
+  return row;
+}
+
+function showFederation(panel) {
+  monitor.federation = panel;
+  const section = document.getElementById('federation');
+  if (!panel.watching) { section.hidden = true; return; }
+  section.hidden = false;
+  setText(document.getElementById('federation-name'), panel.federation);
+  const report = panel.report;
+  const status = document.getElementById('federation-status');
+  section.dataset.state = panel.state;
+  let text = STATE_TEXT[panel.state] || panel.state;
+  if (panel.message) text = `${text}: ${panel.message}`;
+  else if (report) {
+    const count = report.federates.length;
+    text = `${count} federate${count === 1 ? '' : 's'} · ${report.time_implementation || 'time unknown'}${report.rti_version ? ` · ${report.rti_version}` : ''}`;
+    if (report.not_answering.length) text += ` · not answering: ${report.not_answering.join(', ')}`;
+  }
+  setText(status, text);
+  status.className = panel.state === 'watching' ? '' : 'problem';
+  const body = document.querySelector('#federates tbody');
+  body.replaceChildren(...(report ? report.federates.map(federateRow) : []));
+  const plot = document.getElementById('federation-plot');
+  plot.replaceChildren();
+  if (!panel.history.length) return;
+  const now = panel.at || Date.now();
+  const first = Math.min(...panel.history.map((line) => line.points[0][0]));
+  const span = Math.min(HISTORY_SPAN_MS, Math.max(60000, now - first));
+  const series = panel.history.map((line) => ({ name: line.name || `federate ${line.handle}`, color: colorOf(line.handle), points: line.points }));
+  drawPlot(plot, 'Logical time against wall time', 'time', series, now, span);
+}
+
+async function pollFederation() {
+  try {
+    const response = await fetch('federation.json');
+    if (!response.ok) return true;
+    const panel = await response.json();
+    showFederation(panel);
+    return panel.watching;
+  } catch (error) {
+    return true; // The monitor may be restarting: keep asking.
+  }
+}
+
+async function startFederation() {
+  if (!(await pollFederation())) return;
+  setInterval(pollFederation, 1000);
+}
+
 // ---- zoom and pan --------------------------------------------------------------------------
 
 // The wheel zooms around the pointer; dragging the background pans.
@@ -457,6 +546,7 @@ async function start() {
   zoomable(document.getElementById('map'));
   document.getElementById('close').addEventListener('click', closeDetail);
   connect();
+  startFederation();
 }
 
 start();
