@@ -75,10 +75,12 @@ enum Command {
     #[command(after_help = "Examples:
   trellis report results/throughput-* results/pingpong-* -o report.html")]
     Report(report::ReportArgs),
-    /// Serve a live web page of a topology's processes, scraped from their /metrics.
+    /// Serve a live web page of a topology's processes, scraped from their /metrics, and
+    /// optionally a federation's members read from its MOM.
     #[command(after_help = "Examples:
   trellis up tree.toml &                # routers with metrics addresses
-  trellis monitor tree.toml             # then open http://127.0.0.1:9300")]
+  trellis monitor tree.toml             # then open http://127.0.0.1:9300
+  trellis monitor tree.toml --federation TrellisDemo --rti tcp://127.0.0.1:7000")]
     Monitor(monitor::MonitorArgs),
     /// A site lab on this machine: sites as network namespaces, site links with delay, loss
     /// and bandwidth; run a benchmark or a command in it (root).
