@@ -210,7 +210,7 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
         step_seconds: 1.0 / options.rate_hz.max(1) as f64,
     });
     let plan = Arc::new(PlanView::new(QUARTER, clocks));
-    let _web = match options.web {
+    let web = match options.web {
         Some(listen) => {
             let federates: Vec<&str> = ["creator", VIEWER, WATCHER]
                 .into_iter()
@@ -223,6 +223,7 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
                 federates: &federates,
                 board: &figures,
                 plan: &plan,
+                federation: FEDERATION,
             };
             let web = watched.serve(listen)?;
             say!(
@@ -314,6 +315,8 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
     }
     let mut report = summarize(&tallies, &board, options.time_stepped, &say)?;
     report.output_closed = say.is_closed();
+    // The page's federation panel is a member (a MOM tool federate): it resigns first.
+    drop(web);
     if let Err(e) = creator.destroy_federation_execution() {
         tracing::warn!("destroying the demo's federation: {e}");
     }

@@ -222,6 +222,11 @@ impl Tool {
                 self.members.remove(&object.federate());
                 self.reporting.remove(&object.federate());
             }
+            // A view only watches: it must not hold the federation at a synchronization
+            // point it was announced for having joined before it was registered.
+            Callback::AnnounceSynchronizationPoint { label, .. } => {
+                self.rti.synchronization_point_achieved(label, true)?;
+            }
             Callback::ConnectionLost { fault } => {
                 return Err(ViewError::ConnectionLost(fault.to_string()))
             }

@@ -10,10 +10,12 @@ use super::DemoError;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use trellis_core::topology::Topology;
+use trellis_monitor::federation::WatchSetup;
 use trellis_monitor::metrics::{router, Exposition, FederateBoard, ProcessKind, ProcessProbe};
 use trellis_monitor::monitor::{
     self, MonitorError, MonitorSetup, Running, SidePage, Source, Target,
 };
+use trellis_net::rti::LocalSettings;
 use trellis_net::{Endpoint, Host};
 
 /// The demo's processes as a topology file: `router` listening at `at`, the federates below.
@@ -59,6 +61,7 @@ pub(super) struct Watched<'a> {
     pub federates: &'a [&'a str],
     pub board: &'a FederateBoard,
     pub plan: &'a Arc<PlanView>,
+    pub federation: &'a str,
 }
 
 impl Watched<'_> {
@@ -82,6 +85,15 @@ impl Watched<'_> {
             html: plan_view::PAGE,
             script: plan_view::SCRIPT,
             feed: Arc::new(move || plan.json()),
+        });
+        // The federation panel reads the demo's own federation from its MOM, as any tool.
+        let settings = LocalSettings::parse(Some(&self.at.to_string()))
+            .map_err(|e| DemoError::Failed(format!("the demo router's address: {e}")))?;
+        setup.federation = Some(WatchSetup {
+            settings,
+            federation: self.federation.to_owned(),
+            fom_path: Vec::new(),
+            built_in: vec![("trellis-demo.xml", super::DEMO_FOM)],
         });
         Ok(setup)
     }
