@@ -75,7 +75,7 @@ use crate::fom::{
     ParameterHandle,
 };
 use crate::registry::Request;
-use crate::wire::{LatestKey, NodeId, TransportClass};
+use crate::wire::{LatestKey, NodeId, TransportClass, UnstampedFrame};
 use bytes::{Bytes, BytesMut};
 use federation::FederationView;
 use layout::Layouts;
@@ -110,6 +110,9 @@ pub enum Action {
         /// Publish as a keep-latest frame with this key (see the module notes).
         latest: Option<LatestKey>,
     },
+    /// Publish this frame, encoded whole here (header, ids, message): the node checks it,
+    /// fills in its federation, source and numbers, and sends it without copying it.
+    PublishFrame(UnstampedFrame),
     /// Send this to the registry and hand its answer to `Federate::handle_reply`.
     Ask(Request),
     /// Load the object model from `modules` (the federation's, extended by a joiner's) and
