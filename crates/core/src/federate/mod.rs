@@ -232,8 +232,9 @@ pub struct Federate {
     /// Per known instance and attribute, the node and sequence number of the newest
     /// keep-latest value reflected: older copies are dropped.
     reflected: FxHashMap<ObjectId, FxHashMap<AttributeHandle, (NodeId, u64)>>,
-    /// Id lists of publishes the node carried out ([`Federate::recycle`]), cleared: an
-    /// update takes one instead of allocating.
+    /// Id lists, cleared, for an update to fill instead of allocating: it puts its list back
+    /// once the ids are in the frame, and time messages' come back through
+    /// [`Federate::recycle`].
     spare_ids: Vec<Vec<u32>>,
     /// The allocation of an update's list of values for one message, kept empty between
     /// updates (its values borrow from one call).
