@@ -10,7 +10,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use trellis_core::federate::{Action, Callback, Federate, DEFAULT_BINS};
 use trellis_core::fom::ObjectModel;
-use trellis_core::wire::TransportClass;
+use trellis_core::wire::{DataFrame, NodeId};
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
@@ -67,18 +67,19 @@ impl Pair {
         let values = [(self.position, &value[..])];
         let publisher = &mut self.publisher;
         (publisher.update_attribute_values(self.tank, &values, b"", time, None, None)).unwrap();
-        let mut payload = None;
+        let mut frame = None;
         while let Some(action) = publisher.poll_action() {
-            if let Action::Publish { payload: p, .. } = &action {
-                payload = Some(p.clone());
+            match action {
+                Action::PublishFrame(f) => frame = Some(f),
+                other => publisher.recycle(other),
             }
-            publisher.recycle(action);
         }
         let sent = allocations();
         let mut reflected = false;
-        if let Some(payload) = payload {
-            self.subscriber
-                .handle_message(&payload, TransportClass::Reliable);
+        if let Some(frame) = frame {
+            // Stamped as the node's event loop stamps it, and received as the frame itself.
+            let stamped = DataFrame::from_encoded(frame.into_bytes(), NodeId(1), time, |_| 1);
+            self.subscriber.handle_data(&stamped.unwrap());
         }
         while let Some(callback) = self.subscriber.poll_callback() {
             if let Callback::ReflectAttributeValues { values, .. } = &callback {

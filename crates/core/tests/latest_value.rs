@@ -422,6 +422,10 @@ mod federates {
                                 .publish_with(now, &ids, class, 0, latest, &payload)
                                 .unwrap();
                         }
+                        Action::PublishFrame(mut frame) => {
+                            frame.set_federation(trellis_core::wire::FederationId::of(FED));
+                            router.publish_encoded(now, frame.into_bytes()).unwrap();
+                        }
                         Action::Ask(request) => panic!("no registry here, got {request:?}"),
                         Action::ExtendModel { modules, .. } => {
                             panic!("no modules are added here, got {modules:?}")

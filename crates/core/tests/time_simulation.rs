@@ -366,6 +366,16 @@ impl World {
                         break;
                     }
                 }
+                Action::PublishFrame(frame) => {
+                    let ids: Vec<u32> = frame.ids().collect();
+                    let payload = frame.payload();
+                    let sent =
+                        router.publish_with(now, &ids, frame.class(), 0, frame.latest(), payload);
+                    if let Err(PublishError::WouldBlock) = sent {
+                        self.feds[i].blocked.push_front(Action::PublishFrame(frame));
+                        break;
+                    }
+                }
                 Action::Ask(request) => self.ask(i, request),
                 Action::ExtendModel { modules, .. } => {
                     panic!(

@@ -77,7 +77,7 @@ use crate::fom::{
     ParameterHandle,
 };
 use crate::registry::Request;
-use crate::wire::{LatestKey, NodeId, TransportClass};
+use crate::wire::{LatestKey, NodeId, TransportClass, UnstampedFrame};
 use bytes::{Bytes, BytesMut};
 use federation::FederationView;
 use layout::Layouts;
@@ -112,6 +112,9 @@ pub enum Action {
         /// Publish as a keep-latest frame with this key (see the module notes).
         latest: Option<LatestKey>,
     },
+    /// Publish this frame, encoded whole here (header, ids, message): the node checks it,
+    /// fills in its federation, source and numbers, and sends it without copying it.
+    PublishFrame(UnstampedFrame),
     /// Send this to the registry and hand its answer to `Federate::handle_reply`.
     Ask(Request),
     /// Load the object model from `modules` (the federation's, extended by a joiner's) and
@@ -231,8 +234,9 @@ pub struct Federate {
     /// Per known instance and attribute, the node and sequence number of the newest
     /// keep-latest value reflected: older copies are dropped.
     reflected: FxHashMap<ObjectId, FxHashMap<AttributeHandle, (NodeId, u64)>>,
-    /// Id lists of publishes the node carried out ([`Federate::recycle`]), cleared: an
-    /// update takes one instead of allocating.
+    /// Id lists, cleared, for an update to fill instead of allocating: it puts its list back
+    /// once the ids are in the frame, and time messages' come back through
+    /// [`Federate::recycle`].
     spare_ids: Vec<Vec<u32>>,
     /// The allocation of an update's list of values for one message, kept empty between
     /// updates (its values borrow from one call).

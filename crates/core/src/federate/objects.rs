@@ -5,7 +5,8 @@ use super::layout::{DISCOVERY_CELL, REQUEST_CELL};
 use super::message::{Outgoing, MAX_VALUES};
 use super::send::Stamping;
 use super::{
-    preferences, Callback, Federate, FederateError, InstanceName, ObjectId, Plain, Region, Value,
+    preferences, Action, Callback, Federate, FederateError, InstanceName, ObjectId, Plain, Region,
+    Value,
 };
 use crate::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle};
 use crate::wire::{LatestKey, TransportClass};
@@ -264,10 +265,13 @@ impl Federate {
                     values: &part,
                 };
                 let header = stamp.header(self.handle, class.0, tag);
-                let payload = Self::encode(&mut self.encode_buf, &header, &outgoing);
                 let mut ids = self.spare_ids.pop().unwrap_or_default();
                 self.layouts.object_ids_into(class, region, &mut ids);
-                self.actions.push_back(stamp.publish(ids, payload));
+                let frame = Self::encode(&mut self.encode_buf, &stamp, &ids, &header, &outgoing);
+                // The ids are in the frame: the list serves the next update.
+                ids.clear();
+                self.spare_ids.push(ids);
+                self.actions.push_back(Action::PublishFrame(frame));
             }
         }
         self.part_buffer = reuse_buffer(part);

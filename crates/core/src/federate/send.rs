@@ -1,24 +1,36 @@
-//! Sending: encoding a message into the federate's arena and queueing it for the node,
-//! stamped for time-stamp or receive order.
+//! Sending: encoding a message straight into the data frame its node sends (header and
+//! ids first, then the message: no copy on the way) and queueing it for the node, stamped
+//! for time-stamp or receive order.
 
 use super::message::{Header, Outgoing};
 use super::{Action, Federate, LogicalTime};
-use crate::wire::{LatestKey, TransportClass};
-use bytes::{Bytes, BytesMut};
+use crate::wire::{DataFrame, LatestKey, TransportClass, UnstampedFrame};
+use bytes::BytesMut;
+
+/// Arena size: the federate's frames are split off one allocation per 64 KiB of them, and
+/// an arena whose frames are all gone (written by the node) is reused as a whole.
+const ARENA_BYTES: usize = 64 << 10;
 
 impl Federate {
-    /// Encode into `buf`, an arena split per message: one allocation per 64 KiB of messages.
+    /// Encode a whole data frame into `arena` for `ids`: the node fills in its federation,
+    /// source and numbers. An associated function, so that `outgoing` may borrow other
+    /// fields of the federate (an instance's name).
     pub(super) fn encode<V: AsRef<[u8]>>(
-        buf: &mut BytesMut,
+        arena: &mut BytesMut,
+        stamp: &Stamping,
+        ids: &[u32],
         header: &Header<'_>,
         outgoing: &Outgoing<'_, V>,
-    ) -> Bytes {
-        let len = outgoing.max_encoded_len(header);
-        if buf.capacity() < len {
-            buf.reserve(len.max(64 << 10));
+    ) -> UnstampedFrame {
+        let payload = outgoing.max_encoded_len(header);
+        let len = DataFrame::encoded_len_with(ids.len(), payload, stamp.latest.is_some());
+        if arena.capacity() < len {
+            arena.reserve(len.max(ARENA_BYTES));
         }
-        outgoing.encode(header, buf);
-        buf.split().freeze()
+        let priority = stamp.class.default_priority();
+        UnstampedFrame::encode(arena, stamp.class, priority, stamp.latest, ids, |out| {
+            outgoing.encode(header, out)
+        })
     }
 
     pub(super) fn send<V: AsRef<[u8]>>(
@@ -55,8 +67,8 @@ impl Federate {
             latest,
         );
         let header = stamp.header(self.handle, fom_class, tag);
-        let payload = Self::encode(&mut self.encode_buf, &header, &outgoing);
-        self.actions.push_back(stamp.publish(ids, payload));
+        let frame = Self::encode(&mut self.encode_buf, &stamp, &ids, &header, &outgoing);
+        self.actions.push_back(Action::PublishFrame(frame));
     }
 }
 
@@ -103,15 +115,6 @@ impl Stamping {
             time_stamped: self.time_stamped,
             serial: self.serial,
             tag,
-        }
-    }
-
-    pub(super) fn publish(self, ids: Vec<u32>, payload: Bytes) -> Action {
-        Action::Publish {
-            ids,
-            class: self.class,
-            payload,
-            latest: self.latest,
         }
     }
 }

@@ -62,6 +62,12 @@ impl World {
                             .publish_with(now, &ids, class, 0, latest, &payload)
                             .unwrap();
                     }
+                    // Through the node's own path: the federate's frame passes the router's
+                    // checks as it is.
+                    Action::PublishFrame(mut frame) => {
+                        frame.set_federation(crate::wire::FederationId::of(FED));
+                        router.publish_encoded(now, frame.into_bytes()).unwrap();
+                    }
                     Action::Ask(request) => {
                         panic!("these tests make no registry requests, got {request:?}")
                     }

@@ -91,6 +91,15 @@ impl TransportClass {
             TransportClass::BestEffort => "best-effort",
         }
     }
+
+    /// The priority a publish of this class gets unless it names one: 4 for reliable
+    /// traffic, 0 (the first shed) for best effort.
+    pub const fn default_priority(self) -> u8 {
+        match self {
+            TransportClass::Reliable => 4,
+            TransportClass::BestEffort => 0,
+        }
+    }
 }
 
 /// Everything in a data frame except its ids and payload.
@@ -141,10 +150,32 @@ impl DataFrame {
         payload: &[u8],
     ) {
         debug_assert!(!ids.is_empty() && ids.len() <= MAX_IDS_PER_FRAME);
+        out.reserve(Self::encoded_len_with(
+            ids.len(),
+            payload.len(),
+            latest.is_some(),
+        ));
+        let start = Self::begin(out, header, latest, ids);
+        out.put_slice(payload);
+        Self::finish(out, start);
+    }
+
+    /// Append a data frame's header, ids and (unnumbered) streams to `out`, for the caller
+    /// to append the payload and then [`DataFrame::finish`] the frame: a publisher encodes
+    /// its message straight behind the header instead of into a buffer of its own that is
+    /// copied here. Returns where the frame starts in `out`. An id count past
+    /// [`MAX_IDS_PER_FRAME`] is written cut to 16 bits: [`UnstampedFrame`] keeps the true
+    /// one for the node's check, which refuses such a frame.
+    pub fn begin(
+        out: &mut BytesMut,
+        header: &DataHeader,
+        latest: Option<LatestKey>,
+        ids: &[u32],
+    ) -> usize {
         debug_assert!(header.priority <= PRIORITY_MASK);
-        let total = Self::encoded_len_with(ids.len(), payload.len(), latest.is_some());
-        out.reserve(total);
-        put_header(out, FrameKind::Data, total - FRAME_HEADER_LEN);
+        let start = out.len();
+        // The length is the caller's payload's too: `finish` writes it.
+        put_header(out, FrameKind::Data, 0);
         let mut flags = header.priority & PRIORITY_MASK;
         if header.class == TransportClass::Reliable {
             flags |= RELIABLE_BIT;
@@ -166,7 +197,16 @@ impl DataFrame {
         }
         // Stream numbers are the sending router's to assign (`stamp_streams`).
         out.put_bytes(0, ids.len() * 4);
-        out.put_slice(payload);
+        start
+    }
+
+    /// Write the length of the frame [`DataFrame::begin`] started at `start` in `out`: all
+    /// that follows `start` is the frame. A frame past 4 GiB gets a length that matches
+    /// nothing, which every check refuses (none is that large).
+    pub fn finish(out: &mut BytesMut, start: usize) {
+        let length = out.len() - start - super::LENGTH_PREFIX;
+        let length = u32::try_from(length).unwrap_or(u32::MAX);
+        out[start..start + super::LENGTH_PREFIX].copy_from_slice(&length.to_le_bytes());
     }
 
     /// Number the streams of an encoded reliable frame in place: `next(id)` gives the
@@ -410,6 +450,105 @@ impl DataFrame {
     }
 }
 
+/// A data frame its publisher encoded whole, before its node stamps it: the node checks
+/// it as it checks any publish (ids, priority, size), writes its federation in
+/// ([`UnstampedFrame::set_federation`]), and its event loop the source, sequence and
+/// stream numbers ([`DataFrame::from_encoded`]). The federate library encodes each message
+/// so, straight behind the header, and the frame goes to the socket with no copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnstampedFrame {
+    bytes: BytesMut,
+    /// The ids the publisher gave: past [`MAX_IDS_PER_FRAME`] the frame's count cannot
+    /// say it, and the node must still refuse the frame for it.
+    id_count: usize,
+}
+
+impl UnstampedFrame {
+    /// Encode a frame into `arena` and split it off: the header (no federation, source or
+    /// sequence yet), `ids`, and the payload `write_payload` appends. `arena` holds no
+    /// other bytes; reserving room in it is the caller's.
+    pub fn encode(
+        arena: &mut BytesMut,
+        class: TransportClass,
+        priority: u8,
+        latest: Option<LatestKey>,
+        ids: &[u32],
+        write_payload: impl FnOnce(&mut BytesMut),
+    ) -> UnstampedFrame {
+        debug_assert!(arena.is_empty(), "an arena holds nothing between frames");
+        let header = DataHeader {
+            federation: FederationId(0),
+            source: NodeId(0),
+            seq: 0,
+            priority: priority.min(PRIORITY_MASK),
+            class,
+        };
+        let start = DataFrame::begin(arena, &header, latest, ids);
+        write_payload(arena);
+        DataFrame::finish(arena, start);
+        UnstampedFrame {
+            bytes: arena.split(),
+            id_count: ids.len(),
+        }
+    }
+
+    /// How many ids the publisher gave (which the node checks).
+    pub fn id_count(&self) -> usize {
+        self.id_count
+    }
+
+    /// The interest ids as written (at most [`MAX_IDS_PER_FRAME`]).
+    pub fn ids(&self) -> DataIds<'_> {
+        let start = ids_start(self.bytes[FLAGS]);
+        let count = self.id_count.min(MAX_IDS_PER_FRAME);
+        DataIds {
+            raw: &self.bytes[start..start + count * 4],
+        }
+    }
+
+    pub fn priority(&self) -> u8 {
+        self.bytes[FLAGS] & PRIORITY_MASK
+    }
+
+    pub fn class(&self) -> TransportClass {
+        if self.bytes[FLAGS] & RELIABLE_BIT != 0 {
+            TransportClass::Reliable
+        } else {
+            TransportClass::BestEffort
+        }
+    }
+
+    pub fn latest(&self) -> Option<LatestKey> {
+        DataFrame::latest_of(&self.bytes)
+    }
+
+    /// The message the publisher wrote behind the header.
+    pub fn payload(&self) -> &[u8] {
+        let start = ids_start(self.bytes[FLAGS]) + self.id_count.min(MAX_IDS_PER_FRAME) * 8;
+        &self.bytes[start..]
+    }
+
+    /// Encoded size in bytes, header included.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Never: a frame holds at least its header.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Write the node's federation in: the publisher need not know it.
+    pub fn set_federation(&mut self, federation: FederationId) {
+        self.bytes[FEDERATION..FEDERATION + 8].copy_from_slice(&federation.0.to_le_bytes());
+    }
+
+    /// The frame, for [`DataFrame::from_encoded`].
+    pub fn into_bytes(self) -> BytesMut {
+        self.bytes
+    }
+}
+
 /// Iterator over a data frame's interest ids (or their stream numbers), decoded on the fly.
 #[derive(Clone)]
 pub struct DataIds<'a> {
@@ -433,3 +572,69 @@ impl Iterator for DataIds<'_> {
 }
 
 impl ExactSizeIterator for DataIds<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(class: TransportClass) -> DataHeader {
+        DataHeader {
+            federation: FederationId(0xfed),
+            source: NodeId(0),
+            seq: 0,
+            priority: class.default_priority(),
+            class,
+        }
+    }
+
+    /// A frame encoded in place, its payload written behind the header, is byte for byte
+    /// the frame `encode_with` copies the same payload into, once the node has written its
+    /// federation in; and the event loop's stamping takes it as it is.
+    #[test]
+    fn a_frame_encoded_in_place_is_the_frame_encoded_from_a_payload() {
+        let latest = LatestKey {
+            key: 7,
+            attributes: 0b101,
+        };
+        for (class, latest) in [
+            (TransportClass::Reliable, None),
+            (TransportClass::BestEffort, None),
+            (TransportClass::BestEffort, Some(latest)),
+        ] {
+            let (ids, payload) = ([3, 9, 12], b"the message".as_slice());
+            let mut copied = BytesMut::new();
+            DataFrame::encode_with(&mut copied, &header(class), latest, &ids, payload);
+            let mut arena = BytesMut::with_capacity(1 << 10);
+            let priority = class.default_priority();
+            let mut frame =
+                UnstampedFrame::encode(&mut arena, class, priority, latest, &ids, |o| {
+                    o.put_slice(payload)
+                });
+            assert!(arena.is_empty(), "the frame is split off the arena");
+            assert_eq!(frame.ids().collect::<Vec<_>>(), ids);
+            assert_eq!(frame.payload(), payload);
+            assert_eq!((frame.class(), frame.latest()), (class, latest));
+            assert_eq!(frame.priority(), priority);
+            assert_eq!((frame.id_count(), frame.len()), (3, copied.len()));
+            frame.set_federation(FederationId(0xfed));
+            assert_eq!(frame.clone().into_bytes(), copied);
+            let stamped = DataFrame::from_encoded(frame.into_bytes(), NodeId(5), 1, |_| 1)
+                .expect("the router's checks pass");
+            assert_eq!(stamped.payload(), payload);
+            assert_eq!(stamped.federation(), FederationId(0xfed));
+        }
+    }
+
+    /// More ids than a frame can count: the frame cannot say how many, so the true count
+    /// is kept for the node, which refuses it.
+    #[test]
+    fn an_unstamped_frame_keeps_an_id_count_its_header_cannot_hold() {
+        let ids: Vec<u32> = (0..=MAX_IDS_PER_FRAME as u32).collect();
+        let reliable = TransportClass::Reliable;
+        let frame = UnstampedFrame::encode(&mut BytesMut::new(), reliable, 4, None, &ids, |_| {});
+        assert_eq!(frame.id_count(), MAX_IDS_PER_FRAME + 1);
+        assert_eq!(frame.ids().len(), MAX_IDS_PER_FRAME);
+        let frame = UnstampedFrame::encode(&mut BytesMut::new(), reliable, 4, None, &[], |_| {});
+        assert_eq!(frame.id_count(), 0);
+    }
+}

@@ -21,8 +21,8 @@ mod session;
 pub(crate) use control::clip as control_clip;
 pub use control::{Goodbye, Hello, InterestFrame, InterestOp, LinkFlags, Role, UdpOffer};
 pub use data::{
-    DataFrame, DataHeader, DataIds, LatestKey, TransportClass, LATEST_EXTENSION_LEN,
-    MAX_IDS_PER_FRAME,
+    DataFrame, DataHeader, DataIds, LatestKey, TransportClass, UnstampedFrame,
+    LATEST_EXTENSION_LEN, MAX_IDS_PER_FRAME,
 };
 pub use manage::{ManageDirection, ManageFrame, RegistryRoute};
 pub use session::{encode_ack, Resume, SessionFrame};

@@ -19,7 +19,7 @@ use roaring::RoaringBitmap;
 use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 use trellis_core::registry::{Request, Response};
-use trellis_core::wire::{NodeId, TransportClass};
+use trellis_core::wire::{NodeId, TransportClass, UnstampedFrame};
 use trellis_core::InterestId;
 
 /// How long dropping a node may take to flush its goodbye.
@@ -212,6 +212,13 @@ impl DirectNode {
         let frame =
             self.client
                 .encode_with(ids, class, default_priority(class), Some(latest), payload)?;
+        self.publish_frame(frame)
+    }
+
+    /// Publish a frame encoded whole by the caller (the federate library does, straight
+    /// into the frame): checked as any publish, and sent without a copy.
+    pub fn publish_unstamped(&mut self, frame: UnstampedFrame) -> Result<(), NetError> {
+        let frame = self.client.take_frame(frame)?;
         self.publish_frame(frame)
     }
 

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use trellis_core::router::{CloseReason, LinkConfig, PublishError, RouterConfig};
 use trellis_core::wire::{
-    DataFrame, DataHeader, FederationId, NodeId, TransportClass, MAX_IDS_PER_FRAME,
+    DataFrame, DataHeader, FederationId, NodeId, TransportClass, UnstampedFrame, MAX_IDS_PER_FRAME,
 };
 use trellis_core::InterestId;
 
@@ -363,23 +363,8 @@ impl AppClient {
         latest: Option<trellis_core::wire::LatestKey>,
         payload: &[u8],
     ) -> Result<BytesMut, NetError> {
-        if ids.is_empty() {
-            return Err(PublishError::NoIds.into());
-        }
-        if ids.len() > MAX_IDS_PER_FRAME {
-            return Err(PublishError::TooManyIds(ids.len()).into());
-        }
-        if priority > 7 {
-            return Err(PublishError::BadPriority(priority).into());
-        }
         let size = DataFrame::encoded_len_with(ids.len(), payload.len(), latest.is_some());
-        if size > self.max_frame_size {
-            return Err(PublishError::TooLarge {
-                size,
-                max: self.max_frame_size,
-            }
-            .into());
-        }
+        self.check_publish(ids.len(), priority, size)?;
         let header = DataHeader {
             federation: self.federation,
             source: self.node_id,
@@ -394,6 +379,37 @@ impl AppClient {
         }
         DataFrame::encode_with(&mut arena, &header, latest, ids, payload);
         Ok(arena.split())
+    }
+
+    /// What every publish must be, checked on the caller's thread so errors reach it: some
+    /// ids and not too many, a priority of 0 to 7, and a frame within the size limit.
+    fn check_publish(&self, id_count: usize, priority: u8, size: usize) -> Result<(), NetError> {
+        if id_count == 0 {
+            return Err(PublishError::NoIds.into());
+        }
+        if id_count > MAX_IDS_PER_FRAME {
+            return Err(PublishError::TooManyIds(id_count).into());
+        }
+        if priority > 7 {
+            return Err(PublishError::BadPriority(priority).into());
+        }
+        if size > self.max_frame_size {
+            return Err(PublishError::TooLarge {
+                size,
+                max: self.max_frame_size,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
+    /// Take a frame the caller encoded whole after the checks any publish passes, and
+    /// write this node's federation in: the event loop stamps the rest, as it does the
+    /// frames encoded here. The frame is not copied.
+    fn take_frame(&self, mut frame: UnstampedFrame) -> Result<BytesMut, NetError> {
+        self.check_publish(frame.id_count(), frame.priority(), frame.len())?;
+        frame.set_federation(self.federation);
+        Ok(frame.into_bytes())
     }
 
     /// What happened to this node's links, oldest first, once each.
@@ -520,15 +536,83 @@ impl AppClient {
 
 /// Default priority: 4 for reliable traffic, 0 (first to shed) for best effort.
 fn default_priority(class: TransportClass) -> u8 {
-    match class {
-        TransportClass::Reliable => 4,
-        TransportClass::BestEffort => 0,
-    }
+    class.default_priority()
 }
 
 fn connect_error(endpoint: &Endpoint, why: String) -> NetError {
     NetError::Connect {
         endpoint: endpoint.clone(),
         why,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use trellis_core::router::PublishError;
+    use trellis_core::wire::LatestKey;
+
+    fn client(max_frame_size: usize) -> AppClient {
+        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
+        let mut config = NodeConfig::child_of("node", "checks", router);
+        config.max_frame_size = max_frame_size;
+        AppClient::new(&config)
+            .expect("channels only: nothing connects")
+            .0
+    }
+
+    fn unstamped(ids: &[u32], payload: &[u8], latest: Option<LatestKey>) -> UnstampedFrame {
+        let class = TransportClass::Reliable;
+        let mut arena = BytesMut::new();
+        let priority = class.default_priority();
+        UnstampedFrame::encode(&mut arena, class, priority, latest, ids, |out| {
+            out.extend_from_slice(payload)
+        })
+    }
+
+    /// A frame the caller encoded whole becomes, with this node's federation written in,
+    /// the frame the node encodes from the same publish.
+    #[test]
+    fn a_frame_encoded_whole_is_taken_as_the_node_would_encode_it() {
+        let client = client(1 << 20);
+        let latest = LatestKey {
+            key: 1,
+            attributes: 2,
+        };
+        for latest in [None, Some(latest)] {
+            let class = TransportClass::Reliable;
+            let priority = class.default_priority();
+            let encoded = (client.encode_with(&[4, 5], class, priority, latest, b"payload"))
+                .expect("a valid publish");
+            let taken = (client.take_frame(unstamped(&[4, 5], b"payload", latest)))
+                .expect("a valid publish");
+            // The node's own frame carries its id as the source already; the loop stamps
+            // it into both.
+            let stamp = |frame| DataFrame::from_encoded(frame, client.node_id, 1, |_| 1);
+            assert_eq!(stamp(taken).unwrap(), stamp(encoded).unwrap());
+        }
+    }
+
+    /// The checks a publish passes stay when the caller encodes the frame.
+    #[test]
+    fn a_frame_encoded_whole_passes_the_checks_of_any_publish() {
+        let client = client(1 << 10);
+        let refused = |frame| match client.take_frame(frame) {
+            Err(NetError::Publish(e)) => e,
+            other => panic!("refused as a publish, got {other:?}"),
+        };
+        assert!(matches!(
+            refused(unstamped(&[], b"x", None)),
+            PublishError::NoIds
+        ));
+        let ids: Vec<u32> = (0..=MAX_IDS_PER_FRAME as u32).collect();
+        assert!(matches!(
+            refused(unstamped(&ids, b"x", None)),
+            PublishError::TooManyIds(n) if n == MAX_IDS_PER_FRAME + 1
+        ));
+        assert!(matches!(
+            refused(unstamped(&[1], &[0; 2 << 10], None)),
+            PublishError::TooLarge { .. }
+        ));
     }
 }

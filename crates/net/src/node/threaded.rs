@@ -9,7 +9,7 @@ use roaring::RoaringBitmap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::registry::{Request, Response};
-use trellis_core::wire::{NodeId, TransportClass};
+use trellis_core::wire::{NodeId, TransportClass, UnstampedFrame};
 use trellis_core::InterestId;
 
 pub struct Node {
@@ -109,6 +109,13 @@ impl Node {
         let frame =
             self.client
                 .encode_with(ids, class, default_priority(class), Some(latest), payload)?;
+        self.command(AppCommand::Publish(frame))
+    }
+
+    /// Publish a frame encoded whole by the caller (see `DirectNode::publish_unstamped`).
+    /// Blocks while the node's command queue is full.
+    pub fn publish_unstamped(&self, frame: UnstampedFrame) -> Result<(), NetError> {
+        let frame = self.client.take_frame(frame)?;
         self.command(AppCommand::Publish(frame))
     }
 

@@ -129,6 +129,16 @@ impl Link {
         }
     }
 
+    fn publish_unstamped(
+        &mut self,
+        frame: trellis_core::wire::UnstampedFrame,
+    ) -> Result<(), NetError> {
+        match self {
+            Link::Direct(n) => n.publish_unstamped(frame),
+            Link::Thread(n) => n.publish_unstamped(frame),
+        }
+    }
+
     /// A message within `timeout`, or `None` early when the node posts a notice: the
     /// ambassador then looks at its links and the network's interest (it does not poll).
     fn recv_or_wake(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
@@ -290,6 +300,14 @@ impl RtiAmbassador {
             let Some(action) = self.joined.as_mut().and_then(|j| j.federate.poll_action()) else {
                 return Ok(());
             };
+            // The node takes the frame itself, as the federate encoded it.
+            let action = match action {
+                Action::PublishFrame(frame) => {
+                    self.link.publish_unstamped(frame)?;
+                    continue;
+                }
+                other => other,
+            };
             match &action {
                 Action::SetInterest(ids) => self.link.set_interest(ids)?,
                 Action::Publish {
@@ -326,6 +344,8 @@ impl RtiAmbassador {
                     modules,
                     fingerprint,
                 } => self.extend_model(modules, *fingerprint),
+                // Handed to the node above, without a copy.
+                Action::PublishFrame(_) => {}
             }
             // Its buffers serve the next updates.
             if let Some(joined) = self.joined.as_mut() {

@@ -33,7 +33,7 @@ mod values;
 use super::layout::{DISCOVERY_CELL, REQUEST_CELL};
 use super::message::Outgoing;
 use super::send::Stamping;
-use super::{Callback, Federate, ObjectId, Plain};
+use super::{Action, Callback, Federate, ObjectId, Plain};
 use crate::fom::{InteractionClassHandle, ObjectClassHandle, ObjectModel, ParameterHandle};
 use crate::wire::TransportClass;
 use bytes::Bytes;
@@ -239,9 +239,11 @@ impl Federate {
     ) {
         let stamp = Stamping::of(None, None, time, TransportClass::Reliable, None);
         let header = stamp.header(self.handle, class, &[]);
-        let payload: Bytes = Self::encode(&mut self.encode_buf, &header, outgoing);
-        self.actions.push_back(stamp.publish(ids, payload.clone()));
-        self.handle_message(&payload, TransportClass::Reliable);
+        let frame = Self::encode(&mut self.encode_buf, &stamp, &ids, &header, outgoing);
+        // MOM messages are rare: a copy of the message for this federate's own receive path.
+        let message = Bytes::copy_from_slice(frame.payload());
+        self.actions.push_back(Action::PublishFrame(frame));
+        self.handle_message(&message, TransportClass::Reliable);
     }
 
     /// A federate left the federation: its MOM instance goes from this federate's view.

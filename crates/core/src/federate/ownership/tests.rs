@@ -52,6 +52,10 @@ impl Bus {
                 match action {
                     Action::SetInterest(ids) => self.interest[i] = ids,
                     Action::Publish { ids, payload, .. } => self.queue.push_back((i, ids, payload)),
+                    Action::PublishFrame(frame) => {
+                        let payload = Bytes::copy_from_slice(frame.payload());
+                        self.queue.push_back((i, frame.ids().collect(), payload))
+                    }
                     Action::Ask(request) => {
                         panic!("ownership makes no registry requests, got {request:?}")
                     }

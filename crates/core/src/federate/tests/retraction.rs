@@ -99,6 +99,10 @@ impl Timed {
                                 .publish_with(now, &ids, class, 0, latest, &payload)
                                 .unwrap();
                         }
+                        Action::PublishFrame(mut frame) => {
+                            frame.set_federation(crate::wire::FederationId::of(FED));
+                            router.publish_encoded(now, frame.into_bytes()).unwrap();
+                        }
                         Action::Ask(request) => {
                             let response = self.ask(i, &request);
                             self.feds[i].handle_reply(&request, response);
