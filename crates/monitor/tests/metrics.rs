@@ -121,6 +121,15 @@ fn counters_rise_with_traffic_and_labels_name_the_peers() {
     mover
         .publish_object_class_attributes(vehicle, &[position])
         .unwrap();
+    // Updates sent before the watcher's interest reaches the mover's node are (rightly)
+    // not sent at all: wait until the RTI says someone subscribes (under load, that takes
+    // a while to cross two routers).
+    mover
+        .enable_object_class_relevance_advisory_switch()
+        .unwrap();
+    evoke_until(&mut mover, |callback| {
+        matches!(callback, Callback::StartRegistrationForObjectClass { .. })
+    });
     let before = scrape(&hub_metrics);
     let watcher_link = [
         ("peer", "watcher"),
