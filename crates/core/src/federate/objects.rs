@@ -278,7 +278,7 @@ impl Federate {
         }
         self.part_buffer = reuse_buffer(part);
         self.stats.updates_sent += 1;
-        self.mom_count_update(object, class, sent_on);
+        self.mom_count_update(class, sent_on);
         Ok(())
     }
 

@@ -231,7 +231,7 @@ impl Federate {
             },
             None => values,
         };
-        self.mom_count_reflection(object, class, transport);
+        self.mom_count_reflection(class, transport);
         let class = match self.discovered_class(object) {
             Some(class) => class,
             None => {

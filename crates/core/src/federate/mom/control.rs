@@ -4,7 +4,7 @@
 //! [`reports`](super::reports) gives) with the matching `HLAreport`. Other
 //! subclasses are delivered to subscribers as any interaction, and not acted on here.
 
-use super::reports::{CountsReport, InstancesReport};
+use super::reports::CountsReport;
 use super::{encode, report_period_nanos, Federate};
 use crate::federate::Action;
 use crate::fom::{InteractionClassHandle, ParameterHandle};
@@ -22,7 +22,6 @@ enum Control {
     RequestPublications,
     RequestSubscriptions,
     RequestDeletable,
-    RequestInstances(InstancesReport),
     RequestCounts(CountsReport),
     RequestInstanceInformation,
 }
@@ -36,12 +35,6 @@ impl Control {
             "HLArequest.HLArequestPublications" => Control::RequestPublications,
             "HLArequest.HLArequestSubscriptions" => Control::RequestSubscriptions,
             "HLArequest.HLArequestObjectInstancesThatCanBeDeleted" => Control::RequestDeletable,
-            "HLArequest.HLArequestObjectInstancesUpdated" => {
-                Control::RequestInstances(InstancesReport::Updated)
-            }
-            "HLArequest.HLArequestObjectInstancesReflected" => {
-                Control::RequestInstances(InstancesReport::Reflected)
-            }
             "HLArequest.HLArequestUpdatesSent" => Control::RequestCounts(CountsReport::UpdatesSent),
             "HLArequest.HLArequestReflectionsReceived" => {
                 Control::RequestCounts(CountsReport::ReflectionsReceived)
@@ -112,10 +105,6 @@ impl Federate {
             }
             Control::RequestDeletable => {
                 self.report_deletable_instances(0);
-                Some(())
-            }
-            Control::RequestInstances(which) => {
-                self.report_instances(which, 0);
                 Some(())
             }
             Control::RequestCounts(which) => {

@@ -1,21 +1,15 @@
 //! The per-class counts the MOM's reports need and the federate's own statistics do not
 //! keep (those are totals): updates sent and reflections received by registered class,
-//! interactions sent and received by sent class, each per transportation type, and the
-//! distinct instances updated and reflected.
+//! interactions sent and received by sent class, each per transportation type.
 //!
-//! Counting sits on the update and reflect paths, so it costs a vector index per message
-//! and, for the distinct instances, one hash-set probe: no ordering is needed, as reports
-//! read the per-class counts, never the set.
+//! Counting sits on the update and reflect paths, so it costs a vector index per message and
+//! nothing more. Distinct instances updated and reflected are not counted: that would take
+//! a set probe per message (or a flag in each instance's entry, which the reflect path does
+//! not read), and the MOM must cost the throughput path nothing measurable.
 
-use super::{Federate, ObjectId};
+use super::Federate;
 use crate::fom::{InteractionClassHandle, ObjectClassHandle};
 use crate::wire::TransportClass;
-use rustc_hash::FxHashSet;
-
-/// Distinct instances remembered per kind (updated, reflected). Past it, further new
-/// instances go uncounted: memory stays bounded when instances come and go for ever. It
-/// is above the largest runs measured (700,000 entities).
-pub const MAX_COUNTED_INSTANCES: usize = 4_000_000;
 
 /// A count per class handle (object or interaction), grown on demand.
 #[derive(Default)]
@@ -38,29 +32,6 @@ impl PerClass {
             .map(|(class, &n)| (class as u64, n))
             .collect()
     }
-
-    fn total(&self) -> u64 {
-        self.0.iter().sum()
-    }
-}
-
-/// Instances counted once each, per registered class.
-#[derive(Default)]
-pub(in crate::federate) struct DistinctInstances {
-    seen: FxHashSet<ObjectId>,
-    pub per_class: PerClass,
-}
-
-impl DistinctInstances {
-    fn note(&mut self, object: ObjectId, class: ObjectClassHandle) {
-        if self.seen.len() < MAX_COUNTED_INSTANCES && self.seen.insert(object) {
-            self.per_class.add(class.0);
-        }
-    }
-
-    pub fn total(&self) -> u64 {
-        self.per_class.total()
-    }
 }
 
 /// The transports in the order the counts are kept, and each one's HLAtransportationName.
@@ -82,16 +53,13 @@ pub(in crate::federate) struct MomCounts {
     pub reflections_received: [PerClass; 2],
     pub interactions_sent: [PerClass; 2],
     pub interactions_received: [PerClass; 2],
-    pub instances_updated: DistinctInstances,
-    pub instances_reflected: DistinctInstances,
 }
 
 impl Federate {
-    /// updateAttributeValues of `object` (registered as `class`) succeeded, sending on the
+    /// updateAttributeValues of an instance registered as `class` succeeded, sending on the
     /// transports marked in `sent_on` (indexed as [`TRANSPORTS`]).
     pub(in crate::federate) fn mom_count_update(
         &mut self,
-        object: ObjectId,
         class: ObjectClassHandle,
         sent_on: [bool; 2],
     ) {
@@ -101,19 +69,16 @@ impl Federate {
                 counts.add(class.0);
             }
         }
-        mom.counts.instances_updated.note(object, class);
     }
 
-    /// A reflection of `object` (registered as `class`) is delivered.
+    /// A reflection of an instance registered as `class` is delivered.
     pub(in crate::federate) fn mom_count_reflection(
         &mut self,
-        object: ObjectId,
         class: ObjectClassHandle,
         transport: TransportClass,
     ) {
         let Some(mom) = &mut self.mom else { return };
         mom.counts.reflections_received[transport_index(transport)].add(class.0);
-        mom.counts.instances_reflected.note(object, class);
     }
 
     /// An interaction of `class` was sent (`sent`) or is delivered.
@@ -138,14 +103,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn instances_count_once_and_classes_with_none_are_left_out() {
-        let mut distinct = DistinctInstances::default();
+    fn classes_with_no_count_are_left_out() {
+        let mut counts = PerClass::default();
         for _ in 0..3 {
-            distinct.note(ObjectId(7), ObjectClassHandle(4));
+            counts.add(4);
         }
-        distinct.note(ObjectId(8), ObjectClassHandle(4));
-        distinct.note(ObjectId(9), ObjectClassHandle(2));
-        assert_eq!(distinct.per_class.positive(), vec![(2, 1), (4, 2)]);
-        assert_eq!(distinct.total(), 3);
+        counts.add(2);
+        assert_eq!(counts.positive(), vec![(2, 1), (4, 3)]);
     }
 }

@@ -34,13 +34,6 @@ impl CountsReport {
     }
 }
 
-/// Which distinct instances a report counts.
-#[derive(Clone, Copy)]
-pub(super) enum InstancesReport {
-    Updated,
-    Reflected,
-}
-
 impl Federate {
     /// HLAreportObjectInstancesThatCanBeDeleted: per registered class, the instances whose
     /// privilege to delete this federate holds (an empty list when none).
@@ -53,24 +46,6 @@ impl Federate {
         }
         let counts = encode::handle_count_list(per_class);
         self.send_instance_counts("HLAreportObjectInstancesThatCanBeDeleted", counts, time);
-    }
-
-    /// HLAreportObjectInstancesUpdated / …Reflected: per registered class, the distinct
-    /// instances this federate updated or had reflected (an empty list when none).
-    pub(super) fn report_instances(&mut self, which: InstancesReport, time: u64) {
-        let Some(mom) = &self.mom else { return };
-        let (name, distinct) = match which {
-            InstancesReport::Updated => (
-                "HLAreportObjectInstancesUpdated",
-                &mom.counts.instances_updated,
-            ),
-            InstancesReport::Reflected => (
-                "HLAreportObjectInstancesReflected",
-                &mom.counts.instances_reflected,
-            ),
-        };
-        let counts = encode::handle_count_list(distinct.per_class.positive());
-        self.send_instance_counts(name, counts, time);
     }
 
     /// One report of class `name` carrying HLAfederate and HLAobjectInstanceCounts.

@@ -83,8 +83,6 @@ impl Federate {
             "HLAobjectInstancesThatCanBeDeleted" => encode::count(self.deletable_instances()),
             "HLAobjectInstancesRegistered" => encode::count(u64::from(self.next_local - 1)),
             "HLAobjectInstancesDiscovered" => encode::count(stats.discoveries),
-            "HLAobjectInstancesUpdated" => encode::count(mom.counts.instances_updated.total()),
-            "HLAobjectInstancesReflected" => encode::count(mom.counts.instances_reflected.total()),
             "HLAconveyRegionDesignatorSets" => encode::boolean(mom.convey_regions),
             "HLAconveyProducingFederate" => encode::boolean(mom.convey_producer),
             // Not kept yet: instances deleted, removed; wall-clock time spent granted and
