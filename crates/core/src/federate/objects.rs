@@ -230,7 +230,8 @@ impl Federate {
         // the queue are other fields of the federate.
         let name = owned.name.as_deref();
         let mut part: Vec<Value<'_>> = reuse_buffer(std::mem::take(&mut self.part_buffer));
-        for transport in [TransportClass::Reliable, TransportClass::BestEffort] {
+        let mut sent_on = [false; 2];
+        for (t, &transport) in super::mom::TRANSPORTS.iter().enumerate() {
             for (keyed, &receive_ordered) in [false, true]
                 .into_iter()
                 .flat_map(|k| orders.iter().map(move |o| (k, o)))
@@ -249,6 +250,7 @@ impl Federate {
                 if part.is_empty() {
                     continue;
                 }
+                sent_on[t] = true;
                 let latest = keyed.then(|| latest_key(object, &part, &keyed_bits));
                 let sending = (!receive_ordered).then_some(self.sending_time_stamp);
                 let stamp = Stamping::of(
@@ -276,6 +278,7 @@ impl Federate {
         }
         self.part_buffer = reuse_buffer(part);
         self.stats.updates_sent += 1;
+        self.mom_count_update(class, sent_on);
         Ok(())
     }
 
@@ -426,6 +429,7 @@ impl Federate {
             },
         );
         self.stats.interactions_sent += 1;
+        self.mom_count_interaction(class, transport, true);
         // A control interaction naming this federate itself is answered here: the network
         // does not loop it back.
         self.mom_on_sent_interaction(class, parameters);

@@ -231,6 +231,7 @@ impl Federate {
             },
             None => values,
         };
+        self.mom_count_reflection(class, transport);
         let class = match self.discovered_class(object) {
             Some(class) => class,
             None => {
@@ -378,6 +379,7 @@ impl Federate {
             .map(|(p, v)| (ParameterHandle(p), v))
             .collect();
         self.stats.interactions += 1;
+        self.mom_count_interaction(class, transport, false);
         let (sent_order, received_order) = self.orders(stamp);
         let callback = Callback::ReceiveInteraction {
             class: known,

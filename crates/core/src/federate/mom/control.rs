@@ -1,8 +1,10 @@
 //! The `HLAmanager.HLAfederate` interactions a federate's MOM answers when they name it
 //! (their HLAfederate parameter): `HLAadjust` (HLAsetTiming, HLAsetSwitches) and
-//! `HLArequest` (publications, subscriptions) with the matching `HLAreport`. Other
+//! `HLArequest` (publications, subscriptions, and the counts and instance information that
+//! [`reports`](super::reports) gives) with the matching `HLAreport`. Other
 //! subclasses are delivered to subscribers as any interaction, and not acted on here.
 
+use super::reports::CountsReport;
 use super::{encode, report_period_nanos, Federate};
 use crate::federate::Action;
 use crate::fom::{InteractionClassHandle, ParameterHandle};
@@ -19,6 +21,9 @@ enum Control {
     SetSwitches,
     RequestPublications,
     RequestSubscriptions,
+    RequestDeletable,
+    RequestCounts(CountsReport),
+    RequestInstanceInformation,
 }
 
 impl Control {
@@ -29,6 +34,18 @@ impl Control {
             "HLAadjust.HLAsetSwitches" => Control::SetSwitches,
             "HLArequest.HLArequestPublications" => Control::RequestPublications,
             "HLArequest.HLArequestSubscriptions" => Control::RequestSubscriptions,
+            "HLArequest.HLArequestObjectInstancesThatCanBeDeleted" => Control::RequestDeletable,
+            "HLArequest.HLArequestUpdatesSent" => Control::RequestCounts(CountsReport::UpdatesSent),
+            "HLArequest.HLArequestReflectionsReceived" => {
+                Control::RequestCounts(CountsReport::ReflectionsReceived)
+            }
+            "HLArequest.HLArequestInteractionsSent" => {
+                Control::RequestCounts(CountsReport::InteractionsSent)
+            }
+            "HLArequest.HLArequestInteractionsReceived" => {
+                Control::RequestCounts(CountsReport::InteractionsReceived)
+            }
+            "HLArequest.HLArequestObjectInstanceInformation" => Control::RequestInstanceInformation,
             _ => return None,
         })
     }
@@ -85,6 +102,20 @@ impl Federate {
             Control::RequestSubscriptions => {
                 self.report_subscriptions(0);
                 Some(())
+            }
+            Control::RequestDeletable => {
+                self.report_deletable_instances(0);
+                Some(())
+            }
+            Control::RequestCounts(which) => {
+                self.report_counts(which, 0);
+                Some(())
+            }
+            Control::RequestInstanceInformation => {
+                // An unreadable handle is answered as an unknown instance, and counted.
+                let object = parameter("HLAobjectInstance").and_then(encode::read_handle);
+                self.report_instance_information(object, 0);
+                object.map(|_| ())
             }
         };
         if applied.is_none() {
@@ -193,7 +224,7 @@ impl Federate {
 
     /// The report class `name` (below HLAmanager.HLAfederate.HLAreport) and the handles of
     /// its `parameters`, inherited ones included; `None` if the MIM lacks one.
-    fn report_class<const N: usize>(
+    pub(super) fn report_class<const N: usize>(
         &self,
         name: &str,
         parameters: [&str; N],

@@ -222,6 +222,20 @@ pub fn handle_boolean_list(bytes: &[u8]) -> Result<Vec<(u64, bool)>, DecodeError
     reader.end(records)
 }
 
+/// HLAobjectClassBasedCounts and HLAinteractionCounts: a variable array of (HLAhandle,
+/// HLAcount) records.
+pub fn handle_count_list(bytes: &[u8]) -> Result<Vec<(u64, u64)>, DecodeError> {
+    let mut reader = Reader::new(bytes, "HLAobjectClassBasedCounts");
+    let count = reader.count("the element count")?;
+    let mut records = Vec::with_capacity(count.min(bytes.len() / 16));
+    for _ in 0..count {
+        let handle = reader.handle()?;
+        let number = reader.count("the HLAcount")?;
+        records.push((handle, number as u64));
+    }
+    reader.end(records)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::encode;
@@ -257,6 +271,15 @@ mod tests {
         assert_eq!(
             opaque_time(&encode::opaque_time(Some(time))),
             Ok(Some(time))
+        );
+        let counts = [(3, 2), (5, i32::MAX as u64)];
+        assert_eq!(
+            handle_count_list(&encode::handle_count_list(counts)),
+            Ok(counts.to_vec())
+        );
+        assert_eq!(
+            handle_count_list(&encode::handle_count_list([])),
+            Ok(vec![])
         );
         let records = [(1, true), (9, false)];
         assert_eq!(

@@ -110,6 +110,20 @@ pub fn handle_boolean_list(values: impl IntoIterator<Item = (u64, bool)>) -> Vec
     out
 }
 
+/// HLAobjectClassBasedCounts and HLAinteractionCounts: a variable array of (HLAhandle,
+/// HLAcount) records, 16 bytes each, so no padding.
+pub fn handle_count_list(values: impl IntoIterator<Item = (u64, u64)>) -> Vec<u8> {
+    let mut out = vec![0; 4];
+    let mut records = 0u32;
+    for (value, number) in values {
+        put_handle(&mut out, value);
+        out.extend_from_slice(&count(number));
+        records += 1;
+    }
+    out[..4].copy_from_slice(&records.to_be_bytes());
+    out
+}
+
 /// Read an HLAinteger32BE (a parameter such as HLAreportPeriod or HLAboolean).
 pub fn read_int32(bytes: &[u8]) -> Option<i32> {
     Some(i32::from_be_bytes(bytes.try_into().ok()?))

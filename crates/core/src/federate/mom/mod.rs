@@ -26,9 +26,13 @@
 //! registry's `FederateLeft` (resigned or died alike), so no departed federate lingers.
 
 mod control;
+mod counts;
 pub mod decode;
 mod encode;
+mod reports;
 mod values;
+
+pub(in crate::federate) use counts::TRANSPORTS;
 
 use super::layout::{DISCOVERY_CELL, REQUEST_CELL};
 use super::message::Outgoing;
@@ -106,6 +110,8 @@ pub(super) struct Mom {
     /// HLAsetSwitches: HLAconveyRegionDesignatorSets, HLAconveyProducingFederate.
     pub convey_regions: bool,
     pub convey_producer: bool,
+    /// The per-class counts the reports give.
+    pub counts: counts::MomCounts,
 }
 
 impl Mom {
@@ -117,6 +123,7 @@ impl Mom {
             next_report: None,
             convey_regions: false,
             convey_producer: false,
+            counts: counts::MomCounts::default(),
         })
     }
 }

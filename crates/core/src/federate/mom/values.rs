@@ -85,8 +85,8 @@ impl Federate {
             "HLAobjectInstancesDiscovered" => encode::count(stats.discoveries),
             "HLAconveyRegionDesignatorSets" => encode::boolean(mom.convey_regions),
             "HLAconveyProducingFederate" => encode::boolean(mom.convey_producer),
-            // Not kept yet: instances updated, reflected, deleted, removed; wall-clock time
-            // spent granted and advancing.
+            // Not kept yet: instances deleted, removed; wall-clock time spent granted and
+            // advancing.
             _ => return None,
         };
         Some(value)

@@ -4,7 +4,7 @@
 
 use super::retraction::Timed;
 use super::*;
-use crate::federate::mom::{federate_object, FEDERATION_OBJECT};
+use crate::federate::mom::{decode, federate_object, FEDERATION_OBJECT};
 use crate::registry::Request;
 
 const FEDERATE_CLASS: &str = "HLAmanager.HLAfederate";
@@ -370,4 +370,274 @@ fn a_refused_service_comes_back_as_a_mom_exception() {
     )
     .unwrap();
     assert!(text.contains("99"), "the reason names the federate: {text}");
+}
+
+/// `manager` asks federate `target`'s MOM with `HLAmanager.HLAfederate.HLArequest.{request}`
+/// (with `extra` parameters) and returns the `…HLAreport.{report}` interactions it
+/// receives, each as its parameters by name.
+fn ask_mom(
+    w: &mut Timed,
+    manager: usize,
+    target: usize,
+    request: &str,
+    extra: &[(&str, Vec<u8>)],
+    report: &str,
+) -> Vec<BTreeMap<String, Bytes>> {
+    let fed = &mut w.feds[manager];
+    let report = fed
+        .interaction_class(&format!("HLAmanager.HLAfederate.HLAreport.{report}"))
+        .unwrap();
+    fed.subscribe_interaction_class(report, &[]).unwrap();
+    let request = fed
+        .interaction_class(&format!("HLAmanager.HLAfederate.HLArequest.{request}"))
+        .unwrap();
+    fed.publish_interaction_class(request).unwrap();
+    w.pump();
+    w.callbacks(manager);
+    let target = w.feds[target].handle();
+    let fed = &mut w.feds[manager];
+    let mut values = vec![(
+        fed.parameter(request, "HLAfederate").unwrap(),
+        handle_value(target),
+    )];
+    for (name, value) in extra {
+        values.push((fed.parameter(request, name).unwrap(), value.clone()));
+    }
+    fed.send_interaction(request, &values, b"", 0, None, None)
+        .unwrap();
+    w.pump();
+    let callbacks = w.callbacks(manager);
+    let fed = &w.feds[manager];
+    let name_of = |p: ParameterHandle| {
+        let names = ["HLAfederate", "HLAtransportation", "HLAupdateCounts"];
+        let all = names.into_iter().chain([
+            "HLAreflectCounts",
+            "HLAinteractionCounts",
+            "HLAobjectInstanceCounts",
+            "HLAobjectInstance",
+            "HLAownedInstanceAttributeList",
+            "HLAregisteredClass",
+            "HLAknownClass",
+        ]);
+        all.into_iter()
+            .find(|n| fed.parameter(report, n).ok() == Some(p))
+            .unwrap_or("unknown")
+            .to_owned()
+    };
+    (callbacks.into_iter())
+        .filter_map(|c| match c {
+            Callback::ReceiveInteraction {
+                class, parameters, ..
+            } if class == report => Some(parameters),
+            _ => None,
+        })
+        .map(|parameters| {
+            (parameters.into_iter())
+                .map(|(p, v)| (name_of(p), v))
+                .collect()
+        })
+        .collect()
+}
+
+/// The per-class counts of a report, by its HLAtransportation.
+fn counts_by_transport(
+    reports: &[BTreeMap<String, Bytes>],
+    counts: &str,
+) -> BTreeMap<String, Vec<(u64, u64)>> {
+    (reports.iter())
+        .map(|r| {
+            let transport = decode::unicode_string(&r["HLAtransportation"]).unwrap();
+            (transport, decode::handle_count_list(&r[counts]).unwrap())
+        })
+        .collect()
+}
+
+/// f1 publishes Vehicle's Name and Position, registers two vehicles and updates them three
+/// times: the Name of each (reliable), then the Position of the first (best effort).
+fn two_vehicles_updated_three_times(w: &mut Timed) -> (ObjectClassHandle, [ObjectId; 2]) {
+    let fed = &mut w.feds[1];
+    let vehicle = fed.object_class("Vehicle").unwrap();
+    let name = fed.attribute(vehicle, "Name").unwrap();
+    let position = fed.attribute(vehicle, "Position").unwrap();
+    fed.publish_object_class_attributes(vehicle, &[name, position])
+        .unwrap();
+    let a = fed.register_object_instance(vehicle, None, 0).unwrap();
+    let b = fed.register_object_instance(vehicle, None, 0).unwrap();
+    for (object, attribute) in [(a, name), (b, name), (a, position)] {
+        fed.update_attribute_values(object, &[(attribute, b"v".to_vec())], b"", 0, None, None)
+            .unwrap();
+    }
+    w.pump();
+    (vehicle, [a, b])
+}
+
+#[test]
+fn updates_sent_are_reported_per_class_and_transportation() {
+    let mut w = Timed::new(2);
+    let (vehicle, _) = two_vehicles_updated_three_times(&mut w);
+    let vehicle = u64::from(vehicle.0);
+    let reports = ask_mom(
+        &mut w,
+        0,
+        1,
+        "HLArequestUpdatesSent",
+        &[],
+        "HLAreportUpdatesSent",
+    );
+    assert_eq!(reports.len(), 2, "one report per transportation type");
+    for report in &reports {
+        assert_eq!(
+            decode::handle(&report["HLAfederate"]),
+            Ok(u64::from(w.feds[1].handle()))
+        );
+    }
+    let counts = counts_by_transport(&reports, "HLAupdateCounts");
+    assert_eq!(counts["HLAreliable"], vec![(vehicle, 2)]);
+    assert_eq!(counts["HLAbestEffort"], vec![(vehicle, 1)]);
+    // A federate that updated nothing answers with empty lists (the NULL response).
+    let reports = ask_mom(
+        &mut w,
+        1,
+        0,
+        "HLArequestUpdatesSent",
+        &[],
+        "HLAreportUpdatesSent",
+    );
+    let counts = counts_by_transport(&reports, "HLAupdateCounts");
+    assert_eq!(counts.len(), 2);
+    assert!(counts.values().all(Vec::is_empty), "{counts:?}");
+}
+
+#[test]
+fn reflections_and_interactions_received_are_reported_per_class() {
+    let mut w = Timed::new(3);
+    subscribe(&mut w.feds[2], "Vehicle", &["Name", "Position"]);
+    w.pump();
+    let (vehicle, _) = two_vehicles_updated_three_times(&mut w);
+    let vehicle = u64::from(vehicle.0);
+    let reports = ask_mom(
+        &mut w,
+        0,
+        2,
+        "HLArequestReflectionsReceived",
+        &[],
+        "HLAreportReflectionsReceived",
+    );
+    let counts = counts_by_transport(&reports, "HLAreflectCounts");
+    assert_eq!(counts["HLAreliable"], vec![(vehicle, 2)]);
+    assert_eq!(counts["HLAbestEffort"], vec![(vehicle, 1)]);
+    // Every federate in Timed subscribes Radio: f1's one message reaches f2.
+    let radio = w.feds[1].interaction_class("Radio").unwrap();
+    w.feds[1]
+        .send_interaction::<Vec<u8>>(radio, &[], b"", 0, None, None)
+        .unwrap();
+    w.pump();
+    let reports = ask_mom(
+        &mut w,
+        0,
+        2,
+        "HLArequestInteractionsReceived",
+        &[],
+        "HLAreportInteractionsReceived",
+    );
+    let counts = counts_by_transport(&reports, "HLAinteractionCounts");
+    assert_eq!(counts["HLAreliable"], vec![(u64::from(radio.0), 1)]);
+    let reports = ask_mom(
+        &mut w,
+        0,
+        1,
+        "HLArequestInteractionsSent",
+        &[],
+        "HLAreportInteractionsSent",
+    );
+    let counts = counts_by_transport(&reports, "HLAinteractionCounts");
+    assert_eq!(counts["HLAreliable"], vec![(u64::from(radio.0), 1)]);
+}
+
+#[test]
+fn instances_that_can_be_deleted_are_those_whose_privilege_the_federate_holds() {
+    let mut w = Timed::new(3);
+    subscribe(&mut w.feds[2], "Vehicle", &["Name"]);
+    w.pump();
+    let (vehicle, _) = two_vehicles_updated_three_times(&mut w);
+    let ask = |w: &mut Timed, target| {
+        let reports = ask_mom(
+            w,
+            0,
+            target,
+            "HLArequestObjectInstancesThatCanBeDeleted",
+            &[],
+            "HLAreportObjectInstancesThatCanBeDeleted",
+        );
+        assert_eq!(reports.len(), 1, "one report");
+        decode::handle_count_list(&reports[0]["HLAobjectInstanceCounts"]).unwrap()
+    };
+    assert_eq!(ask(&mut w, 1), vec![(u64::from(vehicle.0), 2)]);
+    // f2 discovered both but holds no privilege: the NULL response, an empty list.
+    assert_eq!(ask(&mut w, 2), vec![]);
+}
+
+#[test]
+fn object_instance_information_gives_owned_attributes_and_both_classes() {
+    let mut w = Timed::new(3);
+    subscribe(&mut w.feds[2], "Vehicle", &["Name"]);
+    w.pump();
+    let fed = &mut w.feds[1];
+    let ground = fed.object_class("Vehicle.GroundVehicle").unwrap();
+    let name = fed.attribute(ground, "Name").unwrap();
+    fed.publish_object_class_attributes(ground, &[name])
+        .unwrap();
+    let object = fed.register_object_instance(ground, None, 0).unwrap();
+    fed.update_attribute_values(object, &[(name, b"n".to_vec())], b"", 0, None, None)
+        .unwrap();
+    w.pump();
+    let vehicle = w.feds[2].object_class("Vehicle").unwrap();
+    let ask = |w: &mut Timed, target, object: ObjectId| {
+        let mut reports = ask_mom(
+            w,
+            0,
+            target,
+            "HLArequestObjectInstanceInformation",
+            &[("HLAobjectInstance", handle_value_u64(object.0))],
+            "HLAreportObjectInstanceInformation",
+        );
+        assert_eq!(reports.len(), 1, "one report");
+        reports.remove(0)
+    };
+    let at_discoverer = ask(&mut w, 2, object);
+    assert_eq!(
+        decode::handle(&at_discoverer["HLAobjectInstance"]),
+        Ok(object.0)
+    );
+    assert_eq!(
+        decode::handle(&at_discoverer["HLAregisteredClass"]),
+        Ok(u64::from(ground.0))
+    );
+    assert_eq!(
+        decode::handle(&at_discoverer["HLAknownClass"]),
+        Ok(u64::from(vehicle.0))
+    );
+    let owned = decode::handle_list(&at_discoverer["HLAownedInstanceAttributeList"]);
+    assert_eq!(owned, Ok(vec![]), "the discoverer owns nothing");
+    let at_registrar = ask(&mut w, 1, object);
+    assert_eq!(
+        decode::handle(&at_registrar["HLAknownClass"]),
+        Ok(u64::from(ground.0))
+    );
+    let owned = decode::handle_list(&at_registrar["HLAownedInstanceAttributeList"]).unwrap();
+    assert!(owned.contains(&u64::from(name.0)), "{owned:?}");
+    // An instance f0 does not know: the NULL response, no classes.
+    let unknown = ask(&mut w, 0, object);
+    assert_eq!(
+        decode::handle_list(&unknown["HLAownedInstanceAttributeList"]),
+        Ok(vec![])
+    );
+    assert!(!unknown.contains_key("HLAregisteredClass"), "{unknown:?}");
+    assert!(!unknown.contains_key("HLAknownClass"));
+}
+
+fn handle_value_u64(handle: u64) -> Vec<u8> {
+    let mut out = 8u32.to_be_bytes().to_vec();
+    out.extend_from_slice(&handle.to_be_bytes());
+    out
 }
