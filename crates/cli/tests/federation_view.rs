@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::session::{evoke_until, joined};
+
 use common::router::RouterProcess;
 use common::{gen, trellis_within, TempDir, Up};
 use std::io::{BufRead, BufReader};
@@ -15,42 +17,14 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, Interval, LogicalTime};
-use trellis_net::rti::{LocalSettings, RtiError, Session};
+use trellis_net::rti::Session;
 use trellis_net::Endpoint;
 
-const DEMO_FOM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../foms/trellis-demo.xml");
 const FEDERATION: &str = "Viewed";
 /// Bound on every wait (generous: the machine may be loaded).
 const WAIT: Duration = Duration::from_secs(30);
 /// The logical time the stepper is granted before the view looks.
 const STEPPED_TO: i64 = 5;
-
-fn joined(at: &Endpoint, name: &str) -> (Session, u32) {
-    let settings = LocalSettings::parse(Some(&at.to_string())).unwrap();
-    let mut session = Session::connect(settings).unwrap();
-    match session.create_federation_execution(FEDERATION, &[DEMO_FOM], None, None) {
-        Ok(()) | Err(RtiError::FederationExecutionAlreadyExists(_)) => {}
-        Err(e) => panic!("create: {e}"),
-    }
-    let no_modules: [&str; 0] = [];
-    let handle = session
-        .join_federation_execution(Some(name), "sim", FEDERATION, &no_modules)
-        .unwrap();
-    (session, handle)
-}
-
-/// Evoke `session` until `done` says so, within the bound.
-fn evoke_until(session: &mut Session, mut done: impl FnMut(&Callback) -> bool) {
-    let deadline = Instant::now() + WAIT;
-    while Instant::now() < deadline {
-        if let Some(callback) = session.evoke_callback(Duration::from_millis(10)).unwrap() {
-            if done(&callback) {
-                return;
-            }
-        }
-    }
-    panic!("not done within {WAIT:?}");
-}
 
 /// A member answers the MOM only while it is driven: evoke on a thread until stopped.
 fn keep_evoking(mut session: Session, stop: Arc<AtomicBool>) -> JoinHandle<Session> {
@@ -72,11 +46,11 @@ fn member<'a>(members: &'a [serde_json::Value], name: &str) -> &'a serde_json::V
 fn the_view_shows_every_member_and_its_time_state_and_leaves_itself_out() {
     let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
     let at = router.endpoint();
-    let (mut stepper, stepper_handle) = joined(&at, "stepper");
-    let (watcher, watcher_handle) = joined(&at, "watcher");
+    let (mut stepper, stepper_handle) = joined(&at, FEDERATION, "stepper");
+    let (watcher, watcher_handle) = joined(&at, FEDERATION, "watcher");
     let rti = stepper.joined().unwrap();
     rti.enable_time_regulation(Interval::Integer(1)).unwrap();
-    evoke_until(&mut stepper, |c| {
+    evoke_until(&mut stepper, WAIT, |c| {
         matches!(c, Callback::TimeRegulationEnabled { .. })
     });
     let target = LogicalTime::from_i64(STEPPED_TO);
@@ -87,6 +61,7 @@ fn the_view_shows_every_member_and_its_time_state_and_leaves_itself_out() {
         .unwrap();
     evoke_until(
         &mut stepper,
+        WAIT,
         |c| matches!(c, Callback::TimeAdvanceGrant { time } if *time == target),
     );
 
@@ -238,7 +213,7 @@ fn stepper_time(line: &str) -> Option<i64> {
 fn watching_redraws_as_a_federate_advances_and_leaves_on_sigterm() {
     let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
     let at = router.endpoint();
-    let (mut stepper, _) = joined(&at, "stepper");
+    let (mut stepper, _) = joined(&at, FEDERATION, "stepper");
     stepper
         .joined()
         .unwrap()
@@ -345,10 +320,10 @@ fn the_view_reads_members_across_a_trellis_up_tree() {
         attachment(&topology, "fed-2"),
     );
     assert_ne!(stepper_at, view_at);
-    let (mut stepper, stepper_handle) = joined(&stepper_at, "stepper");
+    let (mut stepper, stepper_handle) = joined(&stepper_at, FEDERATION, "stepper");
     let rti = stepper.joined().unwrap();
     rti.enable_time_regulation(Interval::Integer(1)).unwrap();
-    evoke_until(&mut stepper, |c| {
+    evoke_until(&mut stepper, WAIT, |c| {
         matches!(c, Callback::TimeRegulationEnabled { .. })
     });
     let target = LogicalTime::from_i64(STEPPED_TO);
@@ -359,6 +334,7 @@ fn the_view_reads_members_across_a_trellis_up_tree() {
         .unwrap();
     evoke_until(
         &mut stepper,
+        WAIT,
         |c| matches!(c, Callback::TimeAdvanceGrant { time } if *time == target),
     );
     let stop = Arc::new(AtomicBool::new(false));

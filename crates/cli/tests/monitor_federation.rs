@@ -12,6 +12,8 @@
 mod cdp;
 mod common;
 
+use common::session::{evoke_until, joined};
+
 use common::router::RouterProcess;
 use common::{free_ports, trellis_within, TempDir};
 use std::io::{BufRead, BufReader};
@@ -21,42 +23,14 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, Interval, LogicalTime};
-use trellis_net::rti::{LocalSettings, RtiError, Session};
+use trellis_net::rti::Session;
 use trellis_net::Endpoint;
 
-const DEMO_FOM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../foms/trellis-demo.xml");
 const FEDERATION: &str = "Paneled";
 /// Bound on every wait (generous: the machine may be loaded).
 const WAIT: Duration = Duration::from_secs(60);
 /// How long the stepper drives its callbacks between two time steps (its pace).
 const STEP_PACE: Duration = Duration::from_millis(100);
-
-fn joined(at: &Endpoint, name: &str) -> (Session, u32) {
-    let settings = LocalSettings::parse(Some(&at.to_string())).unwrap();
-    let mut session = Session::connect(settings).unwrap();
-    match session.create_federation_execution(FEDERATION, &[DEMO_FOM], None, None) {
-        Ok(()) | Err(RtiError::FederationExecutionAlreadyExists(_)) => {}
-        Err(e) => panic!("create: {e}"),
-    }
-    let no_modules: [&str; 0] = [];
-    let handle = session
-        .join_federation_execution(Some(name), "sim", FEDERATION, &no_modules)
-        .unwrap();
-    (session, handle)
-}
-
-/// Evoke `session` until `done` says so, within the bound.
-fn evoke_until(session: &mut Session, mut done: impl FnMut(&Callback) -> bool) {
-    let deadline = Instant::now() + WAIT;
-    while Instant::now() < deadline {
-        if let Some(callback) = session.evoke_callback(Duration::from_millis(10)).unwrap() {
-            if done(&callback) {
-                return;
-            }
-        }
-    }
-    panic!("not done within {WAIT:?}");
-}
 
 /// Drive `session` (it answers the MOM only while driven) for `period`.
 fn evoke_for(session: &mut Session, period: Duration) {
@@ -74,7 +48,7 @@ fn keep_stepping(mut session: Session, stop: Arc<AtomicBool>) -> JoinHandle<Sess
         .unwrap()
         .enable_time_regulation(Interval::Integer(1))
         .unwrap();
-    evoke_until(&mut session, |c| {
+    evoke_until(&mut session, WAIT, |c| {
         matches!(c, Callback::TimeRegulationEnabled { .. })
     });
     std::thread::spawn(move || {
@@ -89,6 +63,7 @@ fn keep_stepping(mut session: Session, stop: Arc<AtomicBool>) -> JoinHandle<Sess
                 .unwrap();
             evoke_until(
                 &mut session,
+                WAIT,
                 |c| matches!(c, Callback::TimeAdvanceGrant { time } if *time == target),
             );
             evoke_for(&mut session, STEP_PACE);
@@ -219,8 +194,8 @@ fn the_federation_panel_shows_each_member_and_the_steppers_time_rising() {
     );
 
     // The federation comes: both members on the panel, the stepper's time rising.
-    let (stepper, stepper_handle) = joined(&at, "stepper");
-    let (watcher, watcher_handle) = joined(&at, "watcher");
+    let (stepper, stepper_handle) = joined(&at, FEDERATION, "stepper");
+    let (watcher, watcher_handle) = joined(&at, FEDERATION, "watcher");
     let stop = Arc::new(AtomicBool::new(false));
     let members = [
         keep_stepping(stepper, stop.clone()),

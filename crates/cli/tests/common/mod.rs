@@ -5,6 +5,7 @@
 #![allow(dead_code)] // each test file uses a part
 
 pub mod router;
+pub mod session;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
