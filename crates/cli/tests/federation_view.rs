@@ -8,9 +8,8 @@ mod common;
 use common::session::{evoke_until, joined};
 
 use common::router::RouterProcess;
-use common::{gen, trellis_within, TempDir, Up};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use common::{gen, spawn_lines, trellis_within, TempDir, Up};
+use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
@@ -150,24 +149,6 @@ fn an_unknown_federation_is_a_clear_error() {
     assert!(!ok);
     eprintln!("{stderr}");
     assert!(stderr.contains("\"Nowhere\""), "{stderr}");
-}
-
-/// `trellis ARGS` as a child, its standard output read line by line on a thread.
-fn spawn_lines(args: &[&str]) -> (Child, Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-        .args(args)
-        .env("TRELLIS_LOG", "error")
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (sender, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = sender.send(line);
-        }
-    });
-    (child, lines)
 }
 
 /// The first line from `lines` that `wanted` accepts, within the bound.

@@ -17,6 +17,25 @@ use trellis_core::topology::Topology;
 use trellis_net::rti::{RtiAmbassador, RtiConfig};
 use trellis_net::NodeConfig;
 
+/// `trellis ARGS` as a child, its standard output read line by line on a thread until the
+/// end (so the child never writes into a closed pipe).
+pub fn spawn_lines(args: &[&str]) -> (Child, std::sync::mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args(args)
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = sender.send(line);
+        }
+    });
+    (child, lines)
+}
+
 /// Bound on waiting for a line of `trellis up` (generous: the machine may be loaded).
 pub const UP_WAIT: Duration = Duration::from_secs(30);
 
@@ -72,21 +91,9 @@ impl Up {
     }
 
     pub fn start_with(file: &Path, options: &[&str]) -> Up {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trellis"))
-            .args(["up", file.to_str().unwrap()])
-            .args(options)
-            .env("TRELLIS_LOG", "error")
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = std::sync::mpsc::channel();
-        // Keep reading until the end, so trellis up never writes into a closed pipe.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = sender.send(line);
-            }
-        });
+        let mut args = vec!["up", file.to_str().unwrap()];
+        args.extend_from_slice(options);
+        let (child, lines) = spawn_lines(&args);
         let mut up = Up { child, lines };
         up.wait_for_line("every router link connected");
         up

@@ -203,7 +203,7 @@ impl Federate {
         attributes: &[crate::fom::AttributeHandle],
         time: u64,
     ) {
-        let values = self.mom_values(class, object, attributes, time);
+        let values = self.mom_values(class, object, attributes);
         if values.is_empty() {
             return;
         }

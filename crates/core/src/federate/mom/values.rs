@@ -22,7 +22,6 @@ impl Federate {
         class: ObjectClassHandle,
         object: ObjectId,
         attributes: &[AttributeHandle],
-        _time: u64,
     ) -> Vec<(u32, Vec<u8>)> {
         let all;
         let attributes = if attributes.is_empty() {
