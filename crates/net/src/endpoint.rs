@@ -11,13 +11,19 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::str::FromStr;
 use thiserror::Error;
 
+/// A transport address a node listens on or dials, parsed from a URL-like designator.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Endpoint {
     /// Stream transport for control, reliable and (without UDP) best-effort frames.
     Tcp(SocketAddr),
     /// A TCP link inside TLS. `host` is the host as written, the name a dialer checks the
     /// server's certificate against (an IP address as an IP SAN).
-    Tls { addr: SocketAddr, host: String },
+    Tls {
+        /// The resolved address to connect to or listen on.
+        addr: SocketAddr,
+        /// The host as written.
+        host: String,
+    },
     /// Best-effort datagrams beside a TCP link.
     Udp(SocketAddr),
     /// Another host in the same process and runtime.
@@ -27,10 +33,13 @@ pub enum Endpoint {
 /// The port OpenRTI's `rti://` designators use when they give none (its `rtinode` default).
 pub const OPENRTI_DEFAULT_PORT: u16 = 14321;
 
+/// A designator that does not parse: the text as given and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("bad address {text:?}: {why}")]
 pub struct EndpointError {
+    /// The designator as written.
     pub text: String,
+    /// What is wrong with it, for the user.
     pub why: String,
 }
 

@@ -25,6 +25,7 @@ pub struct DialConfig {
     pub clique: String,
     /// Carry best-effort frames over UDP beside the TCP link.
     pub udp: bool,
+    /// Settings of the dialed link; `None` takes the router's defaults.
     pub link: Option<LinkConfig>,
     /// Redial after the link fails.
     pub persistent: bool,
@@ -56,6 +57,7 @@ impl DialConfig {
         spec
     }
 
+    /// A dial to a parent router for `federation`, redialed on failure.
     pub fn parent(endpoint: Endpoint, federation: impl Into<String>) -> DialConfig {
         DialConfig {
             endpoint,
@@ -70,6 +72,7 @@ impl DialConfig {
         }
     }
 
+    /// A dial to a peer router of `clique` (mesh links), redialed on failure.
     pub fn peer(
         endpoint: Endpoint,
         federation: impl Into<String>,
@@ -89,9 +92,11 @@ pub const DEFAULT_MAX_ATTEMPTS: u32 = 300;
 /// One router core and how it meets the world.
 #[derive(Clone, Debug)]
 pub struct HostConfig {
+    /// The router core's settings.
     pub router: RouterConfig,
     /// `tcp://`, `tls://`, `udp://` (best-effort datagrams for accepted links) or `mem://`.
     pub listen: Vec<Endpoint>,
+    /// Routers this host dials (parents and peers).
     pub dial: Vec<DialConfig>,
     /// Links accepted beyond this are closed at once.
     pub max_links: usize,
@@ -112,6 +117,7 @@ pub struct HostConfig {
 }
 
 impl HostConfig {
+    /// A host with `router` and no listeners or dials, with the default link budgets.
     pub fn new(router: RouterConfig) -> HostConfig {
         HostConfig {
             router,
@@ -155,9 +161,11 @@ pub struct AcceptRefusals {
 /// What a running host reports.
 #[derive(Clone, Debug)]
 pub struct HostStats {
+    /// The router core's counters.
     pub router: RouterStats,
     /// The interest indexes, summed over federations.
     pub interest: IndexStats,
+    /// Every link, up or down, with its counters.
     pub links: Vec<LinkInfo>,
     /// Connections refused for the link budget (`admission`).
     pub refused: AcceptRefusals,
@@ -166,6 +174,7 @@ pub struct HostStats {
 }
 
 impl HostStats {
+    /// How many links are up now.
     pub fn links_up(&self) -> usize {
         self.links
             .iter()
@@ -288,6 +297,7 @@ impl Host {
         &self.listening
     }
 
+    /// The host's counters and links, as its event loop sees them now.
     pub fn stats(&self) -> Result<HostStats, NetError> {
         self.shared
             .ask(|reply| Command::Stats {

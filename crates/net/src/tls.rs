@@ -61,22 +61,39 @@ impl TlsConfig {
 /// Why TLS material could not be loaded: each names the file and what is wrong.
 #[derive(Debug, Error)]
 pub enum TlsError {
+    /// A certificate, key or CA file that cannot be read or parsed.
     #[error("TLS {what} {path}: {why}")]
     File {
+        /// Which file it was meant to be (its certificate, its key, the trusted CAs).
         what: &'static str,
+        /// The file as given.
         path: PathBuf,
+        /// What is wrong with it.
         why: String,
     },
+    /// A certificate without its key, or a key without its certificate.
     #[error("TLS: a certificate needs its key and a key its certificate (got only the {0})")]
     HalfIdentity(&'static str),
+    /// A `tls://` listener without a server certificate and key.
     #[error("TLS: listening on tls:// needs a certificate and key (--tls-cert, --tls-key)")]
     NoServerIdentity,
+    /// A `tls://` endpoint used where no TLS configuration was given.
     #[error("TLS: {endpoint} needs a TLS configuration (at least the trusted CAs)")]
-    NotConfigured { endpoint: String },
+    NotConfigured {
+        /// The endpoint as written.
+        endpoint: String,
+    },
+    /// rustls refused the configuration (for example a key that does not match its certificate).
     #[error("TLS configuration: {0}")]
     Rustls(#[from] rustls::Error),
+    /// The trusted CAs cannot build a verifier for client certificates (mutual TLS).
     #[error("TLS: the trusted CAs in {path} cannot verify clients: {why}")]
-    ClientVerifier { path: PathBuf, why: String },
+    ClientVerifier {
+        /// The trusted CAs file as given.
+        path: PathBuf,
+        /// What rustls said.
+        why: String,
+    },
 }
 
 /// A host's TLS, ready to make sessions: loaded once at host start.

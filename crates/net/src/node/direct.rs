@@ -25,6 +25,9 @@ use trellis_core::InterestId;
 /// How long dropping a node may take to flush its goodbye.
 const CLOSE_BOUND: Duration = Duration::from_secs(2);
 
+/// A node driven on the caller's thread: publishes are written from the call (bundled by
+/// its `bundle_hold`), and the event loop runs while the caller reads or waits. No channel
+/// or thread between the application and its links except the tail writer of held bundles.
 pub struct DirectNode {
     /// The event loop and the bundle held, shared with the tail writer.
     shared: Arc<Shared>,
@@ -90,6 +93,7 @@ impl DirectNode {
         }
     }
 
+    /// This node's id in the network, assigned at connect; the source of every frame it sends.
     pub fn node_id(&self) -> NodeId {
         self.client.node_id
     }
@@ -177,14 +181,17 @@ impl DirectNode {
         Ok(())
     }
 
+    /// Add these interest ids to what the node receives (the router is told at once).
     pub fn subscribe(&mut self, ids: &RoaringBitmap) -> Result<(), NetError> {
         self.command(AppCommand::Subscribe(ids.clone()))
     }
 
+    /// Remove these interest ids from what the node receives.
     pub fn unsubscribe(&mut self, ids: &RoaringBitmap) -> Result<(), NetError> {
         self.command(AppCommand::Unsubscribe(ids.clone()))
     }
 
+    /// Replace the node's whole interest with these ids.
     pub fn set_interest(&mut self, ids: &RoaringBitmap) -> Result<(), NetError> {
         self.command(AppCommand::SetInterest(ids.clone()))
     }
@@ -222,6 +229,7 @@ impl DirectNode {
         self.publish_frame(frame)
     }
 
+    /// Publish `payload` to `ids` with a best-effort priority (higher is shed last under load).
     pub fn publish_with_priority(
         &mut self,
         ids: &[InterestId],
@@ -374,6 +382,7 @@ impl DirectNode {
         Ok(())
     }
 
+    /// The node's host counters and links, as its event loop sees them now.
     pub fn stats(&self) -> Result<HostStats, NetError> {
         self.driven()
             .event_loop
@@ -381,6 +390,7 @@ impl DirectNode {
             .ok_or(NetError::Stopped)
     }
 
+    /// The endpoints this node's host listens on (empty for a node that only dials).
     pub fn listening(&self) -> &[Endpoint] {
         &self.listening
     }

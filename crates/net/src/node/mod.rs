@@ -40,24 +40,35 @@ pub enum Attachment {
     /// As a member of a clique of nodes linked directly. Every member lists the others;
     /// of each pair, the one whose listen address sorts first dials.
     Peers {
+        /// Where this node listens for the clique's other members.
         listen: Endpoint,
+        /// The other members' listen endpoints.
         peers: Vec<Endpoint>,
+        /// The clique's name; members of different cliques do not link.
         clique: String,
     },
     /// As a topology places it (see `NodeConfig::from_plan`).
     Plan {
+        /// The node's place in the topology, with its links and their settings.
         plan: Box<trellis_core::topology::NodePlan>,
     },
 }
 
+/// How a node connects to the network: its name, federation, attachment, and the bounds on
+/// what it buffers in each direction.
 #[derive(Clone, Debug)]
 pub struct NodeConfig {
+    /// The node's name in its hello, logs and metrics.
     pub name: String,
+    /// The federation the node's traffic belongs to.
     pub federation: String,
+    /// Where in the network the node attaches.
     pub attach: Attachment,
     /// Carry best-effort frames over UDP (the router must listen on udp:// too).
     pub udp: bool,
+    /// Settings of the node's link (heartbeats, buffers, bundling, slow-consumer bounds).
     pub link: LinkConfig,
+    /// Largest frame the node sends or accepts, in bytes.
     pub max_frame_size: usize,
     /// Messages the node buffers for the application before it pushes back on the network.
     /// The application takes them a batch at a time and the batch it is reading no longer
@@ -101,6 +112,7 @@ pub const BUNDLE_BYTES: usize = 64 << 10;
 pub const DEFAULT_BUNDLE_HOLD: Duration = Duration::from_micros(50);
 
 impl NodeConfig {
+    /// Settings with the defaults for `name` in `federation`, attached by `attach`.
     pub fn new(
         name: impl Into<String>,
         federation: impl Into<String>,
@@ -139,18 +151,22 @@ impl NodeConfig {
 pub struct Message(DataFrame);
 
 impl Message {
+    /// The node that published the message.
     pub fn source(&self) -> NodeId {
         self.0.source()
     }
 
+    /// The message's sequence number in its sender's stream (per transport class).
     pub fn seq(&self) -> u64 {
         self.0.seq()
     }
 
+    /// Reliable, best-effort or keep-latest, as the sender published it.
     pub fn class(&self) -> TransportClass {
         self.0.class()
     }
 
+    /// The sender's priority: under load the router sheds lower priorities first.
     pub fn priority(&self) -> u8 {
         self.0.priority()
     }
@@ -160,14 +176,17 @@ impl Message {
         &self.0
     }
 
+    /// The interest ids the message was published to.
     pub fn ids(&self) -> impl Iterator<Item = InterestId> + '_ {
         self.0.ids()
     }
 
+    /// The application's bytes, borrowed from the received frame.
     pub fn payload(&self) -> &[u8] {
         self.0.payload()
     }
 
+    /// The application's bytes as a shared buffer (no copy).
     pub fn payload_bytes(&self) -> Bytes {
         self.0.payload_bytes()
     }
@@ -183,7 +202,12 @@ pub enum LinkEvent {
     /// A link went down. `goodbye`: the far side ended it on purpose and said why (its
     /// router shut down, or cut this node as a slow consumer): it will not take the node
     /// back as it was, and it has told the registry so.
-    Down { why: String, goodbye: bool },
+    Down {
+        /// What ended the link, for logs and the user.
+        why: String,
+        /// The far side said goodbye (see above).
+        goodbye: bool,
+    },
     /// The registry has no federate of this node as a member (it resigned it while it was
     /// cut off, or the registry restarted).
     MembershipLost(String),

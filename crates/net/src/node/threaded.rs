@@ -12,6 +12,8 @@ use trellis_core::registry::{Request, Response};
 use trellis_core::wire::{NodeId, TransportClass, UnstampedFrame};
 use trellis_core::InterestId;
 
+/// A node on an event-loop thread of its own: publishes go to it through a bounded channel,
+/// so batches form while the caller works and callbacks can be awaited.
 pub struct Node {
     /// Set when the node runs its own event loop; dropped (stopping it) with the node.
     own_runtime: Option<Runtime>,
@@ -61,6 +63,7 @@ impl Node {
         }
     }
 
+    /// This node's id in the network, assigned at connect; the source of every frame it sends.
     pub fn node_id(&self) -> NodeId {
         self.client.node_id
     }
@@ -74,10 +77,12 @@ impl Node {
         Ok(())
     }
 
+    /// Add these interest ids to what the node receives (the router is told at once).
     pub fn subscribe(&self, ids: &RoaringBitmap) -> Result<(), NetError> {
         self.command(AppCommand::Subscribe(ids.clone()))
     }
 
+    /// Remove these interest ids from what the node receives.
     pub fn unsubscribe(&self, ids: &RoaringBitmap) -> Result<(), NetError> {
         self.command(AppCommand::Unsubscribe(ids.clone()))
     }
@@ -287,6 +292,7 @@ impl Node {
         self.host.wait_for_links(count, timeout)
     }
 
+    /// The node's host counters and links, as its event loop sees them now.
     pub fn stats(&self) -> Result<HostStats, NetError> {
         self.host.stats()
     }

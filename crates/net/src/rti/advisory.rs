@@ -69,6 +69,7 @@ impl RtiAmbassador {
         self.watch_network_interest()
     }
 
+    /// The advisory switches as they stand (IEEE 1516.1-2010 §4.9, the four enable/disable services).
     pub fn advisory_switches(&self) -> Result<AdvisorySwitches, RtiError> {
         Ok(self.federate()?.advisory_switches())
     }
@@ -78,6 +79,7 @@ impl RtiAmbassador {
         self.switch(Federate::enable_object_class_relevance_advisory_switch)
     }
 
+    /// disableObjectClassRelevanceAdvisorySwitch.
     pub fn disable_object_class_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
         self.switch(Federate::disable_object_class_relevance_advisory_switch)
     }
@@ -87,6 +89,7 @@ impl RtiAmbassador {
         self.switch(Federate::enable_attribute_relevance_advisory_switch)
     }
 
+    /// disableAttributeRelevanceAdvisorySwitch.
     pub fn disable_attribute_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
         self.switch(Federate::disable_attribute_relevance_advisory_switch)
     }
@@ -96,6 +99,7 @@ impl RtiAmbassador {
         self.switch(Federate::enable_interaction_relevance_advisory_switch)
     }
 
+    /// disableInteractionRelevanceAdvisorySwitch.
     pub fn disable_interaction_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
         self.switch(Federate::disable_interaction_relevance_advisory_switch)
     }
@@ -106,10 +110,12 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.enable_attribute_scope_advisory_switch()?))
     }
 
+    /// disableAttributeScopeAdvisorySwitch.
     pub fn disable_attribute_scope_advisory_switch(&mut self) -> Result<(), RtiError> {
         self.with(|f| Ok(f.disable_attribute_scope_advisory_switch()?))
     }
 
+    /// Whether attributesInScope / attributesOutOfScope callbacks are on.
     pub fn attribute_scope_advisory_switch(&self) -> Result<bool, RtiError> {
         Ok(self.federate()?.attribute_scope_advisory_switch())
     }

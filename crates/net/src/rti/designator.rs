@@ -15,8 +15,11 @@ pub const DEFAULT_DESIGNATOR: &str = "tcp://127.0.0.1:7000";
 /// a direct node holds publishes to bundle them.
 #[derive(Clone, Debug)]
 pub struct LocalSettings {
+    /// The router's endpoint to attach to.
     pub endpoint: Endpoint,
+    /// On the caller's thread or an event-loop thread of its own.
     pub driver: Driver,
+    /// How long a direct node holds publishes to bundle them ([`crate::NodeConfig::bundle_hold`]).
     pub bundle_hold: Duration,
     /// For a `tls://` endpoint: the CAs to trust and the certificate to present, if any.
     pub tls: Option<TlsConfig>,
@@ -25,7 +28,9 @@ pub struct LocalSettings {
 /// The environment variables of a TLS federate: the CAs it trusts (needed for tls://), and
 /// its certificate and key (both or neither; needed where the router asks for mutual TLS).
 pub const TLS_CA_VARIABLE: &str = "TRELLIS_TLS_CA";
+/// The environment variable naming this federate's certificate (PEM).
 pub const TLS_CERT_VARIABLE: &str = "TRELLIS_TLS_CERT";
+/// The environment variable naming this federate's private key (PEM).
 pub const TLS_KEY_VARIABLE: &str = "TRELLIS_TLS_KEY";
 
 /// The TLS files a designator's options name, before the environment is consulted.

@@ -6,43 +6,59 @@ use trellis_core::fom::MimError;
 /// Why an RTI service failed. Names follow the IEEE 1516-2010 exceptions.
 #[derive(Debug, Error)]
 pub enum RtiError {
+    /// A federate service refused by the federate state machine (its own exception names).
     #[error(transparent)]
     Federate(#[from] FederateError),
+    /// NotConnected: a service that needs a connection was called before connect.
     #[error("not connected: call connect first")]
     NotConnected,
+    /// ConnectionFailed: no router answered, or the link could not be made.
     #[error("{0}")]
     ConnectionFailed(String),
+    /// InvalidLocalSettingsDesignator: the designator does not parse; the text says why.
     #[error("{0}")]
     InvalidLocalSettingsDesignator(String),
+    /// FederateIsExecutionMember: disconnect while joined.
     #[error("this federate is joined to federation execution {0:?}: resign first")]
     FederateIsExecutionMember(String),
     /// CouldNotOpenFDD, ErrorReadingFDD, InconsistentFDD, CouldNotOpenMIM, ErrorReadingMIM:
     /// `MimError::kind` says which, its message names file, line and element.
     #[error(transparent)]
     ObjectModel(#[from] MimError),
+    /// DesignatorIsHLAstandardMIM: a MIM designator naming the standard MIM itself.
     #[error(
         "the MIM designator is HLAstandardMIM: create without a MIM, which loads the standard \
          MIM (1516.1-2010 §4.5)"
     )]
     DesignatorIsHlaStandardMim,
+    /// CouldNotCreateLogicalTimeFactory: an unknown logical time implementation name.
     #[error("logical time implementation {0:?}: Trellis has HLAinteger64Time and HLAfloat64Time")]
     CouldNotCreateLogicalTimeFactory(String),
+    /// FederationExecutionAlreadyExists.
     #[error("federation execution {0:?} already exists")]
     FederationExecutionAlreadyExists(String),
+    /// FederationExecutionDoesNotExist.
     #[error("federation execution {0:?} does not exist")]
     FederationExecutionDoesNotExist(String),
+    /// FederatesCurrentlyJoined: destroy while members remain; the text names them.
     #[error("{0}")]
     FederatesCurrentlyJoined(String),
+    /// InconsistentFDD: a joining federate's modules conflict with the federation's.
     #[error("inconsistent object model: {0}")]
     InconsistentFdd(String),
+    /// FederateNameAlreadyInUse.
     #[error("{0}")]
     FederateNameAlreadyInUse(String),
+    /// FederateNotExecutionMember: a service that needs a joined federate.
     #[error("this federate has not joined a federation execution")]
     FederateNotExecutionMember,
+    /// FederateAlreadyExecutionMember: join twice.
     #[error("this federate has already joined federation execution {0:?}")]
     FederateAlreadyExecutionMember(String),
+    /// ObjectInstanceNameInUse.
     #[error("object instance name {0:?} is already reserved")]
     ObjectInstanceNameInUse(String),
+    /// The registry answered something this service cannot use (RTIinternalError).
     #[error("the federation registry: {0}")]
     Registry(String),
     /// The registry refused for one of its limits (its totals, or what one node may create
@@ -50,8 +66,10 @@ pub enum RtiError {
     /// RTIinternalError for this.
     #[error("{0}")]
     LimitReached(String),
+    /// Async callbacks asked of a federate driven on the caller's thread.
     #[error("async callbacks need a thread-driven connection (Driver::Thread)")]
     AsyncNeedsThreadDriver,
+    /// The network layer failed (a node that stopped, a timeout, TLS).
     #[error(transparent)]
     Net(#[from] NetError),
 }

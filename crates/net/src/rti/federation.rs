@@ -47,6 +47,7 @@ impl RtiAmbassador {
         }
     }
 
+    /// destroyFederationExecution of this connection's federation.
     pub fn destroy_federation_execution(&mut self) -> Result<(), RtiError> {
         let request = Request::Destroy {
             federation: self.federation.clone(),

@@ -58,9 +58,13 @@ pub enum Driver {
     Thread,
 }
 
+/// How an [`RtiAmbassador`] connects: its node, how the node is driven, routing-space bins
+/// and the bound on federation-management requests.
 #[derive(Clone, Debug)]
 pub struct RtiConfig {
+    /// The node the federate's traffic goes through.
     pub node: NodeConfig,
+    /// On the caller's thread ([`Driver::Direct`]) or a thread of its own.
     pub driver: Driver,
     /// Bins per dimension of every routing space; all federates of a federation use the
     /// same (it is part of the object-model fingerprint).
@@ -70,6 +74,7 @@ pub struct RtiConfig {
 }
 
 impl RtiConfig {
+    /// Settings with the defaults: a direct node, the default bins, 10 s requests.
     pub fn new(node: NodeConfig) -> RtiConfig {
         RtiConfig {
             node,
@@ -175,6 +180,8 @@ struct Joined {
     name: String,
 }
 
+/// The RTI ambassador of one federation's connection: the federate's HLA services
+/// (IEEE 1516.1-2010 §4–§10) over its own node. Callbacks come from `evoke_callback`.
 pub struct RtiAmbassador {
     link: Link,
     federation: String,
@@ -217,6 +224,7 @@ impl RtiAmbassador {
         })
     }
 
+    /// The federation this connection serves.
     pub fn federation(&self) -> &str {
         &self.federation
     }
@@ -275,6 +283,7 @@ impl RtiAmbassador {
             .ok_or(RtiError::FederateNotExecutionMember)
     }
 
+    /// The federate's name once joined.
     pub fn federate_name(&self) -> Option<&str> {
         self.joined.as_ref().map(|j| j.name.as_str())
     }
@@ -356,10 +365,12 @@ impl RtiAmbassador {
 
     // ---- names ----------------------------------------------------------------------------
 
+    /// getObjectClassHandle: by qualified name, with or without `HLAobjectRoot.`.
     pub fn object_class_handle(&self, name: &str) -> Result<ObjectClassHandle, RtiError> {
         Ok(self.federate()?.object_class(name)?)
     }
 
+    /// getAttributeHandle of `class`.
     pub fn attribute_handle(
         &self,
         class: ObjectClassHandle,
@@ -368,10 +379,12 @@ impl RtiAmbassador {
         Ok(self.federate()?.attribute(class, name)?)
     }
 
+    /// getInteractionClassHandle: by qualified name, with or without `HLAinteractionRoot.`.
     pub fn interaction_class_handle(&self, name: &str) -> Result<InteractionClassHandle, RtiError> {
         Ok(self.federate()?.interaction_class(name)?)
     }
 
+    /// getParameterHandle of `class`.
     pub fn parameter_handle(
         &self,
         class: InteractionClassHandle,
@@ -380,6 +393,7 @@ impl RtiAmbassador {
         Ok(self.federate()?.parameter(class, name)?)
     }
 
+    /// getDimensionHandle.
     pub fn dimension_handle(&self, name: &str) -> Result<DimensionHandle, RtiError> {
         Ok(self.federate()?.dimension(name)?)
     }
@@ -400,6 +414,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.set_keep_latest(class, attributes, keep_latest)?))
     }
 
+    /// publishObjectClassAttributes: adds to what the class already publishes.
     pub fn publish_object_class_attributes(
         &mut self,
         class: ObjectClassHandle,
@@ -408,6 +423,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.publish_object_class_attributes(class, attributes)?))
     }
 
+    /// unpublishObjectClass: every attribute of the class.
     pub fn unpublish_object_class(&mut self, class: ObjectClassHandle) -> Result<(), RtiError> {
         self.with(|f| {
             f.unpublish_object_class(class);
@@ -424,6 +440,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.unpublish_object_class_attributes(class, attributes)?))
     }
 
+    /// subscribeObjectClassAttributes: replaces the class's subscribed attribute set.
     pub fn subscribe_object_class_attributes(
         &mut self,
         class: ObjectClassHandle,
@@ -442,6 +459,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.subscribe_object_class_attributes(class, attributes, regions)?))
     }
 
+    /// unsubscribeObjectClass: every attribute of the class.
     pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) -> Result<(), RtiError> {
         self.with(|f| {
             f.unsubscribe_object_class(class);
@@ -458,6 +476,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.unsubscribe_object_class_attributes(class, attributes)?))
     }
 
+    /// publishInteractionClass.
     pub fn publish_interaction_class(
         &mut self,
         class: InteractionClassHandle,
@@ -465,6 +484,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.publish_interaction_class(class)?))
     }
 
+    /// unpublishInteractionClass.
     pub fn unpublish_interaction_class(
         &mut self,
         class: InteractionClassHandle,
@@ -475,6 +495,7 @@ impl RtiAmbassador {
         })
     }
 
+    /// subscribeInteractionClass.
     pub fn subscribe_interaction_class(
         &mut self,
         class: InteractionClassHandle,
@@ -482,6 +503,7 @@ impl RtiAmbassador {
         self.subscribe_interaction_class_with_regions(class, &[])
     }
 
+    /// subscribeInteractionClassWithRegions, with the regions' values.
     pub fn subscribe_interaction_class_with_regions(
         &mut self,
         class: InteractionClassHandle,
@@ -490,6 +512,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.subscribe_interaction_class(class, regions)?))
     }
 
+    /// unsubscribeInteractionClass.
     pub fn unsubscribe_interaction_class(
         &mut self,
         class: InteractionClassHandle,
@@ -533,6 +556,7 @@ impl RtiAmbassador {
         }
     }
 
+    /// registerObjectInstance: the RTI names the instance.
     pub fn register_object_instance(
         &mut self,
         class: ObjectClassHandle,
@@ -549,6 +573,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.register_object_instance(class, Some(name), clock())?))
     }
 
+    /// updateAttributeValues in receive order, with the attributes' own transportation.
     pub fn update_attribute_values<V: AsRef<[u8]>>(
         &mut self,
         object: ObjectId,
@@ -558,6 +583,7 @@ impl RtiAmbassador {
         self.update_attribute_values_with(object, values, tag, &SendOptions::default())
     }
 
+    /// updateAttributeValues with a time stamp, region or transportation from `options`.
     pub fn update_attribute_values_with<V: AsRef<[u8]>>(
         &mut self,
         object: ObjectId,
@@ -578,10 +604,12 @@ impl RtiAmbassador {
         })
     }
 
+    /// deleteObjectInstance in receive order.
     pub fn delete_object_instance(&mut self, object: ObjectId, tag: &[u8]) -> Result<(), RtiError> {
         self.with(|f| Ok(f.delete_object_instance(object, tag, clock())?))
     }
 
+    /// sendInteraction in receive order, with the class's own transportation.
     pub fn send_interaction<V: AsRef<[u8]>>(
         &mut self,
         class: InteractionClassHandle,
@@ -591,6 +619,7 @@ impl RtiAmbassador {
         self.send_interaction_with(class, parameters, tag, &SendOptions::default())
     }
 
+    /// sendInteraction with a time stamp, region or transportation from `options`.
     pub fn send_interaction_with<V: AsRef<[u8]>>(
         &mut self,
         class: InteractionClassHandle,
@@ -611,6 +640,7 @@ impl RtiAmbassador {
         })
     }
 
+    /// requestAttributeValueUpdate of one instance: its owners get provideAttributeValueUpdate.
     pub fn request_attribute_value_update(
         &mut self,
         object: ObjectId,
@@ -620,6 +650,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.request_object_attribute_value_update(object, attributes, tag)?))
     }
 
+    /// requestAttributeValueUpdate of every instance of a class.
     pub fn request_class_attribute_value_update(
         &mut self,
         class: ObjectClassHandle,

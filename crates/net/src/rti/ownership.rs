@@ -8,6 +8,7 @@ use trellis_core::federate::ObjectId;
 use trellis_core::fom::AttributeHandle;
 
 impl RtiAmbassador {
+    /// unconditionalAttributeOwnershipDivestiture: the attributes become unowned at once.
     pub fn unconditional_attribute_ownership_divestiture(
         &mut self,
         object: ObjectId,
@@ -16,6 +17,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.unconditional_attribute_ownership_divestiture(object, attributes)?))
     }
 
+    /// negotiatedAttributeOwnershipDivestiture: offered until another federate takes them.
     pub fn negotiated_attribute_ownership_divestiture(
         &mut self,
         object: ObjectId,
@@ -25,6 +27,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.negotiated_attribute_ownership_divestiture(object, attributes, tag)?))
     }
 
+    /// confirmDivestiture: completes a negotiated divestiture the RTI asked to confirm.
     pub fn confirm_divestiture(
         &mut self,
         object: ObjectId,
@@ -34,6 +37,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.confirm_divestiture(object, attributes, tag)?))
     }
 
+    /// cancelNegotiatedAttributeOwnershipDivestiture.
     pub fn cancel_negotiated_attribute_ownership_divestiture(
         &mut self,
         object: ObjectId,
@@ -42,6 +46,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.cancel_negotiated_attribute_ownership_divestiture(object, attributes)?))
     }
 
+    /// attributeOwnershipAcquisition: asks the owners to release the attributes.
     pub fn attribute_ownership_acquisition(
         &mut self,
         object: ObjectId,
@@ -51,6 +56,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.attribute_ownership_acquisition(object, attributes, tag)?))
     }
 
+    /// attributeOwnershipAcquisitionIfAvailable: takes only unowned attributes.
     pub fn attribute_ownership_acquisition_if_available(
         &mut self,
         object: ObjectId,
@@ -59,6 +65,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.attribute_ownership_acquisition_if_available(object, attributes)?))
     }
 
+    /// attributeOwnershipReleaseDenied: answers a release request with no.
     pub fn attribute_ownership_release_denied(
         &mut self,
         object: ObjectId,
@@ -76,6 +83,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.attribute_ownership_divestiture_if_wanted(object, attributes)?))
     }
 
+    /// cancelAttributeOwnershipAcquisition.
     pub fn cancel_attribute_ownership_acquisition(
         &mut self,
         object: ObjectId,
@@ -84,6 +92,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.cancel_attribute_ownership_acquisition(object, attributes)?))
     }
 
+    /// queryAttributeOwnership: answered by an informAttributeOwnership callback.
     pub fn query_attribute_ownership(
         &mut self,
         object: ObjectId,
@@ -92,6 +101,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.query_attribute_ownership(object, attribute)?))
     }
 
+    /// isAttributeOwnedByFederate: this federate's own knowledge, answered at once.
     pub fn is_attribute_owned_by_federate(
         &self,
         object: ObjectId,

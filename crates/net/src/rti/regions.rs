@@ -11,6 +11,7 @@ use trellis_core::fom::{
 use trellis_core::wire::TransportClass;
 
 impl RtiAmbassador {
+    /// createRegion over these dimensions (IEEE 1516.1-2010 §9.2).
     pub fn create_region(
         &mut self,
         dimensions: &[DimensionHandle],
@@ -18,6 +19,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.create_region(dimensions)?))
     }
 
+    /// deleteRegion: refused while the region is in use.
     pub fn delete_region(&mut self, region: RegionHandle) -> Result<(), RtiError> {
         self.with(|f| Ok(f.delete_region(region)?))
     }
@@ -32,6 +34,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.set_range_bounds(region, dimension, range)?))
     }
 
+    /// getRangeBounds, as last set (committed or not).
     pub fn get_range_bounds(
         &self,
         region: RegionHandle,
@@ -40,6 +43,7 @@ impl RtiAmbassador {
         Ok(self.federate()?.range_bounds(region, dimension)?)
     }
 
+    /// commitRegionModifications: set bounds take effect for routing.
     pub fn commit_region_modifications(
         &mut self,
         regions: &[RegionHandle],
@@ -47,6 +51,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.commit_region_modifications(regions)?))
     }
 
+    /// getDimensionHandleSet of a region.
     pub fn get_dimension_handle_set(
         &self,
         region: RegionHandle,
@@ -54,10 +59,12 @@ impl RtiAmbassador {
         Ok(self.federate()?.dimension_handle_set(region)?)
     }
 
+    /// getDimensionUpperBound.
     pub fn get_dimension_upper_bound(&self, dimension: DimensionHandle) -> Result<u64, RtiError> {
         Ok(self.federate()?.dimension_upper_bound(dimension)?)
     }
 
+    /// getAvailableDimensionsForClassAttribute.
     pub fn get_available_dimensions_for_class_attribute(
         &self,
         class: ObjectClassHandle,
@@ -68,6 +75,7 @@ impl RtiAmbassador {
             .available_dimensions_for_class_attribute(class, attribute)?)
     }
 
+    /// getAvailableDimensionsForInteractionClass.
     pub fn get_available_dimensions_for_interaction_class(
         &self,
         class: InteractionClassHandle,
@@ -87,6 +95,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.subscribe_object_class_attributes_with_regions(class, pairs)?))
     }
 
+    /// unsubscribeObjectClassAttributesWithRegions.
     pub fn unsubscribe_object_class_attributes_with_regions(
         &mut self,
         class: ObjectClassHandle,
@@ -104,6 +113,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.subscribe_interaction_class_with_regions(class, regions)?))
     }
 
+    /// unsubscribeInteractionClassWithRegions.
     pub fn unsubscribe_interaction_class_with_regions(
         &mut self,
         class: InteractionClassHandle,
@@ -112,6 +122,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.unsubscribe_interaction_class_with_regions(class, regions)?))
     }
 
+    /// registerObjectInstanceWithRegions: the RTI names the instance.
     pub fn register_object_instance_with_regions(
         &mut self,
         class: ObjectClassHandle,
@@ -132,6 +143,7 @@ impl RtiAmbassador {
         })
     }
 
+    /// associateRegionsForUpdates.
     pub fn associate_regions_for_updates(
         &mut self,
         object: ObjectId,
@@ -140,6 +152,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.associate_regions_for_updates(object, pairs)?))
     }
 
+    /// unassociateRegionsForUpdates.
     pub fn unassociate_regions_for_updates(
         &mut self,
         object: ObjectId,
@@ -148,6 +161,7 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.unassociate_regions_for_updates(object, pairs)?))
     }
 
+    /// sendInteractionWithRegions in receive order (`transport`: the class's own when `None`).
     pub fn send_interaction_with_regions<V: AsRef<[u8]>>(
         &mut self,
         class: InteractionClassHandle,
@@ -177,6 +191,7 @@ impl RtiAmbassador {
         )
     }
 
+    /// requestAttributeValueUpdateWithRegions.
     pub fn request_attribute_value_update_with_regions(
         &mut self,
         class: ObjectClassHandle,

@@ -27,6 +27,8 @@ const CONNECT_PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 /// evoke; a federate that lists federations in a loop without evoking loses the oldest.
 const MAX_ANSWERS: usize = 1024;
 
+/// A federate's whole session as the C++ API sees it: connect, then create, join, resign
+/// and destroy any federation through one object, and evoke its callbacks.
 pub struct Session {
     /// `None` once disconnected (or the connection was lost).
     settings: Option<LocalSettings>,
@@ -59,10 +61,12 @@ impl Session {
         })
     }
 
+    /// Whether connect succeeded and no disconnect (or lost connection) followed.
     pub fn is_connected(&self) -> bool {
         self.settings.is_some()
     }
 
+    /// Whether the session is joined to a federation execution.
     pub fn is_joined(&self) -> bool {
         self.joined_federation().is_some()
     }
@@ -179,6 +183,7 @@ impl Session {
         })
     }
 
+    /// destroyFederationExecution of `federation`.
     pub fn destroy_federation_execution(&mut self, federation: &str) -> Result<(), RtiError> {
         self.on_federation(federation, |rti| rti.destroy_federation_execution())
     }
@@ -229,6 +234,7 @@ impl Session {
         })
     }
 
+    /// resignFederationExecution with the standard's action for owned attributes.
     pub fn resign_federation_execution(&mut self, action: ResignAction) -> Result<(), RtiError> {
         self.joined()?.resign_federation_execution(action)
     }
@@ -257,6 +263,7 @@ impl Session {
         Ok(())
     }
 
+    /// Whether callbacks are enabled (enableCallbacks / disableCallbacks).
     pub fn callbacks_enabled(&self) -> bool {
         self.callbacks_enabled
     }

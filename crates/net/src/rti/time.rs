@@ -8,18 +8,22 @@ use trellis_core::federate::{
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
 
 impl RtiAmbassador {
+    /// enableTimeRegulation: answered by timeRegulationEnabled.
     pub fn enable_time_regulation(&mut self, lookahead: Interval) -> Result<(), RtiError> {
         self.with(|f| Ok(f.enable_time_regulation(lookahead)?))
     }
 
+    /// disableTimeRegulation.
     pub fn disable_time_regulation(&mut self) -> Result<(), RtiError> {
         self.with(|f| Ok(f.disable_time_regulation()?))
     }
 
+    /// enableTimeConstrained: answered by timeConstrainedEnabled.
     pub fn enable_time_constrained(&mut self) -> Result<(), RtiError> {
         self.with(|f| Ok(f.enable_time_constrained()?))
     }
 
+    /// disableTimeConstrained.
     pub fn disable_time_constrained(&mut self) -> Result<(), RtiError> {
         self.with(|f| Ok(f.disable_time_constrained()?))
     }
@@ -46,18 +50,22 @@ impl RtiAmbassador {
         self.with(|f| Ok(f.request_time_advance(kind, time)?))
     }
 
+    /// timeAdvanceRequest: answered by timeAdvanceGrant.
     pub fn time_advance_request(&mut self, time: LogicalTime) -> Result<(), RtiError> {
         self.request_time_advance(AdvanceKind::Tar, time)
     }
 
+    /// modifyLookahead: takes effect as the standard says (§8.19).
     pub fn modify_lookahead(&mut self, lookahead: Interval) -> Result<(), RtiError> {
         self.with(|f| Ok(f.modify_lookahead(lookahead)?))
     }
 
+    /// queryLookahead.
     pub fn query_lookahead(&self) -> Result<Interval, RtiError> {
         Ok(self.federate()?.query_lookahead()?)
     }
 
+    /// queryLogicalTime.
     pub fn query_logical_time(&self) -> Result<LogicalTime, RtiError> {
         Ok(self.federate()?.query_logical_time())
     }
