@@ -31,6 +31,12 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Log errors only: the command's own lines and results still print
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Log more: -v every host and link started (INFO), -vv the protocol's steps (DEBUG)
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
 }
 
 #[derive(Subcommand)]
@@ -163,17 +169,22 @@ fn init_logging(default: &str) {
 /// The log level a command runs at unless TRELLIS_LOG says otherwise. The demo, the
 /// benchmarks and `up` speak in their own lines; beside them only warnings and errors (their
 /// routers' and nodes' INFO — every host started, every link up — was 50 to 130 lines).
-fn default_log_level(command: &Command) -> &'static str {
-    match command {
-        Command::Demo(_) | Command::Bench(_) | Command::Up(_) => "warn",
-        _ => "info",
+/// `--quiet` and `--verbose` move it for every command alike.
+fn log_level(cli: &Cli) -> &'static str {
+    if cli.quiet {
+        return "error";
+    }
+    match (cli.verbose, &cli.command) {
+        (0, Command::Demo(_) | Command::Bench(_) | Command::Up(_)) => "warn",
+        (0 | 1, _) => "info",
+        _ => "debug",
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let level = default_log_level(&cli.command);
-    if level != "info" && std::env::var_os("TRELLIS_LOG").is_none() {
+    let level = log_level(&cli);
+    if std::env::var_os("TRELLIS_LOG").is_none() {
         // The routers and agents these commands start inherit it. Set before any thread
         // starts, while the environment has no other reader.
         std::env::set_var("TRELLIS_LOG", level);
