@@ -2,7 +2,9 @@
 // federation manager or logger written for another RTI reads it: a federate subscribing to
 // HLAmanager.HLAfederate discovers every member (itself included), decodes the values with
 // the standard encoding helpers and the RTI's own handle decoders, and reads another
-// member's time state as it advances; HLAmanager.HLAfederation lists the members.
+// member's time state as it advances; HLAmanager.HLAfederation lists the members; and the
+// manager drives a member through HLAmanager.HLAfederate.HLAservice interactions whose
+// parameters it encodes with the standard helpers (HLAopaqueData around `encode()`).
 #include <RTI/RTI1516.h>
 #include <RTI/encoding/BasicDataElements.h>
 #include <RTI/time/HLAinteger64Time.h>
@@ -27,7 +29,8 @@ struct Tool : public NullFederateAmbassador {
   int reflects;
   long long granted;
   bool regulating;
-  Tool() : reflects(0), granted(-1), regulating(false) {}
+  bool constrained;
+  Tool() : reflects(0), granted(-1), regulating(false), constrained(false) {}
 
   void discoverObjectInstance(ObjectInstanceHandle object, ObjectClassHandle, std::wstring const&) override {
     discovered.insert(object);
@@ -41,6 +44,7 @@ struct Tool : public NullFederateAmbassador {
       latest[object][i->first] = i->second;
   }
   void timeRegulationEnabled(LogicalTime const&) override { regulating = true; }
+  void timeConstrainedEnabled(LogicalTime const&) override { constrained = true; }
   void timeAdvanceGrant(LogicalTime const& time) override {
     granted = dynamic_cast<HLAinteger64Time const&>(time).getTime();
   }
@@ -57,6 +61,12 @@ VariableLengthData opaque(VariableLengthData const& value) {
   HLAopaqueData decoded;
   decoded.decode(value);
   return VariableLengthData(decoded.get(), decoded.dataLength());
+}
+
+// The other way: a MOM parameter of HLAhandle or HLAlogicalTime around an encoded value.
+VariableLengthData bytesOf(VariableLengthData const& encoded) {
+  HLAopaqueData data(static_cast<Octet const*>(encoded.data()), encoded.size());
+  return data.encode();
 }
 
 int integer(VariableLengthData const& value) {
@@ -139,6 +149,24 @@ void federatesAndTheirTimeState(std::wstring const& designator) {
     return !listed.empty();
   }));
   CHECK(listed.size() == 2 && listed.count(toolHandle) == 1 && listed.count(memberHandle) == 1);
+
+  // The manager makes the member time-constrained and advances it to 8 through HLAservice:
+  // the member hears the callbacks as if it had asked.
+  InteractionClassHandle const constrain =
+      tool->getInteractionClassHandle(L"HLAmanager.HLAfederate.HLAservice.HLAenableTimeConstrained");
+  InteractionClassHandle const advance =
+      tool->getInteractionClassHandle(L"HLAmanager.HLAfederate.HLAservice.HLAtimeAdvanceRequest");
+  tool->publishInteractionClass(constrain);
+  tool->publishInteractionClass(advance);
+  ParameterHandleValueMap toMember;
+  toMember[tool->getParameterHandle(constrain, L"HLAfederate")] = bytesOf(memberHandle.encode());
+  tool->sendInteraction(constrain, toMember, VariableLengthData());
+  CHECK(dropin::until(*tool, *member, [&] { return fm.constrained; }));
+  ParameterHandleValueMap advanceTo8;
+  advanceTo8[tool->getParameterHandle(advance, L"HLAfederate")] = bytesOf(memberHandle.encode());
+  advanceTo8[tool->getParameterHandle(advance, L"HLAtimeStamp")] = bytesOf(HLAinteger64Time(8).encode());
+  tool->sendInteraction(advance, advanceTo8, VariableLengthData());
+  CHECK(dropin::until(*tool, *member, [&] { return fm.granted == 8; }));
 
   member->resignFederationExecution(NO_ACTION);
   tool->resignFederationExecution(NO_ACTION);

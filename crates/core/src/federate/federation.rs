@@ -307,7 +307,7 @@ impl Federate {
                 if let Response::Error { message, .. } = response {
                     self.stats.registry_refusals += 1;
                     let service = "HLAresignFederationExecution";
-                    self.report_mom_exception(*federate, service, &message);
+                    self.report_mom_exception(*federate, service, &message, false);
                 }
                 return;
             }

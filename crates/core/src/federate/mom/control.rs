@@ -1,10 +1,12 @@
 //! The `HLAmanager.HLAfederate` interactions a federate's MOM answers when they name it
 //! (their HLAfederate parameter): `HLAadjust` (HLAsetTiming, HLAsetSwitches) and
 //! `HLArequest` (publications, subscriptions, and the counts and instance information that
-//! [`reports`](super::reports) gives) with the matching `HLAreport`. Other
-//! subclasses are delivered to subscribers as any interaction, and not acted on here.
+//! [`reports`](super::reports) gives) with the matching `HLAreport`, and `HLAservice`
+//! ([`service`](super::service)). Every subclass is also delivered to its subscribers as
+//! any interaction.
 
 use super::reports::CountsReport;
+use super::service::Service;
 use super::{encode, report_period_nanos, Federate};
 use crate::federate::Action;
 use crate::fom::{InteractionClassHandle, ParameterHandle};
@@ -79,7 +81,12 @@ impl Federate {
         if addressed != Some(u64::from(self.handle)) {
             return;
         }
-        let Some(control) = Control::of(&self.model.interaction_class(class).qualified_name) else {
+        let qualified_name = &self.model.interaction_class(class).qualified_name;
+        let Some(control) = Control::of(qualified_name) else {
+            if let Some((service, name)) = Service::of(qualified_name) {
+                let name = name.to_owned();
+                self.mom_service(service, &name, class, values);
+            }
             return;
         };
         let applied = match control {
@@ -175,6 +182,7 @@ impl Federate {
         federate: u32,
         service: &str,
         why: &str,
+        parameter_error: bool,
     ) {
         let parameters = [
             "HLAfederate",
@@ -182,7 +190,7 @@ impl Federate {
             "HLAexception",
             "HLAparameterError",
         ];
-        let Some((class, [target, named, exception, parameter_error])) =
+        let Some((class, [target, named, exception, parameter_error_handle])) =
             self.report_class("HLAreportMOMexception", parameters)
         else {
             return;
@@ -191,7 +199,7 @@ impl Federate {
             (target, encode::handle(u64::from(federate))),
             (named, encode::unicode_string(service)),
             (exception, encode::unicode_string(why)),
-            (parameter_error, encode::boolean(false)),
+            (parameter_error_handle, encode::boolean(parameter_error)),
         ];
         self.mom_interaction(class, &values, 0);
     }

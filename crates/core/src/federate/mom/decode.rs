@@ -181,6 +181,14 @@ pub fn string_list(bytes: &[u8]) -> Result<Vec<String>, DecodeError> {
     reader.end(texts)
 }
 
+/// HLAopaqueData (a tag, for one): a variable array of HLAbyte.
+pub fn opaque_data(bytes: &[u8]) -> Result<Vec<u8>, DecodeError> {
+    let mut reader = Reader::new(bytes, "HLAopaqueData");
+    let count = reader.count("the byte count")?;
+    let data = reader.take(count, "the bytes")?.to_vec();
+    reader.end(data)
+}
+
 /// HLAlogicalTime and HLAtimeInterval: the time's 8 bytes as the time implementation
 /// encodes them (HLAinteger64Time and HLAfloat64Time: big-endian), or `None` when the
 /// array is empty (undefined, e.g. no GALT).

@@ -30,6 +30,7 @@ mod counts;
 pub mod decode;
 mod encode;
 mod reports;
+mod service;
 mod values;
 
 pub(in crate::federate) use counts::TRANSPORTS;

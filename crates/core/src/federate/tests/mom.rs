@@ -641,3 +641,200 @@ fn handle_value_u64(handle: u64) -> Vec<u8> {
     out.extend_from_slice(&handle.to_be_bytes());
     out
 }
+
+/// `manager` sends `HLAmanager.HLAfederate.HLAservice.{service}` to federate `target` with
+/// `parameters` (by name), then the network carries it.
+fn service(
+    w: &mut Timed,
+    manager: usize,
+    target: usize,
+    service: &str,
+    parameters: &[(&str, Vec<u8>)],
+) {
+    let target = w.feds[target].handle();
+    let fed = &mut w.feds[manager];
+    let class = fed
+        .interaction_class(&format!("HLAmanager.HLAfederate.HLAservice.{service}"))
+        .unwrap();
+    fed.publish_interaction_class(class).unwrap();
+    let mut values = vec![(
+        fed.parameter(class, "HLAfederate").unwrap(),
+        handle_value(target),
+    )];
+    for (name, value) in parameters {
+        values.push((fed.parameter(class, name).unwrap(), value.clone()));
+    }
+    fed.send_interaction(class, &values, b"", 0, None, None)
+        .unwrap();
+    w.pump();
+}
+
+/// An HLAlogicalTime or HLAtimeInterval of HLAinteger64Time.
+fn opaque_time(value: i64) -> Vec<u8> {
+    let mut out = 8u32.to_be_bytes().to_vec();
+    out.extend_from_slice(&value.to_be_bytes());
+    out
+}
+
+/// The HLAreportMOMexception interactions `manager` received: (service, exception text,
+/// parameter error). It must have subscribed before.
+fn mom_exceptions(w: &mut Timed, manager: usize) -> Vec<(String, String, bool)> {
+    let fed = &w.feds[manager];
+    let report = fed
+        .interaction_class("HLAmanager.HLAfederate.HLAreport.HLAreportMOMexception")
+        .unwrap();
+    let [service, exception, parameter_error] = ["HLAservice", "HLAexception", "HLAparameterError"]
+        .map(|n| fed.parameter(report, n).unwrap());
+    (w.callbacks(manager).into_iter())
+        .filter_map(|c| match c {
+            Callback::ReceiveInteraction {
+                class, parameters, ..
+            } if class == report => {
+                let value = |p| parameters.iter().find(|(h, _)| *h == p).unwrap().1.clone();
+                Some((
+                    decode::unicode_string(&value(service)).unwrap(),
+                    decode::unicode_string(&value(exception)).unwrap(),
+                    decode::boolean(&value(parameter_error)).unwrap(),
+                ))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn subscribe_to_mom_exceptions(w: &mut Timed, manager: usize) {
+    let fed = &mut w.feds[manager];
+    let report = fed
+        .interaction_class("HLAmanager.HLAfederate.HLAreport.HLAreportMOMexception")
+        .unwrap();
+    fed.subscribe_interaction_class(report, &[]).unwrap();
+    w.pump();
+}
+
+#[test]
+fn a_manager_makes_a_federate_regulating_and_advances_it() {
+    let mut w = Timed::new(2);
+    subscribe_to_mom_exceptions(&mut w, 0);
+    service(
+        &mut w,
+        0,
+        1,
+        "HLAenableTimeRegulation",
+        &[("HLAlookahead", opaque_time(3))],
+    );
+    let callbacks = w.callbacks(1);
+    assert!(
+        callbacks
+            .iter()
+            .any(|c| matches!(c, Callback::TimeRegulationEnabled { .. })),
+        "the federate hears timeRegulationEnabled as if it had asked: {callbacks:?}"
+    );
+    assert_eq!(w.feds[1].query_lookahead().unwrap(), Interval::Integer(3));
+    service(
+        &mut w,
+        0,
+        1,
+        "HLAtimeAdvanceRequest",
+        &[("HLAtimeStamp", opaque_time(5))],
+    );
+    let granted = (w.callbacks(1).into_iter()).find_map(|c| match c {
+        Callback::TimeAdvanceGrant { time } => Some(time),
+        _ => None,
+    });
+    assert_eq!(granted, Some(LogicalTime::from_i64(5)));
+    assert_eq!(mom_exceptions(&mut w, 0), vec![], "nothing was refused");
+}
+
+#[test]
+fn a_manager_subscribes_a_federate_which_then_receives_and_reports_it() {
+    let mut w = Timed::new(3);
+    let radio = w.feds[2].interaction_class("Radio").unwrap();
+    let handle = u64::from(radio.0);
+    service(
+        &mut w,
+        0,
+        1,
+        "HLAsubscribeInteractionClass",
+        &[("HLAinteractionClass", handle_value_u64(handle))],
+    );
+    assert!(
+        w.feds[1].interaction_subscriptions.contains_key(&radio),
+        "subscribed by the manager"
+    );
+    let fed = &mut w.feds[2];
+    fed.publish_interaction_class(radio).unwrap();
+    w.pump();
+    let values: [(ParameterHandle, Vec<u8>); 0] = [];
+    w.feds[2]
+        .send_interaction(radio, &values, b"", 0, None, None)
+        .unwrap();
+    w.pump();
+    let received = (w.callbacks(1).into_iter())
+        .filter(|c| matches!(c, Callback::ReceiveInteraction { class, .. } if *class == radio))
+        .count();
+    assert_eq!(
+        received, 1,
+        "the federate receives what the manager subscribed it to"
+    );
+    service(
+        &mut w,
+        0,
+        1,
+        "HLAunsubscribeInteractionClass",
+        &[("HLAinteractionClass", handle_value_u64(handle))],
+    );
+    assert!(!w.feds[1].interaction_subscriptions.contains_key(&radio));
+}
+
+#[test]
+fn a_service_that_cannot_be_carried_out_is_reported_with_its_reason() {
+    let mut w = Timed::new(2);
+    subscribe_to_mom_exceptions(&mut w, 0);
+    service(
+        &mut w,
+        0,
+        1,
+        "HLAsubscribeObjectClassAttributes",
+        &[
+            ("HLAobjectClass", handle_value_u64(9999)),
+            ("HLAattributeList", 0u32.to_be_bytes().to_vec()),
+        ],
+    );
+    service(&mut w, 0, 1, "HLAdisableTimeRegulation", &[]);
+    service(
+        &mut w,
+        0,
+        1,
+        "HLAtimeAdvanceRequest",
+        &[("HLAtimeStamp", vec![0, 0, 0, 3, 1])],
+    );
+    service(&mut w, 0, 1, "HLAfederateSaveBegun", &[]);
+    let reports = mom_exceptions(&mut w, 0);
+    assert_eq!(reports.len(), 4, "{reports:?}");
+    let (service_name, why, parameter_error) = &reports[0];
+    assert_eq!(service_name, "HLAsubscribeObjectClassAttributes");
+    assert!(
+        why.contains("HLAobjectClass") && why.contains("9999"),
+        "{why}"
+    );
+    assert!(
+        *parameter_error,
+        "a handle of no class is the parameter's fault"
+    );
+    let (service_name, why, parameter_error) = &reports[1];
+    assert_eq!(service_name, "HLAdisableTimeRegulation");
+    assert!(
+        !why.is_empty() && !*parameter_error,
+        "refused by the service itself: {why}"
+    );
+    let (service_name, why, parameter_error) = &reports[2];
+    assert_eq!(service_name, "HLAtimeAdvanceRequest");
+    assert!(why.contains("HLAtimeStamp") && *parameter_error, "{why}");
+    let (service_name, why, _) = &reports[3];
+    assert_eq!(service_name, "HLAfederateSaveBegun");
+    assert!(
+        why.contains("save and restore"),
+        "a service not built says so: {why}"
+    );
+    assert!(!w.feds[1].is_time_regulating(), "nothing changed");
+}
