@@ -19,13 +19,23 @@ pub enum FederateError {
     ObjectClassNotDefined(String),
     /// An attribute name not defined for the class (or its superclasses).
     #[error("attribute {attribute:?} is not defined for object class {class}")]
-    AttributeNotDefined { class: String, attribute: String },
+    AttributeNotDefined {
+        /// Qualified name of the object class.
+        class: String,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// An interaction class name the object model does not define (its name as given).
     #[error("interaction class {0:?} is not defined in the object model")]
     InteractionClassNotDefined(String),
-    /// A parameter name not defined for the interaction class (InteractionParameterNotDefined).
+    /// A parameter name not defined for the interaction class (or its ancestors).
     #[error("parameter {parameter:?} is not defined for interaction class {class}")]
-    InteractionParameterNotDefined { class: String, parameter: String },
+    InteractionParameterNotDefined {
+        /// Qualified name of the interaction class.
+        class: String,
+        /// Name of the parameter.
+        parameter: String,
+    },
     /// A dimension name the object model does not define.
     #[error("dimension {0:?} is not defined in the object model")]
     DimensionNotDefined(String),
@@ -38,7 +48,12 @@ pub enum FederateError {
     ObjectClassNotPublished(String),
     /// Updating an attribute this federate does not publish for the instance's class.
     #[error("attribute {attribute} of object class {class} is not published by this federate")]
-    AttributeNotPublished { class: String, attribute: String },
+    AttributeNotPublished {
+        /// Qualified name of the object class.
+        class: String,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// Sending an interaction of a class this federate does not publish.
     #[error("interaction class {0} is not published by this federate")]
     InteractionClassNotPublished(String),
@@ -51,34 +66,79 @@ pub enum FederateError {
     ObjectInstanceNameNotKnown(String),
     /// The service needs this federate to own the attribute, and it does not.
     #[error("attribute {attribute} of object instance {object} is not owned by this federate")]
-    AttributeNotOwned { object: ObjectId, attribute: String },
+    AttributeNotOwned {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// Acquiring an attribute this federate owns already.
     #[error("attribute {attribute} of object instance {object} is already owned by this federate")]
-    AttributeAlreadyOwned { object: ObjectId, attribute: String },
+    AttributeAlreadyOwned {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// A second negotiated divestiture of an attribute already being divested.
     #[error("attribute {attribute} of object instance {object} is already being divested")]
-    AttributeAlreadyBeingDivested { object: ObjectId, attribute: String },
+    AttributeAlreadyBeingDivested {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// Confirming or cancelling a divestiture this federate did not start.
     #[error("divestiture of attribute {attribute} of object instance {object} was not requested")]
-    AttributeDivestitureWasNotRequested { object: ObjectId, attribute: String },
+    AttributeDivestitureWasNotRequested {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// Acquiring an attribute this federate is already acquiring.
     #[error("attribute {attribute} of object instance {object} is already being acquired by this federate")]
-    AttributeAlreadyBeingAcquired { object: ObjectId, attribute: String },
+    AttributeAlreadyBeingAcquired {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// Cancelling an acquisition this federate did not ask for.
     #[error("acquisition of attribute {attribute} of object instance {object} was not requested")]
-    AttributeAcquisitionWasNotRequested { object: ObjectId, attribute: String },
+    AttributeAcquisitionWasNotRequested {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// Confirming a divestiture no acquirer is waiting for (NoAcquisitionPending).
     #[error("no federate is waiting to acquire attribute {attribute} of object instance {object}")]
-    NoAcquisitionPending { object: ObjectId, attribute: String },
+    NoAcquisitionPending {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// Deleting an instance without owning its privilege to delete.
     #[error("this federate does not hold the privilege to delete object instance {0}")]
     DeletePrivilegeNotHeld(ObjectId),
     /// Resigning with an action that leaves this attribute owned.
     #[error("this federate still owns attribute {attribute} of object instance {object}")]
-    FederateOwnsAttributes { object: ObjectId, attribute: String },
+    FederateOwnsAttributes {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// Resigning with an action that leaves this acquisition pending.
     #[error("this federate is still acquiring attribute {attribute} of object instance {object}")]
-    OwnershipAcquisitionPending { object: ObjectId, attribute: String },
+    OwnershipAcquisitionPending {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
     /// Registering or releasing a name this federate has not reserved.
     #[error("object instance name {0:?} has not been reserved by this federate")]
     ObjectInstanceNameNotReserved(String),
