@@ -39,6 +39,7 @@ pub struct AdvisorySwitches {
 }
 
 impl AdvisorySwitches {
+    /// Whether any relevance advisory switch is on (and so advisories must be computed).
     pub fn any(self) -> bool {
         self.object_class_relevance || self.attribute_relevance || self.interaction_relevance
     }
@@ -83,6 +84,7 @@ impl Federate {
         self.advisories.network_interest.contains(id)
     }
 
+    /// The federate's relevance advisory switches as they stand.
     pub fn advisory_switches(&self) -> AdvisorySwitches {
         self.advisories.switches
     }
@@ -156,31 +158,37 @@ impl Federate {
         Ok(())
     }
 
+    /// enableObjectClassRelevanceAdvisorySwitch: start/stopRegistrationForObjectClass follow.
     pub fn enable_object_class_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::ObjectClassRelevanceAdvisorySwitchIsOn as IsOn;
         self.enable(RelevanceSwitch::ObjectClass, IsOn)
     }
 
+    /// disableObjectClassRelevanceAdvisorySwitch.
     pub fn disable_object_class_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::ObjectClassRelevanceAdvisorySwitchIsOff as IsOff;
         self.disable(RelevanceSwitch::ObjectClass, IsOff)
     }
 
+    /// enableAttributeRelevanceAdvisorySwitch: turnUpdatesOn/OffForObjectInstance follow.
     pub fn enable_attribute_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::AttributeRelevanceAdvisorySwitchIsOn as IsOn;
         self.enable(RelevanceSwitch::Attribute, IsOn)
     }
 
+    /// disableAttributeRelevanceAdvisorySwitch.
     pub fn disable_attribute_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::AttributeRelevanceAdvisorySwitchIsOff as IsOff;
         self.disable(RelevanceSwitch::Attribute, IsOff)
     }
 
+    /// enableInteractionRelevanceAdvisorySwitch: turnInteractionsOn/Off follow.
     pub fn enable_interaction_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::InteractionRelevanceAdvisorySwitchIsOn as IsOn;
         self.enable(RelevanceSwitch::Interaction, IsOn)
     }
 
+    /// disableInteractionRelevanceAdvisorySwitch.
     pub fn disable_interaction_relevance_advisory_switch(&mut self) -> Result<(), FederateError> {
         use FederateError::InteractionRelevanceAdvisorySwitchIsOff as IsOff;
         self.disable(RelevanceSwitch::Interaction, IsOff)

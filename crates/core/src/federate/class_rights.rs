@@ -22,6 +22,7 @@ impl Federate {
         self.update_interest();
     }
 
+    /// The classes this federate may publish and subscribe to, as its first router told at join.
     pub fn class_rights(&self) -> &ClassRights {
         &self.class_rights
     }

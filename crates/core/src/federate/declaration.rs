@@ -45,6 +45,7 @@ impl Passive {
 }
 
 impl Federate {
+    /// publishObjectClassAttributes: add `attributes` to what this federate publishes of `class`.
     pub fn publish_object_class_attributes(
         &mut self,
         class: ObjectClassHandle,
@@ -98,6 +99,7 @@ impl Federate {
             && self.passive.interactions.contains(&class)
     }
 
+    /// unpublishObjectClass: stop publishing every attribute of `class`.
     pub fn unpublish_object_class(&mut self, class: ObjectClassHandle) {
         self.published_objects.remove(&class);
         self.update_interest();
@@ -123,6 +125,8 @@ impl Federate {
         Ok(())
     }
 
+    /// subscribeObjectClassAttributes, actively, in `regions` (none: the whole routing space);
+    /// replaces the class's earlier subscription (attributes, regions and update rate).
     pub fn subscribe_object_class_attributes(
         &mut self,
         class: ObjectClassHandle,
@@ -171,6 +175,7 @@ impl Federate {
         Ok(())
     }
 
+    /// unsubscribeObjectClass: drop the subscription of `class`, active or passive, in every region.
     pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) {
         self.passive.set_object(class, true);
         self.update_rate_cleared(class);
@@ -202,6 +207,7 @@ impl Federate {
         Ok(())
     }
 
+    /// publishInteractionClass: this federate may send interactions of `class` from now on.
     pub fn publish_interaction_class(
         &mut self,
         class: InteractionClassHandle,
@@ -212,11 +218,14 @@ impl Federate {
         Ok(())
     }
 
+    /// unpublishInteractionClass: sending `class` is refused from now on; no error if unpublished.
     pub fn unpublish_interaction_class(&mut self, class: InteractionClassHandle) {
         self.advisories_stale();
         self.published_interactions.remove(&class);
     }
 
+    /// subscribeInteractionClass, actively, in `regions` (none: the whole routing space);
+    /// replaces the class's earlier subscription.
     pub fn subscribe_interaction_class(
         &mut self,
         class: InteractionClassHandle,
@@ -253,6 +262,7 @@ impl Federate {
         Ok(())
     }
 
+    /// unsubscribeInteractionClass: drop the subscription, active or passive, in every region.
     pub fn unsubscribe_interaction_class(&mut self, class: InteractionClassHandle) {
         self.passive.set_interaction(class, true);
         self.regions.forget_interaction_subscription(class);

@@ -40,6 +40,7 @@ impl Federate {
         Ok(())
     }
 
+    /// Whether asynchronous delivery is on: receive-order messages are delivered while not advancing.
     pub fn is_asynchronous_delivery_enabled(&self) -> bool {
         self.receive_order.asynchronous
     }

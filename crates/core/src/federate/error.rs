@@ -7,120 +7,235 @@ use super::regions::RegionHandle;
 use super::time::TimeError;
 use thiserror::Error;
 
+/// Why a federate service call was refused; variants are named after the IEEE 1516.1-2010
+/// exceptions they stand for.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FederateError {
+    /// A model offered at join (with a joiner's added modules) does not extend this one; says why.
     #[error("the object model does not extend this federate's: {0}")]
     ModelNotExtended(String),
+    /// An object class name the object model does not define (its name as given).
     #[error("object class {0:?} is not defined in the object model")]
     ObjectClassNotDefined(String),
+    /// An attribute name not defined for the class (or its superclasses).
     #[error("attribute {attribute:?} is not defined for object class {class}")]
-    AttributeNotDefined { class: String, attribute: String },
+    AttributeNotDefined {
+        /// Qualified name of the object class.
+        class: String,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// An interaction class name the object model does not define (its name as given).
     #[error("interaction class {0:?} is not defined in the object model")]
     InteractionClassNotDefined(String),
+    /// A parameter name not defined for the interaction class (or its ancestors).
     #[error("parameter {parameter:?} is not defined for interaction class {class}")]
-    InteractionParameterNotDefined { class: String, parameter: String },
+    InteractionParameterNotDefined {
+        /// Qualified name of the interaction class.
+        class: String,
+        /// Name of the parameter.
+        parameter: String,
+    },
+    /// A dimension name the object model does not define.
     #[error("dimension {0:?} is not defined in the object model")]
     DimensionNotDefined(String),
     /// The access policy of the router the federate's link reaches does not allow it
     /// (RTIinternalError in the standard's terms, which names no security exception).
     #[error("{0}")]
     NotPermitted(String),
+    /// The service needs the object class published, and this federate does not publish it.
     #[error("object class {0} is not published by this federate")]
     ObjectClassNotPublished(String),
+    /// Updating an attribute this federate does not publish for the instance's class.
     #[error("attribute {attribute} of object class {class} is not published by this federate")]
-    AttributeNotPublished { class: String, attribute: String },
+    AttributeNotPublished {
+        /// Qualified name of the object class.
+        class: String,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// Sending an interaction of a class this federate does not publish.
     #[error("interaction class {0} is not published by this federate")]
     InteractionClassNotPublished(String),
+    /// The instance is neither registered nor discovered by this federate.
     #[error("object instance {0} is not known to this federate")]
     ObjectInstanceNotKnown(ObjectId),
     /// getObjectInstanceHandle of a name no instance known here has (ObjectInstanceNotKnown
     /// in the standard's terms).
     #[error("no object instance known to this federate is named {0:?}")]
     ObjectInstanceNameNotKnown(String),
+    /// The service needs this federate to own the attribute, and it does not.
     #[error("attribute {attribute} of object instance {object} is not owned by this federate")]
-    AttributeNotOwned { object: ObjectId, attribute: String },
+    AttributeNotOwned {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// Acquiring an attribute this federate owns already.
     #[error("attribute {attribute} of object instance {object} is already owned by this federate")]
-    AttributeAlreadyOwned { object: ObjectId, attribute: String },
+    AttributeAlreadyOwned {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// A second negotiated divestiture of an attribute already being divested.
     #[error("attribute {attribute} of object instance {object} is already being divested")]
-    AttributeAlreadyBeingDivested { object: ObjectId, attribute: String },
+    AttributeAlreadyBeingDivested {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// Confirming or cancelling a divestiture this federate did not start.
     #[error("divestiture of attribute {attribute} of object instance {object} was not requested")]
-    AttributeDivestitureWasNotRequested { object: ObjectId, attribute: String },
+    AttributeDivestitureWasNotRequested {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// Acquiring an attribute this federate is already acquiring.
     #[error("attribute {attribute} of object instance {object} is already being acquired by this federate")]
-    AttributeAlreadyBeingAcquired { object: ObjectId, attribute: String },
+    AttributeAlreadyBeingAcquired {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// Cancelling an acquisition this federate did not ask for.
     #[error("acquisition of attribute {attribute} of object instance {object} was not requested")]
-    AttributeAcquisitionWasNotRequested { object: ObjectId, attribute: String },
+    AttributeAcquisitionWasNotRequested {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// Confirming a divestiture no acquirer is waiting for (NoAcquisitionPending).
     #[error("no federate is waiting to acquire attribute {attribute} of object instance {object}")]
-    NoAcquisitionPending { object: ObjectId, attribute: String },
+    NoAcquisitionPending {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// Deleting an instance without owning its privilege to delete.
     #[error("this federate does not hold the privilege to delete object instance {0}")]
     DeletePrivilegeNotHeld(ObjectId),
+    /// Resigning with an action that leaves this attribute owned.
     #[error("this federate still owns attribute {attribute} of object instance {object}")]
-    FederateOwnsAttributes { object: ObjectId, attribute: String },
+    FederateOwnsAttributes {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// Resigning with an action that leaves this acquisition pending.
     #[error("this federate is still acquiring attribute {attribute} of object instance {object}")]
-    OwnershipAcquisitionPending { object: ObjectId, attribute: String },
+    OwnershipAcquisitionPending {
+        /// The object instance.
+        object: ObjectId,
+        /// Name of the attribute.
+        attribute: String,
+    },
+    /// Registering or releasing a name this federate has not reserved.
     #[error("object instance name {0:?} has not been reserved by this federate")]
     ObjectInstanceNameNotReserved(String),
+    /// Registering under a name another instance already has.
     #[error("object instance name {0:?} is already in use")]
     ObjectInstanceNameInUse(String),
+    /// A name no federate may reserve or register: empty, or starting with "HLA".
     #[error(
         "object instance name {0:?} is empty or begins with \"HLA\", which the standard keeps \
          for the RTI's own names (IEEE 1516.1-2010 §6.2)"
     )]
     IllegalName(String),
+    /// reserveMultipleObjectInstanceName with no names.
     #[error("the set of object instance names to reserve is empty (NameSetWasEmpty)")]
     NameSetWasEmpty,
+    /// A region the service cannot use (InvalidRegion): bad bounds, or an unknown handle.
     #[error("invalid region: {0}")]
     InvalidRegion(#[from] RegionError),
+    /// More attribute values or parameters in one call than one message carries (65535).
     #[error("{0} values in one call; the limit is 65535")]
     TooManyValues(usize),
+    /// The object model has more classes than the interest ids have slots for (4095).
     #[error("the object model has {0} classes; routing allows at most 4095")]
     TooManyClasses(usize),
+    /// Time management refused the call (the §8 exceptions, see `TimeError`).
     #[error(transparent)]
     Time(#[from] TimeError),
+    /// getFederateName of a handle no joined federate has (InvalidFederateHandle).
     #[error("federate handle {0} names no joined federate")]
     InvalidFederateHandle(u32),
+    /// getFederateHandle of a name no joined federate has (NameNotFound).
     #[error("no joined federate is named {0:?}")]
     NameNotFound(String),
+    /// synchronizationPointAchieved of a label never announced to this federate.
     #[error("synchronization point {0:?} has not been announced to this federate")]
     SynchronizationPointLabelNotAnnounced(String),
+    /// synchronizationPointAchieved twice for the same label.
     #[error("synchronization point {0:?} was already achieved by this federate")]
     SynchronizationPointAlreadyAchieved(String),
+    /// A dimension handle the object model does not define.
     #[error("dimension handle {0} is not defined in the object model")]
     InvalidDimensionHandle(u32),
+    /// A region handle another federate created (regions are per federate).
     #[error("region {0} was not created by this federate")]
     RegionNotCreatedByThisFederate(RegionHandle),
+    /// getRangeBounds or setRangeBounds of a dimension the region was not created with.
     #[error("region {region} does not contain dimension #{dimension}")]
     RegionDoesNotContainSpecifiedDimension {
+        /// The region.
         region: RegionHandle,
+        /// The dimension's handle.
         dimension: u32,
     },
+    /// setRangeBounds with a range its dimension refuses (empty, or past the upper bound).
     #[error("invalid range bound: {0}")]
     InvalidRangeBound(RegionError),
+    /// A region naming a dimension the attribute or interaction class is not distributed in.
     #[error("region {region} names dimension {dimension}, which {context} is not distributed in")]
     InvalidRegionContext {
+        /// The region.
         region: RegionHandle,
+        /// Name of the dimension the class or attribute is not distributed in.
         dimension: String,
+        /// The class or attribute, as a qualified name for the message.
         context: String,
     },
+    /// deleteRegion of a region an update association or subscription still names.
     #[error("region {0} is in use for update or subscription")]
     RegionInUseForUpdateOrSubscription(RegionHandle),
+    /// createRegion past `MAX_REGIONS` regions held by this federate.
     #[error("this federate already holds {0} regions, the limit")]
     TooManyRegions(usize),
+    /// enableObjectClassRelevanceAdvisorySwitch while it is on.
     #[error("the object class relevance advisory switch is already on")]
     ObjectClassRelevanceAdvisorySwitchIsOn,
+    /// disableObjectClassRelevanceAdvisorySwitch while it is off.
     #[error("the object class relevance advisory switch is already off")]
     ObjectClassRelevanceAdvisorySwitchIsOff,
+    /// enableAttributeRelevanceAdvisorySwitch while it is on.
     #[error("the attribute relevance advisory switch is already on")]
     AttributeRelevanceAdvisorySwitchIsOn,
+    /// disableAttributeRelevanceAdvisorySwitch while it is off.
     #[error("the attribute relevance advisory switch is already off")]
     AttributeRelevanceAdvisorySwitchIsOff,
+    /// enableAttributeScopeAdvisorySwitch while it is on.
     #[error("the attribute scope advisory switch is already on")]
     AttributeScopeAdvisorySwitchIsOn,
+    /// disableAttributeScopeAdvisorySwitch while it is off.
     #[error("the attribute scope advisory switch is already off")]
     AttributeScopeAdvisorySwitchIsOff,
+    /// An update rate designator the object model does not define.
     #[error("update rate {0:?} is not defined in the object model")]
     InvalidUpdateRateDesignator(String),
+    /// enableInteractionRelevanceAdvisorySwitch while it is on.
     #[error("the interaction relevance advisory switch is already on")]
     InteractionRelevanceAdvisorySwitchIsOn,
+    /// disableInteractionRelevanceAdvisorySwitch while it is off.
     #[error("the interaction relevance advisory switch is already off")]
     InteractionRelevanceAdvisorySwitchIsOff,
 }

@@ -31,7 +31,9 @@ pub const DISCOVERY_CELL: u32 = (1 << CELL_BITS) - 3;
 /// (IEEE 1516.1-2010 §5.6, §5.8), which declares the same routing cells and receives the
 /// same data. Routers forward by it like any id, and nothing travels on it.
 pub const ACTIVE_CELL: u32 = (1 << CELL_BITS) - 4;
+/// Requests for attribute value updates and ownership requests: publishers of the class listen.
 pub const REQUEST_CELL: u32 = (1 << CELL_BITS) - 2;
+/// Everything sent without a region (and updates whose region covers too many cells).
 pub const WILDCARD_CELL: u32 = (1 << CELL_BITS) - 1;
 /// Routing cells one class may have.
 pub const MAX_CELLS: u64 = ACTIVE_CELL as u64;
@@ -126,10 +128,12 @@ impl Layouts {
         })
     }
 
+    /// The routing space of object class `class`; the handle must be the model's.
     pub fn object(&self, class: ObjectClassHandle) -> &CellLayout {
         &self.objects[class.0 as usize]
     }
 
+    /// The routing space of interaction class `class`; the handle must be the model's.
     pub fn interaction(&self, class: InteractionClassHandle) -> &CellLayout {
         &self.interactions[class.0 as usize]
     }
@@ -142,6 +146,7 @@ impl Layouts {
         interaction_slot_of(class.0)
     }
 
+    /// The interest id of `cell` (a routing cell or one of the `*_CELL` ids) of object class `class`.
     pub fn object_id(&self, class: ObjectClassHandle, cell: u32) -> u32 {
         (self.object_slot(class) << CELL_BITS) | cell
     }
@@ -153,6 +158,7 @@ impl Layouts {
         (is_cell && (slot as usize) < self.objects.len()).then_some(ObjectClassHandle(slot))
     }
 
+    /// The interest id of `cell` (a routing cell or one of the `*_CELL` ids) of interaction class `class`.
     pub fn interaction_id(&self, class: InteractionClassHandle, cell: u32) -> u32 {
         (self.interaction_slot(class) << CELL_BITS) | cell
     }
@@ -176,6 +182,7 @@ impl Layouts {
         })
     }
 
+    /// Ids an interaction in `region` goes out on (the wildcard id without a region).
     pub fn interaction_ids(
         &self,
         class: InteractionClassHandle,

@@ -9,20 +9,27 @@
 
 use std::fmt;
 
+/// A logical time (HLAinteger64Time or HLAfloat64Time) as its order-preserving `u64` key;
+/// which representation it is in is the federation's, kept beside it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LogicalTime(u64);
 
 /// A non-negative distance in logical time (a lookahead), in the federation's representation.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Interval {
+    /// An HLAinteger64Interval.
     Integer(i64),
+    /// An HLAfloat64Interval.
     Float(f64),
 }
 
+/// The federation's logical time implementation, chosen when the federation execution is created.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum TimeRepresentation {
+    /// HLAinteger64Time: signed 64-bit integer times (the default).
     #[default]
     Integer64,
+    /// HLAfloat64Time: IEEE double times.
     Float64,
 }
 
@@ -34,6 +41,7 @@ impl LogicalTime {
     /// Later than every time: "no bound".
     pub const MAX: LogicalTime = LogicalTime(u64::MAX);
 
+    /// The HLAinteger64Time `value`.
     pub fn from_i64(value: i64) -> LogicalTime {
         LogicalTime((value as u64) ^ SIGN)
     }
@@ -51,10 +59,12 @@ impl LogicalTime {
         }))
     }
 
+    /// The time as an HLAinteger64Time value; meaningful for integer times only.
     pub fn as_i64(self) -> i64 {
         (self.0 ^ SIGN) as i64
     }
 
+    /// The time as an HLAfloat64Time value; meaningful for float times only.
     pub fn as_f64(self) -> f64 {
         let bits = if self.0 & SIGN != 0 {
             self.0 & !SIGN
@@ -69,6 +79,7 @@ impl LogicalTime {
         self.0
     }
 
+    /// The time whose key (as read from a message header) is `key`.
     pub fn from_key(key: u64) -> LogicalTime {
         LogicalTime(key)
     }
@@ -80,6 +91,7 @@ impl LogicalTime {
 }
 
 impl Interval {
+    /// True for a zero interval (of either representation): a zero lookahead.
     pub fn is_zero(self) -> bool {
         match self {
             Interval::Integer(v) => v == 0,
@@ -105,6 +117,7 @@ impl TimeRepresentation {
         }
     }
 
+    /// The representation a federate names at create, or `None` for one Trellis does not know.
     pub fn from_name(name: &str) -> Option<TimeRepresentation> {
         match name {
             "HLAinteger64Time" => Some(TimeRepresentation::Integer64),
@@ -138,6 +151,7 @@ impl TimeRepresentation {
         }
     }
 
+    /// `time` formatted in this representation (an integer or a double).
     pub fn display(self, time: LogicalTime) -> TimeDisplay {
         TimeDisplay(self, time)
     }

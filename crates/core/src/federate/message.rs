@@ -35,10 +35,12 @@ use bytes::{BufMut, Bytes, BytesMut};
 pub struct ObjectId(pub u64);
 
 impl ObjectId {
+    /// The id of the `local`-th instance registered by federate `federate` (its handle).
     pub fn new(federate: u32, local: u32) -> ObjectId {
         ObjectId((u64::from(federate) << 32) | u64::from(local))
     }
 
+    /// The handle of the federate that registered the instance (the id's upper 32 bits).
     pub fn federate(self) -> u32 {
         (self.0 >> 32) as u32
     }
@@ -62,6 +64,7 @@ impl std::fmt::Display for ObjectId {
 pub struct Text(Bytes);
 
 impl Text {
+    /// The text; it was checked as UTF-8 when decoded.
     pub fn as_str(&self) -> &str {
         // Checked when made, so this never falls back.
         std::str::from_utf8(&self.0).unwrap_or_default()
@@ -74,36 +77,54 @@ impl From<&str> for Text {
     }
 }
 
+/// The body of a federate message, one variant per message kind (see the module's layout).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Body {
     /// `name`: `None` for the id's default name.
     Register {
+        /// The instance registered (HLA Register Object Instance).
         object: ObjectId,
+        /// Its instance name, when not the default `HLAobject_F_N`.
         name: Option<Text>,
     },
     /// `name`: `None` for the id's default name.
     Update {
+        /// The instance whose attributes are updated (HLA Update Attribute Values).
         object: ObjectId,
+        /// Its instance name, when not the default, so a receiver may discover it by this message.
         name: Option<Text>,
+        /// The update region (DDM) the values were sent with; `None` for no region.
         region: Option<Region>,
+        /// Attribute handle and encoded value, one per attribute updated; slices of the frame.
         values: Vec<(u32, Bytes)>,
     },
+    /// An interaction sent (HLA Send Interaction).
     Interaction {
+        /// The region (DDM) the interaction was sent with; `None` for no region.
         region: Option<Region>,
+        /// Parameter handle and encoded value, one per parameter; slices of the frame.
         values: Vec<(u32, Bytes)>,
     },
+    /// An instance deleted (HLA Delete Object Instance).
     Delete {
+        /// The instance deleted.
         object: ObjectId,
     },
+    /// A request for current values (HLA Request Attribute Value Update).
     Request {
+        /// The instance asked about; `None` for every instance of the message's class.
         object: Option<ObjectId>,
+        /// The attribute handles whose values are asked for.
         attributes: Vec<u32>,
     },
+    /// An ownership transfer step (divest, acquire, release...; see `ownership::wire`).
     Ownership(OwnershipBody),
 }
 
+/// One decoded federate message: the header's fields and its body, sharing the frame's buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
+    /// Handle of the sending federate in its federation.
     pub sender: u32,
     /// Object class (the instance's registered class) or interaction class.
     pub class: u32,
@@ -114,7 +135,9 @@ pub struct Message {
     /// With `time_stamped`: the sender's serial number of the message, for retraction
     /// (`None` when it issued none). Never carried otherwise.
     pub serial: Option<u32>,
+    /// The user-supplied tag of the service call, at most `MAX_TAG` bytes.
     pub tag: Bytes,
+    /// What the message says.
     pub body: Body,
 }
 
@@ -123,39 +146,59 @@ pub struct Message {
 pub enum Outgoing<'a, V: AsRef<[u8]>> {
     /// `name`: `None` for the id's default name.
     Register {
+        /// The instance registered.
         object: ObjectId,
+        /// Its instance name, when not the default.
         name: Option<&'a str>,
     },
     /// `name`: `None` for the id's default name.
     Update {
+        /// The instance updated.
         object: ObjectId,
+        /// Its instance name, when not the default.
         name: Option<&'a str>,
+        /// The update region (DDM); `None` for no region.
         region: Option<&'a Region>,
+        /// Attribute handle and encoded value, one per attribute.
         values: &'a [(u32, V)],
     },
+    /// An interaction to send.
     Interaction {
+        /// The region (DDM); `None` for no region.
         region: Option<&'a Region>,
+        /// Parameter handle and encoded value, one per parameter.
         values: &'a [(u32, V)],
     },
+    /// An instance deleted.
     Delete {
+        /// The instance deleted.
         object: ObjectId,
     },
+    /// A request for current attribute values.
     Request {
+        /// The instance asked about; `None` for every instance of the class.
         object: Option<ObjectId>,
+        /// The attribute handles asked for.
         attributes: &'a [u32],
     },
+    /// An ownership transfer step.
     Ownership(&'a OwnershipBody),
 }
 
 /// The header every message starts with.
 #[derive(Clone, Copy, Debug)]
 pub struct Header<'a> {
+    /// Handle of the sending federate.
     pub sender: u32,
+    /// Object class (the instance's registered class) or interaction class.
     pub class: u32,
+    /// The sender's time stamp (see `Message::time`).
     pub time: u64,
+    /// Sent in time-stamp order: `time` is a logical time key.
     pub time_stamped: bool,
     /// Written only with `time_stamped` (see `Message::serial`).
     pub serial: Option<u32>,
+    /// The user-supplied tag; cut to `MAX_TAG` bytes when written.
     pub tag: &'a [u8],
 }
 

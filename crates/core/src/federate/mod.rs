@@ -105,9 +105,13 @@ const SPARE_ID_LISTS: usize = 8;
 pub enum Action {
     /// Declare exactly this interest from now on.
     SetInterest(RoaringBitmap),
+    /// Send `payload` (one encoded federate message) on the interest ids `ids`.
     Publish {
+        /// The interest ids (class and cell, see `layout`) to send on.
         ids: Vec<u32>,
+        /// The transportation type (reliable or best effort).
         class: TransportClass,
+        /// The encoded message.
         payload: Bytes,
         /// Publish as a keep-latest frame with this key (see the module notes).
         latest: Option<LatestKey>,
@@ -121,7 +125,9 @@ pub enum Action {
     /// hand it to `Federate::extend_model` if its `Federate::fingerprint` is `fingerprint`,
     /// else to `Federate::model_extension_failed`.
     ExtendModel {
+        /// Names of the object model modules, the federation's then the joiner's.
         modules: Vec<String>,
+        /// The fingerprint the loaded model must have to be taken on.
         fingerprint: u64,
     },
 }
@@ -129,9 +135,13 @@ pub enum Action {
 /// Counts of what arrived and what the exact checks threw away.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FederateStats {
+    /// Payloads received from the node, of every kind (data, registry events, time messages).
     pub messages: u64,
+    /// reflectAttributeValues callbacks made (HLAreflectionsReceived in the MOM).
     pub reflections: u64,
+    /// receiveInteraction callbacks made (HLAinteractionsReceived).
     pub interactions: u64,
+    /// discoverObjectInstance callbacks made (HLAobjectInstancesDiscovered).
     pub discoveries: u64,
     /// Messages (or all their values) the routers delivered but the subscription does not
     /// cover: outside every subscribed region, no subscribed attribute, or no subscribed
@@ -160,6 +170,8 @@ struct ObjectSubscription {
     regions: Vec<Region>,
 }
 
+/// One joined federate's local RTI component: its HLA state and services, sans-IO.
+/// The host drives it: service calls and arrived frames in, `Action`s and `Callback`s out.
 pub struct Federate {
     model: Arc<ObjectModel>,
     /// HLAprivilegeToDeleteObject of the model's root class, if it declares one: looked up
@@ -313,14 +325,17 @@ impl Federate {
         model.fingerprint() ^ u64::from(bins).wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
+    /// This federate's handle in its federation, assigned by the registry at join.
     pub fn handle(&self) -> u32 {
         self.handle
     }
 
+    /// The object model this federate uses (the federation's, with modules added at joins).
     pub fn model(&self) -> &Arc<ObjectModel> {
         &self.model
     }
 
+    /// Counts of what arrived, what was delivered and what the exact checks discarded.
     pub fn stats(&self) -> FederateStats {
         self.stats
     }
@@ -412,12 +427,14 @@ impl Federate {
 
     // ---- names to handles ---------------------------------------------------------------
 
+    /// getObjectClassHandle: the object class named `name` (qualified or unique short name).
     pub fn object_class(&self, name: &str) -> Result<ObjectClassHandle, FederateError> {
         self.model
             .find_object_class(name)
             .ok_or_else(|| FederateError::ObjectClassNotDefined(name.to_owned()))
     }
 
+    /// getAttributeHandle: the attribute `name` of `class` (its own or inherited).
     pub fn attribute(
         &self,
         class: ObjectClassHandle,
@@ -431,12 +448,14 @@ impl Federate {
             })
     }
 
+    /// getInteractionClassHandle: the interaction class named `name`.
     pub fn interaction_class(&self, name: &str) -> Result<InteractionClassHandle, FederateError> {
         self.model
             .find_interaction_class(name)
             .ok_or_else(|| FederateError::InteractionClassNotDefined(name.to_owned()))
     }
 
+    /// getParameterHandle: the parameter `name` of `class` (its own or inherited).
     pub fn parameter(
         &self,
         class: InteractionClassHandle,
@@ -450,6 +469,7 @@ impl Federate {
         })
     }
 
+    /// getDimensionHandle: the dimension named `name`.
     pub fn dimension(&self, name: &str) -> Result<DimensionHandle, FederateError> {
         self.model
             .find_dimension(name)

@@ -75,12 +75,11 @@ impl Federate {
         }
     }
 
+    /// releaseObjectInstanceName done: `name` is no longer reserved by this federate.
     pub fn name_released(&mut self, name: &str) {
         self.reserved_names.remove(name);
     }
 
-    /// Register an instance of a published class. No round trip: its id is this
-    /// federate's handle and a local number. A name must have been reserved first.
     /// getObjectInstanceName (IEEE 1516.1-2010 §10.10): the name of an instance this
     /// federate registered or discovered. ObjectInstanceNotKnown otherwise.
     pub fn object_instance_name(&self, object: ObjectId) -> Result<InstanceName, FederateError> {
@@ -104,6 +103,9 @@ impl Federate {
         }
     }
 
+    /// registerObjectInstance: register an instance of a published class. No round trip: its id
+    /// is this federate's handle and a local number. A name must have been reserved first.
+    /// `time` is the sender's clock in nanoseconds, carried in the message header.
     pub fn register_object_instance(
         &mut self,
         class: ObjectClassHandle,
@@ -343,6 +345,7 @@ impl Federate {
             .collect()
     }
 
+    /// deleteObjectInstance: needs the privilege to delete; subscribers get removeObjectInstance.
     pub fn delete_object_instance(
         &mut self,
         object: ObjectId,
@@ -378,6 +381,8 @@ impl Federate {
         Ok(())
     }
 
+    /// sendInteraction of a published class, optionally in `region` (DDM) and with a transport
+    /// other than the class's own; `time` is the sender's clock in nanoseconds.
     #[allow(clippy::too_many_arguments)] // the HLA service's arguments, plus region and transport
     pub fn send_interaction<V: AsRef<[u8]>>(
         &mut self,

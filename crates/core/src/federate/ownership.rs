@@ -78,14 +78,19 @@ const IMPLICIT_PRIVILEGE: AttributeHandle = AttributeHandle(u32::MAX);
 /// What resigning does first (IEEE 1516.1-2010 §4.10).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ResignAction {
+    /// Divest every attribute this federate owns, leaving them unowned.
     UnconditionallyDivestAttributes,
+    /// Delete every instance whose privilege to delete this federate owns.
     DeleteObjects,
+    /// Cancel this federate's pending ownership acquisitions.
     CancelPendingOwnershipAcquisitions,
+    /// Delete the instances it may delete, then divest the rest of what it owns.
     DeleteObjectsThenDivest,
     /// The default: it cannot fail, and a federate that never used ownership services
     /// deletes the instances it registered, as resigning always did.
     #[default]
     CancelThenDeleteThenDivest,
+    /// Do nothing first; resigning fails while this federate owns attributes or acquires some.
     NoAction,
 }
 
@@ -120,45 +125,75 @@ impl ResignAction {
 /// The federate-ambassador callbacks of §7.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OwnershipCallback {
+    /// `requestAttributeOwnershipAssumption`: another federate offers these attributes (negotiated divestiture).
     RequestAttributeOwnershipAssumption {
+        /// The instance whose attributes are offered.
         object: ObjectId,
+        /// The attributes offered, each once.
         attributes: Vec<AttributeHandle>,
+        /// The divesting federate's tag.
         tag: Bytes,
     },
+    /// `requestDivestitureConfirmation`: acquirers were found; confirm to complete the negotiated divestiture.
     RequestDivestitureConfirmation {
+        /// The instance being divested.
         object: ObjectId,
+        /// The attributes for which an acquirer is waiting.
         attributes: Vec<AttributeHandle>,
     },
+    /// `attributeOwnershipAcquisitionNotification`: this federate now owns these attributes.
     AttributeOwnershipAcquisitionNotification {
+        /// The instance acquired.
         object: ObjectId,
+        /// The attributes this federate now owns.
         attributes: Vec<AttributeHandle>,
+        /// The tag sent with the grant (the acquirer's own when it took a token it held in trust).
         tag: Bytes,
     },
+    /// `attributeOwnershipUnavailable`: an `IfAvailable` acquisition found these attributes owned.
     AttributeOwnershipUnavailable {
+        /// The instance asked about.
         object: ObjectId,
+        /// The attributes that stay with their owner.
         attributes: Vec<AttributeHandle>,
     },
+    /// `requestAttributeOwnershipRelease`: another federate wants these attributes this federate owns.
     RequestAttributeOwnershipRelease {
+        /// The instance asked about.
         object: ObjectId,
+        /// The attributes wanted.
         attributes: Vec<AttributeHandle>,
+        /// The acquiring federate's tag.
         tag: Bytes,
     },
+    /// `confirmAttributeOwnershipAcquisitionCancellation`: the cancelled acquisition is withdrawn.
     ConfirmAttributeOwnershipAcquisitionCancellation {
+        /// The instance.
         object: ObjectId,
+        /// The attributes no longer being acquired.
         attributes: Vec<AttributeHandle>,
     },
+    /// `informAttributeOwnership`: answer to `queryAttributeOwnership` when the attribute is owned.
     InformAttributeOwnership {
+        /// The instance asked about.
         object: ObjectId,
+        /// The attribute asked about.
         attribute: AttributeHandle,
+        /// Handle of the federate that owns it.
         owner: u32,
     },
+    /// `attributeIsNotOwned`: answer to `queryAttributeOwnership` when no federate owns the attribute.
     AttributeIsNotOwned {
+        /// The instance asked about.
         object: ObjectId,
+        /// The attribute asked about.
         attribute: AttributeHandle,
     },
     /// For attributes of MOM instances, which Trellis does not have yet: never produced.
     AttributeIsOwnedByRti {
+        /// The instance asked about.
         object: ObjectId,
+        /// The attribute asked about.
         attribute: AttributeHandle,
     },
 }

@@ -12,11 +12,14 @@ use thiserror::Error;
 /// (0 to its upper bound, as the object model declares it).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Range {
+    /// First value inside the range.
     pub lower: u64,
+    /// First value past the range; greater than `lower` in a valid range.
     pub upper: u64,
 }
 
 impl Range {
+    /// The range `[lower, upper)`; checked against its dimension by `CellLayout::validate`.
     pub fn new(lower: u64, upper: u64) -> Range {
         Range { lower, upper }
     }
@@ -26,19 +29,29 @@ impl Range {
     }
 }
 
+/// Why a region is refused (IEEE 1516.1-2010 InvalidRangeBound / InvalidRegion).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RegionError {
+    /// A range with `lower >= upper`: it would contain nothing.
     #[error("dimension {dimension}: empty range [{lower}, {upper})")]
     EmptyRange {
+        /// Name of the dimension, from the object model.
         dimension: String,
+        /// The range's lower bound.
         lower: u64,
+        /// The range's upper bound.
         upper: u64,
     },
+    /// A range reaching past the dimension's upper bound.
     #[error("dimension {dimension}: range [{lower}, {upper}) passes its upper bound {bound}")]
     OutOfBounds {
+        /// Name of the dimension, from the object model.
         dimension: String,
+        /// The range's lower bound.
         lower: u64,
+        /// The range's upper bound.
         upper: u64,
+        /// The dimension's upper bound, from the object model.
         bound: u64,
     },
     /// The standard's InvalidRegion for a handle: never created, or deleted.
@@ -58,15 +71,18 @@ pub struct Region {
 }
 
 impl Region {
+    /// A region naming no dimension: it spans the whole routing space.
     pub fn new() -> Region {
         Region::default()
     }
 
+    /// This region with `range` on `dimension` (replacing any range it had there).
     pub fn with(mut self, dimension: u32, range: Range) -> Region {
         self.set(dimension, range);
         self
     }
 
+    /// Put `range` on `dimension`, replacing any range the region had there.
     pub fn set(&mut self, dimension: u32, range: Range) {
         match self.ranges.binary_search_by_key(&dimension, |(d, _)| *d) {
             Ok(at) => self.ranges[at].1 = range,
@@ -74,10 +90,12 @@ impl Region {
         }
     }
 
+    /// The ranges the region names, by dimension handle in increasing order.
     pub fn ranges(&self) -> impl Iterator<Item = (u32, Range)> + '_ {
         self.ranges.iter().copied()
     }
 
+    /// The range on `dimension`, or `None` when the region does not name it (unbounded).
     pub fn range(&self, dimension: u32) -> Option<Range> {
         let at = self
             .ranges
@@ -86,6 +104,7 @@ impl Region {
         Some(self.ranges[at].1)
     }
 
+    /// True when the region names no dimension and so spans everything.
     pub fn is_empty(&self) -> bool {
         self.ranges.is_empty()
     }
@@ -101,9 +120,13 @@ impl Region {
 /// One dimension of a class's routing space.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Axis {
+    /// The dimension's handle in the object model.
     pub dimension: u32,
+    /// The dimension's name, for error messages.
     pub name: String,
+    /// The dimension's upper bound: values run from 0 to it, exclusive.
     pub upper_bound: u64,
+    /// How many equal bins the dimension is cut into for routing; at least 1.
     pub bins: u32,
 }
 
@@ -131,11 +154,13 @@ pub struct CellLayout {
 }
 
 impl CellLayout {
+    /// A layout over `axes`, in any order (they are sorted by dimension handle).
     pub fn new(mut axes: Vec<Axis>) -> CellLayout {
         axes.sort_by_key(|a| a.dimension);
         CellLayout { axes }
     }
 
+    /// The axes, by dimension handle in increasing order.
     pub fn axes(&self) -> &[Axis] {
         &self.axes
     }

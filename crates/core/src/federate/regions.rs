@@ -26,10 +26,12 @@ pub const MAX_REGIONS: usize = 1 << 16;
 pub struct RegionHandle(pub u64);
 
 impl RegionHandle {
+    /// The `local`-th region created by federate `federate` (its handle).
     pub fn new(federate: u32, local: u32) -> RegionHandle {
         RegionHandle((u64::from(federate) << 32) | u64::from(local))
     }
 
+    /// Handle of the federate that created the region.
     pub fn federate(self) -> u32 {
         (self.0 >> 32) as u32
     }

@@ -41,7 +41,9 @@ pub const MAX_REMEMBERED_DELIVERIES: usize = 1 << 16;
 /// (from 1; 0 is never issued).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MessageRetractionHandle {
+    /// Handle of the federate that sent the message.
     pub federate: u32,
+    /// The sender's serial number of the message, from 1.
     pub serial: u32,
 }
 
@@ -51,6 +53,7 @@ impl MessageRetractionHandle {
         (u64::from(self.federate) << 32) | u64::from(self.serial)
     }
 
+    /// The handle `to_u64` made of it.
     pub fn from_u64(value: u64) -> MessageRetractionHandle {
         MessageRetractionHandle {
             federate: (value >> 32) as u32,

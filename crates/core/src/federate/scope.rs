@@ -50,6 +50,7 @@ impl Scope {
 }
 
 impl Federate {
+    /// Whether the attribute scope advisory switch is on (attributesInScope / OutOfScope callbacks).
     pub fn attribute_scope_advisory_switch(&self) -> bool {
         self.scope.on
     }

@@ -21,22 +21,27 @@ impl Federate {
         Ok(result?)
     }
 
+    /// The federation's logical time representation, fixed when it was created.
     pub fn time_representation(&self) -> TimeRepresentation {
         self.time.representation()
     }
 
+    /// enableTimeRegulation with `lookahead`; `timeRegulationEnabled` follows as a callback.
     pub fn enable_time_regulation(&mut self, lookahead: Interval) -> Result<(), FederateError> {
         self.time_service(|t| t.enable_regulation(lookahead))
     }
 
+    /// disableTimeRegulation: this federate stops holding back constrained federates at once.
     pub fn disable_time_regulation(&mut self) -> Result<(), FederateError> {
         self.time_service(|t| t.disable_regulation())
     }
 
+    /// enableTimeConstrained; `timeConstrainedEnabled` follows as a callback.
     pub fn enable_time_constrained(&mut self) -> Result<(), FederateError> {
         self.time_service(|t| t.enable_constrained())
     }
 
+    /// disableTimeConstrained: time-stamp-order messages are delivered in receive order from now on.
     pub fn disable_time_constrained(&mut self) -> Result<(), FederateError> {
         self.time_service(|t| t.disable_constrained())
     }
@@ -58,14 +63,17 @@ impl Federate {
         Ok(result?)
     }
 
+    /// modifyLookahead: only while regulating and not advancing.
     pub fn modify_lookahead(&mut self, lookahead: Interval) -> Result<(), FederateError> {
         self.time_service(|t| t.modify_lookahead(lookahead))
     }
 
+    /// queryLookahead: the current lookahead; only while regulating.
     pub fn query_lookahead(&self) -> Result<Interval, FederateError> {
         Ok(self.time.lookahead()?)
     }
 
+    /// queryLogicalTime: the time last granted (or reached on enabling regulation or constraint).
     pub fn query_logical_time(&self) -> LogicalTime {
         self.time.logical_time()
     }
@@ -91,14 +99,17 @@ impl Federate {
         self.time.earliest_send()
     }
 
+    /// Whether time regulation is on (enabled, not merely asked for).
     pub fn is_time_regulating(&self) -> bool {
         self.time.is_regulating()
     }
 
+    /// Whether time constraint is on (enabled, not merely asked for).
     pub fn is_time_constrained(&self) -> bool {
         self.time.is_constrained()
     }
 
+    /// Whether a time advance request is pending (between a request and its grant).
     pub fn is_time_advancing(&self) -> bool {
         self.time.is_advancing()
     }
@@ -109,6 +120,7 @@ impl Federate {
         self.time.waiting_for()
     }
 
+    /// Counts of grants, bounds sent and time messages, for diagnostics.
     pub fn time_stats(&self) -> TimeStats {
         self.time.stats()
     }

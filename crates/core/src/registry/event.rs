@@ -26,9 +26,13 @@ pub const FEDERATION_CONTROL_ID: u32 = *crate::interest::BROADCAST_IDS.start();
 /// A time-management membership switch, as the registry orders them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TimeSwitch {
+    /// enableTimeRegulation: the federate's regulation epoch is this event's sequence number.
     RegulationOn,
+    /// disableTimeRegulation: constrained federates stop waiting for its bound.
     RegulationOff,
+    /// enableTimeConstrained: regulating federates answer it with their bounds.
     ConstrainedOn,
+    /// disableTimeConstrained: it no longer waits for regulating federates' bounds.
     ConstrainedOff,
 }
 
@@ -94,43 +98,62 @@ impl Departure {
     }
 }
 
+/// A membership, synchronization or time-management change the registry announces to every
+/// member of a federation, in its total order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FederationEvent {
+    /// A federate joined (it is then a member for every later event).
     FederateJoined {
+        /// Its federate handle.
         federate: u32,
+        /// Its federate name.
         name: String,
+        /// Its federate type.
         kind: String,
     },
     /// Resigned, or resigned by the federation (see [`Departure`]).
     FederateLeft {
+        /// The federate's handle.
         federate: u32,
+        /// Why it left.
         how: Departure,
     },
     /// announceSynchronizationPoint; `members` empty: the whole federation, late joiners too.
     SyncAnnounced {
+        /// The point's label.
         label: String,
+        /// The registering federate's tag.
         tag: Bytes,
+        /// Handles of the member federates.
         members: Vec<u32>,
     },
+    /// federationSynchronized: every member of the point achieved it (or left).
     FederationSynchronized {
+        /// The point's label.
         label: String,
+        /// Handles of the members that achieved it unsuccessfully.
         failed: Vec<u32>,
     },
     /// A federate asked to switch regulation or constraint on or off.
     Time {
+        /// The switching federate's handle.
         federate: u32,
+        /// Which switch.
         switch: TimeSwitch,
     },
     /// A joiner's additional FOM modules (1516.1-2010 §4.9) extend the federation's object
     /// model: `modules` is the whole list now, the federation's first, and `fingerprint` the
     /// model they make. Members extend theirs to match (handles append: none moves).
     ModulesAdded {
+        /// The object model's modules, the federation's first, then every joiner's additions.
         modules: Vec<String>,
+        /// Fingerprint of the object model the modules make.
         fingerprint: u64,
     },
 }
 
 impl FederationEvent {
+    /// The payload of the event numbered `seq` in registry incarnation `epoch`.
     pub fn encode(&self, epoch: u64, seq: u64) -> Bytes {
         let mut out = BytesMut::new();
         out.put_u8(REGISTRY_EVENT_KIND);

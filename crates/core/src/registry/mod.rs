@@ -187,6 +187,8 @@ impl FederationRecord {
     }
 }
 
+/// The federation registry: every federation execution's membership, names, synchronization
+/// points and time switches, and the sequencer of their events. Hosted by one router, sans-IO.
 pub struct Registry {
     federations: BTreeMap<String, FederationRecord>,
     /// Events to broadcast: (federation, encoded payload). Drained by the hosting router
@@ -215,6 +217,7 @@ impl Default for Registry {
 }
 
 impl Registry {
+    /// A registry with the default lease and limits; its epoch is 0 until `start_epoch`.
     pub fn new() -> Registry {
         Registry::default()
     }

@@ -81,6 +81,7 @@ impl Registry {
         self.limits = limits;
     }
 
+    /// The per-node limits in force.
     pub fn limits(&self) -> RegistryLimits {
         self.limits
     }

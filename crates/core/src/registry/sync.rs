@@ -25,7 +25,9 @@ pub(super) struct SyncPoint {
 /// Why a registration failed, as the standard's SynchronizationPointFailureReason.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SyncFailure {
+    /// Another point with this label is pending in the federation.
     LabelNotUnique,
+    /// A named member federate is not joined to the federation.
     MemberNotJoined,
 }
 

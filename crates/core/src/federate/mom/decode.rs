@@ -15,6 +15,7 @@ use thiserror::Error;
 pub struct DecodeError {
     /// The MIM data type being read (HLAunicodeString, HLAhandle...).
     pub type_name: &'static str,
+    /// What is wrong with the bytes, for the error message.
     pub why: String,
 }
 

@@ -67,19 +67,26 @@ impl Op {
     }
 }
 
+/// The body of an ownership message (federate message kind 6); layout in the module doc.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OwnershipBody {
+    /// What the message asks or announces.
     pub op: Op,
+    /// The instance whose attributes it concerns.
     pub object: ObjectId,
+    /// The federate on whose behalf it speaks (kept when a request is forwarded).
     pub from: u32,
     /// The one federate meant; 0: every federate that hears it.
     pub to: u32,
     /// (attribute, generation)
     pub attributes: Vec<(u32, u32)>,
+    /// (attribute, federate): acquirers still waiting for a handed-over attribute, or in
+    /// `Inform` each attribute's owner (0: unowned).
     pub pairs: Vec<(u32, u32)>,
 }
 
 impl OwnershipBody {
+    /// Bytes the encoding takes.
     pub fn encoded_len(&self) -> usize {
         1 + 8 + 4 + 4 + 2 + 8 * self.attributes.len() + 2 + 8 * self.pairs.len()
     }

@@ -79,36 +79,52 @@ pub const MAX_QUEUED_TSO: usize = 1 << 20;
 /// The errors of §8, by the standard's exception names.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum TimeError {
+    /// enableTimeRegulation while regulating.
     #[error("time regulation is already enabled")]
     TimeRegulationAlreadyEnabled,
+    /// disableTimeRegulation, modifyLookahead or queryLookahead while regulation is off.
     #[error("time regulation is not enabled")]
     TimeRegulationIsNotEnabled,
+    /// A switch or advance while enableTimeRegulation waits for its callback.
     #[error("a request for time regulation is pending")]
     RequestForTimeRegulationPending,
+    /// enableTimeConstrained while constrained.
     #[error("time constrained is already enabled")]
     TimeConstrainedAlreadyEnabled,
+    /// disableTimeConstrained while not constrained.
     #[error("time constrained is not enabled")]
     TimeConstrainedIsNotEnabled,
+    /// A switch or advance while enableTimeConstrained waits for its callback.
     #[error("a request for time constrained is pending")]
     RequestForTimeConstrainedPending,
+    /// enableAsynchronousDelivery while it is on.
     #[error("asynchronous delivery is already enabled")]
     AsynchronousDeliveryAlreadyEnabled,
+    /// disableAsynchronousDelivery while it is off.
     #[error("asynchronous delivery is already disabled")]
     AsynchronousDeliveryAlreadyDisabled,
+    /// A service refused between a time advance request and its grant.
     #[error("the federate is in the time advancing state")]
     InTimeAdvancingState,
+    /// A lookahead that is negative, not finite, or of the other representation; says which.
     #[error("invalid lookahead: {0}")]
     InvalidLookahead(String),
+    /// A time stamp below logical time plus lookahead (what regulation promised); says which.
     #[error("invalid logical time: {0}")]
     InvalidLogicalTime(String),
+    /// A time advance request to a time before the federate's logical time; that time.
     #[error("logical time {0} has already passed")]
     LogicalTimeAlreadyPassed(String),
+    /// retract of a handle this federate never issued, or one already retracted; says which.
     #[error("invalid message retraction handle: {0}")]
     InvalidMessageRetractionHandle(String),
+    /// retract of a message no longer retractable: logical time reached its time stamp, or
+    /// it was dropped from the table of the latest `MAX_RETRACTABLE`; says which.
     #[error("the message can no longer be retracted: {0}")]
     MessageCanNoLongerBeRetracted(String),
 }
 
+/// The five ways to ask for a time advance (IEEE 1516.1-2010 §8.8–8.12).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum AdvanceKind {
     /// timeAdvanceRequest
@@ -182,8 +198,11 @@ pub enum TimeOutput {
 /// Counts of what time management did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeStats {
+    /// timeAdvanceGrant callbacks made.
     pub grants: u64,
+    /// Bound messages (`TimeBody::Bound`) this federate sent.
     pub bounds_sent: u64,
+    /// Time-management messages received from other federates.
     pub time_messages_received: u64,
     /// TSO messages that arrived below the granted time (only from a federate that died
     /// with messages in flight), handed over in receive order.
@@ -192,6 +211,8 @@ pub struct TimeStats {
     pub queue_overflow: u64,
 }
 
+/// One federate's time management (IEEE 1516.1-2010 §8), sans-IO: services and the other
+/// federates' time messages in, its own time messages and callbacks out.
 pub struct TimeManager {
     repr: TimeRepresentation,
     me: u32,
@@ -233,6 +254,8 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
+    /// Time management of federate `me` in representation `repr`: neither regulating nor
+    /// constrained, at logical time zero.
     pub fn new(repr: TimeRepresentation, me: u32) -> TimeManager {
         TimeManager {
             repr,
@@ -315,24 +338,29 @@ impl TimeManager {
         self.out.pop_front()
     }
 
+    /// The federation's logical time representation.
     pub fn representation(&self) -> TimeRepresentation {
         self.repr
     }
 
+    /// Counts of grants, bounds and time messages, for diagnostics.
     pub fn stats(&self) -> TimeStats {
         self.stats
     }
 
     // ---- queries ------------------------------------------------------------------------
 
+    /// queryLogicalTime: the time last granted (or reached by enabling regulation or constraint).
     pub fn logical_time(&self) -> LogicalTime {
         self.time
     }
 
+    /// Whether regulation is on (enabled, not merely asked for).
     pub fn is_regulating(&self) -> bool {
         self.regulation == Switch::On
     }
 
+    /// Whether constraint is on (enabled, not merely asked for).
     pub fn is_constrained(&self) -> bool {
         self.constraint == Switch::On
     }
@@ -342,6 +370,7 @@ impl TimeManager {
         self.held.len()
     }
 
+    /// Whether a time advance request waits for its grant.
     pub fn is_advancing(&self) -> bool {
         self.advance.is_some()
     }

@@ -24,10 +24,12 @@ use crate::wire::reader::Reader;
 use crate::wire::WireError;
 use bytes::{BufMut, Bytes, BytesMut};
 
+/// First byte of a time-management message's payload, telling it from federate messages.
 pub const TIME_MESSAGE_KIND: u8 = 0x41;
 /// The broadcast id time-management messages travel on.
 pub const TIME_ID: u32 = *crate::interest::BROADCAST_IDS.start() + 1;
 
+/// What a time-management message says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeBody {
     /// The sender will send no time-stamped message with a time stamp below `bound`.
@@ -35,31 +37,42 @@ pub enum TimeBody {
     /// Answer to `to` switching constraint on: the sender's bound, or `None` when it is not
     /// regulating (any more).
     RegulatorReply {
+        /// The federate that switched constraint on.
         to: u32,
+        /// The sender's bound; `None` when it is not regulating.
         bound: Option<LogicalTime>,
     },
     /// Answer to `to` switching regulation on: the sender's logical time.
     ConstrainedReply {
+        /// The federate that switched regulation on.
         to: u32,
+        /// The sender's logical time.
         time: LogicalTime,
     },
+    /// The sender stopped regulating: constrained federates no longer wait for its bound.
     RegulationOff,
     /// The sender resigns: the last time message it sends.
     Departing,
     /// The sender retracts its time-stamped message with this serial number.
     Retract {
+        /// The sender's serial number of the retracted message.
         serial: u32,
     },
 }
 
+/// A time-management message, broadcast on `TIME_ID`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeMessage {
+    /// Handle of the sending federate.
     pub sender: u32,
+    /// The sender's regulation epoch (see the module doc); 0 where it does not apply.
     pub epoch: u64,
+    /// What the message says.
     pub body: TimeBody,
 }
 
 impl TimeMessage {
+    /// The payload: `TIME_MESSAGE_KIND` first, then the fields as the module doc lays out.
     pub fn encode(&self) -> Bytes {
         let mut out = BytesMut::with_capacity(32);
         out.put_u8(TIME_MESSAGE_KIND);
@@ -91,6 +104,7 @@ impl TimeMessage {
         out.freeze()
     }
 
+    /// Read a payload that `encode` made; refuses a truncated or unknown one.
     pub fn decode(payload: &[u8]) -> Result<TimeMessage, WireError> {
         let mut r = Reader::new(payload, "time message");
         if r.u8("payload kind")? != TIME_MESSAGE_KIND {

@@ -11,23 +11,35 @@ mod state;
 
 pub use state::{Reclaim, ReclaimedSync, Snapshot};
 
+/// A request to the registry (or, for `ClassRights`, to the first router), carried in the body
+/// of a manage frame; the registry answers each with a `Response`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
+    /// createFederationExecution.
     Create {
+        /// The federation execution's name, unique among the registry's.
         federation: String,
+        /// Fingerprint of the object model it is created with: joiners must match or extend it.
         fingerprint: u64,
         /// The object model's modules, for messages that name them.
         modules: Vec<String>,
         /// The logical time representation every federate of it uses.
         time_representation: String,
     },
+    /// destroyFederationExecution: refused while federates are joined.
     Destroy {
+        /// The federation execution to destroy.
         federation: String,
     },
+    /// joinFederationExecution: answered with the federate's handle and a `Snapshot`.
     Join {
+        /// The federation execution to join.
         federation: String,
+        /// The federate name, unique in the federation.
         federate_name: String,
+        /// The federate type (free text, for the MOM and tools).
         federate_type: String,
+        /// Fingerprint of the joiner's object model (with its `modules` when it adds some).
         fingerprint: u64,
         /// The modules the joiner's model was loaded from, in order, when they extend the
         /// federation's (additional FOM modules at join, 1516.1-2010 §4.9): the
@@ -35,22 +47,34 @@ pub enum Request {
         /// federation's as it is.
         modules: Vec<String>,
     },
+    /// resignFederationExecution of `federate`, after its resign action was carried out.
     Resign {
+        /// The federation execution.
         federation: String,
+        /// The resigning federate's handle.
         federate: u32,
     },
+    /// reserveObjectInstanceName: answered `NameReserved` or `NameRefused`.
     ReserveName {
+        /// The federation execution.
         federation: String,
+        /// The reserving federate's handle.
         federate: u32,
+        /// The instance name asked for.
         name: String,
     },
+    /// releaseObjectInstanceName; a name the federate does not hold is ignored.
     ReleaseName {
+        /// The federation execution.
         federation: String,
+        /// The releasing federate's handle.
         federate: u32,
+        /// The name released.
         name: String,
     },
     /// Sent by a router when a federate's link to it failed.
     NodeGone {
+        /// The federate node whose link failed.
         node: NodeId,
         /// Why its router let it go: `Died` or `SlowConsumer`.
         how: Departure,
@@ -58,29 +82,45 @@ pub enum Request {
     /// Sent by every router now and then: these federate nodes are linked to it and alive
     /// (renews their lease).
     Vouch {
+        /// The federate nodes linked to the router and alive.
         nodes: Vec<NodeId>,
     },
+    /// The federates joined to `federation` (handle, name, type), for tools and the MOM.
     Federates {
+        /// The federation execution asked about.
         federation: String,
     },
     /// registerFederationSynchronizationPoint; `members` empty: the whole federation.
     RegisterSync {
+        /// The federation execution.
         federation: String,
+        /// The registering federate's handle.
         federate: u32,
+        /// The point's label, unique among the federation's pending points.
         label: String,
+        /// The registering federate's tag, announced with the point.
         tag: Bytes,
+        /// Handles of the member federates.
         members: Vec<u32>,
     },
+    /// synchronizationPointAchieved.
     AchieveSync {
+        /// The federation execution.
         federation: String,
+        /// The achieving federate's handle.
         federate: u32,
+        /// The point's label.
         label: String,
+        /// False when the federate achieved it unsuccessfully.
         success: bool,
     },
     /// Order a time-management switch among the federation's events.
     Time {
+        /// The federation execution.
         federation: String,
+        /// The federate switching.
         federate: u32,
+        /// Which switch: regulation or constraint, on or off.
         switch: TimeSwitch,
     },
     /// A federation manager resigns another federate on its behalf (the MOM's
@@ -88,8 +128,11 @@ pub enum Request {
     /// Acts for `manager`, whose node alone may ask; the access policy's `manage` action
     /// decides who may.
     ResignFederate {
+        /// The federation execution.
         federation: String,
+        /// The manager federate the request acts for.
         manager: u32,
+        /// The federate to resign.
         federate: u32,
     },
     /// listFederationExecutions.
@@ -97,16 +140,19 @@ pub enum Request {
     /// The object model modules the federation was created with (a joiner that names no
     /// modules loads these).
     Modules {
+        /// The federation execution asked about.
         federation: String,
     },
     /// The federation's events after sequence number `after`, from the registry's log of
     /// recent events: a federate that found a gap (a link on the way was down while the
     /// registry spoke) catches up instead of leaving.
     Events {
+        /// The federation execution.
         federation: String,
         /// The registry incarnation the asker's `after` counts in: a restarted registry
         /// numbers its events afresh, so it answers `RegistryRestarted` instead.
         epoch: u64,
+        /// The last sequence number the asker applied.
         after: u64,
     },
     /// A federate of an earlier registry incarnation asks to be a member again, with what
@@ -117,6 +163,7 @@ pub enum Request {
     /// the first router its node's link reaches, whose access policy decides them
     /// (`router::claims`), never by the registry.
     ClassRights {
+        /// The federation execution asked about.
         federation: String,
     },
 }
@@ -165,14 +212,22 @@ impl Request {
     }
 }
 
+/// Why the registry refused a request; `Response::Error` carries it with a message.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
+    /// createFederationExecution of a name that exists (FederationExecutionAlreadyExists).
     FederationExists,
+    /// The federation execution named does not exist (FederationExecutionDoesNotExist).
     FederationUnknown,
+    /// destroyFederationExecution while federates are joined (FederatesCurrentlyJoined).
     FederatesJoined,
+    /// The joiner's object model neither matches nor extends the federation's (InconsistentFDD).
     InconsistentFom,
+    /// joinFederationExecution under a name another joined federate has (FederateNameAlreadyInUse).
     FederateNameInUse,
+    /// The federate the request names is not joined (FederateNotExecutionMember).
     FederateUnknown,
+    /// A per-node or per-federation limit is full (federations, federates, handles, points).
     LimitReached,
     /// No registry is reachable from the asking node.
     NoRegistry,
@@ -188,32 +243,53 @@ pub enum ErrorKind {
     NotPermitted,
 }
 
+/// The registry's answer to a `Request`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Response {
+    /// The federation execution was created.
     Created,
+    /// The federation execution was destroyed.
     Destroyed,
+    /// The federate joined.
     Joined {
+        /// Its handle in the federation, assigned here and never reused in it.
         federate: u32,
+        /// The federation as of the join.
         snapshot: Snapshot,
     },
+    /// The federate resigned.
     Resigned,
+    /// The name is reserved for the asker (objectInstanceNameReservationSucceeded).
     NameReserved {
+        /// The name reserved.
         name: String,
     },
+    /// Another federate holds the name (objectInstanceNameReservationFailed).
     NameRefused {
+        /// The name refused.
         name: String,
     },
+    /// The request was carried out and has nothing more to say.
     Ack,
+    /// The federates joined to the federation: (handle, name, type).
     Federates(Vec<(u32, String, String)>),
+    /// The request was refused.
     Error {
+        /// Why, as a kind.
         kind: ErrorKind,
+        /// Why, for a person.
         message: String,
     },
+    /// The synchronization point was registered (synchronizationPointRegistrationSucceeded).
     SyncRegistered {
+        /// The label registered.
         label: String,
     },
+    /// The synchronization point was refused (synchronizationPointRegistrationFailed).
     SyncRefused {
+        /// The label asked for.
         label: String,
+        /// Why it was refused.
         reason: SyncFailure,
     },
     /// (name, time representation) of every federation execution.
@@ -223,6 +299,7 @@ pub enum Response {
     /// The answer to a vouch: the nodes vouched for that no federation has as a member
     /// (their federates were resigned, or the registry restarted without them).
     Vouched {
+        /// The nodes vouched for that no federation knows.
         unknown: Vec<NodeId>,
     },
     /// The events asked for, in order: encoded payloads as they were broadcast (each
@@ -231,12 +308,15 @@ pub enum Response {
     /// The log no longer reaches back that far: it can replay only events after
     /// `replayable_after`. The asker's view cannot be repaired.
     EventsTooOld {
+        /// The log holds only the events after this sequence number.
         replayable_after: u64,
     },
     /// The reclaim was accepted: the federation as this incarnation has it, and the
     /// reserved names the federate could not keep (another federate holds them now).
     Reclaimed {
+        /// The federation as this incarnation has it.
         snapshot: Snapshot,
+        /// Reserved names the federate could not keep.
         names_lost: Vec<String>,
     },
     /// The answer to `Request::ClassRights`.
@@ -276,6 +356,7 @@ pub(crate) fn put_str(out: &mut BytesMut, text: &str) {
 /// membership and what it is, the services a federate asks of the registry, and the
 /// routers' keeping of links and events.
 impl Request {
+    /// The body of a manage frame that carries this request.
     pub fn encode(&self) -> Bytes {
         let mut out = BytesMut::new();
         out.put_u8(self.kind());
@@ -460,6 +541,7 @@ impl Request {
         }
     }
 
+    /// Read a request body; refuses a truncated or unknown one.
     pub fn decode(body: &[u8]) -> Result<Request, WireError> {
         let mut r = Reader::new(body, "registry request");
         let request = match r.u8("request kind")? {
@@ -627,6 +709,7 @@ impl ErrorKind {
 }
 
 impl Response {
+    /// The body of a manage frame that carries this response.
     pub fn encode(&self) -> Bytes {
         let mut out = BytesMut::new();
         out.put_u8(self.kind());
@@ -705,6 +788,7 @@ impl Response {
         }
     }
 
+    /// Read a response body; refuses a truncated or unknown one.
     pub fn decode(body: &[u8]) -> Result<Response, WireError> {
         let mut r = Reader::new(body, "registry response");
         let response = match r.u8("response kind")? {

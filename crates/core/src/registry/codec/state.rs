@@ -16,6 +16,7 @@ pub struct Snapshot {
     /// The registry incarnation that answered (`Registry::epoch`): events carry it too, so
     /// the federate can tell a restarted registry from the one it joined.
     pub epoch: u64,
+    /// The registry's sequence number at the join: events up to it are reflected in this snapshot.
     pub seq: u64,
     /// The federation's logical time representation ("HLAinteger64Time", "HLAfloat64Time").
     pub time_representation: String,
@@ -24,6 +25,7 @@ pub struct Snapshot {
     /// Regulating federates with the sequence number of the event that switched them on
     /// (their regulation epoch).
     pub regulating: Vec<(u32, u64)>,
+    /// Handles of the time-constrained federates.
     pub constrained: Vec<u32>,
     /// Pending synchronization points the new federate is a member of: (label, tag).
     pub sync_points: Vec<(String, Bytes)>,
@@ -32,31 +34,43 @@ pub struct Snapshot {
 /// What a federate knows of its federation, carried by `Request::Reclaim`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reclaim {
+    /// The federation execution it belongs to.
     pub federation: String,
+    /// Fingerprint of its object model, as the federation was created or extended with.
     pub fingerprint: u64,
+    /// The object model's modules, in order (the federation's, then those added at joins).
     pub modules: Vec<String>,
+    /// The federation's logical time representation.
     pub time_representation: String,
     /// The incarnation it was a member of, and the last event of it applied.
     pub epoch: u64,
+    /// The last event of that incarnation it applied (its sequence number).
     pub seq: u64,
+    /// Its federate handle, which it asks to keep.
     pub federate: u32,
+    /// Its federate name.
     pub name: String,
+    /// Its federate type.
     pub kind: String,
     /// Every federate it knew as joined, itself included: (handle, name, type).
     pub federates: Vec<(u32, String, String)>,
     /// Object-instance names it had reserved.
     pub reserved: Vec<String>,
+    /// Synchronization points it knows as announced and not yet synchronized.
     pub sync_points: Vec<ReclaimedSync>,
     /// Its view of time management: regulating federates with their regulation epochs, and
     /// constrained federates (itself included when on).
     pub regulating: Vec<(u32, u64)>,
+    /// Handles of the time-constrained federates.
     pub constrained: Vec<u32>,
 }
 
 /// A synchronization point a reclaiming federate knows as announced and not synchronized.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReclaimedSync {
+    /// The point's label.
     pub label: String,
+    /// The registering federate's tag.
     pub tag: Bytes,
     /// Empty: the whole federation.
     pub members: Vec<u32>,
