@@ -12,6 +12,7 @@ use crate::fom::{
 use crate::registry::SyncFailure;
 use crate::wire::TransportClass;
 use bytes::Bytes;
+
 /// A federate-ambassador callback (IEEE 1516.1-2010 "†" services), queued by the federate
 /// library in the order the user is to see them.
 #[derive(Clone, Debug, PartialEq, Eq)]
