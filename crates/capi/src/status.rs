@@ -211,9 +211,11 @@ fn federate_status(error: &FederateError) -> TrellisStatus {
         | E::InvalidRegion(RegionError::OutOfBounds { .. })
         | E::InvalidRangeBound(_) => TRELLIS_ERR_INVALID_RANGE_BOUND,
         E::InvalidRegion(_) => TRELLIS_ERR_INVALID_REGION,
-        E::TooManyValues(_) | E::TooManyClasses(_) | E::TooManyRegions(_) | E::NotPermitted(_) => {
-            TRELLIS_ERR_RTI_INTERNAL_ERROR
-        }
+        E::TooManyValues(_)
+        | E::TagTooLong(_)
+        | E::TooManyClasses(_)
+        | E::TooManyRegions(_)
+        | E::NotPermitted(_) => TRELLIS_ERR_RTI_INTERNAL_ERROR,
         E::Time(e) => time_status(e),
         E::InvalidFederateHandle(_) => TRELLIS_ERR_INVALID_FEDERATE_HANDLE,
         E::NameNotFound(_) => TRELLIS_ERR_NAME_NOT_FOUND,

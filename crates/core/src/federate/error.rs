@@ -160,6 +160,9 @@ pub enum FederateError {
     /// More attribute values or parameters in one call than one message carries (65535).
     #[error("{0} values in one call; the limit is 65535")]
     TooManyValues(usize),
+    /// A user-supplied tag longer than one message carries (65535 bytes): refused, never cut.
+    #[error("a user-supplied tag of {0} bytes; the limit is 65535")]
+    TagTooLong(usize),
     /// The object model has more classes than the interest ids have slots for (4095).
     #[error("the object model has {0} classes; routing allows at most 4095")]
     TooManyClasses(usize),

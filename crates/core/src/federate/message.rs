@@ -293,6 +293,15 @@ pub const MAX_VALUES: usize = u16::MAX as usize;
 /// Longest tag carried (the length is a u16); longer ones are cut.
 pub const MAX_TAG: usize = u16::MAX as usize;
 
+/// Refuse a tag longer than [`MAX_TAG`]: every service that sends one checks it first, so
+/// the cut in [`Outgoing::encode`] never changes a tag.
+pub(super) fn check_tag(tag: &[u8]) -> Result<(), super::FederateError> {
+    if tag.len() > MAX_TAG {
+        return Err(super::FederateError::TagTooLong(tag.len()));
+    }
+    Ok(())
+}
+
 impl<V: AsRef<[u8]>> Outgoing<'_, V> {
     /// Bytes the encoding takes at most (varints counted at their widest): what to
     /// reserve, cheaply.

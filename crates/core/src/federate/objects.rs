@@ -2,7 +2,7 @@
 //! announcement, updates, deletions, interactions and update requests.
 
 use super::layout::{DISCOVERY_CELL, REQUEST_CELL};
-use super::message::{Outgoing, MAX_VALUES};
+use super::message::{check_tag, Outgoing, MAX_VALUES};
 use super::send::Stamping;
 use super::{
     preferences, Action, Callback, Federate, FederateError, InstanceName, ObjectId, Plain, Region,
@@ -211,7 +211,7 @@ impl Federate {
             return Err(self.not_kept(object, values.first().map(|(a, _)| *a)));
         };
         let class = owned.class;
-        self.check_update(object, owned, values, region)?;
+        self.check_update(object, owned, values, region, tag)?;
         let keyed_bits = self.keep_latest_bits(class, values.iter().map(|(a, _)| *a));
         // The caller's override, else the federate's change (requestAttributeTransportation
         // TypeChange), else the object model's.
@@ -285,19 +285,21 @@ impl Federate {
     }
 
     /// updateAttributeValues' checks: at most `MAX_VALUES` values, of attributes of the
-    /// instance's class that this federate publishes and owns, and a region of the class's
-    /// routing space.
+    /// instance's class that this federate publishes and owns, a region of the class's
+    /// routing space, and a tag one message carries.
     fn check_update<V>(
         &self,
         object: ObjectId,
         owned: &super::ownership::Instance,
         values: &[(AttributeHandle, V)],
         region: Option<&Region>,
+        tag: &[u8],
     ) -> Result<(), FederateError> {
         let class = owned.class;
         if values.len() > MAX_VALUES {
             return Err(FederateError::TooManyValues(values.len()));
         }
+        check_tag(tag)?;
         let attributes = || values.iter().map(|(a, _)| a);
         self.check_attributes(class, attributes())?;
         if let Some(missing) = attributes().find(|a| !self.publishes(class, **a)) {
@@ -352,6 +354,7 @@ impl Federate {
         tag: &[u8],
         time: u64,
     ) -> Result<(), FederateError> {
+        check_tag(tag)?;
         self.check_delete_privilege(object)?;
         let owned = self.forget_instance(object).filter(|i| i.kept);
         let Some(owned) = owned else {
@@ -393,6 +396,7 @@ impl Federate {
         region: Option<&Region>,
         transport: Option<TransportClass>,
     ) -> Result<(), FederateError> {
+        check_tag(tag)?;
         let info = self.model.interaction_class(class);
         if !self.published_interactions.contains(&class) {
             return Err(FederateError::InteractionClassNotPublished(
@@ -451,7 +455,7 @@ impl Federate {
         let Some(class) = self.discovered_class(object) else {
             return Err(FederateError::ObjectInstanceNotKnown(object));
         };
-        self.check_attributes(class, attributes)?;
+        self.check_update_request(class, attributes, tag)?;
         self.send_update_request(class, Some(object), attributes, tag);
         Ok(())
     }
@@ -463,9 +467,24 @@ impl Federate {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<(), FederateError> {
-        self.check_attributes(class, attributes)?;
+        self.check_update_request(class, attributes, tag)?;
         self.send_update_request(class, None, attributes, tag);
         Ok(())
+    }
+
+    /// An update request names attributes of the class, at most as many as one message
+    /// carries, with a tag one message carries.
+    fn check_update_request(
+        &self,
+        class: ObjectClassHandle,
+        attributes: &[AttributeHandle],
+        tag: &[u8],
+    ) -> Result<(), FederateError> {
+        if attributes.len() > MAX_VALUES {
+            return Err(FederateError::TooManyValues(attributes.len()));
+        }
+        check_tag(tag)?;
+        self.check_attributes(class, attributes)
     }
 
     /// An update request for `object` (`None`: every instance) of `class`, sent to every

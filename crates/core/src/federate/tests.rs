@@ -559,6 +559,7 @@ mod advisory;
 mod class_rights;
 mod declaration;
 mod instance_names;
+mod limits;
 mod local_delete;
 mod mom;
 mod rediscovery;

@@ -102,6 +102,7 @@ impl Federate {
         tag: &[u8],
     ) -> Result<()> {
         let attributes = &attribute_set(attributes)?;
+        crate::federate::message::check_tag(tag)?;
         self.check_acquirable(object, attributes)?;
         let ask = self.take_from_trust(object, attributes, tag);
         if ask.is_empty() {

@@ -63,6 +63,7 @@ impl Federate {
         tag: &[u8],
     ) -> Result<()> {
         let attributes = &attribute_set(attributes)?;
+        crate::federate::message::check_tag(tag)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
         let instance = self.instance(object);
@@ -100,6 +101,7 @@ impl Federate {
         tag: &[u8],
     ) -> Result<()> {
         let attributes = &attribute_set(attributes)?;
+        crate::federate::message::check_tag(tag)?;
         self.known_instance(object, attributes)?;
         self.check_owned(object, attributes)?;
         let instance = self.instance(object);
