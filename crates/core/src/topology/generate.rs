@@ -126,7 +126,7 @@ pub struct GenerateOptions {
     pub bundling_delay_ms: Option<u64>,
     /// Written as the file's default per-link queue limit; `None` leaves the built-in default.
     pub queue_limit_bytes: Option<u64>,
-    /// Give nodes an alternate parent (N+1 failover): see [`add_alternates`].
+    /// Give nodes an alternate parent (N+1 failover): see `add_alternates`.
     pub alternates: bool,
     /// Give every router a `metrics` address on `host`, ports counted up from this one, so
     /// `trellis monitor` and Prometheus find them without editing the file.
