@@ -8,12 +8,15 @@ use std::time::Duration;
 pub struct Time(u64);
 
 impl Time {
+    /// The caller's origin.
     pub const ZERO: Time = Time(0);
 
+    /// The time `nanos` nanoseconds after the origin.
     pub const fn from_nanos(nanos: u64) -> Time {
         Time(nanos)
     }
 
+    /// Nanoseconds since the origin.
     pub const fn as_nanos(self) -> u64 {
         self.0
     }

@@ -26,26 +26,54 @@ use thiserror::Error;
 /// Why bytes did not decode. Offsets count from the start of the buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum DecodeError {
+    /// The buffer ends before the value does.
     #[error("at offset {at}: needs {needed} more bytes, has {available}")]
     Truncated {
+        /// Offset where the read started.
         at: usize,
+        /// Bytes the read needed.
         needed: usize,
+        /// Bytes left in the buffer.
         available: usize,
     },
+    /// A whole-buffer decode finished with bytes unread.
     #[error("at offset {at}: {extra} bytes left over after the value")]
-    TrailingBytes { at: usize, extra: usize },
+    TrailingBytes {
+        /// Offset where the value ended.
+        at: usize,
+        /// Bytes after it.
+        extra: usize,
+    },
+    /// An array's element count is negative or needs more bytes than are left.
     #[error("at offset {at}: element count {count} does not fit in the {remaining} bytes left")]
     BadCount {
+        /// Offset of the count.
         at: usize,
+        /// The count as encoded.
         count: i64,
+        /// Bytes left after the count.
         remaining: usize,
     },
+    /// The bytes are well-formed but not a value of the type (e.g. an HLAboolean of 2).
     #[error("at offset {at}: {message}")]
-    Invalid { at: usize, message: String },
+    Invalid {
+        /// Offset of the bad value.
+        at: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The object model declares no data type of this name.
     #[error("data type {0} is not in the object model")]
     UnknownType(String),
+    /// The data type uses a feature the codec does not handle.
     #[error("data type {type_name}: {what} is not supported")]
-    Unsupported { type_name: String, what: String },
+    Unsupported {
+        /// The data type's name in the object model.
+        type_name: String,
+        /// The feature, e.g. an encoding name.
+        what: String,
+    },
+    /// Values nest deeper than [`value::MAX_VALUE_DEPTH`]; holds that limit.
     #[error("values nest deeper than {0} levels")]
     TooDeep(usize),
 }
@@ -66,6 +94,9 @@ pub struct Encoder {
 macro_rules! put {
     ($($name:ident: $t:ty => $to:ident;)*) => {
         $(
+            /// Appends `value` in the byte order its name gives (`be` big-endian, `le`
+            /// little-endian), without padding: [`Encoder::align`] first where the encoding needs
+            /// it.
             pub fn $name(&mut self, value: $t) {
                 self.bytes.extend_from_slice(&value.$to());
             }
@@ -74,6 +105,7 @@ macro_rules! put {
 }
 
 impl Encoder {
+    /// An empty buffer.
     pub fn new() -> Encoder {
         Encoder::default()
     }
@@ -83,14 +115,17 @@ impl Encoder {
         self.bytes.len()
     }
 
+    /// True before anything is written.
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
 
+    /// The bytes written so far.
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
     }
 
+    /// The encoded buffer, given up without a copy.
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
@@ -101,10 +136,12 @@ impl Encoder {
         self.bytes.resize(self.bytes.len() + pad, 0);
     }
 
+    /// Appends one octet (no alignment needed).
     pub fn put_octet(&mut self, value: u8) {
         self.bytes.push(value);
     }
 
+    /// Appends `value` as is, unaligned: the payload of an opaque or fixed array of octets.
     pub fn put_bytes(&mut self, value: &[u8]) {
         self.bytes.extend_from_slice(value);
     }
@@ -143,6 +180,9 @@ pub struct Decoder<'a> {
 macro_rules! get {
     ($($name:ident: $t:ty => $from:ident;)*) => {
         $(
+            /// Reads a number in the byte order its name gives (`be` big-endian, `le`
+            /// little-endian), without skipping padding: [`Decoder::align`] first where the
+            /// encoding needs it.
             pub fn $name(&mut self) -> Result<$t, DecodeError> {
                 let bytes = self.get_bytes(std::mem::size_of::<$t>())?;
                 let mut array = [0u8; std::mem::size_of::<$t>()];
@@ -154,6 +194,7 @@ macro_rules! get {
 }
 
 impl<'a> Decoder<'a> {
+    /// A decoder at offset 0 of `bytes`.
     pub fn new(bytes: &'a [u8]) -> Decoder<'a> {
         Decoder { bytes, position: 0 }
     }
@@ -163,6 +204,7 @@ impl<'a> Decoder<'a> {
         self.position
     }
 
+    /// Bytes not read yet.
     pub fn remaining(&self) -> usize {
         self.bytes.len() - self.position
     }
@@ -173,6 +215,8 @@ impl<'a> Decoder<'a> {
         self.get_bytes(pad).map(|_| ())
     }
 
+    /// The next `count` bytes, borrowed from the buffer; [`DecodeError::Truncated`] if fewer are
+    /// left.
     pub fn get_bytes(&mut self, count: usize) -> Result<&'a [u8], DecodeError> {
         if count > self.remaining() {
             return Err(DecodeError::Truncated {
@@ -191,6 +235,7 @@ impl<'a> Decoder<'a> {
         &self.bytes[start.min(self.position)..self.position]
     }
 
+    /// The next octet.
     pub fn get_octet(&mut self) -> Result<u8, DecodeError> {
         Ok(self.get_bytes(1)?[0])
     }

@@ -15,6 +15,7 @@ pub trait HlaEncoding: Sized {
     /// Read a value, after skipping the padding that aligns it.
     fn decode_from(decoder: &mut Decoder<'_>) -> Result<Self, DecodeError>;
 
+    /// The value alone in a new buffer, with its padding counted from that buffer's start.
     fn encode(&self) -> Vec<u8> {
         let mut encoder = Encoder::new();
         self.encode_into(&mut encoder);
@@ -73,18 +74,31 @@ macro_rules! basic {
 }
 
 basic! {
+    /// HLAinteger16BE: a two's-complement 16-bit integer, big-endian.
     HlaInteger16Be(i16), 2, put_i16_be, get_i16_be;
+    /// HLAinteger16LE: a two's-complement 16-bit integer, little-endian.
     HlaInteger16Le(i16), 2, put_i16_le, get_i16_le;
+    /// HLAinteger32BE: a two's-complement 32-bit integer, big-endian.
     HlaInteger32Be(i32), 4, put_i32_be, get_i32_be;
+    /// HLAinteger32LE: a two's-complement 32-bit integer, little-endian.
     HlaInteger32Le(i32), 4, put_i32_le, get_i32_le;
+    /// HLAinteger64BE: a two's-complement 64-bit integer, big-endian.
     HlaInteger64Be(i64), 8, put_i64_be, get_i64_be;
+    /// HLAinteger64LE: a two's-complement 64-bit integer, little-endian.
     HlaInteger64Le(i64), 8, put_i64_le, get_i64_le;
+    /// HLAfloat32BE: an IEEE 754 single, big-endian.
     HlaFloat32Be(f32), 4, put_f32_be, get_f32_be;
+    /// HLAfloat32LE: an IEEE 754 single, little-endian.
     HlaFloat32Le(f32), 4, put_f32_le, get_f32_le;
+    /// HLAfloat64BE: an IEEE 754 double, big-endian.
     HlaFloat64Be(f64), 8, put_f64_be, get_f64_be;
+    /// HLAfloat64LE: an IEEE 754 double, little-endian.
     HlaFloat64Le(f64), 8, put_f64_le, get_f64_le;
+    /// HLAoctetPairBE: two octets read as one big-endian number.
     HlaOctetPairBe(u16), 2, put_u16_be, get_u16_be;
+    /// HLAoctetPairLE: two octets read as one little-endian number.
     HlaOctetPairLe(u16), 2, put_u16_le, get_u16_le;
+    /// HLAoctet: one octet of no particular meaning.
     HlaOctet(u8), 1, put_octet, get_octet;
     /// HLAbyte: an octet that means a byte of opaque data.
     HlaByte(u8), 1, put_octet, get_octet;
@@ -286,24 +300,29 @@ record!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 /// alternative's boundary. Implement this; [`encode_variant`] and [`decode_variant`] do
 /// the alignment (or wrap the type with [`Variant`] to get [`HlaEncoding`]).
 pub trait VariantRecord: Sized {
+    /// The type of the discriminant field, usually an enumeration.
     type Discriminant: HlaEncoding;
     /// The largest boundary of the discriminant and of every alternative.
     const OCTET_BOUNDARY: usize;
+    /// The discriminant that selects this value's alternative.
     fn discriminant(&self) -> Self::Discriminant;
     /// Encode the chosen alternative's value (itself an [`HlaEncoding`]), if it has one.
     fn encode_alternative(&self, encoder: &mut Encoder);
+    /// Reads the alternative that `discriminant` selects (after the discriminant itself was read).
     fn decode_alternative(
         discriminant: Self::Discriminant,
         decoder: &mut Decoder<'_>,
     ) -> Result<Self, DecodeError>;
 }
 
+/// Appends an HLAvariantRecord: padding to its boundary, the discriminant, then the alternative.
 pub fn encode_variant<V: VariantRecord>(value: &V, encoder: &mut Encoder) {
     encoder.align(V::OCTET_BOUNDARY);
     value.discriminant().encode_into(encoder);
     value.encode_alternative(encoder);
 }
 
+/// Reads an HLAvariantRecord written by [`encode_variant`].
 pub fn decode_variant<V: VariantRecord>(decoder: &mut Decoder<'_>) -> Result<V, DecodeError> {
     decoder.align(V::OCTET_BOUNDARY)?;
     let discriminant = V::Discriminant::decode_from(decoder)?;

@@ -16,24 +16,32 @@ pub const MAX_VALUE_DEPTH: usize = 64;
 /// A decoded value, shaped by its data type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DataValue {
+    /// A value of a signed basic type (e.g. HLAinteger32BE), sign-extended to 64 bits.
     Signed(i64),
+    /// A value of an unsigned basic type (e.g. HLAoctetPairBE), widened to 64 bits.
     Unsigned(u64),
+    /// A value of a floating-point basic type (HLAfloat32BE, HLAfloat64LE, …), widened to f64.
     Float(f64),
     /// An enumerated value: its enumerator's name, or none for a value the type lacks.
     Enumerator {
+        /// The enumerator's name in the object model; `None` for a value the type does not list.
         name: Option<String>,
+        /// The representation's value.
         value: i64,
     },
     /// An array of HLAASCIIchar (as Latin-1) or of HLAunicodeChar.
     Text(String),
     /// An array of octets (HLAbyte, HLAoctet and simple types on HLAoctet).
     Bytes(Vec<u8>),
+    /// The elements of a fixed or variable array of anything but characters and octets.
     Array(Vec<DataValue>),
     /// Fields in declaration order, by name.
     Record(Vec<(String, DataValue)>),
+    /// An HLAvariantRecord: the discriminant and the alternative it selects.
     Variant {
         /// The name of the discriminant field.
         discriminant_name: String,
+        /// The discriminant's value, usually an enumerator.
         discriminant: Box<DataValue>,
         /// The chosen alternative's name and value; none when it carries no data.
         alternative: Option<(String, Box<DataValue>)>,
@@ -88,7 +96,9 @@ impl fmt::Display for DataValue {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("data type {type_name}: {message}")]
 pub struct EncodeError {
+    /// The data type the value was meant to encode as.
     pub type_name: String,
+    /// Why the value does not fit it.
     pub message: String,
 }
 

@@ -8,9 +8,13 @@ use thiserror::Error;
 /// whole, such as a file that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub struct FomError {
+    /// The module's path or designator as given.
     pub file: String,
+    /// 1-based line; 0 for the file as a whole.
     pub line: u32,
+    /// The XML element at fault, or a pseudo-element ("file", "xml") for the file as a whole.
     pub element: String,
+    /// What is wrong, worded for the model's author.
     pub message: String,
 }
 
@@ -32,9 +36,13 @@ impl fmt::Display for FomError {
 /// restated): the model loads, and the caller may log these. Named like [`FomError`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FomWarning {
+    /// The module's path or designator as given.
     pub file: String,
+    /// 1-based line.
     pub line: u32,
+    /// The XML element concerned.
     pub element: String,
+    /// What is sloppy, and how it was read.
     pub message: String,
 }
 
@@ -62,6 +70,8 @@ pub enum FddErrorKind {
 }
 
 impl FomError {
+    /// Which IEEE 1516.1-2010 exception the error is (from its element: "file" cannot be opened,
+    /// "xml" cannot be read, anything else is inconsistent).
     pub fn kind(&self) -> FddErrorKind {
         match self.element.as_str() {
             "file" => FddErrorKind::CouldNotOpen,

@@ -1,5 +1,5 @@
 //! Object models in formats older than IEEE 1516-2010, refused with a message that says
-//! so (instead of the dozens of "has no <name>" errors their elements would cause).
+//! so (instead of the dozens of "has no `<name>`" errors their elements would cause).
 //!
 //! How each is recognised:
 //! - HLA 1.3 FED / OMD files are not XML but parenthesised lists: the first thing in the

@@ -70,28 +70,41 @@ pub enum MimErrorKind {
 /// Why a federation's model could not be made from a MIM and FOM modules.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MimError {
+    /// The MIM could not be read (CouldNotOpenMIM).
     #[error("could not open MIM {designator}: {reason}")]
-    CouldNotOpen { designator: String, reason: String },
+    CouldNotOpen {
+        /// The MIM's path or name as the federate gave it.
+        designator: String,
+        /// What the read reported.
+        reason: String,
+    },
+    /// The MIM is not a valid object model (ErrorReadingMIM).
     #[error("error reading MIM {designator}: {errors}")]
     Invalid {
+        /// The MIM's path or name as the federate gave it.
         designator: String,
+        /// Every problem found in it.
         errors: FomErrors,
     },
+    /// The MIM is valid but lacks definitions of the standard MIM (ErrorReadingMIM).
     #[error(
         "error reading MIM {designator}: it lacks {} of the standard MIM's definitions: {}",
         missing.len(),
         summarize(missing)
     )]
     NotStandard {
+        /// The MIM's path or name as the federate gave it.
         designator: String,
         /// Each missing definition, as "object class X", "attribute X.a", ...
         missing: Vec<String>,
     },
+    /// The FOM modules merged with the MIM failed; holds their errors.
     #[error("{0}")]
     Modules(FomErrors),
 }
 
 impl MimError {
+    /// Which IEEE 1516.1-2010 exception the error is.
     pub fn kind(&self) -> MimErrorKind {
         match self {
             MimError::CouldNotOpen { .. } => MimErrorKind::CouldNotOpenMim,

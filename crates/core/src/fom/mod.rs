@@ -70,6 +70,8 @@ pub const MAX_CLASSES: usize = crate::federate::layout::MAX_CLASSES;
 
 macro_rules! handle {
     ($name:ident) => {
+        /// A handle of the merged object model: the item's index in declaration order (see the
+        /// module doc), the same in every federate that loads the same modules in the same order.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
         pub struct $name(pub u32);
     };
@@ -81,40 +83,62 @@ handle!(InteractionClassHandle);
 handle!(ParameterHandle);
 handle!(DimensionHandle);
 
+/// The order type of an attribute or interaction class (IEEE 1516-2010 OMT): how its messages are
+/// delivered.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Order {
+    /// Receive order: delivered as they arrive, time stamp or not.
     Receive,
+    /// Time-stamp order: delivered in time-stamp order under time management, when both ends allow
+    /// it.
     TimeStamp,
 }
 
+/// A transportation type as a class or attribute declares it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Transportation {
+    /// The type's name, e.g. "HLAreliable" or one a module declares.
     pub name: String,
+    /// Whether it is delivered reliably (TCP) rather than best-effort (UDP, may drop).
     pub reliable: bool,
 }
 
+/// An object class of the merged model.
 #[derive(Clone, Debug)]
 pub struct ObjectClass {
+    /// Its handle: the index in [`ObjectModel::object_classes`].
     pub handle: ObjectClassHandle,
+    /// Its own name, e.g. "BaseEntity".
     pub name: String,
+    /// Dotted from the root, e.g. "HLAobjectRoot.BaseEntity".
     pub qualified_name: String,
+    /// `None` for HLAobjectRoot.
     pub parent: Option<ObjectClassHandle>,
     /// Declared here, not inherited.
     pub attributes: Vec<AttributeHandle>,
+    /// Direct subclasses, in declaration order.
     pub children: Vec<ObjectClassHandle>,
     /// Trellis extension: every attribute of instances of this class and its subclasses is
     /// keep-latest (`<keepLatest>true</keepLatest>` in the class; see `Attribute`).
     pub keep_latest: bool,
 }
 
+/// An attribute, declared in one class and inherited by its subclasses.
 #[derive(Clone, Debug)]
 pub struct Attribute {
+    /// Its handle, unique across the whole model.
     pub handle: AttributeHandle,
+    /// The class that declares it.
     pub class: ObjectClassHandle,
+    /// Its name, unique within the class and its ancestors.
     pub name: String,
+    /// The name of its data type in [`ObjectModel::data_types`].
     pub data_type: String,
+    /// How its updates travel.
     pub transportation: Transportation,
+    /// Receive or time-stamp order.
     pub order: Order,
+    /// The dimensions its updates may be sent in (DDM available dimensions).
     pub dimensions: Vec<DimensionHandle>,
     /// Trellis extension: updates are keep-latest (a subscriber that falls behind gets the
     /// newest value instead of a backlog, one that subscribes late gets it at once), from
@@ -123,33 +147,53 @@ pub struct Attribute {
     pub keep_latest: bool,
 }
 
+/// An interaction class of the merged model.
 #[derive(Clone, Debug)]
 pub struct InteractionClass {
+    /// Its handle: the index in [`ObjectModel::interaction_classes`].
     pub handle: InteractionClassHandle,
+    /// Its own name, e.g. "WeaponFire".
     pub name: String,
+    /// Dotted from the root, e.g. "HLAinteractionRoot.WeaponFire".
     pub qualified_name: String,
+    /// `None` for HLAinteractionRoot.
     pub parent: Option<InteractionClassHandle>,
     /// Declared here, not inherited.
     pub parameters: Vec<ParameterHandle>,
+    /// How its interactions travel.
     pub transportation: Transportation,
+    /// Receive or time-stamp order.
     pub order: Order,
+    /// The dimensions its interactions may be sent in (DDM available dimensions).
     pub dimensions: Vec<DimensionHandle>,
+    /// Direct subclasses, in declaration order.
     pub children: Vec<InteractionClassHandle>,
 }
 
+/// A parameter, declared in one interaction class and inherited by its subclasses.
 #[derive(Clone, Debug)]
 pub struct Parameter {
+    /// Its handle, unique across the whole model.
     pub handle: ParameterHandle,
+    /// The class that declares it.
     pub class: InteractionClassHandle,
+    /// Its name, unique within the class and its ancestors.
     pub name: String,
+    /// The name of its data type in [`ObjectModel::data_types`].
     pub data_type: String,
 }
 
+/// A DDM dimension: one axis of the routing space regions are made of.
 #[derive(Clone, Debug)]
 pub struct Dimension {
+    /// Its handle: the index in [`ObjectModel::dimensions`].
     pub handle: DimensionHandle,
+    /// Its name, e.g. "HLAfederate".
     pub name: String,
+    /// Its upper bound (getDimensionUpperBound): region ranges lie within 0 and it;
+    /// [`RTI_CHOSEN_UPPER_BOUND`] when the model gives none.
     pub upper_bound: u64,
+    /// The data type its values normalize from; empty when the model names none.
     pub data_type: String,
 }
 
@@ -157,10 +201,15 @@ pub struct Dimension {
 /// count where they are declared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Counts {
+    /// Object classes, HLAobjectRoot included.
     pub object_classes: usize,
+    /// Interaction classes, HLAinteractionRoot included.
     pub interaction_classes: usize,
+    /// Attributes, each counted once where declared.
     pub attributes: usize,
+    /// Parameters, each counted once where declared.
     pub parameters: usize,
+    /// Dimensions.
     pub dimensions: usize,
 }
 
@@ -174,6 +223,8 @@ impl std::fmt::Display for Counts {
     }
 }
 
+/// A merged, checked object model (FOM or SOM plus the MIM): the classes, members, dimensions and
+/// data types a federation uses, by handle and by name.
 #[derive(Clone, Debug)]
 pub struct ObjectModel {
     modules: Vec<String>,
@@ -367,6 +418,8 @@ impl ObjectModel {
         &self.warnings
     }
 
+    /// A hash of names, properties and handles: federates compare it at join to be sure they number
+    /// the model alike.
     pub fn fingerprint(&self) -> u64 {
         self.fingerprint
     }
@@ -381,6 +434,7 @@ impl ObjectModel {
         &self.data_types
     }
 
+    /// How many classes, members and dimensions, as `trellis fom check` prints them.
     pub fn counts(&self) -> Counts {
         Counts {
             object_classes: self.object_classes.len(),
@@ -391,34 +445,44 @@ impl ObjectModel {
         }
     }
 
+    /// Every object class, indexed by [`ObjectClassHandle`].
     pub fn object_classes(&self) -> &[ObjectClass] {
         &self.object_classes
     }
 
+    /// Every interaction class, indexed by [`InteractionClassHandle`].
     pub fn interaction_classes(&self) -> &[InteractionClass] {
         &self.interaction_classes
     }
 
+    /// Every dimension, indexed by [`DimensionHandle`].
     pub fn dimensions(&self) -> &[Dimension] {
         &self.dimensions
     }
 
+    /// The class of `handle`; panics on a handle not from this model (use
+    /// [`ObjectModel::object_class_checked`] for one off the wire).
     pub fn object_class(&self, handle: ObjectClassHandle) -> &ObjectClass {
         &self.object_classes[handle.0 as usize]
     }
 
+    /// The attribute of `handle`; panics on a handle not from this model.
     pub fn attribute(&self, handle: AttributeHandle) -> &Attribute {
         &self.attributes[handle.0 as usize]
     }
 
+    /// The class of `handle`; panics on a handle not from this model (use
+    /// [`ObjectModel::interaction_class_checked`] for one off the wire).
     pub fn interaction_class(&self, handle: InteractionClassHandle) -> &InteractionClass {
         &self.interaction_classes[handle.0 as usize]
     }
 
+    /// The parameter of `handle`; panics on a handle not from this model.
     pub fn parameter(&self, handle: ParameterHandle) -> &Parameter {
         &self.parameters[handle.0 as usize]
     }
 
+    /// The dimension of `handle`; panics on a handle not from this model.
     pub fn dimension(&self, handle: DimensionHandle) -> &Dimension {
         &self.dimensions[handle.0 as usize]
     }
@@ -428,6 +492,7 @@ impl ObjectModel {
         ((handle as usize) < self.object_classes.len()).then_some(ObjectClassHandle(handle))
     }
 
+    /// A handle that came over the wire, if the model has it.
     pub fn interaction_class_checked(&self, handle: u32) -> Option<InteractionClassHandle> {
         ((handle as usize) < self.interaction_classes.len())
             .then_some(InteractionClassHandle(handle))
@@ -446,6 +511,8 @@ impl ObjectModel {
         .map(ObjectClassHandle)
     }
 
+    /// By qualified name ("HLAinteractionRoot.WeaponFire"), by the name without the root, or by its
+    /// own name when that is unambiguous.
     pub fn find_interaction_class(&self, name: &str) -> Option<InteractionClassHandle> {
         find(
             &self.interaction_classes,
@@ -457,6 +524,7 @@ impl ObjectModel {
         .map(InteractionClassHandle)
     }
 
+    /// The dimension of that exact name.
     pub fn find_dimension(&self, name: &str) -> Option<DimensionHandle> {
         self.dimension_index.get(name).copied()
     }
@@ -509,6 +577,7 @@ impl ObjectModel {
         std::iter::successors(Some(class), |&c| self.object_class(c).parent)
     }
 
+    /// `class`, its parent, and so on up to HLAinteractionRoot.
     pub fn interaction_ancestry(
         &self,
         class: InteractionClassHandle,
@@ -525,6 +594,7 @@ impl ObjectModel {
         self.object_ancestry(class).any(|c| c == ancestor)
     }
 
+    /// Whether `class` is `ancestor` or one of its subclasses.
     pub fn is_interaction_subclass(
         &self,
         class: InteractionClassHandle,
@@ -538,6 +608,7 @@ impl ObjectModel {
         descendants(class, |c| &self.object_class(c).children)
     }
 
+    /// `class` and every class below it.
     pub fn interaction_descendants(
         &self,
         class: InteractionClassHandle,

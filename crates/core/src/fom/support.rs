@@ -24,34 +24,53 @@ pub const RTI_CHOSEN_UPPER_BOUND: u64 = u32::MAX as u64;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct TransportationTypeHandle(pub u32);
 
+/// A transportation type of the model (getTransportationTypeHandle / getTransportationTypeName).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TransportationType {
+    /// Its handle: 0 HLAreliable, 1 HLAbestEffort, then those the modules declare.
     pub handle: TransportationTypeHandle,
+    /// Its name as declared.
     pub name: String,
+    /// Whether it is delivered reliably; a module's own type says so in its `<reliable>`.
     pub reliable: bool,
 }
 
 /// A failed look-up, named after the IEEE 1516.1-2010 exception the service throws.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LookupError {
+    /// The name is not a transportation type of the model; holds the name.
     #[error("transportation type {0:?} is not defined in the object model")]
     InvalidTransportationName(String),
+    /// The handle is not a transportation type of the model; holds the handle.
     #[error("transportation type handle {0} is not defined in the object model")]
     InvalidTransportationType(u32),
+    /// The name is neither "Receive" nor "TimeStamp"; holds the name.
     #[error("order type {0:?} is neither Receive nor TimeStamp")]
     InvalidOrderName(String),
+    /// No dimension has this name; holds the name.
     #[error("dimension {0:?} is not defined in the object model")]
     NameNotFound(String),
+    /// The handle is not a dimension of the model; holds the handle.
     #[error("dimension handle {0} is not defined in the object model")]
     InvalidDimensionHandle(u32),
+    /// No update rate has this name; holds the name.
     #[error("update rate {0:?} is not defined in the object model")]
     InvalidUpdateRateDesignator(String),
+    /// The handle is not an object class of the model; holds the handle.
     #[error("object class handle {0} is not defined in the object model")]
     InvalidObjectClassHandle(u32),
+    /// The handle is not an attribute of the model; holds the handle.
     #[error("attribute handle {0} is not defined in the object model")]
     InvalidAttributeHandle(u32),
+    /// The attribute exists but belongs to no ancestor of the class (AttributeNotDefined).
     #[error("attribute {attribute} is not an attribute of object class {class}")]
-    AttributeNotDefined { class: String, attribute: String },
+    AttributeNotDefined {
+        /// The object class's qualified name.
+        class: String,
+        /// The attribute's name.
+        attribute: String,
+    },
+    /// The handle is not an interaction class of the model; holds the handle.
     #[error("interaction class handle {0} is not defined in the object model")]
     InvalidInteractionClassHandle(u32),
 }
@@ -98,12 +117,19 @@ impl Order {
 /// The service groups of IEEE 1516.1-2010, the values of the MIM's HLAserviceGroup dimension.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ServiceGroup {
+    /// Federation management (clause 4).
     FederationManagement,
+    /// Declaration management (clause 5).
     DeclarationManagement,
+    /// Object management (clause 6).
     ObjectManagement,
+    /// Ownership management (clause 7).
     OwnershipManagement,
+    /// Time management (clause 8).
     TimeManagement,
+    /// Data distribution management (clause 9).
     DataDistributionManagement,
+    /// Support services (clause 10).
     SupportServices,
 }
 

@@ -17,6 +17,7 @@ pub(crate) struct UpdateRateDecl {
 /// A named update rate of the model.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct UpdateRate {
+    /// The name the model declares it under: the update rate designator subscriptions name.
     pub name: String,
     /// Updates per second (Hz), finite and above zero.
     pub rate: f64,

@@ -42,6 +42,7 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelRule {
+    /// Federation-name patterns whose federations use this model.
     pub federations: Vec<String>,
     /// FOM module files, relative to the policy file.
     pub modules: Vec<String>,
@@ -61,13 +62,16 @@ fn default_bins() -> u32 {
 /// The classes of an object model in handle order: what an id's class slot means.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassTable {
+    /// Qualified object class names; index = class slot of an interest id.
     pub objects: Vec<String>,
+    /// Qualified interaction class names; index = class slot of an interest id.
     pub interactions: Vec<String>,
     /// The fingerprint a federate's join carries when its model and bins are these.
     pub fingerprint: u64,
 }
 
 impl ClassTable {
+    /// The table of `model` as federates using `bins` routing-space bins see it.
     pub fn of(model: &ObjectModel, bins: u32) -> ClassTable {
         ClassTable {
             objects: (model.object_classes().iter())
@@ -84,6 +88,7 @@ impl ClassTable {
 /// The class patterns one kind of right is limited to, and the rules that grant them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClassGrant {
+    /// Class patterns, qualified or without the `HLAobjectRoot.`/`HLAinteractionRoot.` prefix.
     pub patterns: Vec<String>,
     /// 1-based numbers of the `[[allow]]` rules the patterns come from.
     pub rules: Vec<usize>,
@@ -113,11 +118,15 @@ impl ClassGrant {
 /// What an identity may publish and subscribe to in one federation: `None` is anything.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClassRights {
+    /// Classes it may publish (IEEE 1516 publishObjectClassAttributes, publishInteractionClass);
+    /// `None` is any.
     pub publish: Option<ClassGrant>,
+    /// Classes it may subscribe to; `None` is any.
     pub subscribe: Option<ClassGrant>,
 }
 
 impl ClassRights {
+    /// True when no rule limits its classes.
     pub fn is_unrestricted(&self) -> bool {
         self.publish.is_none() && self.subscribe.is_none()
     }

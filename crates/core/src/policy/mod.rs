@@ -35,16 +35,21 @@ use thiserror::Error;
 
 pub use pattern::matches;
 
-/// Most rules a policy holds, and most patterns in one rule's list.
+/// Most `[[allow]]` rules a policy holds.
 pub const MAX_RULES: usize = 4096;
+/// Most patterns in one rule's list (identities, federations, publish, subscribe) or one model's
+/// list.
 pub const MAX_PATTERNS: usize = 1024;
 
 /// What a federate asks of the registry that the policy rules on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
+    /// Create a federation execution (IEEE 1516.1 createFederationExecution).
     Create,
+    /// Join a federation execution (joinFederationExecution).
     Join,
+    /// Destroy a federation execution (destroyFederationExecution).
     Destroy,
     /// The MOM's HLAservice interactions that act on another federate (resigning it).
     Manage,
@@ -61,11 +66,15 @@ impl fmt::Display for Action {
     }
 }
 
+/// One `[[allow]]` section: who may do which actions in which federations, and which classes.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rule {
+    /// Certificate common-name patterns; `*` also matches links without a certificate.
     pub identities: Vec<String>,
+    /// Federation-name patterns the rule applies to.
     pub federations: Vec<String>,
+    /// The actions granted; may be empty when the rule only limits classes.
     #[serde(default)]
     pub actions: Vec<Action>,
     /// Class patterns: with a list, those who match may publish only what it names.
@@ -74,11 +83,14 @@ pub struct Rule {
     pub subscribe: Option<Vec<String>>,
 }
 
+/// A parsed policy file: the `[[allow]]` rules and the `[[model]]` sections they speak of.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Policy {
+    /// `[[allow]]` rules; a request no rule allows is refused.
     #[serde(default)]
     pub allow: Vec<Rule>,
+    /// `[[model]]` sections: the object models whose classes the rules' patterns name.
     #[serde(default)]
     pub model: Vec<ModelRule>,
     /// Some rule limits classes: worked out once, as routers ask at every data frame.
@@ -86,25 +98,50 @@ pub struct Policy {
     limits_classes: bool,
 }
 
+/// Why a policy file was refused.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PolicyError {
     /// From the TOML parser: names the line, the column and the field.
     #[error("{0}")]
     Toml(String),
+    /// A rule leaves a list empty that must name at least one pattern.
     #[error("rule {rule}: `{field}` is empty: a rule must name at least one")]
-    Empty { rule: usize, field: &'static str },
+    Empty {
+        /// 1-based number of the `[[allow]]` rule.
+        rule: usize,
+        /// The empty key, e.g. "identities".
+        field: &'static str,
+    },
+    /// A rule has no `actions`, `publish` or `subscribe`, so it would grant nothing.
     #[error("rule {rule} grants nothing: it needs `actions`, `publish` or `subscribe`")]
-    GrantsNothing { rule: usize },
+    GrantsNothing {
+        /// 1-based number of the `[[allow]]` rule.
+        rule: usize,
+    },
+    /// A `[[model]]` section leaves a list empty that must name at least one entry.
     #[error("model {rule}: `{field}` is empty: a model must name at least one")]
-    EmptyModel { rule: usize, field: &'static str },
+    EmptyModel {
+        /// 1-based number of the `[[model]]` section.
+        rule: usize,
+        /// The empty key, e.g. "modules".
+        field: &'static str,
+    },
+    /// More rules than [`MAX_RULES`] or more patterns in one list than [`MAX_PATTERNS`].
     #[error("{what} exceeds its limit of {limit}")]
-    TooMany { what: String, limit: usize },
+    TooMany {
+        /// What is too many, counted, e.g. "5000 rules".
+        what: String,
+        /// The limit it exceeds.
+        limit: usize,
+    },
 }
 
 /// Who asks: the certificate's common name, or nobody proven.
 pub type Asker<'a> = Option<&'a str>;
 
 impl Policy {
+    /// Reads and checks a policy file's text; the `[[model]]` tables still need their modules
+    /// loaded by the host.
     pub fn from_toml(text: &str) -> Result<Policy, PolicyError> {
         let mut policy: Policy =
             toml::from_str(text).map_err(|e| PolicyError::Toml(e.to_string()))?;

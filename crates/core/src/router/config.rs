@@ -139,6 +139,7 @@ pub struct RouterConfig {
 }
 
 impl RouterConfig {
+    /// A bare router named `node_name` (no local application) with the default limits.
     pub fn new(node_name: impl Into<String>, node_id: NodeId) -> RouterConfig {
         RouterConfig {
             node_name: node_name.into(),
@@ -179,15 +180,19 @@ impl RouterConfig {
     }
 }
 
+/// The local application of a federate node.
 #[derive(Clone, Debug)]
 pub struct ApplicationConfig {
+    /// The federation execution the application joins.
     pub federation: String,
+    /// What the application link does: source, sink or both.
     pub flags: LinkFlags,
 }
 
 /// What the caller knows about a new link when it hands it to the router.
 #[derive(Clone, Debug)]
 pub struct LinkSpec {
+    /// Who dialed, and if we did, what the far side is to us.
     pub origin: LinkOrigin,
     /// Our flags, announced to the far side in our hello.
     pub flags: LinkFlags,
@@ -208,6 +213,7 @@ pub struct LinkSpec {
 pub struct PeerIdentity {
     /// The certificate's common name.
     pub name: String,
+    /// Router or federate, from the certificate.
     pub role: IdentityRole,
 }
 
@@ -215,10 +221,13 @@ pub struct PeerIdentity {
 /// `trellis-federate`, as `trellis certs` writes them).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum IdentityRole {
+    /// Certificate for a router process (`trellis-router`).
     Router,
+    /// Certificate for a federate process (`trellis-federate`).
     Federate,
 }
 
+/// Which end opened the connection.
 #[derive(Clone, Debug)]
 pub enum LinkOrigin {
     /// We dialed. We know what the far side is to us and say so in our hello.
@@ -235,6 +244,7 @@ pub enum LinkOrigin {
 }
 
 impl LinkSpec {
+    /// A link the far side dialed, labelled `label` for logs; its hello will say what it is.
     pub fn accepted(label: impl Into<String>) -> LinkSpec {
         LinkSpec {
             origin: LinkOrigin::Accepted,
@@ -246,6 +256,8 @@ impl LinkSpec {
         }
     }
 
+    /// A link we dialed to a node that is `far_role` to us, for `federation` (empty for all) and
+    /// `clique` (empty for none).
     pub fn dialed(
         far_role: Role,
         federation: impl Into<String>,
@@ -266,21 +278,25 @@ impl LinkSpec {
         }
     }
 
+    /// Announces `flags` instead of source and sink.
     pub fn with_flags(mut self, flags: LinkFlags) -> LinkSpec {
         self.flags = flags;
         self
     }
 
+    /// Uses `config` for this link instead of the router's link defaults.
     pub fn with_config(mut self, config: LinkConfig) -> LinkSpec {
         self.config = Some(config);
         self
     }
 
+    /// Offers best-effort datagrams at `udp`.
     pub fn with_udp(mut self, udp: UdpOffer) -> LinkSpec {
         self.udp = Some(udp);
         self
     }
 
+    /// Records who the transport proved the far side to be.
     pub fn with_identity(mut self, identity: PeerIdentity) -> LinkSpec {
         self.identity = Some(identity);
         self

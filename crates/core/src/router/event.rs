@@ -8,43 +8,84 @@ use std::time::Duration;
 /// The far side of a link, as its hello described it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PeerInfo {
+    /// The far node's name, for logs and the topology.
     pub node_name: String,
+    /// The far node's id, unique per process run.
     pub node_id: NodeId,
     /// What the far side is to us.
     pub role: Role,
+    /// The flags its hello announced (source, sink, persistent, …).
     pub flags: LinkFlags,
     /// Empty for a router-to-router link carrying every federation.
     pub federation: String,
+    /// For a peer link, the clique both ends belong to; empty otherwise.
     pub clique: String,
 }
 
+/// Something the driver or its operator should know, drained with `Router::poll_event`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// The handshake finished: the link now carries interest and data.
-    LinkUp { link: LinkId, peer: PeerInfo },
+    LinkUp {
+        /// The link now up.
+        link: LinkId,
+        /// Who the far side said it is.
+        peer: PeerInfo,
+    },
     /// The router cut the link for `reason` (a slow consumer, a protocol violation, a
     /// timeout): nothing is routed to or from it from now on, its goodbye is on its way, and
     /// `LinkClosed` follows once that is flushed or its deadline passed (for a slow consumer
     /// that can be long: the goodbye waits behind what its socket holds). The moment to
     /// log the cut.
-    LinkCut { link: LinkId, reason: CloseReason },
+    LinkCut {
+        /// The link cut.
+        link: LinkId,
+        /// Why it was cut.
+        reason: CloseReason,
+    },
     /// A registry request was refused here because the link it came on may not send it
     /// (`router::claims`): answered with `ErrorKind::NotPermitted`. The moment to log it.
-    RequestRefused { link: LinkId, why: String },
+    RequestRefused {
+        /// The link the request came on.
+        link: LinkId,
+        /// Which claim the link lacks, for the log.
+        why: String,
+    },
     /// The access policy's class rights left interest out of a declaration, or dropped a
     /// data frame, that came on `link`; or the frame was a registry event from a certified
     /// federate (`router::rights`). The moment to log it.
-    ClassRefused { link: LinkId, why: String },
+    ClassRefused {
+        /// The link the declaration or frame came on.
+        link: LinkId,
+        /// Which rule refused it, for the log.
+        why: String,
+    },
     /// The link is finished: the driver closes its transport and forgets the id. Anything the
     /// router wanted to send on it (a goodbye) has already been handed out by `poll_transmit`.
-    LinkClosed { link: LinkId, reason: CloseReason },
+    LinkClosed {
+        /// The link to close and forget.
+        link: LinkId,
+        /// Why it closed.
+        reason: CloseReason,
+    },
     /// A link paused by back-pressure may be read again. For the local application link it
     /// means `publish` accepts frames again.
-    ReadResumed { link: LinkId },
+    ReadResumed {
+        /// The link to read again.
+        link: LinkId,
+    },
     /// The far side receives best-effort datagrams on this UDP port (at the link's address).
-    UdpPeer { link: LinkId, port: u16 },
+    UdpPeer {
+        /// The link whose far side takes datagrams.
+        link: LinkId,
+        /// The UDP port at the far side's address.
+        port: u16,
+    },
     /// The interest the far side of `link` declared to us changed.
-    InterestChanged { link: LinkId },
+    InterestChanged {
+        /// The link whose far side changed its interest.
+        link: LinkId,
+    },
     /// The federation registry answered this node's vouch: it has no federate of this node
     /// as a member (resigned while cut off, or the registry restarted without it). For the
     /// local application, whatever it believes: it is not joined.
@@ -53,10 +94,20 @@ pub enum Event {
     /// never arrived (a router on the way crashed, a link failed with them queued, or
     /// interest was re-declared after a restart): the next one it does receive from that
     /// source follows this gap. Counted per interest id of the lost messages.
-    ReliableLost { source: NodeId, count: u64 },
+    ReliableLost {
+        /// Node id of the source whose messages were lost.
+        source: NodeId,
+        /// Messages lost, counted once per interest id they carried.
+        count: u64,
+    },
     /// A new connection from the far side of a suspended link took its place (see the
     /// router's `session`); `resent` when what the far side had not received is sent again.
-    LinkResumed { link: LinkId, resent: bool },
+    LinkResumed {
+        /// The link that resumed.
+        link: LinkId,
+        /// True when unacknowledged frames were sent again.
+        resent: bool,
+    },
 }
 
 /// Why a link closed. The text is what the log shows and what the goodbye carries.
@@ -77,13 +128,20 @@ pub enum CloseReason {
     FrameDeadline(Duration),
     /// The consumer's reliable queue stayed full too long, or outgrew its hard bound.
     SlowConsumer {
+        /// Bytes queued toward it when it was cut.
         queued_bytes: usize,
+        /// The queue bound it hit, in bytes.
         limit: usize,
         /// How long its queue had been full.
         stalled: Duration,
     },
     /// Accepting the link's bytes would pass a bound on buffered input.
-    InputLimit { what: &'static str, limit: usize },
+    InputLimit {
+        /// Which input buffer, e.g. "input before the hello".
+        what: &'static str,
+        /// Its bound in bytes.
+        limit: usize,
+    },
     /// The transport failed.
     Transport(String),
     /// The peer closed the connection without a goodbye.

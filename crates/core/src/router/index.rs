@@ -44,10 +44,12 @@ pub struct IndexStats {
     pub link_sets: u64,
     /// Chunks of 65,536 ids holding any, and those of them that keep a map of each id.
     pub chunks: u64,
+    /// Of those chunks, the ones keeping a map of each id (the rest use one set for all).
     pub mapped_chunks: u64,
     /// Lookups of one id, and those answered by the memo of the previous lookup without
     /// touching the index (consecutive frames mostly carry the same ids).
     pub lookups: u64,
+    /// Of those lookups, the ones answered by the memo.
     pub repeated_lookups: u64,
     /// Calls that added or removed a link's ids.
     pub updates: u64,
@@ -66,6 +68,8 @@ impl IndexStats {
     }
 }
 
+/// For one federation: which links declared interest in each interest id, so forwarding finds a
+/// frame's links without allocating.
 #[derive(Default)]
 pub struct InterestIndex {
     sets: Vec<LinkSet>,

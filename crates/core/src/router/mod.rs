@@ -75,18 +75,31 @@ impl std::fmt::Display for LinkId {
 /// Why the application could not publish.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PublishError {
+    /// The router was built without an `ApplicationConfig`.
     #[error("this node has no local application")]
     NoApplication,
+    /// The message names no interest id.
     #[error("a message needs at least one interest id")]
     NoIds,
+    /// More ids than one frame may carry; holds the count given.
     #[error("{0} interest ids on one message; the limit is {MAX_IDS_PER_FRAME}")]
     TooManyIds(usize),
+    /// Priority outside 0–7; holds the value given.
     #[error("priority {0} is out of range (0-7)")]
     BadPriority(u8),
+    /// The payload does not fit one frame.
     #[error("message of {size} bytes exceeds the frame limit of {max} bytes")]
-    TooLarge { size: usize, max: usize },
+    TooLarge {
+        /// Bytes the message would take.
+        size: usize,
+        /// The router's frame limit in bytes.
+        max: usize,
+    },
+    /// Back-pressure: the application's frames cannot be queued now; retry after
+    /// `Event::ReadResumed`.
     #[error("the outgoing queues are full; wait for ReadResumed on the application link")]
     WouldBlock,
+    /// Bytes the application handed in do not decode as a frame.
     #[error("malformed frame from the application: {0}")]
     Malformed(WireError),
 }
@@ -94,22 +107,32 @@ pub enum PublishError {
 /// A link as the driver and operators see it.
 #[derive(Clone, Debug)]
 pub struct LinkInfo {
+    /// The link's id, valid until `Event::LinkClosed`.
     pub id: LinkId,
+    /// For logs: usually the far side's address.
     pub label: String,
     /// What the far side is to us; for an accepted link still in handshake, `None`.
     pub role: Option<Role>,
+    /// The handshake finished and the link carries interest and data.
     pub up: bool,
+    /// Cut or closing: its goodbye is being flushed and nothing more is routed over it.
     pub closing: bool,
+    /// What the far side's hello said; `None` before the handshake.
     pub peer: Option<PeerInfo>,
     /// The block (DESIGN.md §2) the link belongs to once up: links of one clique share it.
     pub block: Option<u32>,
     /// Bytes queued toward the link, by class.
     pub reliable_queued: usize,
+    /// Bytes of best-effort frames queued toward the link.
     pub best_effort_queued: usize,
     /// Frames queued toward the link, by class.
     pub reliable_frames: usize,
+    /// Best-effort frames queued toward the link.
     pub best_effort_frames: usize,
+    /// The link's own counters.
     pub stats: LinkStats,
+    /// The far side announced itself persistent (`LinkFlags::PERSISTENT`): its link session
+    /// survives a broken connection.
     pub persistent: bool,
     /// When the link was handed to the router (its handshake began), on the driver's clock.
     pub opened: Time,
@@ -119,6 +142,7 @@ pub struct LinkInfo {
     /// carries; and ids we declared toward it (toward its block). Counted from the sets'
     /// sizes, which roaring keeps per container, so cheap enough per stats request.
     pub interest_in: u64,
+    /// Interest ids we declared toward the link's block.
     pub interest_out: u64,
 }
 
@@ -137,6 +161,8 @@ struct Block {
     clique: Option<String>,
 }
 
+/// The sans-IO router of one process: links, interest, forwarding and the local application (see
+/// the module doc for the driver's contract).
 pub struct Router {
     config: RouterConfig,
     max_frame_size: usize,
@@ -204,6 +230,8 @@ pub struct Router {
 const ENCODE_CHUNK: usize = 64 << 10;
 
 impl Router {
+    /// A router with no links but the local application, if `config` has one; `now` is the driver's
+    /// clock.
     pub fn new(config: RouterConfig, now: Time) -> Router {
         let mut router = Router::without_links(config, now);
         if let Some(app) = router.config.application.clone() {
@@ -291,14 +319,18 @@ impl Router {
         self.app = Some(slot);
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &RouterConfig {
         &self.config
     }
 
+    /// The largest frame it sends or accepts, in bytes: `RouterConfig::max_frame_size` clamped to
+    /// what the wire allows.
     pub fn max_frame_size(&self) -> usize {
         self.max_frame_size
     }
 
+    /// Counters of the whole router, closed links included.
     pub fn stats(&self) -> &RouterStats {
         &self.stats
     }
@@ -469,6 +501,7 @@ impl Router {
         self.links.iter().flatten().map(|l| l.id).collect()
     }
 
+    /// A snapshot of the link for the driver and operators; `None` once it closed.
     pub fn link_info(&self, id: LinkId) -> Option<LinkInfo> {
         let link = self.link(self.live(id)?);
         let known_role = !matches!(link.state, LinkState::Handshake { expect: None });

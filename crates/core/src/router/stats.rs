@@ -36,6 +36,7 @@ impl Drops {
         }
     }
 
+    /// All frames dropped, whatever the reason.
     pub fn total(&self) -> u64 {
         self.queue_full
             + self.evicted
@@ -53,18 +54,26 @@ impl Drops {
 /// Counters of one link.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LinkStats {
+    /// Frames received on the link, any kind.
     pub frames_in: u64,
+    /// Bytes received on the link, stream and datagrams.
     pub bytes_in: u64,
+    /// Data frames received from the link.
     pub data_in: u64,
+    /// Data frames sent toward the link.
     pub data_out: u64,
+    /// Bytes sent toward the link, stream and datagrams.
     pub bytes_out: u64,
+    /// UDP datagrams received for the link.
     pub datagrams_in: u64,
+    /// UDP datagrams sent for the link.
     pub datagrams_out: u64,
     /// Times a reliable frame from this link had to wait for room downstream.
     pub paused: u64,
     /// Keep-latest frames queued toward this link that never left: a newer frame of the
     /// same source, key and mask took their place (or was queued already).
     pub latest_replaced: u64,
+    /// Frames dropped on their way to or from this link, by reason.
     pub drops: Drops,
 }
 
@@ -87,6 +96,7 @@ pub struct LatestStats {
     pub stale_deliveries: u64,
     /// Entries and bytes in the cache now (bytes include a fixed overhead per entry).
     pub cached_entries: u64,
+    /// Bytes in the cache now, with a fixed overhead per entry.
     pub cached_bytes: u64,
 }
 
@@ -107,8 +117,11 @@ pub struct RouterStats {
     pub unfollowed_streams: u64,
     /// Data frames that matched no link's interest.
     pub data_unrouted: u64,
+    /// Links handed to the router so far.
     pub links_opened: u64,
+    /// Links closed so far.
     pub links_closed: u64,
+    /// Frames dropped, by reason, over all links.
     pub drops: Drops,
     /// Registry events this router could not broadcast because it had no room for their
     /// federation (its `max_federations` limit).

@@ -60,6 +60,7 @@ use std::time::Duration;
 pub struct SimConfig {
     /// Each chunk of stream bytes and each datagram takes a delay in this range.
     pub min_delay: Duration,
+    /// Upper end of the delay range, inclusive.
     pub max_delay: Duration,
     /// Probability that a best-effort datagram is lost.
     pub datagram_loss: f64,
@@ -84,17 +85,25 @@ impl Default for SimConfig {
     }
 }
 
+/// Position of a node in [`Sim::nodes`]; stays valid across crash and restart.
 pub type NodeIndex = usize;
+/// Position of a pipe (one simulated connection) in the simulator.
 pub type PipeIndex = usize;
 
 /// A message as the local application of a node received it.
 #[derive(Clone, Debug)]
 pub struct Received {
+    /// Virtual time of delivery to the application.
     pub at: Time,
+    /// Node id of the publishing router.
     pub source: NodeId,
+    /// The publisher's sequence number, as [`Sim::publish`] returned it.
     pub seq: u64,
+    /// Interest ids the frame carried.
     pub ids: Vec<InterestId>,
+    /// Reliable or best-effort, as published.
     pub class: TransportClass,
+    /// The application's bytes.
     pub payload: Bytes,
     /// The keep-latest key, on a keep-latest frame (`router::latest`).
     pub latest: Option<crate::wire::LatestKey>,
@@ -106,17 +115,24 @@ pub struct Received {
 /// Where a delivered reliable frame falls in one of its source's streams at a receiver.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StreamMark {
+    /// The interest id of the stream.
     pub id: InterestId,
+    /// The frame's number in the source's stream for `id` (1-based).
     pub number: u32,
     /// Moves whenever the receiver dropped interest in `id` or restarted: a stream's
     /// numbers are compared only within one epoch.
     pub epoch: (u32, u32),
 }
 
+/// One simulated process: a real [`Router`] and what its local application saw.
 pub struct SimNode {
+    /// Name given at [`Sim::add_node`], also the router's node name.
     pub name: String,
+    /// The router under test.
     pub router: Router,
+    /// Messages delivered to its application, in order.
     pub received: Vec<Received>,
+    /// Events the router reported, in order.
     pub events: Vec<Event>,
     links: FxHashMap<LinkId, (PipeIndex, usize)>,
     /// Crashed and not restarted yet: it does nothing.
@@ -166,11 +182,14 @@ struct Pipe {
     dead: bool,
 }
 
+/// The simulated network: nodes, pipes between them, and a virtual clock.
 pub struct Sim {
+    /// The seed of every random choice; print it on failure to replay the run.
     pub seed: u64,
     now: Time,
     rng: Rng,
     config: SimConfig,
+    /// Every node added, by [`NodeIndex`].
     pub nodes: Vec<SimNode>,
     pipes: Vec<Pipe>,
     next_token: u64,
@@ -182,6 +201,7 @@ pub struct Sim {
 }
 
 impl Sim {
+    /// A network with no nodes, its clock at 1 s, every random choice drawn from `seed`.
     pub fn new(seed: u64, config: SimConfig) -> Sim {
         Sim {
             seed,
@@ -202,10 +222,12 @@ impl Sim {
         NodeId(self.ids_issued)
     }
 
+    /// The virtual time.
     pub fn now(&self) -> Time {
         self.now
     }
 
+    /// The simulator's generator, for tests to draw their own choices from the same seed.
     pub fn rng(&mut self) -> &mut Rng {
         &mut self.rng
     }
@@ -222,6 +244,7 @@ impl Sim {
         self.add_node(RouterConfig::federate(name, id, federation))
     }
 
+    /// Adds a node built from `config` and returns its index.
     pub fn add_node(&mut self, config: RouterConfig) -> NodeIndex {
         let name = config.node_name.clone();
         self.nodes.push(SimNode {
@@ -449,11 +472,13 @@ impl Sim {
         }
     }
 
+    /// Declares the node's application interest in `ids`.
     pub fn subscribe(&mut self, node: NodeIndex, ids: &RoaringBitmap) {
         let now = self.now;
         self.nodes[node].router.subscribe(now, ids);
     }
 
+    /// Withdraws the node's application interest in `ids`; later frames on them start a new epoch.
     pub fn unsubscribe(&mut self, node: NodeIndex, ids: &RoaringBitmap) {
         let now = self.now;
         let node = &mut self.nodes[node];
@@ -463,6 +488,7 @@ impl Sim {
         node.router.unsubscribe(now, ids);
     }
 
+    /// Publishes `payload` from the node's application on `ids`; returns its sequence number.
     pub fn publish(
         &mut self,
         node: NodeIndex,
@@ -803,6 +829,7 @@ impl Sim {
         }
     }
 
+    /// The current node id of the node (a restarted node gets a new one).
     pub fn node_id(&self, node: NodeIndex) -> NodeId {
         self.nodes[node].router.config().node_id
     }

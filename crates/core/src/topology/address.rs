@@ -8,13 +8,17 @@ use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
+/// The URL scheme of a listen address, which picks the transport a dialer uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scheme {
+    /// Plain TCP (`tcp://host:port`).
     Tcp,
     /// TCP inside TLS: dialed instead of `tcp://` for the tcp and udp pipes when a node
     /// listens on it.
     Tls,
+    /// UDP datagrams for best-effort frames (`udp://host:port`); always paired with a TCP address.
     Udp,
+    /// An in-process pipe (`mem://name`), for nodes sharing one runtime.
     Memory,
 }
 
@@ -38,6 +42,7 @@ pub struct ListenAddress {
 }
 
 impl ListenAddress {
+    /// Which transport the address is for.
     pub fn scheme(&self) -> Scheme {
         self.scheme
     }
@@ -53,10 +58,13 @@ impl ListenAddress {
     }
 }
 
+/// A listen address that does not parse, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{text:?} is not a listen address: {why}")]
 pub struct AddressError {
+    /// The text as written.
     pub text: String,
+    /// What is wrong with it, e.g. a missing port.
     pub why: String,
 }
 

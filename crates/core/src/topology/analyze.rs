@@ -10,10 +10,14 @@ use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// The sizes and shape `trellis topology check` reports for a valid topology.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Summary {
+    /// Router processes declared.
     pub routers: usize,
+    /// Federate processes declared, groups counted member by member.
     pub federates: usize,
+    /// Cliques declared.
     pub cliques: usize,
     /// Connections between processes: one per parent link, one per pair of clique members.
     pub links: usize,
@@ -36,6 +40,7 @@ fn string_keys<S: Serializer>(
 }
 
 impl Topology {
+    /// Counts, depth and the histogram of links crossed between federate pairs.
     pub fn summary(&self) -> Summary {
         Summary {
             routers: self.routers().count(),

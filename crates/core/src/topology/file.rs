@@ -12,10 +12,13 @@ pub struct TopologyFile {
     /// Options of every link that does not set its own.
     #[serde(default, skip_serializing_if = "LinkOverrides::is_empty")]
     pub defaults: LinkOverrides,
+    /// `[[router]]` tables, in file order.
     #[serde(default, rename = "router", skip_serializing_if = "Vec::is_empty")]
     pub routers: Vec<RouterEntry>,
+    /// `[[federate]]` tables, in file order.
     #[serde(default, rename = "federate", skip_serializing_if = "Vec::is_empty")]
     pub federates: Vec<FederateEntry>,
+    /// `[[clique]]` tables, in file order.
     #[serde(default, rename = "clique", skip_serializing_if = "Vec::is_empty")]
     pub cliques: Vec<CliqueEntry>,
 }
@@ -24,6 +27,7 @@ pub struct TopologyFile {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RouterEntry {
+    /// Unique among routers and federates: 1 to 100 letters, digits, '-', '_' or '.'.
     pub name: String,
     /// Where it accepts links: `tcp://host:port`, `udp://host:port`, `mem://name`, at most
     /// one of each scheme.
@@ -61,6 +65,7 @@ pub struct RouterEntry {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FederateEntry {
+    /// Unique among routers and federates; with `count`, the prefix of the members' names.
     pub name: String,
     /// Declares `count` federates named `name-1` … `name-count`, alike in everything else.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -68,6 +73,7 @@ pub struct FederateEntry {
     /// Needed only by a federate that others dial: a parent, or a clique member.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub listen: Vec<String>,
+    /// The router or federate this one dials as its parent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
     /// As for a router: parents to fail over to, in turn.
@@ -82,7 +88,9 @@ pub struct FederateEntry {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CliqueEntry {
+    /// Unique among cliques.
     pub name: String,
+    /// Names of the routers and federates in the clique; at least 2, each once.
     pub members: Vec<String>,
     /// Options of every link between two members.
     #[serde(default, skip_serializing_if = "LinkOverrides::is_empty")]
@@ -96,6 +104,7 @@ impl TopologyFile {
         toml::from_str(text)
     }
 
+    /// Writes the file as TOML that [`TopologyFile::from_toml`] reads back unchanged.
     pub fn to_toml(&self) -> Result<String, toml::ser::Error> {
         toml::to_string(self)
     }

@@ -23,33 +23,59 @@ use thiserror::Error;
 pub enum Shape {
     /// RTI-NG's centralized interconnect, a star: one router (`hub`), every federate its
     /// child. A federate-to-federate message crosses 2 links.
-    Centralized { federates: usize },
+    Centralized {
+        /// Federates attached to the hub.
+        federates: usize,
+    },
     /// RTI-NG's collocated interconnect: every federate in one clique (`all`), no router.
-    Collocated { federates: usize },
+    Collocated {
+        /// Federates in the clique.
+        federates: usize,
+    },
     /// RTI-s tree routers: `levels` levels of routers counting the leaf routers (so 4 means
     /// three levels above the leaves), `fanout` children per router, `federates` children
     /// per leaf router. A message crosses 2 + 2h links, h being the levels between the leaf
     /// routers and the common ancestor.
     Tree {
+        /// Children per router above the leaves.
         fanout: usize,
+        /// Router levels, leaves included.
         levels: usize,
+        /// Federates per leaf router.
         federates: usize,
     },
     /// JESPP mesh routers: `routers` routers in one clique (`mesh`), `federates` children
     /// each. A message crosses 2 links under one router, 3 across the mesh.
-    Mesh { routers: usize, federates: usize },
+    Mesh {
+        /// Routers in the mesh.
+        routers: usize,
+        /// Federates under each router.
+        federates: usize,
+    },
     /// RTI-NG's hierarchical interconnect: `segments` distribution nodes in a clique (`top`);
     /// each forms a segment (clique `segment-i`) with its `federates` federates.
-    Hierarchical { segments: usize, federates: usize },
+    Hierarchical {
+        /// Distribution nodes, one per segment.
+        segments: usize,
+        /// Federates per segment.
+        federates: usize,
+    },
     /// RTI-NG's distributor per federate: each federate the only child of its own
     /// distributor, the distributors in one clique (`distributors`).
-    DistributorPerFederate { federates: usize },
+    DistributorPerFederate {
+        /// Federates, each with its own distributor.
+        federates: usize,
+    },
     /// `roots` routers in one clique (`roots`), each the root of a tree shaped as in
     /// [`Shape::Tree`] (`r1`, `r1.1`, …).
     MeshOfTrees {
+        /// Routers in the top clique, each a tree root.
         roots: usize,
+        /// Children per router above the leaves.
         fanout: usize,
+        /// Router levels of each tree, leaves included.
         levels: usize,
+        /// Federates per leaf router.
         federates: usize,
     },
     /// Meshes of `routers` routers each, nested `levels` deep through shared routers
@@ -59,9 +85,13 @@ pub enum Shape {
     /// one new routers `X.1` …. Every router that heads no lower mesh has `federates`
     /// children. One level is [`Shape::Mesh`].
     TreeOfMeshes {
+        /// Routers per mesh, the shared head included.
         routers: usize,
+        /// Routers of a mesh that head a lower mesh.
         fanout: usize,
+        /// Mesh levels, nested through shared routers.
         levels: usize,
+        /// Federates under each router that heads no lower mesh.
         federates: usize,
     },
 }
@@ -82,15 +112,21 @@ impl Shape {
     }
 }
 
+/// How `trellis topology gen` fills in what a [`Shape`] leaves open: addresses, ports and link
+/// options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenerateOptions {
+    /// Host every listen and metrics address uses.
     pub host: String,
+    /// First port; each listening process takes the next one up.
     pub base_port: u16,
     /// Written as the file's default pipe.
     pub pipe: Pipe,
+    /// Written as the file's default bundling delay; `None` leaves the built-in default.
     pub bundling_delay_ms: Option<u64>,
+    /// Written as the file's default per-link queue limit; `None` leaves the built-in default.
     pub queue_limit_bytes: Option<u64>,
-    /// Give nodes an alternate parent (N+1 failover): see [`add_alternates`].
+    /// Give nodes an alternate parent (N+1 failover): see `add_alternates`.
     pub alternates: bool,
     /// Give every router a `metrics` address on `host`, ports counted up from this one, so
     /// `trellis monitor` and Prometheus find them without editing the file.
@@ -111,30 +147,55 @@ impl Default for GenerateOptions {
     }
 }
 
+/// Why a shape's sizes give no valid topology.
 #[derive(Debug, Error)]
 pub enum GenerateError {
+    /// A size below what the shape needs.
     #[error("{shape}: {parameter} must be at least {min}, got {got}")]
     TooFew {
+        /// The shape's name, as `trellis topology gen` knows it.
         shape: &'static str,
         /// Named as the shape's field is.
         parameter: &'static str,
+        /// The smallest size allowed.
         min: usize,
+        /// The size given.
         got: usize,
     },
+    /// tree-of-meshes: more lower meshes per mesh than a mesh has new routers to head them.
     #[error(
         "tree-of-meshes: a fanout of {fanout} needs meshes of at least {} routers, got {routers}",
         fanout + 1
     )]
-    FanoutAboveMesh { fanout: usize, routers: usize },
+    FanoutAboveMesh {
+        /// Lower meshes each mesh heads.
+        fanout: usize,
+        /// Routers per mesh.
+        routers: usize,
+    },
+    /// The shape would declare more than [`MAX_NODES`] routers and federates.
     #[error("{shape} would have more than {limit} routers and federates")]
-    TooLarge { shape: &'static str, limit: usize },
+    TooLarge {
+        /// The shape's name.
+        shape: &'static str,
+        /// The limit it would exceed.
+        limit: usize,
+    },
+    /// Counting ports up from `base_port` would pass 65535.
     #[error("{processes} listening processes need ports {base_port} to {}, past 65535",
         *base_port as usize + processes - 1)]
-    PortsExhausted { base_port: u16, processes: usize },
+    PortsExhausted {
+        /// The first port.
+        base_port: u16,
+        /// Listening processes that each need a port.
+        processes: usize,
+    },
+    /// The generated file failed validation: a bug in the generator, reported rather than hidden.
     #[error(transparent)]
     Invalid(#[from] TopologyError),
 }
 
+/// The topology of `shape`, built as a file and checked like any other.
 pub fn generate(shape: &Shape, options: &GenerateOptions) -> Result<Topology, GenerateError> {
     let mut build = Builder {
         shape: shape.name(),

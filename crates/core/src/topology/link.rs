@@ -40,6 +40,7 @@ pub const MAX_QUEUE_LIMIT_BYTES: u64 = 1 << 30;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkOverrides {
+    /// How the link's two processes talk; absent leaves it to the next level down.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pipe: Option<Pipe>,
     /// Hold frames this long to bundle them; 0 sends as soon as the link is writable.
@@ -51,6 +52,7 @@ pub struct LinkOverrides {
 }
 
 impl LinkOverrides {
+    /// True when the link sets no option of its own.
     pub fn is_empty(&self) -> bool {
         *self == LinkOverrides::default()
     }
@@ -76,8 +78,11 @@ impl LinkOverrides {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkOptions {
+    /// How the two processes talk.
     pub pipe: Pipe,
+    /// How long frames are held to bundle them, in milliseconds; 0 sends at once.
     pub bundling_delay_ms: u64,
+    /// Bytes queued toward the link before senders are pushed back.
     pub queue_limit_bytes: u64,
 }
 

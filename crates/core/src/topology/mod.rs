@@ -98,6 +98,7 @@ pub use validate::{MAX_LINKS, MAX_NODES};
 
 use thiserror::Error;
 
+/// Why a topology file could not become a [`Topology`].
 #[derive(Debug, Error)]
 pub enum TopologyError {
     /// Not a topology file at all: TOML syntax, a wrong type or an unknown key. The

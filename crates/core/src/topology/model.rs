@@ -13,10 +13,13 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// Whether a process is a bare router or a federate (a router with a local application).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NodeKind {
+    /// A router process with no federate of its own.
     Router,
+    /// A federate process, with its own embedded router.
     Federate,
 }
 
@@ -32,9 +35,13 @@ impl fmt::Display for NodeKind {
 /// One process: a router, or a federate (a router with a local application).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
+    /// Unique among nodes; group members carry their `-i` suffix.
     pub name: String,
+    /// Router or federate.
     pub kind: NodeKind,
+    /// Where it accepts links, at most one address per scheme.
     pub listen: Vec<ListenAddress>,
+    /// The link to its parent; `None` for a root or a node attached only by cliques.
     pub parent: Option<ParentLink>,
     /// Parents to fail over to, in turn (see [`super::failover`]).
     pub alternates: Vec<Alternate>,
@@ -44,6 +51,7 @@ pub struct Node {
     pub tls: Option<super::TlsFiles>,
 }
 
+/// A node's link to its parent, which the node dials.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParentLink {
     /// Index of the parent in [`Topology::nodes`].
@@ -52,30 +60,42 @@ pub struct ParentLink {
     pub link: LinkOverrides,
 }
 
+/// A set of nodes all linked to each other (a block of DESIGN.md §2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clique {
+    /// Unique among cliques.
     pub name: String,
     /// Indices in [`Topology::nodes`], in the order the file lists them.
     pub members: Vec<usize>,
+    /// Link options as written on the clique; [`Link::options`] has them resolved.
     pub link: LinkOverrides,
 }
 
+/// Why two nodes are linked.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum LinkKind {
     /// The dialer is the child, the listener its parent.
     Parent,
     /// Both ends belong to the clique of this index in [`Topology::cliques`].
-    Peer { clique: usize },
+    Peer {
+        /// Index in [`Topology::cliques`].
+        clique: usize,
+    },
 }
 
 /// One connection between two processes, and which of them opens it: a child dials its
 /// parent; of two peers, the one whose name sorts first (byte order) dials.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
+    /// Index of the node that opens the connection, in [`Topology::nodes`].
     pub dialer: usize,
+    /// Index of the node that accepts it, in [`Topology::nodes`].
     pub listener: usize,
+    /// Parent link or clique peer link.
     pub kind: LinkKind,
+    /// The options resolved from the link, the file's defaults and the built-in defaults.
     pub options: LinkOptions,
+    /// Where the dialer connects.
     pub target: DialTarget,
 }
 
@@ -90,6 +110,8 @@ pub struct DialTarget {
     pub udp: Option<ListenAddress>,
 }
 
+/// A checked topology: built only by [`Topology::from_file`], so every link is dialable and the
+/// block-graph rule holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Topology {
     pub(super) defaults: LinkOverrides,
@@ -163,6 +185,7 @@ impl Topology {
         }
     }
 
+    /// Writes the topology back as a topology file's TOML.
     pub fn to_toml(&self) -> Result<String, toml::ser::Error> {
         self.to_file().to_toml()
     }
@@ -172,10 +195,12 @@ impl Topology {
         &self.defaults
     }
 
+    /// Routers first, then federates, each in the order the file declares them.
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
     }
 
+    /// Cliques in the order the file declares them.
     pub fn cliques(&self) -> &[Clique] {
         &self.cliques
     }
@@ -185,20 +210,24 @@ impl Topology {
         &self.links
     }
 
+    /// Index in [`Topology::nodes`] of the node with this name.
     pub fn node_index(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
     }
 
+    /// The node with this name, if one is declared.
     pub fn node(&self, name: &str) -> Option<&Node> {
         self.node_index(name).map(|index| &self.nodes[index])
     }
 
+    /// The router nodes, in declaration order.
     pub fn routers(&self) -> impl Iterator<Item = &Node> {
         self.nodes
             .iter()
             .filter(|node| node.kind == NodeKind::Router)
     }
 
+    /// The federate nodes (groups expanded), in declaration order.
     pub fn federates(&self) -> impl Iterator<Item = &Node> {
         self.nodes
             .iter()

@@ -15,8 +15,11 @@ use thiserror::Error;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LinkRole {
+    /// The far node is this one's parent, which this one dials.
     Parent,
+    /// The far node is this one's child, which dials this one.
     Child,
+    /// Both are members of one clique.
     Peer,
 }
 
@@ -24,12 +27,17 @@ pub enum LinkRole {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodePlan {
+    /// The process's name in the topology.
     pub name: String,
+    /// Router or federate.
     pub kind: NodeKind,
+    /// Where it listens.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub listen: Vec<ListenAddress>,
+    /// Links it opens.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dial: Vec<Dial>,
+    /// Links it expects others to open to it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accept: Vec<Accept>,
     /// This process holds the federation registry (see [`Topology::registry_host`]).
@@ -47,7 +55,9 @@ pub struct NodePlan {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Dial {
+    /// Name of the node dialed.
     pub far: String,
+    /// What the far node is to this one.
     pub role: LinkRole,
     /// For a peer link, the clique both ends belong to: routers key split horizon by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -57,6 +67,7 @@ pub struct Dial {
     /// For the udp pipe: where the far node takes best-effort datagrams.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub udp: Option<ListenAddress>,
+    /// Options of the link, the same at both ends.
     pub options: LinkOptions,
     /// For a parent link: the parents to attach to instead, in turn, when it fails.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -67,8 +78,11 @@ pub struct Dial {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DialAlternate {
+    /// Name of the alternate parent.
     pub far: String,
+    /// Its `tcp://` or `mem://` address, as for the parent.
     pub address: ListenAddress,
+    /// For the udp pipe: where it takes best-effort datagrams.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub udp: Option<ListenAddress>,
 }
@@ -77,10 +91,14 @@ pub struct DialAlternate {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Accept {
+    /// Name of the node that dials.
     pub far: String,
+    /// What the far node is to this one.
     pub role: LinkRole,
+    /// For a peer link, the clique both ends belong to: routers key split horizon by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clique: Option<String>,
+    /// Options of the link, the same at both ends.
     pub options: LinkOptions,
     /// The far node attaches here only when it fails over (this is one of its alternate
     /// parents): the link is not expected to be up.
@@ -88,6 +106,7 @@ pub struct Accept {
     pub standby: bool,
 }
 
+/// A name that is neither a router nor a federate of the topology.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("the topology has no router or federate named {0:?}")]
 pub struct UnknownNode(pub String);
@@ -122,6 +141,7 @@ impl Topology {
         children
     }
 
+    /// The plan of the node named `name`: what it listens on, dials and accepts.
     pub fn plan(&self, name: &str) -> Result<NodePlan, UnknownNode> {
         let node = self
             .node_index(name)

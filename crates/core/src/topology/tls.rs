@@ -16,6 +16,7 @@ pub struct TlsFiles {
     /// when it dials.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cert: Option<String>,
+    /// The private key of `cert` (PEM).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// The CAs it trusts.

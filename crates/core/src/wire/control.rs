@@ -47,6 +47,7 @@ impl Role {
         }
     }
 
+    /// Lower-case name for logs and errors.
     pub fn name(self) -> &'static str {
         match self {
             Role::Parent => "parent",
@@ -68,17 +69,21 @@ impl LinkFlags {
     pub const SINK: LinkFlags = LinkFlags(2);
     /// The link is redialed after a failure instead of being forgotten.
     pub const PERSISTENT: LinkFlags = LinkFlags(4);
+    /// No flag set: the link neither sends nor receives data.
     pub const NONE: LinkFlags = LinkFlags(0);
     const ALL: u8 = 7;
 
+    /// Both sets of flags.
     pub const fn union(self, other: LinkFlags) -> LinkFlags {
         LinkFlags(self.0 | other.0)
     }
 
+    /// Whether every flag of `other` is set here.
     pub const fn contains(self, other: LinkFlags) -> bool {
         self.0 & other.0 == other.0
     }
 
+    /// The flag byte as the hello encodes it.
     pub const fn bits(self) -> u8 {
         self.0
     }
@@ -106,22 +111,28 @@ impl std::ops::BitOr for LinkFlags {
 /// must head each of them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct UdpOffer {
+    /// UDP port of the sender's address where it takes the datagrams.
     pub port: u16,
+    /// Random session token heading each datagram, so a stray datagram matches no link.
     pub token: u64,
 }
 
 /// First frame on every link. The dialer sends it at once; the acceptor answers with its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hello {
+    /// The sender's node id.
     pub node_id: NodeId,
+    /// The sender's node name, for logs.
     pub node_name: String,
     /// The sender's role toward the receiver ("I am your child").
     pub role: Role,
+    /// What the sender will do on the link: source, sink, persistent.
     pub flags: LinkFlags,
     /// The federation this link serves; empty for a router-to-router link that carries all.
     pub federation: String,
     /// For peer links: the clique both ends belong to.
     pub clique: String,
+    /// Where the sender takes best-effort datagrams, if it offers UDP.
     pub udp: Option<UdpOffer>,
 }
 
@@ -187,9 +198,12 @@ pub(crate) fn clip(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
+/// What an interest frame does to the set the sender declared before.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum InterestOp {
+    /// Adds these ranges to the set.
     Add,
+    /// Removes these ranges from the set.
     Remove,
     /// Clear the set, then add these ranges. Later `Add` frames may continue a large set.
     Replace,
@@ -209,8 +223,11 @@ impl InterestOp {
 /// Ids travel as inclusive ranges: regions map to runs of neighbouring cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InterestFrame {
+    /// The federation whose interest changes.
     pub federation: FederationId,
+    /// How the ranges change the declared set.
     pub op: InterestOp,
+    /// Inclusive ranges of interest ids `(first, last)`.
     pub ranges: Vec<(u32, u32)>,
 }
 
@@ -298,6 +315,7 @@ impl InterestFrame {
 /// Sent before a node closes a link on purpose, so the far side can log why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Goodbye {
+    /// Why, for the far side's log; cut to 1 KiB when encoded.
     pub reason: String,
 }
 

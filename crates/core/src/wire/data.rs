@@ -76,6 +76,8 @@ const fn ids_start(flags: u8) -> usize {
     }
 }
 
+/// How a data frame is delivered: reliable or best-effort (HLA's HLAreliable and HLAbestEffort
+/// transportation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TransportClass {
     /// Delivered exactly once, in order per source; a full queue pushes back on the sender.
@@ -85,6 +87,7 @@ pub enum TransportClass {
 }
 
 impl TransportClass {
+    /// Lower-case name for logs and errors.
     pub fn name(self) -> &'static str {
         match self {
             TransportClass::Reliable => "reliable",
@@ -105,14 +108,20 @@ impl TransportClass {
 /// Everything in a data frame except its ids and payload.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DataHeader {
+    /// The federation the message belongs to.
     pub federation: FederationId,
+    /// The node whose application published it.
     pub source: NodeId,
+    /// The source's sequence number, counting up from 1 per source router.
     pub seq: u64,
     /// 0 (least urgent) to 7 (most urgent).
     pub priority: u8,
+    /// Reliable or best-effort.
     pub class: TransportClass,
 }
 
+/// An encoded data frame, validated once on decode; its accessors read the bytes in place so
+/// routers forward it untouched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DataFrame {
     bytes: Bytes,
@@ -122,7 +131,7 @@ pub struct DataFrame {
 // crate into several codegen units and has no LTO, so a call across units is never inlined
 // without it, and these are a few instructions each.
 impl DataFrame {
-    /// Size of the encoded frame for this many ids and payload bytes.
+    /// The little-endian u64 at byte `at` of the frame.
     pub const fn encoded_len(id_count: usize, payload_len: usize) -> usize {
         IDS + id_count * 8 + payload_len
     }
@@ -344,26 +353,31 @@ impl DataFrame {
         u64::from_le_bytes(a)
     }
 
+    /// The federation the message belongs to.
     #[inline]
     pub fn federation(&self) -> FederationId {
         FederationId(self.u64_at(FEDERATION))
     }
 
+    /// The node whose application published it.
     #[inline]
     pub fn source(&self) -> NodeId {
         NodeId(self.u64_at(SOURCE))
     }
 
+    /// The source's sequence number, counting up from 1 per source router.
     #[inline]
     pub fn seq(&self) -> u64 {
         self.u64_at(SEQ)
     }
 
+    /// 0 (least urgent) to 7 (most urgent): the order in which full queues shed best-effort frames.
     #[inline]
     pub fn priority(&self) -> u8 {
         self.bytes[FLAGS] & PRIORITY_MASK
     }
 
+    /// Reliable or best-effort.
     #[inline]
     pub fn class(&self) -> TransportClass {
         if self.bytes[FLAGS] & RELIABLE_BIT != 0 {
@@ -379,6 +393,7 @@ impl DataFrame {
         Self::latest_of(&self.bytes)
     }
 
+    /// The fixed fields together, decoded.
     pub fn header(&self) -> DataHeader {
         DataHeader {
             federation: self.federation(),
@@ -389,6 +404,7 @@ impl DataFrame {
         }
     }
 
+    /// Number of interest ids the frame carries (at most [`MAX_IDS_PER_FRAME`]).
     #[inline]
     pub fn id_count(&self) -> usize {
         u16::from_le_bytes([self.bytes[ID_COUNT], self.bytes[ID_COUNT + 1]]) as usize
@@ -439,6 +455,7 @@ impl DataFrame {
         &self.bytes
     }
 
+    /// The whole encoded frame, given up without a copy.
     #[inline]
     pub fn into_bytes(self) -> Bytes {
         self.bytes
@@ -506,10 +523,12 @@ impl UnstampedFrame {
         }
     }
 
+    /// 0 (least urgent) to 7 (most urgent), as the publisher wrote it.
     pub fn priority(&self) -> u8 {
         self.bytes[FLAGS] & PRIORITY_MASK
     }
 
+    /// Reliable or best-effort, as the publisher wrote it.
     pub fn class(&self) -> TransportClass {
         if self.bytes[FLAGS] & RELIABLE_BIT != 0 {
             TransportClass::Reliable
@@ -518,6 +537,7 @@ impl UnstampedFrame {
         }
     }
 
+    /// The keep-latest key, if the publisher wrote one.
     pub fn latest(&self) -> Option<LatestKey> {
         DataFrame::latest_of(&self.bytes)
     }

@@ -24,6 +24,7 @@ pub struct RegistryRoute {
 }
 
 impl RegistryRoute {
+    /// The `distance` that means no route to the registry is known.
     pub const UNREACHABLE: u8 = u8::MAX;
 
     pub(crate) fn decode(r: &mut Reader<'_>) -> Result<RegistryRoute, WireError> {
@@ -32,15 +33,19 @@ impl RegistryRoute {
         })
     }
 
+    /// Appends the encoded frame to `out`.
     pub fn encode(&self, out: &mut BytesMut) {
         put_header(out, FrameKind::RegistryRoute, 1);
         out.put_u8(self.distance);
     }
 }
 
+/// Whether a manage frame travels toward the registry or back.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ManageDirection {
+    /// Toward the registry.
     Request,
+    /// Back to the origin, along the way the request came.
     Reply,
 }
 
@@ -53,12 +58,15 @@ const MAX_ASKER: usize = 1024;
 /// A management request or reply. The body is the registry's business.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ManageFrame {
+    /// Toward the registry or back.
     pub direction: ManageDirection,
     /// The node that asked; with `request`, names the exchange network-wide.
     pub origin: NodeId,
+    /// The origin's number for the exchange; a reply carries the request's.
     pub request: u64,
     /// The origin link's proven certificate name (see the module documentation).
     pub asker: Option<String>,
+    /// The registry's encoded request or reply, which routers do not read.
     pub body: Bytes,
 }
 
@@ -91,6 +99,7 @@ impl ManageFrame {
         })
     }
 
+    /// Appends the encoded frame to `out`.
     pub fn encode(&self, out: &mut BytesMut) {
         let asker = self.asker.as_deref().map(|name| {
             // A certificate's common name is at most 64 characters; a longer one is cut

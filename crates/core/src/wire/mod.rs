@@ -71,6 +71,8 @@ pub const MIN_MAX_FRAME_SIZE: usize = 1024;
 pub struct FederationId(pub u64);
 
 impl FederationId {
+    /// The id of the federation named `name` (FNV-1a of its UTF-8 bytes); every node computes the
+    /// same.
     pub fn of(name: &str) -> FederationId {
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
         for byte in name.bytes() {
@@ -97,17 +99,28 @@ impl std::fmt::Display for NodeId {
     }
 }
 
+/// The kind byte of a frame header: which body follows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum FrameKind {
+    /// Opens a link: who the sender is and what it is to the receiver ([`Hello`]).
     Hello = 1,
+    /// A change to the sender's declared interest ([`InterestFrame`]).
     Interest = 2,
+    /// A published message with its interest ids ([`DataFrame`]).
     Data = 3,
+    /// No body: keeps an idle link from timing out.
     Heartbeat = 4,
+    /// The sender closes the link on purpose, saying why ([`Goodbye`]).
     Goodbye = 5,
+    /// The sender's distance to the federation registry ([`RegistryRoute`]).
     RegistryRoute = 6,
+    /// A federation-management request or reply on its way to or from the registry
+    /// ([`ManageFrame`]).
     Manage = 7,
+    /// Names the sender's link session, and resumes a failed one ([`SessionFrame`]).
     Session = 8,
+    /// Reliable frames received on the link so far, so the sender trims what it keeps to resend.
     Ack = 9,
 }
 
@@ -127,6 +140,7 @@ impl FrameKind {
         })
     }
 
+    /// Lower-case name for errors and logs.
     pub fn name(self) -> &'static str {
         match self {
             FrameKind::Hello => "hello",
@@ -145,37 +159,64 @@ impl FrameKind {
 /// Why bytes from a peer could not be decoded. Each closes only the link that sent them.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum WireError {
+    /// The length prefix announces a frame above the link's limit.
     #[error("frame of {len} bytes exceeds the limit of {max} bytes")]
-    Oversize { len: u64, max: usize },
+    Oversize {
+        /// Bytes the frame would take, as announced.
+        len: u64,
+        /// The link's frame limit in bytes.
+        max: usize,
+    },
+    /// The peer speaks another [`PROTOCOL_VERSION`].
     #[error("unsupported protocol version {got} (this node speaks version {PROTOCOL_VERSION})")]
-    UnsupportedVersion { got: u8 },
+    UnsupportedVersion {
+        /// The version byte it sent.
+        got: u8,
+    },
+    /// The kind byte names no [`FrameKind`]; holds that byte.
     #[error("unknown frame kind {0}")]
     UnknownKind(u8),
+    /// A field is out of range or does not decode.
     #[error("malformed {kind} frame: {what}")]
     Malformed {
+        /// The frame kind, as [`FrameKind::name`] gives it.
         kind: &'static str,
+        /// Which field or rule is broken.
         what: &'static str,
     },
+    /// The stream ended inside a frame.
     #[error("truncated frame: the stream ended {missing} bytes before the frame was complete")]
-    Truncated { missing: usize },
+    Truncated {
+        /// Bytes the frame still lacked.
+        missing: usize,
+    },
 }
 
 /// One decoded frame. Data frames keep their encoded bytes so routers forward them untouched.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame {
+    /// Opens a link.
     Hello(Hello),
+    /// Declares or withdraws interest.
     Interest(InterestFrame),
+    /// A published message, kept encoded.
     Data(DataFrame),
+    /// Keeps an idle link alive.
     Heartbeat,
+    /// Closes a link on purpose.
     Goodbye(Goodbye),
+    /// The sender's distance to the registry.
     RegistryRoute(RegistryRoute),
+    /// A federation-management request or reply.
     Manage(ManageFrame),
+    /// Names or resumes a link session.
     Session(SessionFrame),
     /// Reliable frames the far side received and routed on this link so far.
     Ack(u64),
 }
 
 impl Frame {
+    /// The kind byte this frame is encoded with.
     pub fn kind(&self) -> FrameKind {
         match self {
             Frame::Hello(_) => FrameKind::Hello,

@@ -26,13 +26,18 @@ pub struct Resume {
     pub received: u64,
 }
 
+/// Sent right after the hellos: names the sender's session on the link and, if it held a suspended
+/// link to the same node, resumes it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SessionFrame {
+    /// The sender's number for this link session.
     pub session: u64,
+    /// Present when the sender resumes a suspended link of the far side.
     pub resume: Option<Resume>,
 }
 
 impl SessionFrame {
+    /// Appends the encoded frame to `out`.
     pub fn encode(&self, out: &mut BytesMut) {
         let body = 8 + 1 + if self.resume.is_some() { 16 } else { 0 };
         put_header(out, FrameKind::Session, body);

@@ -21,9 +21,12 @@ use std::collections::BTreeMap;
 /// Where the predefined types are "declared", for messages.
 pub const PREDEFINED_FILE: &str = "IEEE 1516.2-2010";
 
+/// The byte order of a basic type (`<endian>` in the OMT).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Endian {
+    /// Most significant octet first.
     Big,
+    /// Least significant octet first.
     Little,
 }
 
@@ -32,31 +35,51 @@ pub enum Endian {
 /// as floats when their interpretation says so.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BasicKind {
+    /// Two's-complement integer.
     Signed,
+    /// Unsigned integer.
     Unsigned,
+    /// IEEE 754 floating point (32 or 64 bits).
     Float,
 }
 
+/// A `<basicData>` type: how one number is laid out in octets.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BasicData {
+    /// Width in bits (8, 16, 32 or 64 are encodable).
     pub size_bits: u32,
+    /// Byte order.
     pub endian: Endian,
+    /// Signed, unsigned or float.
     pub kind: BasicKind,
 }
 
+/// One enumerator of an `<enumeratedData>` type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Enumerator {
+    /// Its name, e.g. "HLAtrue".
     pub name: String,
+    /// The representation values it stands for (the OMT allows several).
     pub values: Vec<i64>,
 }
 
+/// How many elements an `<arrayData>` type holds (`<cardinality>`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Cardinality {
+    /// Exactly this many.
     Fixed(u32),
+    /// Any number (`Dynamic`).
     Dynamic,
-    Range { min: u32, max: u32 },
+    /// Between `min` and `max` elements (OMT `[min..max]`).
+    Range {
+        /// Fewest elements allowed.
+        min: u32,
+        /// Most elements allowed.
+        max: u32,
+    },
 }
 
+/// The `<encoding>` of an `<arrayData>` type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ArrayEncoding {
     /// HLAfixedArray: the elements only.
@@ -79,15 +102,19 @@ impl ArrayEncoding {
     }
 }
 
+/// One `<field>` of a `<fixedRecordData>` type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Field {
+    /// Its name, unique within the record.
     pub name: String,
+    /// The name of its data type.
     pub data_type: String,
 }
 
 /// Which discriminant values choose an alternative.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Selector {
+    /// One enumerator, by name.
     Enumerator(String),
     /// `[First..Last]`: every value from First's to Last's.
     Range(String, String),
@@ -95,37 +122,59 @@ pub enum Selector {
     Other,
 }
 
+/// One `<alternative>` of a `<variantRecordData>` type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Alternative {
+    /// The discriminant values that choose it.
     pub selectors: Vec<Selector>,
+    /// Its name, unique within the record.
     pub name: String,
     /// None for an alternative that carries no data ("NA").
     pub data_type: Option<String>,
 }
 
+/// What kind of `<dataTypes>` entry a type is, with that kind's properties.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DataTypeKind {
+    /// `<basicData>`: a number's layout.
     Basic(BasicData),
+    /// `<simpleData>`: a basic type under another name (and units, resolution).
     Simple {
+        /// The basic type it is encoded as.
         representation: String,
     },
+    /// `<enumeratedData>`: named values of an integer type.
     Enumerated {
+        /// The basic type the values are encoded as.
         representation: String,
+        /// The enumerators, in declaration order.
         enumerators: Vec<Enumerator>,
     },
+    /// `<arrayData>`: elements of one type.
     Array {
+        /// The elements' data type.
         element: String,
+        /// How many elements.
         cardinality: Cardinality,
+        /// How the elements are framed on the wire.
         encoding: ArrayEncoding,
     },
+    /// `<fixedRecordData>`: fields in order.
     FixedRecord {
+        /// The fields, in declaration order.
         fields: Vec<Field>,
+        /// The `<encoding>`, normally HLAfixedRecord.
         encoding: String,
     },
+    /// `<variantRecordData>`: a discriminant and the alternative it selects.
     VariantRecord {
+        /// The discriminant's name.
         discriminant: String,
+        /// The discriminant's data type, usually enumerated.
         discriminant_type: String,
+        /// The alternatives, in declaration order.
         alternatives: Vec<Alternative>,
+        /// The `<encoding>`, normally HLAvariantRecord.
         encoding: String,
     },
 }
@@ -171,16 +220,21 @@ impl DataTypeKind {
     }
 }
 
+/// A named data type of the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DataType {
+    /// Its name, unique in the model, e.g. "HLAinteger32BE".
     pub name: String,
+    /// What kind it is, with its properties.
     pub kind: DataTypeKind,
     /// Where it was first declared; [`PREDEFINED_FILE`] and line 0 for the standard's own.
     pub file: String,
+    /// 1-based line of its first declaration; 0 for a predefined type.
     pub line: u32,
 }
 
 impl DataType {
+    /// Whether IEEE 1516.2 predefines it rather than a module.
     pub fn is_predefined(&self) -> bool {
         self.file == PREDEFINED_FILE
     }
@@ -195,6 +249,7 @@ pub struct DataTypes {
 }
 
 impl DataTypes {
+    /// The type named `name`, if the model declares or predefines it.
     pub fn get(&self, name: &str) -> Option<&DataType> {
         self.types.get(name)
     }
