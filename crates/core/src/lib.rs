@@ -9,6 +9,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 // Functions under 70 lines (clippy.toml), as TigerBeetle keeps them: one idea each.
 #![cfg_attr(not(test), deny(clippy::too_many_lines))]
+#![warn(missing_docs)]
 
 pub mod encoding;
 pub mod federate;

@@ -326,7 +326,7 @@ pub enum Problem {
 
     /// The alternates allow more combinations than failover validation checks.
     #[error(
-        "the alternates allow {combinations} combinations of attachments among routers; at          most {limit} are checked: give fewer alternates"
+        "the alternates allow {combinations} combinations of attachments among routers; at most {limit} are checked: give fewer alternates"
     )]
     TooManyFailoverCombinations {
         /// Combinations of attachments the alternates allow.

@@ -1,5 +1,5 @@
 //! Reading the MIM's encodings back: what a tool federate needs to read the MOM's
-//! `HLAmanager` attributes and parameters. It mirrors [`encode`](super::encode) (IEEE
+//! `HLAmanager` attributes and parameters. It mirrors the MOM's own encoder (IEEE
 //! 1516.2-2010 §4.13: basic types big-endian, variable arrays as an HLAinteger32BE count
 //! then the elements, each element after the first padded to its octet boundary).
 //!
