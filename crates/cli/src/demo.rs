@@ -35,6 +35,11 @@ pub(crate) struct DemoArgs {
     /// No web page: the per-second lines only.
     #[arg(long)]
     no_web: bool,
+    /// Attach the federates to this running router (of `trellis up` or `trellis router`)
+    /// instead of starting one; no web page then: watch with `trellis monitor` and
+    /// `trellis federation TrellisDemo ROUTER`.
+    #[arg(long, value_name = "URL")]
+    rti: Option<trellis_net::Endpoint>,
 }
 
 pub(crate) fn run(args: DemoArgs) -> Result<()> {
@@ -53,6 +58,7 @@ pub(crate) fn run(args: DemoArgs) -> Result<()> {
         rate_hz: args.rate,
         time_stepped: args.time_stepped,
         web: (!args.no_web).then_some(args.web),
+        rti: args.rti,
     };
     // A reader that closed our output (`| head`) stopped the demo early: that is success.
     demo::run(&options, stop)?;

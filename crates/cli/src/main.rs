@@ -45,7 +45,8 @@ enum Command {
     #[command(after_help = "Examples:
   trellis demo                              # a web page at http://127.0.0.1:8700, for 60 s
   trellis demo --no-web --seconds 10        # the per-second lines only
-  trellis demo --time-stepped --vehicles 20 # regulating and constrained vehicles")]
+  trellis demo --time-stepped --vehicles 20 # regulating and constrained vehicles
+  trellis demo --rti tcp://127.0.0.1:7000   # on a router already running (trellis up)")]
     Demo(demo::DemoArgs),
     /// Run a router until Ctrl-C or SIGTERM.
     #[command(after_help = "Examples:
@@ -167,15 +168,23 @@ fn init_logging(default: &str) {
 }
 
 /// The log level a command runs at unless TRELLIS_LOG says otherwise. The demo, the
-/// benchmarks and `up` speak in their own lines; beside them only warnings and errors (their
-/// routers' and nodes' INFO — every host started, every link up — was 50 to 130 lines).
+/// benchmarks, `up` and the federation views speak in their own lines; beside them only
+/// warnings and errors (their routers' and nodes' INFO — every host started, every link up —
+/// was 50 to 130 lines, and four lines around a one-line table).
 /// `--quiet` and `--verbose` move it for every command alike.
 fn log_level(cli: &Cli) -> &'static str {
     if cli.quiet {
         return "error";
     }
     match (cli.verbose, &cli.command) {
-        (0, Command::Demo(_) | Command::Bench(_) | Command::Up(_)) => "warn",
+        (
+            0,
+            Command::Demo(_)
+            | Command::Bench(_)
+            | Command::Up(_)
+            | Command::Federations(_)
+            | Command::Federation(_),
+        ) => "warn",
         (0 | 1, _) => "info",
         _ => "debug",
     }

@@ -233,19 +233,32 @@ fn watching_redraws_as_a_federate_advances_and_leaves_on_sigterm() {
     stepping.join().unwrap().close();
 }
 
-/// The view on the time-stepped demo: its own router (the demo cannot attach to running
-/// routers), found from the line where the demo says where it listens.
+/// The view on the time-stepped demo running on a `trellis up` tree (a root and two
+/// leaves): the demo's federates below one leaf (`demo --rti`), the view below the other.
 #[test]
-fn the_view_reads_the_time_stepped_demo() {
-    let demo_args = ["demo", "--no-web", "--time-stepped", "--seconds", "120"];
+fn the_view_reads_the_time_stepped_demo_on_a_trellis_up_tree() {
+    let dir = TempDir::new("federation-view-demo-tree");
+    let args = ["tree", "--levels", "2", "--fanout", "2", "--federates", "1"];
+    let (file, topology) = gen(&dir, "tree.toml", &args, 3);
+    let _up = Up::start(&file);
+    let (demo_at, view_at) = (
+        attachment(&topology, "fed-1"),
+        attachment(&topology, "fed-2"),
+    );
+    assert_ne!(demo_at, view_at);
+    let demo_at = demo_at.to_string();
+    let demo_args = [
+        "demo",
+        "--rti",
+        &demo_at,
+        "--no-web",
+        "--time-stepped",
+        "--seconds",
+        "120",
+    ];
     let (demo, lines) = spawn_lines(&demo_args);
-    let listening = line_where(&lines, |l| l.contains("router listening on "));
-    let router_arg = (listening.split_whitespace())
-        .find(|w| w.starts_with("tcp://"))
-        .unwrap()
-        .trim_end_matches(',')
-        .to_owned();
     line_where(&lines, |l| l.contains("federation TrellisDemo created"));
+    let router_arg = view_at.to_string();
     // The vehicles regulate and advance: wait until the view shows them past time 0.
     let deadline = Instant::now() + WAIT;
     let report = loop {
@@ -279,7 +292,10 @@ fn the_view_reads_the_time_stepped_demo() {
     for name in ["viewer", "ground-sim", "air-sim"] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
-    terminate(demo);
+    assert!(
+        terminate(demo).success(),
+        "the demo stops cleanly on SIGTERM"
+    );
 }
 
 /// Where federate `at` of a topology attaches: its parent router's address.

@@ -69,6 +69,10 @@ pub struct DemoOptions {
     pub time_stepped: bool,
     /// Serve the plan view and the monitor of the demo here (port taken: any free one).
     pub web: Option<SocketAddr>,
+    /// Attach the federates to this running router (`trellis up`, `trellis router`) instead
+    /// of starting one in this process; then no web page (its monitor watches the demo's
+    /// own router: watch others with `trellis monitor` and `trellis federation`).
+    pub rti: Option<Endpoint>,
 }
 
 impl Default for DemoOptions {
@@ -79,6 +83,7 @@ impl Default for DemoOptions {
             rate_hz: 10,
             time_stepped: false,
             web: None,
+            rti: None,
         }
     }
 }
@@ -185,19 +190,9 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
         "trellis-demo.xml",
         DEMO_FOM,
     )])?);
-    let runtime = Runtime::start("demo-router")?;
-    let mut router = RouterConfig::new("demo-router", NodeId(1));
-    router.hosts_registry = true;
-    let mut host = HostConfig::new(router);
-    host.listen
-        .push("tcp://127.0.0.1:0".parse().expect("valid endpoint"));
-    let router_host = runtime.add_host(host)?;
-    let at = router_host.listening()[0].clone();
     let say = Arc::new(Say::new(stop.clone()));
-    say!(
-        say,
-        "router listening on {at}, holding the federation registry"
-    );
+    let router = DemoRouter::attach(options.rti.as_ref(), &say)?;
+    let at = router.at.clone();
     let timed: Vec<&str> = if options.time_stepped {
         std::iter::once(VIEWER).chain(SIMULATORS).collect()
     } else {
@@ -210,15 +205,15 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
         step_seconds: 1.0 / options.rate_hz.max(1) as f64,
     });
     let plan = Arc::new(PlanView::new(QUARTER, clocks));
-    let web = match options.web {
-        Some(listen) => {
+    let web = match (options.web, &router.own) {
+        (Some(listen), Some((_, router_host))) => {
             let federates: Vec<&str> = ["creator", VIEWER, WATCHER]
                 .into_iter()
                 .chain(SIMULATORS)
                 .collect();
             let watched = monitored::Watched {
                 router: "demo-router",
-                host: &router_host,
+                host: router_host,
                 at: &at,
                 federates: &federates,
                 board: &figures,
@@ -233,7 +228,14 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
             );
             Some(web)
         }
-        None => None,
+        (Some(_), None) => {
+            say!(
+                say,
+                "no web page on a running router (the page monitors the demo's own): watch with `trellis monitor` and `trellis federation {FEDERATION} {at}`"
+            );
+            None
+        }
+        (None, _) => None,
     };
 
     // The creator is not driven again until it destroys the federation: its node runs on a
@@ -320,8 +322,44 @@ pub fn run(options: &DemoOptions, stop: Arc<AtomicBool>) -> Result<DemoReport, D
     if let Err(e) = creator.destroy_federation_execution() {
         tracing::warn!("destroying the demo's federation: {e}");
     }
-    drop(runtime);
+    drop(router);
     Ok(report)
+}
+
+/// Where the demo's federates attach: a router of its own in this process (holding the
+/// federation registry), or a running one.
+struct DemoRouter {
+    at: Endpoint,
+    /// The demo's own router: its runtime (stopped when dropped) and host.
+    own: Option<(Runtime, trellis_net::Host)>,
+}
+
+impl DemoRouter {
+    fn attach(running: Option<&Endpoint>, say: &Say) -> Result<DemoRouter, DemoError> {
+        if let Some(at) = running {
+            say!(say, "attaching to the running router at {at}");
+            return Ok(DemoRouter {
+                at: at.clone(),
+                own: None,
+            });
+        }
+        let runtime = Runtime::start("demo-router")?;
+        let mut router = RouterConfig::new("demo-router", NodeId(1));
+        router.hosts_registry = true;
+        let mut host = HostConfig::new(router);
+        host.listen
+            .push("tcp://127.0.0.1:0".parse().expect("valid endpoint"));
+        let router_host = runtime.add_host(host)?;
+        let at = router_host.listening()[0].clone();
+        say!(
+            say,
+            "router listening on {at}, holding the federation registry"
+        );
+        Ok(DemoRouter {
+            at,
+            own: Some((runtime, router_host)),
+        })
+    }
 }
 
 /// Each second, one line: what each receiver got, and the granted time when time-stepped.

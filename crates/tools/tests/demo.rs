@@ -12,6 +12,7 @@ fn run(time_stepped: bool) -> demo::DemoReport {
         rate_hz: 10,
         time_stepped,
         web: None,
+        rti: None,
     };
     demo::run(&options, Arc::new(AtomicBool::new(false))).expect("the demo runs")
 }
