@@ -1,0 +1,570 @@
+//! `trellis record inspect`: a recording's summary, and its records as rows of CSV and
+//! Parquet, one row per attribute or parameter value (and one per record without values).
+
+use crate::format::{Record, Sent};
+use crate::reader::Recording;
+use crate::RecordError;
+use arrow_array::builder::{
+    BinaryBuilder, Int64Builder, StringBuilder, UInt32Builder, UInt64Builder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+use parquet::arrow::ArrowWriter;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::Arc;
+use trellis_core::federate::LogicalTime;
+
+/// Instance names remembered for the rows' `instance` column; past it the column is empty
+/// for new instances (and a warning says so).
+pub const MAX_NAMES: usize = 1_000_000;
+/// Gaps listed in the summary; more are counted.
+pub const MAX_LISTED_GAPS: usize = 1_000;
+/// Rows per Parquet record batch (and row group), the exporter's buffer.
+pub const BATCH_ROWS: usize = 65_536;
+
+#[derive(Clone, Debug, Default)]
+pub struct ClassCounts {
+    pub discovered: u64,
+    pub updates: u64,
+    pub interactions: u64,
+    pub removed: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub federation: String,
+    pub sources: Vec<String>,
+    pub file_len: u64,
+    pub ignored_bytes: u64,
+    pub closed_cleanly: bool,
+    pub chunks: usize,
+    pub damaged_chunks: Vec<String>,
+    pub records: BTreeMap<&'static str, u64>,
+    pub classes: BTreeMap<String, ClassCounts>,
+    pub first_wall: Option<u64>,
+    pub last_wall: Option<u64>,
+    pub first_time: Option<i64>,
+    pub last_time: Option<i64>,
+    /// (wall ns, source, cause, lost, detail)
+    pub gaps: Vec<(u64, u32, &'static str, u64, String)>,
+    pub gap_count: u64,
+    pub rows: u64,
+}
+
+/// One output row.
+struct Row<'a> {
+    wall_ns: u64,
+    source: u32,
+    kind: &'static str,
+    class: Option<&'a str>,
+    object: Option<u64>,
+    instance: Option<&'a str>,
+    member: Option<&'a str>,
+    value: Option<&'a [u8]>,
+    logical_time: Option<i64>,
+    order: Option<&'static str>,
+    sender: Option<u32>,
+    detail: Option<&'a str>,
+}
+
+pub const COLUMNS: [&str; 12] = [
+    "wall_ns",
+    "source",
+    "kind",
+    "class",
+    "object",
+    "instance",
+    "member",
+    "value",
+    "logical_time",
+    "order",
+    "sender",
+    "detail",
+];
+
+/// Summarise `path`, writing CSV and Parquet rows where asked.
+pub fn inspect(
+    path: &Path,
+    csv: Option<&Path>,
+    parquet: Option<&Path>,
+) -> Result<Summary, RecordError> {
+    let mut recording = Recording::open(path)?;
+    let mut summary = Summary {
+        federation: recording.header.federation.clone(),
+        sources: recording.header.sources.clone(),
+        file_len: recording.file_len,
+        ignored_bytes: recording.trailing_bytes(),
+        closed_cleanly: recording.closed_cleanly,
+        chunks: recording.chunks.len(),
+        ..Default::default()
+    };
+    let d = recording.header.dictionary.clone();
+    let class_names: HashMap<u32, &str> = d
+        .object_classes
+        .iter()
+        .map(|(h, n)| (*h, n.as_str()))
+        .collect();
+    let interaction_names: HashMap<u32, &str> = d
+        .interaction_classes
+        .iter()
+        .map(|(h, n)| (*h, n.as_str()))
+        .collect();
+    let attribute_names: HashMap<u32, &str> = d
+        .attributes
+        .iter()
+        .map(|(h, _, n)| (*h, n.as_str()))
+        .collect();
+    let parameter_names: HashMap<u32, &str> = d
+        .parameters
+        .iter()
+        .map(|(h, _, n)| (*h, n.as_str()))
+        .collect();
+    let mut csv = csv.map(CsvSink::create).transpose()?;
+    let mut parquet = parquet.map(ParquetSink::create).transpose()?;
+    let mut instances: HashMap<(u32, u64), (String, u32)> = HashMap::new();
+    let mut names_full = false;
+    let damaged = recording.for_each_record(|_, record| {
+        summary.count(&record, &class_names, &interaction_names, &instances);
+        let mut emit = |row: Row<'_>| -> Result<(), RecordError> {
+            summary.rows += 1;
+            if let Some(sink) = csv.as_mut() {
+                sink.row(&row)?;
+            }
+            if let Some(sink) = parquet.as_mut() {
+                sink.row(&row)?;
+            }
+            Ok(())
+        };
+        let (wall_ns, source_index) = (record.wall_ns(), record.source());
+        match &record {
+            Record::Discover {
+                source,
+                object,
+                class,
+                name,
+                ..
+            } => {
+                if instances.len() < MAX_NAMES {
+                    instances.insert((*source, *object), (name.clone(), *class));
+                } else if !names_full {
+                    names_full = true;
+                    tracing::warn!(
+                        "more than {MAX_NAMES} instances: later ones have no name in the rows"
+                    );
+                }
+                let (kind, class) = ("discover", class_names.get(class).copied());
+                emit(Row {
+                    wall_ns,
+                    source: source_index,
+                    kind,
+                    class,
+                    object: Some(*object),
+                    instance: Some(name),
+                    ..Row::empty()
+                })?;
+            }
+            Record::Reflect {
+                source,
+                object,
+                class,
+                sent,
+                sender,
+                values,
+                ..
+            } => {
+                let instance = instances.get(&(*source, *object)).map(|(n, _)| n.as_str());
+                for (attribute, value) in values {
+                    let (kind, class) = ("reflect", class_names.get(class).copied());
+                    emit(Row {
+                        wall_ns,
+                        source: source_index,
+                        kind,
+                        class,
+                        object: Some(*object),
+                        instance,
+                        member: attribute_names.get(attribute).copied(),
+                        value: Some(value),
+                        logical_time: time_of(*sent),
+                        order: Some(order_of(*sent)),
+                        sender: Some(*sender),
+                        detail: None,
+                    })?;
+                }
+            }
+            Record::Interaction {
+                class,
+                sent,
+                sender,
+                parameters,
+                ..
+            } => {
+                for (parameter, value) in parameters {
+                    let (kind, class) = ("interaction", interaction_names.get(class).copied());
+                    emit(Row {
+                        wall_ns,
+                        source: source_index,
+                        kind,
+                        class,
+                        member: parameter_names.get(parameter).copied(),
+                        value: Some(value),
+                        logical_time: time_of(*sent),
+                        order: Some(order_of(*sent)),
+                        sender: Some(*sender),
+                        ..Row::empty()
+                    })?;
+                }
+            }
+            Record::Remove {
+                source,
+                object,
+                sent,
+                sender,
+                ..
+            } => {
+                let known = instances.remove(&(*source, *object));
+                let class = known
+                    .as_ref()
+                    .and_then(|(_, c)| class_names.get(c).copied());
+                let kind = "remove";
+                emit(Row {
+                    wall_ns,
+                    source: source_index,
+                    kind,
+                    class,
+                    object: Some(*object),
+                    instance: known.as_ref().map(|(n, _)| n.as_str()),
+                    logical_time: time_of(*sent),
+                    order: Some(order_of(*sent)),
+                    sender: Some(*sender),
+                    ..Row::empty()
+                })?;
+            }
+            Record::TimeGrant { time, .. } => {
+                let kind = "time-grant";
+                emit(Row {
+                    wall_ns,
+                    source: source_index,
+                    kind,
+                    logical_time: Some(LogicalTime::from_key(*time).as_i64()),
+                    ..Row::empty()
+                })?;
+            }
+            Record::Gap {
+                cause,
+                lost,
+                detail,
+                ..
+            } => {
+                let kind = "gap";
+                let text = format!("{}: {lost} lost: {detail}", cause.name());
+                emit(Row {
+                    wall_ns,
+                    source: source_index,
+                    kind,
+                    detail: Some(&text),
+                    ..Row::empty()
+                })?;
+            }
+        }
+        Ok(())
+    })?;
+    summary.damaged_chunks = damaged.iter().map(|e| e.to_string()).collect();
+    if let Some(sink) = csv {
+        sink.finish()?;
+    }
+    if let Some(sink) = parquet {
+        sink.finish()?;
+    }
+    Ok(summary)
+}
+
+fn time_of(sent: Sent) -> Option<i64> {
+    sent.time().map(|k| LogicalTime::from_key(k).as_i64())
+}
+
+fn order_of(sent: Sent) -> &'static str {
+    match sent {
+        Sent::ReceiveOrder => "receive",
+        Sent::TimeStamp(_) => "timestamp",
+    }
+}
+
+impl Row<'_> {
+    fn empty() -> Row<'static> {
+        Row {
+            wall_ns: 0,
+            source: 0,
+            kind: "",
+            class: None,
+            object: None,
+            instance: None,
+            member: None,
+            value: None,
+            logical_time: None,
+            order: None,
+            sender: None,
+            detail: None,
+        }
+    }
+}
+
+impl Summary {
+    fn count(
+        &mut self,
+        record: &Record,
+        classes: &HashMap<u32, &str>,
+        interactions: &HashMap<u32, &str>,
+        instances: &HashMap<(u32, u64), (String, u32)>,
+    ) {
+        *self.records.entry(record.kind_name()).or_default() += 1;
+        let wall = record.wall_ns();
+        self.first_wall = Some(self.first_wall.map_or(wall, |w| w.min(wall)));
+        self.last_wall = Some(self.last_wall.map_or(wall, |w| w.max(wall)));
+        if let Some(key) = record.logical_time() {
+            let t = LogicalTime::from_key(key).as_i64();
+            self.first_time = Some(self.first_time.map_or(t, |f| f.min(t)));
+            self.last_time = Some(self.last_time.map_or(t, |l| l.max(t)));
+        }
+        let name = |map: &HashMap<u32, &str>, h: &u32| {
+            map.get(h)
+                .map_or_else(|| format!("#{h}"), |n| n.to_string())
+        };
+        fn entry(s: &mut Summary, class: String) -> &mut ClassCounts {
+            s.classes.entry(class).or_default()
+        }
+        match record {
+            Record::Discover { class, .. } => entry(self, name(classes, class)).discovered += 1,
+            Record::Reflect { class, .. } => entry(self, name(classes, class)).updates += 1,
+            Record::Interaction { class, .. } => {
+                entry(self, name(interactions, class)).interactions += 1
+            }
+            Record::Remove { source, object, .. } => {
+                if let Some((_, class)) = instances.get(&(*source, *object)) {
+                    entry(self, name(classes, class)).removed += 1;
+                }
+            }
+            Record::Gap {
+                wall_ns,
+                source,
+                cause,
+                lost,
+                detail,
+            } => {
+                self.gap_count += 1;
+                if self.gaps.len() < MAX_LISTED_GAPS {
+                    self.gaps
+                        .push((*wall_ns, *source, cause.name(), *lost, detail.clone()));
+                }
+            }
+            Record::TimeGrant { .. } => {}
+        }
+    }
+}
+
+struct CsvSink {
+    out: BufWriter<File>,
+    path: String,
+}
+
+fn csv_field(out: &mut String, text: &str) {
+    if text.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&text.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(text);
+    }
+}
+
+impl CsvSink {
+    fn create(path: &Path) -> Result<CsvSink, RecordError> {
+        let name = path.display().to_string();
+        let file = File::create(path).map_err(|e| RecordError::Io(name.clone(), e))?;
+        let mut sink = CsvSink {
+            out: BufWriter::new(file),
+            path: name,
+        };
+        sink.write(&format!("{}\n", COLUMNS.join(",")))?;
+        Ok(sink)
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), RecordError> {
+        self.out
+            .write_all(text.as_bytes())
+            .map_err(|e| RecordError::Io(self.path.clone(), e))
+    }
+
+    /// The value column is hexadecimal: values are the federation's encoded bytes.
+    fn row(&mut self, row: &Row<'_>) -> Result<(), RecordError> {
+        let opt = |v: Option<String>| v.unwrap_or_default();
+        let mut line = format!("{},{},{},", row.wall_ns, row.source, row.kind);
+        csv_field(&mut line, row.class.unwrap_or(""));
+        line.push(',');
+        line.push_str(&opt(row.object.map(|o| o.to_string())));
+        line.push(',');
+        csv_field(&mut line, row.instance.unwrap_or(""));
+        line.push(',');
+        csv_field(&mut line, row.member.unwrap_or(""));
+        line.push(',');
+        for byte in row.value.unwrap_or_default() {
+            line.push_str(&format!("{byte:02x}"));
+        }
+        line.push(',');
+        line.push_str(&opt(row.logical_time.map(|t| t.to_string())));
+        line.push(',');
+        line.push_str(row.order.unwrap_or(""));
+        line.push(',');
+        line.push_str(&opt(row.sender.map(|s| s.to_string())));
+        line.push(',');
+        csv_field(&mut line, row.detail.unwrap_or(""));
+        line.push('\n');
+        self.write(&line)
+    }
+
+    fn finish(mut self) -> Result<(), RecordError> {
+        self.out
+            .flush()
+            .map_err(|e| RecordError::Io(self.path.clone(), e))
+    }
+}
+
+struct Columns {
+    wall_ns: UInt64Builder,
+    source: UInt32Builder,
+    kind: StringBuilder,
+    class: StringBuilder,
+    object: UInt64Builder,
+    instance: StringBuilder,
+    member: StringBuilder,
+    value: BinaryBuilder,
+    logical_time: Int64Builder,
+    order: StringBuilder,
+    sender: UInt32Builder,
+    detail: StringBuilder,
+}
+
+struct ParquetSink {
+    writer: ArrowWriter<File>,
+    schema: Arc<Schema>,
+    columns: Columns,
+    rows: usize,
+}
+
+fn schema() -> Schema {
+    let field =
+        |name: &str, data_type: DataType, nullable: bool| Field::new(name, data_type, nullable);
+    Schema::new(vec![
+        field("wall_ns", DataType::UInt64, false),
+        field("source", DataType::UInt32, false),
+        field("kind", DataType::Utf8, false),
+        field("class", DataType::Utf8, true),
+        field("object", DataType::UInt64, true),
+        field("instance", DataType::Utf8, true),
+        field("member", DataType::Utf8, true),
+        field("value", DataType::Binary, true),
+        field("logical_time", DataType::Int64, true),
+        field("order", DataType::Utf8, true),
+        field("sender", DataType::UInt32, true),
+        field("detail", DataType::Utf8, true),
+    ])
+}
+
+impl Columns {
+    fn new() -> Columns {
+        Columns {
+            wall_ns: UInt64Builder::new(),
+            source: UInt32Builder::new(),
+            kind: StringBuilder::new(),
+            class: StringBuilder::new(),
+            object: UInt64Builder::new(),
+            instance: StringBuilder::new(),
+            member: StringBuilder::new(),
+            value: BinaryBuilder::new(),
+            logical_time: Int64Builder::new(),
+            order: StringBuilder::new(),
+            sender: UInt32Builder::new(),
+            detail: StringBuilder::new(),
+        }
+    }
+
+    fn push(&mut self, row: &Row<'_>) {
+        self.wall_ns.append_value(row.wall_ns);
+        self.source.append_value(row.source);
+        self.kind.append_value(row.kind);
+        self.class.append_option(row.class);
+        self.object.append_option(row.object);
+        self.instance.append_option(row.instance);
+        self.member.append_option(row.member);
+        self.value.append_option(row.value);
+        self.logical_time.append_option(row.logical_time);
+        self.order.append_option(row.order);
+        self.sender.append_option(row.sender);
+        self.detail.append_option(row.detail);
+    }
+
+    fn finish(&mut self) -> Vec<ArrayRef> {
+        vec![
+            Arc::new(self.wall_ns.finish()),
+            Arc::new(self.source.finish()),
+            Arc::new(self.kind.finish()),
+            Arc::new(self.class.finish()),
+            Arc::new(self.object.finish()),
+            Arc::new(self.instance.finish()),
+            Arc::new(self.member.finish()),
+            Arc::new(self.value.finish()),
+            Arc::new(self.logical_time.finish()),
+            Arc::new(self.order.finish()),
+            Arc::new(self.sender.finish()),
+            Arc::new(self.detail.finish()),
+        ]
+    }
+}
+
+impl ParquetSink {
+    fn create(path: &Path) -> Result<ParquetSink, RecordError> {
+        let file =
+            File::create(path).map_err(|e| RecordError::Io(path.display().to_string(), e))?;
+        let schema = Arc::new(schema());
+        let writer = ArrowWriter::try_new(file, schema.clone(), None)
+            .map_err(|e| RecordError::Export(e.to_string()))?;
+        Ok(ParquetSink {
+            writer,
+            schema,
+            columns: Columns::new(),
+            rows: 0,
+        })
+    }
+
+    fn row(&mut self, row: &Row<'_>) -> Result<(), RecordError> {
+        self.columns.push(row);
+        self.rows += 1;
+        if self.rows >= BATCH_ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), RecordError> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let batch = RecordBatch::try_new(self.schema.clone(), self.columns.finish())
+            .map_err(|e| RecordError::Export(e.to_string()))?;
+        self.writer
+            .write(&batch)
+            .map_err(|e| RecordError::Export(e.to_string()))?;
+        self.rows = 0;
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), RecordError> {
+        self.flush()?;
+        self.writer
+            .close()
+            .map_err(|e| RecordError::Export(e.to_string()))?;
+        Ok(())
+    }
+}
