@@ -19,8 +19,9 @@ pub const TRAILER_LEN: usize = 20;
 /// magic 4, payload length 4, records 4, first wall 8, last wall 8, min time 8, max time 8,
 /// payload CRC 4, header CRC 4.
 pub const CHUNK_HEADER_LEN: usize = 52;
-/// One index entry: offset 8, first wall 8, last wall 8, min time 8, max time 8, records 4.
-pub const INDEX_ENTRY_LEN: usize = 44;
+/// One index entry: offset 8, payload length 4, records 4, first wall 8, last wall 8, min
+/// time 8, max time 8.
+pub const INDEX_ENTRY_LEN: usize = 48;
 /// No logical time in the chunk: its min is this and its max 0.
 pub const NO_TIME: u64 = u64::MAX;
 /// A chunk's payload may not exceed this (a reader refuses larger: a damaged length).
@@ -541,24 +542,26 @@ pub fn parse_chunk_header(
 impl ChunkInfo {
     pub fn encode_entry(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.offset.to_le_bytes());
+        out.extend_from_slice(&self.payload_len.to_le_bytes());
+        out.extend_from_slice(&self.records.to_le_bytes());
         out.extend_from_slice(&self.first_wall.to_le_bytes());
         out.extend_from_slice(&self.last_wall.to_le_bytes());
         out.extend_from_slice(&self.min_time.to_le_bytes());
         out.extend_from_slice(&self.max_time.to_le_bytes());
-        out.extend_from_slice(&self.records.to_le_bytes());
     }
 
-    /// An index entry (payload length unknown: 0 until the chunk header is read).
+    /// An index entry, as `encode_entry` wrote it.
     pub fn decode_entry(bytes: &[u8]) -> Option<ChunkInfo> {
         let long = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
+        let word = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
         Some(ChunkInfo {
             offset: long(0)?,
-            payload_len: 0,
-            first_wall: long(8)?,
-            last_wall: long(16)?,
-            min_time: long(24)?,
-            max_time: long(32)?,
-            records: u32::from_le_bytes(bytes.get(40..44)?.try_into().ok()?),
+            payload_len: word(8)?,
+            records: word(12)?,
+            first_wall: long(16)?,
+            last_wall: long(24)?,
+            min_time: long(32)?,
+            max_time: long(40)?,
         })
     }
 }

@@ -76,6 +76,14 @@ fn a_cleanly_closed_file_is_read_through_its_index_blocks() {
         .chunks
         .windows(2)
         .all(|w| w[0].max_time < w[1].min_time));
+    // Without its trailer the file is walked chunk by chunk: the same chunks, entry for entry.
+    let bytes = std::fs::read(&path).unwrap();
+    let walked_path = dir.join("no-trailer.trec");
+    std::fs::write(&walked_path, &bytes[..bytes.len() - 20]).unwrap();
+    let (walked, read_walking) = read_all(&walked_path);
+    assert!(!walked.closed_cleanly);
+    assert_eq!(walked.chunks, recording.chunks);
+    assert_eq!(read_walking, written);
 }
 
 #[test]
