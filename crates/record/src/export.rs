@@ -1,7 +1,7 @@
 //! `trellis record inspect`: a recording's summary, and its records as rows of CSV and
 //! Parquet, one row per attribute or parameter value (and one per record without values).
 
-use crate::format::{Record, Sent};
+use crate::format::{Dictionary, Record, Sent};
 use crate::reader::Recording;
 use crate::RecordError;
 use arrow_array::builder::{
@@ -85,6 +85,83 @@ pub const COLUMNS: [&str; 12] = [
     "detail",
 ];
 
+/// Handle → name for the rows, from the header's dictionary, and the instances seen.
+struct Names {
+    classes: HashMap<u32, String>,
+    interactions: HashMap<u32, String>,
+    attributes: HashMap<u32, String>,
+    parameters: HashMap<u32, String>,
+    /// (source, object) → (name, class), at most `MAX_NAMES`.
+    instances: HashMap<(u32, u64), (String, u32)>,
+    full: bool,
+}
+
+impl Names {
+    fn new(d: &Dictionary) -> Names {
+        let classes = |list: &[(u32, String)]| list.iter().cloned().collect();
+        let members =
+            |list: &[(u32, u32, String)]| list.iter().map(|(h, _, n)| (*h, n.clone())).collect();
+        Names {
+            classes: classes(&d.object_classes),
+            interactions: classes(&d.interaction_classes),
+            attributes: members(&d.attributes),
+            parameters: members(&d.parameters),
+            instances: HashMap::new(),
+            full: false,
+        }
+    }
+
+    fn remember(&mut self, source: u32, object: u64, name: &str, class: u32) {
+        if self.instances.len() < MAX_NAMES {
+            self.instances
+                .insert((source, object), (name.to_owned(), class));
+        } else if !self.full {
+            self.full = true;
+            tracing::warn!("more than {MAX_NAMES} instances: later ones have no name in the rows");
+        }
+    }
+
+    fn class(&self, class: &u32) -> Option<&str> {
+        self.classes.get(class).map(String::as_str)
+    }
+
+    fn instance(&self, source: u32, object: u64) -> Option<&str> {
+        self.instances
+            .get(&(source, object))
+            .map(|(n, _)| n.as_str())
+    }
+}
+
+/// Where rows go.
+struct Sinks {
+    csv: Option<CsvSink>,
+    parquet: Option<ParquetSink>,
+    rows: u64,
+}
+
+impl Sinks {
+    fn emit(&mut self, row: Row<'_>) -> Result<(), RecordError> {
+        self.rows += 1;
+        if let Some(sink) = self.csv.as_mut() {
+            sink.row(&row)?;
+        }
+        if let Some(sink) = self.parquet.as_mut() {
+            sink.row(&row)?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(), RecordError> {
+        if let Some(sink) = self.csv {
+            sink.finish()?;
+        }
+        if let Some(sink) = self.parquet {
+            sink.finish()?;
+        }
+        Ok(())
+    }
+}
+
 /// Summarise `path`, writing CSV and Parquet rows where asked.
 pub fn inspect(
     path: &Path,
@@ -101,184 +178,156 @@ pub fn inspect(
         chunks: recording.chunks.len(),
         ..Default::default()
     };
-    let d = recording.header.dictionary.clone();
-    let class_names: HashMap<u32, &str> = d
-        .object_classes
-        .iter()
-        .map(|(h, n)| (*h, n.as_str()))
-        .collect();
-    let interaction_names: HashMap<u32, &str> = d
-        .interaction_classes
-        .iter()
-        .map(|(h, n)| (*h, n.as_str()))
-        .collect();
-    let attribute_names: HashMap<u32, &str> = d
-        .attributes
-        .iter()
-        .map(|(h, _, n)| (*h, n.as_str()))
-        .collect();
-    let parameter_names: HashMap<u32, &str> = d
-        .parameters
-        .iter()
-        .map(|(h, _, n)| (*h, n.as_str()))
-        .collect();
-    let mut csv = csv.map(CsvSink::create).transpose()?;
-    let mut parquet = parquet.map(ParquetSink::create).transpose()?;
-    let mut instances: HashMap<(u32, u64), (String, u32)> = HashMap::new();
-    let mut names_full = false;
+    let mut names = Names::new(&recording.header.dictionary);
+    let mut sinks = Sinks {
+        csv: csv.map(CsvSink::create).transpose()?,
+        parquet: parquet.map(ParquetSink::create).transpose()?,
+        rows: 0,
+    };
     let damaged = recording.for_each_record(|_, record| {
-        summary.count(&record, &class_names, &interaction_names, &instances);
-        let mut emit = |row: Row<'_>| -> Result<(), RecordError> {
-            summary.rows += 1;
-            if let Some(sink) = csv.as_mut() {
-                sink.row(&row)?;
+        summary.count(&record, &names);
+        if let Record::Discover {
+            source,
+            object,
+            class,
+            name,
+            ..
+        } = &record
+        {
+            names.remember(*source, *object, name, *class);
+        }
+        match record {
+            Record::Discover { .. } | Record::Reflect { .. } | Record::Remove { .. } => {
+                object_rows(&record, &mut names, &mut sinks)
             }
-            if let Some(sink) = parquet.as_mut() {
-                sink.row(&row)?;
-            }
-            Ok(())
-        };
-        let (wall_ns, source_index) = (record.wall_ns(), record.source());
-        match &record {
-            Record::Discover {
-                source,
-                object,
-                class,
-                name,
-                ..
-            } => {
-                if instances.len() < MAX_NAMES {
-                    instances.insert((*source, *object), (name.clone(), *class));
-                } else if !names_full {
-                    names_full = true;
-                    tracing::warn!(
-                        "more than {MAX_NAMES} instances: later ones have no name in the rows"
-                    );
-                }
-                let (kind, class) = ("discover", class_names.get(class).copied());
-                emit(Row {
+            _ => other_rows(&record, &names, &mut sinks),
+        }
+    })?;
+    summary.damaged_chunks = damaged.iter().map(|e| e.to_string()).collect();
+    summary.rows = sinks.rows;
+    sinks.finish()?;
+    Ok(summary)
+}
+
+/// The rows of a discovery, an update (one per attribute) or a deletion.
+fn object_rows(record: &Record, names: &mut Names, sinks: &mut Sinks) -> Result<(), RecordError> {
+    let (wall_ns, source) = (record.wall_ns(), record.source());
+    match record {
+        Record::Discover {
+            object,
+            class,
+            name,
+            ..
+        } => sinks.emit(Row {
+            wall_ns,
+            source,
+            kind: "discover",
+            class: names.class(class),
+            object: Some(*object),
+            instance: Some(name),
+            ..Row::empty()
+        }),
+        Record::Reflect {
+            object,
+            class,
+            sent,
+            sender,
+            values,
+            ..
+        } => {
+            for (attribute, value) in values {
+                sinks.emit(Row {
                     wall_ns,
-                    source: source_index,
-                    kind,
-                    class,
+                    source,
+                    kind: "reflect",
+                    class: names.class(class),
                     object: Some(*object),
-                    instance: Some(name),
-                    ..Row::empty()
+                    instance: names.instance(source, *object),
+                    member: names.attributes.get(attribute).map(String::as_str),
+                    value: Some(value),
+                    logical_time: time_of(*sent),
+                    order: Some(order_of(*sent)),
+                    sender: Some(*sender),
+                    detail: None,
                 })?;
             }
-            Record::Reflect {
+            Ok(())
+        }
+        Record::Remove {
+            object,
+            sent,
+            sender,
+            ..
+        } => {
+            let known = names.instances.remove(&(source, *object));
+            sinks.emit(Row {
+                wall_ns,
                 source,
-                object,
-                class,
-                sent,
-                sender,
-                values,
-                ..
-            } => {
-                let instance = instances.get(&(*source, *object)).map(|(n, _)| n.as_str());
-                for (attribute, value) in values {
-                    let (kind, class) = ("reflect", class_names.get(class).copied());
-                    emit(Row {
-                        wall_ns,
-                        source: source_index,
-                        kind,
-                        class,
-                        object: Some(*object),
-                        instance,
-                        member: attribute_names.get(attribute).copied(),
-                        value: Some(value),
-                        logical_time: time_of(*sent),
-                        order: Some(order_of(*sent)),
-                        sender: Some(*sender),
-                        detail: None,
-                    })?;
-                }
-            }
-            Record::Interaction {
-                class,
-                sent,
-                sender,
-                parameters,
-                ..
-            } => {
-                for (parameter, value) in parameters {
-                    let (kind, class) = ("interaction", interaction_names.get(class).copied());
-                    emit(Row {
-                        wall_ns,
-                        source: source_index,
-                        kind,
-                        class,
-                        member: parameter_names.get(parameter).copied(),
-                        value: Some(value),
-                        logical_time: time_of(*sent),
-                        order: Some(order_of(*sent)),
-                        sender: Some(*sender),
-                        ..Row::empty()
-                    })?;
-                }
-            }
-            Record::Remove {
-                source,
-                object,
-                sent,
-                sender,
-                ..
-            } => {
-                let known = instances.remove(&(*source, *object));
-                let class = known
-                    .as_ref()
-                    .and_then(|(_, c)| class_names.get(c).copied());
-                let kind = "remove";
-                emit(Row {
+                kind: "remove",
+                class: known.as_ref().and_then(|(_, c)| names.class(c)),
+                object: Some(*object),
+                instance: known.as_ref().map(|(n, _)| n.as_str()),
+                logical_time: time_of(*sent),
+                order: Some(order_of(*sent)),
+                sender: Some(*sender),
+                ..Row::empty()
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The rows of an interaction (one per parameter), a time grant or a gap.
+fn other_rows(record: &Record, names: &Names, sinks: &mut Sinks) -> Result<(), RecordError> {
+    let (wall_ns, source) = (record.wall_ns(), record.source());
+    match record {
+        Record::Interaction {
+            class,
+            sent,
+            sender,
+            parameters,
+            ..
+        } => {
+            for (parameter, value) in parameters {
+                sinks.emit(Row {
                     wall_ns,
-                    source: source_index,
-                    kind,
-                    class,
-                    object: Some(*object),
-                    instance: known.as_ref().map(|(n, _)| n.as_str()),
+                    source,
+                    kind: "interaction",
+                    class: names.interactions.get(class).map(String::as_str),
+                    member: names.parameters.get(parameter).map(String::as_str),
+                    value: Some(value),
                     logical_time: time_of(*sent),
                     order: Some(order_of(*sent)),
                     sender: Some(*sender),
                     ..Row::empty()
                 })?;
             }
-            Record::TimeGrant { time, .. } => {
-                let kind = "time-grant";
-                emit(Row {
-                    wall_ns,
-                    source: source_index,
-                    kind,
-                    logical_time: Some(LogicalTime::from_key(*time).as_i64()),
-                    ..Row::empty()
-                })?;
-            }
-            Record::Gap {
-                cause,
-                lost,
-                detail,
-                ..
-            } => {
-                let kind = "gap";
-                let text = format!("{}: {lost} lost: {detail}", cause.name());
-                emit(Row {
-                    wall_ns,
-                    source: source_index,
-                    kind,
-                    detail: Some(&text),
-                    ..Row::empty()
-                })?;
-            }
+            Ok(())
         }
-        Ok(())
-    })?;
-    summary.damaged_chunks = damaged.iter().map(|e| e.to_string()).collect();
-    if let Some(sink) = csv {
-        sink.finish()?;
+        Record::TimeGrant { time, .. } => sinks.emit(Row {
+            wall_ns,
+            source,
+            kind: "time-grant",
+            logical_time: Some(LogicalTime::from_key(*time).as_i64()),
+            ..Row::empty()
+        }),
+        Record::Gap {
+            cause,
+            lost,
+            detail,
+            ..
+        } => {
+            let text = format!("{}: {lost} lost: {detail}", cause.name());
+            sinks.emit(Row {
+                wall_ns,
+                source,
+                kind: "gap",
+                detail: Some(&text),
+                ..Row::empty()
+            })
+        }
+        _ => Ok(()),
     }
-    if let Some(sink) = parquet {
-        sink.finish()?;
-    }
-    Ok(summary)
 }
 
 fn time_of(sent: Sent) -> Option<i64> {
@@ -312,13 +361,7 @@ impl Row<'_> {
 }
 
 impl Summary {
-    fn count(
-        &mut self,
-        record: &Record,
-        classes: &HashMap<u32, &str>,
-        interactions: &HashMap<u32, &str>,
-        instances: &HashMap<(u32, u64), (String, u32)>,
-    ) {
+    fn count(&mut self, record: &Record, names: &Names) {
         *self.records.entry(record.kind_name()).or_default() += 1;
         let wall = record.wall_ns();
         self.first_wall = Some(self.first_wall.map_or(wall, |w| w.min(wall)));
@@ -328,7 +371,7 @@ impl Summary {
             self.first_time = Some(self.first_time.map_or(t, |f| f.min(t)));
             self.last_time = Some(self.last_time.map_or(t, |l| l.max(t)));
         }
-        let name = |map: &HashMap<u32, &str>, h: &u32| {
+        let name = |map: &HashMap<u32, String>, h: &u32| {
             map.get(h)
                 .map_or_else(|| format!("#{h}"), |n| n.to_string())
         };
@@ -336,14 +379,16 @@ impl Summary {
             s.classes.entry(class).or_default()
         }
         match record {
-            Record::Discover { class, .. } => entry(self, name(classes, class)).discovered += 1,
-            Record::Reflect { class, .. } => entry(self, name(classes, class)).updates += 1,
+            Record::Discover { class, .. } => {
+                entry(self, name(&names.classes, class)).discovered += 1
+            }
+            Record::Reflect { class, .. } => entry(self, name(&names.classes, class)).updates += 1,
             Record::Interaction { class, .. } => {
-                entry(self, name(interactions, class)).interactions += 1
+                entry(self, name(&names.interactions, class)).interactions += 1
             }
             Record::Remove { source, object, .. } => {
-                if let Some((_, class)) = instances.get(&(*source, *object)) {
-                    entry(self, name(classes, class)).removed += 1;
+                if let Some((_, class)) = names.instances.get(&(*source, *object)) {
+                    entry(self, name(&names.classes, class)).removed += 1;
                 }
             }
             Record::Gap {

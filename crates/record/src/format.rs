@@ -182,7 +182,8 @@ impl Record {
         }
     }
 
-    /// Append this record to a chunk whose first record is at `base_wall`.
+    /// Append this record to a chunk, its wall time as the difference from `base_wall`: the
+    /// previous record's in the chunk (the chunk's first wall time for its first record).
     pub fn encode(&self, base_wall: u64, out: &mut Vec<u8>) {
         let head = |out: &mut Vec<u8>, kind: u8, wall: u64, source: u32| {
             out.push(kind);
@@ -248,7 +249,7 @@ impl Record {
                 time,
             } => {
                 head(out, KIND_GRANT, *wall_ns, *source);
-                put_varint(out, *time);
+                put_time(out, *time);
             }
             Record::Gap {
                 wall_ns,
@@ -265,7 +266,7 @@ impl Record {
         }
     }
 
-    /// Read one record from `cursor`, in a chunk whose base wall time is `base_wall`.
+    /// Read one record from `cursor`; `base_wall` as for `encode`.
     pub fn decode(cursor: &mut Cursor<'_>, base_wall: u64) -> Result<Record, RecordError> {
         let kind = cursor.u8()?;
         let wall_ns = base_wall.wrapping_add(cursor.signed()? as u64);
@@ -321,7 +322,7 @@ impl Record {
             KIND_GRANT => Record::TimeGrant {
                 wall_ns,
                 source,
-                time: cursor.varint()?,
+                time: cursor.time()?,
             },
             KIND_GAP => {
                 let cause = cursor.u8()?;
@@ -346,7 +347,7 @@ fn put_message(out: &mut Vec<u8>, sent: Sent, sender: u32, tag: &[u8], values: &
         Sent::ReceiveOrder => out.push(0),
         Sent::TimeStamp(key) => {
             out.push(1);
-            put_varint(out, key);
+            put_time(out, key);
         }
     }
     put_varint(out, u64::from(sender));
@@ -356,6 +357,15 @@ fn put_message(out: &mut Vec<u8>, sent: Sent, sender: u32, tag: &[u8], values: &
         put_varint(out, u64::from(*handle));
         put_bytes(out, value);
     }
+}
+
+/// The sign bit of a logical-time key (`LogicalTime::key` flips it to order the keys).
+const TIME_SIGN: u64 = 1 << 63;
+
+/// A logical-time key as the signed number it stands for (an integer time is itself), so
+/// the small times of a recording take one or two bytes, not ten.
+fn put_time(out: &mut Vec<u8>, key: u64) {
+    put_signed(out, (key ^ TIME_SIGN) as i64);
 }
 
 /// LEB128, 7 bits a byte, low bits first.
@@ -433,6 +443,11 @@ impl<'a> Cursor<'a> {
         Ok(((raw >> 1) as i64) ^ -((raw & 1) as i64))
     }
 
+    /// What `put_time` wrote.
+    pub fn time(&mut self) -> Result<u64, RecordError> {
+        Ok((self.signed()? as u64) ^ TIME_SIGN)
+    }
+
     pub fn u32(&mut self) -> Result<u32, RecordError> {
         let value = self.varint()?;
         u32::try_from(value).map_err(|_| self.error(format!("{value} is not a 32-bit handle")))
@@ -458,7 +473,7 @@ impl<'a> Cursor<'a> {
     fn message(&mut self) -> Result<Message, RecordError> {
         let sent = match self.u8()? {
             0 => Sent::ReceiveOrder,
-            1 => Sent::TimeStamp(self.varint()?),
+            1 => Sent::TimeStamp(self.time()?),
             other => return Err(self.error(format!("unknown order {other}"))),
         };
         let sender = self.u32()?;

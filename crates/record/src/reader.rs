@@ -176,8 +176,11 @@ impl Recording {
         let origin = chunk.offset + CHUNK_HEADER_LEN as u64;
         let mut cursor = Cursor::new(&payload, origin);
         let mut records = Vec::with_capacity(info.records as usize);
+        let mut previous_wall = info.first_wall;
         while !cursor.is_empty() {
-            records.push(Record::decode(&mut cursor, info.first_wall)?);
+            let record = Record::decode(&mut cursor, previous_wall)?;
+            previous_wall = record.wall_ns();
+            records.push(record);
         }
         Ok(records)
     }

@@ -42,6 +42,9 @@ pub struct RecordWriter {
     current: ChunkInfo,
     /// When the buffered chunk got its first record.
     opened: Option<Instant>,
+    /// The wall time of the buffered chunk's last record: the next one's is stored as the
+    /// difference (small: records come microseconds to milliseconds apart).
+    previous_wall: Option<u64>,
     index: Vec<ChunkInfo>,
     last_index_offset: u64,
     /// Totals, for the closing summary.
@@ -80,6 +83,7 @@ impl RecordWriter {
             payload: Vec::with_capacity(limits.chunk_bytes.min(1 << 20)),
             current: empty_chunk(),
             opened: None,
+            previous_wall: None,
             index: Vec::new(),
             last_index_offset: 0,
             records_written: 0,
@@ -96,7 +100,9 @@ impl RecordWriter {
             self.current.first_wall = record.wall_ns();
             self.opened = Some(Instant::now());
         }
-        record.encode(self.current.first_wall, &mut self.payload);
+        let previous = self.previous_wall.unwrap_or(self.current.first_wall);
+        record.encode(previous, &mut self.payload);
+        self.previous_wall = Some(record.wall_ns());
         self.current.records += 1;
         self.current.last_wall = self.current.last_wall.max(record.wall_ns());
         if let Some(time) = record.logical_time() {
@@ -130,6 +136,7 @@ impl RecordWriter {
         self.write_raw(DATA_MAGIC, &info)?;
         self.payload.clear();
         self.opened = None;
+        self.previous_wall = None;
         self.chunks_written += 1;
         self.index.push(info);
         if self.index.len() >= self.limits.index_block {
