@@ -598,25 +598,33 @@ fn a_router_restart_while_recording_leaves_no_hole_the_file_does_not_mark_as_a_g
     stop.store(true, Ordering::SeqCst);
     counter.join().unwrap();
     // Every value the counter sent between two recorded ones is either recorded or inside
-    // a gap the file reports.
+    // a gap the file reports; a messages-lost gap counts exactly the values missing.
     let mut last: Option<u64> = None;
-    let mut gap_since_last = false;
+    let mut gaps_since_last: Vec<(trellis_record::GapCause, u64)> = Vec::new();
     let mut holes = Vec::new();
+    let mut miscounted = Vec::new();
     for record in updates(&file) {
         match record {
-            Record::Gap { .. } => gap_since_last = true,
+            Record::Gap { cause, lost, .. } => gaps_since_last.push((cause, lost)),
             Record::Reflect { values, .. } => {
                 let value: u64 = String::from_utf8(values[0].1.clone())
                     .unwrap()
                     .parse()
                     .unwrap();
                 if let Some(last) = last {
-                    if value != last + 1 && !gap_since_last {
+                    let missing = value - last - 1;
+                    let only_counted = gaps_since_last
+                        .iter()
+                        .all(|(cause, _)| *cause == trellis_record::GapCause::MessagesLost);
+                    let counted: u64 = gaps_since_last.iter().map(|(_, lost)| lost).sum();
+                    if missing > 0 && gaps_since_last.is_empty() {
                         holes.push((last, value));
+                    } else if only_counted && counted != missing {
+                        miscounted.push((last, value, counted));
                     }
                 }
                 last = Some(value);
-                gap_since_last = false;
+                gaps_since_last.clear();
             }
             _ => {}
         }
@@ -624,5 +632,9 @@ fn a_router_restart_while_recording_leaves_no_hole_the_file_does_not_mark_as_a_g
     assert!(
         holes.is_empty(),
         "values missing with no gap recorded: {holes:?}"
+    );
+    assert!(
+        miscounted.is_empty(),
+        "messages-lost gaps that miscount: {miscounted:?}"
     );
 }
