@@ -198,6 +198,7 @@ fn record_the_demo() -> Recorded {
     let mut recorder = Command::new(env!("CARGO_BIN_EXE_trellis"))
         .args([
             "record",
+            "--time-constrained",
             "--rti",
             &at,
             "--federation",
@@ -637,4 +638,56 @@ fn a_router_restart_while_recording_leaves_no_hole_the_file_does_not_mark_as_a_g
         miscounted.is_empty(),
         "messages-lost gaps that miscount: {miscounted:?}"
     );
+}
+
+#[test]
+fn recording_two_routers_at_once_writes_one_file_with_each_routers_records_under_its_source() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("record-two-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two.trec");
+    let root = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
+    let root_at = root.endpoint().to_string();
+    let leaf = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0", "--parent", &root_at]);
+    let leaf_at = leaf.endpoint().to_string();
+    let stop = Arc::new(AtomicBool::new(false));
+    let counter = counter(leaf.endpoint(), "TwoRouters", stop.clone());
+    let mut recorder = Command::new(env!("CARGO_BIN_EXE_trellis"))
+        .args([
+            "record",
+            "--rti",
+            &root_at,
+            "--rti",
+            &leaf_at,
+            "--federation",
+            "TwoRouters",
+        ])
+        .args(["--fom", DEMO_FOM, "--flush-ms", "50", "-o"])
+        .arg(&file)
+        .env("TRELLIS_LOG", "error")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let per_source = || -> [usize; 2] {
+        let mut counts = [0, 0];
+        if let Ok(mut recording) = Recording::open(&file) {
+            let _ = recording.for_each_record(|_, r| {
+                if let Record::Reflect { source, .. } = r {
+                    counts[source as usize] += 1;
+                }
+                Ok(())
+            });
+        }
+        counts
+    };
+    wait_until("20 updates recorded through each router", || {
+        per_source().iter().all(|n| *n >= 20)
+    });
+    terminate(&mut recorder);
+    assert!(wait_exit(&mut recorder).success());
+    stop.store(true, Ordering::SeqCst);
+    counter.join().unwrap();
+    let recording = Recording::open(&file).unwrap();
+    assert_eq!(recording.header.sources, [root_at, leaf_at]);
 }
