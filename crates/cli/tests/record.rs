@@ -287,6 +287,17 @@ fn in_file(file: &Path) -> Seen {
 
 /// Replay `file` into a fresh router and federation with `pace`; what a subscriber there saw.
 fn replay(file: &Path, federation: &str, pace: &[&str]) -> (Seen, String) {
+    let expected: usize = in_file(file).values().map(Vec::len).sum();
+    replay_expecting(file, federation, pace, expected)
+}
+
+/// `replay`, waiting for `expected` positions at the subscriber.
+fn replay_expecting(
+    file: &Path,
+    federation: &str,
+    pace: &[&str],
+    expected: usize,
+) -> (Seen, String) {
     let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
     let stop = Arc::new(AtomicBool::new(false));
     let (seen, thread) = subscriber(router.endpoint(), federation, true, stop.clone());
@@ -306,8 +317,8 @@ fn replay(file: &Path, federation: &str, pace: &[&str]) -> (Seen, String) {
         stdout.lines().any(|l| l.starts_with("replayed ")),
         "a replay summary: {stdout}"
     );
-    // Every Position the file holds (the subscriber's only attribute), and then nothing more.
-    let expected: usize = in_file(file).values().map(Vec::len).sum();
+    // Every Position expected (the subscriber's only attribute); the callers check that
+    // nothing more came.
     wait_until("the subscriber reflected every recorded position", || {
         count(&seen) >= expected
     });
@@ -690,4 +701,32 @@ fn recording_two_routers_at_once_writes_one_file_with_each_routers_records_under
     counter.join().unwrap();
     let recording = Recording::open(&file).unwrap();
     assert_eq!(recording.header.sources, [root_at, leaf_at]);
+}
+
+#[test]
+fn a_replay_in_time_steps_from_a_logical_time_sends_only_what_was_stamped_from_then_on() {
+    let recorded = recorded();
+    let file = in_file(&recorded.file);
+    let times: Vec<i64> = file.values().flatten().map(|(t, _)| *t).collect();
+    let (first, last) = (*times.iter().min().unwrap(), *times.iter().max().unwrap());
+    let from = first + (last - first) / 2;
+    let expected: Seen = file
+        .iter()
+        .map(|(n, v)| {
+            (
+                n.clone(),
+                v.iter().filter(|(t, _)| *t >= from).cloned().collect(),
+            )
+        })
+        .collect();
+    let count = expected.values().map(Vec::len).sum();
+    let from_arg = format!("t={from}");
+    let (replayed, stdout) = replay_expecting(
+        &recorded.file,
+        "ReplayedFrom",
+        &["--time-step", "--from", &from_arg],
+        count,
+    );
+    assert!(stdout.contains("of 4 instances"), "{stdout}");
+    assert_eq!(replayed, expected);
 }
