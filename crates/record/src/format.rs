@@ -185,84 +185,93 @@ impl Record {
     /// Append this record to a chunk, its wall time as the difference from `base_wall`: the
     /// previous record's in the chunk (the chunk's first wall time for its first record).
     pub fn encode(&self, base_wall: u64, out: &mut Vec<u8>) {
-        let head = |out: &mut Vec<u8>, kind: u8, wall: u64, source: u32| {
-            out.push(kind);
-            put_signed(out, wall.wrapping_sub(base_wall) as i64);
-            put_varint(out, u64::from(source));
-        };
+        out.push(self.kind());
+        put_signed(out, self.wall_ns().wrapping_sub(base_wall) as i64);
+        put_varint(out, u64::from(self.source()));
         match self {
             Record::Discover {
-                wall_ns,
-                source,
                 object,
                 class,
                 name,
+                ..
             } => {
-                head(out, KIND_DISCOVER, *wall_ns, *source);
                 put_varint(out, *object);
                 put_varint(out, u64::from(*class));
                 put_bytes(out, name.as_bytes());
             }
             Record::Reflect {
-                wall_ns,
-                source,
                 object,
                 class,
                 sent,
                 sender,
                 tag,
                 values,
+                ..
             } => {
-                head(out, KIND_REFLECT, *wall_ns, *source);
                 put_varint(out, *object);
                 put_varint(out, u64::from(*class));
                 put_message(out, *sent, *sender, tag, values);
             }
             Record::Interaction {
-                wall_ns,
-                source,
                 class,
                 sent,
                 sender,
                 tag,
                 parameters,
+                ..
             } => {
-                head(out, KIND_INTERACTION, *wall_ns, *source);
                 put_varint(out, u64::from(*class));
                 put_message(out, *sent, *sender, tag, parameters);
             }
             Record::Remove {
-                wall_ns,
-                source,
                 object,
                 sent,
                 sender,
                 tag,
+                ..
             } => {
-                head(out, KIND_REMOVE, *wall_ns, *source);
                 put_varint(out, *object);
                 put_message(out, *sent, *sender, tag, &[]);
             }
-            Record::TimeGrant {
-                wall_ns,
-                source,
-                time,
-            } => {
-                head(out, KIND_GRANT, *wall_ns, *source);
-                put_time(out, *time);
-            }
+            Record::TimeGrant { time, .. } => put_time(out, *time),
             Record::Gap {
-                wall_ns,
-                source,
                 cause,
                 lost,
                 detail,
+                ..
             } => {
-                head(out, KIND_GAP, *wall_ns, *source);
                 out.push(*cause as u8);
                 put_varint(out, *lost);
                 put_bytes(out, detail.as_bytes());
             }
+        }
+    }
+
+    fn decode_gap(
+        cursor: &mut Cursor<'_>,
+        wall_ns: u64,
+        source: u32,
+    ) -> Result<Record, RecordError> {
+        let cause = cursor.u8()?;
+        let cause = GapCause::from_u8(cause)
+            .ok_or_else(|| cursor.error(format!("unknown gap cause {cause}")))?;
+        Ok(Record::Gap {
+            wall_ns,
+            source,
+            cause,
+            lost: cursor.varint()?,
+            detail: cursor.string()?,
+        })
+    }
+
+    fn kind(&self) -> u8 {
+        match self {
+            Record::Discover { .. } => KIND_DISCOVER,
+            Record::Reflect { .. } => KIND_REFLECT,
+            Record::Interaction { .. } => KIND_INTERACTION,
+            Record::Remove { .. } => KIND_REMOVE,
+            Record::TimeGrant { .. } => KIND_GRANT,
+            Record::Gap { .. } => KIND_GAP,
         }
     }
 
@@ -324,18 +333,7 @@ impl Record {
                 source,
                 time: cursor.time()?,
             },
-            KIND_GAP => {
-                let cause = cursor.u8()?;
-                let cause = GapCause::from_u8(cause)
-                    .ok_or_else(|| cursor.error(format!("unknown gap cause {cause}")))?;
-                Record::Gap {
-                    wall_ns,
-                    source,
-                    cause,
-                    lost: cursor.varint()?,
-                    detail: cursor.string()?,
-                }
-            }
+            KIND_GAP => Record::decode_gap(cursor, wall_ns, source)?,
             other => return Err(cursor.error(format!("unknown record kind {other}"))),
         })
     }

@@ -12,8 +12,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{AdvanceKind, Callback, LogicalTime};
 use trellis_core::fom::{ObjectModel, Order};
+use trellis_net::rti::LocalSettings;
 use trellis_net::rti::{ResignAction, RtiAmbassador, RtiConfig};
-use trellis_net::{Endpoint, NodeConfig};
+use trellis_net::NodeConfig;
 
 /// Records on their way from the federates to the writer, at most: a writer slower than
 /// the federation holds the federates back (and their routers may then drop them as slow
@@ -24,8 +25,9 @@ const RETRY_MAX: Duration = Duration::from_secs(2);
 
 #[derive(Clone, Debug)]
 pub struct RecorderOptions {
-    /// The routers to record from; a record's `source` is the index in this list.
-    pub routers: Vec<Endpoint>,
+    /// The routers to record from (address, and TLS for tls://); a record's `source` is
+    /// the index in this list.
+    pub routers: Vec<LocalSettings>,
     pub federation: String,
     pub fom: Vec<PathBuf>,
     /// Object and interaction class names to record (with their subclasses); empty: every
@@ -93,7 +95,12 @@ fn plan(
     objects.dedup();
     interactions.sort_unstable();
     interactions.dedup();
-    let dictionary = Dictionary {
+    Ok((objects, interactions, dictionary(model)))
+}
+
+/// Every handle of the model with its name, for the file's header.
+fn dictionary(model: &ObjectModel) -> Dictionary {
+    Dictionary {
         object_classes: model
             .object_classes()
             .iter()
@@ -122,8 +129,7 @@ fn plan(
                     .map(|p| (p.0, c.handle.0, model.parameter(*p).name.clone()))
             })
             .collect(),
-    };
-    Ok((objects, interactions, dictionary))
+    }
 }
 
 /// Record until `stop` is set; then every federate resigns and the file is closed with its
@@ -140,7 +146,11 @@ pub fn record(
     let header = Header {
         started_wall_ns: wall_ns(),
         federation: options.federation.clone(),
-        sources: options.routers.iter().map(|r| r.to_string()).collect(),
+        sources: options
+            .routers
+            .iter()
+            .map(|r| r.endpoint.to_string())
+            .collect(),
         fom_modules: options
             .fom
             .iter()
@@ -155,7 +165,8 @@ pub fn record(
     for (source, router) in options.routers.iter().enumerate() {
         let source = Source {
             index: source as u32,
-            router: router.clone(),
+            router: router.endpoint.clone(),
+            tls: router.tls.clone(),
             options: options.clone(),
             model: model.clone(),
             subscriptions: subscriptions.clone(),
@@ -197,7 +208,8 @@ pub fn record(
 /// One router's recording federate.
 struct Source {
     index: u32,
-    router: Endpoint,
+    router: trellis_net::Endpoint,
+    tls: Option<trellis_net::TlsConfig>,
     options: RecorderOptions,
     model: Arc<ObjectModel>,
     subscriptions: Arc<(Vec<u32>, Vec<u32>)>,
@@ -293,11 +305,12 @@ impl Source {
 
     fn join(&self, attempt: u32) -> Result<RtiAmbassador, RecordError> {
         let name = format!("{}-{}-{attempt}", self.options.federate_name, self.index);
-        let node = NodeConfig::child_of(
+        let mut node = NodeConfig::child_of(
             name.as_str(),
             self.options.federation.as_str(),
             self.router.clone(),
         );
+        node.tls = self.tls.clone();
         let mut rti = RtiAmbassador::connect(RtiConfig::new(node))?;
         rti.join_federation_execution(&name, "trellis-record", self.model.clone())?;
         let (objects, interactions) = &*self.subscriptions;

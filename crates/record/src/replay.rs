@@ -15,8 +15,9 @@ use trellis_core::federate::{Callback, InstanceName, Interval, LogicalTime, Obje
 use trellis_core::fom::{
     AttributeHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel, ParameterHandle,
 };
+use trellis_net::rti::LocalSettings;
 use trellis_net::rti::{ResignAction, RtiAmbassador, RtiConfig, RtiError};
-use trellis_net::{Endpoint, NodeConfig};
+use trellis_net::NodeConfig;
 
 /// How fast to replay.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,7 +46,8 @@ pub enum From {
 #[derive(Clone, Debug)]
 pub struct ReplayOptions {
     pub file: PathBuf,
-    pub router: Endpoint,
+    /// The router's address (and TLS for tls://).
+    pub router: LocalSettings,
     pub federation: String,
     /// Object model modules; empty: those the recording names.
     pub fom: Vec<PathBuf>,
@@ -157,11 +159,12 @@ pub fn replay(
         options.fom.clone()
     };
     let model = Arc::new(ObjectModel::load(&fom, &|path| std::fs::read(path))?);
-    let node = NodeConfig::child_of(
+    let mut node = NodeConfig::child_of(
         options.federate_name.as_str(),
         options.federation.as_str(),
-        options.router.clone(),
+        options.router.endpoint.clone(),
     );
+    node.tls = options.router.tls.clone();
     let mut rti = RtiAmbassador::connect(RtiConfig::new(node))?;
     match rti.create_federation_execution(&model) {
         Ok(()) | Err(RtiError::FederationExecutionAlreadyExists(_)) => {}

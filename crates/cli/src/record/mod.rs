@@ -11,13 +11,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 use trellis_net::rti::LocalSettings;
-use trellis_net::Endpoint;
 use trellis_record::export::{self, Summary};
 use trellis_record::recorder::{self, RecorderOptions};
 use trellis_record::replay::{self, From, Pace, ReplayOptions, MAX_INSTANCES};
 use trellis_record::WriterLimits;
 
-const RTI_HELP: &str = "The router to attach to: tcp://HOST:PORT or HOST:PORT [default: \
+const RTI_HELP: &str =
+    "The router to attach to: tcp://HOST:PORT, tls://HOST:PORT or HOST:PORT [default: \
 TRELLIS_RTI_ADDRESS, else tcp://127.0.0.1:7000]";
 
 pub(crate) const RECORD_HELP: &str = "\
@@ -136,10 +136,9 @@ pub(crate) struct ReplayArgs {
     wait_subscribers: f64,
 }
 
-fn endpoint(address: Option<&str>) -> Result<Endpoint> {
-    Ok(LocalSettings::parse(address)
-        .with_context(|| format!("--rti {}", address.unwrap_or("")))?
-        .endpoint)
+/// An --rti address with its TLS settings (tls://: TRELLIS_TLS_CA and friends).
+fn endpoint(address: Option<&str>) -> Result<LocalSettings> {
+    LocalSettings::parse(address).with_context(|| format!("--rti {}", address.unwrap_or("")))
 }
 
 fn stop_on_signals() -> Result<Arc<AtomicBool>> {
