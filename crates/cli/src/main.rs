@@ -13,6 +13,7 @@ mod monitor;
 mod output;
 mod plan;
 mod prometheus;
+mod record;
 mod report;
 mod router;
 mod topology;
@@ -111,6 +112,17 @@ Examples:
     /// type, handle, host, time state and counts.
     #[command(after_help = FEDERATION_HELP)]
     Federation(federation::FederationArgs),
+    /// Record a federation's traffic to a file (updates, interactions, discoveries,
+    /// deletions, time grants, gaps); `record inspect` summarises and exports one.
+    #[command(after_help = record::RECORD_HELP)]
+    Record(record::RecordArgs),
+    /// Replay a recording into a federation: at 1×, N× or as fast as possible, or in
+    /// logical-time steps as a regulating federate.
+    #[command(after_help = "Examples:
+  trellis replay demo.trec --rti tcp://127.0.0.1:7000 --federation Replay
+  trellis replay demo.trec --federation Replay --speed 10 --from 30
+  trellis replay demo.trec --federation Replay --time-step --from t=100")]
+    Replay(record::ReplayArgs),
 }
 
 /// `trellis federation --help`'s closing text: what the columns mean, then examples.
@@ -213,6 +225,8 @@ fn main() -> ExitCode {
         Command::Lab(args) => lab::run(args),
         Command::Federations(args) => federation::list(args),
         Command::Federation(args) => federation::show(args),
+        Command::Record(args) => record::run_record(args),
+        Command::Replay(args) => record::run_replay(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

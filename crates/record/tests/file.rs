@@ -1,0 +1,163 @@
+//! The file round trip: what the writer appends, the reader gives back, by the index when
+//! the file was closed cleanly and by walking the chunks when it was cut.
+
+use std::path::Path;
+use std::time::Duration;
+use trellis_record::format::{Dictionary, Header, Record, Sent};
+use trellis_record::{RecordWriter, Recording, WriterLimits};
+
+fn update(i: u64) -> Record {
+    Record::Reflect {
+        wall_ns: 1_000_000 + i * 10,
+        source: 0,
+        object: 7,
+        class: 3,
+        sent: Sent::TimeStamp(i),
+        sender: 1,
+        tag: Vec::new(),
+        values: vec![(4, (i as u32).to_le_bytes().to_vec())],
+    }
+}
+
+fn write(path: &Path, count: u64, finish: bool) -> Vec<Record> {
+    let header = Header {
+        started_wall_ns: 1,
+        federation: "F".into(),
+        sources: vec!["tcp://127.0.0.1:1".into()],
+        fom_modules: Vec::new(),
+        dictionary: Dictionary::default(),
+    };
+    let limits = WriterLimits {
+        chunk_bytes: 64,
+        flush_after: Duration::from_secs(3600),
+        index_block: 3,
+    };
+    let mut writer = RecordWriter::create(path, &header, limits).unwrap();
+    let records: Vec<Record> = (0..count).map(update).collect();
+    for record in &records {
+        writer.append(record).unwrap();
+    }
+    if finish {
+        writer.finish().unwrap();
+    } else {
+        writer.write_chunk().unwrap();
+    }
+    records
+}
+
+fn read_all(path: &Path) -> (Recording, Vec<Record>) {
+    let mut recording = Recording::open(path).unwrap();
+    let mut records = Vec::new();
+    let damaged = recording
+        .for_each_record(|_, r| {
+            records.push(r);
+            Ok(())
+        })
+        .unwrap();
+    assert!(damaged.is_empty(), "{damaged:?}");
+    (recording, records)
+}
+
+#[test]
+fn a_cleanly_closed_file_is_read_through_its_index_blocks() {
+    let dir = tempdir();
+    let path = dir.join("clean.trec");
+    let written = write(&path, 100, true);
+    let (recording, read) = read_all(&path);
+    assert!(recording.closed_cleanly);
+    assert!(
+        recording.chunks.len() > 6,
+        "several index blocks: {}",
+        recording.chunks.len()
+    );
+    assert_eq!(read, written);
+    // The index's times match the records: chunk by chunk, min..max of logical time.
+    assert!(recording
+        .chunks
+        .windows(2)
+        .all(|w| w[0].max_time < w[1].min_time));
+    // Without its trailer the file is walked chunk by chunk: the same chunks, entry for entry.
+    let bytes = std::fs::read(&path).unwrap();
+    let walked_path = dir.join("no-trailer.trec");
+    std::fs::write(&walked_path, &bytes[..bytes.len() - 20]).unwrap();
+    let (walked, read_walking) = read_all(&walked_path);
+    assert!(!walked.closed_cleanly);
+    assert_eq!(walked.chunks, recording.chunks);
+    assert_eq!(read_walking, written);
+}
+
+#[test]
+fn a_file_cut_anywhere_reads_every_whole_chunk_before_the_cut_and_nothing_else() {
+    let dir = tempdir();
+    let path = dir.join("whole.trec");
+    let written = write(&path, 60, false);
+    let bytes = std::fs::read(&path).unwrap();
+    let (whole, _) = read_all(&path);
+    let ends: Vec<u64> = whole
+        .chunks
+        .iter()
+        .map(|c| c.offset + 52 + u64::from(c.payload_len))
+        .collect();
+    let cut_path = dir.join("cut.trec");
+    let header_len = whole.chunks[0].offset as usize;
+    for cut in header_len..bytes.len() {
+        std::fs::write(&cut_path, &bytes[..cut]).unwrap();
+        let (recording, read) = read_all(&cut_path);
+        let whole_chunks = ends.iter().filter(|end| **end <= cut as u64).count();
+        assert_eq!(recording.chunks.len(), whole_chunks, "cut at {cut}");
+        let expected: usize = whole.chunks[..whole_chunks]
+            .iter()
+            .map(|c| c.records as usize)
+            .sum();
+        assert_eq!(read, written[..expected], "cut at {cut}");
+        assert!(!recording.closed_cleanly);
+    }
+}
+
+#[test]
+fn a_damaged_chunk_is_skipped_and_reported_and_the_rest_is_read() {
+    let dir = tempdir();
+    let path = dir.join("damaged.trec");
+    write(&path, 60, true);
+    let (clean, all) = read_all(&path);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let second = clean.chunks[1];
+    bytes[second.offset as usize + 52 + 2] ^= 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    let mut recording = Recording::open(&path).unwrap();
+    let mut read = 0;
+    let damaged = recording.for_each_record(|_, _| {
+        read += 1;
+        Ok(())
+    });
+    let damaged = damaged.unwrap();
+    assert_eq!(damaged.len(), 1);
+    assert!(
+        damaged[0].to_string().contains("checksum"),
+        "{}",
+        damaged[0]
+    );
+    assert_eq!(read, all.len() - second.records as usize);
+}
+
+#[test]
+fn a_file_that_is_not_a_recording_is_refused_by_name() {
+    let dir = tempdir();
+    let path = dir.join("other.txt");
+    std::fs::write(&path, b"hello, this is not a recording").unwrap();
+    let error = Recording::open(&path).err().unwrap().to_string();
+    assert!(
+        error.contains("other.txt") && error.contains("not a Trellis recording"),
+        "{error}"
+    );
+}
+
+fn tempdir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "trellis-record-file-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
