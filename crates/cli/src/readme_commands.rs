@@ -23,6 +23,7 @@ fn described_in(command: &str) -> &'static str {
         "report" => "[docs/benchmarks.md](docs/benchmarks.md)",
         "monitor" => "[docs/monitor.md](docs/monitor.md), [docs/metrics.md](docs/metrics.md)",
         "lab" => "[docs/site-lab.md](docs/site-lab.md), [docs/wan-results.md](docs/wan-results.md)",
+        "record" | "replay" => "[docs/recorder.md](docs/recorder.md)",
         _ => "[docs/commands.md](docs/commands.md)",
     }
 }
