@@ -8,6 +8,7 @@ mod certs;
 mod demo;
 mod federation;
 mod fom;
+mod gateway;
 mod lab;
 mod monitor;
 mod output;
@@ -104,6 +105,9 @@ Examples:
     /// type, handle, host, time state and counts.
     #[command(after_help = FEDERATION_HELP)]
     Federation(federation::FederationArgs),
+    /// Gateways to other simulation protocols: DIS (IEEE 1278.1).
+    #[command(subcommand)]
+    Gateway(gateway::GatewayCommand),
 }
 
 /// `trellis federation --help`'s closing text: what the columns mean, then examples.
@@ -193,6 +197,7 @@ fn main() -> ExitCode {
         Command::Lab(args) => lab::run(args),
         Command::Federations(args) => federation::list(args),
         Command::Federation(args) => federation::show(args),
+        Command::Gateway(command) => gateway::run(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
