@@ -804,3 +804,73 @@ fn malformed_pdus_are_counted_and_ignored() {
     gateway.wait_for_counts(|c| c["malformed"] == 3 && c["es_in"] >= 1 && c["dis_entities"] == 1);
     gateway.stop();
 }
+
+/// A DIS entity unheard for the time-out is deleted; an HLA entity silent for the heartbeat
+/// is sent again, dead-reckoned; the entity table holds no more than --max-entities.
+#[test]
+fn time_outs_heartbeats_and_the_table_limit() {
+    let _ = python();
+    let router = RouterProcess::start(&["--listen", "tcp://127.0.0.1:0"]);
+    let mut receiver = DisReceiver::start();
+    let send = format!("127.0.0.1:{}", receiver.port);
+    let options = [
+        "--send",
+        &send,
+        "--timeout",
+        "0.5",
+        "--heartbeat",
+        "0.3",
+        "--max-entities",
+        "1",
+    ];
+    let mut gateway = GatewayProcess::start(&router.endpoint(), "DisTimers", &options);
+    let mut federate = Federate::join(&router.endpoint(), "DisTimers");
+
+    let discovered = until(
+        || send_pdu(gateway.port, "entity"),
+        || {
+            federate.evoke_until(Duration::from_millis(500), |c| match c {
+                Callback::DiscoverObjectInstance { object, .. } => Some(object),
+                _ => None,
+            })
+        },
+    );
+    // A second DIS entity does not fit in a table of one.
+    send_pdu(gateway.port, "echo");
+    gateway.wait_for_counts(|c| c["table_full"] >= 1 && c["dis_entities"] == 1);
+    // Silence: deleted after the time-out, without a Remove Entity PDU.
+    let removed = federate
+        .evoke_until(WAIT, |c| match c {
+            Callback::RemoveObjectInstance { object, .. } => Some(object),
+            _ => None,
+        })
+        .expect("the silent DIS entity is deleted");
+    assert_eq!(removed, discovered);
+    gateway.wait_for_counts(|c| c["timed_out"] == 1 && c["remove_in"] == 0);
+
+    // The HLA vehicle moves at 2 m/s along x (DRM_FPW): later heartbeats are further on.
+    let vehicle = federate.rti.object_class_handle(VEHICLE).unwrap();
+    let object = federate.rti.register_object_instance(vehicle).unwrap();
+    let values = vehicle_values(&federate);
+    let first = until(
+        || {
+            let rti = &mut federate.rti;
+            rti.update_attribute_values(object, &values, b"").unwrap();
+            while rti.evoke_callback(Duration::ZERO).unwrap().is_some() {}
+        },
+        || receiver.next_matching(Duration::from_millis(300), |p| p["type"] == 1),
+    );
+    let x = |pdu: &serde_json::Value| pdu["location"][0].as_f64().unwrap();
+    let start = Instant::now();
+    let later = receiver
+        .next_matching(WAIT, |p| p["type"] == 1 && x(p) > x(&first) + 0.3)
+        .expect("a heartbeat dead-reckoned further along x");
+    // At most 2 m/s for the time gone (and a heartbeat's margin): reckoned, not invented.
+    let bound = 2.0 * (start.elapsed().as_secs_f64() + 1.0);
+    assert!(x(&later) - x(&first) <= bound, "{first} then {later}");
+    assert_eq!(
+        later["location"][1], first["location"][1],
+        "y does not move"
+    );
+    gateway.stop();
+}

@@ -202,7 +202,7 @@ impl Gateway {
             self.handle_callbacks(read == 0)?;
             let now = Instant::now();
             if now >= next_sweep {
-                self.sweep(now)?;
+                self.sweep(now);
                 next_sweep = now + SWEEP_EVERY;
             }
             if now >= next_report {
@@ -279,17 +279,20 @@ impl Gateway {
 
     /// DIS entities unheard for the time-out are deleted; HLA entities silent for the
     /// heartbeat are sent again.
-    fn sweep(&mut self, now: Instant) -> Result<(), GatewayError> {
+    fn sweep(&mut self, now: Instant) {
         for object in self.tables.timed_out(now, self.config.timeout) {
             self.counts.timed_out += 1;
-            self.rti.delete_object_instance(object, b"DIS time-out")?;
+            if let Err(e) = self.rti.delete_object_instance(object, b"DIS time-out") {
+                self.counts.bad_hla_values += 1;
+                self.bad_value_log
+                    .warn(&format!("deleting a timed-out entity: {e}"));
+            }
         }
         for object in self.tables.heartbeats_due(now, self.config.heartbeat) {
             self.send_hla_entity(object, now, 0);
         }
         self.counts.dis_entities = self.tables.dis_len() as u64;
         self.counts.hla_entities = self.tables.hla_len() as u64;
-        Ok(())
     }
 
     fn send(&mut self, pdu: &Pdu) {

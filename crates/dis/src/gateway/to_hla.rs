@@ -7,7 +7,7 @@ use super::Gateway;
 use crate::pdu::{Body, Detonation, EntityId, EntityState, Fire, Pdu};
 use crate::rpr::{self, Spatial, APPEARANCE_DEACTIVATED, APPEARANCE_FIELDS, APPEARANCE_FROZEN};
 use std::time::Instant;
-use trellis_core::federate::ObjectId;
+use trellis_core::federate::{FederateError, ObjectId};
 use trellis_net::rti::RtiError;
 
 /// The tag of every update and interaction the gateway sends into HLA.
@@ -67,7 +67,11 @@ impl Gateway {
 
     fn register_dis_entity(&mut self, es: &EntityState) -> Result<ObjectId, RtiError> {
         let class_name = rpr::class_for(es.entity_type);
-        let class = self.handles.classes[class_name];
+        // Every class class_for names was looked up at the start; PhysicalEntity if not.
+        let class = (self.handles.classes.get(class_name))
+            .or_else(|| self.handles.classes.get(rpr::ENTITY_CLASSES[0]))
+            .copied()
+            .ok_or_else(|| FederateError::ObjectClassNotPublished(class_name.to_owned()))?;
         let object = self.rti.register_object_instance(class)?;
         let name = self.rti.object_instance_name(object)?.to_string();
         self.tables.add_dis(
