@@ -417,10 +417,25 @@ fn dis_to_hla(gateway: &GatewayProcess, federate: &mut Federate) -> (ObjectId, S
             (name, values)
         }
     };
+    check_tank_values(federate, &values);
+    let name = if name.is_empty() {
+        federate
+            .rti
+            .object_instance_name(object)
+            .unwrap()
+            .to_string()
+    } else {
+        name
+    };
+    (object, name)
+}
+
+/// The tank opendis sent, as reflected: every mapped value through the FOM's decoder.
+fn check_tank_values<B: AsRef<[u8]>>(federate: &Federate, values: &[(AttributeHandle, B)]) {
     let value = |attribute: &str| {
         let handle = federate.attribute(attribute);
         let bytes = &values.iter().find(|(h, _)| *h == handle).unwrap().1;
-        bytes.to_vec()
+        bytes.as_ref().to_vec()
     };
     let text = |type_name: &str, attribute: &str| federate.text(type_name, &value(attribute));
     assert_eq!(
@@ -447,16 +462,6 @@ fn dis_to_hla(gateway: &GatewayProcess, federate: &mut Federate) -> (ObjectId, S
     assert_eq!(text("RPRboolean", "FlamesPresent"), "True");
     assert_eq!(text("RPRboolean", "PowerPlantOn"), "True");
     assert_eq!(text("RPRboolean", "Immobilized"), "False");
-    let name = if name.is_empty() {
-        federate
-            .rti
-            .object_instance_name(object)
-            .unwrap()
-            .to_string()
-    } else {
-        name
-    };
-    (object, name)
 }
 
 fn interaction(federate: &mut Federate, class: &str) -> Option<HashMap<String, Vec<u8>>> {
@@ -470,7 +475,7 @@ fn interaction(federate: &mut Federate, class: &str) -> Option<HashMap<String, V
     Some(federate.named(class, &parameters))
 }
 
-fn check_fire_and_detonation(gateway: &GatewayProcess, federate: &mut Federate, tank: &str) {
+fn check_fire(gateway: &GatewayProcess, federate: &mut Federate, tank: &str) {
     let fire = until(
         || send_pdu(gateway.port, "fire"),
         || interaction(federate, "WeaponFire"),
@@ -511,7 +516,10 @@ fn check_fire_and_detonation(gateway: &GatewayProcess, federate: &mut Federate, 
     assert_eq!(fire["RateOfFire"], 60u16.to_be_bytes());
     assert_eq!(fire["WarheadType"], 1000u16.to_be_bytes());
     assert_eq!(fire["FuseType"], 100u16.to_be_bytes());
+}
 
+fn check_detonation(gateway: &GatewayProcess, federate: &mut Federate, tank: &str) {
+    let text = |federate: &Federate, type_name: &str, bytes: &[u8]| federate.text(type_name, bytes);
     let det = until(
         || send_pdu(gateway.port, "detonation"),
         || interaction(federate, "MunitionDetonation"),
@@ -590,16 +598,10 @@ fn close(a: &serde_json::Value, b: [f64; 3], tolerance: f64) -> bool {
     (0..3).all(|i| (a[i].as_f64().unwrap() - b[i]).abs() <= tolerance)
 }
 
-/// HLA → DIS: the vehicle's updates, a WeaponFire and a MunitionDetonation decoded by
-/// opendis with the values sent.
-fn hla_to_dis(federate: &mut Federate, receiver: &mut DisReceiver, dis_tank: &str) -> ObjectId {
+/// HLA → DIS: the vehicle's updates decoded by opendis with the values sent.
+fn hla_to_dis(federate: &mut Federate, receiver: &mut DisReceiver) -> ObjectId {
     let vehicle = federate.rti.object_class_handle(VEHICLE).unwrap();
     let object = federate.rti.register_object_instance(vehicle).unwrap();
-    let my_name = federate
-        .rti
-        .object_instance_name(object)
-        .unwrap()
-        .to_string();
     let values = vehicle_values(federate);
     let es = until(
         || {
@@ -630,7 +632,17 @@ fn hla_to_dis(federate: &mut Federate, receiver: &mut DisReceiver, dis_tank: &st
     assert_eq!(es["marking_set"], 1);
     assert_eq!(es["force"], 1);
     assert_eq!(es["appearance"].as_u64().unwrap() & 0x18, 0x18, "destroyed");
+    object
+}
 
+/// HLA → DIS: a WeaponFire and a MunitionDetonation from the vehicle `my_name` at the DIS
+/// tank, decoded by opendis with the values sent.
+fn hla_interactions_to_dis(
+    federate: &mut Federate,
+    receiver: &mut DisReceiver,
+    my_name: &str,
+    dis_tank: &str,
+) {
     let fire_class = federate.rti.interaction_class_handle("WeaponFire").unwrap();
     let p = |name: &str| federate.rti.parameter_handle(fire_class, name).unwrap();
     let mut event = 42u16.to_be_bytes().to_vec();
@@ -701,7 +713,6 @@ fn hla_to_dis(federate: &mut Federate, receiver: &mut DisReceiver, dis_tank: &st
     assert_eq!(pdu["velocity"], serde_json::json!([0.5, 0.25, 0.0]));
     assert_eq!(pdu["relative"], serde_json::json!([1.0, 0.0, -1.0]));
     assert_eq!(pdu["result"], 1);
-    object
 }
 
 #[test]
@@ -714,8 +725,15 @@ fn opendis_and_an_hla_federate_exchange_entities_fire_and_detonation() {
     let mut federate = Federate::join(&router.endpoint(), "DisExchange");
 
     let (dis_object, dis_name) = dis_to_hla(&gateway, &mut federate);
-    check_fire_and_detonation(&gateway, &mut federate, &dis_name);
-    let hla_object = hla_to_dis(&mut federate, &mut receiver, &dis_name);
+    check_fire(&gateway, &mut federate, &dis_name);
+    check_detonation(&gateway, &mut federate, &dis_name);
+    let hla_object = hla_to_dis(&mut federate, &mut receiver);
+    let my_name = federate
+        .rti
+        .object_instance_name(hla_object)
+        .unwrap()
+        .to_string();
+    hla_interactions_to_dis(&mut federate, &mut receiver, &my_name, &dis_name);
 
     // An Entity State for the HLA vehicle's id coming back from DIS is an echo: dropped.
     send_pdu(gateway.port, "echo");
