@@ -655,7 +655,7 @@ fn hla_interactions_to_dis(
     };
     let fire = vec![
         (p("EventIdentifier"), event.clone()),
-        (p("FiringObjectIdentifier"), object_id(&my_name)),
+        (p("FiringObjectIdentifier"), object_id(my_name)),
         (p("TargetObjectIdentifier"), object_id(dis_tank)),
         (p("FiringLocation"), f64s([9.0, 8.0, 7.0])),
         (p("InitialVelocityVector"), f32s([1.0, 2.0, 3.0])),
@@ -698,7 +698,7 @@ fn hla_interactions_to_dis(
     let p = |name: &str| federate.rti.parameter_handle(det_class, name).unwrap();
     let det = vec![
         (p("EventIdentifier"), event),
-        (p("FiringObjectIdentifier"), object_id(&my_name)),
+        (p("FiringObjectIdentifier"), object_id(my_name)),
         (p("DetonationLocation"), f64s([4.0, 5.0, 6.0])),
         (p("FinalVelocityVector"), f32s([0.5, 0.25, 0.0])),
         (p("RelativeDetonationLocation"), f32s([1.0, 0.0, -1.0])),
