@@ -13,6 +13,7 @@ mod to_hla;
 
 use crate::pdu::{decode_datagram, Pdu, PduError};
 use handles::Handles;
+use socket2::{Domain, Protocol, Socket, Type};
 use state::{RateLimitedLog, Tables};
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
@@ -130,6 +131,8 @@ pub enum GatewayError {
 
 /// The most datagrams read, and callbacks handled, before turning to the other side.
 const BATCH: usize = 256;
+/// The UDP receive buffer asked for.
+const RECEIVE_BUFFER: usize = 4 << 20;
 /// How often DIS time-outs and HLA heartbeats are looked at.
 const SWEEP_EVERY: Duration = Duration::from_millis(200);
 
@@ -319,7 +322,25 @@ fn bind(config: &GatewayConfig) -> Result<(UdpSocket, Vec<SocketAddr>), GatewayE
         let what = what.to_owned();
         move |source| GatewayError::Udp { what, source }
     };
-    let socket = UdpSocket::bind(config.listen).map_err(udp(&format!("bind {}", config.listen)))?;
+    let socket = Socket::new(
+        Domain::for_address(config.listen),
+        Type::DGRAM,
+        Some(Protocol::UDP),
+    )
+    .map_err(udp("socket"))?;
+    if config.broadcast || config.multicast.is_some() {
+        // DIS applications on one host share the exercise's port.
+        socket
+            .set_reuse_address(true)
+            .map_err(udp("set SO_REUSEADDR"))?;
+    }
+    // Room for bursts while the gateway is busy on the HLA side; best effort (the kernel
+    // caps it at net.core.rmem_max).
+    let _ = socket.set_recv_buffer_size(RECEIVE_BUFFER);
+    socket
+        .bind(&config.listen.into())
+        .map_err(udp(&format!("bind {}", config.listen)))?;
+    let socket: UdpSocket = socket.into();
     socket
         .set_nonblocking(true)
         .map_err(udp("set non-blocking"))?;
