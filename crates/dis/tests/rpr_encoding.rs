@@ -164,12 +164,29 @@ fn appearance_fields_decode_as_their_fom_types() {
     // Damage moderate (2 at bits 3-4), flames (bit 15), power plant on (bit 22).
     let appearance = (2 << 3) | (1 << 15) | (1 << 22);
     let value = |low, width| rpr::encode_appearance_field(appearance, low, width);
+    // Through the gateway's own table of fields, by attribute name.
+    let field = |name: &str| {
+        let (_, low, width) = (rpr::APPEARANCE_FIELDS.iter())
+            .find(|(n, _, _)| *n == name)
+            .unwrap();
+        value(*low, *width)
+    };
     assert_eq!(
-        as_fom_type(&model, "DamageStatusEnum32", &value(3, 2)),
+        as_fom_type(&model, "DamageStatusEnum32", &field("DamageState")),
         "ModerateDamage"
     );
-    assert_eq!(as_fom_type(&model, "RPRboolean", &value(15, 1)), "True");
-    assert_eq!(as_fom_type(&model, "RPRboolean", &value(1, 1)), "False");
+    assert_eq!(
+        as_fom_type(&model, "RPRboolean", &field("FlamesPresent")),
+        "True"
+    );
+    assert_eq!(
+        as_fom_type(&model, "RPRboolean", &field("PowerPlantOn")),
+        "True"
+    );
+    assert_eq!(
+        as_fom_type(&model, "RPRboolean", &field("Immobilized")),
+        "False"
+    );
     let mut rebuilt = 0;
     for (_, low, width) in rpr::APPEARANCE_FIELDS {
         rebuilt = rpr::apply_appearance_field(rebuilt, low, width, &value(low, width)).unwrap();
