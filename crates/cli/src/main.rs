@@ -8,6 +8,7 @@ mod certs;
 mod demo;
 mod federation;
 mod fom;
+mod gateway;
 mod lab;
 mod monitor;
 mod output;
@@ -123,6 +124,9 @@ Examples:
   trellis replay demo.trec --federation Replay --speed 10 --from 30
   trellis replay demo.trec --federation Replay --time-step --from t=100")]
     Replay(record::ReplayArgs),
+    /// Gateways to other simulation protocols: DIS (IEEE 1278.1).
+    #[command(subcommand)]
+    Gateway(gateway::GatewayCommand),
 }
 
 /// `trellis federation --help`'s closing text: what the columns mean, then examples.
@@ -227,6 +231,7 @@ fn main() -> ExitCode {
         Command::Federation(args) => federation::show(args),
         Command::Record(args) => record::run_record(args),
         Command::Replay(args) => record::run_replay(args),
+        Command::Gateway(command) => gateway::run(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,6 +24,7 @@ fn described_in(command: &str) -> &'static str {
         "monitor" => "[docs/monitor.md](docs/monitor.md), [docs/metrics.md](docs/metrics.md)",
         "lab" => "[docs/site-lab.md](docs/site-lab.md), [docs/wan-results.md](docs/wan-results.md)",
         "record" | "replay" => "[docs/recorder.md](docs/recorder.md)",
+        "gateway" => "[docs/dis-gateway.md](docs/dis-gateway.md)",
         _ => "[docs/commands.md](docs/commands.md)",
     }
 }
