@@ -1,0 +1,152 @@
+//! `trellis.ObjectModel`: a loaded object model (FOM modules merged after the standard
+//! MIM), its classes and data types, and value encoding by those types.
+
+use crate::errors::raise;
+use crate::values::{self, Mismatch};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::Arc;
+use trellis_core::fom::{AttributeHandle, FddErrorKind, ObjectModel, ParameterHandle};
+
+#[pyclass(name = "ObjectModel", module = "trellis", frozen)]
+pub struct PyObjectModel {
+    pub model: Arc<ObjectModel>,
+}
+
+pub fn encoder_error(Mismatch(message): Mismatch) -> PyErr {
+    raise("EncoderException", message)
+}
+
+/// A class's name as federates write it: its qualified name without HLAobjectRoot or
+/// HLAinteractionRoot.
+pub fn short_name(qualified: &str) -> &str {
+    qualified
+        .strip_prefix("HLAobjectRoot.")
+        .or_else(|| qualified.strip_prefix("HLAinteractionRoot."))
+        .unwrap_or(qualified)
+}
+
+/// Look a class's attribute up, raising the standard exception that names both.
+pub fn attribute(model: &ObjectModel, class: &str, name: &str) -> PyResult<AttributeHandle> {
+    let handle = model.find_object_class(class).ok_or_else(|| {
+        raise(
+            "ObjectClassNotDefined",
+            format!("object class {class:?} is not defined in the object model"),
+        )
+    })?;
+    model.find_attribute(handle, name).ok_or_else(|| {
+        raise(
+            "AttributeNotDefined",
+            format!("attribute {name:?} is not defined for object class {class}"),
+        )
+    })
+}
+
+pub fn parameter(model: &ObjectModel, class: &str, name: &str) -> PyResult<ParameterHandle> {
+    let handle = model.find_interaction_class(class).ok_or_else(|| {
+        raise(
+            "InteractionClassNotDefined",
+            format!("interaction class {class:?} is not defined in the object model"),
+        )
+    })?;
+    model.find_parameter(handle, name).ok_or_else(|| {
+        raise(
+            "InteractionParameterNotDefined",
+            format!("parameter {name:?} is not defined for interaction class {class}"),
+        )
+    })
+}
+
+pub fn load(paths: &[String]) -> PyResult<ObjectModel> {
+    ObjectModel::load(paths, &|path| std::fs::read(path)).map_err(|errors| {
+        let name = match errors.kind() {
+            FddErrorKind::CouldNotOpen => "CouldNotOpenFDD",
+            FddErrorKind::ErrorReading => "ErrorReadingFDD",
+            FddErrorKind::Inconsistent => "InconsistentFDD",
+        };
+        raise(name, errors.to_string())
+    })
+}
+
+#[pymethods]
+impl PyObjectModel {
+    /// Load and merge FOM modules (paths), after the standard MIM.
+    #[new]
+    fn new(py: Python<'_>, modules: Vec<String>) -> PyResult<Self> {
+        let model = py.detach(|| load(&modules))?;
+        Ok(PyObjectModel {
+            model: Arc::new(model),
+        })
+    }
+
+    #[getter]
+    fn modules(&self) -> Vec<String> {
+        self.model.modules().to_vec()
+    }
+
+    /// Object class names (qualified, without HLAobjectRoot).
+    fn object_class_names(&self) -> Vec<String> {
+        self.model
+            .object_classes()
+            .iter()
+            .map(|c| short_name(&c.qualified_name).to_owned())
+            .collect()
+    }
+
+    fn interaction_class_names(&self) -> Vec<String> {
+        self.model
+            .interaction_classes()
+            .iter()
+            .map(|c| short_name(&c.qualified_name).to_owned())
+            .collect()
+    }
+
+    fn data_type_names(&self) -> Vec<String> {
+        self.model
+            .data_types()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect()
+    }
+
+    /// The declared data type of an object class's attribute.
+    fn attribute_type(&self, object_class: &str, attribute_name: &str) -> PyResult<String> {
+        let handle = attribute(&self.model, object_class, attribute_name)?;
+        Ok(self.model.attribute(handle).data_type.clone())
+    }
+
+    fn parameter_type(&self, interaction_class: &str, parameter_name: &str) -> PyResult<String> {
+        let handle = parameter(&self.model, interaction_class, parameter_name)?;
+        Ok(self.model.parameter(handle).data_type.clone())
+    }
+
+    /// The HLA encoding of `value` as data type `type_name`.
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        type_name: &str,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes =
+            values::encode(self.model.data_types(), type_name, value).map_err(encoder_error)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The Python value of `data`, decoded as data type `type_name`.
+    fn decode<'py>(
+        &self,
+        py: Python<'py>,
+        type_name: &str,
+        data: &[u8],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        values::decode(py, self.model.data_types(), type_name, data).map_err(encoder_error)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ObjectModel({:?}: {})",
+            self.model.modules(),
+            self.model.counts()
+        )
+    }
+}
