@@ -4,7 +4,8 @@
 use crate::errors::raise;
 use crate::values::{self, Mismatch};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
+use trellis_core::fom::{ArrayEncoding, BasicKind, Cardinality, DataTypeKind, Selector};
 use std::sync::Arc;
 use trellis_core::fom::{AttributeHandle, FddErrorKind, ObjectModel, ParameterHandle};
 
@@ -142,6 +143,15 @@ impl PyObjectModel {
         values::decode(py, self.model.data_types(), type_name, data).map_err(encoder_error)
     }
 
+    /// A data type's declaration as a dict: `kind` (basic, simple, enumerated, array,
+    /// fixed_record, variant_record) and what that kind declares.
+    fn describe_type<'py>(&self, py: Python<'py>, type_name: &str) -> PyResult<Bound<'py, PyDict>> {
+        let data_type = self.model.data_types().get(type_name).ok_or_else(|| {
+            raise("EncoderException", format!("data type {type_name} is not defined in the object model"))
+        })?;
+        describe(py, &data_type.kind)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "ObjectModel({:?}: {})",
@@ -149,4 +159,70 @@ impl PyObjectModel {
             self.model.counts()
         )
     }
+}
+
+fn describe<'py>(py: Python<'py>, kind: &DataTypeKind) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    match kind {
+        DataTypeKind::Basic(basic) => {
+            d.set_item("kind", "basic")?;
+            d.set_item("bits", basic.size_bits)?;
+            let number = match basic.kind {
+                BasicKind::Signed => "signed",
+                BasicKind::Unsigned => "unsigned",
+                BasicKind::Float => "float",
+            };
+            d.set_item("number", number)?;
+        }
+        DataTypeKind::Simple { representation } => {
+            d.set_item("kind", "simple")?;
+            d.set_item("representation", representation)?;
+        }
+        DataTypeKind::Enumerated { representation, enumerators } => {
+            d.set_item("kind", "enumerated")?;
+            d.set_item("representation", representation)?;
+            let list: Vec<(String, Vec<i64>)> = enumerators.iter().map(|e| (e.name.clone(), e.values.clone())).collect();
+            d.set_item("enumerators", list)?;
+        }
+        DataTypeKind::Array { element, cardinality, encoding } => {
+            d.set_item("kind", "array")?;
+            d.set_item("element", element)?;
+            let (min, max) = match cardinality {
+                Cardinality::Fixed(n) => (Some(*n), Some(*n)),
+                Cardinality::Dynamic => (None, None),
+                Cardinality::Range { min, max } => (Some(*min), Some(*max)),
+            };
+            d.set_item("min", min)?;
+            d.set_item("max", max)?;
+            d.set_item("fixed", matches!(cardinality, Cardinality::Fixed(_)))?;
+            let encoding = match encoding {
+                ArrayEncoding::Fixed => "HLAfixedArray".to_owned(),
+                ArrayEncoding::Variable => "HLAvariableArray".to_owned(),
+                ArrayEncoding::Other(name) => name.clone(),
+            };
+            d.set_item("encoding", encoding)?;
+        }
+        DataTypeKind::FixedRecord { fields, encoding } => {
+            d.set_item("kind", "fixed_record")?;
+            d.set_item("encoding", encoding)?;
+            let list: Vec<(String, String)> = fields.iter().map(|f| (f.name.clone(), f.data_type.clone())).collect();
+            d.set_item("fields", list)?;
+        }
+        DataTypeKind::VariantRecord { discriminant, discriminant_type, alternatives, encoding } => {
+            d.set_item("kind", "variant_record")?;
+            d.set_item("encoding", encoding)?;
+            d.set_item("discriminant", discriminant)?;
+            d.set_item("discriminant_type", discriminant_type)?;
+            let list = alternatives.iter().map(|a| {
+                let selectors: Vec<String> = a.selectors.iter().map(|s| match s {
+                    Selector::Enumerator(name) => name.clone(),
+                    Selector::Range(first, last) => format!("[{first}..{last}]"),
+                    Selector::Other => "HLAother".to_owned(),
+                }).collect();
+                (a.name.clone(), a.data_type.clone(), selectors)
+            }).collect::<Vec<_>>();
+            d.set_item("alternatives", list)?;
+        }
+    }
+    Ok(d)
 }
