@@ -40,6 +40,8 @@ fn federate_error_name(error: &FederateError) -> String {
         FederateError::Time(time) => return variant_name(&format!("{time:?}")).to_owned(),
         FederateError::ModelNotExtended(_) => "InconsistentFDD",
         FederateError::ObjectInstanceNameNotKnown(_) => "ObjectInstanceNotKnown",
+        // getDimensionHandle's exception for a name the model lacks.
+        FederateError::DimensionNotDefined(_) => "NameNotFound",
         FederateError::IllegalName(_) => "IllegalName",
         FederateError::InvalidRegion(_) => "InvalidRegion",
         FederateError::NotPermitted(_)

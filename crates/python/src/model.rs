@@ -5,8 +5,8 @@ use crate::errors::raise;
 use crate::values::{self, Mismatch};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use trellis_core::fom::{ArrayEncoding, BasicKind, Cardinality, DataTypeKind, Selector};
 use std::sync::Arc;
+use trellis_core::fom::{ArrayEncoding, BasicKind, Cardinality, DataTypeKind, Selector};
 use trellis_core::fom::{AttributeHandle, FddErrorKind, ObjectModel, ParameterHandle};
 
 #[pyclass(name = "ObjectModel", module = "trellis", frozen)]
@@ -147,7 +147,10 @@ impl PyObjectModel {
     /// fixed_record, variant_record) and what that kind declares.
     fn describe_type<'py>(&self, py: Python<'py>, type_name: &str) -> PyResult<Bound<'py, PyDict>> {
         let data_type = self.model.data_types().get(type_name).ok_or_else(|| {
-            raise("EncoderException", format!("data type {type_name} is not defined in the object model"))
+            raise(
+                "EncoderException",
+                format!("data type {type_name} is not defined in the object model"),
+            )
         })?;
         describe(py, &data_type.kind)
     }
@@ -178,13 +181,23 @@ fn describe<'py>(py: Python<'py>, kind: &DataTypeKind) -> PyResult<Bound<'py, Py
             d.set_item("kind", "simple")?;
             d.set_item("representation", representation)?;
         }
-        DataTypeKind::Enumerated { representation, enumerators } => {
+        DataTypeKind::Enumerated {
+            representation,
+            enumerators,
+        } => {
             d.set_item("kind", "enumerated")?;
             d.set_item("representation", representation)?;
-            let list: Vec<(String, Vec<i64>)> = enumerators.iter().map(|e| (e.name.clone(), e.values.clone())).collect();
+            let list: Vec<(String, Vec<i64>)> = enumerators
+                .iter()
+                .map(|e| (e.name.clone(), e.values.clone()))
+                .collect();
             d.set_item("enumerators", list)?;
         }
-        DataTypeKind::Array { element, cardinality, encoding } => {
+        DataTypeKind::Array {
+            element,
+            cardinality,
+            encoding,
+        } => {
             d.set_item("kind", "array")?;
             d.set_item("element", element)?;
             let (min, max) = match cardinality {
@@ -205,22 +218,37 @@ fn describe<'py>(py: Python<'py>, kind: &DataTypeKind) -> PyResult<Bound<'py, Py
         DataTypeKind::FixedRecord { fields, encoding } => {
             d.set_item("kind", "fixed_record")?;
             d.set_item("encoding", encoding)?;
-            let list: Vec<(String, String)> = fields.iter().map(|f| (f.name.clone(), f.data_type.clone())).collect();
+            let list: Vec<(String, String)> = fields
+                .iter()
+                .map(|f| (f.name.clone(), f.data_type.clone()))
+                .collect();
             d.set_item("fields", list)?;
         }
-        DataTypeKind::VariantRecord { discriminant, discriminant_type, alternatives, encoding } => {
+        DataTypeKind::VariantRecord {
+            discriminant,
+            discriminant_type,
+            alternatives,
+            encoding,
+        } => {
             d.set_item("kind", "variant_record")?;
             d.set_item("encoding", encoding)?;
             d.set_item("discriminant", discriminant)?;
             d.set_item("discriminant_type", discriminant_type)?;
-            let list = alternatives.iter().map(|a| {
-                let selectors: Vec<String> = a.selectors.iter().map(|s| match s {
-                    Selector::Enumerator(name) => name.clone(),
-                    Selector::Range(first, last) => format!("[{first}..{last}]"),
-                    Selector::Other => "HLAother".to_owned(),
-                }).collect();
-                (a.name.clone(), a.data_type.clone(), selectors)
-            }).collect::<Vec<_>>();
+            let list = alternatives
+                .iter()
+                .map(|a| {
+                    let selectors: Vec<String> = a
+                        .selectors
+                        .iter()
+                        .map(|s| match s {
+                            Selector::Enumerator(name) => name.clone(),
+                            Selector::Range(first, last) => format!("[{first}..{last}]"),
+                            Selector::Other => "HLAother".to_owned(),
+                        })
+                        .collect();
+                    (a.name.clone(), a.data_type.clone(), selectors)
+                })
+                .collect::<Vec<_>>();
             d.set_item("alternatives", list)?;
         }
     }
