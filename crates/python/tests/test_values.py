@@ -247,3 +247,30 @@ def test_a_missing_fom_module_is_could_not_open_fdd(tmp_path):
     broken.write_text("<objectModel><objectClasses>")
     with pytest.raises((trellis.ErrorReadingFDD, trellis.InconsistentFDD), match="broken.xml"):
         trellis.ObjectModel([str(broken)])
+
+
+def test_rpr_values_travel_between_federates(router, rpr):
+    from conftest import discovered_by, join
+
+    creator = trellis.Federate(router.address)
+    creator.create_federation_execution("RprValues", rpr_modules())
+    creator.close()
+    a, b = join(router, "RprValues", "a"), join(router, "RprValues", "b")
+    a.publish_object_class_attributes("Aircraft", ["Marking", "Spatial"])
+    b.subscribe_object_class_attributes("BaseEntity.PhysicalEntity", ["Marking", "Spatial"])
+    spatial = Sampler(rpr).value("SpatialVariantStruct")
+    marking = {"MarkingEncodingType": "ASCII", "MarkingData": b"EAGLE-1" + bytes(4)}
+    plane, seen = discovered_by(a, b, "Aircraft", values={"Marking": marking, "Spatial": spatial})
+    assert next(e for e in seen if e.kind == "discover_object_instance").object_class == "BaseEntity.PhysicalEntity"
+    got = {}
+    for event in seen:
+        if event.kind == "reflect_attribute_values":
+            got.update(event.values)
+    if len(got) < 2:
+        a.update_attribute_values(plane, {"Marking": marking, "Spatial": spatial})
+    while len(got) < 2:
+        event = b.wait_for("reflect_attribute_values")
+        got.update(event.values)
+    assert got == {"Marking": marking, "Spatial": spatial}
+    for federate in (a, b):
+        federate.close()
