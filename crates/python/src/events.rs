@@ -8,8 +8,10 @@ use crate::times::{time_to_py, Times};
 use bytes::Bytes;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use trellis_core::federate::{Callback, LogicalTime, OwnershipCallback};
-use trellis_core::fom::{AttributeHandle, ObjectModel, Order, ParameterHandle};
+use trellis_core::federate::{Callback, LogicalTime, MessageRetractionHandle, OwnershipCallback};
+use trellis_core::fom::{
+    AttributeHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel, Order, ParameterHandle,
+};
 
 /// What turning a callback into an event needs.
 pub struct Context<'a> {
@@ -20,6 +22,16 @@ pub struct Context<'a> {
 }
 
 pub type Event<'py> = (&'static str, Bound<'py, PyDict>);
+
+/// How a reflection, interaction or removal was delivered.
+struct Delivery {
+    tag: Bytes,
+    time: u64,
+    sender: u32,
+    sent: Order,
+    received: Order,
+    retraction: Option<MessageRetractionHandle>,
+}
 
 fn order_name(order: Order) -> &'static str {
     match order {
@@ -68,28 +80,22 @@ impl Context<'_> {
 
     /// A message's delivery: its logical time when it came in time-stamp order (else
     /// None), the orders, the sender, the tag and the retraction handle.
-    #[allow(clippy::too_many_arguments)]
-    fn delivery(
-        &self,
-        event: &Bound<'_, PyDict>,
-        tag: &Bytes,
-        time: u64,
-        sender: u32,
-        sent: Order,
-        received: Order,
-        retraction: Option<u64>,
-    ) -> PyResult<()> {
+    fn delivery(&self, event: &Bound<'_, PyDict>, delivery: Delivery) -> PyResult<()> {
         let py = event.py();
-        let logical = match sent {
-            Order::TimeStamp => Some(time_to_py(py, self.times, LogicalTime::from_key(time))?),
+        let logical = match delivery.sent {
+            Order::TimeStamp => Some(time_to_py(
+                py,
+                self.times,
+                LogicalTime::from_key(delivery.time),
+            )?),
             Order::Receive => None,
         };
         event.set_item("time", logical)?;
-        event.set_item("tag", PyBytes::new(py, tag))?;
-        event.set_item("sender", sender)?;
-        event.set_item("sent_order", order_name(sent))?;
-        event.set_item("received_order", order_name(received))?;
-        event.set_item("retraction", retraction)
+        event.set_item("tag", PyBytes::new(py, &delivery.tag))?;
+        event.set_item("sender", delivery.sender)?;
+        event.set_item("sent_order", order_name(delivery.sent))?;
+        event.set_item("received_order", order_name(delivery.received))?;
+        event.set_item("retraction", delivery.retraction.map(|r| r.to_u64()))
     }
 
     pub fn event<'py>(&self, py: Python<'py>, callback: Callback) -> PyResult<Event<'py>> {
@@ -101,78 +107,13 @@ impl Context<'_> {
                 name,
             } => {
                 d.set_item("object", object.0)?;
-                d.set_item(
-                    "object_class",
-                    short_name(&self.model.object_class(class).qualified_name),
-                )?;
+                d.set_item("object_class", self.object_class_name(class))?;
                 d.set_item("object_name", name.to_string())?;
                 "discover_object_instance"
             }
-            Callback::ReflectAttributeValues {
-                object,
-                class,
-                values,
-                tag,
-                time,
-                sender,
-                sent_order,
-                received_order,
-                retraction,
-                ..
-            } => {
-                d.set_item("object", object.0)?;
-                d.set_item(
-                    "object_class",
-                    short_name(&self.model.object_class(class).qualified_name),
-                )?;
-                let named = values.into_iter().map(|(a, bytes)| {
-                    let attribute = self.model.attribute(a);
-                    (attribute.name.clone(), attribute.data_type.clone(), bytes)
-                });
-                self.named_values(&d, named)?;
-                self.delivery(
-                    &d,
-                    &tag,
-                    time,
-                    sender,
-                    sent_order,
-                    received_order,
-                    retraction.map(|r| r.to_u64()),
-                )?;
-                "reflect_attribute_values"
-            }
-            Callback::ReceiveInteraction {
-                class,
-                parameters,
-                tag,
-                time,
-                sender,
-                sent_order,
-                received_order,
-                retraction,
-                ..
-            } => {
-                d.set_item(
-                    "interaction_class",
-                    short_name(&self.model.interaction_class(class).qualified_name),
-                )?;
-                let named = parameters
-                    .into_iter()
-                    .map(|(p, bytes): (ParameterHandle, Bytes)| {
-                        let parameter = self.model.parameter(p);
-                        (parameter.name.clone(), parameter.data_type.clone(), bytes)
-                    });
-                self.named_values(&d, named)?;
-                self.delivery(
-                    &d,
-                    &tag,
-                    time,
-                    sender,
-                    sent_order,
-                    received_order,
-                    retraction.map(|r| r.to_u64()),
-                )?;
-                "receive_interaction"
+            reflect @ Callback::ReflectAttributeValues { .. } => self.reflect(&d, reflect)?,
+            interaction @ Callback::ReceiveInteraction { .. } => {
+                self.interaction(&d, interaction)?
             }
             Callback::RemoveObjectInstance {
                 object,
@@ -184,20 +125,98 @@ impl Context<'_> {
                 retraction,
             } => {
                 d.set_item("object", object.0)?;
-                self.delivery(
-                    &d,
-                    &tag,
+                let delivery = Delivery {
+                    tag,
                     time,
                     sender,
-                    sent_order,
-                    received_order,
-                    retraction.map(|r| r.to_u64()),
-                )?;
+                    sent: sent_order,
+                    received: received_order,
+                    retraction,
+                };
+                self.delivery(&d, delivery)?;
                 "remove_object_instance"
             }
             other => return self.other_event(py, d, other),
         };
         Ok((kind, d))
+    }
+
+    fn object_class_name(&self, class: ObjectClassHandle) -> &str {
+        short_name(&self.model.object_class(class).qualified_name)
+    }
+
+    fn interaction_class_name(&self, class: InteractionClassHandle) -> &str {
+        short_name(&self.model.interaction_class(class).qualified_name)
+    }
+
+    fn reflect(&self, d: &Bound<'_, PyDict>, callback: Callback) -> PyResult<&'static str> {
+        let Callback::ReflectAttributeValues {
+            object,
+            class,
+            values,
+            tag,
+            time,
+            sender,
+            sent_order,
+            received_order,
+            retraction,
+            ..
+        } = callback
+        else {
+            return Ok("reflect_attribute_values");
+        };
+        d.set_item("object", object.0)?;
+        d.set_item("object_class", self.object_class_name(class))?;
+        let named = values.into_iter().map(|(a, bytes)| {
+            let attribute = self.model.attribute(a);
+            (attribute.name.clone(), attribute.data_type.clone(), bytes)
+        });
+        self.named_values(d, named)?;
+        let delivery = Delivery {
+            tag,
+            time,
+            sender,
+            sent: sent_order,
+            received: received_order,
+            retraction,
+        };
+        self.delivery(d, delivery)?;
+        Ok("reflect_attribute_values")
+    }
+
+    fn interaction(&self, d: &Bound<'_, PyDict>, callback: Callback) -> PyResult<&'static str> {
+        let Callback::ReceiveInteraction {
+            class,
+            parameters,
+            tag,
+            time,
+            sender,
+            sent_order,
+            received_order,
+            retraction,
+            ..
+        } = callback
+        else {
+            return Ok("receive_interaction");
+        };
+        d.set_item("interaction_class", self.interaction_class_name(class))?;
+        let named = parameters
+            .into_iter()
+            .map(|(p, bytes): (ParameterHandle, Bytes)| {
+                let parameter = self.model.parameter(p);
+                (parameter.name.clone(), parameter.data_type.clone(), bytes)
+            });
+        self.named_values(d, named)?;
+        let delivery = Delivery {
+            tag,
+            time,
+            sender,
+            sent: sent_order,
+            received: received_order,
+            retraction,
+        };
+        self.delivery(d, delivery)?;
+        Ok("receive_interaction")
     }
 
     fn other_event<'py>(
@@ -246,7 +265,7 @@ impl Context<'_> {
                 self.with_time(&d, time, "time_advance_grant")?
             }
             Callback::Ownership(ownership) => self.ownership_event(py, &d, ownership)?,
-            other => return self.advisory_event(py, d, other),
+            other => return self.advisory_event(d, other),
         };
         Ok((kind, d))
     }
@@ -336,50 +355,47 @@ impl Context<'_> {
 
     fn advisory_event<'py>(
         &self,
-        _py: Python<'py>,
         d: Bound<'py, PyDict>,
         callback: Callback,
     ) -> PyResult<Event<'py>> {
-        let object_class = |c| short_name(&self.model.object_class(c).qualified_name).to_owned();
-        let interaction_class =
-            |c| short_name(&self.model.interaction_class(c).qualified_name).to_owned();
-        let kind = match callback {
+        let (kind, object, attributes) = match callback {
             Callback::StartRegistrationForObjectClass { class } => {
-                d.set_item("object_class", object_class(class))?;
-                "start_registration_for_object_class"
+                d.set_item("object_class", self.object_class_name(class))?;
+                return Ok(("start_registration_for_object_class", d));
             }
             Callback::StopRegistrationForObjectClass { class } => {
-                d.set_item("object_class", object_class(class))?;
-                "stop_registration_for_object_class"
+                d.set_item("object_class", self.object_class_name(class))?;
+                return Ok(("stop_registration_for_object_class", d));
             }
             Callback::TurnInteractionsOn { class } => {
-                d.set_item("interaction_class", interaction_class(class))?;
-                "turn_interactions_on"
+                d.set_item("interaction_class", self.interaction_class_name(class))?;
+                return Ok(("turn_interactions_on", d));
             }
             Callback::TurnInteractionsOff { class } => {
-                d.set_item("interaction_class", interaction_class(class))?;
-                "turn_interactions_off"
+                d.set_item("interaction_class", self.interaction_class_name(class))?;
+                return Ok(("turn_interactions_off", d));
             }
             Callback::TurnUpdatesOnForObjectInstance { object, attributes } => {
-                d.set_item("object", object.0)?;
-                d.set_item("attributes", self.attribute_names(&attributes))?;
-                "turn_updates_on_for_object_instance"
+                ("turn_updates_on_for_object_instance", object, attributes)
             }
             Callback::TurnUpdatesOffForObjectInstance { object, attributes } => {
-                d.set_item("object", object.0)?;
-                d.set_item("attributes", self.attribute_names(&attributes))?;
-                "turn_updates_off_for_object_instance"
+                ("turn_updates_off_for_object_instance", object, attributes)
             }
             Callback::AttributesInScope { object, attributes } => {
-                d.set_item("object", object.0)?;
-                d.set_item("attributes", self.attribute_names(&attributes))?;
-                "attributes_in_scope"
+                ("attributes_in_scope", object, attributes)
             }
             Callback::AttributesOutOfScope { object, attributes } => {
-                d.set_item("object", object.0)?;
-                d.set_item("attributes", self.attribute_names(&attributes))?;
-                "attributes_out_of_scope"
+                ("attributes_out_of_scope", object, attributes)
             }
+            other => return self.notice_event(d, other),
+        };
+        d.set_item("object", object.0)?;
+        d.set_item("attributes", self.attribute_names(&attributes))?;
+        Ok((kind, d))
+    }
+
+    fn notice_event<'py>(&self, d: Bound<'py, PyDict>, callback: Callback) -> PyResult<Event<'py>> {
+        let kind = match callback {
             Callback::ConnectionLost { fault } => {
                 d.set_item("fault", fault)?;
                 "connection_lost"
@@ -414,7 +430,7 @@ impl Context<'_> {
                 "report_federation_executions"
             }
             other => {
-                // Transportation-type confirmations and reports: named, with their fields as text.
+                // Transportation-type confirmations and reports: their fields as text.
                 d.set_item("detail", format!("{other:?}"))?;
                 "transportation_type_report"
             }

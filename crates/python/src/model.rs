@@ -6,7 +6,9 @@ use crate::values::{self, Mismatch};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
-use trellis_core::fom::{ArrayEncoding, BasicKind, Cardinality, DataTypeKind, Selector};
+use trellis_core::fom::{
+    Alternative, ArrayEncoding, BasicKind, Cardinality, DataTypeKind, Selector,
+};
 use trellis_core::fom::{AttributeHandle, FddErrorKind, ObjectModel, ParameterHandle};
 
 #[pyclass(name = "ObjectModel", module = "trellis", frozen)]
@@ -197,24 +199,7 @@ fn describe<'py>(py: Python<'py>, kind: &DataTypeKind) -> PyResult<Bound<'py, Py
             element,
             cardinality,
             encoding,
-        } => {
-            d.set_item("kind", "array")?;
-            d.set_item("element", element)?;
-            let (min, max) = match cardinality {
-                Cardinality::Fixed(n) => (Some(*n), Some(*n)),
-                Cardinality::Dynamic => (None, None),
-                Cardinality::Range { min, max } => (Some(*min), Some(*max)),
-            };
-            d.set_item("min", min)?;
-            d.set_item("max", max)?;
-            d.set_item("fixed", matches!(cardinality, Cardinality::Fixed(_)))?;
-            let encoding = match encoding {
-                ArrayEncoding::Fixed => "HLAfixedArray".to_owned(),
-                ArrayEncoding::Variable => "HLAvariableArray".to_owned(),
-                ArrayEncoding::Other(name) => name.clone(),
-            };
-            d.set_item("encoding", encoding)?;
-        }
+        } => describe_array(&d, element, *cardinality, encoding)?,
         DataTypeKind::FixedRecord { fields, encoding } => {
             d.set_item("kind", "fixed_record")?;
             d.set_item("encoding", encoding)?;
@@ -234,23 +219,54 @@ fn describe<'py>(py: Python<'py>, kind: &DataTypeKind) -> PyResult<Bound<'py, Py
             d.set_item("encoding", encoding)?;
             d.set_item("discriminant", discriminant)?;
             d.set_item("discriminant_type", discriminant_type)?;
-            let list = alternatives
-                .iter()
-                .map(|a| {
-                    let selectors: Vec<String> = a
-                        .selectors
-                        .iter()
-                        .map(|s| match s {
-                            Selector::Enumerator(name) => name.clone(),
-                            Selector::Range(first, last) => format!("[{first}..{last}]"),
-                            Selector::Other => "HLAother".to_owned(),
-                        })
-                        .collect();
-                    (a.name.clone(), a.data_type.clone(), selectors)
-                })
-                .collect::<Vec<_>>();
-            d.set_item("alternatives", list)?;
+            d.set_item("alternatives", describe_alternatives(alternatives))?;
         }
     }
     Ok(d)
+}
+
+fn describe_array(
+    d: &Bound<'_, PyDict>,
+    element: &str,
+    cardinality: Cardinality,
+    encoding: &ArrayEncoding,
+) -> PyResult<()> {
+    d.set_item("kind", "array")?;
+    d.set_item("element", element)?;
+    let (min, max) = match cardinality {
+        Cardinality::Fixed(n) => (Some(n), Some(n)),
+        Cardinality::Dynamic => (None, None),
+        Cardinality::Range { min, max } => (Some(min), Some(max)),
+    };
+    d.set_item("min", min)?;
+    d.set_item("max", max)?;
+    d.set_item("fixed", matches!(cardinality, Cardinality::Fixed(_)))?;
+    let encoding = match encoding {
+        ArrayEncoding::Fixed => "HLAfixedArray",
+        ArrayEncoding::Variable => "HLAvariableArray",
+        ArrayEncoding::Other(name) => name.as_str(),
+    };
+    d.set_item("encoding", encoding)
+}
+
+/// (name, data type or None, selectors) of each alternative; a selector is an enumerator
+/// name, "[First..Last]" or "HLAother".
+fn describe_alternatives(
+    alternatives: &[Alternative],
+) -> Vec<(String, Option<String>, Vec<String>)> {
+    alternatives
+        .iter()
+        .map(|a| {
+            let selectors = a
+                .selectors
+                .iter()
+                .map(|s| match s {
+                    Selector::Enumerator(name) => name.clone(),
+                    Selector::Range(first, last) => format!("[{first}..{last}]"),
+                    Selector::Other => "HLAother".to_owned(),
+                })
+                .collect();
+            (a.name.clone(), a.data_type.clone(), selectors)
+        })
+        .collect()
 }

@@ -462,50 +462,73 @@ impl Shape<'_> {
                 Some(DataTypeKind::FixedRecord {
                     fields: declared, ..
                 }),
-            ) => {
-                let dict = PyDict::new(py);
-                for ((field, value), decl) in fields.iter().zip(declared) {
-                    if !is_padding(self.types, &decl.data_type) {
-                        dict.set_item(
-                            field,
-                            self.to_python(py, &decl.data_type, value, depth + 1)?,
-                        )?;
-                    }
-                }
-                dict.into_any()
-            }
+            ) => self.record_to_python(py, fields, declared, depth)?,
             (
-                DataValue::Variant {
-                    discriminant_name,
-                    discriminant,
-                    alternative,
-                },
+                variant @ DataValue::Variant { .. },
                 Some(DataTypeKind::VariantRecord {
                     discriminant_type,
                     alternatives,
                     ..
                 }),
-            ) => {
-                let dict = PyDict::new(py);
-                dict.set_item(
-                    discriminant_name,
-                    self.to_python(py, discriminant_type, discriminant, depth + 1)?,
-                )?;
-                if let Some((alt_name, value)) = alternative {
-                    let alt_type = alternatives
-                        .iter()
-                        .find(|a| &a.name == alt_name)
-                        .and_then(|a| a.data_type.as_deref())
-                        .unwrap_or("");
-                    dict.set_item(alt_name, self.to_python(py, alt_type, value, depth + 1)?)?;
-                }
-                dict.into_any()
-            }
+            ) => self.variant_to_python(py, variant, discriminant_type, alternatives, depth)?,
             (other, _) => {
                 return Err(PyTypeError::new_err(format!(
                     "{name}: unexpected value {other}"
                 )))
             }
         })
+    }
+}
+
+impl Shape<'_> {
+    fn record_to_python<'py>(
+        &self,
+        py: Python<'py>,
+        fields: &[(String, DataValue)],
+        declared: &[Field],
+        depth: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let dict = PyDict::new(py);
+        for ((field, value), decl) in fields.iter().zip(declared) {
+            if !is_padding(self.types, &decl.data_type) {
+                dict.set_item(
+                    field,
+                    self.to_python(py, &decl.data_type, value, depth + 1)?,
+                )?;
+            }
+        }
+        Ok(dict.into_any())
+    }
+
+    /// {discriminant name: enumerator, alternative name: value} (no alternative: only the
+    /// discriminant).
+    fn variant_to_python<'py>(
+        &self,
+        py: Python<'py>,
+        variant: &DataValue,
+        discriminant_type: &str,
+        alternatives: &[Alternative],
+        depth: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let DataValue::Variant {
+            discriminant_name,
+            discriminant,
+            alternative,
+        } = variant
+        else {
+            return Err(PyTypeError::new_err("not a variant record value"));
+        };
+        let dict = PyDict::new(py);
+        let chosen = self.to_python(py, discriminant_type, discriminant, depth + 1)?;
+        dict.set_item(discriminant_name, chosen)?;
+        if let Some((alt_name, value)) = alternative {
+            let alt_type = alternatives
+                .iter()
+                .find(|a| &a.name == alt_name)
+                .and_then(|a| a.data_type.as_deref())
+                .unwrap_or("");
+            dict.set_item(alt_name, self.to_python(py, alt_type, value, depth + 1)?)?;
+        }
+        Ok(dict.into_any())
     }
 }

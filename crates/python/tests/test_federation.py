@@ -70,7 +70,7 @@ def test_connecting_where_no_router_listens_is_connection_failed():
         port = probe.getsockname()[1]
     with pytest.raises(trellis.ConnectionFailed, match=f"127.0.0.1:{port}"):
         trellis.Federate(f"tcp://127.0.0.1:{port}")
-    with pytest.raises(trellis.RTIexception):
+    with pytest.raises(trellis.InvalidLocalSettingsDesignator, match='unknown scheme "ftp"'):
         trellis.Federate("ftp://somewhere")
 
 
