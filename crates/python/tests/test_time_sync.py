@@ -9,16 +9,17 @@ from conftest import DEMO_FOM, discovered_by, join, until
 
 
 def all_get(federates, kind, predicate=lambda e: True, what=None):
-    """Evoke every federate in turn (each may wait for the others' answers) until each
-    has had a `kind` callback; returns them in order."""
+    """Evoke every federate in turn until each has had a `kind` callback; returns them in
+    order. Each keeps evoking after its own came: with callbacks evoked on the federate's
+    thread, the others' requests (a constrained federate asking for GALT) are answered
+    only while it evokes."""
     got = {}
 
     def everyone():
         for index, federate in enumerate(federates):
-            if index not in got:
-                event = federate.evoke(0.02)
-                if event is not None and event.kind == kind and predicate(event):
-                    got[index] = event
+            event = federate.evoke(0.02)
+            if index not in got and event is not None and event.kind == kind and predicate(event):
+                got[index] = event
         return len(got) == len(federates)
 
     until(everyone, what or kind)
