@@ -1,0 +1,907 @@
+//! `trellis.RtiAmbassador`: one federate's connection (IEEE 1516.1-2010 §4.2 connect) and
+//! every service of the joined federate, by the object model's names. Python's `Federate`
+//! (trellis/federate.py) subclasses it with callback dispatch and event iteration.
+//!
+//! Calls that wait for the network (connect, federation management, evoke) release the GIL.
+
+use crate::errors::{raise, IntoPyResult};
+use crate::events::Context;
+use crate::model::{encoder_error, PyObjectModel};
+use crate::times::{interval_from_py, interval_to_py, time_from_py, time_to_py};
+use crate::values;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView};
+use std::sync::Arc;
+use std::time::Duration;
+use trellis_core::federate::{
+    AdvanceKind, LogicalTime, MessageRetractionHandle, ObjectId, Range, RegionHandle, ResignAction,
+    TimeRepresentation,
+};
+use trellis_core::fom::{
+    AttributeHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel, ParameterHandle,
+};
+use trellis_net::rti::{LocalSettings, RtiAmbassador, Session};
+
+#[pyclass(name = "RtiAmbassador", module = "trellis", subclass)]
+pub struct PyRtiAmbassador {
+    session: Session,
+    /// Decode reflected and received values by their data types.
+    decode: bool,
+    /// The model and time of the federation last joined: callbacks that come after the
+    /// membership ended (connectionLost) still name their classes.
+    last_context: Option<(Arc<ObjectModel>, TimeRepresentation)>,
+}
+
+/// Raw bytes given for a value: sent as they are, already encoded.
+fn raw_bytes(value: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
+    if let Ok(b) = value.cast::<PyBytes>() {
+        return Some(b.as_bytes().to_vec());
+    }
+    if value.is_instance_of::<PyByteArray>() || value.is_instance_of::<PyMemoryView>() {
+        return value
+            .call_method0("tobytes")
+            .or_else(|_| value.call_method0("__bytes__"))
+            .ok()?
+            .extract()
+            .ok();
+    }
+    None
+}
+
+fn resign_action(name: &str) -> PyResult<ResignAction> {
+    Ok(match name {
+        "unconditionally_divest_attributes" => ResignAction::UnconditionallyDivestAttributes,
+        "delete_objects" => ResignAction::DeleteObjects,
+        "cancel_pending_ownership_acquisitions" => ResignAction::CancelPendingOwnershipAcquisitions,
+        "delete_objects_then_divest" => ResignAction::DeleteObjectsThenDivest,
+        "cancel_then_delete_then_divest" => ResignAction::CancelThenDeleteThenDivest,
+        "no_action" => ResignAction::NoAction,
+        other => return Err(raise("InvalidResignAction", format!("resign action {other:?}: one of unconditionally_divest_attributes, delete_objects, cancel_pending_ownership_acquisitions, delete_objects_then_divest, cancel_then_delete_then_divest, no_action"))),
+    })
+}
+
+impl PyRtiAmbassador {
+    fn rti(&mut self) -> PyResult<&mut RtiAmbassador> {
+        self.session.joined().py()
+    }
+
+    fn model(&mut self) -> PyResult<Arc<ObjectModel>> {
+        Ok(self.rti()?.federate().py()?.model().clone())
+    }
+
+    fn times(&mut self) -> PyResult<TimeRepresentation> {
+        Ok(self.rti()?.federate().py()?.time_representation())
+    }
+
+    fn object_class(&mut self, name: &str) -> PyResult<ObjectClassHandle> {
+        self.rti()?.object_class_handle(name).py()
+    }
+
+    fn interaction_class(&mut self, name: &str) -> PyResult<InteractionClassHandle> {
+        self.rti()?.interaction_class_handle(name).py()
+    }
+
+    fn attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        names: &[String],
+    ) -> PyResult<Vec<AttributeHandle>> {
+        let rti = self.rti()?;
+        names
+            .iter()
+            .map(|n| rti.attribute_handle(class, n).py())
+            .collect()
+    }
+
+    fn known_class(&mut self, object: u64) -> PyResult<ObjectClassHandle> {
+        self.rti()?
+            .federate()
+            .py()?
+            .known_object_class(ObjectId(object))
+            .ok_or_else(|| {
+                raise(
+                    "ObjectInstanceNotKnown",
+                    format!("object instance {object} is not known to this federate"),
+                )
+            })
+    }
+
+    /// Attribute values by name, encoded by their declared data types (bytes as given).
+    fn encode_attributes(
+        &mut self,
+        class: ObjectClassHandle,
+        values: &Bound<'_, PyDict>,
+    ) -> PyResult<Vec<(AttributeHandle, Vec<u8>)>> {
+        let model = self.model()?;
+        let class_name = model.object_class(class).name.clone();
+        let mut out = Vec::with_capacity(values.len());
+        for (key, value) in values.iter() {
+            let name: String = key.extract()?;
+            let handle = self.rti()?.attribute_handle(class, &name).py()?;
+            let bytes = match raw_bytes(&value) {
+                Some(bytes) => bytes,
+                None => values::encode(
+                    model.data_types(),
+                    &model.attribute(handle).data_type,
+                    &value,
+                )
+                .map_err(|values::Mismatch(m)| {
+                    encoder_error(values::Mismatch(format!(
+                        "attribute {name} of object class {class_name}: {m}"
+                    )))
+                })?,
+            };
+            out.push((handle, bytes));
+        }
+        Ok(out)
+    }
+
+    fn encode_parameters(
+        &mut self,
+        class: InteractionClassHandle,
+        values: &Bound<'_, PyDict>,
+    ) -> PyResult<Vec<(ParameterHandle, Vec<u8>)>> {
+        let model = self.model()?;
+        let class_name = model.interaction_class(class).name.clone();
+        let mut out = Vec::with_capacity(values.len());
+        for (key, value) in values.iter() {
+            let name: String = key.extract()?;
+            let handle = self.rti()?.parameter_handle(class, &name).py()?;
+            let bytes = match raw_bytes(&value) {
+                Some(bytes) => bytes,
+                None => values::encode(
+                    model.data_types(),
+                    &model.parameter(handle).data_type,
+                    &value,
+                )
+                .map_err(|values::Mismatch(m)| {
+                    encoder_error(values::Mismatch(format!(
+                        "parameter {name} of interaction class {class_name}: {m}"
+                    )))
+                })?,
+            };
+            out.push((handle, bytes));
+        }
+        Ok(out)
+    }
+
+    fn time_arg(&mut self, time: &Bound<'_, PyAny>) -> PyResult<LogicalTime> {
+        let times = self.times()?;
+        time_from_py(times, time)
+    }
+
+    fn advance(&mut self, kind: AdvanceKind, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        let time = self.time_arg(time)?;
+        self.rti()?.request_time_advance(kind, time).py()
+    }
+
+    /// What events are made with: the joined federate's model and time, or the last ones.
+    fn callback_context(&mut self) -> PyResult<(Arc<ObjectModel>, TimeRepresentation)> {
+        if let Ok(rti) = self.session.joined() {
+            if let Ok(federate) = rti.federate() {
+                self.last_context =
+                    Some((federate.model().clone(), federate.time_representation()));
+            }
+        }
+        if self.last_context.is_none() {
+            let mim_only = ObjectModel::from_sources(&[])
+                .map_err(|e| raise("RTIinternalError", e.to_string()))?;
+            self.last_context = Some((Arc::new(mim_only), TimeRepresentation::Integer64));
+        }
+        self.last_context
+            .clone()
+            .ok_or_else(|| raise("RTIinternalError", "no object model"))
+    }
+
+    fn object_attributes(
+        &mut self,
+        object: u64,
+        attributes: &[String],
+    ) -> PyResult<(ObjectId, Vec<AttributeHandle>)> {
+        let class = self.known_class(object)?;
+        Ok((ObjectId(object), self.attributes(class, attributes)?))
+    }
+}
+
+#[pymethods]
+impl PyRtiAmbassador {
+    /// connect: `address` is the local settings designator (`tcp://HOST:PORT`,
+    /// `HOST:PORT`, `rti://HOST`); None: `$TRELLIS_RTI_ADDRESS`, else tcp://127.0.0.1:7000.
+    #[new]
+    #[pyo3(signature = (address = None, *, decode = true))]
+    fn new(py: Python<'_>, address: Option<String>, decode: bool) -> PyResult<Self> {
+        let session = py
+            .detach(|| LocalSettings::parse(address.as_deref()).and_then(Session::connect))
+            .py()?;
+        Ok(PyRtiAmbassador {
+            session,
+            decode,
+            last_context: None,
+        })
+    }
+
+    fn disconnect(&mut self) -> PyResult<()> {
+        self.session.disconnect().py()
+    }
+
+    /// Resign (by the automatic resign directive) if joined, and disconnect.
+    fn close(&mut self, py: Python<'_>) {
+        let session = &mut self.session;
+        py.detach(|| session.close());
+    }
+
+    #[getter]
+    fn joined(&self) -> bool {
+        self.session.is_joined()
+    }
+
+    // ---- federation management ----------------------------------------------------------
+
+    #[pyo3(signature = (federation, fom_modules, time_implementation = None, mim = None))]
+    fn create_federation_execution(
+        &mut self,
+        py: Python<'_>,
+        federation: &str,
+        fom_modules: Vec<String>,
+        time_implementation: Option<String>,
+        mim: Option<String>,
+    ) -> PyResult<()> {
+        let session = &mut self.session;
+        py.detach(|| {
+            session.create_federation_execution(
+                federation,
+                &fom_modules,
+                mim.as_deref(),
+                time_implementation.as_deref(),
+            )
+        })
+        .py()
+    }
+
+    fn destroy_federation_execution(&mut self, py: Python<'_>, federation: &str) -> PyResult<()> {
+        let session = &mut self.session;
+        py.detach(|| session.destroy_federation_execution(federation))
+            .py()
+    }
+
+    fn list_federation_executions(&mut self, py: Python<'_>) -> PyResult<Vec<(String, String)>> {
+        let session = &mut self.session;
+        py.detach(|| session.list_federation_executions()).py()
+    }
+
+    /// Join `federation` as `federate_name` (None: the RTI names it); `fom_modules` are
+    /// additional modules, which extend the federation's model. Returns the federate handle.
+    #[pyo3(signature = (federate_name, federate_type, federation, fom_modules = Vec::new()))]
+    fn join_federation_execution(
+        &mut self,
+        py: Python<'_>,
+        federate_name: Option<String>,
+        federate_type: &str,
+        federation: &str,
+        fom_modules: Vec<String>,
+    ) -> PyResult<u32> {
+        let session = &mut self.session;
+        py.detach(|| {
+            session.join_federation_execution(
+                federate_name.as_deref(),
+                federate_type,
+                federation,
+                &fom_modules,
+            )
+        })
+        .py()
+    }
+
+    #[pyo3(signature = (action = "cancel_then_delete_then_divest"))]
+    fn resign_federation_execution(&mut self, py: Python<'_>, action: &str) -> PyResult<()> {
+        let action = resign_action(action)?;
+        let session = &mut self.session;
+        py.detach(|| session.resign_federation_execution(action))
+            .py()
+    }
+
+    /// The joined federation's object model.
+    #[getter]
+    fn object_model(&mut self) -> PyResult<PyObjectModel> {
+        Ok(PyObjectModel {
+            model: self.model()?,
+        })
+    }
+
+    /// "HLAinteger64Time" or "HLAfloat64Time".
+    #[getter]
+    fn time_implementation(&mut self) -> PyResult<&'static str> {
+        Ok(self.times()?.name())
+    }
+
+    /// This federate's handle.
+    #[getter(federate_handle)]
+    fn own_handle(&mut self) -> PyResult<u32> {
+        Ok(self.rti()?.federate().py()?.handle())
+    }
+
+    fn get_federate_handle(&mut self, name: &str) -> PyResult<u32> {
+        self.rti()?.federate_handle(name).py()
+    }
+
+    fn get_federate_name(&mut self, handle: u32) -> PyResult<String> {
+        self.rti()?.federate_name_of(handle).py()
+    }
+
+    // ---- declaration management ----------------------------------------------------------
+
+    fn publish_object_class_attributes(
+        &mut self,
+        object_class: &str,
+        attributes: Vec<String>,
+    ) -> PyResult<()> {
+        let class = self.object_class(object_class)?;
+        let attributes = self.attributes(class, &attributes)?;
+        self.rti()?
+            .publish_object_class_attributes(class, &attributes)
+            .py()
+    }
+
+    fn unpublish_object_class(&mut self, object_class: &str) -> PyResult<()> {
+        let class = self.object_class(object_class)?;
+        self.rti()?.unpublish_object_class(class).py()
+    }
+
+    /// Subscribe to attributes of a class; with `regions` (handles from create_region),
+    /// only to updates in those regions.
+    #[pyo3(signature = (object_class, attributes, regions = None))]
+    fn subscribe_object_class_attributes(
+        &mut self,
+        object_class: &str,
+        attributes: Vec<String>,
+        regions: Option<Vec<u64>>,
+    ) -> PyResult<()> {
+        let class = self.object_class(object_class)?;
+        let attributes = self.attributes(class, &attributes)?;
+        match regions {
+            None => self
+                .rti()?
+                .subscribe_object_class_attributes(class, &attributes)
+                .py(),
+            Some(regions) => {
+                let pairs = [(attributes, regions.into_iter().map(RegionHandle).collect())];
+                self.rti()?
+                    .subscribe_object_class_attributes_with_region_handles(class, &pairs)
+                    .py()
+            }
+        }
+    }
+
+    fn unsubscribe_object_class(&mut self, object_class: &str) -> PyResult<()> {
+        let class = self.object_class(object_class)?;
+        self.rti()?.unsubscribe_object_class(class).py()
+    }
+
+    fn publish_interaction_class(&mut self, interaction_class: &str) -> PyResult<()> {
+        let class = self.interaction_class(interaction_class)?;
+        self.rti()?.publish_interaction_class(class).py()
+    }
+
+    fn unpublish_interaction_class(&mut self, interaction_class: &str) -> PyResult<()> {
+        let class = self.interaction_class(interaction_class)?;
+        self.rti()?.unpublish_interaction_class(class).py()
+    }
+
+    #[pyo3(signature = (interaction_class, regions = None))]
+    fn subscribe_interaction_class(
+        &mut self,
+        interaction_class: &str,
+        regions: Option<Vec<u64>>,
+    ) -> PyResult<()> {
+        let class = self.interaction_class(interaction_class)?;
+        match regions {
+            None => self.rti()?.subscribe_interaction_class(class).py(),
+            Some(regions) => {
+                let regions: Vec<RegionHandle> = regions.into_iter().map(RegionHandle).collect();
+                self.rti()?
+                    .subscribe_interaction_class_with_region_handles(class, &regions)
+                    .py()
+            }
+        }
+    }
+
+    fn unsubscribe_interaction_class(&mut self, interaction_class: &str) -> PyResult<()> {
+        let class = self.interaction_class(interaction_class)?;
+        self.rti()?.unsubscribe_interaction_class(class).py()
+    }
+
+    // ---- object management ---------------------------------------------------------------
+
+    fn reserve_object_instance_name(&mut self, py: Python<'_>, name: &str) -> PyResult<()> {
+        let rti = self.rti()?;
+        py.detach(|| rti.reserve_object_instance_name(name)).py()
+    }
+
+    /// Register an instance (with a name reserved before, if given); returns its handle.
+    #[pyo3(signature = (object_class, name = None))]
+    fn register_object_instance(
+        &mut self,
+        object_class: &str,
+        name: Option<&str>,
+    ) -> PyResult<u64> {
+        let class = self.object_class(object_class)?;
+        let rti = self.rti()?;
+        let object = match name {
+            None => rti.register_object_instance(class),
+            Some(name) => rti.register_object_instance_with_name(class, name),
+        };
+        Ok(object.py()?.0)
+    }
+
+    /// updateAttributeValues: `values` by attribute name, encoded by their data types
+    /// (bytes are sent as they are). With `time`, a time-stamped update; returns its
+    /// retraction handle when it goes in time-stamp order.
+    #[pyo3(signature = (object, values, tag = b"".to_vec(), time = None))]
+    fn update_attribute_values(
+        &mut self,
+        object: u64,
+        values: &Bound<'_, PyDict>,
+        tag: Vec<u8>,
+        time: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<u64>> {
+        let class = self.known_class(object)?;
+        let encoded = self.encode_attributes(class, values)?;
+        match time {
+            None => self
+                .rti()?
+                .update_attribute_values(ObjectId(object), &encoded, &tag)
+                .py()
+                .map(|()| None),
+            Some(time) => {
+                let time = self.time_arg(time)?;
+                let handle = self
+                    .rti()?
+                    .update_attribute_values_at(ObjectId(object), &encoded, &tag, time, None)
+                    .py()?;
+                Ok(handle.map(MessageRetractionHandle::to_u64))
+            }
+        }
+    }
+
+    /// sendInteraction: `parameters` by name, encoded by their data types.
+    #[pyo3(signature = (interaction_class, parameters, tag = b"".to_vec(), time = None))]
+    fn send_interaction(
+        &mut self,
+        interaction_class: &str,
+        parameters: &Bound<'_, PyDict>,
+        tag: Vec<u8>,
+        time: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<u64>> {
+        let class = self.interaction_class(interaction_class)?;
+        let encoded = self.encode_parameters(class, parameters)?;
+        match time {
+            None => self
+                .rti()?
+                .send_interaction(class, &encoded, &tag)
+                .py()
+                .map(|()| None),
+            Some(time) => {
+                let time = self.time_arg(time)?;
+                let handle = self
+                    .rti()?
+                    .send_interaction_at(class, &encoded, &tag, time, None)
+                    .py()?;
+                Ok(handle.map(MessageRetractionHandle::to_u64))
+            }
+        }
+    }
+
+    #[pyo3(signature = (object, tag = b"".to_vec(), time = None))]
+    fn delete_object_instance(
+        &mut self,
+        object: u64,
+        tag: Vec<u8>,
+        time: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<u64>> {
+        match time {
+            None => self
+                .rti()?
+                .delete_object_instance(ObjectId(object), &tag)
+                .py()
+                .map(|()| None),
+            Some(time) => {
+                let time = self.time_arg(time)?;
+                let handle = self
+                    .rti()?
+                    .delete_object_instance_at(ObjectId(object), &tag, time)
+                    .py()?;
+                Ok(handle.map(MessageRetractionHandle::to_u64))
+            }
+        }
+    }
+
+    #[pyo3(signature = (object, attributes, tag = b"".to_vec()))]
+    fn request_attribute_value_update(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+        tag: Vec<u8>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        self.rti()?
+            .request_attribute_value_update(object, &attributes, &tag)
+            .py()
+    }
+
+    #[pyo3(signature = (object_class, attributes, tag = b"".to_vec()))]
+    fn request_class_attribute_value_update(
+        &mut self,
+        object_class: &str,
+        attributes: Vec<String>,
+        tag: Vec<u8>,
+    ) -> PyResult<()> {
+        let class = self.object_class(object_class)?;
+        let attributes = self.attributes(class, &attributes)?;
+        self.rti()?
+            .request_class_attribute_value_update(class, &attributes, &tag)
+            .py()
+    }
+
+    fn get_object_instance_name(&mut self, object: u64) -> PyResult<String> {
+        Ok(self
+            .rti()?
+            .object_instance_name(ObjectId(object))
+            .py()?
+            .to_string())
+    }
+
+    fn get_object_instance_handle(&mut self, name: &str) -> PyResult<u64> {
+        Ok(self.rti()?.object_instance_handle(name).py()?.0)
+    }
+
+    /// The class an instance is known as here (qualified, without HLAobjectRoot).
+    fn get_known_object_class(&mut self, object: u64) -> PyResult<String> {
+        let class = self.known_class(object)?;
+        let model = self.model()?;
+        Ok(crate::model::short_name(&model.object_class(class).qualified_name).to_owned())
+    }
+
+    // ---- synchronization points ------------------------------------------------------------
+
+    /// registerFederationSynchronizationPoint; `federates` (handles) None: everyone.
+    #[pyo3(signature = (label, tag = b"".to_vec(), federates = None))]
+    fn register_federation_synchronization_point(
+        &mut self,
+        label: &str,
+        tag: Vec<u8>,
+        federates: Option<Vec<u32>>,
+    ) -> PyResult<()> {
+        let members = federates.unwrap_or_default();
+        self.rti()?
+            .register_federation_synchronization_point(label, &tag, &members)
+            .py()
+    }
+
+    #[pyo3(signature = (label, success = true))]
+    fn synchronization_point_achieved(&mut self, label: &str, success: bool) -> PyResult<()> {
+        self.rti()?
+            .synchronization_point_achieved(label, success)
+            .py()
+    }
+
+    // ---- time management -------------------------------------------------------------------
+
+    fn enable_time_regulation(&mut self, lookahead: &Bound<'_, PyAny>) -> PyResult<()> {
+        let lookahead = interval_from_py(self.times()?, lookahead)?;
+        self.rti()?.enable_time_regulation(lookahead).py()
+    }
+
+    fn disable_time_regulation(&mut self) -> PyResult<()> {
+        self.rti()?.disable_time_regulation().py()
+    }
+
+    fn enable_time_constrained(&mut self) -> PyResult<()> {
+        self.rti()?.enable_time_constrained().py()
+    }
+
+    fn disable_time_constrained(&mut self) -> PyResult<()> {
+        self.rti()?.disable_time_constrained().py()
+    }
+
+    fn enable_asynchronous_delivery(&mut self) -> PyResult<()> {
+        self.rti()?.enable_asynchronous_delivery().py()
+    }
+
+    fn disable_asynchronous_delivery(&mut self) -> PyResult<()> {
+        self.rti()?.disable_asynchronous_delivery().py()
+    }
+
+    fn time_advance_request(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.advance(AdvanceKind::Tar, time)
+    }
+
+    fn time_advance_request_available(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.advance(AdvanceKind::Tara, time)
+    }
+
+    fn next_message_request(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.advance(AdvanceKind::Nmr, time)
+    }
+
+    fn next_message_request_available(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.advance(AdvanceKind::Nmra, time)
+    }
+
+    fn flush_queue_request(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.advance(AdvanceKind::Flush, time)
+    }
+
+    fn modify_lookahead(&mut self, lookahead: &Bound<'_, PyAny>) -> PyResult<()> {
+        let lookahead = interval_from_py(self.times()?, lookahead)?;
+        self.rti()?.modify_lookahead(lookahead).py()
+    }
+
+    fn query_lookahead(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        interval_to_py(py, self.rti()?.query_lookahead().py()?)
+    }
+
+    fn query_logical_time(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let times = self.times()?;
+        time_to_py(py, times, self.rti()?.query_logical_time().py()?)
+    }
+
+    /// queryGALT: None when undefined.
+    fn query_galt(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let times = self.times()?;
+        self.rti()?
+            .query_galt()
+            .py()?
+            .map(|t| time_to_py(py, times, t))
+            .transpose()
+    }
+
+    fn query_lits(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let times = self.times()?;
+        self.rti()?
+            .query_lits()
+            .py()?
+            .map(|t| time_to_py(py, times, t))
+            .transpose()
+    }
+
+    /// retract a time-stamp-order message by the handle its send returned.
+    fn retract(&mut self, retraction: u64) -> PyResult<()> {
+        self.rti()?
+            .retract(MessageRetractionHandle::from_u64(retraction))
+            .py()
+    }
+
+    // ---- ownership management --------------------------------------------------------------
+
+    fn unconditional_attribute_ownership_divestiture(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        self.rti()?
+            .unconditional_attribute_ownership_divestiture(object, &attributes)
+            .py()
+    }
+
+    #[pyo3(signature = (object, attributes, tag = b"".to_vec()))]
+    fn negotiated_attribute_ownership_divestiture(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+        tag: Vec<u8>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        self.rti()?
+            .negotiated_attribute_ownership_divestiture(object, &attributes, &tag)
+            .py()
+    }
+
+    #[pyo3(signature = (object, attributes, tag = b"".to_vec()))]
+    fn confirm_divestiture(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+        tag: Vec<u8>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        self.rti()?
+            .confirm_divestiture(object, &attributes, &tag)
+            .py()
+    }
+
+    fn cancel_negotiated_attribute_ownership_divestiture(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        self.rti()?
+            .cancel_negotiated_attribute_ownership_divestiture(object, &attributes)
+            .py()
+    }
+
+    #[pyo3(signature = (object, attributes, tag = b"".to_vec()))]
+    fn attribute_ownership_acquisition(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+        tag: Vec<u8>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        self.rti()?
+            .attribute_ownership_acquisition(object, &attributes, &tag)
+            .py()
+    }
+
+    fn attribute_ownership_acquisition_if_available(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        self.rti()?
+            .attribute_ownership_acquisition_if_available(object, &attributes)
+            .py()
+    }
+
+    fn attribute_ownership_release_denied(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        self.rti()?
+            .attribute_ownership_release_denied(object, &attributes)
+            .py()
+    }
+
+    /// Returns the names of the attributes divested.
+    fn attribute_ownership_divestiture_if_wanted(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+    ) -> PyResult<Vec<String>> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        let divested = self
+            .rti()?
+            .attribute_ownership_divestiture_if_wanted(object, &attributes)
+            .py()?;
+        let model = self.model()?;
+        Ok(divested
+            .into_iter()
+            .map(|a| model.attribute(a).name.clone())
+            .collect())
+    }
+
+    fn cancel_attribute_ownership_acquisition(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        self.rti()?
+            .cancel_attribute_ownership_acquisition(object, &attributes)
+            .py()
+    }
+
+    fn query_attribute_ownership(&mut self, object: u64, attribute: String) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &[attribute])?;
+        self.rti()?
+            .query_attribute_ownership(object, attributes[0])
+            .py()
+    }
+
+    fn is_attribute_owned_by_federate(&mut self, object: u64, attribute: String) -> PyResult<bool> {
+        let (object, attributes) = self.object_attributes(object, &[attribute])?;
+        self.rti()?
+            .is_attribute_owned_by_federate(object, attributes[0])
+            .py()
+    }
+
+    // ---- data distribution management ------------------------------------------------------
+
+    /// createRegion over dimensions (names) with `bounds` {dimension: (lower, upper)},
+    /// committed at once. Returns the region handle.
+    fn create_region(&mut self, bounds: &Bound<'_, PyDict>) -> PyResult<u64> {
+        let mut ranges = Vec::new();
+        for (name, range) in bounds.iter() {
+            let name: String = name.extract()?;
+            let (lower, upper): (u64, u64) = range.extract()?;
+            ranges.push((
+                self.rti()?.dimension_handle(&name).py()?,
+                Range::new(lower, upper),
+            ));
+        }
+        let rti = self.rti()?;
+        let dimensions: Vec<_> = ranges.iter().map(|(d, _)| *d).collect();
+        let region = rti.create_region(&dimensions).py()?;
+        for (dimension, range) in ranges {
+            rti.set_range_bounds(region, dimension, range).py()?;
+        }
+        rti.commit_region_modifications(&[region]).py()?;
+        Ok(region.0)
+    }
+
+    /// setRangeBounds and commitRegionModifications of one dimension.
+    fn set_range_bounds(
+        &mut self,
+        region: u64,
+        dimension: &str,
+        lower: u64,
+        upper: u64,
+    ) -> PyResult<()> {
+        let rti = self.rti()?;
+        let dimension = rti.dimension_handle(dimension).py()?;
+        rti.set_range_bounds(RegionHandle(region), dimension, Range::new(lower, upper))
+            .py()?;
+        rti.commit_region_modifications(&[RegionHandle(region)])
+            .py()
+    }
+
+    fn delete_region(&mut self, region: u64) -> PyResult<()> {
+        self.rti()?.delete_region(RegionHandle(region)).py()
+    }
+
+    /// associateRegionsForUpdates: updates of `attributes` of `object` go out in `regions`.
+    fn associate_regions_for_updates(
+        &mut self,
+        object: u64,
+        attributes: Vec<String>,
+        regions: Vec<u64>,
+    ) -> PyResult<()> {
+        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        let pairs = [(attributes, regions.into_iter().map(RegionHandle).collect())];
+        self.rti()?
+            .associate_regions_for_updates(object, &pairs)
+            .py()
+    }
+
+    // ---- support services ------------------------------------------------------------------
+
+    fn enable_object_class_relevance_advisory_switch(&mut self) -> PyResult<()> {
+        self.rti()?
+            .enable_object_class_relevance_advisory_switch()
+            .py()
+    }
+
+    fn enable_interaction_relevance_advisory_switch(&mut self) -> PyResult<()> {
+        self.rti()?
+            .enable_interaction_relevance_advisory_switch()
+            .py()
+    }
+
+    fn enable_attribute_relevance_advisory_switch(&mut self) -> PyResult<()> {
+        self.rti()?
+            .enable_attribute_relevance_advisory_switch()
+            .py()
+    }
+
+    fn enable_attribute_scope_advisory_switch(&mut self) -> PyResult<()> {
+        self.rti()?.enable_attribute_scope_advisory_switch().py()
+    }
+
+    // ---- callbacks -------------------------------------------------------------------------
+
+    /// evokeCallback: the next callback within `timeout` seconds as (kind, arguments), or
+    /// None. The GIL is released while waiting.
+    #[pyo3(signature = (timeout = 0.0))]
+    fn evoke_callback<'py>(
+        &mut self,
+        py: Python<'py>,
+        timeout: f64,
+    ) -> PyResult<Option<(&'static str, Bound<'py, PyDict>)>> {
+        let wait = Duration::try_from_secs_f64(timeout.max(0.0)).unwrap_or(Duration::MAX);
+        let session = &mut self.session;
+        let Some(callback) = py.detach(|| session.evoke_callback(wait)).py()? else {
+            return Ok(None);
+        };
+        let (model, times) = self.callback_context()?;
+        let context = Context {
+            model: &model,
+            times,
+            decode: self.decode,
+        };
+        context.event(py, callback).map(Some)
+    }
+}
