@@ -18,7 +18,7 @@ pub(crate) enum GatewayCommand {
     /// Join a federation with the RPR FOM 2.0 and exchange DIS PDUs over UDP: Entity State,
     /// Fire, Detonation, Remove Entity.
     #[command(after_help = "Examples:
-  trellis gateway dis --fom ../shared/fom/rpr-2.0 --federation Exercise --broadcast
+  trellis gateway dis --fom rpr --federation Exercise --broadcast
   trellis gateway dis --fom rpr --federation Exercise --listen 0.0.0.0:3000 --multicast 239.1.2.3
   trellis gateway dis --fom rpr --federation Exercise --listen 127.0.0.1:3001 --send 127.0.0.1:3000
 
