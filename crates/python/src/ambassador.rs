@@ -48,6 +48,30 @@ fn raw_bytes(value: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
     None
 }
 
+/// Each value encoded by the data type `data_type` gives its handle (bytes as given); a
+/// mismatch names the member (`what` `name` of `owner`), the type and the field.
+fn encode_named<H: Copy>(
+    model: &ObjectModel,
+    what: &str,
+    owner: &str,
+    named: Vec<(H, String, Bound<'_, PyAny>)>,
+    data_type: impl Fn(H) -> String,
+) -> PyResult<Vec<(H, Vec<u8>)>> {
+    (named.into_iter())
+        .map(|(handle, name, value)| {
+            let bytes = match raw_bytes(&value) {
+                Some(bytes) => bytes,
+                None => values::encode(model.data_types(), &data_type(handle), &value).map_err(
+                    |values::Mismatch(m)| {
+                        encoder_error(values::Mismatch(format!("{what} {name} of {owner}: {m}")))
+                    },
+                )?,
+            };
+            Ok((handle, bytes))
+        })
+        .collect()
+}
+
 fn resign_action(name: &str) -> PyResult<ResignAction> {
     Ok(match name {
         "unconditionally_divest_attributes" => ResignAction::UnconditionallyDivestAttributes,
@@ -113,56 +137,33 @@ impl PyRtiAmbassador {
         values: &Bound<'_, PyDict>,
     ) -> PyResult<Vec<(AttributeHandle, Vec<u8>)>> {
         let model = self.model()?;
-        let class_name = model.object_class(class).name.clone();
-        let mut out = Vec::with_capacity(values.len());
+        let owner = format!("object class {}", model.object_class(class).name);
+        let mut named = Vec::with_capacity(values.len());
         for (key, value) in values.iter() {
             let name: String = key.extract()?;
             let handle = self.rti()?.attribute_handle(class, &name).py()?;
-            let bytes = match raw_bytes(&value) {
-                Some(bytes) => bytes,
-                None => values::encode(
-                    model.data_types(),
-                    &model.attribute(handle).data_type,
-                    &value,
-                )
-                .map_err(|values::Mismatch(m)| {
-                    encoder_error(values::Mismatch(format!(
-                        "attribute {name} of object class {class_name}: {m}"
-                    )))
-                })?,
-            };
-            out.push((handle, bytes));
+            named.push((handle, name, value));
         }
-        Ok(out)
+        let data_type = |h: AttributeHandle| model.attribute(h).data_type.clone();
+        encode_named(&model, "attribute", &owner, named, data_type)
     }
 
+    /// Parameter values by name, encoded by their declared data types (bytes as given).
     fn encode_parameters(
         &mut self,
         class: InteractionClassHandle,
         values: &Bound<'_, PyDict>,
     ) -> PyResult<Vec<(ParameterHandle, Vec<u8>)>> {
         let model = self.model()?;
-        let class_name = model.interaction_class(class).name.clone();
-        let mut out = Vec::with_capacity(values.len());
+        let owner = format!("interaction class {}", model.interaction_class(class).name);
+        let mut named = Vec::with_capacity(values.len());
         for (key, value) in values.iter() {
             let name: String = key.extract()?;
             let handle = self.rti()?.parameter_handle(class, &name).py()?;
-            let bytes = match raw_bytes(&value) {
-                Some(bytes) => bytes,
-                None => values::encode(
-                    model.data_types(),
-                    &model.parameter(handle).data_type,
-                    &value,
-                )
-                .map_err(|values::Mismatch(m)| {
-                    encoder_error(values::Mismatch(format!(
-                        "parameter {name} of interaction class {class_name}: {m}"
-                    )))
-                })?,
-            };
-            out.push((handle, bytes));
+            named.push((handle, name, value));
         }
-        Ok(out)
+        let data_type = |h: ParameterHandle| model.parameter(h).data_type.clone();
+        encode_named(&model, "parameter", &owner, named, data_type)
     }
 
     fn time_arg(&mut self, time: &Bound<'_, PyAny>) -> PyResult<LogicalTime> {
