@@ -123,4 +123,14 @@ pub enum FederateError {
     InteractionRelevanceAdvisorySwitchIsOn,
     #[error("the interaction relevance advisory switch is already off")]
     InteractionRelevanceAdvisorySwitchIsOff,
+    #[error("a federation save under {0:?} is in progress (SaveInProgress)")]
+    SaveInProgress(String),
+    #[error("a federation restore of {0:?} is in progress (RestoreInProgress)")]
+    RestoreInProgress(String),
+    #[error("no federation save is in progress for this federate (SaveNotInitiated)")]
+    SaveNotInitiated,
+    #[error("this federate has not begun its save: call federateSaveBegun first (FederateHasNotBegunSave)")]
+    FederateHasNotBegunSave,
+    #[error("no federation restore is in progress for this federate (RestoreNotRequested)")]
+    RestoreNotRequested,
 }

@@ -50,6 +50,12 @@ pub enum RtiError {
     /// RTIinternalError for this.
     #[error("{0}")]
     LimitReached(String),
+    /// The registry refused (a join) because the federation is saving (SaveInProgress).
+    #[error("{0}")]
+    SaveInProgress(String),
+    /// … or restoring (RestoreInProgress).
+    #[error("{0}")]
+    RestoreInProgress(String),
     #[error("async callbacks need a thread-driven connection (Driver::Thread)")]
     AsyncNeedsThreadDriver,
     #[error(transparent)]
