@@ -51,7 +51,11 @@
 
 #define TRELLIS_SAVE_FAILURE_RTI_DETECTED_FAILURE_DURING_SAVE 3
 
-#define TRELLIS_SAVE_FAILURE_SAVE_ABORTED 4
+/*
+ 4 is the C++ API's SAVE_TIME_CANNOT_BE_HONORED, which Trellis never reports (a timed
+ save begins at each federate when its time reaches the save's).
+ */
+#define TRELLIS_SAVE_FAILURE_SAVE_ABORTED 5
 
 #define TRELLIS_RESTORE_FAILURE_RTI_UNABLE_TO_RESTORE 0
 
