@@ -462,3 +462,6 @@ impl Federate {
         self.interaction_subscriptions.keys().copied().collect()
     }
 }
+
+#[cfg(test)]
+mod tests;
