@@ -230,9 +230,6 @@ void federation(std::wstring const& designator) {
   CHECK(a->getDimensionHandleSet(region) == dimensions);
   a->deleteRegion(region);
 
-  // Services Trellis does not provide say so.
-  CHECK_THROWS(a->requestFederationSave(L"save"), RTIinternalError);
-
   CHECK_THROWS(a->disconnect(), FederateIsExecutionMember);
   b->resignFederationExecution(CANCEL_THEN_DELETE_THEN_DIVEST);
   CHECK_THROWS(a->destroyFederationExecution(kFederation), FederatesCurrentlyJoined);

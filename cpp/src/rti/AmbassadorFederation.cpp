@@ -167,20 +167,31 @@ void Ambassador::synchronizationPointAchieved(std::wstring const& label, bool su
   check(trellis_synchronization_point_achieved(joined(), text.c_str(), successfully));
 }
 
-void Ambassador::requestFederationSave(std::wstring const&) { notProvided("requestFederationSave"); }
-void Ambassador::requestFederationSave(std::wstring const&, LogicalTime const&) {
-  notProvided("requestFederationSave");
+// Save and restore: the federate's RTI component keeps its part under the label (in memory);
+// the C ABI translates.
+void Ambassador::requestFederationSave(std::wstring const& label) {
+  std::string const text = toUtf8(label);
+  check(trellis_request_federation_save(joined(), text.c_str(), 0));
 }
-void Ambassador::federateSaveBegun() { notProvided("federateSaveBegun"); }
-void Ambassador::federateSaveComplete() { notProvided("federateSaveComplete"); }
-void Ambassador::federateSaveNotComplete() { notProvided("federateSaveNotComplete"); }
-void Ambassador::abortFederationSave() { notProvided("abortFederationSave"); }
-void Ambassador::queryFederationSaveStatus() { notProvided("queryFederationSaveStatus"); }
-void Ambassador::requestFederationRestore(std::wstring const&) { notProvided("requestFederationRestore"); }
-void Ambassador::federateRestoreComplete() { notProvided("federateRestoreComplete"); }
-void Ambassador::federateRestoreNotComplete() { notProvided("federateRestoreNotComplete"); }
-void Ambassador::abortFederationRestore() { notProvided("abortFederationRestore"); }
-void Ambassador::queryFederationRestoreStatus() { notProvided("queryFederationRestoreStatus"); }
+void Ambassador::requestFederationSave(std::wstring const& label, LogicalTime const& theTime) {
+  TrellisRti* rti = joined();
+  std::string const text = toUtf8(label);
+  TrellisTime const time = toC(theTime);
+  check(trellis_request_federation_save(rti, text.c_str(), &time));
+}
+void Ambassador::federateSaveBegun() { check(trellis_federate_save_begun(joined())); }
+void Ambassador::federateSaveComplete() { check(trellis_federate_save_complete(joined(), true)); }
+void Ambassador::federateSaveNotComplete() { check(trellis_federate_save_complete(joined(), false)); }
+void Ambassador::abortFederationSave() { check(trellis_abort_federation_save(joined())); }
+void Ambassador::queryFederationSaveStatus() { check(trellis_query_federation_save_status(joined())); }
+void Ambassador::requestFederationRestore(std::wstring const& label) {
+  std::string const text = toUtf8(label);
+  check(trellis_request_federation_restore(joined(), text.c_str()));
+}
+void Ambassador::federateRestoreComplete() { check(trellis_federate_restore_complete(joined(), true)); }
+void Ambassador::federateRestoreNotComplete() { check(trellis_federate_restore_complete(joined(), false)); }
+void Ambassador::abortFederationRestore() { check(trellis_abort_federation_restore(joined())); }
+void Ambassador::queryFederationRestoreStatus() { check(trellis_query_federation_restore_status(joined())); }
 
 // ---- logical time across the boundary ----
 

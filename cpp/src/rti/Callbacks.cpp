@@ -346,6 +346,69 @@ void requestRetraction(void* user, uint64_t handle) {
                 self(user).federate().requestRetraction(MessageRetractionHandleFriend::create(handle)))
 }
 
+void initiateSave(void* user, char const* label, TrellisTime const* time) {
+  if (time) {
+    TRELLIS_GUARD("initiateFederateSave",
+                  self(user).federate().initiateFederateSave(fromUtf8(label), self(user).time(*time)))
+  } else {
+    TRELLIS_GUARD("initiateFederateSave", self(user).federate().initiateFederateSave(fromUtf8(label)))
+  }
+}
+
+void saved(void* user) { TRELLIS_GUARD("federationSaved", self(user).federate().federationSaved()) }
+
+void notSaved(void* user, int32_t reason) {
+  TRELLIS_GUARD("federationNotSaved",
+                self(user).federate().federationNotSaved(static_cast<SaveFailureReason>(reason)))
+}
+
+void saveStatus(void* user, uint64_t const* federates, int32_t const* statuses, size_t count) {
+  FederateHandleSaveStatusPairVector list;
+  for (size_t i = 0; i < count; ++i)
+    list.push_back(FederateHandleSaveStatusPair(FederateHandleFriend::create(federates[i]),
+                                                static_cast<SaveStatus>(statuses[i])));
+  TRELLIS_GUARD("federationSaveStatusResponse", self(user).federate().federationSaveStatusResponse(list))
+}
+
+void restoreSucceeded(void* user, char const* label) {
+  TRELLIS_GUARD("requestFederationRestoreSucceeded",
+                self(user).federate().requestFederationRestoreSucceeded(fromUtf8(label)))
+}
+
+void restoreFailed(void* user, char const* label) {
+  TRELLIS_GUARD("requestFederationRestoreFailed",
+                self(user).federate().requestFederationRestoreFailed(fromUtf8(label)))
+}
+
+void restoreBegun(void* user) {
+  TRELLIS_GUARD("federationRestoreBegun", self(user).federate().federationRestoreBegun())
+}
+
+void initiateRestore(void* user, char const* label, char const* name, uint64_t handle) {
+  TRELLIS_GUARD("initiateFederateRestore",
+                self(user).federate().initiateFederateRestore(fromUtf8(label), fromUtf8(name),
+                                                              FederateHandleFriend::create(handle)))
+}
+
+void restored(void* user) { TRELLIS_GUARD("federationRestored", self(user).federate().federationRestored()) }
+
+void notRestored(void* user, int32_t reason) {
+  TRELLIS_GUARD("federationNotRestored",
+                self(user).federate().federationNotRestored(static_cast<RestoreFailureReason>(reason)))
+}
+
+// Handles do not change at a restore (Trellis restores the federates of the save, by
+// handle): the pre- and post-restore handles are the same.
+void restoreStatus(void* user, uint64_t const* federates, int32_t const* statuses, size_t count) {
+  FederateRestoreStatusVector list;
+  for (size_t i = 0; i < count; ++i) {
+    FederateHandle const handle = FederateHandleFriend::create(federates[i]);
+    list.push_back(FederateRestoreStatus(handle, handle, static_cast<RestoreStatus>(statuses[i])));
+  }
+  TRELLIS_GUARD("federationRestoreStatusResponse",
+                self(user).federate().federationRestoreStatusResponse(list))
+}
+
 #undef TRELLIS_GUARD
 
 }  // namespace
@@ -394,6 +457,17 @@ TrellisCallbacks callbackTable(Ambassador* ambassador) {
   table.attributes_in_scope = inScope;
   table.attributes_out_of_scope = outOfScope;
   table.request_retraction = requestRetraction;
+  table.initiate_federate_save = initiateSave;
+  table.federation_saved = saved;
+  table.federation_not_saved = notSaved;
+  table.federation_save_status_response = saveStatus;
+  table.request_federation_restore_succeeded = restoreSucceeded;
+  table.request_federation_restore_failed = restoreFailed;
+  table.federation_restore_begun = restoreBegun;
+  table.initiate_federate_restore = initiateRestore;
+  table.federation_restored = restored;
+  table.federation_not_restored = notRestored;
+  table.federation_restore_status_response = restoreStatus;
   return table;
 }
 

@@ -43,6 +43,50 @@
 
 #define TRELLIS_TRANSPORT_BEST_EFFORT 2
 
+#define TRELLIS_SAVE_FAILURE_RTI_UNABLE_TO_SAVE 0
+
+#define TRELLIS_SAVE_FAILURE_FEDERATE_REPORTED_FAILURE_DURING_SAVE 1
+
+#define TRELLIS_SAVE_FAILURE_FEDERATE_RESIGNED_DURING_SAVE 2
+
+#define TRELLIS_SAVE_FAILURE_RTI_DETECTED_FAILURE_DURING_SAVE 3
+
+/*
+ 4 is the C++ API's SAVE_TIME_CANNOT_BE_HONORED, which Trellis never reports (a timed
+ save begins at each federate when its time reaches the save's).
+ */
+#define TRELLIS_SAVE_FAILURE_SAVE_ABORTED 5
+
+#define TRELLIS_RESTORE_FAILURE_RTI_UNABLE_TO_RESTORE 0
+
+#define TRELLIS_RESTORE_FAILURE_FEDERATE_REPORTED_FAILURE_DURING_RESTORE 1
+
+#define TRELLIS_RESTORE_FAILURE_FEDERATE_RESIGNED_DURING_RESTORE 2
+
+#define TRELLIS_RESTORE_FAILURE_RTI_DETECTED_FAILURE_DURING_RESTORE 3
+
+#define TRELLIS_RESTORE_FAILURE_RESTORE_ABORTED 4
+
+#define TRELLIS_SAVE_STATUS_NO_SAVE_IN_PROGRESS 0
+
+#define TRELLIS_SAVE_STATUS_FEDERATE_INSTRUCTED_TO_SAVE 1
+
+#define TRELLIS_SAVE_STATUS_FEDERATE_SAVING 2
+
+#define TRELLIS_SAVE_STATUS_FEDERATE_WAITING_FOR_FEDERATION_TO_SAVE 3
+
+#define TRELLIS_RESTORE_STATUS_NO_RESTORE_IN_PROGRESS 0
+
+#define TRELLIS_RESTORE_STATUS_FEDERATE_RESTORE_REQUEST_PENDING 1
+
+#define TRELLIS_RESTORE_STATUS_FEDERATE_WAITING_FOR_RESTORE_TO_BEGIN 2
+
+#define TRELLIS_RESTORE_STATUS_FEDERATE_PREPARED_TO_RESTORE 3
+
+#define TRELLIS_RESTORE_STATUS_FEDERATE_RESTORING 4
+
+#define TRELLIS_RESTORE_STATUS_FEDERATE_WAITING_FOR_FEDERATION_TO_RESTORE 5
+
 /*
  The sender of `reliable_messages_lost` when this federate has not heard from it yet.
  */
@@ -213,6 +257,36 @@ typedef struct TrellisCallbacks {
    sender retracted (trellis_callback_retraction_handle gave the handle then).
    */
   void (*request_retraction)(void*, uint64_t);
+  /*
+   Save and restore (1516.1-2010 §4.16–4.31). initiateFederateSave: (label, time or
+   NULL for a save without a time).
+   */
+  void (*initiate_federate_save)(void*, const char*, const struct TrellisTime*);
+  void (*federation_saved)(void*);
+  /*
+   (TRELLIS_SAVE_FAILURE_*)
+   */
+  void (*federation_not_saved)(void*, int32_t);
+  /*
+   (federates, TRELLIS_SAVE_STATUS_* of each, count)
+   */
+  void (*federation_save_status_response)(void*, Handles, const int32_t*, size_t);
+  void (*request_federation_restore_succeeded)(void*, const char*);
+  void (*request_federation_restore_failed)(void*, const char*);
+  void (*federation_restore_begun)(void*);
+  /*
+   (label, this federate's name, its handle)
+   */
+  void (*initiate_federate_restore)(void*, const char*, const char*, uint64_t);
+  void (*federation_restored)(void*);
+  /*
+   (TRELLIS_RESTORE_FAILURE_*)
+   */
+  void (*federation_not_restored)(void*, int32_t);
+  /*
+   (federates, TRELLIS_RESTORE_STATUS_* of each, count)
+   */
+  void (*federation_restore_status_response)(void*, Handles, const int32_t*, size_t);
 } TrellisCallbacks;
 
 /*
@@ -392,6 +466,16 @@ typedef struct TrellisAttributeRegions {
 #define TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM 82
 
 #define TRELLIS_ERR_MESSAGE_CAN_NO_LONGER_BE_RETRACTED 83
+
+#define TRELLIS_ERR_SAVE_IN_PROGRESS 84
+
+#define TRELLIS_ERR_RESTORE_IN_PROGRESS 85
+
+#define TRELLIS_ERR_SAVE_NOT_INITIATED 86
+
+#define TRELLIS_ERR_FEDERATE_HAS_NOT_BEGUN_SAVE 87
+
+#define TRELLIS_ERR_RESTORE_NOT_REQUESTED 88
 
 /*
  Everything else, and services Trellis does not provide (the message names the service).
@@ -872,6 +956,53 @@ TrellisStatus trellis_request_attribute_value_update_with_regions(struct Trellis
                                                                   const struct TrellisAttributeRegions *pairs_in,
                                                                   size_t pair_count,
                                                                   struct TrellisBytes tag);
+
+/*
+ requestFederationSave; `time` NULL: a save without a time.
+ */
+TrellisStatus trellis_request_federation_save(struct TrellisRti *handle,
+                                              const char *label,
+                                              const struct TrellisTime *time);
+
+/*
+ federateSaveBegun.
+ */
+TrellisStatus trellis_federate_save_begun(struct TrellisRti *handle);
+
+/*
+ federateSaveComplete (`success`) or federateSaveNotComplete.
+ */
+TrellisStatus trellis_federate_save_complete(struct TrellisRti *handle, bool success);
+
+/*
+ abortFederationSave.
+ */
+TrellisStatus trellis_abort_federation_save(struct TrellisRti *handle);
+
+/*
+ queryFederationSaveStatus: answered by federation_save_status_response.
+ */
+TrellisStatus trellis_query_federation_save_status(struct TrellisRti *handle);
+
+/*
+ requestFederationRestore: answered by request_federation_restore_succeeded or _failed.
+ */
+TrellisStatus trellis_request_federation_restore(struct TrellisRti *handle, const char *label);
+
+/*
+ federateRestoreComplete (`success`) or federateRestoreNotComplete.
+ */
+TrellisStatus trellis_federate_restore_complete(struct TrellisRti *handle, bool success);
+
+/*
+ abortFederationRestore.
+ */
+TrellisStatus trellis_abort_federation_restore(struct TrellisRti *handle);
+
+/*
+ queryFederationRestoreStatus: answered by federation_restore_status_response.
+ */
+TrellisStatus trellis_query_federation_restore_status(struct TrellisRti *handle);
 
 /*
  Reliable messages this federate was told it lost so far (Trellis's own: the counts of its

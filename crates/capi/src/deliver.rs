@@ -346,6 +346,7 @@ pub(crate) fn deliver_federate(
         | Callback::ConfirmInteractionTransportationTypeChange { .. }
         | Callback::ReportInteractionTransportationType { .. }
         | Callback::ReportFederationExecutions { .. }) => deliver_answer(table, answer),
+        Callback::Save(save) => crate::save::deliver_save(table, save, representation),
     }
     None
 }

@@ -28,6 +28,7 @@ mod logging;
 mod object;
 mod ownership;
 mod regions;
+mod save;
 mod session;
 mod status;
 mod support;

@@ -93,6 +93,11 @@ pub const TRELLIS_ERR_COULD_NOT_OPEN_MIM: TrellisStatus = 80;
 pub const TRELLIS_ERR_ERROR_READING_MIM: TrellisStatus = 81;
 pub const TRELLIS_ERR_DESIGNATOR_IS_HLA_STANDARD_MIM: TrellisStatus = 82;
 pub const TRELLIS_ERR_MESSAGE_CAN_NO_LONGER_BE_RETRACTED: TrellisStatus = 83;
+pub const TRELLIS_ERR_SAVE_IN_PROGRESS: TrellisStatus = 84;
+pub const TRELLIS_ERR_RESTORE_IN_PROGRESS: TrellisStatus = 85;
+pub const TRELLIS_ERR_SAVE_NOT_INITIATED: TrellisStatus = 86;
+pub const TRELLIS_ERR_FEDERATE_HAS_NOT_BEGUN_SAVE: TrellisStatus = 87;
+pub const TRELLIS_ERR_RESTORE_NOT_REQUESTED: TrellisStatus = 88;
 /// Everything else, and services Trellis does not provide (the message names the service).
 pub const TRELLIS_ERR_RTI_INTERNAL_ERROR: TrellisStatus = 1000;
 
@@ -162,6 +167,8 @@ impl From<RtiError> for Failure {
             RtiError::CouldNotCreateLogicalTimeFactory(_) => {
                 TRELLIS_ERR_COULD_NOT_CREATE_LOGICAL_TIME_FACTORY
             }
+            RtiError::SaveInProgress(_) => TRELLIS_ERR_SAVE_IN_PROGRESS,
+            RtiError::RestoreInProgress(_) => TRELLIS_ERR_RESTORE_IN_PROGRESS,
             RtiError::Registry(_)
             | RtiError::LimitReached(_)
             | RtiError::AsyncNeedsThreadDriver
@@ -251,6 +258,11 @@ fn federate_status(error: &FederateError) -> TrellisStatus {
         E::InteractionRelevanceAdvisorySwitchIsOff => {
             TRELLIS_ERR_INTERACTION_RELEVANCE_ADVISORY_SWITCH_IS_OFF
         }
+        E::SaveInProgress(_) => TRELLIS_ERR_SAVE_IN_PROGRESS,
+        E::RestoreInProgress(_) => TRELLIS_ERR_RESTORE_IN_PROGRESS,
+        E::SaveNotInitiated => TRELLIS_ERR_SAVE_NOT_INITIATED,
+        E::FederateHasNotBegunSave => TRELLIS_ERR_FEDERATE_HAS_NOT_BEGUN_SAVE,
+        E::RestoreNotRequested => TRELLIS_ERR_RESTORE_NOT_REQUESTED,
     }
 }
 

@@ -120,6 +120,29 @@ pub struct TrellisCallbacks {
     /// requestRetraction: (retraction handle) of a message delivered earlier, which its
     /// sender retracted (trellis_callback_retraction_handle gave the handle then).
     pub request_retraction: Option<unsafe extern "C" fn(*mut c_void, u64)>,
+    /// Save and restore (1516.1-2010 §4.16–4.31). initiateFederateSave: (label, time or
+    /// NULL for a save without a time).
+    pub initiate_federate_save:
+        Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const TrellisTime)>,
+    pub federation_saved: Option<unsafe extern "C" fn(*mut c_void)>,
+    /// (TRELLIS_SAVE_FAILURE_*)
+    pub federation_not_saved: Option<unsafe extern "C" fn(*mut c_void, i32)>,
+    /// (federates, TRELLIS_SAVE_STATUS_* of each, count)
+    pub federation_save_status_response:
+        Option<unsafe extern "C" fn(*mut c_void, Handles, *const i32, usize)>,
+    pub request_federation_restore_succeeded:
+        Option<unsafe extern "C" fn(*mut c_void, *const c_char)>,
+    pub request_federation_restore_failed: Option<unsafe extern "C" fn(*mut c_void, *const c_char)>,
+    pub federation_restore_begun: Option<unsafe extern "C" fn(*mut c_void)>,
+    /// (label, this federate's name, its handle)
+    pub initiate_federate_restore:
+        Option<unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, u64)>,
+    pub federation_restored: Option<unsafe extern "C" fn(*mut c_void)>,
+    /// (TRELLIS_RESTORE_FAILURE_*)
+    pub federation_not_restored: Option<unsafe extern "C" fn(*mut c_void, i32)>,
+    /// (federates, TRELLIS_RESTORE_STATUS_* of each, count)
+    pub federation_restore_status_response:
+        Option<unsafe extern "C" fn(*mut c_void, Handles, *const i32, usize)>,
 }
 
 // SAFETY: the table holds C function pointers and the caller's `user` pointer, which the
@@ -171,6 +194,17 @@ impl TrellisCallbacks {
             attributes_in_scope: None,
             attributes_out_of_scope: None,
             request_retraction: None,
+            initiate_federate_save: None,
+            federation_saved: None,
+            federation_not_saved: None,
+            federation_save_status_response: None,
+            request_federation_restore_succeeded: None,
+            request_federation_restore_failed: None,
+            federation_restore_begun: None,
+            initiate_federate_restore: None,
+            federation_restored: None,
+            federation_not_restored: None,
+            federation_restore_status_response: None,
         }
     }
 }

@@ -621,12 +621,12 @@ mod federates {
 /// inside data frames (version 4), then registry requests and events and time-stamped
 /// messages (version 5, retraction serials), then manage frames (version 6, the asker its
 /// first router proved), then the registry's requests and events again (version 7, the MOM's
-/// manager resign): a peer speaking an older version is refused on its first frame with an
+/// manager resign), then again (version 8, save and restore): a peer speaking an older version is refused on its first frame with an
 /// error naming its version, never read as garbage.
 #[test]
 fn an_older_peer_is_refused_with_a_clear_error() {
-    assert_eq!(trellis_core::wire::PROTOCOL_VERSION, 7);
-    for old in [2u8, 3, 4, 5, 6] {
+    assert_eq!(trellis_core::wire::PROTOCOL_VERSION, 8);
+    for old in [2u8, 3, 4, 5, 6, 7] {
         refuse(old);
     }
 }
@@ -645,7 +645,7 @@ fn refuse(old: u8) {
     let text = String::from_utf8_lossy(&goodbye).into_owned();
     assert!(
         text.contains(&format!(
-            "unsupported protocol version {old} (this node speaks version 7)"
+            "unsupported protocol version {old} (this node speaks version 8)"
         )),
         "the goodbye says why: {text:?}"
     );

@@ -6,6 +6,7 @@ use super::message::ObjectId;
 pub use super::ownership::OwnershipCallback;
 use super::region::Region;
 use super::retraction::MessageRetractionHandle;
+pub use super::save::SaveCallback;
 use crate::fom::{
     AttributeHandle, InteractionClassHandle, ObjectClassHandle, Order, ParameterHandle,
 };
@@ -287,6 +288,8 @@ pub enum Callback {
         /// The federation executions that exist: (name, logical time implementation name).
         federations: Vec<(String, String)>,
     },
+    /// Federation save and restore (§4.16–4.31): see `federate::save`.
+    Save(SaveCallback),
 }
 
 impl Callback {

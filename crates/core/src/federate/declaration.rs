@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 /// The subscribed classes whose latest subscribe service was the passive one (IEEE
 /// 1516.1-2010 §5.6, §5.8): a later subscription of the class replaces the earlier one, so
 /// each subscribe sets or clears its class here.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Passive {
     objects: BTreeSet<ObjectClassHandle>,
     interactions: BTreeSet<InteractionClassHandle>,

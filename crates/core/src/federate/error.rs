@@ -241,4 +241,19 @@ pub enum FederateError {
     /// disableInteractionRelevanceAdvisorySwitch while it is off.
     #[error("the interaction relevance advisory switch is already off")]
     InteractionRelevanceAdvisorySwitchIsOff,
+    /// SaveInProgress: a service the standard forbids while the federation saves under this label.
+    #[error("a federation save under {0:?} is in progress (SaveInProgress)")]
+    SaveInProgress(String),
+    /// RestoreInProgress: a service the standard forbids while the federation restores this label.
+    #[error("a federation restore of {0:?} is in progress (RestoreInProgress)")]
+    RestoreInProgress(String),
+    /// SaveNotInitiated: federateSaveBegun or …Complete with no save initiated here.
+    #[error("no federation save is in progress for this federate (SaveNotInitiated)")]
+    SaveNotInitiated,
+    /// FederateHasNotBegunSave: federateSaveComplete before federateSaveBegun.
+    #[error("this federate has not begun its save: call federateSaveBegun first (FederateHasNotBegunSave)")]
+    FederateHasNotBegunSave,
+    /// RestoreNotRequested: federateRestoreComplete with no restore begun here.
+    #[error("no federation restore is in progress for this federate (RestoreNotRequested)")]
+    RestoreNotRequested,
 }

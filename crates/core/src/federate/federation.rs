@@ -322,6 +322,9 @@ impl Federate {
                 return self.reclaim();
             }
         }
+        if let Request::Save { .. } = request {
+            return self.on_save_reply(response);
+        }
         match (request, response) {
             (Request::RegisterSync { .. }, Response::SyncRegistered { label }) => self
                 .callbacks
@@ -427,6 +430,7 @@ impl Federate {
                 modules,
                 fingerprint,
             } => self.on_modules_added(modules, fingerprint),
+            FederationEvent::Save(event) => self.on_save_event(seq, event),
         }
         self.drain_time();
     }
@@ -468,7 +472,14 @@ impl Federate {
                         self.retractable.expire(time);
                     }
                     self.note_delivered(&callback);
+                    let granted = match &callback {
+                        Callback::TimeAdvanceGrant { time } => Some(*time),
+                        _ => None,
+                    };
                     self.callbacks.push_back(callback);
+                    if let Some(time) = granted {
+                        self.granted_for_save(time);
+                    }
                 }
             }
         }

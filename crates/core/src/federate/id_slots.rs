@@ -23,7 +23,7 @@ const GROWTH_SLACK: usize = 4096;
 /// Slots held at most over all federates (64 MiB).
 pub(super) const MAX_SLOTS: usize = 16 << 20;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct IdSlots {
     /// Per registering federate, by instance number: the value + 1, or 0 for none.
     by_federate: FxHashMap<u32, Vec<u32>>,

@@ -12,6 +12,7 @@ use super::ObjectId;
 use rustc_hash::FxHashMap;
 use std::ops::Index;
 
+#[derive(Clone)]
 pub(super) struct InstanceTable<V> {
     /// The instances in the order they came; a removal moves the last into the gap.
     entries: Vec<(ObjectId, V)>,

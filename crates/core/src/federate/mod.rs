@@ -50,6 +50,7 @@ mod rediscovery;
 pub mod region;
 pub mod regions;
 pub mod retraction;
+pub mod save;
 mod scope;
 mod send;
 pub mod time;
@@ -70,6 +71,7 @@ pub use reclaim::MAX_RECLAIMED_NAMES;
 pub use region::{Range, Region};
 pub use regions::{AttributeSetRegionSetPair, RegionHandle};
 pub use retraction::{MessageRetractionHandle, MAX_REMEMBERED_DELIVERIES, MAX_RETRACTABLE};
+pub use save::{SaveCallback, MAX_SAVED_PARTS};
 pub use time::{AdvanceKind, TimeError, TimeStats};
 
 use crate::fom::{
@@ -259,6 +261,8 @@ pub struct Federate {
     /// The Management Object Model's part of this federate (`mom`); `None` only for a
     /// model without the standard MIM's manager classes.
     mom: Option<mom::Mom>,
+    /// Federation save and restore, and the parts saved (`save`).
+    saves: save::Saves,
 }
 
 /// At most this many emptied value lists wait to be reused.
@@ -316,6 +320,7 @@ impl Federate {
             spare_ids: Vec::new(),
             part_buffer: Vec::new(),
             spare_values: Vec::new(),
+            saves: Default::default(),
         })
     }
 

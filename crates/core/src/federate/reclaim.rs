@@ -125,6 +125,7 @@ impl Federate {
                     self.reserved_names.remove(name);
                 }
                 self.apply_reclaim(&snapshot);
+                self.save_registry_restarted();
             }
             // Nothing reachable yet (the registry's host is still restarting): asked again
             // on the next sign of it (an event, a vouch, a relink, a refused request).

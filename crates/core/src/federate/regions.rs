@@ -49,6 +49,7 @@ type UpdateGroup<'v> = (Option<Region>, Vec<(AttributeHandle, &'v [u8])>);
 /// The standard's AttributeSetRegionSetPair: these attributes, in these regions.
 pub type AttributeSetRegionSetPair = (Vec<AttributeHandle>, Vec<RegionHandle>);
 
+#[derive(Clone)]
 struct RegionEntry {
     dimensions: BTreeSet<DimensionHandle>,
     /// What routing and filtering use.
@@ -72,7 +73,7 @@ impl RegionSet {
 }
 
 /// The federate's regions and what uses them.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct RegionTable {
     entries: BTreeMap<RegionHandle, RegionEntry>,
     next_local: u32,

@@ -12,6 +12,7 @@
 //! membership instead of mistaking the new numbers for old ones.
 
 use super::codec::{get_handles, get_strs, put_handles, put_str, put_strs};
+use super::save::SaveEvent;
 use crate::wire::reader::Reader;
 use crate::wire::WireError;
 use bytes::{BufMut, Bytes, BytesMut};
@@ -150,6 +151,8 @@ pub enum FederationEvent {
         /// Fingerprint of the object model the modules make.
         fingerprint: u64,
     },
+    /// Save and restore (`registry/save.rs`).
+    Save(SaveEvent),
 }
 
 impl FederationEvent {
@@ -203,6 +206,10 @@ impl FederationEvent {
                 put_strs(&mut out, modules);
                 out.put_u64_le(*fingerprint);
             }
+            FederationEvent::Save(event) => {
+                out.put_u8(7);
+                event.encode(&mut out);
+            }
         }
         out.freeze()
     }
@@ -248,6 +255,7 @@ impl FederationEvent {
                 modules: get_strs(&mut r)?,
                 fingerprint: r.u64("fingerprint")?,
             },
+            7 => FederationEvent::Save(SaveEvent::decode(&mut r)?),
             _ => return Err(r.malformed("unknown registry event")),
         };
         r.finish()?;
@@ -304,6 +312,14 @@ mod tests {
                 modules: vec!["/foms/base.xml".into(), "/foms/tanks.xml".into()],
                 fingerprint: 0x1234,
             },
+            FederationEvent::Save(SaveEvent::Initiated {
+                label: "s1".into(),
+                time: Some(40),
+            }),
+            FederationEvent::Save(SaveEvent::NotSaved {
+                reason: super::super::SaveFailureReason::FederateResignedDuringSave,
+            }),
+            FederationEvent::Save(SaveEvent::RestoreBegun { label: "s1".into() }),
         ];
         for (seq, event) in events.into_iter().enumerate() {
             let bytes = event.encode(99, seq as u64);

@@ -74,6 +74,10 @@ impl Registry {
         if let Some(refusal) = self.join_refusal(Holder::of(origin, asker), &federation) {
             return refusal;
         }
+        // joinFederationExecution raises SaveInProgress / RestoreInProgress (§4.9).
+        if let Some(refusal) = self.busy(&federation) {
+            return refusal;
+        }
         let Some(record) = self.federations.get_mut(&federation) else {
             return unknown(&federation);
         };

@@ -37,6 +37,7 @@ mod event;
 mod membership;
 mod quota;
 mod reclaim;
+mod save;
 mod sync;
 
 pub use codec::{ErrorKind, Reclaim, ReclaimedSync, Request, Response, Snapshot};
@@ -44,6 +45,10 @@ pub use event::{
     Departure, FederationEvent, TimeSwitch, FEDERATION_CONTROL_ID, REGISTRY_EVENT_KIND,
 };
 pub use quota::{RegistryLimits, DEFAULT_FEDERATES_PER_NODE, DEFAULT_FEDERATIONS_PER_CREATOR};
+pub use save::{
+    RestoreFailureReason, RestoreStatus, SaveEvent, SaveFailureReason, SaveOp, SaveStatus,
+    MAX_SAVED_LABELS,
+};
 pub use sync::{SyncFailure, MAX_SYNC_POINTS};
 
 use crate::time::Time;
@@ -109,6 +114,10 @@ struct FederationRecord {
     /// Who created it, counted against their limit (`quota.rs`); `None` when recreated by
     /// a reclaim.
     creator: Option<quota::Holder>,
+    /// The save or restore in progress, if any (`save.rs`).
+    progress: Option<save::Progress>,
+    /// Saved labels, oldest first, with what their restore puts back (`save.rs`).
+    saved: VecDeque<(String, save::SavedFederation)>,
 }
 
 impl FederationRecord {
@@ -129,6 +138,8 @@ impl FederationRecord {
             forgotten_through: 0,
             seeded: false,
             creator: None,
+            progress: None,
+            saved: VecDeque::new(),
         }
     }
 
@@ -309,6 +320,7 @@ impl Registry {
         }
         self.emit(federation, FederationEvent::FederateLeft { federate, how });
         self.complete_sync_points(federation);
+        self.save_member_left(federation);
     }
 
     /// Announce `FederationSynchronized` for every point all its joined members achieved.
@@ -385,7 +397,8 @@ impl Registry {
             | Request::ReleaseName { .. }
             | Request::RegisterSync { .. }
             | Request::AchieveSync { .. }
-            | Request::Time { .. } => self.act_for_federate(request),
+            | Request::Time { .. }
+            | Request::Save { .. } => self.act_for_federate(request),
             Request::ResignFederate {
                 federation,
                 federate,
@@ -441,6 +454,11 @@ impl Registry {
                 federate,
                 switch,
             } => self.switch_time(&federation, federate, switch),
+            Request::Save {
+                federation,
+                federate,
+                op,
+            } => self.save_op(&federation, federate, op),
             other => error(
                 ErrorKind::Malformed,
                 format!("{other:?} does not act for a federate"),

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Most synchronization points pending in one federation at once.
 pub const MAX_SYNC_POINTS: usize = 1024;
 
+#[derive(Clone)]
 pub(super) struct SyncPoint {
     pub tag: Bytes,
     /// `None`: every joined federate, late joiners included.

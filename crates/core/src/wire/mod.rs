@@ -44,8 +44,9 @@ use thiserror::Error;
 /// would misread every time-stamped message. 6: the first router writes the certificate name
 /// its link proved into each manage frame. 7: the MOM's manager resign
 /// (`Request::ResignFederate`) and its `Departure::ByManager`, which a federate of version 6
-/// would refuse as malformed in the federation's events.
-pub const PROTOCOL_VERSION: u8 = 7;
+/// would refuse as malformed in the federation's events. 8: federation save and restore
+/// (`Request::Save`, `FederationEvent::Save` and their answers, `registry::save`).
+pub const PROTOCOL_VERSION: u8 = 8;
 /// Bytes of the length prefix.
 pub const LENGTH_PREFIX: usize = 4;
 /// Length prefix, version and kind: the part every frame shares.

@@ -66,6 +66,12 @@ pub enum RtiError {
     /// RTIinternalError for this.
     #[error("{0}")]
     LimitReached(String),
+    /// The registry refused (a join) because the federation is saving (SaveInProgress).
+    #[error("{0}")]
+    SaveInProgress(String),
+    /// … or restoring (RestoreInProgress).
+    #[error("{0}")]
+    RestoreInProgress(String),
     /// Async callbacks asked of a federate driven on the caller's thread.
     #[error("async callbacks need a thread-driven connection (Driver::Thread)")]
     AsyncNeedsThreadDriver,

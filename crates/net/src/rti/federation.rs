@@ -151,10 +151,11 @@ impl RtiAmbassador {
     /// federate may delete, as resigning always did) and leave the federation. Fails, still
     /// joined, when the action leaves attributes owned or acquisitions pending.
     pub fn resign_federation_execution(&mut self, action: ResignAction) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.resign(action, clock())?))?;
+        // Resigning is allowed during a save: the save then fails (FederateResignedDuringSave).
+        self.with_during_save(|f| Ok(f.resign(action, clock())?))?;
         // Regulating and constrained federates stop waiting for this one once its last
         // time-stamped message is in.
-        self.with(|f| {
+        self.with_during_save(|f| {
             f.depart();
             Ok(())
         })?;

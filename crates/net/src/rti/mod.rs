@@ -21,6 +21,7 @@ mod object_services;
 mod order_transport;
 mod ownership;
 mod regions;
+mod save;
 mod session;
 mod sync;
 mod time;
@@ -244,6 +245,11 @@ impl RtiAmbassador {
                 ErrorKind::FederateNameInUse => RtiError::FederateNameAlreadyInUse(message),
                 ErrorKind::FederateUnknown => RtiError::FederateNotExecutionMember,
                 ErrorKind::LimitReached => RtiError::LimitReached(message),
+                ErrorKind::SaveInProgress => RtiError::SaveInProgress(message),
+                ErrorKind::RestoreInProgress => RtiError::RestoreInProgress(message),
+                ErrorKind::SaveNotInitiated | ErrorKind::RestoreNotRequested => {
+                    RtiError::Registry(message)
+                }
                 ErrorKind::NoRegistry
                 | ErrorKind::Malformed
                 | ErrorKind::SyncPointUnknown
@@ -288,8 +294,19 @@ impl RtiAmbassador {
         self.joined.as_ref().map(|j| j.name.as_str())
     }
 
-    /// Run a service on the federate and hand what it asks for to the node.
+    /// Run a service on the federate and hand what it asks for to the node. While a save
+    /// or restore is in progress the service raises SaveInProgress or RestoreInProgress
+    /// (`save.rs` has the services that do not).
     fn with<T>(
+        &mut self,
+        service: impl FnOnce(&mut Federate) -> Result<T, RtiError>,
+    ) -> Result<T, RtiError> {
+        self.federate()?.check_not_saving()?;
+        self.with_during_save(service)
+    }
+
+    /// `with` for the services a save or restore in progress allows.
+    fn with_during_save<T>(
         &mut self,
         service: impl FnOnce(&mut Federate) -> Result<T, RtiError>,
     ) -> Result<T, RtiError> {

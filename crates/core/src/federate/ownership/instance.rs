@@ -18,7 +18,7 @@ use std::sync::Arc;
 const MASK_BITS: usize = 64;
 
 /// The state of a negotiation, as maps.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(in crate::federate) struct Exchange {
     /// Announced keepers; an attribute not here is kept, owned, by the registrar.
     pub(super) keepers: BTreeMap<AttributeHandle, Keeper>,
@@ -86,6 +86,7 @@ impl Keeper {
 }
 
 /// Which tokens of an instance this federate holds.
+#[derive(Clone)]
 enum Held {
     /// Registered here, no exchange since: the token of every instance attribute is here
     /// at generation 0 and announced as kept here; owned where its position's bit is set.
@@ -95,6 +96,7 @@ enum Held {
     Exchanged(Box<Exchange>),
 }
 
+#[derive(Clone)]
 pub(in crate::federate) struct Instance {
     /// The class it was registered as (the messages' class).
     pub(in crate::federate) class: ObjectClassHandle,
@@ -268,7 +270,7 @@ impl Instance {
 
 /// How many instances are among the owned objects and the known objects, kept as the
 /// entries change so the counts cost no walk.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(in crate::federate) struct Counts {
     pub(in crate::federate) owned: usize,
     pub(in crate::federate) known: usize,

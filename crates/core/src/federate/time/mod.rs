@@ -62,12 +62,14 @@
 
 mod arrivals;
 mod engine;
+mod save;
 pub mod wire;
 
 use super::callback::Callback;
 use super::logical_time::{Interval, LogicalTime, TimeRepresentation};
 use super::retraction::MessageRetractionHandle;
 use crate::registry::TimeSwitch;
+pub use save::TimeSave;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 use thiserror::Error;
 pub use wire::{TimeBody, TimeMessage, TIME_ID, TIME_MESSAGE_KIND};

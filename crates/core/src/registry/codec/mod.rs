@@ -1,6 +1,7 @@
 //! The bodies of manage frames: registry requests and responses, bounds-checked both ways.
 
 use super::event::{get_str_bytes, put_str_bytes, Departure, TimeSwitch};
+use super::save::{RestoreStatus, SaveOp, SaveStatus};
 use super::sync::SyncFailure;
 use crate::policy::{ClassGrant, ClassRights};
 use crate::wire::reader::Reader;
@@ -166,6 +167,15 @@ pub enum Request {
         /// The federation execution asked about.
         federation: String,
     },
+    /// A save or restore service (`registry/save.rs`).
+    Save {
+        /// The federation execution.
+        federation: String,
+        /// The asking federate's handle (the registry checks its node acts for it).
+        federate: u32,
+        /// Which service.
+        op: SaveOp,
+    },
 }
 
 impl Request {
@@ -198,6 +208,11 @@ impl Request {
                 ..
             }
             | Request::Time {
+                federation,
+                federate,
+                ..
+            }
+            | Request::Save {
                 federation,
                 federate,
                 ..
@@ -241,6 +256,14 @@ pub enum ErrorKind {
     /// The asker may not make this request: it acts for a federate of another node, or
     /// the link it came on may not carry it (`router::claims`).
     NotPermitted,
+    /// A federation save is in progress (the standard's SaveInProgress).
+    SaveInProgress,
+    /// A federation restore is in progress (RestoreInProgress).
+    RestoreInProgress,
+    /// No save is in progress (SaveNotInitiated).
+    SaveNotInitiated,
+    /// No restore is in progress (RestoreNotRequested).
+    RestoreNotRequested,
 }
 
 /// The registry's answer to a `Request`.
@@ -321,6 +344,17 @@ pub enum Response {
     },
     /// The answer to `Request::ClassRights`.
     ClassRights(ClassRights),
+    /// queryFederationSaveStatus: every joined federate's status.
+    SaveStatus(Vec<(u32, SaveStatus)>),
+    /// queryFederationRestoreStatus.
+    RestoreStatus(Vec<(u32, RestoreStatus)>),
+    /// requestFederationRestoreSucceeded (`accepted`) or …Failed.
+    RestoreRequest {
+        /// The label asked for.
+        label: String,
+        /// Whether every member has a complete save under it (Succeeded), or not (Failed).
+        accepted: bool,
+    },
 }
 
 pub(crate) fn put_handles(out: &mut BytesMut, handles: &[u32]) {
@@ -375,6 +409,15 @@ impl Request {
             | Request::AchieveSync { .. }
             | Request::Time { .. }
             | Request::ResignFederate { .. } => self.put_service_fields(&mut out),
+            Request::Save {
+                federation,
+                federate,
+                op,
+            } => {
+                put_str(&mut out, federation);
+                out.put_u32_le(*federate);
+                op.encode(&mut out);
+            }
             Request::NodeGone { .. }
             | Request::Vouch { .. }
             | Request::Events { .. }
@@ -404,6 +447,7 @@ impl Request {
             Request::Reclaim(_) => 16,
             Request::ClassRights { .. } => 17,
             Request::ResignFederate { .. } => 18,
+            Request::Save { .. } => 19,
         }
     }
 
@@ -548,6 +592,11 @@ impl Request {
             kind @ (1..=4 | 8 | 12 | 13 | 17) => Self::get_membership(kind, &mut r)?,
             kind @ (5 | 6 | 9..=11 | 18) => Self::get_service(kind, &mut r)?,
             kind @ (7 | 14..=16) => Self::get_keeping(kind, &mut r)?,
+            19 => Request::Save {
+                federation: r.long_str("federation")?,
+                federate: r.u32("federate")?,
+                op: SaveOp::decode(&mut r)?,
+            },
             _ => return Err(r.malformed("unknown request kind")),
         };
         r.finish()?;
@@ -686,6 +735,10 @@ impl ErrorKind {
             ErrorKind::SyncPointUnknown => 10,
             ErrorKind::RegistryRestarted => 11,
             ErrorKind::NotPermitted => 12,
+            ErrorKind::SaveInProgress => 13,
+            ErrorKind::RestoreInProgress => 14,
+            ErrorKind::SaveNotInitiated => 15,
+            ErrorKind::RestoreNotRequested => 16,
         }
     }
 
@@ -703,6 +756,10 @@ impl ErrorKind {
             10 => ErrorKind::SyncPointUnknown,
             11 => ErrorKind::RegistryRestarted,
             12 => ErrorKind::NotPermitted,
+            13 => ErrorKind::SaveInProgress,
+            14 => ErrorKind::RestoreInProgress,
+            15 => ErrorKind::SaveNotInitiated,
+            16 => ErrorKind::RestoreNotRequested,
             _ => return None,
         })
     }
@@ -738,6 +795,9 @@ impl Response {
             Response::EventsTooOld { .. } => 16,
             Response::Reclaimed { .. } => 17,
             Response::ClassRights(_) => 18,
+            Response::SaveStatus(_) => 19,
+            Response::RestoreStatus(_) => 20,
+            Response::RestoreRequest { .. } => 21,
         }
     }
 
@@ -784,6 +844,18 @@ impl Response {
             Response::ClassRights(rights) => {
                 put_grant(out, rights.publish.as_ref());
                 put_grant(out, rights.subscribe.as_ref());
+            }
+            Response::SaveStatus(list) => {
+                let bytes: Vec<(u32, u8)> = list.iter().map(|(h, s)| (*h, s.to_byte())).collect();
+                super::save::put_statuses(out, &bytes);
+            }
+            Response::RestoreStatus(list) => {
+                let bytes: Vec<(u32, u8)> = list.iter().map(|(h, s)| (*h, s.to_byte())).collect();
+                super::save::put_statuses(out, &bytes);
+            }
+            Response::RestoreRequest { label, accepted } => {
+                put_str(out, label);
+                out.put_u8(u8::from(*accepted));
             }
         }
     }
@@ -844,6 +916,15 @@ impl Response {
                 publish: get_grant(&mut r)?,
                 subscribe: get_grant(&mut r)?,
             }),
+            19 => Response::SaveStatus(super::save::get_statuses(&mut r, SaveStatus::from_byte)?),
+            20 => Response::RestoreStatus(super::save::get_statuses(
+                &mut r,
+                RestoreStatus::from_byte,
+            )?),
+            21 => Response::RestoreRequest {
+                label: r.long_str("label")?,
+                accepted: r.u8("accepted")? != 0,
+            },
             _ => return Err(r.malformed("unknown response kind")),
         };
         r.finish()?;

@@ -22,6 +22,24 @@ fn requests_and_responses_round_trip() {
             switch: TimeSwitch::RegulationOn,
         },
         Request::ListFederations,
+        Request::Save {
+            federation: "F".into(),
+            federate: 2,
+            op: SaveOp::Request {
+                label: "s".into(),
+                time: Some(7),
+            },
+        },
+        Request::Save {
+            federation: "F".into(),
+            federate: 2,
+            op: SaveOp::Complete { success: false },
+        },
+        Request::Save {
+            federation: "F".into(),
+            federate: 3,
+            op: SaveOp::RequestRestore { label: "s".into() },
+        },
         Request::ResignFederate {
             federation: "F".into(),
             manager: 1,
@@ -112,6 +130,22 @@ fn requests_and_responses_round_trip() {
             subscribe: None,
         }),
         Response::ClassRights(Default::default()),
+        Response::SaveStatus(vec![
+            (1, SaveStatus::FederateSaving),
+            (3, SaveStatus::NoSaveInProgress),
+        ]),
+        Response::RestoreStatus(vec![(
+            2,
+            RestoreStatus::FederateWaitingForFederationToRestore,
+        )]),
+        Response::RestoreRequest {
+            label: "s".into(),
+            accepted: true,
+        },
+        Response::Error {
+            kind: ErrorKind::SaveInProgress,
+            message: "saving".into(),
+        },
         Response::Federates(vec![(1, "a".into(), "t".into())]),
         Response::Vouched {
             unknown: vec![NodeId(5)],

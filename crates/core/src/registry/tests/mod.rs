@@ -143,6 +143,7 @@ fn names_are_reserved_once_and_freed_by_resigning() {
 mod lease;
 mod quota;
 mod replay;
+mod save;
 mod sync;
 
 fn join_with(r: &mut Registry, name: &str, fingerprint: u64, modules: &[&str]) -> Response {
