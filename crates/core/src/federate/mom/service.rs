@@ -1,7 +1,8 @@
 //! `HLAmanager.HLAfederate.HLAservice` (IEEE 1516.1-2010 §11.2, the MIM's service
 //! interactions): a manager asks a federate's RTI component to invoke a service for the
 //! federate. The addressed federate's own component carries it out exactly as if the
-//! federate had called it, so the federate sees the callbacks the service makes
+//! federate had called it (refused, as the federate's own calls are, while it saves or
+//! restores: save and restore's own services aside), so the federate sees the callbacks the service makes
 //! (timeRegulationEnabled, timeAdvanceGrant, startRegistrationForObjectClass...).
 //!
 //! A service that fails — a parameter that is not its MIM type, a handle of no class, a
@@ -46,11 +47,22 @@ pub(super) enum Service {
     ModifyLookahead,
     ChangeAttributeOrderType,
     ChangeInteractionOrderType,
-    /// HLAfederateSaveBegun, HLAfederateSaveComplete, HLAfederateRestoreComplete.
-    SaveOrRestore,
+    FederateSaveBegun,
+    FederateSaveComplete,
+    FederateRestoreComplete,
 }
 
 impl Service {
+    /// The save and restore services themselves, which go on while the federation saves.
+    fn takes_part_in_save(self) -> bool {
+        matches!(
+            self,
+            Service::FederateSaveBegun
+                | Service::FederateSaveComplete
+                | Service::FederateRestoreComplete
+        )
+    }
+
     /// The service a class of qualified name `qualified_name` asks for, with its name as
     /// the reports give it (the subclass's own name).
     pub(super) fn of(qualified_name: &str) -> Option<(Service, &str)> {
@@ -91,9 +103,9 @@ impl Service {
             "HLAmodifyLookahead" => Service::ModifyLookahead,
             "HLAchangeAttributeOrderType" => Service::ChangeAttributeOrderType,
             "HLAchangeInteractionOrderType" => Service::ChangeInteractionOrderType,
-            "HLAfederateSaveBegun" | "HLAfederateSaveComplete" | "HLAfederateRestoreComplete" => {
-                Service::SaveOrRestore
-            }
+            "HLAfederateSaveBegun" => Service::FederateSaveBegun,
+            "HLAfederateSaveComplete" => Service::FederateSaveComplete,
+            "HLAfederateRestoreComplete" => Service::FederateRestoreComplete,
             _ => return None,
         };
         Some((service, name))
@@ -142,6 +154,10 @@ impl Federate {
     }
 
     fn invoke(&mut self, service: Service, args: &Arguments<'_>) -> Result<(), Failure> {
+        if !service.takes_part_in_save() {
+            // As the ambassador refuses the federate's own calls while it saves or restores.
+            self.check_not_saving()?;
+        }
         match service {
             Service::SynchronizationPointAchieved => {
                 let label = decode::unicode_string(self.argument(args, "HLAlabel")?);
@@ -287,11 +303,18 @@ impl Federate {
                 let lookahead = self.interval_argument(args)?;
                 Ok(self.modify_lookahead(lookahead)?)
             }
-            // Save and restore are not provided yet: said so, by name, to the manager.
-            _ => Err(Failure::Parameter(
-                "federation save and restore are not provided by this RTI yet".into(),
-            )),
+            Service::FederateSaveBegun => Ok(self.federate_save_begun()?),
+            Service::FederateSaveComplete => {
+                Ok(self.federate_save_complete(self.success_argument(args)?)?)
+            }
+            _ => Ok(self.federate_restore_complete(self.success_argument(args)?)?),
         }
+    }
+
+    /// HLAsuccessIndicator: HLAboolean.
+    fn success_argument(&self, args: &Arguments<'_>) -> Result<bool, Failure> {
+        let name = "HLAsuccessIndicator";
+        decode::boolean(self.argument(args, name)?).map_err(parameter(name))
     }
 
     /// The bytes of parameter `name`, borrowed from the interaction.

@@ -8,9 +8,10 @@ use super::{Federate, ObjectId, FEDERATION_OBJECT};
 use crate::federate::logical_time::{Interval, LogicalTime, TimeRepresentation};
 use crate::fom::{AttributeHandle, ObjectClassHandle};
 
-/// HLAfederateState's ActiveFederate (save and restore are not provided, so never
-/// FederateSaveInProgress or FederateRestoreInProgress).
+/// HLAfederateState: ActiveFederate, FederateSaveInProgress, FederateRestoreInProgress.
 const ACTIVE_FEDERATE: i32 = 1;
+const FEDERATE_SAVE_IN_PROGRESS: i32 = 3;
+const FEDERATE_RESTORE_IN_PROGRESS: i32 = 5;
 /// HLAtimeState: TimeGranted, TimeAdvancing.
 const TIME_GRANTED: i32 = 0;
 const TIME_ADVANCING: i32 = 1;
@@ -61,7 +62,13 @@ impl Federate {
             "HLAtimeConstrained" => encode::boolean(self.time.is_constrained()),
             "HLAtimeRegulating" => encode::boolean(self.time.is_regulating()),
             "HLAasynchronousDelivery" => encode::boolean(self.is_asynchronous_delivery_enabled()),
-            "HLAfederateState" => encode::int32(ACTIVE_FEDERATE),
+            "HLAfederateState" => encode::int32(match self.check_not_saving() {
+                Ok(()) => ACTIVE_FEDERATE,
+                Err(super::super::FederateError::RestoreInProgress(_)) => {
+                    FEDERATE_RESTORE_IN_PROGRESS
+                }
+                Err(_) => FEDERATE_SAVE_IN_PROGRESS,
+            }),
             "HLAtimeManagerState" => encode::int32(if self.time.is_advancing() {
                 TIME_ADVANCING
             } else {

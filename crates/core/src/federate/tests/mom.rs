@@ -830,11 +830,62 @@ fn a_service_that_cannot_be_carried_out_is_reported_with_its_reason() {
     let (service_name, why, parameter_error) = &reports[2];
     assert_eq!(service_name, "HLAtimeAdvanceRequest");
     assert!(why.contains("HLAtimeStamp") && *parameter_error, "{why}");
-    let (service_name, why, _) = &reports[3];
+    let (service_name, why, parameter_error) = &reports[3];
     assert_eq!(service_name, "HLAfederateSaveBegun");
     assert!(
-        why.contains("save and restore"),
-        "a service not built says so: {why}"
+        why.contains("SaveNotInitiated") && !*parameter_error,
+        "no save: {why}"
     );
     assert!(!w.feds[1].is_time_regulating(), "nothing changed");
+}
+
+#[test]
+fn a_manager_completes_a_hung_federates_part_of_a_save_and_the_federation_saves() {
+    use crate::federate::save::SaveCallback;
+    let mut w = Timed::new(2);
+    subscribe_to_mom_exceptions(&mut w, 0);
+    w.feds[0]
+        .request_federation_save("checkpoint", None)
+        .unwrap();
+    w.pump();
+    let initiated = |callbacks: Vec<Callback>| {
+        callbacks.into_iter().any(|c| {
+            matches!(c, Callback::Save(SaveCallback::InitiateFederateSave { ref label, .. }) if label == "checkpoint")
+        })
+    };
+    assert!(initiated(w.callbacks(1)), "federate 1 is told to save");
+    assert!(initiated(w.callbacks(0)), "and federate 0");
+    // While it saves, services other than the save's own are refused through the MOM too.
+    service(&mut w, 0, 1, "HLAenableTimeConstrained", &[]);
+    // The manager begins and completes federate 1's part; federate 0 does its own.
+    service(&mut w, 0, 1, "HLAfederateSaveBegun", &[]);
+    let success = 1i32.to_be_bytes().to_vec();
+    service(
+        &mut w,
+        0,
+        1,
+        "HLAfederateSaveComplete",
+        &[("HLAsuccessIndicator", success)],
+    );
+    let reports = mom_exceptions(&mut w, 0);
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(reports[0].0, "HLAenableTimeConstrained");
+    assert!(reports[0].1.contains("SaveInProgress"), "{reports:?}");
+    // The MOM says so: HLAfederateState is FederateSaveInProgress (3).
+    let state = subscribe(&mut w.feds[0], FEDERATE_CLASS, &["HLAfederateState"]);
+    w.pump();
+    let saving = federate_object(w.feds[1].handle());
+    (w.feds[0].request_object_attribute_value_update(saving, &state, b"")).unwrap();
+    w.pump();
+    let states = reflected(&w.callbacks(0), state[0]);
+    assert_eq!(states[&saving][..], 3i32.to_be_bytes());
+    w.feds[0].federate_save_begun().unwrap();
+    w.feds[0].federate_save_complete(true).unwrap();
+    w.pump();
+    for i in 0..2 {
+        let saved = (w.callbacks(i).into_iter())
+            .any(|c| matches!(c, Callback::Save(SaveCallback::FederationSaved)));
+        assert!(saved, "federate {i} hears federationSaved");
+    }
+    assert!(!w.feds[1].is_time_constrained(), "refused during the save");
 }
