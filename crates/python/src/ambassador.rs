@@ -585,6 +585,60 @@ impl PyRtiAmbassador {
             .py()
     }
 
+    // ---- save and restore ------------------------------------------------------------------
+
+    /// requestFederationSave: now, or (`time`) when each time-constrained federate's
+    /// logical time reaches it.
+    #[pyo3(signature = (label, time = None))]
+    fn request_federation_save(
+        &mut self,
+        label: &str,
+        time: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let time = time.map(|t| self.time_arg(t)).transpose()?;
+        self.rti()?.request_federation_save(label, time).py()
+    }
+
+    fn federate_save_begun(&mut self) -> PyResult<()> {
+        self.rti()?.federate_save_begun().py()
+    }
+
+    fn federate_save_complete(&mut self) -> PyResult<()> {
+        self.rti()?.federate_save_complete(true).py()
+    }
+
+    fn federate_save_not_complete(&mut self) -> PyResult<()> {
+        self.rti()?.federate_save_complete(false).py()
+    }
+
+    fn abort_federation_save(&mut self) -> PyResult<()> {
+        self.rti()?.abort_federation_save().py()
+    }
+
+    fn query_federation_save_status(&mut self) -> PyResult<()> {
+        self.rti()?.query_federation_save_status().py()
+    }
+
+    fn request_federation_restore(&mut self, label: &str) -> PyResult<()> {
+        self.rti()?.request_federation_restore(label).py()
+    }
+
+    fn federate_restore_complete(&mut self) -> PyResult<()> {
+        self.rti()?.federate_restore_complete(true).py()
+    }
+
+    fn federate_restore_not_complete(&mut self) -> PyResult<()> {
+        self.rti()?.federate_restore_complete(false).py()
+    }
+
+    fn abort_federation_restore(&mut self) -> PyResult<()> {
+        self.rti()?.abort_federation_restore().py()
+    }
+
+    fn query_federation_restore_status(&mut self) -> PyResult<()> {
+        self.rti()?.query_federation_restore_status().py()
+    }
+
     // ---- time management -------------------------------------------------------------------
 
     fn enable_time_regulation(&mut self, lookahead: &Bound<'_, PyAny>) -> PyResult<()> {

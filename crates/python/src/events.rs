@@ -8,6 +8,7 @@ use crate::times::{time_to_py, Times};
 use bytes::Bytes;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use trellis_core::federate::save::SaveCallback;
 use trellis_core::federate::{Callback, LogicalTime, MessageRetractionHandle, OwnershipCallback};
 use trellis_core::fom::{
     AttributeHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel, Order, ParameterHandle,
@@ -429,10 +430,70 @@ impl Context<'_> {
                 d.set_item("federations", federations)?;
                 "report_federation_executions"
             }
+            Callback::Save(save) => return self.save_event(d, save),
             other => {
                 // Transportation-type confirmations and reports: their fields as text.
                 d.set_item("detail", format!("{other:?}"))?;
                 "transportation_type_report"
+            }
+        };
+        Ok((kind, d))
+    }
+
+    /// Save and restore callbacks, by the standard's names; reasons and statuses as the
+    /// standard's enumerator names.
+    fn save_event<'py>(&self, d: Bound<'py, PyDict>, save: SaveCallback) -> PyResult<Event<'py>> {
+        let kind = match save {
+            SaveCallback::InitiateFederateSave { label, time } => {
+                d.set_item("label", label)?;
+                let time = time
+                    .map(|t| time_to_py(d.py(), self.times, t))
+                    .transpose()?;
+                d.set_item("time", time)?;
+                "initiate_federate_save"
+            }
+            SaveCallback::FederationSaved => "federation_saved",
+            SaveCallback::FederationNotSaved { reason } => {
+                d.set_item("reason", format!("{reason:?}"))?;
+                "federation_not_saved"
+            }
+            SaveCallback::FederationSaveStatusResponse { statuses } => {
+                let statuses: Vec<(u32, String)> = (statuses.into_iter())
+                    .map(|(f, s)| (f, format!("{s:?}")))
+                    .collect();
+                d.set_item("statuses", statuses)?;
+                "federation_save_status_response"
+            }
+            SaveCallback::RequestFederationRestoreSucceeded { label } => {
+                d.set_item("label", label)?;
+                "request_federation_restore_succeeded"
+            }
+            SaveCallback::RequestFederationRestoreFailed { label } => {
+                d.set_item("label", label)?;
+                "request_federation_restore_failed"
+            }
+            SaveCallback::FederationRestoreBegun => "federation_restore_begun",
+            SaveCallback::InitiateFederateRestore {
+                label,
+                name,
+                handle,
+            } => {
+                d.set_item("label", label)?;
+                d.set_item("name", name)?;
+                d.set_item("handle", handle)?;
+                "initiate_federate_restore"
+            }
+            SaveCallback::FederationRestored => "federation_restored",
+            SaveCallback::FederationNotRestored { reason } => {
+                d.set_item("reason", format!("{reason:?}"))?;
+                "federation_not_restored"
+            }
+            SaveCallback::FederationRestoreStatusResponse { statuses } => {
+                let statuses: Vec<(u32, String)> = (statuses.into_iter())
+                    .map(|(f, s)| (f, format!("{s:?}")))
+                    .collect();
+                d.set_item("statuses", statuses)?;
+                "federation_restore_status_response"
             }
         };
         Ok((kind, d))

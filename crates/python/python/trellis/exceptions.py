@@ -50,6 +50,7 @@ RequestForTimeConstrainedPending RequestForTimeRegulationPending
 SynchronizationPointLabelNotAnnounced SynchronizationPointAlreadyAchieved
 TimeConstrainedAlreadyEnabled TimeConstrainedIsNotEnabled TimeRegulationAlreadyEnabled
 TimeRegulationIsNotEnabled UnsupportedCallbackModel
+SaveInProgress RestoreInProgress SaveNotInitiated FederateHasNotBegunSave RestoreNotRequested
 """.split()
 
 for _name in STANDARD_NAMES:
