@@ -562,6 +562,7 @@ mod instance_names;
 mod limits;
 mod local_delete;
 mod mom;
+mod mom_service;
 mod rediscovery;
 mod regions;
 mod retraction;
