@@ -3,6 +3,9 @@
 //! `trellis._trellis`; the Python package around it (python/trellis) adds the federate
 //! ambassador class, event iteration, the exception hierarchy and analysis helpers.
 
+// Input from a file, the network or a caller never panics here: no unwrap outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 mod ambassador;
 mod errors;
 mod events;

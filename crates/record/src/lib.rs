@@ -3,6 +3,9 @@
 //! that publishes it again, and the file's summary and export. docs/recorder.md has the
 //! file format.
 
+// Input from a file, the network or a caller never panics here: no unwrap outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod export;
 pub mod format;
 pub mod reader;
