@@ -6,15 +6,16 @@
 //! the same time-stamped updates as a run that never saved. A federate that dies during a
 //! save ends it with federationNotSaved(FederateResignedDuringSave), never a hang.
 
+mod common;
+
+use common::topology::start_shape;
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, Interval, LogicalTime, ObjectId, SaveCallback};
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel};
 use trellis_core::registry::SaveFailureReason;
-use trellis_core::router::RouterConfig;
-use trellis_core::topology::{generate, GenerateOptions, NodeKind, Shape, Topology};
-use trellis_core::wire::NodeId;
+use trellis_core::topology::{NodeKind, Shape, Topology};
 use trellis_net::rti::{Driver, ResignAction, RtiAmbassador, RtiConfig, RtiError};
 use trellis_net::{NodeConfig, Runtime};
 
@@ -30,51 +31,11 @@ const DELETED: ObjectId = ObjectId(0);
 type Sequence = Vec<(i64, String)>;
 
 fn start_tree() -> (Topology, Runtime) {
-    let shape = Shape::Tree {
+    start_shape(&Shape::Tree {
         fanout: 2,
         levels: 3,
         federates: 1,
-    };
-    let mut attempts = 0;
-    loop {
-        let base_port = {
-            let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-            probe.local_addr().unwrap().port()
-        };
-        let options = GenerateOptions {
-            base_port,
-            ..GenerateOptions::default()
-        };
-        let topology = generate(&shape, &options).unwrap();
-        match start(&topology) {
-            Ok(runtime) => return (topology, runtime),
-            Err(e) if attempts < 5 => {
-                attempts += 1;
-                eprintln!("retrying on other ports: {e}");
-            }
-            Err(e) => panic!("{e}"),
-        }
-    }
-}
-
-fn start(topology: &Topology) -> Result<Runtime, trellis_net::NetError> {
-    let runtime = Runtime::start("save-restore")?;
-    let registry = topology
-        .registry_host()
-        .map(|i| topology.nodes()[i].name.clone());
-    let names: Vec<String> = topology.routers().map(|r| r.name.clone()).collect();
-    trellis_net::plan::start_routers(
-        &runtime,
-        topology,
-        |name| {
-            let id = 100 + names.iter().position(|n| n == name).unwrap_or(0) as u64;
-            let mut config = RouterConfig::new(name, NodeId(id));
-            config.hosts_registry = registry.as_deref() == Some(name);
-            config
-        },
-        WAIT,
-    )?;
-    Ok(runtime)
+    })
 }
 
 /// Three federates joined to `federation` on different leaves of the tree.

@@ -3,16 +3,17 @@
 //! On one router, on a three-level tree and on a mesh of routers, every federate must be
 //! handed the same time-stamp-ordered sequence.
 
+mod common;
+
+use common::topology::start_shape;
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, Interval, LogicalTime, ObjectId};
 use trellis_core::fom::{ObjectModel, Order};
-use trellis_core::router::RouterConfig;
-use trellis_core::topology::{generate, GenerateOptions, NodeKind, Shape, Topology};
-use trellis_core::wire::NodeId;
+use trellis_core::topology::{NodeKind, Shape};
 use trellis_net::rti::{Driver, ResignAction, RtiAmbassador, RtiConfig};
-use trellis_net::{NodeConfig, Runtime};
+use trellis_net::NodeConfig;
 
 const DEMO: &str = include_str!("../../../foms/trellis-demo.xml");
 const FEDERATION: &str = "Stepped";
@@ -22,56 +23,6 @@ const WAIT: Duration = Duration::from_secs(30);
 
 /// What a federate was handed in time-stamp order: (time stamp, what).
 type Sequence = Vec<(i64, String)>;
-
-fn topology(shape: &Shape) -> Topology {
-    let base_port = {
-        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        probe.local_addr().unwrap().port()
-    };
-    let options = GenerateOptions {
-        base_port,
-        ..GenerateOptions::default()
-    };
-    generate(shape, &options).unwrap()
-}
-
-/// `shape` on free ports with its routers running. A port the probe saw free can be taken
-/// before the routers bind it (the ports follow the probed one): then try other ports.
-fn start_shape(shape: &Shape) -> (Topology, Runtime) {
-    let mut attempts = 0;
-    loop {
-        let topology = topology(shape);
-        match start(&topology) {
-            Ok(runtime) => return (topology, runtime),
-            Err(e) if attempts < 5 => {
-                attempts += 1;
-                eprintln!("retrying on other ports: {e}");
-            }
-            Err(e) => panic!("{shape:?}: {e}"),
-        }
-    }
-}
-
-/// Every router of `topology` in this process; the registry where the topology puts it.
-fn start(topology: &Topology) -> Result<Runtime, trellis_net::NetError> {
-    let runtime = Runtime::start("time-steps")?;
-    let registry = topology
-        .registry_host()
-        .map(|i| topology.nodes()[i].name.clone());
-    let names: Vec<String> = topology.routers().map(|r| r.name.clone()).collect();
-    trellis_net::plan::start_routers(
-        &runtime,
-        topology,
-        |name| {
-            let id = 100 + names.iter().position(|n| n == name).unwrap_or(0) as u64;
-            let mut config = RouterConfig::new(name, NodeId(id));
-            config.hosts_registry = registry.as_deref() == Some(name);
-            config
-        },
-        WAIT,
-    )?;
-    Ok(runtime)
-}
 
 /// Evoke until a callback `done` accepts arrives (or was already kept back), recording
 /// time-stamped deliveries; other callbacks are kept back for later waits.

@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test file uses a part
 
 pub mod pki;
+pub mod topology;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
