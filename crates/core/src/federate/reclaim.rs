@@ -232,4 +232,4 @@ impl Federate {
 }
 
 #[cfg(test)]
-mod tests;
+pub(in crate::federate) mod tests;

@@ -1,4 +1,5 @@
-//! Two federates outlive their registry: it restarts empty, and they rebuild it.
+//! Two federates outlive their registry: it restarts empty, and they rebuild it. The
+//! registry-and-federates harness here serves the save tests too.
 
 use super::super::{Action, Callback, Federate, DEFAULT_BINS};
 use crate::fom::ObjectModel;
@@ -8,11 +9,11 @@ use std::sync::Arc;
 
 const FOM: &str = include_str!("../../../../../foms/trellis-demo.xml");
 
-fn model() -> Arc<ObjectModel> {
+pub(in crate::federate) fn model() -> Arc<ObjectModel> {
     Arc::new(ObjectModel::from_sources(&[("demo.xml", FOM)]).unwrap())
 }
 
-fn registry(epoch: u64, fingerprint: u64) -> Registry {
+pub(in crate::federate) fn registry(epoch: u64, fingerprint: u64) -> Registry {
     let mut r = Registry::new();
     r.start_epoch(epoch);
     r.handle(
@@ -27,7 +28,7 @@ fn registry(epoch: u64, fingerprint: u64) -> Registry {
     r
 }
 
-fn join(r: &mut Registry, node: u64, name: &str) -> Federate {
+pub(in crate::federate) fn join(r: &mut Registry, node: u64, name: &str) -> Federate {
     let model = model();
     let fingerprint = Federate::fingerprint(&model, DEFAULT_BINS);
     let Response::Joined { federate, snapshot } = r.handle(
@@ -48,7 +49,7 @@ fn join(r: &mut Registry, node: u64, name: &str) -> Federate {
 }
 
 /// Carry every request of `fed` (on node `node`) to the registry and its answer back.
-fn pump(r: &mut Registry, node: u64, fed: &mut Federate) {
+pub(in crate::federate) fn pump(r: &mut Registry, node: u64, fed: &mut Federate) {
     while let Some(action) = fed.poll_action() {
         if let Action::Ask(request) = action {
             let response = r.handle(NodeId(node), request.clone());
@@ -58,7 +59,7 @@ fn pump(r: &mut Registry, node: u64, fed: &mut Federate) {
 }
 
 /// Deliver the registry's broadcast events to every federate, and their requests back.
-fn deliver(r: &mut Registry, feds: &mut [(u64, &mut Federate)]) {
+pub(in crate::federate) fn deliver(r: &mut Registry, feds: &mut [(u64, &mut Federate)]) {
     loop {
         let events: Vec<_> = std::iter::from_fn(|| r.poll_event()).collect();
         if events.is_empty() {

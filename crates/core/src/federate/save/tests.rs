@@ -2,72 +2,14 @@
 //! ends the save with federationNotSaved(RtiDetectedFailureDuringSave) instead of waiting
 //! for an answer the new incarnation cannot give, and may save again.
 
-use super::super::{Action, Callback, Federate, DEFAULT_BINS};
+use super::super::{Callback, Federate, DEFAULT_BINS};
 use super::SaveCallback;
-use crate::fom::ObjectModel;
-use crate::registry::{Registry, Request, Response, SaveFailureReason};
-use crate::wire::NodeId;
-use std::sync::Arc;
+use crate::registry::{Registry, SaveFailureReason};
 
-const FOM: &str = include_str!("../../../../../foms/trellis-demo.xml");
-
-fn model() -> Arc<ObjectModel> {
-    Arc::new(ObjectModel::from_sources(&[("demo.xml", FOM)]).unwrap())
-}
+use super::super::reclaim::tests::{deliver, join, model, pump};
 
 fn registry(epoch: u64) -> Registry {
-    let mut r = Registry::new();
-    r.start_epoch(epoch);
-    let fingerprint = Federate::fingerprint(&model(), DEFAULT_BINS);
-    let create = Request::Create {
-        federation: "F".into(),
-        fingerprint,
-        modules: vec!["demo.xml".into()],
-        time_representation: "HLAinteger64Time".into(),
-    };
-    r.handle(NodeId(100), create);
-    r
-}
-
-fn join(r: &mut Registry, node: u64, name: &str) -> Federate {
-    let model = model();
-    let join = Request::Join {
-        federation: "F".into(),
-        federate_name: name.into(),
-        federate_type: "sim".into(),
-        fingerprint: Federate::fingerprint(&model, DEFAULT_BINS),
-        modules: vec![],
-    };
-    let Response::Joined { federate, snapshot } = r.handle(NodeId(node), join) else {
-        panic!("join refused")
-    };
-    let mut fed = Federate::new(model, federate, DEFAULT_BINS).unwrap();
-    fed.apply_join("F", &snapshot);
-    fed
-}
-
-fn pump(r: &mut Registry, node: u64, fed: &mut Federate) {
-    while let Some(action) = fed.poll_action() {
-        if let Action::Ask(request) = action {
-            let response = r.handle(NodeId(node), request.clone());
-            fed.handle_reply(&request, response);
-        }
-    }
-}
-
-fn deliver(r: &mut Registry, feds: &mut [(u64, &mut Federate)]) {
-    loop {
-        let events: Vec<_> = std::iter::from_fn(|| r.poll_event()).collect();
-        if events.is_empty() {
-            return;
-        }
-        for (node, fed) in feds.iter_mut() {
-            for (_, payload) in &events {
-                fed.on_registry_payload(payload);
-            }
-            pump(r, *node, fed);
-        }
-    }
+    super::super::reclaim::tests::registry(epoch, Federate::fingerprint(&model(), DEFAULT_BINS))
 }
 
 fn saves(fed: &mut Federate) -> Vec<SaveCallback> {
