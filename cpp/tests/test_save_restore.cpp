@@ -6,10 +6,10 @@
 #include <RTI/RTI1516.h>
 #include <RTI/time/HLAinteger64Time.h>
 
-#include <ctime>
 #include <string>
 
 #include "check.h"
+#include "dropin.h"
 #include "router.h"
 
 using namespace rti1516e;
@@ -64,16 +64,7 @@ struct Saver : public NullFederateAmbassador {
   }
 };
 
-template <typename Condition>
-bool until(RTIambassador& a, RTIambassador& b, Condition done) {
-  std::time_t const deadline = std::time(0) + 20;
-  while (!done()) {
-    if (std::time(0) > deadline) return false;
-    a.evokeMultipleCallbacks(0.0, 0.01);
-    b.evokeMultipleCallbacks(0.0, 0.01);
-  }
-  return true;
-}
+using dropin::until;
 
 bool knows(RTIambassador& rti, ObjectInstanceHandle object) {
   try {
