@@ -50,18 +50,18 @@ fn raw_bytes(value: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
 
 /// Each value encoded by the data type `data_type` gives its handle (bytes as given); a
 /// mismatch names the member (`what` `name` of `owner`), the type and the field.
-fn encode_named<H: Copy>(
-    model: &ObjectModel,
+fn encode_named<'m, H: Copy>(
+    model: &'m ObjectModel,
     what: &str,
     owner: &str,
     named: Vec<(H, String, Bound<'_, PyAny>)>,
-    data_type: impl Fn(H) -> String,
+    data_type: impl Fn(H) -> &'m str,
 ) -> PyResult<Vec<(H, Vec<u8>)>> {
     (named.into_iter())
         .map(|(handle, name, value)| {
             let bytes = match raw_bytes(&value) {
                 Some(bytes) => bytes,
-                None => values::encode(model.data_types(), &data_type(handle), &value).map_err(
+                None => values::encode(model.data_types(), data_type(handle), &value).map_err(
                     |values::Mismatch(m)| {
                         encoder_error(values::Mismatch(format!("{what} {name} of {owner}: {m}")))
                     },
@@ -144,7 +144,7 @@ impl PyRtiAmbassador {
             let handle = self.rti()?.attribute_handle(class, &name).py()?;
             named.push((handle, name, value));
         }
-        let data_type = |h: AttributeHandle| model.attribute(h).data_type.clone();
+        let data_type = |h: AttributeHandle| model.attribute(h).data_type.as_str();
         encode_named(&model, "attribute", &owner, named, data_type)
     }
 
@@ -162,7 +162,7 @@ impl PyRtiAmbassador {
             let handle = self.rti()?.parameter_handle(class, &name).py()?;
             named.push((handle, name, value));
         }
-        let data_type = |h: ParameterHandle| model.parameter(h).data_type.clone();
+        let data_type = |h: ParameterHandle| model.parameter(h).data_type.as_str();
         encode_named(&model, "parameter", &owner, named, data_type)
     }
 
