@@ -163,13 +163,21 @@ impl Router {
 
     /// The local application's current interest.
     pub fn interest(&self) -> RoaringBitmap {
-        let Some(slot) = self.app else {
-            return RoaringBitmap::new();
-        };
+        self.app_interest().cloned().unwrap_or_default()
+    }
+
+    /// Whether the local application's current interest holds `id`, without a copy of it
+    /// (the simulator asks for every frame it delivers).
+    pub fn app_wants(&self, id: InterestId) -> bool {
+        self.app_interest().is_some_and(|ids| ids.contains(id))
+    }
+
+    fn app_interest(&self) -> Option<&RoaringBitmap> {
+        let slot = self.app?;
         let Binding::Federation(fed) = self.link(slot).binding else {
-            return RoaringBitmap::new();
+            return None;
         };
-        self.link(slot).interest(fed).cloned().unwrap_or_default()
+        self.link(slot).interest(fed)
     }
 
     /// What the rest of the network wants from the local application: the union of the

@@ -555,11 +555,10 @@ impl Sim {
         while let Some(frame) = self.nodes[node].router.poll_delivery() {
             progressed = true;
             let n = &mut self.nodes[node];
-            let interest = n.router.interest();
             let streams = frame
                 .ids()
                 .zip(frame.streams())
-                .filter(|&(id, number)| number != 0 && interest.contains(id))
+                .filter(|&(id, number)| number != 0 && n.router.app_wants(id))
                 .map(|(id, number)| StreamMark {
                     id,
                     number,
