@@ -4,7 +4,9 @@
 // the standard encoding helpers and the RTI's own handle decoders, and reads another
 // member's time state as it advances; HLAmanager.HLAfederation lists the members; and the
 // manager drives a member through HLAmanager.HLAfederate.HLAservice interactions whose
-// parameters it encodes with the standard helpers (HLAopaqueData around `encode()`).
+// parameters it encodes with the standard helpers (HLAopaqueData around `encode()`); and
+// with HLAsetServiceReporting it hears each service the member calls as
+// HLAreportServiceInvocation, while the member may not subscribe to the report itself.
 #include <RTI/RTI1516.h>
 #include <RTI/encoding/BasicDataElements.h>
 #include <RTI/time/HLAinteger64Time.h>
@@ -30,6 +32,7 @@ struct Tool : public NullFederateAmbassador {
   long long granted;
   bool regulating;
   bool constrained;
+  std::vector<ParameterHandleValueMap> interactions;
   Tool() : reflects(0), granted(-1), regulating(false), constrained(false) {}
 
   void discoverObjectInstance(ObjectInstanceHandle object, ObjectClassHandle, std::wstring const&) override {
@@ -42,6 +45,11 @@ struct Tool : public NullFederateAmbassador {
     ++reflects;
     for (AttributeHandleValueMap::const_iterator i = values.begin(); i != values.end(); ++i)
       latest[object][i->first] = i->second;
+  }
+  using NullFederateAmbassador::receiveInteraction;
+  void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const& values, VariableLengthData const&,
+                          OrderType, TransportationType, SupplementalReceiveInfo) override {
+    interactions.push_back(values);
   }
   void timeRegulationEnabled(LogicalTime const&) override { regulating = true; }
   void timeConstrainedEnabled(LogicalTime const&) override { constrained = true; }
@@ -177,12 +185,77 @@ void federatesAndTheirTimeState(std::wstring const& designator) {
   delete member;
 }
 
+// HLAsetServiceReporting: the manager hears the member's calls, numbered, with the
+// standard's exception name for one refused; the member may not subscribe to the report.
+void serviceInvocationsReported(std::wstring const& designator) {
+  Tool ft, fm;
+  RTIambassador* tool = make();
+  RTIambassador* member = make();
+  tool->connect(ft, HLA_EVOKED, designator);
+  member->connect(fm, HLA_EVOKED, designator);
+  std::vector<std::wstring> modules(1, L"" TRELLIS_REPO_ROOT L"/foms/trellis-demo.xml");
+  tool->createFederationExecution(L"Reported", modules, L"HLAinteger64Time");
+  tool->joinFederationExecution(L"tool", L"manager", L"Reported");
+  FederateHandle const memberHandle = member->joinFederationExecution(L"member", L"sim", L"Reported");
+
+  InteractionClassHandle const report =
+      tool->getInteractionClassHandle(L"HLAmanager.HLAfederate.HLAreport.HLAreportServiceInvocation");
+  ParameterHandle const service = tool->getParameterHandle(report, L"HLAservice");
+  ParameterHandle const success = tool->getParameterHandle(report, L"HLAsuccessIndicator");
+  ParameterHandle const exception = tool->getParameterHandle(report, L"HLAexception");
+  ParameterHandle const serial = tool->getParameterHandle(report, L"HLAserialNumber");
+  tool->subscribeInteractionClass(report);
+  InteractionClassHandle const reporting =
+      tool->getInteractionClassHandle(L"HLAmanager.HLAfederate.HLAadjust.HLAsetServiceReporting");
+  tool->publishInteractionClass(reporting);
+  ParameterHandleValueMap on;
+  on[tool->getParameterHandle(reporting, L"HLAfederate")] = bytesOf(memberHandle.encode());
+  on[tool->getParameterHandle(reporting, L"HLAreportingState")] = HLAboolean(true).encode();
+
+  // Once reporting is on, the member's calls come back to the manager. The switch is sent
+  // until then: sent before the member's interest reached the tool's node, it goes nowhere.
+  InteractionClassHandle const radio = member->getInteractionClassHandle(L"Radio");
+  CHECK(dropin::until(*tool, *member, [&] {
+    tool->sendInteraction(reporting, on, VariableLengthData());
+    member->publishInteractionClass(radio);
+    return !ft.interactions.empty();
+  }));
+  if (ft.interactions.empty()) return;
+  bool refused = false;
+  try {
+    member->subscribeInteractionClass(report);
+  } catch (FederateServiceInvocationsAreBeingReportedViaMOM const&) {
+    refused = true;
+  }
+  CHECK(refused);
+  CHECK(dropin::until(*tool, *member, [&] {
+    return unicode(ft.interactions.back()[service]) == L"subscribeInteractionClass";
+  }));
+  ParameterHandleValueMap& first = ft.interactions.front();
+  ParameterHandleValueMap& last = ft.interactions.back();
+  CHECK(unicode(first[service]) == L"publishInteractionClass");
+  CHECK_EQ(integer(first[success]), 1);
+  CHECK_EQ(integer(first[serial]), 1);
+  CHECK_EQ(integer(last[success]), 0);
+  CHECK_EQ(integer(last[serial]), static_cast<int>(ft.interactions.size()));
+  CHECK(unicode(last[exception]).find(L"FederateServiceInvocationsAreBeingReportedViaMOM") == 0);
+
+  member->resignFederationExecution(NO_ACTION);
+  tool->resignFederationExecution(NO_ACTION);
+  tool->destroyFederationExecution(L"Reported");
+  tool->disconnect();
+  member->disconnect();
+  delete tool;
+  delete member;
+}
+
 }  // namespace
 
 int main() {
   try {
     TestRouter router;
     federatesAndTheirTimeState(router.designator());
+    serviceInvocationsReported(router.designator());
   } catch (Exception const& e) {
     std::string const what(e.what().begin(), e.what().end());
     check::fail(__FILE__, __LINE__, "unexpected exception: " + what);

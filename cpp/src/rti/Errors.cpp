@@ -102,6 +102,8 @@ void check(TrellisStatus status) {
     TRELLIS_MAP(TRELLIS_ERR_SAVE_NOT_INITIATED, SaveNotInitiated)
     TRELLIS_MAP(TRELLIS_ERR_FEDERATE_HAS_NOT_BEGUN_SAVE, FederateHasNotBegunSave)
     TRELLIS_MAP(TRELLIS_ERR_RESTORE_NOT_REQUESTED, RestoreNotRequested)
+    TRELLIS_MAP(TRELLIS_ERR_FEDERATE_SERVICE_INVOCATIONS_ARE_BEING_REPORTED_VIA_MOM,
+                FederateServiceInvocationsAreBeingReportedViaMOM)
 #undef TRELLIS_MAP
     default:
       throw RTIinternalError(message);

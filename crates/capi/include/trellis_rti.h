@@ -477,6 +477,8 @@ typedef struct TrellisAttributeRegions {
 
 #define TRELLIS_ERR_RESTORE_NOT_REQUESTED 88
 
+#define TRELLIS_ERR_FEDERATE_SERVICE_INVOCATIONS_ARE_BEING_REPORTED_VIA_MOM 89
+
 /*
  Everything else, and services Trellis does not provide (the message names the service).
  */

@@ -98,6 +98,7 @@ pub const TRELLIS_ERR_RESTORE_IN_PROGRESS: TrellisStatus = 85;
 pub const TRELLIS_ERR_SAVE_NOT_INITIATED: TrellisStatus = 86;
 pub const TRELLIS_ERR_FEDERATE_HAS_NOT_BEGUN_SAVE: TrellisStatus = 87;
 pub const TRELLIS_ERR_RESTORE_NOT_REQUESTED: TrellisStatus = 88;
+pub const TRELLIS_ERR_FEDERATE_SERVICE_INVOCATIONS_ARE_BEING_REPORTED_VIA_MOM: TrellisStatus = 89;
 /// Everything else, and services Trellis does not provide (the message names the service).
 pub const TRELLIS_ERR_RTI_INTERNAL_ERROR: TrellisStatus = 1000;
 
@@ -263,6 +264,9 @@ fn federate_status(error: &FederateError) -> TrellisStatus {
         E::SaveNotInitiated => TRELLIS_ERR_SAVE_NOT_INITIATED,
         E::FederateHasNotBegunSave => TRELLIS_ERR_FEDERATE_HAS_NOT_BEGUN_SAVE,
         E::RestoreNotRequested => TRELLIS_ERR_RESTORE_NOT_REQUESTED,
+        E::FederateServiceInvocationsAreBeingReportedViaMom(_) => {
+            TRELLIS_ERR_FEDERATE_SERVICE_INVOCATIONS_ARE_BEING_REPORTED_VIA_MOM
+        }
     }
 }
 

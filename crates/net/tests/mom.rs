@@ -123,3 +123,214 @@ fn a_tool_discovers_the_members_reads_their_host_and_hears_periodic_updates() {
     let expected = unicode(concat!("Trellis ", env!("CARGO_PKG_VERSION")));
     assert_eq!(version, expected);
 }
+
+/// One HLAreportServiceInvocation as a tool reads it.
+#[derive(Debug)]
+struct ServiceReport {
+    service: String,
+    success: bool,
+    supplied: Vec<String>,
+    returned: Vec<String>,
+    exception: String,
+    serial: u64,
+}
+
+/// HLAsetServiceReporting and HLAsetExceptionReporting (§11): once a manager turns them on
+/// for a member, every service the member calls and every callback it is handed comes to
+/// the manager as HLAreportServiceInvocation, numbered in order, and a failed service as
+/// HLAreportException too; the member may not subscribe to the report itself.
+#[test]
+fn service_and_exception_reports_match_the_calls_a_member_makes() {
+    use trellis_core::federate::mom::decode;
+    let (_router, at) = registry_router();
+    let (mut tool, _) = joined(&at, "tool");
+    let (mut member, member_handle) = joined(&at, "member");
+    let rti = tool.joined().unwrap();
+    let report_class = |rti: &mut trellis_net::rti::RtiAmbassador, name: &str| {
+        let qualified = format!("HLAmanager.HLAfederate.HLAreport.{name}");
+        rti.interaction_class_handle(&qualified).unwrap()
+    };
+    let invocations = report_class(rti, "HLAreportServiceInvocation");
+    let exceptions = report_class(rti, "HLAreportException");
+    rti.subscribe_interaction_class(invocations).unwrap();
+    rti.subscribe_interaction_class(exceptions).unwrap();
+    let radio = rti.interaction_class_handle("Radio").unwrap();
+    rti.publish_interaction_class(radio).unwrap();
+    let mut target = 8u32.to_be_bytes().to_vec();
+    target.extend_from_slice(&u64::from(member_handle).to_be_bytes());
+    let mut switches = Vec::new();
+    for adjust in ["HLAsetExceptionReporting", "HLAsetServiceReporting"] {
+        let qualified = format!("HLAmanager.HLAfederate.HLAadjust.{adjust}");
+        let class = rti.interaction_class_handle(&qualified).unwrap();
+        let federate = rti.parameter_handle(class, "HLAfederate").unwrap();
+        let state = rti.parameter_handle(class, "HLAreportingState").unwrap();
+        rti.publish_interaction_class(class).unwrap();
+        let on = 1i32.to_be_bytes().to_vec();
+        switches.push((class, [(federate, target.clone()), (state, on)]));
+    }
+    // Sent until the member acts on them: an interaction sent before the member's interest
+    // reached the tool's node goes nowhere, as the standard has it.
+    let deadline = Instant::now() + WAIT;
+    let both_on = |m: &mut Session| {
+        let federate = m.joined().unwrap().federate().unwrap();
+        federate.reports_services() && federate.reports_exceptions()
+    };
+    while !both_on(&mut member) {
+        assert!(
+            Instant::now() < deadline,
+            "reporting not on within {WAIT:?}"
+        );
+        for (class, parameters) in &switches {
+            tool.joined()
+                .unwrap()
+                .send_interaction(*class, parameters, b"")
+                .unwrap();
+        }
+        member.evoke_callback(Duration::from_millis(5)).unwrap();
+    }
+
+    // The member's calls: two that succeed, one refused by the standard's rules, one by the
+    // reporting rule, a subscription, then a callback.
+    let rti = member.joined().unwrap();
+    let vehicle = rti.object_class_handle("Vehicle").unwrap();
+    let (name, position) = (
+        rti.attribute_handle(vehicle, "Name").unwrap(),
+        rti.attribute_handle(vehicle, "Position").unwrap(),
+    );
+    rti.publish_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    let object = rti.register_object_instance(vehicle).unwrap();
+    let unpublished = rti.update_attribute_values(object, &[(position, vec![0u8; 16])], b"");
+    assert!(unpublished.is_err());
+    let own_reports = rti.subscribe_interaction_class(invocations);
+    assert!(
+        matches!(own_reports, Err(RtiError::Federate(ref e))
+            if e.exception_name() == "FederateServiceInvocationsAreBeingReportedViaMOM"),
+        "{own_reports:?}"
+    );
+    rti.subscribe_interaction_class(radio).unwrap();
+    let radio_text = tool
+        .joined()
+        .unwrap()
+        .parameter_handle(radio, "Text")
+        .unwrap();
+
+    // Every report the tool hears, until the callback's.
+    let rti = tool.joined().unwrap();
+    let parameter = |name: &str| rti.parameter_handle(invocations, name).unwrap();
+    let [service, success, supplied, returned, exception, serial] = [
+        "HLAservice",
+        "HLAsuccessIndicator",
+        "HLAsuppliedArguments",
+        "HLAreturnedArguments",
+        "HLAexception",
+        "HLAserialNumber",
+    ]
+    .map(parameter);
+    let raised_service = rti.parameter_handle(exceptions, "HLAservice").unwrap();
+    let raised_exception = rti.parameter_handle(exceptions, "HLAexception").unwrap();
+    let mut reports: Vec<ServiceReport> = Vec::new();
+    let mut raised: Vec<(String, String)> = Vec::new();
+    // The tool says "over" until the member's receiveInteraction comes back reported (sent
+    // before the member's interest reached the tool's node, it goes nowhere).
+    let deadline = Instant::now() + WAIT;
+    let slice = Duration::from_millis(5);
+    while !reports.iter().any(|r| r.service == "receiveInteraction") {
+        assert!(
+            Instant::now() < deadline,
+            "no receiveInteraction report: {reports:#?}"
+        );
+        let over = [(radio_text, unicode("over"))];
+        tool.joined()
+            .unwrap()
+            .send_interaction(radio, &over, b"")
+            .unwrap();
+        member.evoke_callback(slice).unwrap();
+        let Some(Callback::ReceiveInteraction {
+            class,
+            parameters: values,
+            ..
+        }) = tool.evoke_callback(slice).unwrap()
+        else {
+            continue;
+        };
+        let value = |p| {
+            values
+                .iter()
+                .find(|(h, _)| *h == p)
+                .map(|(_, v)| v.clone())
+                .unwrap()
+        };
+        let text = |p| decode::unicode_string(&value(p)).unwrap();
+        let list = |p| decode::string_list(&value(p)).unwrap();
+        if class == exceptions {
+            raised.push((text(raised_service), text(raised_exception)));
+        } else if class == invocations {
+            reports.push(ServiceReport {
+                service: text(service),
+                success: decode::boolean(&value(success)).unwrap(),
+                supplied: list(supplied),
+                returned: list(returned),
+                exception: text(exception),
+                serial: decode::count(&value(serial)).unwrap(),
+            });
+        }
+    }
+
+    let services: Vec<(&str, bool)> = (reports.iter().take(6))
+        .map(|r| (r.service.as_str(), r.success))
+        .collect();
+    assert_eq!(
+        services,
+        [
+            ("publishObjectClassAttributes", true),
+            ("registerObjectInstance", true),
+            ("updateAttributeValues", false),
+            ("subscribeInteractionClass", false),
+            ("subscribeInteractionClass", true),
+            ("receiveInteraction", true),
+        ],
+        "{reports:#?}"
+    );
+    let serials: Vec<u64> = reports.iter().map(|r| r.serial).collect();
+    assert_eq!(
+        serials,
+        [1, 2, 3, 4, 5, 6],
+        "numbered in order from the first"
+    );
+    assert_eq!(
+        reports[0].supplied,
+        [format!("{vehicle:?}"), format!("{:?}", [name])]
+    );
+    assert_eq!(
+        reports[1].returned,
+        [format!("{object:?}")],
+        "what the service returned"
+    );
+    assert!(
+        reports[2].exception.starts_with("AttributeNotPublished: "),
+        "{:?}",
+        reports[2]
+    );
+    assert!(
+        reports[2].supplied.iter().any(|a| a.contains("16 bytes")),
+        "values are described by size: {:?}",
+        reports[2].supplied
+    );
+    assert!(reports[3]
+        .exception
+        .starts_with("FederateServiceInvocationsAreBeingReportedViaMOM"));
+    assert!(reports[0].exception.is_empty() && reports[0].returned.is_empty());
+    assert!(
+        reports[5].supplied[0].starts_with("ReceiveInteraction {"),
+        "{:?}",
+        reports[5]
+    );
+    // HLAreportException: the two failures, by service name.
+    let failed: Vec<&str> = raised.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        failed,
+        ["updateAttributeValues", "subscribeInteractionClass"]
+    );
+    assert_eq!(raised[0].1, reports[2].exception);
+}

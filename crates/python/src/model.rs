@@ -9,7 +9,8 @@ use std::sync::Arc;
 use trellis_core::fom::{
     Alternative, ArrayEncoding, BasicKind, Cardinality, DataTypeKind, Selector,
 };
-use trellis_core::fom::{AttributeHandle, FddErrorKind, ObjectModel, ParameterHandle};
+use trellis_core::fom::{AttributeHandle, ObjectModel, ParameterHandle};
+use trellis_net::rti::fdd_exception_name;
 
 #[pyclass(name = "ObjectModel", module = "trellis", frozen)]
 pub struct PyObjectModel {
@@ -61,14 +62,8 @@ pub fn parameter(model: &ObjectModel, class: &str, name: &str) -> PyResult<Param
 }
 
 pub fn load(paths: &[String]) -> PyResult<ObjectModel> {
-    ObjectModel::load(paths, &|path| std::fs::read(path)).map_err(|errors| {
-        let name = match errors.kind() {
-            FddErrorKind::CouldNotOpen => "CouldNotOpenFDD",
-            FddErrorKind::ErrorReading => "ErrorReadingFDD",
-            FddErrorKind::Inconsistent => "InconsistentFDD",
-        };
-        raise(name, errors.to_string())
-    })
+    ObjectModel::load(paths, &|path| std::fs::read(path))
+        .map_err(|errors| raise(fdd_exception_name(errors.kind()), errors.to_string()))
 }
 
 #[pymethods]

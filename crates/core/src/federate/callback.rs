@@ -303,3 +303,66 @@ impl Callback {
         }
     }
 }
+
+impl Callback {
+    /// The standard's name of this callback (`reflectAttributeValues`), as the MOM reports
+    /// it; `reliableMessagesLost` is Trellis's own.
+    pub fn service_name(&self) -> &'static str {
+        match self {
+            Callback::DiscoverObjectInstance { .. } => "discoverObjectInstance",
+            Callback::ReflectAttributeValues { .. } => "reflectAttributeValues",
+            Callback::RemoveObjectInstance { .. } => "removeObjectInstance",
+            Callback::ReceiveInteraction { .. } => "receiveInteraction",
+            Callback::ProvideAttributeValueUpdate { .. } => "provideAttributeValueUpdate",
+            Callback::SynchronizationPointRegistrationSucceeded { .. } => {
+                "synchronizationPointRegistrationSucceeded"
+            }
+            Callback::SynchronizationPointRegistrationFailed { .. } => {
+                "synchronizationPointRegistrationFailed"
+            }
+            Callback::AnnounceSynchronizationPoint { .. } => "announceSynchronizationPoint",
+            Callback::FederationSynchronized { .. } => "federationSynchronized",
+            Callback::TimeRegulationEnabled { .. } => "timeRegulationEnabled",
+            Callback::TimeConstrainedEnabled { .. } => "timeConstrainedEnabled",
+            Callback::TimeAdvanceGrant { .. } => "timeAdvanceGrant",
+            Callback::StartRegistrationForObjectClass { .. } => "startRegistrationForObjectClass",
+            Callback::StopRegistrationForObjectClass { .. } => "stopRegistrationForObjectClass",
+            Callback::TurnInteractionsOn { .. } => "turnInteractionsOn",
+            Callback::TurnInteractionsOff { .. } => "turnInteractionsOff",
+            Callback::TurnUpdatesOnForObjectInstance { .. } => "turnUpdatesOnForObjectInstance",
+            Callback::TurnUpdatesOffForObjectInstance { .. } => "turnUpdatesOffForObjectInstance",
+            Callback::ConnectionLost { .. } => "connectionLost",
+            Callback::ReliableMessagesLost { .. } => "reliableMessagesLost",
+            Callback::AttributesInScope { .. } => "attributesInScope",
+            Callback::AttributesOutOfScope { .. } => "attributesOutOfScope",
+            Callback::RequestRetraction { .. } => "requestRetraction",
+            Callback::ObjectInstanceNameReservationSucceeded { .. } => {
+                "objectInstanceNameReservationSucceeded"
+            }
+            Callback::ObjectInstanceNameReservationFailed { .. } => {
+                "objectInstanceNameReservationFailed"
+            }
+            Callback::MultipleObjectInstanceNameReservationSucceeded { .. } => {
+                "multipleObjectInstanceNameReservationSucceeded"
+            }
+            Callback::MultipleObjectInstanceNameReservationFailed { .. } => {
+                "multipleObjectInstanceNameReservationFailed"
+            }
+            Callback::ConfirmAttributeTransportationTypeChange { .. } => {
+                "confirmAttributeTransportationTypeChange"
+            }
+            Callback::ReportAttributeTransportationType { .. } => {
+                "reportAttributeTransportationType"
+            }
+            Callback::ConfirmInteractionTransportationTypeChange { .. } => {
+                "confirmInteractionTransportationTypeChange"
+            }
+            Callback::ReportInteractionTransportationType { .. } => {
+                "reportInteractionTransportationType"
+            }
+            Callback::ReportFederationExecutions { .. } => "reportFederationExecutions",
+            Callback::Ownership(ownership) => ownership.service_name(),
+            Callback::Save(save) => save.service_name(),
+        }
+    }
+}

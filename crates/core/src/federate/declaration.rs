@@ -251,6 +251,7 @@ impl Federate {
         active: bool,
     ) -> Result<(), FederateError> {
         self.check_interaction_right(ClassRight::Subscribe, class)?;
+        self.check_not_reported_subscription(class)?;
         for region in regions {
             self.layouts.interaction(class).validate(region)?;
         }

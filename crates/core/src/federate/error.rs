@@ -36,6 +36,14 @@ pub enum FederateError {
         /// Name of the parameter.
         parameter: String,
     },
+    /// FederateServiceInvocationsAreBeingReportedViaMOM: subscribing, while a manager has
+    /// this federate's service invocations reported, to the class (qualified name) through
+    /// which the reports would reach it.
+    #[error(
+        "this federate's service invocations are being reported via the MOM: it may not \
+         subscribe to {0}, through which HLAreportServiceInvocation would reach it"
+    )]
+    FederateServiceInvocationsAreBeingReportedViaMom(String),
     /// A dimension name the object model does not define.
     #[error("dimension {0:?} is not defined in the object model")]
     DimensionNotDefined(String),
@@ -256,4 +264,38 @@ pub enum FederateError {
     /// RestoreNotRequested: federateRestoreComplete with no restore begun here.
     #[error("no federation restore is in progress for this federate (RestoreNotRequested)")]
     RestoreNotRequested,
+}
+
+impl FederateError {
+    /// The IEEE 1516.1-2010 exception this error stands for (`ObjectClassNotPublished`),
+    /// as the C++ API throws it and the MOM reports it.
+    pub fn exception_name(&self) -> String {
+        let name = match self {
+            FederateError::Time(time) => return variant_name(&format!("{time:?}")).to_owned(),
+            FederateError::ModelNotExtended(_) => "InconsistentFDD",
+            FederateError::ObjectInstanceNameNotKnown(_) => "ObjectInstanceNotKnown",
+            // getDimensionHandle's exception for a name the model lacks.
+            FederateError::DimensionNotDefined(_) => "NameNotFound",
+            FederateError::IllegalName(_) => "IllegalName",
+            FederateError::InvalidRegion(_) => "InvalidRegion",
+            FederateError::NotPermitted(_)
+            | FederateError::TooManyValues(_)
+            | FederateError::TooManyClasses(_)
+            | FederateError::TooManyRegions(_) => "RTIinternalError",
+            FederateError::InvalidFederateHandle(_) => "InvalidFederateHandle",
+            FederateError::InvalidUpdateRateDesignator(_) => "InvalidUpdateRateDesignator",
+            FederateError::FederateServiceInvocationsAreBeingReportedViaMom(_) => {
+                "FederateServiceInvocationsAreBeingReportedViaMOM"
+            }
+            other => return variant_name(&format!("{other:?}")).to_owned(),
+        };
+        name.to_owned()
+    }
+}
+
+/// The variant's name, as `Debug` prints it before its fields. The error enums name their
+/// variants after the standard's exceptions, so this is the exception's name for most.
+pub fn variant_name(debug: &str) -> &str {
+    let end = debug.find(['(', ' ', '{']).unwrap_or(debug.len());
+    &debug[..end]
 }

@@ -607,3 +607,32 @@ impl Federate {
 mod local_delete;
 mod receive;
 mod resign;
+
+impl OwnershipCallback {
+    /// The standard's name of this callback, as the MOM reports it.
+    pub fn service_name(&self) -> &'static str {
+        match self {
+            OwnershipCallback::RequestAttributeOwnershipAssumption { .. } => {
+                "requestAttributeOwnershipAssumption"
+            }
+            OwnershipCallback::RequestDivestitureConfirmation { .. } => {
+                "requestDivestitureConfirmation"
+            }
+            OwnershipCallback::AttributeOwnershipAcquisitionNotification { .. } => {
+                "attributeOwnershipAcquisitionNotification"
+            }
+            OwnershipCallback::AttributeOwnershipUnavailable { .. } => {
+                "attributeOwnershipUnavailable"
+            }
+            OwnershipCallback::RequestAttributeOwnershipRelease { .. } => {
+                "requestAttributeOwnershipRelease"
+            }
+            OwnershipCallback::ConfirmAttributeOwnershipAcquisitionCancellation { .. } => {
+                "confirmAttributeOwnershipAcquisitionCancellation"
+            }
+            OwnershipCallback::InformAttributeOwnership { .. } => "informAttributeOwnership",
+            OwnershipCallback::AttributeIsNotOwned { .. } => "attributeIsNotOwned",
+            OwnershipCallback::AttributeIsOwnedByRti { .. } => "attributeIsOwnedByRTI",
+        }
+    }
+}

@@ -487,3 +487,26 @@ impl Federate {
 
 #[cfg(test)]
 mod tests;
+
+impl SaveCallback {
+    /// The standard's name of this callback, as the MOM reports it.
+    pub fn service_name(&self) -> &'static str {
+        match self {
+            SaveCallback::InitiateFederateSave { .. } => "initiateFederateSave",
+            SaveCallback::FederationSaved => "federationSaved",
+            SaveCallback::FederationNotSaved { .. } => "federationNotSaved",
+            SaveCallback::FederationSaveStatusResponse { .. } => "federationSaveStatusResponse",
+            SaveCallback::RequestFederationRestoreSucceeded { .. } => {
+                "requestFederationRestoreSucceeded"
+            }
+            SaveCallback::RequestFederationRestoreFailed { .. } => "requestFederationRestoreFailed",
+            SaveCallback::FederationRestoreBegun => "federationRestoreBegun",
+            SaveCallback::InitiateFederateRestore { .. } => "initiateFederateRestore",
+            SaveCallback::FederationRestored => "federationRestored",
+            SaveCallback::FederationNotRestored { .. } => "federationNotRestored",
+            SaveCallback::FederationRestoreStatusResponse { .. } => {
+                "federationRestoreStatusResponse"
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! subscriptions (which raise none), and handing the federate what the network wants from
 //! this node whenever that may have changed.
 
+use super::reporting::Call;
 use super::{Link, RtiAmbassador, RtiError};
 use crate::error::NetError;
 use roaring::RoaringBitmap;
@@ -62,9 +63,10 @@ impl RtiAmbassador {
     /// Run a switch service; a switch turned on looks at the network afresh.
     fn switch(
         &mut self,
+        call: Call<'_>,
         service: impl FnOnce(&mut Federate) -> Result<(), FederateError>,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(service(f)?))?;
+        self.with(call, |f| Ok(service(f)?))?;
         self.interest_seen = None;
         self.watch_network_interest()
     }
@@ -76,43 +78,65 @@ impl RtiAmbassador {
 
     /// enableObjectClassRelevanceAdvisorySwitch: start / stopRegistrationForObjectClass.
     pub fn enable_object_class_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
-        self.switch(Federate::enable_object_class_relevance_advisory_switch)
+        self.switch(
+            Call::new("enableObjectClassRelevanceAdvisorySwitch", &[]),
+            Federate::enable_object_class_relevance_advisory_switch,
+        )
     }
 
     /// disableObjectClassRelevanceAdvisorySwitch.
     pub fn disable_object_class_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
-        self.switch(Federate::disable_object_class_relevance_advisory_switch)
+        self.switch(
+            Call::new("disableObjectClassRelevanceAdvisorySwitch", &[]),
+            Federate::disable_object_class_relevance_advisory_switch,
+        )
     }
 
     /// enableAttributeRelevanceAdvisorySwitch: turnUpdatesOn / OffForObjectInstance.
     pub fn enable_attribute_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
-        self.switch(Federate::enable_attribute_relevance_advisory_switch)
+        self.switch(
+            Call::new("enableAttributeRelevanceAdvisorySwitch", &[]),
+            Federate::enable_attribute_relevance_advisory_switch,
+        )
     }
 
     /// disableAttributeRelevanceAdvisorySwitch.
     pub fn disable_attribute_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
-        self.switch(Federate::disable_attribute_relevance_advisory_switch)
+        self.switch(
+            Call::new("disableAttributeRelevanceAdvisorySwitch", &[]),
+            Federate::disable_attribute_relevance_advisory_switch,
+        )
     }
 
     /// enableInteractionRelevanceAdvisorySwitch: turnInteractionsOn / Off.
     pub fn enable_interaction_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
-        self.switch(Federate::enable_interaction_relevance_advisory_switch)
+        self.switch(
+            Call::new("enableInteractionRelevanceAdvisorySwitch", &[]),
+            Federate::enable_interaction_relevance_advisory_switch,
+        )
     }
 
     /// disableInteractionRelevanceAdvisorySwitch.
     pub fn disable_interaction_relevance_advisory_switch(&mut self) -> Result<(), RtiError> {
-        self.switch(Federate::disable_interaction_relevance_advisory_switch)
+        self.switch(
+            Call::new("disableInteractionRelevanceAdvisorySwitch", &[]),
+            Federate::disable_interaction_relevance_advisory_switch,
+        )
     }
 
     /// enableAttributeScopeAdvisorySwitch: attributesInScope / attributesOutOfScope
     /// (`Callback::AttributesInScope`, `Callback::AttributesOutOfScope`).
     pub fn enable_attribute_scope_advisory_switch(&mut self) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.enable_attribute_scope_advisory_switch()?))
+        self.with(Call::new("enableAttributeScopeAdvisorySwitch", &[]), |f| {
+            Ok(f.enable_attribute_scope_advisory_switch()?)
+        })
     }
 
     /// disableAttributeScopeAdvisorySwitch.
     pub fn disable_attribute_scope_advisory_switch(&mut self) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.disable_attribute_scope_advisory_switch()?))
+        self.with(Call::new("disableAttributeScopeAdvisorySwitch", &[]), |f| {
+            Ok(f.disable_attribute_scope_advisory_switch()?)
+        })
     }
 
     /// Whether attributesInScope / attributesOutOfScope callbacks are on.
@@ -130,6 +154,10 @@ impl RtiAmbassador {
         regions: &[Region],
     ) -> Result<(), RtiError> {
         self.with(
+            Call::new(
+                "subscribeObjectClassAttributesPassively",
+                &[&class, &attributes, &regions],
+            ),
             |f| Ok(f.subscribe_object_class_attributes_passively(class, attributes, regions)?),
         )
     }
@@ -140,7 +168,13 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         pairs: &[AttributeSetRegionSetPair],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.subscribe_object_class_attributes_with_regions_passively(class, pairs)?))
+        self.with(
+            Call::new(
+                "subscribeObjectClassAttributesPassivelyWithRegions",
+                &[&class, &pairs],
+            ),
+            |f| Ok(f.subscribe_object_class_attributes_with_regions_passively(class, pairs)?),
+        )
     }
 
     /// subscribeInteractionClassPassively: received like an active subscription, but
@@ -149,7 +183,10 @@ impl RtiAmbassador {
         &mut self,
         class: InteractionClassHandle,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.subscribe_interaction_class_passively(class, &[])?))
+        self.with(
+            Call::new("subscribeInteractionClassPassively", &[&class]),
+            |f| Ok(f.subscribe_interaction_class_passively(class, &[])?),
+        )
     }
 
     /// subscribeInteractionClassWithRegions, passive (region handles).
@@ -158,6 +195,12 @@ impl RtiAmbassador {
         class: InteractionClassHandle,
         regions: &[RegionHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.subscribe_interaction_class_with_regions_passively(class, regions)?))
+        self.with(
+            Call::new(
+                "subscribeInteractionClassPassivelyWithRegions",
+                &[&class, &regions],
+            ),
+            |f| Ok(f.subscribe_interaction_class_with_regions_passively(class, regions)?),
+        )
     }
 }

@@ -1,7 +1,7 @@
 use crate::error::NetError;
 use thiserror::Error;
-use trellis_core::federate::FederateError;
-use trellis_core::fom::MimError;
+use trellis_core::federate::{variant_name, FederateError};
+use trellis_core::fom::{FddErrorKind, MimError, MimErrorKind};
 
 /// Why an RTI service failed. Names follow the IEEE 1516-2010 exceptions.
 #[derive(Debug, Error)]
@@ -78,4 +78,37 @@ pub enum RtiError {
     /// The network layer failed (a node that stopped, a timeout, TLS).
     #[error(transparent)]
     Net(#[from] NetError),
+}
+
+impl RtiError {
+    /// The IEEE 1516.1-2010 exception this error stands for, as the Python API raises it
+    /// and the MOM reports it.
+    pub fn exception_name(&self) -> String {
+        let name = match self {
+            RtiError::Federate(inner) => return inner.exception_name(),
+            RtiError::ObjectModel(mim) => match mim.kind() {
+                MimErrorKind::CouldNotOpenMim => "CouldNotOpenMIM",
+                MimErrorKind::ErrorReadingMim => "ErrorReadingMIM",
+                MimErrorKind::Fdd(kind) => fdd_exception_name(kind),
+            },
+            RtiError::NotConnected => "NotConnected",
+            RtiError::ConnectionFailed(_) | RtiError::Net(_) => "ConnectionFailed",
+            RtiError::InconsistentFdd(_) => "InconsistentFDD",
+            RtiError::Registry(_)
+            | RtiError::LimitReached(_)
+            | RtiError::AsyncNeedsThreadDriver => "RTIinternalError",
+            RtiError::DesignatorIsHlaStandardMim => "DesignatorIsHLAstandardMIM",
+            other => return variant_name(&format!("{other:?}")).to_owned(),
+        };
+        name.to_owned()
+    }
+}
+
+/// The standard's name for an object model that could not be read.
+pub fn fdd_exception_name(kind: FddErrorKind) -> &'static str {
+    match kind {
+        FddErrorKind::CouldNotOpen => "CouldNotOpenFDD",
+        FddErrorKind::ErrorReading => "ErrorReadingFDD",
+        FddErrorKind::Inconsistent => "InconsistentFDD",
+    }
 }

@@ -2,6 +2,7 @@
 //! additional FOM modules, §4.9, and the extension of the model they bring to every
 //! member), resign.
 
+use super::reporting::Call;
 use super::{clock, Joined, RtiAmbassador, RtiError};
 use roaring::RoaringBitmap;
 use std::sync::Arc;
@@ -152,10 +153,12 @@ impl RtiAmbassador {
     /// joined, when the action leaves attributes owned or acquisitions pending.
     pub fn resign_federation_execution(&mut self, action: ResignAction) -> Result<(), RtiError> {
         // Resigning is allowed during a save: the save then fails (FederateResignedDuringSave).
-        self.with_during_save(|f| Ok(f.resign(action, clock())?))?;
+        self.with_during_save(Call::new("resignFederationExecution", &[&action]), |f| {
+            Ok(f.resign(action, clock())?)
+        })?;
         // Regulating and constrained federates stop waiting for this one once its last
         // time-stamped message is in.
-        self.with_during_save(|f| {
+        self.with_during_save(Call::INTERNAL, |f| {
             f.depart();
             Ok(())
         })?;

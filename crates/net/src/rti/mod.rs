@@ -21,6 +21,7 @@ mod object_services;
 mod order_transport;
 mod ownership;
 mod regions;
+mod reporting;
 mod save;
 mod session;
 mod sync;
@@ -30,12 +31,13 @@ mod update_rate;
 pub use designator::{
     LocalSettings, DEFAULT_DESIGNATOR, TLS_CA_VARIABLE, TLS_CERT_VARIABLE, TLS_KEY_VARIABLE,
 };
-pub use error::RtiError;
+pub use error::{fdd_exception_name, RtiError};
 pub use session::Session;
 pub use trellis_core::federate::{OwnershipCallback, ResignAction};
 
 use crate::error::NetError;
 use crate::node::{DirectNode, Message, Node, NodeConfig};
+use reporting::{Call, ValueSizes};
 use roaring::RoaringBitmap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use trellis_core::federate::{
@@ -170,6 +172,16 @@ impl Link {
     }
 }
 
+/// The service's name as the standard has it: `plain` without regions, `with` with some
+/// (the Rust API's `…_with_regions` take an empty list for the plain service).
+fn with_regions<R>(regions: &[R], plain: &'static str, with: &'static str) -> &'static str {
+    if regions.is_empty() {
+        plain
+    } else {
+        with
+    }
+}
+
 fn clock() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -271,7 +283,7 @@ impl RtiAmbassador {
             Err(
                 RtiError::FederateNotExecutionMember | RtiError::FederationExecutionDoesNotExist(_),
             ) if self.joined.is_some() => {
-                self.with(|f| {
+                self.with(Call::INTERNAL, |f| {
                     f.reclaim();
                     Ok(())
                 })?;
@@ -296,18 +308,25 @@ impl RtiAmbassador {
 
     /// Run a service on the federate and hand what it asks for to the node. While a save
     /// or restore is in progress the service raises SaveInProgress or RestoreInProgress
-    /// (`save.rs` has the services that do not).
-    fn with<T>(
+    /// (`save.rs` has the services that do not). `call` names the service and its arguments
+    /// for the MOM's service reporting.
+    fn with<T: std::fmt::Debug>(
         &mut self,
+        call: Call<'_>,
         service: impl FnOnce(&mut Federate) -> Result<T, RtiError>,
     ) -> Result<T, RtiError> {
-        self.federate()?.check_not_saving()?;
-        self.with_during_save(service)
+        if let Err(refused) = self.federate()?.check_not_saving() {
+            let refused = Err(refused.into());
+            self.report(call, &refused);
+            return refused;
+        }
+        self.with_during_save(call, service)
     }
 
     /// `with` for the services a save or restore in progress allows.
-    fn with_during_save<T>(
+    fn with_during_save<T: std::fmt::Debug>(
         &mut self,
+        call: Call<'_>,
         service: impl FnOnce(&mut Federate) -> Result<T, RtiError>,
     ) -> Result<T, RtiError> {
         let joined = self
@@ -315,8 +334,18 @@ impl RtiAmbassador {
             .as_mut()
             .ok_or(RtiError::FederateNotExecutionMember)?;
         let result = service(&mut joined.federate);
+        self.report(call, &result);
         self.flush_actions()?;
         result
+    }
+
+    /// Describe a service call to the MOM when a manager asked for service reports.
+    fn report<T: std::fmt::Debug>(&mut self, call: Call<'_>, result: &Result<T, RtiError>) {
+        if let Some(joined) = self.joined.as_mut() {
+            if joined.federate.reports_invocations() {
+                reporting::report_call(&mut joined.federate, call, result, clock());
+            }
+        }
     }
 
     /// Hand the federate's queued actions to the node: after service calls, and after
@@ -428,7 +457,10 @@ impl RtiAmbassador {
         attributes: &[AttributeHandle],
         keep_latest: bool,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.set_keep_latest(class, attributes, keep_latest)?))
+        self.with(
+            Call::new("setKeepLatest", &[&class, &attributes, &keep_latest]),
+            |f| Ok(f.set_keep_latest(class, attributes, keep_latest)?),
+        )
     }
 
     /// publishObjectClassAttributes: adds to what the class already publishes.
@@ -437,12 +469,15 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         attributes: &[AttributeHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.publish_object_class_attributes(class, attributes)?))
+        self.with(
+            Call::new("publishObjectClassAttributes", &[&class, &attributes]),
+            |f| Ok(f.publish_object_class_attributes(class, attributes)?),
+        )
     }
 
     /// unpublishObjectClass: every attribute of the class.
     pub fn unpublish_object_class(&mut self, class: ObjectClassHandle) -> Result<(), RtiError> {
-        self.with(|f| {
+        self.with(Call::new("unpublishObjectClass", &[&class]), |f| {
             f.unpublish_object_class(class);
             Ok(())
         })
@@ -454,7 +489,10 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         attributes: &[AttributeHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.unpublish_object_class_attributes(class, attributes)?))
+        self.with(
+            Call::new("unpublishObjectClassAttributes", &[&class, &attributes]),
+            |f| Ok(f.unpublish_object_class_attributes(class, attributes)?),
+        )
     }
 
     /// subscribeObjectClassAttributes: replaces the class's subscribed attribute set.
@@ -473,12 +511,22 @@ impl RtiAmbassador {
         attributes: &[AttributeHandle],
         regions: &[Region],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.subscribe_object_class_attributes(class, attributes, regions)?))
+        self.with(
+            Call::new(
+                with_regions(
+                    regions,
+                    "subscribeObjectClassAttributes",
+                    "subscribeObjectClassAttributesWithRegions",
+                ),
+                &[&class, &attributes, &regions],
+            ),
+            |f| Ok(f.subscribe_object_class_attributes(class, attributes, regions)?),
+        )
     }
 
     /// unsubscribeObjectClass: every attribute of the class.
     pub fn unsubscribe_object_class(&mut self, class: ObjectClassHandle) -> Result<(), RtiError> {
-        self.with(|f| {
+        self.with(Call::new("unsubscribeObjectClass", &[&class]), |f| {
             f.unsubscribe_object_class(class);
             Ok(())
         })
@@ -490,7 +538,10 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         attributes: &[AttributeHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.unsubscribe_object_class_attributes(class, attributes)?))
+        self.with(
+            Call::new("unsubscribeObjectClassAttributes", &[&class, &attributes]),
+            |f| Ok(f.unsubscribe_object_class_attributes(class, attributes)?),
+        )
     }
 
     /// publishInteractionClass.
@@ -498,7 +549,9 @@ impl RtiAmbassador {
         &mut self,
         class: InteractionClassHandle,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.publish_interaction_class(class)?))
+        self.with(Call::new("publishInteractionClass", &[&class]), |f| {
+            Ok(f.publish_interaction_class(class)?)
+        })
     }
 
     /// unpublishInteractionClass.
@@ -506,7 +559,7 @@ impl RtiAmbassador {
         &mut self,
         class: InteractionClassHandle,
     ) -> Result<(), RtiError> {
-        self.with(|f| {
+        self.with(Call::new("unpublishInteractionClass", &[&class]), |f| {
             f.unpublish_interaction_class(class);
             Ok(())
         })
@@ -526,7 +579,17 @@ impl RtiAmbassador {
         class: InteractionClassHandle,
         regions: &[Region],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.subscribe_interaction_class(class, regions)?))
+        self.with(
+            Call::new(
+                with_regions(
+                    regions,
+                    "subscribeInteractionClass",
+                    "subscribeInteractionClassWithRegions",
+                ),
+                &[&class, &regions],
+            ),
+            |f| Ok(f.subscribe_interaction_class(class, regions)?),
+        )
     }
 
     /// unsubscribeInteractionClass.
@@ -534,7 +597,7 @@ impl RtiAmbassador {
         &mut self,
         class: InteractionClassHandle,
     ) -> Result<(), RtiError> {
-        self.with(|f| {
+        self.with(Call::new("unsubscribeInteractionClass", &[&class]), |f| {
             f.unsubscribe_interaction_class(class);
             Ok(())
         })
@@ -548,7 +611,7 @@ impl RtiAmbassador {
     pub fn reserve_object_instance_name(&mut self, name: &str) -> Result<(), RtiError> {
         Federate::check_reservable_name(name)?;
         let reserved = self.ask_to_reserve(name)?;
-        self.with(|f| {
+        self.with(Call::new("reserveObjectInstanceName", &[&name]), |f| {
             f.name_reservation_answered(name, reserved);
             Ok(())
         })?;
@@ -578,7 +641,9 @@ impl RtiAmbassador {
         &mut self,
         class: ObjectClassHandle,
     ) -> Result<ObjectId, RtiError> {
-        self.with(|f| Ok(f.register_object_instance(class, None, clock())?))
+        self.with(Call::new("registerObjectInstance", &[&class]), |f| {
+            Ok(f.register_object_instance(class, None, clock())?)
+        })
     }
 
     /// Register with a name reserved before.
@@ -587,7 +652,9 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         name: &str,
     ) -> Result<ObjectId, RtiError> {
-        self.with(|f| Ok(f.register_object_instance(class, Some(name), clock())?))
+        self.with(Call::new("registerObjectInstance", &[&class, &name]), |f| {
+            Ok(f.register_object_instance(class, Some(name), clock())?)
+        })
     }
 
     /// updateAttributeValues in receive order, with the attributes' own transportation.
@@ -609,21 +676,29 @@ impl RtiAmbassador {
         options: &SendOptions<'_>,
     ) -> Result<(), RtiError> {
         let time = options.time.unwrap_or_else(clock);
-        self.with(|f| {
-            Ok(f.update_attribute_values_in_regions(
-                object,
-                values,
-                tag,
-                time,
-                options.region,
-                options.transport,
-            )?)
-        })
+        self.with(
+            Call::new(
+                "updateAttributeValues",
+                &[&object, &ValueSizes(values), &tag, &options],
+            ),
+            |f| {
+                Ok(f.update_attribute_values_in_regions(
+                    object,
+                    values,
+                    tag,
+                    time,
+                    options.region,
+                    options.transport,
+                )?)
+            },
+        )
     }
 
     /// deleteObjectInstance in receive order.
     pub fn delete_object_instance(&mut self, object: ObjectId, tag: &[u8]) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.delete_object_instance(object, tag, clock())?))
+        self.with(Call::new("deleteObjectInstance", &[&object, &tag]), |f| {
+            Ok(f.delete_object_instance(object, tag, clock())?)
+        })
     }
 
     /// sendInteraction in receive order, with the class's own transportation.
@@ -645,16 +720,22 @@ impl RtiAmbassador {
         options: &SendOptions<'_>,
     ) -> Result<(), RtiError> {
         let time = options.time.unwrap_or_else(clock);
-        self.with(|f| {
-            Ok(f.send_interaction(
-                class,
-                parameters,
-                tag,
-                time,
-                options.region,
-                options.transport,
-            )?)
-        })
+        self.with(
+            Call::new(
+                "sendInteraction",
+                &[&class, &ValueSizes(parameters), &tag, &options],
+            ),
+            |f| {
+                Ok(f.send_interaction(
+                    class,
+                    parameters,
+                    tag,
+                    time,
+                    options.region,
+                    options.transport,
+                )?)
+            },
+        )
     }
 
     /// requestAttributeValueUpdate of one instance: its owners get provideAttributeValueUpdate.
@@ -664,7 +745,10 @@ impl RtiAmbassador {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.request_object_attribute_value_update(object, attributes, tag)?))
+        self.with(
+            Call::new("requestAttributeValueUpdate", &[&object, &attributes, &tag]),
+            |f| Ok(f.request_object_attribute_value_update(object, attributes, tag)?),
+        )
     }
 
     /// requestAttributeValueUpdate of every instance of a class.
@@ -674,7 +758,13 @@ impl RtiAmbassador {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.request_class_attribute_value_update(class, attributes, tag)?))
+        self.with(
+            Call::new(
+                "requestClassAttributeValueUpdate",
+                &[&class, &attributes, &tag],
+            ),
+            |f| Ok(f.request_class_attribute_value_update(class, attributes, tag)?),
+        )
     }
 
     // ---- callbacks ------------------------------------------------------------------------
@@ -770,10 +860,16 @@ impl RtiAmbassador {
         self.watch_network_interest()?;
         self.tell_time();
         self.tell_mom()?;
-        let callback = self
-            .joined
-            .as_mut()
-            .and_then(|j| j.federate.poll_callback());
+        let Some(joined) = self.joined.as_mut() else {
+            return Ok(None);
+        };
+        let callback = joined.federate.poll_callback();
+        if let Some(callback) = &callback {
+            if joined.federate.reports_invocations() {
+                reporting::report_callback(&mut joined.federate, callback, clock());
+                self.flush_actions()?;
+            }
+        }
         Ok(callback.map(|callback| self.after_callback(callback)))
     }
 

@@ -2,6 +2,7 @@
 //! releasing several names at once (IEEE 1516.1-2010 §6.5-§6.7), deleting an instance locally (§6.15), and
 //! instances by name and names by instance (§10.9, §10.10).
 
+use super::reporting::Call;
 use super::{RtiAmbassador, RtiError};
 use trellis_core::federate::{Federate, FederateError, InstanceName, ObjectId};
 use trellis_core::registry::{Request, Response};
@@ -36,10 +37,13 @@ impl RtiAmbassador {
             }
         }
         let owned = names.iter().map(|n| (*n).to_owned()).collect();
-        self.with(|f| {
-            f.names_reservation_answered(owned, refused.is_none());
-            Ok(())
-        })?;
+        self.with(
+            Call::new("reserveMultipleObjectInstanceNames", &[&names]),
+            |f| {
+                f.names_reservation_answered(owned, refused.is_none());
+                Ok(())
+            },
+        )?;
         match refused {
             Some(name) => Err(RtiError::ObjectInstanceNameInUse(name)),
             None => Ok(()),
@@ -61,10 +65,13 @@ impl RtiAmbassador {
             .check_names_reserved(names.iter().copied())?;
         for name in names {
             self.ask_to_release(name)?;
-            self.with(|f| {
-                f.name_released(name);
-                Ok(())
-            })?;
+            self.with(
+                Call::new("releaseMultipleObjectInstanceNames", &[&names]),
+                |f| {
+                    f.name_released(name);
+                    Ok(())
+                },
+            )?;
         }
         Ok(())
     }
@@ -85,7 +92,9 @@ impl RtiAmbassador {
     /// localDeleteObjectInstance: this federate forgets `object` as if it had never
     /// discovered it; its next update discovers it again.
     pub fn local_delete_object_instance(&mut self, object: ObjectId) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.local_delete_object_instance(object)?))
+        self.with(Call::new("localDeleteObjectInstance", &[&object]), |f| {
+            Ok(f.local_delete_object_instance(object)?)
+        })
     }
 
     /// getObjectInstanceHandle: the instance this federate registered or discovered under

@@ -1,6 +1,7 @@
 //! How this federate's own updates and interactions go out, changed at run time: preferred
 //! order type (IEEE 1516.1-2010 §8.28, §8.29) and transportation type (§6.23-§6.30).
 
+use super::reporting::Call;
 use super::{RtiAmbassador, RtiError};
 use trellis_core::federate::ObjectId;
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, Order};
@@ -15,7 +16,10 @@ impl RtiAmbassador {
         attributes: &[AttributeHandle],
         order: Order,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.change_attribute_order_type(object, attributes, order)?))
+        self.with(
+            Call::new("changeAttributeOrderType", &[&object, &attributes, &order]),
+            |f| Ok(f.change_attribute_order_type(object, attributes, order)?),
+        )
     }
 
     /// changeInteractionOrderType: the same for a published interaction class.
@@ -24,7 +28,10 @@ impl RtiAmbassador {
         class: InteractionClassHandle,
         order: Order,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.change_interaction_order_type(class, order)?))
+        self.with(
+            Call::new("changeInteractionOrderType", &[&class, &order]),
+            |f| Ok(f.change_interaction_order_type(class, order)?),
+        )
     }
 }
 
@@ -38,7 +45,13 @@ impl RtiAmbassador {
         attributes: &[AttributeHandle],
         transport: TransportClass,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.change_attribute_transportation(object, attributes, transport)?))
+        self.with(
+            Call::new(
+                "requestAttributeTransportationTypeChange",
+                &[&object, &attributes, &transport],
+            ),
+            |f| Ok(f.change_attribute_transportation(object, attributes, transport)?),
+        )
     }
 
     /// queryAttributeTransportationType: answered at once, and by the
@@ -48,7 +61,10 @@ impl RtiAmbassador {
         object: ObjectId,
         attribute: AttributeHandle,
     ) -> Result<TransportClass, RtiError> {
-        self.with(|f| Ok(f.report_attribute_transportation(object, attribute)?))
+        self.with(
+            Call::new("queryAttributeTransportationType", &[&object, &attribute]),
+            |f| Ok(f.report_attribute_transportation(object, attribute)?),
+        )
     }
 
     /// requestInteractionTransportationTypeChange: this federate's interactions of a
@@ -59,7 +75,13 @@ impl RtiAmbassador {
         class: InteractionClassHandle,
         transport: TransportClass,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.change_interaction_transportation(class, transport)?))
+        self.with(
+            Call::new(
+                "requestInteractionTransportationTypeChange",
+                &[&class, &transport],
+            ),
+            |f| Ok(f.change_interaction_transportation(class, transport)?),
+        )
     }
 
     /// queryInteractionTransportationType: answered at once, and by the
@@ -70,6 +92,9 @@ impl RtiAmbassador {
         federate: u32,
         class: InteractionClassHandle,
     ) -> Result<TransportClass, RtiError> {
-        self.with(|f| Ok(f.report_interaction_transportation(federate, class)?))
+        self.with(
+            Call::new("queryInteractionTransportationType", &[&federate, &class]),
+            |f| Ok(f.report_interaction_transportation(federate, class)?),
+        )
     }
 }

@@ -3,6 +3,7 @@
 //! federates agree on one owner without a central arbiter; answers arrive as
 //! `Callback::Ownership` from `evoke_callback`.
 
+use super::reporting::Call;
 use super::{RtiAmbassador, RtiError};
 use trellis_core::federate::ObjectId;
 use trellis_core::fom::AttributeHandle;
@@ -14,7 +15,13 @@ impl RtiAmbassador {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.unconditional_attribute_ownership_divestiture(object, attributes)?))
+        self.with(
+            Call::new(
+                "unconditionalAttributeOwnershipDivestiture",
+                &[&object, &attributes],
+            ),
+            |f| Ok(f.unconditional_attribute_ownership_divestiture(object, attributes)?),
+        )
     }
 
     /// negotiatedAttributeOwnershipDivestiture: offered until another federate takes them.
@@ -24,7 +31,13 @@ impl RtiAmbassador {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.negotiated_attribute_ownership_divestiture(object, attributes, tag)?))
+        self.with(
+            Call::new(
+                "negotiatedAttributeOwnershipDivestiture",
+                &[&object, &attributes, &tag],
+            ),
+            |f| Ok(f.negotiated_attribute_ownership_divestiture(object, attributes, tag)?),
+        )
     }
 
     /// confirmDivestiture: completes a negotiated divestiture the RTI asked to confirm.
@@ -34,7 +47,10 @@ impl RtiAmbassador {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.confirm_divestiture(object, attributes, tag)?))
+        self.with(
+            Call::new("confirmDivestiture", &[&object, &attributes, &tag]),
+            |f| Ok(f.confirm_divestiture(object, attributes, tag)?),
+        )
     }
 
     /// cancelNegotiatedAttributeOwnershipDivestiture.
@@ -43,7 +59,13 @@ impl RtiAmbassador {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.cancel_negotiated_attribute_ownership_divestiture(object, attributes)?))
+        self.with(
+            Call::new(
+                "cancelNegotiatedAttributeOwnershipDivestiture",
+                &[&object, &attributes],
+            ),
+            |f| Ok(f.cancel_negotiated_attribute_ownership_divestiture(object, attributes)?),
+        )
     }
 
     /// attributeOwnershipAcquisition: asks the owners to release the attributes.
@@ -53,7 +75,13 @@ impl RtiAmbassador {
         attributes: &[AttributeHandle],
         tag: &[u8],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.attribute_ownership_acquisition(object, attributes, tag)?))
+        self.with(
+            Call::new(
+                "attributeOwnershipAcquisition",
+                &[&object, &attributes, &tag],
+            ),
+            |f| Ok(f.attribute_ownership_acquisition(object, attributes, tag)?),
+        )
     }
 
     /// attributeOwnershipAcquisitionIfAvailable: takes only unowned attributes.
@@ -62,7 +90,13 @@ impl RtiAmbassador {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.attribute_ownership_acquisition_if_available(object, attributes)?))
+        self.with(
+            Call::new(
+                "attributeOwnershipAcquisitionIfAvailable",
+                &[&object, &attributes],
+            ),
+            |f| Ok(f.attribute_ownership_acquisition_if_available(object, attributes)?),
+        )
     }
 
     /// attributeOwnershipReleaseDenied: answers a release request with no.
@@ -71,7 +105,10 @@ impl RtiAmbassador {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.attribute_ownership_release_denied(object, attributes)?))
+        self.with(
+            Call::new("attributeOwnershipReleaseDenied", &[&object, &attributes]),
+            |f| Ok(f.attribute_ownership_release_denied(object, attributes)?),
+        )
     }
 
     /// Returns the attributes divested (those another federate was waiting for).
@@ -80,7 +117,13 @@ impl RtiAmbassador {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<Vec<AttributeHandle>, RtiError> {
-        self.with(|f| Ok(f.attribute_ownership_divestiture_if_wanted(object, attributes)?))
+        self.with(
+            Call::new(
+                "attributeOwnershipDivestitureIfWanted",
+                &[&object, &attributes],
+            ),
+            |f| Ok(f.attribute_ownership_divestiture_if_wanted(object, attributes)?),
+        )
     }
 
     /// cancelAttributeOwnershipAcquisition.
@@ -89,7 +132,13 @@ impl RtiAmbassador {
         object: ObjectId,
         attributes: &[AttributeHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.cancel_attribute_ownership_acquisition(object, attributes)?))
+        self.with(
+            Call::new(
+                "cancelAttributeOwnershipAcquisition",
+                &[&object, &attributes],
+            ),
+            |f| Ok(f.cancel_attribute_ownership_acquisition(object, attributes)?),
+        )
     }
 
     /// queryAttributeOwnership: answered by an informAttributeOwnership callback.
@@ -98,7 +147,10 @@ impl RtiAmbassador {
         object: ObjectId,
         attribute: AttributeHandle,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.query_attribute_ownership(object, attribute)?))
+        self.with(
+            Call::new("queryAttributeOwnership", &[&object, &attribute]),
+            |f| Ok(f.query_attribute_ownership(object, attribute)?),
+        )
     }
 
     /// isAttributeOwnedByFederate: this federate's own knowledge, answered at once.
@@ -115,7 +167,7 @@ impl RtiAmbassador {
     /// The registry reports that federate `handle` resigned or died: its instances go
     /// (see `Federate::federate_gone`).
     pub fn federate_gone(&mut self, handle: u32) -> Result<(), RtiError> {
-        self.with(|f| {
+        self.with(Call::INTERNAL, |f| {
             f.federate_gone(handle);
             Ok(())
         })

@@ -1,6 +1,7 @@
 //! Data distribution management on the ambassador (IEEE 1516.1-2010 §9): region handles,
 //! and the services that subscribe, register, update and send with them.
 
+use super::reporting::{Call, ValueSizes};
 use super::{clock, RtiAmbassador, RtiError};
 use trellis_core::federate::{
     AttributeSetRegionSetPair, LogicalTime, MessageRetractionHandle, ObjectId, Range, RegionHandle,
@@ -16,12 +17,16 @@ impl RtiAmbassador {
         &mut self,
         dimensions: &[DimensionHandle],
     ) -> Result<RegionHandle, RtiError> {
-        self.with(|f| Ok(f.create_region(dimensions)?))
+        self.with(Call::new("createRegion", &[&dimensions]), |f| {
+            Ok(f.create_region(dimensions)?)
+        })
     }
 
     /// deleteRegion: refused while the region is in use.
     pub fn delete_region(&mut self, region: RegionHandle) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.delete_region(region)?))
+        self.with(Call::new("deleteRegion", &[&region]), |f| {
+            Ok(f.delete_region(region)?)
+        })
     }
 
     /// setRangeBounds: takes effect at `commit_region_modifications`.
@@ -31,7 +36,10 @@ impl RtiAmbassador {
         dimension: DimensionHandle,
         range: Range,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.set_range_bounds(region, dimension, range)?))
+        self.with(
+            Call::new("setRangeBounds", &[&region, &dimension, &range]),
+            |f| Ok(f.set_range_bounds(region, dimension, range)?),
+        )
     }
 
     /// getRangeBounds, as last set (committed or not).
@@ -48,7 +56,9 @@ impl RtiAmbassador {
         &mut self,
         regions: &[RegionHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.commit_region_modifications(regions)?))
+        self.with(Call::new("commitRegionModifications", &[&regions]), |f| {
+            Ok(f.commit_region_modifications(regions)?)
+        })
     }
 
     /// getDimensionHandleSet of a region.
@@ -92,7 +102,13 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         pairs: &[AttributeSetRegionSetPair],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.subscribe_object_class_attributes_with_regions(class, pairs)?))
+        self.with(
+            Call::new(
+                "subscribeObjectClassAttributesWithRegions",
+                &[&class, &pairs],
+            ),
+            |f| Ok(f.subscribe_object_class_attributes_with_regions(class, pairs)?),
+        )
     }
 
     /// unsubscribeObjectClassAttributesWithRegions.
@@ -101,7 +117,13 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         pairs: &[AttributeSetRegionSetPair],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.unsubscribe_object_class_attributes_with_regions(class, pairs)?))
+        self.with(
+            Call::new(
+                "unsubscribeObjectClassAttributesWithRegions",
+                &[&class, &pairs],
+            ),
+            |f| Ok(f.unsubscribe_object_class_attributes_with_regions(class, pairs)?),
+        )
     }
 
     /// subscribeInteractionClassWithRegions (handles).
@@ -110,7 +132,10 @@ impl RtiAmbassador {
         class: InteractionClassHandle,
         regions: &[RegionHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.subscribe_interaction_class_with_regions(class, regions)?))
+        self.with(
+            Call::new("subscribeInteractionClassWithRegions", &[&class, &regions]),
+            |f| Ok(f.subscribe_interaction_class_with_regions(class, regions)?),
+        )
     }
 
     /// unsubscribeInteractionClassWithRegions.
@@ -119,7 +144,13 @@ impl RtiAmbassador {
         class: InteractionClassHandle,
         regions: &[RegionHandle],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.unsubscribe_interaction_class_with_regions(class, regions)?))
+        self.with(
+            Call::new(
+                "unsubscribeInteractionClassWithRegions",
+                &[&class, &regions],
+            ),
+            |f| Ok(f.unsubscribe_interaction_class_with_regions(class, regions)?),
+        )
     }
 
     /// registerObjectInstanceWithRegions: the RTI names the instance.
@@ -128,7 +159,10 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         pairs: &[AttributeSetRegionSetPair],
     ) -> Result<ObjectId, RtiError> {
-        self.with(|f| Ok(f.register_object_instance_with_regions(class, pairs, None, clock())?))
+        self.with(
+            Call::new("registerObjectInstanceWithRegions", &[&class, &pairs]),
+            |f| Ok(f.register_object_instance_with_regions(class, pairs, None, clock())?),
+        )
     }
 
     /// registerObjectInstanceWithRegions with a name reserved before.
@@ -138,9 +172,13 @@ impl RtiAmbassador {
         pairs: &[AttributeSetRegionSetPair],
         name: &str,
     ) -> Result<ObjectId, RtiError> {
-        self.with(|f| {
-            Ok(f.register_object_instance_with_regions(class, pairs, Some(name), clock())?)
-        })
+        self.with(
+            Call::new(
+                "registerObjectInstanceWithRegions",
+                &[&class, &pairs, &name],
+            ),
+            |f| Ok(f.register_object_instance_with_regions(class, pairs, Some(name), clock())?),
+        )
     }
 
     /// associateRegionsForUpdates.
@@ -149,7 +187,10 @@ impl RtiAmbassador {
         object: ObjectId,
         pairs: &[AttributeSetRegionSetPair],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.associate_regions_for_updates(object, pairs)?))
+        self.with(
+            Call::new("associateRegionsForUpdates", &[&object, &pairs]),
+            |f| Ok(f.associate_regions_for_updates(object, pairs)?),
+        )
     }
 
     /// unassociateRegionsForUpdates.
@@ -158,7 +199,10 @@ impl RtiAmbassador {
         object: ObjectId,
         pairs: &[AttributeSetRegionSetPair],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.unassociate_regions_for_updates(object, pairs)?))
+        self.with(
+            Call::new("unassociateRegionsForUpdates", &[&object, &pairs]),
+            |f| Ok(f.unassociate_regions_for_updates(object, pairs)?),
+        )
     }
 
     /// sendInteractionWithRegions in receive order (`transport`: the class's own when `None`).
@@ -171,9 +215,17 @@ impl RtiAmbassador {
         transport: Option<TransportClass>,
     ) -> Result<(), RtiError> {
         let time = clock();
-        self.with(|f| {
-            Ok(f.send_interaction_with_regions(class, parameters, regions, tag, time, transport)?)
-        })
+        self.with(
+            Call::new(
+                "sendInteractionWithRegions",
+                &[&class, &ValueSizes(parameters), &regions, &tag, &transport],
+            ),
+            |f| {
+                Ok(f.send_interaction_with_regions(
+                    class, parameters, regions, tag, time, transport,
+                )?)
+            },
+        )
     }
 
     /// sendInteractionWithRegions with a time stamp (time-stamp order when regulating, and
@@ -187,6 +239,10 @@ impl RtiAmbassador {
         time: LogicalTime,
     ) -> Result<Option<MessageRetractionHandle>, RtiError> {
         self.with(
+            Call::new(
+                "sendInteractionWithRegions",
+                &[&class, &ValueSizes(parameters), &regions, &tag, &time],
+            ),
             |f| Ok(f.send_interaction_with_regions_at(class, parameters, regions, tag, time)?),
         )
     }
@@ -198,6 +254,12 @@ impl RtiAmbassador {
         pairs: &[AttributeSetRegionSetPair],
         tag: &[u8],
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.request_attribute_value_update_with_regions(class, pairs, tag)?))
+        self.with(
+            Call::new(
+                "requestAttributeValueUpdateWithRegions",
+                &[&class, &pairs, &tag],
+            ),
+            |f| Ok(f.request_attribute_value_update_with_regions(class, pairs, tag)?),
+        )
     }
 }

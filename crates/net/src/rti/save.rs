@@ -3,6 +3,7 @@
 //! outcomes arrive as `Callback::Save` callbacks. These services are allowed while a save
 //! or restore is in progress; the others raise SaveInProgress or RestoreInProgress then.
 
+use super::reporting::Call;
 use super::{RtiAmbassador, RtiError};
 use trellis_core::federate::LogicalTime;
 
@@ -14,27 +15,35 @@ impl RtiAmbassador {
         label: &str,
         time: Option<LogicalTime>,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.request_federation_save(label, time)?))
+        self.with(Call::new("requestFederationSave", &[&label, &time]), |f| {
+            Ok(f.request_federation_save(label, time)?)
+        })
     }
 
     /// federateSaveBegun.
     pub fn federate_save_begun(&mut self) -> Result<(), RtiError> {
-        self.with_during_save(|f| Ok(f.federate_save_begun()?))
+        self.with_during_save(Call::new("federateSaveBegun", &[]), |f| {
+            Ok(f.federate_save_begun()?)
+        })
     }
 
     /// federateSaveComplete (`success`) or federateSaveNotComplete.
     pub fn federate_save_complete(&mut self, success: bool) -> Result<(), RtiError> {
-        self.with_during_save(|f| Ok(f.federate_save_complete(success)?))
+        self.with_during_save(Call::new("federateSaveComplete", &[&success]), |f| {
+            Ok(f.federate_save_complete(success)?)
+        })
     }
 
     /// abortFederationSave.
     pub fn abort_federation_save(&mut self) -> Result<(), RtiError> {
-        self.with_during_save(|f| Ok(f.abort_federation_save()?))
+        self.with_during_save(Call::new("abortFederationSave", &[]), |f| {
+            Ok(f.abort_federation_save()?)
+        })
     }
 
     /// queryFederationSaveStatus: answered by federationSaveStatusResponse.
     pub fn query_federation_save_status(&mut self) -> Result<(), RtiError> {
-        self.with_during_save(|f| {
+        self.with_during_save(Call::new("queryFederationSaveStatus", &[]), |f| {
             f.query_federation_save_status();
             Ok(())
         })
@@ -42,22 +51,28 @@ impl RtiAmbassador {
 
     /// requestFederationRestore: answered by requestFederationRestoreSucceeded or Failed.
     pub fn request_federation_restore(&mut self, label: &str) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.request_federation_restore(label)?))
+        self.with(Call::new("requestFederationRestore", &[&label]), |f| {
+            Ok(f.request_federation_restore(label)?)
+        })
     }
 
     /// federateRestoreComplete (`success`) or federateRestoreNotComplete.
     pub fn federate_restore_complete(&mut self, success: bool) -> Result<(), RtiError> {
-        self.with_during_save(|f| Ok(f.federate_restore_complete(success)?))
+        self.with_during_save(Call::new("federateRestoreComplete", &[&success]), |f| {
+            Ok(f.federate_restore_complete(success)?)
+        })
     }
 
     /// abortFederationRestore.
     pub fn abort_federation_restore(&mut self) -> Result<(), RtiError> {
-        self.with_during_save(|f| Ok(f.abort_federation_restore()?))
+        self.with_during_save(Call::new("abortFederationRestore", &[]), |f| {
+            Ok(f.abort_federation_restore()?)
+        })
     }
 
     /// queryFederationRestoreStatus: answered by federationRestoreStatusResponse.
     pub fn query_federation_restore_status(&mut self) -> Result<(), RtiError> {
-        self.with_during_save(|f| {
+        self.with_during_save(Call::new("queryFederationRestoreStatus", &[]), |f| {
             f.query_federation_restore_status();
             Ok(())
         })

@@ -1,6 +1,7 @@
 //! Synchronization points and the federation's membership (IEEE 1516.1-2010 §4.11–4.14,
 //! §10 support services). The registry orders them; see `trellis_core::registry`.
 
+use super::reporting::Call;
 use super::{RtiAmbassador, RtiError};
 use trellis_core::registry::{Request, Response};
 
@@ -13,10 +14,16 @@ impl RtiAmbassador {
         tag: &[u8],
         members: &[u32],
     ) -> Result<(), RtiError> {
-        self.with(|f| {
-            f.register_synchronization_point(label, tag, members);
-            Ok(())
-        })
+        self.with(
+            Call::new(
+                "registerFederationSynchronizationPoint",
+                &[&label, &tag, &members],
+            ),
+            |f| {
+                f.register_synchronization_point(label, tag, members);
+                Ok(())
+            },
+        )
     }
 
     /// synchronizationPointAchieved.
@@ -25,7 +32,10 @@ impl RtiAmbassador {
         label: &str,
         success: bool,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.synchronization_point_achieved(label, success)?))
+        self.with(
+            Call::new("synchronizationPointAchieved", &[&label, &success]),
+            |f| Ok(f.synchronization_point_achieved(label, success)?),
+        )
     }
 
     /// getFederateHandle.

@@ -1,6 +1,7 @@
 //! Time management services (IEEE 1516.1-2010 §8) on the ambassador; the state machine is
 //! `trellis_core::federate::time`. Grants and enabled notices arrive as callbacks.
 
+use super::reporting::{Call, ValueSizes};
 use super::{RtiAmbassador, RtiError};
 use trellis_core::federate::{
     AdvanceKind, Interval, LogicalTime, MessageRetractionHandle, ObjectId, Region,
@@ -10,33 +11,45 @@ use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle
 impl RtiAmbassador {
     /// enableTimeRegulation: answered by timeRegulationEnabled.
     pub fn enable_time_regulation(&mut self, lookahead: Interval) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.enable_time_regulation(lookahead)?))
+        self.with(Call::new("enableTimeRegulation", &[&lookahead]), |f| {
+            Ok(f.enable_time_regulation(lookahead)?)
+        })
     }
 
     /// disableTimeRegulation.
     pub fn disable_time_regulation(&mut self) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.disable_time_regulation()?))
+        self.with(Call::new("disableTimeRegulation", &[]), |f| {
+            Ok(f.disable_time_regulation()?)
+        })
     }
 
     /// enableTimeConstrained: answered by timeConstrainedEnabled.
     pub fn enable_time_constrained(&mut self) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.enable_time_constrained()?))
+        self.with(Call::new("enableTimeConstrained", &[]), |f| {
+            Ok(f.enable_time_constrained()?)
+        })
     }
 
     /// disableTimeConstrained.
     pub fn disable_time_constrained(&mut self) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.disable_time_constrained()?))
+        self.with(Call::new("disableTimeConstrained", &[]), |f| {
+            Ok(f.disable_time_constrained()?)
+        })
     }
 
     /// enableAsynchronousDelivery: receive-order messages reach a constrained federate as
     /// they come, not only while it advances (the standard's default, and Trellis's).
     pub fn enable_asynchronous_delivery(&mut self) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.enable_asynchronous_delivery()?))
+        self.with(Call::new("enableAsynchronousDelivery", &[]), |f| {
+            Ok(f.enable_asynchronous_delivery()?)
+        })
     }
 
     /// disableAsynchronousDelivery.
     pub fn disable_asynchronous_delivery(&mut self) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.disable_asynchronous_delivery()?))
+        self.with(Call::new("disableAsynchronousDelivery", &[]), |f| {
+            Ok(f.disable_asynchronous_delivery()?)
+        })
     }
 
     /// timeAdvanceRequest (`Tar`), timeAdvanceRequestAvailable (`Tara`),
@@ -47,7 +60,9 @@ impl RtiAmbassador {
         kind: AdvanceKind,
         time: LogicalTime,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.request_time_advance(kind, time)?))
+        self.with(Call::new(kind.service_name(), &[&time]), |f| {
+            Ok(f.request_time_advance(kind, time)?)
+        })
     }
 
     /// timeAdvanceRequest: answered by timeAdvanceGrant.
@@ -57,7 +72,9 @@ impl RtiAmbassador {
 
     /// modifyLookahead: takes effect as the standard says (§8.19).
     pub fn modify_lookahead(&mut self, lookahead: Interval) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.modify_lookahead(lookahead)?))
+        self.with(Call::new("modifyLookahead", &[&lookahead]), |f| {
+            Ok(f.modify_lookahead(lookahead)?)
+        })
     }
 
     /// queryLookahead.
@@ -90,7 +107,13 @@ impl RtiAmbassador {
         time: LogicalTime,
         region: Option<&Region>,
     ) -> Result<Option<MessageRetractionHandle>, RtiError> {
-        self.with(|f| Ok(f.update_attribute_values_at(object, values, tag, time, region)?))
+        self.with(
+            Call::new(
+                "updateAttributeValues",
+                &[&object, &ValueSizes(values), &tag, &time, &region],
+            ),
+            |f| Ok(f.update_attribute_values_at(object, values, tag, time, region)?),
+        )
     }
 
     /// sendInteraction with a time stamp (time-stamp order when regulating, and then the
@@ -103,7 +126,13 @@ impl RtiAmbassador {
         time: LogicalTime,
         region: Option<&Region>,
     ) -> Result<Option<MessageRetractionHandle>, RtiError> {
-        self.with(|f| Ok(f.send_interaction_at(class, parameters, tag, time, region)?))
+        self.with(
+            Call::new(
+                "sendInteraction",
+                &[&class, &ValueSizes(parameters), &tag, &time, &region],
+            ),
+            |f| Ok(f.send_interaction_at(class, parameters, tag, time, region)?),
+        )
     }
 
     /// deleteObjectInstance with a time stamp (the retraction handle in time-stamp order).
@@ -113,13 +142,16 @@ impl RtiAmbassador {
         tag: &[u8],
         time: LogicalTime,
     ) -> Result<Option<MessageRetractionHandle>, RtiError> {
-        self.with(|f| Ok(f.delete_object_instance_at(object, tag, time)?))
+        self.with(
+            Call::new("deleteObjectInstance", &[&object, &tag, &time]),
+            |f| Ok(f.delete_object_instance_at(object, tag, time)?),
+        )
     }
 
     /// retract (§8.21): withdraw this federate's time-stamp-order message `handle` while
     /// its time stamp is after logical time. Federates still holding it drop it; those it
     /// was delivered to get `Callback::RequestRetraction`.
     pub fn retract(&mut self, handle: MessageRetractionHandle) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.retract(handle)?))
+        self.with(Call::new("retract", &[&handle]), |f| Ok(f.retract(handle)?))
     }
 }

@@ -1,6 +1,7 @@
 //! Update rates on the ambassador: the designator of a subscription, and the clock the
 //! federate library thins reflections by (`trellis_core::federate` is sans-IO).
 
+use super::reporting::Call;
 use super::{RtiAmbassador, RtiError};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -21,7 +22,10 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         rate: Option<&str>,
     ) -> Result<(), RtiError> {
-        self.with(|f| Ok(f.set_object_class_update_rate(class, rate)?))
+        self.with(
+            Call::new("setObjectClassUpdateRate", &[&class, &rate]),
+            |f| Ok(f.set_object_class_update_rate(class, rate)?),
+        )
     }
 
     /// Hand the federate the time, when it thins reflections by it (no clock read else).

@@ -1,5 +1,6 @@
 //! The `HLAmanager.HLAfederate` interactions a federate's MOM answers when they name it
-//! (their HLAfederate parameter): `HLAadjust` (HLAsetTiming, HLAsetSwitches) and
+//! (their HLAfederate parameter): `HLAadjust` (HLAsetTiming, HLAsetSwitches, and the
+//! reporting switches [`invocations`](super::invocations) acts on) and
 //! `HLArequest` (publications, subscriptions, and the counts and instance information that
 //! [`reports`](super::reports) gives) with the matching `HLAreport`, and `HLAservice`
 //! ([`service`](super::service)). Every subclass is also delivered to its subscribers as
@@ -7,7 +8,7 @@
 
 use super::reports::CountsReport;
 use super::service::Service;
-use super::{encode, report_period_nanos, Federate};
+use super::{decode, encode, report_period_nanos, Federate};
 use crate::federate::Action;
 use crate::fom::{InteractionClassHandle, ParameterHandle};
 use crate::registry::Request;
@@ -21,6 +22,8 @@ const RESIGN_SERVICE: &str =
 enum Control {
     SetTiming,
     SetSwitches,
+    SetServiceReporting,
+    SetExceptionReporting,
     RequestPublications,
     RequestSubscriptions,
     RequestDeletable,
@@ -34,6 +37,8 @@ impl Control {
         Some(match name {
             "HLAadjust.HLAsetTiming" => Control::SetTiming,
             "HLAadjust.HLAsetSwitches" => Control::SetSwitches,
+            "HLAadjust.HLAsetServiceReporting" => Control::SetServiceReporting,
+            "HLAadjust.HLAsetExceptionReporting" => Control::SetExceptionReporting,
             "HLArequest.HLArequestPublications" => Control::RequestPublications,
             "HLArequest.HLArequestSubscriptions" => Control::RequestSubscriptions,
             "HLArequest.HLArequestObjectInstancesThatCanBeDeleted" => Control::RequestDeletable,
@@ -68,13 +73,6 @@ impl Federate {
         {
             return;
         }
-        let parameter = |name: &str| {
-            let handle = self.model.find_parameter(class, name)?;
-            values
-                .iter()
-                .find(|(p, _)| *p == handle.0)
-                .map(|(_, v)| v.as_ref())
-        };
         let federate = mom.handles.federate_parameter.0;
         let addressed =
             (values.iter().find(|(p, _)| *p == federate)).and_then(|(_, v)| encode::read_handle(v));
@@ -89,7 +87,27 @@ impl Federate {
             }
             return;
         };
-        let applied = match control {
+        if self.apply_control(control, class, values).is_none() {
+            self.stats.malformed += 1;
+        }
+    }
+
+    /// Act on a control interaction addressed to this federate; `None` when a parameter is
+    /// missing or not of its MIM type.
+    fn apply_control(
+        &mut self,
+        control: Control,
+        class: InteractionClassHandle,
+        values: &[(u32, Bytes)],
+    ) -> Option<()> {
+        let parameter = |name: &str| {
+            let handle = self.model.find_parameter(class, name)?;
+            values
+                .iter()
+                .find(|(p, _)| *p == handle.0)
+                .map(|(_, v)| v.as_ref())
+        };
+        match control {
             Control::SetTiming => {
                 let seconds = parameter("HLAreportPeriod").and_then(encode::read_int32);
                 seconds
@@ -101,6 +119,19 @@ impl Federate {
                     parameter("HLAconveyRegionDesignatorSets").and_then(encode::read_int32);
                 let producer = parameter("HLAconveyProducingFederate").and_then(encode::read_int32);
                 self.set_mom_switches(regions, producer)
+            }
+            Control::SetServiceReporting => {
+                let on = parameter("HLAreportingState").and_then(|v| decode::boolean(v).ok());
+                on.map(|on| {
+                    if let Err(why) = self.set_service_reporting(on) {
+                        let handle = self.handle;
+                        self.report_mom_exception(handle, "HLAsetServiceReporting", why, false);
+                    }
+                })
+            }
+            Control::SetExceptionReporting => {
+                let on = parameter("HLAreportingState").and_then(|v| decode::boolean(v).ok());
+                on.map(|on| self.set_exception_reporting(on))
             }
             Control::RequestPublications => {
                 self.report_publications(0);
@@ -124,9 +155,6 @@ impl Federate {
                 self.report_instance_information(object, 0);
                 object.map(|_| ())
             }
-        };
-        if applied.is_none() {
-            self.stats.malformed += 1;
         }
     }
 

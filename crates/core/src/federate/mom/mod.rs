@@ -29,11 +29,13 @@ mod control;
 mod counts;
 pub mod decode;
 mod encode;
+mod invocations;
 mod reports;
 mod service;
 mod values;
 
 pub(in crate::federate) use counts::TRANSPORTS;
+pub use invocations::{Invocation, MAX_ARGUMENTS, MAX_ARGUMENT_CHARS};
 
 use super::layout::{DISCOVERY_CELL, REQUEST_CELL};
 use super::message::Outgoing;
@@ -113,6 +115,8 @@ pub(super) struct Mom {
     pub convey_producer: bool,
     /// The per-class counts the reports give.
     pub counts: counts::MomCounts,
+    /// HLAsetServiceReporting and HLAsetExceptionReporting.
+    pub reporting: invocations::Reporting,
 }
 
 impl Mom {
@@ -125,6 +129,7 @@ impl Mom {
             convey_regions: false,
             convey_producer: false,
             counts: counts::MomCounts::default(),
+            reporting: invocations::Reporting::default(),
         })
     }
 }

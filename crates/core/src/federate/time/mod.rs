@@ -142,6 +142,17 @@ pub enum AdvanceKind {
 }
 
 impl AdvanceKind {
+    /// The standard's name of the service that asks for this kind of advance.
+    pub fn service_name(self) -> &'static str {
+        match self {
+            AdvanceKind::Tar => "timeAdvanceRequest",
+            AdvanceKind::Tara => "timeAdvanceRequestAvailable",
+            AdvanceKind::Nmr => "nextMessageRequest",
+            AdvanceKind::Nmra => "nextMessageRequestAvailable",
+            AdvanceKind::Flush => "flushQueueRequest",
+        }
+    }
+
     /// Whether a grant of this kind still accepts messages at the granted time.
     fn available(self) -> bool {
         matches!(
