@@ -268,6 +268,11 @@ impl EventLoop {
         self.spin = SpinPolicy::new(spin);
     }
 
+    /// Whether the host expects a reply soon: see [`SpinPolicy`].
+    pub(crate) fn expect_reply(&mut self, expected: bool) {
+        self.spin.expect_reply(expected);
+    }
+
     /// Whether a connection has output not yet written: refused by its socket (it would
     /// block), or held by its router while the peer pushes back. Only a later look at the
     /// sockets moves it on: a writable socket, or the peer's word that it has room.

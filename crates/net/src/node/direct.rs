@@ -39,6 +39,9 @@ pub struct DirectNode {
     /// When the sockets were last looked at.
     last_poll: Instant,
     bundle_hold: Duration,
+    /// What the event loop was last told of an expected reply (told only on a change, as
+    /// telling takes the lock).
+    reply_expected: bool,
 }
 
 /// A node that only publishes still reads its sockets this often, inside `publish`: the
@@ -68,6 +71,7 @@ impl DirectNode {
             client,
             last_poll: Instant::now(),
             bundle_hold: config.bundle_hold,
+            reply_expected: false,
         };
         if let Some(endpoint) = AppClient::first_dial(&config) {
             node.wait_connected(&endpoint, config.connect_timeout)?;
@@ -96,6 +100,16 @@ impl DirectNode {
     /// This node's id in the network, assigned at connect; the source of every frame it sends.
     pub fn node_id(&self) -> NodeId {
         self.client.node_id
+    }
+
+    /// Whether a reply is expected soon (a federate's time advance request): its waits then
+    /// poll the sockets longer before sleeping (the event loop's spin policy), so the answer
+    /// does not pay a wake-up.
+    pub fn expect_reply(&mut self, expected: bool) {
+        if self.reply_expected != expected {
+            self.reply_expected = expected;
+            self.driven().event_loop.expect_reply(expected);
+        }
     }
 
     /// Do the network's work for at most `timeout`: read, route, write, run timers. Returns

@@ -147,6 +147,14 @@ impl Link {
         }
     }
 
+    /// Whether a reply is expected soon: a node driven on this thread then polls longer
+    /// before it sleeps. A node on its own thread keeps its own policy.
+    fn expect_reply(&mut self, expected: bool) {
+        if let Link::Direct(n) = self {
+            n.expect_reply(expected);
+        }
+    }
+
     /// A message within `timeout`, or `None` early when the node posts a notice: the
     /// ambassador then looks at its links and the network's interest (it does not poll).
     fn recv_or_wake(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
@@ -792,6 +800,10 @@ impl RtiAmbassador {
         if !waits {
             return Ok(None);
         }
+        // A federate waiting for its grant polls longer before it sleeps: the grant is due
+        // within a round trip, and a wake-up would cost about as much again.
+        let advancing = (self.joined.as_ref()).is_some_and(|j| j.federate.is_time_advancing());
+        self.link.expect_reply(advancing);
         // One clock read per wait: the first slice is the whole timeout.
         let deadline = Instant::now() + timeout;
         let mut left = timeout;
