@@ -504,22 +504,11 @@ impl Registry {
             return super::unknown(federation);
         };
         let status = match &record.progress {
-            Some(Progress::Saving { status, .. }) => status.clone(),
-            _ => BTreeMap::new(),
+            Some(Progress::Saving { status, .. }) => Some(status),
+            _ => None,
         };
-        Response::SaveStatus(
-            (record.federates.keys())
-                .map(|h| {
-                    (
-                        *h,
-                        status
-                            .get(h)
-                            .copied()
-                            .unwrap_or(SaveStatus::NoSaveInProgress),
-                    )
-                })
-                .collect(),
-        )
+        let statuses = member_statuses(record, status, SaveStatus::NoSaveInProgress);
+        Response::SaveStatus(statuses.collect())
     }
 
     fn request_restore(&mut self, federation: &str, label: String) -> Response {
@@ -617,17 +606,11 @@ impl Registry {
             return super::unknown(federation);
         };
         let status = match &record.progress {
-            Some(Progress::Restoring { status, .. }) => status.clone(),
-            _ => BTreeMap::new(),
+            Some(Progress::Restoring { status, .. }) => Some(status),
+            _ => None,
         };
-        Response::RestoreStatus(
-            (record.federates.keys())
-                .map(|h| {
-                    let s = status.get(h).copied();
-                    (*h, s.unwrap_or(RestoreStatus::NoRestoreInProgress))
-                })
-                .collect(),
-        )
+        let statuses = member_statuses(record, status, RestoreStatus::NoRestoreInProgress);
+        Response::RestoreStatus(statuses.collect())
     }
 
     /// End the save or restore in progress as aborted.
@@ -701,4 +684,15 @@ fn not_restoring(federation: &str) -> Response {
         ErrorKind::RestoreNotRequested,
         format!("federation execution {federation:?} has no restore in progress"),
     )
+}
+
+/// Every member's status in the save or restore in progress (`status`), `idle` for a member
+/// it does not list or when none is in progress: what the query services answer.
+fn member_statuses<'a, S: Copy>(
+    record: &'a super::FederationRecord,
+    status: Option<&'a BTreeMap<u32, S>>,
+    idle: S,
+) -> impl Iterator<Item = (u32, S)> + 'a {
+    (record.federates.keys())
+        .map(move |h| (*h, status.and_then(|s| s.get(h)).copied().unwrap_or(idle)))
 }
