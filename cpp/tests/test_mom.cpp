@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check.h"
@@ -83,16 +84,38 @@ int integer(VariableLengthData const& value) {
   return decoded.get();
 }
 
+// A manager tool and a member connected to the router at `designator`, the federation `name`
+// created on the demo FOM and both joined; returns their handles (tool's, member's).
+std::pair<FederateHandle, FederateHandle> joinManaged(RTIambassador& tool, Tool& ft, RTIambassador& member,
+                                                      Tool& fm, std::wstring const& designator,
+                                                      std::wstring const& name) {
+  tool.connect(ft, HLA_EVOKED, designator);
+  member.connect(fm, HLA_EVOKED, designator);
+  std::vector<std::wstring> modules(1, L"" TRELLIS_REPO_ROOT L"/foms/trellis-demo.xml");
+  tool.createFederationExecution(name, modules, L"HLAinteger64Time");
+  FederateHandle const toolHandle = tool.joinFederationExecution(L"tool", L"manager", name);
+  return std::make_pair(toolHandle, member.joinFederationExecution(L"member", L"sim", name));
+}
+
+// Both resign, the federation `name` is destroyed, and both disconnect and go.
+void leaveManaged(RTIambassador* tool, RTIambassador* member, std::wstring const& name) {
+  member->resignFederationExecution(NO_ACTION);
+  tool->resignFederationExecution(NO_ACTION);
+  tool->destroyFederationExecution(name);
+  tool->disconnect();
+  member->disconnect();
+  delete tool;
+  delete member;
+}
+
 void federatesAndTheirTimeState(std::wstring const& designator) {
   Tool ft, fm;
   RTIambassador* tool = make();
   RTIambassador* member = make();
-  tool->connect(ft, HLA_EVOKED, designator);
-  member->connect(fm, HLA_EVOKED, designator);
-  std::vector<std::wstring> modules(1, L"" TRELLIS_REPO_ROOT L"/foms/trellis-demo.xml");
-  tool->createFederationExecution(L"Managed", modules, L"HLAinteger64Time");
-  FederateHandle const toolHandle = tool->joinFederationExecution(L"tool", L"manager", L"Managed");
-  FederateHandle const memberHandle = member->joinFederationExecution(L"member", L"sim", L"Managed");
+  std::pair<FederateHandle, FederateHandle> const joined =
+      joinManaged(*tool, ft, *member, fm, designator, L"Managed");
+  FederateHandle const toolHandle = joined.first;
+  FederateHandle const memberHandle = joined.second;
 
   ObjectClassHandle const federate = tool->getObjectClassHandle(L"HLAmanager.HLAfederate");
   AttributeHandle const name = tool->getAttributeHandle(federate, L"HLAfederateName");
@@ -176,13 +199,7 @@ void federatesAndTheirTimeState(std::wstring const& designator) {
   tool->sendInteraction(advance, advanceTo8, VariableLengthData());
   CHECK(dropin::until(*tool, *member, [&] { return fm.granted == 8; }));
 
-  member->resignFederationExecution(NO_ACTION);
-  tool->resignFederationExecution(NO_ACTION);
-  tool->destroyFederationExecution(L"Managed");
-  tool->disconnect();
-  member->disconnect();
-  delete tool;
-  delete member;
+  leaveManaged(tool, member, L"Managed");
 }
 
 // HLAsetServiceReporting: the manager hears the member's calls, numbered, with the
@@ -191,12 +208,7 @@ void serviceInvocationsReported(std::wstring const& designator) {
   Tool ft, fm;
   RTIambassador* tool = make();
   RTIambassador* member = make();
-  tool->connect(ft, HLA_EVOKED, designator);
-  member->connect(fm, HLA_EVOKED, designator);
-  std::vector<std::wstring> modules(1, L"" TRELLIS_REPO_ROOT L"/foms/trellis-demo.xml");
-  tool->createFederationExecution(L"Reported", modules, L"HLAinteger64Time");
-  tool->joinFederationExecution(L"tool", L"manager", L"Reported");
-  FederateHandle const memberHandle = member->joinFederationExecution(L"member", L"sim", L"Reported");
+  FederateHandle const memberHandle = joinManaged(*tool, ft, *member, fm, designator, L"Reported").second;
 
   InteractionClassHandle const report =
       tool->getInteractionClassHandle(L"HLAmanager.HLAfederate.HLAreport.HLAreportServiceInvocation");
@@ -220,7 +232,7 @@ void serviceInvocationsReported(std::wstring const& designator) {
     member->publishInteractionClass(radio);
     return !ft.interactions.empty();
   }));
-  if (ft.interactions.empty()) return;
+  if (ft.interactions.empty()) return leaveManaged(tool, member, L"Reported");
   bool refused = false;
   try {
     member->subscribeInteractionClass(report);
@@ -240,13 +252,7 @@ void serviceInvocationsReported(std::wstring const& designator) {
   CHECK_EQ(integer(last[serial]), static_cast<int>(ft.interactions.size()));
   CHECK(unicode(last[exception]).find(L"FederateServiceInvocationsAreBeingReportedViaMOM") == 0);
 
-  member->resignFederationExecution(NO_ACTION);
-  tool->resignFederationExecution(NO_ACTION);
-  tool->destroyFederationExecution(L"Reported");
-  tool->disconnect();
-  member->disconnect();
-  delete tool;
-  delete member;
+  leaveManaged(tool, member, L"Reported");
 }
 
 }  // namespace
