@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 use trellis_core::federate::{
-    federate_object, Callback, ObjectId, ResignAction, TimeRepresentation, FEDERATION_OBJECT,
+    federate_object, Callback, FederateError, ObjectId, ResignAction, TimeRepresentation,
+    FEDERATION_OBJECT,
 };
 use trellis_core::fom::MimError;
 use trellis_core::fom::{
@@ -60,6 +61,10 @@ pub const FEDERATE_TYPE: &str = "trellis-federation-view";
 
 /// How long one evoke waits before the caller looks at its clock and stop flag again.
 const EVOKE_SLICE: Duration = Duration::from_millis(20);
+
+/// How often a read asks again the members that have not answered (see
+/// [`Tool::ask_silent_members`]).
+const ASK_AGAIN: Duration = Duration::from_secs(1);
 
 /// A MOM class the view subscribes to: its handle and attributes by handle and name.
 struct MomClass {
@@ -178,10 +183,42 @@ impl Tool {
     /// passes, or `stop` says so.
     pub fn read(&mut self, bound: Duration, stop: &dyn Fn() -> bool) -> Result<()> {
         let deadline = Instant::now() + bound;
+        let mut ask_again_at = Instant::now() + ASK_AGAIN;
         while !self.complete() && Instant::now() < deadline && !stop() {
             self.take_callbacks(EVOKE_SLICE)?;
+            if Instant::now() >= ask_again_at {
+                self.ask_silent_members()?;
+                ask_again_at = Instant::now() + ASK_AGAIN;
+            }
         }
         Ok(())
+    }
+
+    /// Ask again every listed member that has not answered, and the federation for its
+    /// list. One request is not enough: sending filters by interest, so a request sent
+    /// before a member's interest in it reached this view's node (a member that joined
+    /// moments ago) reaches no one, and the member stays silent however long the read waits.
+    fn ask_silent_members(&mut self) -> Result<()> {
+        let silent = (self.listed_members().unwrap_or_default().into_iter())
+            .filter(|h| !self.members.contains_key(h));
+        let attributes = self.federate_class.attributes.clone();
+        let mut undiscovered = false;
+        for member in silent {
+            let object = federate_object(member);
+            match (self.rti).request_attribute_value_update(object, &attributes, b"") {
+                Ok(()) => {}
+                Err(RtiError::Federate(FederateError::ObjectInstanceNotKnown(_))) => {
+                    undiscovered = true;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if undiscovered {
+            // Asking the class discovers the instances this view has not seen yet.
+            let class = self.federate_class.class;
+            (self.rti).request_class_attribute_value_update(class, &attributes, b"")?;
+        }
+        self.refresh_members()
     }
 
     /// Take callbacks for `period`, or until `stop` says so.
