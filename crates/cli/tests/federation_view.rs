@@ -268,7 +268,7 @@ fn the_view_reads_the_time_stepped_demo_on_a_trellis_up_tree() {
             &router_arg,
             "--json",
             "--wait",
-            "30",
+            "10",
         ];
         let (ok, stdout, stderr) = trellis_within(&args, WAIT * 2);
         assert!(ok, "trellis federation failed: {stderr}");
