@@ -334,3 +334,97 @@ fn service_and_exception_reports_match_the_calls_a_member_makes() {
     );
     assert_eq!(raised[0].1, reports[2].exception);
 }
+
+/// An HLAhandle as the MOM encodes it (8 big-endian bytes in a byte array), then `status`.
+fn sync_point_federate(handle: u32, status: i32) -> Vec<u8> {
+    let mut out = 8u32.to_be_bytes().to_vec();
+    out.extend_from_slice(&u64::from(handle).to_be_bytes());
+    out.extend_from_slice(&status.to_be_bytes());
+    out
+}
+
+/// HLAmanager.HLAfederation.HLArequest.HLArequestSynchronizationPoints and …PointStatus:
+/// the member that speaks for the federation (the lowest handle) asks the registry, which
+/// alone knows who achieved, and reports each pending point's members as
+/// WaitingForRestOfFederation (3) or MovingToSynchPoint (2).
+#[test]
+fn the_federation_reports_its_synchronization_points_and_who_achieved_them() {
+    let (_router, at) = registry_router();
+    let (mut speaker, speaker_handle) = joined(&at, "speaker");
+    let (mut tool, _) = joined(&at, "tool");
+    let (mut laggard, laggard_handle) = joined(&at, "laggard");
+    let members = [speaker_handle, laggard_handle];
+    (speaker.joined().unwrap())
+        .register_federation_synchronization_point("Checkpoint", b"", &members)
+        .unwrap();
+    let rti = tool.joined().unwrap();
+    let class = |name: &str| rti.interaction_class_handle(name).unwrap();
+    let request_points =
+        class("HLAmanager.HLAfederation.HLArequest.HLArequestSynchronizationPoints");
+    let request_status =
+        class("HLAmanager.HLAfederation.HLArequest.HLArequestSynchronizationPointStatus");
+    let points = class("HLAmanager.HLAfederation.HLAreport.HLAreportSynchronizationPoints");
+    let status = class("HLAmanager.HLAfederation.HLAreport.HLAreportSynchronizationPointStatus");
+    let point_list = rti.parameter_handle(points, "HLAsyncPoints").unwrap();
+    let point_federates = rti
+        .parameter_handle(status, "HLAsyncPointFederates")
+        .unwrap();
+    for request in [request_points, request_status] {
+        rti.publish_interaction_class(request).unwrap();
+    }
+    for report in [points, status] {
+        rti.subscribe_interaction_class(report).unwrap();
+    }
+
+    // The speaker achieves, the laggard does not; each drives its own callbacks meanwhile.
+    let mut achieved = false;
+    let (mut labels, mut statuses) = (None, None);
+    let deadline = Instant::now() + WAIT;
+    let mut next_ask = Instant::now();
+    let no_parameters: [(trellis_core::fom::ParameterHandle, Vec<u8>); 0] = [];
+    while labels.is_none() || statuses.is_none() {
+        assert!(Instant::now() < deadline, "no reports within {WAIT:?}");
+        let slice = Duration::from_millis(5);
+        if let Some(Callback::AnnounceSynchronizationPoint { .. }) =
+            speaker.evoke_callback(slice).unwrap()
+        {
+            (speaker.joined().unwrap())
+                .synchronization_point_achieved("Checkpoint", true)
+                .unwrap();
+            achieved = true;
+        }
+        laggard.evoke_callback(slice).unwrap();
+        // Requests sent before the speaker's interest reached the tool reach no one: ask
+        // again until answered (once the achievement is in, so the status shows it).
+        if achieved && Instant::now() >= next_ask {
+            let rti = tool.joined().unwrap();
+            for request in [request_points, request_status] {
+                rti.send_interaction(request, &no_parameters, b"").unwrap();
+            }
+            next_ask = Instant::now() + Duration::from_millis(200);
+        }
+        if let Some(Callback::ReceiveInteraction {
+            class, parameters, ..
+        }) = tool.evoke_callback(slice).unwrap()
+        {
+            let value = |p| {
+                parameters
+                    .iter()
+                    .find(|(h, _)| *h == p)
+                    .map(|(_, v)| v.to_vec())
+            };
+            if class == points {
+                labels = value(point_list);
+            } else if class == status {
+                statuses = value(point_federates);
+            }
+        }
+    }
+    let mut expected_labels = 1u32.to_be_bytes().to_vec();
+    expected_labels.extend_from_slice(&unicode("Checkpoint"));
+    assert_eq!(labels, Some(expected_labels), "HLAsyncPoints");
+    let mut expected = 2u32.to_be_bytes().to_vec();
+    expected.extend_from_slice(&sync_point_federate(speaker_handle, 3));
+    expected.extend_from_slice(&sync_point_federate(laggard_handle, 2));
+    assert_eq!(statuses, Some(expected), "HLAsyncPointFederates");
+}

@@ -311,6 +311,8 @@ impl Federate {
                 }
                 return;
             }
+            // Answered whatever it says: a question the MOM asked for a tool.
+            Request::SyncPoints { .. } => return self.on_sync_points_reply(response),
             _ => {}
         }
         if let Response::Error { kind, .. } = &response {

@@ -49,7 +49,7 @@ pub use save::{
     RestoreFailureReason, RestoreStatus, SaveEvent, SaveFailureReason, SaveOp, SaveStatus,
     MAX_SAVED_LABELS,
 };
-pub use sync::{SyncFailure, MAX_SYNC_POINTS};
+pub use sync::{SyncFailure, SyncPointStatus, MAX_SYNC_POINTS};
 
 use crate::time::Time;
 use crate::wire::NodeId;
@@ -415,6 +415,7 @@ impl Registry {
             Request::ClassRights { .. } => Response::ClassRights(Default::default()),
             Request::Modules { federation } => self.modules(&federation),
             Request::Federates { federation } => self.federates(&federation),
+            Request::SyncPoints { federation } => self.sync_points(&federation),
         }
     }
 
@@ -647,7 +648,7 @@ fn restarted(epoch: u64, known: u64) -> Response {
     )
 }
 
-fn unknown(federation: &str) -> Response {
+pub(super) fn unknown(federation: &str) -> Response {
     error(
         ErrorKind::FederationUnknown,
         format!("federation execution {federation:?} does not exist"),

@@ -5,7 +5,11 @@
 //! It is synchronized when every member still joined has achieved it: a member that
 //! resigns or dies counts as achieved (successfully), so a crash never hangs a federation.
 
-use bytes::Bytes;
+use super::codec::{get_handles, put_handles, put_str, Response};
+use super::{unknown, Registry};
+use crate::wire::reader::Reader;
+use crate::wire::WireError;
+use bytes::{BufMut, Bytes, BytesMut};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Most synchronization points pending in one federation at once.
@@ -53,4 +57,68 @@ impl SyncPoint {
             .map(|(f, _)| *f)
             .collect()
     }
+}
+
+/// One pending point as a federation manager sees it (the MOM's
+/// HLAreportSynchronizationPointStatus): each member still joined, and whether it has
+/// achieved the point. Members learn of announcements and synchronizations from the
+/// registry's events, not of each other's achievements, so only the registry can say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyncPointStatus {
+    /// The point's label.
+    pub label: String,
+    /// (federate handle, achieved), in handle order.
+    pub members: Vec<(u32, bool)>,
+}
+
+impl Registry {
+    /// The federation's pending synchronization points, in label order (`Request::SyncPoints`).
+    pub(super) fn sync_points(&self, federation: &str) -> Response {
+        let Some(record) = self.federations.get(federation) else {
+            return unknown(federation);
+        };
+        let points = (record.sync_points.iter())
+            .map(|(label, point)| SyncPointStatus {
+                label: label.clone(),
+                members: (record.federates.keys())
+                    .filter(|f| point.includes(**f))
+                    .map(|f| (*f, point.achieved.contains_key(f)))
+                    .collect(),
+            })
+            .collect();
+        Response::SyncPoints(points)
+    }
+}
+
+/// At most `MAX_SYNC_POINTS` points go on the wire, each with its members as a handle list
+/// (at most `u16::MAX`) and one achieved byte per member.
+pub(super) fn put_sync_points(out: &mut BytesMut, points: &[SyncPointStatus]) {
+    let points = &points[..points.len().min(MAX_SYNC_POINTS)];
+    out.put_u32_le(points.len() as u32);
+    for point in points {
+        put_str(out, &point.label);
+        let handles: Vec<u32> = point.members.iter().map(|(h, _)| *h).collect();
+        put_handles(out, &handles);
+        let sent = handles.len().min(u16::MAX as usize);
+        for (_, achieved) in &point.members[..sent] {
+            out.put_u8(u8::from(*achieved));
+        }
+    }
+}
+
+pub(super) fn get_sync_points(r: &mut Reader<'_>) -> Result<Vec<SyncPointStatus>, WireError> {
+    let count = r.u32("synchronization point count")? as usize;
+    if count > MAX_SYNC_POINTS {
+        return Err(r.malformed("more synchronization points than a federation holds"));
+    }
+    let mut points = Vec::with_capacity(count);
+    for _ in 0..count {
+        let label = r.long_str("label")?;
+        let handles = get_handles(r)?;
+        let members = (handles.into_iter())
+            .map(|h| Ok((h, r.u8("achieved")? != 0)))
+            .collect::<Result<_, WireError>>()?;
+        points.push(SyncPointStatus { label, members });
+    }
+    Ok(points)
 }

@@ -71,6 +71,7 @@ impl Federate {
             .model
             .is_interaction_subclass(class, mom.handles.manager_federate)
         {
+            self.mom_on_federation_request(class);
             return;
         }
         let federate = mom.handles.federate_parameter.0;
@@ -170,6 +171,7 @@ impl Federate {
                 .is_interaction_subclass(class, m.handles.manager_federate)
         });
         if !is_control {
+            self.mom_on_federation_request(class);
             return;
         }
         let values: Vec<(u32, Bytes)> = (parameters.iter())
@@ -265,8 +267,31 @@ impl Federate {
         name: &str,
         parameters: [&str; N],
     ) -> Option<(InteractionClassHandle, [u32; N])> {
-        let qualified = format!("HLAmanager.HLAfederate.HLAreport.{name}");
-        let class = self.model.find_interaction_class(&qualified)?;
+        self.interaction_with(
+            &format!("HLAmanager.HLAfederate.HLAreport.{name}"),
+            parameters,
+        )
+    }
+
+    /// As [`Federate::report_class`], for HLAmanager.HLAfederation.HLAreport.`name`.
+    pub(super) fn federation_report_class<const N: usize>(
+        &self,
+        name: &str,
+        parameters: [&str; N],
+    ) -> Option<(InteractionClassHandle, [u32; N])> {
+        self.interaction_with(
+            &format!("HLAmanager.HLAfederation.HLAreport.{name}"),
+            parameters,
+        )
+    }
+
+    /// The interaction class `qualified` and its `parameters`' handles, if the MIM has them all.
+    fn interaction_with<const N: usize>(
+        &self,
+        qualified: &str,
+        parameters: [&str; N],
+    ) -> Option<(InteractionClassHandle, [u32; N])> {
+        let class = self.model.find_interaction_class(qualified)?;
         let mut handles = [0; N];
         for (handle, name) in handles.iter_mut().zip(parameters) {
             *handle = self.model.find_parameter(class, name)?.0;

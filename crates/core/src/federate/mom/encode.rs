@@ -96,32 +96,31 @@ fn pad_to_4(out: &mut Vec<u8>) {
     }
 }
 
-/// A variable array of fixed records (HLAboolean-ending ones like HLAinteractionSubscription:
-/// an HLAhandle then an HLAboolean, 16 bytes, so no padding).
-pub fn handle_boolean_list(values: impl IntoIterator<Item = (u64, bool)>) -> Vec<u8> {
-    let mut out = vec![0; 4];
-    let mut count = 0u32;
-    for (value, flag) in values {
-        put_handle(&mut out, value);
-        out.extend_from_slice(&i32::from(flag).to_be_bytes());
-        count += 1;
-    }
-    out[..4].copy_from_slice(&count.to_be_bytes());
-    out
-}
-
-/// HLAobjectClassBasedCounts and HLAinteractionCounts: a variable array of (HLAhandle,
-/// HLAcount) records, 16 bytes each, so no padding.
-pub fn handle_count_list(values: impl IntoIterator<Item = (u64, u64)>) -> Vec<u8> {
+/// A variable array of (HLAhandle, HLAinteger32BE-based) fixed records: 16 bytes each, a
+/// multiple of their 4-byte boundary, so no padding. HLAinteractionSubscription and the
+/// like end in an HLAboolean, HLAsynchPointFederate in an HLAsynchPointStatus.
+pub fn handle_int32_list(values: impl IntoIterator<Item = (u64, i32)>) -> Vec<u8> {
     let mut out = vec![0; 4];
     let mut records = 0u32;
     for (value, number) in values {
         put_handle(&mut out, value);
-        out.extend_from_slice(&count(number));
+        out.extend_from_slice(&number.to_be_bytes());
         records += 1;
     }
     out[..4].copy_from_slice(&records.to_be_bytes());
     out
+}
+
+/// [`handle_int32_list`] of records ending in an HLAboolean.
+pub fn handle_boolean_list(values: impl IntoIterator<Item = (u64, bool)>) -> Vec<u8> {
+    handle_int32_list(values.into_iter().map(|(v, flag)| (v, i32::from(flag))))
+}
+
+/// HLAobjectClassBasedCounts and HLAinteractionCounts: [`handle_int32_list`] of (HLAhandle,
+/// HLAcount) records, each count saturated.
+pub fn handle_count_list(values: impl IntoIterator<Item = (u64, u64)>) -> Vec<u8> {
+    let saturated = |n: u64| i32::try_from(n).unwrap_or(i32::MAX);
+    handle_int32_list(values.into_iter().map(|(v, n)| (v, saturated(n))))
 }
 
 /// Read an HLAinteger32BE (a parameter such as HLAreportPeriod or HLAboolean).

@@ -29,6 +29,7 @@ mod control;
 mod counts;
 pub mod decode;
 mod encode;
+mod federation;
 mod invocations;
 mod reports;
 mod service;
@@ -85,6 +86,9 @@ pub(super) struct MomHandles {
     /// MOM interaction about one federate carries.
     pub manager_federate: InteractionClassHandle,
     pub federate_parameter: ParameterHandle,
+    /// HLAmanager.HLAfederation.HLArequest.HLArequestSynchronizationPoints and
+    /// …PointStatus (`federation`), which the federation's speaker answers.
+    pub sync_requests: Option<(InteractionClassHandle, InteractionClassHandle)>,
 }
 
 impl MomHandles {
@@ -97,6 +101,13 @@ impl MomHandles {
             federation_class: model.find_object_class("HLAmanager.HLAfederation")?,
             manager_federate,
             federate_parameter: model.find_parameter(manager_federate, "HLAfederate")?,
+            sync_requests: model
+                .find_interaction_class(
+                    "HLAmanager.HLAfederation.HLArequest.HLArequestSynchronizationPoints",
+                )
+                .zip(model.find_interaction_class(
+                    "HLAmanager.HLAfederation.HLArequest.HLArequestSynchronizationPointStatus",
+                )),
         })
     }
 }
@@ -117,6 +128,8 @@ pub(super) struct Mom {
     pub counts: counts::MomCounts,
     /// HLAsetServiceReporting and HLAsetExceptionReporting.
     pub reporting: invocations::Reporting,
+    /// Federation-level requests asked of the registry, oldest first (`federation`).
+    sync_questions: std::collections::VecDeque<federation::SyncQuestion>,
 }
 
 impl Mom {
@@ -130,6 +143,7 @@ impl Mom {
             convey_producer: false,
             counts: counts::MomCounts::default(),
             reporting: invocations::Reporting::default(),
+            sync_questions: std::collections::VecDeque::new(),
         })
     }
 }
@@ -143,8 +157,9 @@ impl Federate {
     }
 
     /// Ids the MOM listens on whatever the application declared: update and discovery
-    /// requests for the manager object classes, and the interactions addressed to a
-    /// federate (`HLAmanager.HLAfederate` and its subclasses).
+    /// requests for the manager object classes, the interactions addressed to a
+    /// federate (`HLAmanager.HLAfederate` and its subclasses), and the federation-level
+    /// requests the federation's speaker answers (`federation`).
     pub(in crate::federate) fn mom_interest(&self, ids: &mut RoaringBitmap) {
         let Some(mom) = &self.mom else { return };
         let handles = &mom.handles;
@@ -152,6 +167,10 @@ impl Federate {
             ids.insert(self.layouts.object_id(class, REQUEST_CELL));
         }
         for class in self.model.interaction_descendants(handles.manager_federate) {
+            ids.extend(self.layouts.interaction_ids(class, None));
+        }
+        // Every member listens: the speaker changes when the lowest handle leaves.
+        for class in handles.sync_requests.iter().flat_map(|(a, b)| [*a, *b]) {
             ids.extend(self.layouts.interaction_ids(class, None));
         }
     }

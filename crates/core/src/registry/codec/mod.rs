@@ -2,7 +2,7 @@
 
 use super::event::{get_str_bytes, put_str_bytes, Departure, TimeSwitch};
 use super::save::{RestoreStatus, SaveOp, SaveStatus};
-use super::sync::SyncFailure;
+use super::sync::{get_sync_points, put_sync_points, SyncFailure, SyncPointStatus};
 use crate::policy::{ClassGrant, ClassRights};
 use crate::wire::reader::Reader;
 use crate::wire::{NodeId, WireError};
@@ -164,6 +164,12 @@ pub enum Request {
     /// the first router its node's link reaches, whose access policy decides them
     /// (`router::claims`), never by the registry.
     ClassRights {
+        /// The federation execution asked about.
+        federation: String,
+    },
+    /// The federation's pending synchronization points and each member's progress, for
+    /// the MOM's HLArequestSynchronizationPoints and …Status (`registry/sync.rs`).
+    SyncPoints {
         /// The federation execution asked about.
         federation: String,
     },
@@ -348,6 +354,8 @@ pub enum Response {
     SaveStatus(Vec<(u32, SaveStatus)>),
     /// queryFederationRestoreStatus.
     RestoreStatus(Vec<(u32, RestoreStatus)>),
+    /// The pending synchronization points, in label order (`Request::SyncPoints`).
+    SyncPoints(Vec<SyncPointStatus>),
     /// requestFederationRestoreSucceeded (`accepted`) or …Failed.
     RestoreRequest {
         /// The label asked for.
@@ -402,6 +410,7 @@ impl Request {
             | Request::Federates { .. }
             | Request::ListFederations
             | Request::Modules { .. }
+            | Request::SyncPoints { .. }
             | Request::ClassRights { .. } => self.put_membership_fields(&mut out),
             Request::ReserveName { .. }
             | Request::ReleaseName { .. }
@@ -448,6 +457,7 @@ impl Request {
             Request::ClassRights { .. } => 17,
             Request::ResignFederate { .. } => 18,
             Request::Save { .. } => 19,
+            Request::SyncPoints { .. } => 20,
         }
     }
 
@@ -468,6 +478,7 @@ impl Request {
             Request::Destroy { federation }
             | Request::Federates { federation }
             | Request::Modules { federation }
+            | Request::SyncPoints { federation }
             | Request::ClassRights { federation } => put_str(out, federation),
             Request::Join {
                 federation,
@@ -589,7 +600,7 @@ impl Request {
     pub fn decode(body: &[u8]) -> Result<Request, WireError> {
         let mut r = Reader::new(body, "registry request");
         let request = match r.u8("request kind")? {
-            kind @ (1..=4 | 8 | 12 | 13 | 17) => Self::get_membership(kind, &mut r)?,
+            kind @ (1..=4 | 8 | 12 | 13 | 17 | 20) => Self::get_membership(kind, &mut r)?,
             kind @ (5 | 6 | 9..=11 | 18) => Self::get_service(kind, &mut r)?,
             kind @ (7 | 14..=16) => Self::get_keeping(kind, &mut r)?,
             19 => Request::Save {
@@ -633,6 +644,9 @@ impl Request {
                 federation: r.long_str("federation")?,
             },
             17 => Request::ClassRights {
+                federation: r.long_str("federation")?,
+            },
+            20 => Request::SyncPoints {
                 federation: r.long_str("federation")?,
             },
             _ => return Err(r.malformed("unknown request kind")),
@@ -798,6 +812,7 @@ impl Response {
             Response::SaveStatus(_) => 19,
             Response::RestoreStatus(_) => 20,
             Response::RestoreRequest { .. } => 21,
+            Response::SyncPoints(_) => 22,
         }
     }
 
@@ -857,6 +872,7 @@ impl Response {
                 put_str(out, label);
                 out.put_u8(u8::from(*accepted));
             }
+            Response::SyncPoints(points) => put_sync_points(out, points),
         }
     }
 
@@ -925,6 +941,7 @@ impl Response {
                 label: r.long_str("label")?,
                 accepted: r.u8("accepted")? != 0,
             },
+            22 => Response::SyncPoints(get_sync_points(&mut r)?),
             _ => return Err(r.malformed("unknown response kind")),
         };
         r.finish()?;

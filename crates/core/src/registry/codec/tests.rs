@@ -3,6 +3,9 @@ use super::*;
 #[test]
 fn requests_and_responses_round_trip() {
     let requests = [
+        Request::SyncPoints {
+            federation: "F".into(),
+        },
         Request::Create {
             federation: "F".into(),
             fingerprint: 9,
@@ -142,6 +145,17 @@ fn requests_and_responses_round_trip() {
             label: "s".into(),
             accepted: true,
         },
+        Response::SyncPoints(vec![
+            SyncPointStatus {
+                label: "ReadyToRun".into(),
+                members: vec![(1, true), (2, false)],
+            },
+            SyncPointStatus {
+                label: "empty".into(),
+                members: Vec::new(),
+            },
+        ]),
+        Response::SyncPoints(Vec::new()),
         Response::Error {
             kind: ErrorKind::SaveInProgress,
             message: "saving".into(),
@@ -180,4 +194,6 @@ fn requests_and_responses_round_trip() {
     // A replay whose event runs past the end, or whose count lies, is refused.
     assert!(Response::decode(&[15, 1, 0, 0, 0, 9, 0, 0, 0, 1]).is_err());
     assert!(Response::decode(&[15, 255, 255, 255, 255, 0, 0, 0, 0]).is_err());
+    // More synchronization points than a federation holds are refused before reading them.
+    assert!(Response::decode(&[22, 255, 255, 255, 255]).is_err());
 }

@@ -1,0 +1,137 @@
+//! The `HLAmanager.HLAfederation` requests about the whole federation, answered by the
+//! member that speaks for the federation (the lowest handle, see the module above):
+//! `HLArequestSynchronizationPoints` and `HLArequestSynchronizationPointStatus`.
+//!
+//! Who has achieved a point only the registry knows (members hear of announcements and of
+//! synchronizations, not of each other's achievements), so the speaker asks the registry
+//! (`Request::SyncPoints`) and reports when the answer comes. The standard MIM's
+//! HLArequestSynchronizationPointStatus names no point, so it is answered with one
+//! HLAreportSynchronizationPointStatus per pending point (none when none is pending).
+
+use super::{encode, Federate};
+use crate::federate::Action;
+use crate::fom::InteractionClassHandle;
+use crate::registry::{Request, Response, SyncPointStatus};
+
+/// Questions asked of the registry and not answered yet; one more is dropped and counted
+/// (`stats.malformed`): a tool that floods the speaker gets the first answers only.
+pub(super) const MAX_SYNC_QUESTIONS: usize = 16;
+
+/// HLAsynchPointStatus (the MIM's enumeration) of a member that has not achieved the point.
+const MOVING_TO_SYNCH_POINT: i32 = 2;
+/// HLAsynchPointStatus of a member that achieved it and waits for the others.
+const WAITING_FOR_REST_OF_FEDERATION: i32 = 3;
+
+/// Which report a federation-level request asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SyncQuestion {
+    /// HLAreportSynchronizationPoints: the labels of the pending points.
+    Points,
+    /// HLAreportSynchronizationPointStatus: each pending point's members and their status.
+    Status,
+}
+
+impl SyncQuestion {
+    /// The MIM name of the request, for HLAreportMOMexception.
+    fn service(self) -> &'static str {
+        match self {
+            SyncQuestion::Points => "HLArequestSynchronizationPoints",
+            SyncQuestion::Status => "HLArequestSynchronizationPointStatus",
+        }
+    }
+}
+
+impl Federate {
+    /// An interaction of `class` arrived or was sent here: if it is a federation-level
+    /// request and this federate speaks for the federation, ask the registry. Whether
+    /// `class` is a federation-level request at all.
+    pub(in crate::federate) fn mom_on_federation_request(
+        &mut self,
+        class: InteractionClassHandle,
+    ) -> bool {
+        let Some(mom) = &self.mom else { return false };
+        let question = match mom.handles.sync_requests {
+            Some((points, _)) if points == class => SyncQuestion::Points,
+            Some((_, status)) if status == class => SyncQuestion::Status,
+            _ => return false,
+        };
+        if !self.speaks_for_federation() {
+            return true;
+        }
+        let Some(mom) = &mut self.mom else {
+            return true;
+        };
+        if mom.sync_questions.len() >= MAX_SYNC_QUESTIONS {
+            self.stats.malformed += 1;
+            return true;
+        }
+        mom.sync_questions.push_back(question);
+        self.actions.push_back(Action::Ask(Request::SyncPoints {
+            federation: self.view.name.clone(),
+        }));
+        true
+    }
+
+    /// The registry answered the oldest question ([`Request::SyncPoints`]): report.
+    /// An error (no registry) is reported as HLAreportMOMexception naming this federate.
+    pub(in crate::federate) fn on_sync_points_reply(&mut self, response: Response) {
+        let Some(question) = self.mom.as_mut().and_then(|m| m.sync_questions.pop_front()) else {
+            return;
+        };
+        let points = match response {
+            Response::SyncPoints(points) => points,
+            other => {
+                self.stats.registry_refusals += 1;
+                let why = match other {
+                    Response::Error { message, .. } => message,
+                    other => format!("unexpected answer {other:?}"),
+                };
+                let (handle, service) = (self.handle, question.service());
+                return self.report_mom_exception(handle, service, &why, false);
+            }
+        };
+        match question {
+            SyncQuestion::Points => self.report_sync_points(&points),
+            SyncQuestion::Status => {
+                for point in &points {
+                    self.report_sync_point_status(point);
+                }
+            }
+        }
+    }
+
+    /// HLAreportSynchronizationPoints: HLAsyncPoints, the labels (HLAsynchPointList).
+    fn report_sync_points(&mut self, points: &[SyncPointStatus]) {
+        let Some((class, [list])) =
+            self.federation_report_class("HLAreportSynchronizationPoints", ["HLAsyncPoints"])
+        else {
+            return;
+        };
+        let labels = encode::string_list(points.iter().map(|p| p.label.as_str()));
+        self.mom_interaction(class, &[(list, labels)], 0);
+    }
+
+    /// HLAreportSynchronizationPointStatus of one point: HLAsyncPointName and
+    /// HLAsyncPointFederates (HLAsynchPointFederateList).
+    fn report_sync_point_status(&mut self, point: &SyncPointStatus) {
+        let parameters = ["HLAsyncPointName", "HLAsyncPointFederates"];
+        let Some((class, [name, federates])) =
+            self.federation_report_class("HLAreportSynchronizationPointStatus", parameters)
+        else {
+            return;
+        };
+        let members = point.members.iter().map(|&(handle, achieved)| {
+            let status = if achieved {
+                WAITING_FOR_REST_OF_FEDERATION
+            } else {
+                MOVING_TO_SYNCH_POINT
+            };
+            (u64::from(handle), status)
+        });
+        let values = [
+            (name, encode::unicode_string(&point.label)),
+            (federates, encode::handle_int32_list(members)),
+        ];
+        self.mom_interaction(class, &values, 0);
+    }
+}
