@@ -63,6 +63,17 @@ fn the_view_shows_every_member_and_its_time_state_and_leaves_itself_out() {
         WAIT,
         |c| matches!(c, Callback::TimeAdvanceGrant { time } if *time == target),
     );
+    // A point the stepper achieved and the watcher has not: the view shows who it waits for.
+    let rti = stepper.joined().unwrap();
+    let members = [stepper_handle, watcher_handle];
+    rti.register_federation_synchronization_point("Checkpoint", b"", &members)
+        .unwrap();
+    evoke_until(&mut stepper, WAIT, |c| {
+        matches!(c, Callback::AnnounceSynchronizationPoint { .. })
+    });
+    (stepper.joined().unwrap())
+        .synchronization_point_achieved("Checkpoint", true)
+        .unwrap();
 
     let stop = Arc::new(AtomicBool::new(false));
     let members = [
@@ -100,6 +111,13 @@ fn the_view_shows_every_member_and_its_time_state_and_leaves_itself_out() {
     assert_eq!(shown_watcher["handle"], watcher_handle);
     assert_eq!(shown_watcher["time"]["regulating"], false);
     assert_eq!(shown_watcher["time"]["logical_time"], 0);
+    let expected_points = serde_json::json!([
+        {"label": "Checkpoint", "achieved": [stepper_handle], "waiting_for": [watcher_handle]}
+    ]);
+    assert_eq!(
+        report["synchronization_points"], expected_points,
+        "{report}"
+    );
 
     // The table: a heading, then one row per member, the stepper regulating at its time.
     let (ok, table, stderr) = trellis_within(&["federation", FEDERATION, &router_arg], WAIT * 2);
@@ -116,6 +134,10 @@ fn the_view_shows_every_member_and_its_time_state_and_leaves_itself_out() {
     );
     assert_eq!(stepper_row[4..7], ["yes", "no", "5"], "{table}");
     assert!(!table.contains("federation-view"), "{table}");
+    let point_line = format!(
+        "synchronization point \"Checkpoint\": achieved by {stepper_handle}; waiting for {watcher_handle}"
+    );
+    assert!(table.contains(&point_line), "{table}");
 
     // The views resigned: the registry lists the two members only.
     let (ok, listed, stderr) = trellis_within(&["federations", &router_arg, "--json"], WAIT);

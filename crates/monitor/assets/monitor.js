@@ -455,6 +455,10 @@ function showFederation(panel) {
     const count = report.federates.length;
     text = `${count} federate${count === 1 ? '' : 's'} · ${report.time_implementation || 'time unknown'}${report.rti_version ? ` · ${report.rti_version}` : ''}`;
     if (report.not_answering.length) text += ` · not answering: ${report.not_answering.join(', ')}`;
+    for (const point of report.synchronization_points || []) {
+      const waiting = point.waiting_for.length ? point.waiting_for.join(', ') : 'no one';
+      text += ` · synchronization point “${point.label}” waits for ${waiting}`;
+    }
   }
   setText(status, text);
   status.className = panel.state === 'watching' ? '' : 'problem';

@@ -9,6 +9,7 @@
 //!   A federation that does not exist (yet), or a router that does not answer, is said on
 //!   the panel and tried again every [`RETRY_PERIOD`]; the monitor never exits for it.
 
+mod sync_points;
 pub mod tool;
 pub mod view;
 
@@ -300,6 +301,7 @@ mod tests {
             fom_modules: None,
             federates,
             not_answering: Vec::new(),
+            synchronization_points: None,
         }
     }
 

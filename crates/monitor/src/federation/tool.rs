@@ -3,6 +3,7 @@
 //! discovers for its values, and keeps the latest — as any MOM tool would. It resigns when
 //! done, whatever happened meanwhile.
 
+use super::sync_points::SyncPointsQuery;
 use super::view::{self, FederationReport, Values};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -104,6 +105,8 @@ pub struct Tool {
     members: BTreeMap<u32, Values>,
     /// Members asked for periodic updates, and at what period (seconds).
     reporting: BTreeMap<u32, i32>,
+    /// The pending synchronization points; `None` without the standard MIM's classes.
+    sync_points: Option<SyncPointsQuery>,
 }
 
 /// HLAmanager.HLAfederate.HLAadjust.HLAsetTiming and its two parameters.
@@ -160,6 +163,7 @@ impl Tool {
             federation_values: Values::new(),
             members: BTreeMap::new(),
             reporting: BTreeMap::new(),
+            sync_points: SyncPointsQuery::find(&model),
         };
         if let Err(e) = tool.subscribe() {
             // Joined already: leave rather than linger until the router notices.
@@ -175,6 +179,10 @@ impl Tool {
         }
         if let Some(timing) = &self.set_timing {
             self.rti.publish_interaction_class(timing.class)?;
+        }
+        if let Some(sync_points) = &self.sync_points {
+            sync_points.declare(&mut self.rti)?;
+            sync_points.ask(&mut self.rti)?;
         }
         Ok(())
     }
@@ -230,8 +238,13 @@ impl Tool {
         Ok(())
     }
 
-    /// Whether the federation's member list is in, and every member on it answered.
+    /// Whether the federation's member list is in, every member on it answered, and the
+    /// synchronization points are in.
     fn complete(&self) -> bool {
+        self.members_complete() && self.sync_points.as_ref().is_none_or(|s| s.complete())
+    }
+
+    fn members_complete(&self) -> bool {
         self.listed_members()
             .is_some_and(|listed| listed.iter().all(|h| self.members.contains_key(h)))
     }
@@ -254,6 +267,13 @@ impl Tool {
             }
             Callback::ReflectAttributeValues { object, values, .. } => {
                 self.reflected(*object, values);
+            }
+            Callback::ReceiveInteraction {
+                class, parameters, ..
+            } => {
+                if let Some(sync_points) = self.sync_points.as_mut() {
+                    sync_points.on_interaction(*class, parameters);
+                }
             }
             Callback::RemoveObjectInstance { object, .. } => {
                 self.members.remove(&object.federate());
@@ -305,8 +325,12 @@ impl Tool {
         }
     }
 
-    /// Ask the federation for its member list again (members come and go while watching).
+    /// Ask the federation for its member list and synchronization points again (members
+    /// come and go while watching).
     pub fn refresh_members(&mut self) -> Result<()> {
+        if let Some(sync_points) = &self.sync_points {
+            sync_points.ask(&mut self.rti)?;
+        }
         let attributes = self.federation_class.attributes.clone();
         self.rti
             .request_attribute_value_update(FEDERATION_OBJECT, &attributes, b"")
@@ -375,6 +399,7 @@ impl Tool {
             fom_modules: facts.fom_modules,
             federates,
             not_answering,
+            synchronization_points: (self.sync_points.as_ref()).and_then(|s| s.report(self.handle)),
         }
     }
 

@@ -93,6 +93,17 @@ pub struct FederationReport {
     pub federates: Vec<FederateReport>,
     /// Members the federation lists that did not answer in time.
     pub not_answering: Vec<u32>,
+    /// The pending synchronization points; `None` when the federation did not say.
+    pub synchronization_points: Option<Vec<SyncPointReport>>,
+}
+
+/// A pending synchronization point: the members (other than the view) that achieved it
+/// and those it waits for.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct SyncPointReport {
+    pub label: String,
+    pub achieved: Vec<u32>,
+    pub waiting_for: Vec<u32>,
 }
 
 /// Reads named values, collecting what does not decode (reported, never shown as data).
@@ -267,10 +278,33 @@ pub fn text(report: &FederationReport) -> String {
         out.push('\n');
     }
     if !report.not_answering.is_empty() {
-        let handles: Vec<String> = report.not_answering.iter().map(u32::to_string).collect();
-        out += &format!("not answering: federates {}\n", handles.join(", "));
+        out += &format!(
+            "not answering: federates {}\n",
+            handles(&report.not_answering)
+        );
+    }
+    for point in report.synchronization_points.iter().flatten() {
+        out += &format!(
+            "synchronization point {:?}: achieved by {}; waiting for {}\n",
+            point.label,
+            handles_or_none(&point.achieved),
+            handles_or_none(&point.waiting_for)
+        );
     }
     out
+}
+
+fn handles(list: &[u32]) -> String {
+    let handles: Vec<String> = list.iter().map(u32::to_string).collect();
+    handles.join(", ")
+}
+
+fn handles_or_none(list: &[u32]) -> String {
+    if list.is_empty() {
+        "none".into()
+    } else {
+        handles(list)
+    }
 }
 
 #[cfg(test)]
@@ -352,6 +386,11 @@ mod tests {
                 &mut problems,
             )],
             not_answering: vec![5],
+            synchronization_points: Some(vec![SyncPointReport {
+                label: "Ready".into(),
+                achieved: Vec::new(),
+                waiting_for: vec![2, 3],
+            }]),
         };
         let shown = text(&report);
         let lines: Vec<&str> = shown.lines().collect();
@@ -359,5 +398,7 @@ mod tests {
         assert!(lines[1].starts_with("HANDLE  NAME     TYPE  HOST  REG  CON  TIME"));
         assert!(lines[2].starts_with("2       stepper  -     -     yes  no   7"));
         assert_eq!(lines[3], "not answering: federates 5");
+        let point = "synchronization point \"Ready\": achieved by none; waiting for 2, 3";
+        assert_eq!(lines[4], point);
     }
 }

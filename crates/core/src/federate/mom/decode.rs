@@ -167,6 +167,18 @@ pub fn handle_list(bytes: &[u8]) -> Result<Vec<u64>, DecodeError> {
     reader.end(handles)
 }
 
+/// HLAsynchPointFederateList: a variable array of (HLAhandle, HLAsynchPointStatus) records,
+/// 16 bytes each (no padding between them).
+pub fn sync_point_federates(bytes: &[u8]) -> Result<Vec<(u64, i32)>, DecodeError> {
+    let mut reader = Reader::new(bytes, "HLAsynchPointFederateList");
+    let count = reader.count("the element count")?;
+    let mut records = Vec::with_capacity(count.min(bytes.len() / 16));
+    for _ in 0..count {
+        records.push((reader.handle()?, reader.i32("a federate's status")?));
+    }
+    reader.end(records)
+}
+
 /// A variable array of HLAunicodeString (HLAmoduleDesignatorList): each element after the
 /// first starts on a 4-byte boundary.
 pub fn string_list(bytes: &[u8]) -> Result<Vec<String>, DecodeError> {
