@@ -195,7 +195,11 @@ fn the_federation_panel_shows_each_member_and_the_steppers_time_rising() {
 
     // The federation comes: both members on the panel, the stepper's time rising.
     let (stepper, stepper_handle) = joined(&at, FEDERATION, "stepper");
-    let (watcher, watcher_handle) = joined(&at, FEDERATION, "watcher");
+    let (mut watcher, watcher_handle) = joined(&at, FEDERATION, "watcher");
+    // A point only the watcher is in, never achieved: the panel says whom it waits for.
+    (watcher.joined().unwrap())
+        .register_federation_synchronization_point("Checkpoint", b"", &[watcher_handle])
+        .unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let members = [
         keep_stepping(stepper, stop.clone()),
@@ -225,6 +229,15 @@ fn the_federation_panel_shows_each_member_and_the_steppers_time_rising() {
         WAIT,
     );
     eprintln!("the stepper's logical time on the panel: {first_time}, then {later}");
+    let waits = format!("synchronization point “Checkpoint” waits for {watcher_handle}");
+    let status = browser.wait_for(
+        &format!(
+            "(() => {{ const t = document.getElementById('federation-status').textContent; \
+             return t.includes('{waits}') && t; }})()"
+        ),
+        WAIT,
+    );
+    eprintln!("the panel's status line: {status}");
     // Only the two members: the monitor's own tool federate is left out.
     assert_eq!(
         browser.eval("document.querySelectorAll('#federates tbody tr').length"),
