@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use trellis_core::topology::{generate, GenerateOptions, Shape};
 use trellis_net::rti::Driver;
+use trellis_tools::bench::mom_watcher::MomLoad;
 use trellis_tools::bench::results::{Meta, Results};
 use trellis_tools::bench::{
     latency, pingpong, symmetric, throughput, Api, Mode, Raw, Setup, Transport,
@@ -153,12 +154,13 @@ fn throughput_receivers_get_everything_sent_reliably() {
     // Federates on threads of their own, federates driven by their callers with publishes
     // bundled (the tail of the run is written when the sender next ticks), and nodes.
     let bundled = Duration::from_micros(50);
-    for (api, driver, bundle_hold) in [
-        (Api::Federate, Driver::Thread, Duration::ZERO),
-        (Api::Federate, Driver::Direct, bundled),
-        (Api::Node, Driver::Thread, Duration::ZERO),
+    for (api, driver, bundle_hold, mom) in [
+        (Api::Federate, Driver::Thread, Duration::ZERO, MomLoad::Idle),
+        (Api::Federate, Driver::Direct, bundled, MomLoad::Watched),
+        (Api::Federate, Driver::Thread, Duration::ZERO, MomLoad::Off),
+        (Api::Node, Driver::Thread, Duration::ZERO, MomLoad::Idle),
     ] {
-        let out = Dir::new(&format!("throughput-{api:?}-{driver:?}"));
+        let out = Dir::new(&format!("throughput-{api:?}-{driver:?}-{mom:?}"));
         let setup = Setup {
             api,
             bundle_hold,
@@ -173,8 +175,11 @@ fn throughput_receivers_get_everything_sent_reliably() {
             seconds: 0.3,
             subscribers: vec![1, 2],
             driver,
+            mom,
         };
         let summary = throughput::run(&options, &results).unwrap();
+        // Watched: the MOM watcher got reports (a run it did not watch is a fault).
+        assert_eq!(results.faults(), None, "{api:?} {mom:?}");
         assert_eq!(summary.cases.len(), 2);
         for case in &summary.cases {
             assert!(case.sent > 0);
@@ -209,6 +214,7 @@ fn raw_tcp_throughput_counts_every_frame() {
         seconds: 0.2,
         subscribers: vec![2],
         driver: Driver::Thread,
+        mom: MomLoad::Idle,
     };
     let summary = throughput::run(&options, &results).unwrap();
     assert_eq!(summary.received, summary.sent * 2);
@@ -269,6 +275,7 @@ fn an_interrupted_run_keeps_what_finished_and_says_so() {
         seconds: 0.2,
         subscribers: vec![1, 2],
         driver: Driver::Thread,
+        mom: MomLoad::Idle,
     };
     let summary = throughput::run(&options, &results).unwrap();
     results.finish(false).unwrap();

@@ -9,7 +9,8 @@ use crate::UsageError;
 use anyhow::Result;
 use clap::Args;
 use trellis_tools::bench::{
-    agents, latency, matrix, oneway, pingpong, symmetric, throughput, Mode, Transport,
+    agents, latency, matrix, mom_watcher::MomLoad, oneway, pingpong, symmetric, throughput, Mode,
+    Transport,
 };
 
 #[derive(Args)]
@@ -121,8 +122,30 @@ pub(crate) struct ThroughputArgs {
     /// federate's service calls and callbacks (see --bundle-us).
     #[arg(long, value_enum, default_value_t = DriverArg::Thread)]
     driver: DriverArg,
+    /// The MOM's part (--api federate, in this process): off (no federate takes part),
+    /// idle (no one subscribes), or watched (a tool federate asks every member for a
+    /// report every second).
+    #[arg(long, value_enum, default_value_t = MomArg::Idle)]
+    mom: MomArg,
     #[command(flatten)]
     agents: AgentOpts,
+}
+
+#[derive(Copy, Clone, clap::ValueEnum)]
+enum MomArg {
+    Off,
+    Idle,
+    Watched,
+}
+
+impl From<MomArg> for MomLoad {
+    fn from(arg: MomArg) -> MomLoad {
+        match arg {
+            MomArg::Off => MomLoad::Off,
+            MomArg::Idle => MomLoad::Idle,
+            MomArg::Watched => MomLoad::Watched,
+        }
+    }
 }
 
 impl ThroughputArgs {
@@ -136,15 +159,23 @@ impl ThroughputArgs {
             seconds: self.seconds,
             driver: self.driver.into(),
             subscribers: or_default(&self.subscribers, &throughput::DEFAULT_SUBSCRIBERS),
+            mom: self.mom.into(),
         };
+        let launched = launch(&self.agents)?;
+        if launched.is_some() && !matches!(self.mom, MomArg::Idle) {
+            return Err(UsageError(
+                "--mom off and --mom watched run in this process only, not with agents".into(),
+            )
+            .into());
+        }
         with_results(
             "throughput",
             &self.common,
             &setup,
             Mode::carrying(options.raw),
-            |r| match launch(&self.agents)? {
+            |r| match &launched {
                 None => throughput::run(&options, r),
-                Some(launch) => agents::throughput::run(&options, &launch, r),
+                Some(launch) => agents::throughput::run(&options, launch, r),
             },
             throughput::table,
         )

@@ -109,6 +109,9 @@ impl RtiAmbassador {
         };
         let identity = super::mom::identity(&model, &modules_joined, &snapshot);
         let mut federate = Federate::new(model, handle, self.bins)?;
+        if !self.mom {
+            federate.disable_mom();
+        }
         federate.set_class_rights(rights);
         federate.apply_join(&self.federation, &snapshot);
         federate.set_mom_identity(identity);

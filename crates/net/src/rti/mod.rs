@@ -74,16 +74,22 @@ pub struct RtiConfig {
     pub bins: u32,
     /// How long a federation-management request may take.
     pub timeout: Duration,
+    /// Whether the federate takes part in the MOM (on by default). Off, it has no
+    /// `HLAmanager.HLAfederate` instance and answers no MOM request: managers and views do
+    /// not see it (a departure from §11; `trellis bench throughput --mom off` measures the
+    /// MOM's cost against it).
+    pub mom: bool,
 }
 
 impl RtiConfig {
-    /// Settings with the defaults: a direct node, the default bins, 10 s requests.
+    /// Settings with the defaults: a direct node, the default bins, 10 s requests, the MOM.
     pub fn new(node: NodeConfig) -> RtiConfig {
         RtiConfig {
             node,
             driver: Driver::Direct,
             bins: DEFAULT_BINS,
             timeout: Duration::from_secs(10),
+            mom: true,
         }
     }
 }
@@ -208,6 +214,8 @@ pub struct RtiAmbassador {
     federation: String,
     bins: u32,
     timeout: Duration,
+    /// `RtiConfig::mom`.
+    mom: bool,
     joined: Option<Joined>,
     /// The node's network-interest counter when the federate was last told (advisories).
     interest_seen: Option<u64>,
@@ -235,6 +243,7 @@ impl RtiAmbassador {
             federation,
             bins: config.bins,
             timeout: config.timeout,
+            mom: config.mom,
             joined: None,
             interest_seen: None,
             watch: connection::Watch::default(),

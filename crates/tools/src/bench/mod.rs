@@ -14,6 +14,7 @@ pub mod human;
 pub mod latency;
 pub mod losses;
 pub mod matrix;
+pub mod mom_watcher;
 mod network;
 pub mod oneway;
 pub mod pingpong;

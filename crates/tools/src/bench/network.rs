@@ -317,15 +317,18 @@ impl Network {
         }
     }
 
-    /// A federate joined to `federation` at attachment point `name`.
+    /// A federate joined to `federation` at attachment point `name`, taking part in the
+    /// MOM or not (`RtiConfig::mom`).
     pub(crate) fn federate(
         &self,
         federation: &Federation,
         name: &str,
         driver: Driver,
+        mom: bool,
     ) -> Result<RtiAmbassador, BenchError> {
         let mut config = RtiConfig::new(self.node_config(name, &federation.name)?);
         config.driver = driver;
+        config.mom = mom;
         let mut rti = RtiAmbassador::connect(config)?;
         rti.join_federation_execution(name, "bench", federation.model.clone())?;
         Ok(rti)

@@ -137,7 +137,7 @@ fn federate_side(
     receive_cell: u32,
     transport: Transport,
 ) -> Result<FederateSide, BenchError> {
-    let mut rti = network.federate(federation, at, Driver::Direct)?;
+    let mut rti = network.federate(federation, at, Driver::Direct, true)?;
     let vehicle = rti.object_class_handle("Vehicle")?;
     let position = rti.attribute_handle(vehicle, "Position")?;
     let receive = cell_region(&rti, receive_cell)?;
@@ -474,7 +474,7 @@ pub(crate) fn peer(
             }))
         }
         Some(federation) => {
-            let mut rti = network.federate(federation, at, Driver::Direct)?;
+            let mut rti = network.federate(federation, at, Driver::Direct, true)?;
             let vehicle = rti.object_class_handle("Vehicle")?;
             let name = rti.attribute_handle(vehicle, "Name")?;
             let radio = rti.interaction_class_handle("Radio")?;

@@ -241,7 +241,7 @@ pub(crate) fn join(
     at: &str,
     load: &LoadFederate,
 ) -> Result<Load, BenchError> {
-    let mut rti = network.federate(federation, at, Driver::Direct)?;
+    let mut rti = network.federate(federation, at, Driver::Direct, true)?;
     let vehicle = rti.object_class_handle("Vehicle")?;
     let position = rti.attribute_handle(vehicle, "Position")?;
     let radio = rti.interaction_class_handle("Radio")?;

@@ -32,8 +32,11 @@ pub struct ThroughputOptions {
     pub subscribers: Vec<usize>,
     /// How the federates' nodes run (federate API only).
     pub driver: Driver,
+    /// The MOM's part (federate API only).
+    pub mom: MomLoad,
 }
 
+use super::mom_watcher::{MomLoad, MomWatcher};
 pub use crate::results::throughput::{ThroughputCase, ThroughputSummary};
 
 /// Counts of a running receiver, shared with the thread that reads its messages.
@@ -324,17 +327,22 @@ fn federates(
     results: &Results,
 ) -> Result<Outcome, BenchError> {
     let network = Network::start(&options.setup)?;
-    let places = network.attachments().take(n + 1)?;
+    // The sender, the receivers, and the MOM watcher when there is one.
+    let watched = options.mom == MomLoad::Watched;
+    let places = network.attachments().take(n + 1 + usize::from(watched))?;
     let federation = network.federation(&places[0])?;
     let start = Instant::now();
+    let mom = options.mom != MomLoad::Off;
     let mut receivers = Vec::new();
-    for place in &places[1..] {
+    for place in &places[1..=n] {
+        let driver = options.driver;
         receivers.push(Receiver::join(
             &network,
             &federation,
             place,
             start,
-            options.driver,
+            driver,
+            mom,
         )?);
     }
     let (size, transport) = (options.size, options.setup.transport);
@@ -345,7 +353,12 @@ fn federates(
         size,
         transport,
         options.driver,
+        mom,
     )?;
+    let watcher = match options.mom {
+        MomLoad::Watched => Some(MomWatcher::join(&network, &federation, &places[n + 1])?),
+        MomLoad::Off | MomLoad::Idle => None,
+    };
     sender.warm_up(|| receivers.iter().all(Receiver::warmed))?;
     let measured_from = start.elapsed();
     let (sent, send_time) = sender.send_measured(options.seconds)?;
@@ -360,6 +373,13 @@ fn federates(
         results.after_measurement(&format!("receiver-{}", i + 1), "resign", resigned);
     }
     results.after_measurement("sender", "resign", sender.resign());
+    if let Some(watcher) = watcher {
+        let reports = watcher.finish()?;
+        tracing::info!("the MOM watcher reflected {reports} reports");
+        if reports == 0 {
+            results.fault("the MOM watcher got no report: the run was not watched");
+        }
+    }
     Ok(Outcome {
         sent,
         send_time,
@@ -388,8 +408,9 @@ impl Receiver {
         place: &str,
         start: Instant,
         driver: Driver,
+        mom: bool,
     ) -> Result<Receiver, BenchError> {
-        let mut rti = network.federate(federation, place, driver)?;
+        let mut rti = network.federate(federation, place, driver, mom)?;
         let vehicle = rti.object_class_handle("Vehicle")?;
         let name = rti.attribute_handle(vehicle, "Name")?;
         rti.subscribe_object_class_attributes(vehicle, &[name])?;
@@ -440,8 +461,9 @@ impl Sender {
         size: usize,
         transport: Transport,
         driver: Driver,
+        mom: bool,
     ) -> Result<Sender, BenchError> {
-        let mut rti = network.federate(federation, place, driver)?;
+        let mut rti = network.federate(federation, place, driver, mom)?;
         let vehicle = rti.object_class_handle("Vehicle")?;
         let name = rti.attribute_handle(vehicle, "Name")?;
         rti.publish_object_class_attributes(vehicle, &[name])?;

@@ -341,7 +341,7 @@ fn case(
     let federation = network.federation(&places[0])?;
     let mut federates = Vec::with_capacity(n);
     for place in &places {
-        let rti = network.federate(&federation, place, Driver::Direct)?;
+        let rti = network.federate(&federation, place, Driver::Direct, true)?;
         federates.push(Stepper::new(rti, n)?);
     }
     let shared = Shared {

@@ -149,6 +149,12 @@ impl Mom {
 }
 
 impl Federate {
+    /// Leave this federate out of the MOM: no `HLAfederate` instance, no counts, no
+    /// answers, and no MOM ids in its interest. Call before it applies its join.
+    pub fn disable_mom(&mut self) {
+        self.mom = None;
+    }
+
     /// Tell the MOM where this federate runs and what it joined with (once, at join).
     pub fn set_mom_identity(&mut self, identity: MomIdentity) {
         if let Some(mom) = &mut self.mom {

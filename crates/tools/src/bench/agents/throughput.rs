@@ -159,7 +159,7 @@ pub(crate) fn receiver(session: &mut Session, at: &str) -> Result<(), BenchError
         .ok_or_else(|| BenchError::Failed("a throughput receiver needs a federation".into()))?;
     // Receipt times count from `start`; `start_unix` is the same instant on the wall clock.
     let (start, start_unix) = (Instant::now(), unix_nanos());
-    let receiver = Receiver::join(&network, &federation, at, start, Driver::Thread)?;
+    let receiver = Receiver::join(&network, &federation, at, start, Driver::Thread, true)?;
     session.say(&FromAgent::Ready)?;
     session.expect("start", |c| matches!(c, ToAgent::Start))?;
     let deadline = Instant::now() + SETUP_TIMEOUT;
@@ -214,6 +214,7 @@ pub(crate) fn sender(session: &mut Session, at: &str, size: usize) -> Result<(),
         size,
         setup.transport,
         Driver::Thread,
+        true,
     )?;
     session.say(&FromAgent::Ready)?;
     session.expect("start", |c| matches!(c, ToAgent::Start))?;

@@ -220,7 +220,7 @@ pub(crate) fn wire(
         }
         return Ok(Box::new(NodeWire { node, class }));
     };
-    let mut rti = network.federate(federation, place, Driver::Direct)?;
+    let mut rti = network.federate(federation, place, Driver::Direct, true)?;
     let vehicle = rti.object_class_handle("Vehicle")?;
     let position = rti.attribute_handle(vehicle, "Position")?;
     let mut objects = Vec::new();
