@@ -428,3 +428,106 @@ fn the_federation_reports_its_synchronization_points_and_who_achieved_them() {
     expected.extend_from_slice(&sync_point_federate(laggard_handle, 2));
     assert_eq!(statuses, Some(expected), "HLAsyncPointFederates");
 }
+
+/// HLArequestFOMmoduleData and HLArequestMIMdata of the federation: the speaker answers with
+/// each module's XML as it was read; a federate's own request for a module it did not join
+/// with is refused with HLAreportMOMexception naming the indicator.
+#[test]
+fn the_federation_reports_its_modules_and_its_mim_as_read() {
+    let (_router, at) = registry_router();
+    let (mut speaker, _) = joined(&at, "speaker");
+    let (mut tool, _) = joined(&at, "tool");
+    let (mut member, member_handle) = joined(&at, "member");
+    let rti = tool.joined().unwrap();
+    let class = |name: &str| rti.interaction_class_handle(name).unwrap();
+    let request_module = class("HLAmanager.HLAfederation.HLArequest.HLArequestFOMmoduleData");
+    let request_mim = class("HLAmanager.HLAfederation.HLArequest.HLArequestMIMdata");
+    let request_own = class("HLAmanager.HLAfederate.HLArequest.HLArequestFOMmoduleData");
+    let module = class("HLAmanager.HLAfederation.HLAreport.HLAreportFOMmoduleData");
+    let mim = class("HLAmanager.HLAfederation.HLAreport.HLAreportMIMdata");
+    let exception = class("HLAmanager.HLAfederate.HLAreport.HLAreportMOMexception");
+    let parameter = |class, name| rti.parameter_handle(class, name).unwrap();
+    let (module_data, mim_data) = (
+        parameter(module, "HLAFOMmoduleData"),
+        parameter(mim, "HLAMIMdata"),
+    );
+    let why = parameter(exception, "HLAexception");
+    let indicator = |class| {
+        (
+            parameter(class, "HLAFOMmoduleIndicator"),
+            0i32.to_be_bytes().to_vec(),
+        )
+    };
+    let first_module = [indicator(request_module)];
+    let mut own_request = vec![indicator(request_own)];
+    let mut target = 8u32.to_be_bytes().to_vec();
+    target.extend_from_slice(&u64::from(member_handle).to_be_bytes());
+    own_request.push((parameter(request_own, "HLAfederate"), target));
+    for request in [request_module, request_mim, request_own] {
+        rti.publish_interaction_class(request).unwrap();
+    }
+    for report in [module, mim, exception] {
+        rti.subscribe_interaction_class(report).unwrap();
+    }
+
+    let (mut module_text, mut mim_text, mut refusal) = (None, None, None);
+    let deadline = Instant::now() + WAIT;
+    let mut next_ask = Instant::now();
+    let no_parameters: [(trellis_core::fom::ParameterHandle, Vec<u8>); 0] = [];
+    while module_text.is_none() || mim_text.is_none() || refusal.is_none() {
+        assert!(Instant::now() < deadline, "no reports within {WAIT:?}");
+        let slice = Duration::from_millis(5);
+        speaker.evoke_callback(slice).unwrap();
+        member.evoke_callback(slice).unwrap();
+        // Requests sent before the members' interest reached the tool reach no one.
+        if Instant::now() >= next_ask {
+            let rti = tool.joined().unwrap();
+            rti.send_interaction(request_module, &first_module, b"")
+                .unwrap();
+            rti.send_interaction(request_mim, &no_parameters, b"")
+                .unwrap();
+            rti.send_interaction(request_own, &own_request, b"")
+                .unwrap();
+            next_ask = Instant::now() + Duration::from_millis(200);
+        }
+        if let Some(Callback::ReceiveInteraction {
+            class, parameters, ..
+        }) = tool.evoke_callback(slice).unwrap()
+        {
+            let value = |p| {
+                parameters
+                    .iter()
+                    .find(|(h, _)| *h == p)
+                    .map(|(_, v)| v.to_vec())
+            };
+            if class == module {
+                module_text = value(module_data);
+            } else if class == mim {
+                mim_text = value(mim_data);
+            } else if class == exception {
+                refusal = value(why);
+            }
+        }
+    }
+    let demo = std::fs::read_to_string(DEMO_FOM).unwrap();
+    assert!(
+        module_text == Some(unicode(&demo)),
+        "the demo FOM's text as read"
+    );
+    let standard = concat!(env!("CARGO_MANIFEST_DIR"), "/../../foms/HLAstandardMIM.xml");
+    let standard = std::fs::read_to_string(standard).unwrap();
+    assert!(
+        mim_text == Some(unicode(&standard)),
+        "the standard MIM's text"
+    );
+    let refusal = String::from_utf16(
+        &(refusal.unwrap()[4..].chunks(2))
+            .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    assert!(
+        refusal.contains("HLAFOMmoduleIndicator 0 names no module: the list has 0"),
+        "{refusal}"
+    );
+}

@@ -15,6 +15,7 @@ use super::{
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 const OBJECT_ROOT: &str = "HLAobjectRoot";
 const INTERACTION_ROOT: &str = "HLAinteractionRoot";
@@ -190,7 +191,9 @@ pub(crate) fn merge(mut modules: Vec<Module>) -> Result<ObjectModel, Vec<FomErro
         return Err(errors);
     }
     // In the order merged, which the handles depend on.
-    let files: Vec<String> = modules.iter().map(|m| m.file.clone()).collect();
+    let files: Vec<(String, Arc<str>)> = (modules.iter())
+        .map(|m| (m.file.clone(), m.text.clone()))
+        .collect();
     Ok(ObjectModel::new(
         files,
         object_classes,

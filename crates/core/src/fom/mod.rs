@@ -223,11 +223,24 @@ impl std::fmt::Display for Counts {
     }
 }
 
+/// The modules' XML texts; a model's debug output gives their sizes, not megabytes of XML.
+#[derive(Clone, Default)]
+struct ModuleTexts(Vec<std::sync::Arc<str>>);
+
+impl std::fmt::Debug for ModuleTexts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sizes: Vec<usize> = self.0.iter().map(|text| text.len()).collect();
+        write!(f, "ModuleTexts(bytes: {sizes:?})")
+    }
+}
+
 /// A merged, checked object model (FOM or SOM plus the MIM): the classes, members, dimensions and
 /// data types a federation uses, by handle and by name.
 #[derive(Clone, Debug)]
 pub struct ObjectModel {
     modules: Vec<String>,
+    /// Each module's XML, as `modules` orders them (shared by clones of the model).
+    module_texts: ModuleTexts,
     object_classes: Vec<ObjectClass>,
     attributes: Vec<Attribute>,
     interaction_classes: Vec<InteractionClass>,
@@ -315,7 +328,7 @@ impl ObjectModel {
 
     #[allow(clippy::too_many_arguments)]
     fn new(
-        modules: Vec<String>,
+        modules: Vec<(String, std::sync::Arc<str>)>,
         object_classes: Vec<ObjectClass>,
         attributes: Vec<Attribute>,
         interaction_classes: Vec<InteractionClass>,
@@ -334,8 +347,10 @@ impl ObjectModel {
         let dimension_index = (dimensions.iter())
             .map(|d| (d.name.clone(), d.handle))
             .collect();
+        let (modules, module_texts) = modules.into_iter().unzip();
         let mut model = ObjectModel {
             modules,
+            module_texts: ModuleTexts(module_texts),
             object_classes,
             attributes,
             interaction_classes,
@@ -427,6 +442,12 @@ impl ObjectModel {
     /// The files (or names) the model was loaded from, in the order merged (the MIM first).
     pub fn modules(&self) -> &[String] {
         &self.modules
+    }
+
+    /// The XML of the module `designator` names (as [`ObjectModel::modules`] lists it).
+    pub fn module_text(&self, designator: &str) -> Option<&str> {
+        let index = self.modules.iter().position(|m| m == designator)?;
+        self.module_texts.0.get(index).map(|text| &**text)
     }
 
     /// The merged data types, predefined ones included.

@@ -62,6 +62,8 @@ pub(crate) struct TransportationDecl {
 
 pub(crate) struct Module {
     pub file: String,
+    /// The module's XML as read, for the MOM's HLAreportFOMmoduleData.
+    pub text: std::sync::Arc<str>,
     /// The line of its `<objectModel>`, for messages about the module as a whole.
     pub line: u32,
     pub objects: Option<ClassDecl>,
@@ -409,6 +411,7 @@ fn parse_document(
     parser.warnings.sort_by_key(|w| w.line);
     Ok(Module {
         file: file.to_owned(),
+        text: std::sync::Arc::from(doc.input_text()),
         line: lines.of(root),
         objects,
         interactions,

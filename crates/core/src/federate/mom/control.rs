@@ -29,6 +29,7 @@ enum Control {
     RequestDeletable,
     RequestCounts(CountsReport),
     RequestInstanceInformation,
+    RequestFomModuleData,
 }
 
 impl Control {
@@ -53,6 +54,7 @@ impl Control {
                 Control::RequestCounts(CountsReport::InteractionsReceived)
             }
             "HLArequest.HLArequestObjectInstanceInformation" => Control::RequestInstanceInformation,
+            "HLArequest.HLArequestFOMmoduleData" => Control::RequestFomModuleData,
             _ => return None,
         })
     }
@@ -71,7 +73,11 @@ impl Federate {
             .model
             .is_interaction_subclass(class, mom.handles.manager_federate)
         {
-            self.mom_on_federation_request(class);
+            if mom.handles.federation_requests.contains(class) {
+                let borrowed: Vec<(u32, &[u8])> =
+                    values.iter().map(|(p, v)| (*p, v.as_ref())).collect();
+                self.mom_on_federation_request(class, &borrowed);
+            }
             return;
         }
         let federate = mom.handles.federate_parameter.0;
@@ -156,6 +162,10 @@ impl Federate {
                 self.report_instance_information(object, 0);
                 object.map(|_| ())
             }
+            Control::RequestFomModuleData => {
+                let index = parameter("HLAFOMmoduleIndicator").and_then(encode::read_int32);
+                index.map(|index| self.report_fom_module_data(index))
+            }
         }
     }
 
@@ -171,7 +181,13 @@ impl Federate {
                 .is_interaction_subclass(class, m.handles.manager_federate)
         });
         if !is_control {
-            self.mom_on_federation_request(class);
+            let is_federation_request =
+                (self.mom.as_ref()).is_some_and(|m| m.handles.federation_requests.contains(class));
+            if is_federation_request {
+                let borrowed: Vec<(u32, &[u8])> =
+                    parameters.iter().map(|(p, v)| (p.0, v.as_ref())).collect();
+                self.mom_on_federation_request(class, &borrowed);
+            }
             return;
         }
         let values: Vec<(u32, Bytes)> = (parameters.iter())

@@ -1,6 +1,7 @@
 //! The `HLAmanager.HLAfederation` requests about the whole federation, answered by the
 //! member that speaks for the federation (the lowest handle, see the module above):
-//! `HLArequestSynchronizationPoints` and `HLArequestSynchronizationPointStatus`.
+//! `HLArequestSynchronizationPoints` and `HLArequestSynchronizationPointStatus`, and
+//! `HLArequestFOMmoduleData` and `HLArequestMIMdata` (`module_data`).
 //!
 //! Who has achieved a point only the registry knows (members hear of announcements and of
 //! synchronizations, not of each other's achievements), so the speaker asks the registry
@@ -10,7 +11,7 @@
 
 use super::{encode, Federate};
 use crate::federate::Action;
-use crate::fom::InteractionClassHandle;
+use crate::fom::{InteractionClassHandle, ObjectModel};
 use crate::registry::{Request, Response, SyncPointStatus};
 
 /// Questions asked of the registry and not answered yet; one more is dropped and counted
@@ -21,6 +22,54 @@ pub(super) const MAX_SYNC_QUESTIONS: usize = 16;
 const MOVING_TO_SYNCH_POINT: i32 = 2;
 /// HLAsynchPointStatus of a member that achieved it and waits for the others.
 const WAITING_FOR_REST_OF_FEDERATION: i32 = 3;
+
+/// A federation-level request the speaker answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FederationRequest {
+    Sync(SyncQuestion),
+    FomModuleData,
+    MimData,
+}
+
+/// The federation-level request classes the MIM has, looked up once.
+pub(super) struct FederationRequests(Vec<(InteractionClassHandle, FederationRequest)>);
+
+impl FederationRequests {
+    pub(super) fn find(model: &ObjectModel) -> FederationRequests {
+        let requests = [
+            (
+                "HLArequestSynchronizationPoints",
+                FederationRequest::Sync(SyncQuestion::Points),
+            ),
+            (
+                "HLArequestSynchronizationPointStatus",
+                FederationRequest::Sync(SyncQuestion::Status),
+            ),
+            ("HLArequestFOMmoduleData", FederationRequest::FomModuleData),
+            ("HLArequestMIMdata", FederationRequest::MimData),
+        ];
+        let found = requests.into_iter().filter_map(|(name, request)| {
+            let qualified = format!("HLAmanager.HLAfederation.HLArequest.{name}");
+            Some((model.find_interaction_class(&qualified)?, request))
+        });
+        FederationRequests(found.collect())
+    }
+
+    /// The request classes, which every member listens on (the speaker changes when the
+    /// lowest handle leaves).
+    pub(super) fn classes(&self) -> impl Iterator<Item = InteractionClassHandle> + '_ {
+        self.0.iter().map(|(class, _)| *class)
+    }
+
+    fn of(&self, class: InteractionClassHandle) -> Option<FederationRequest> {
+        self.0.iter().find(|(c, _)| *c == class).map(|(_, r)| *r)
+    }
+
+    /// Whether `class` is one of them.
+    pub(super) fn contains(&self, class: InteractionClassHandle) -> bool {
+        self.of(class).is_some()
+    }
+}
 
 /// Which report a federation-level request asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,34 +91,45 @@ impl SyncQuestion {
 }
 
 impl Federate {
-    /// An interaction of `class` arrived or was sent here: if it is a federation-level
-    /// request and this federate speaks for the federation, ask the registry. Whether
-    /// `class` is a federation-level request at all.
+    /// A federation-level request of `class` with `values` arrived or was sent here: the
+    /// speaker answers it (asking the registry for the synchronization points).
     pub(in crate::federate) fn mom_on_federation_request(
         &mut self,
         class: InteractionClassHandle,
-    ) -> bool {
-        let Some(mom) = &self.mom else { return false };
-        let question = match mom.handles.sync_requests {
-            Some((points, _)) if points == class => SyncQuestion::Points,
-            Some((_, status)) if status == class => SyncQuestion::Status,
-            _ => return false,
+        values: &[(u32, &[u8])],
+    ) {
+        let Some(mom) = &self.mom else { return };
+        let Some(request) = mom.handles.federation_requests.of(class) else {
+            return;
         };
         if !self.speaks_for_federation() {
-            return true;
+            return;
         }
-        let Some(mom) = &mut self.mom else {
-            return true;
+        let indicator = || {
+            let handle = self.model.find_parameter(class, "HLAFOMmoduleIndicator")?;
+            let (_, value) = values.iter().find(|(p, _)| *p == handle.0)?;
+            encode::read_int32(value)
         };
+        match request {
+            FederationRequest::Sync(question) => self.ask_sync_points(question),
+            FederationRequest::FomModuleData => match indicator() {
+                Some(index) => self.report_federation_module_data(index),
+                None => self.stats.malformed += 1,
+            },
+            FederationRequest::MimData => self.report_mim_data(),
+        }
+    }
+
+    fn ask_sync_points(&mut self, question: SyncQuestion) {
+        let Some(mom) = &mut self.mom else { return };
         if mom.sync_questions.len() >= MAX_SYNC_QUESTIONS {
             self.stats.malformed += 1;
-            return true;
+            return;
         }
         mom.sync_questions.push_back(question);
         self.actions.push_back(Action::Ask(Request::SyncPoints {
             federation: self.view.name.clone(),
         }));
-        true
     }
 
     /// The registry answered the oldest question ([`Request::SyncPoints`]): report.

@@ -31,6 +31,7 @@ pub mod decode;
 mod encode;
 mod federation;
 mod invocations;
+mod module_data;
 mod reports;
 mod service;
 mod values;
@@ -86,9 +87,9 @@ pub(super) struct MomHandles {
     /// MOM interaction about one federate carries.
     pub manager_federate: InteractionClassHandle,
     pub federate_parameter: ParameterHandle,
-    /// HLAmanager.HLAfederation.HLArequest.HLArequestSynchronizationPoints and
-    /// …PointStatus (`federation`), which the federation's speaker answers.
-    pub sync_requests: Option<(InteractionClassHandle, InteractionClassHandle)>,
+    /// The HLAmanager.HLAfederation.HLArequest classes the federation's speaker answers
+    /// (`federation`).
+    federation_requests: federation::FederationRequests,
 }
 
 impl MomHandles {
@@ -101,13 +102,7 @@ impl MomHandles {
             federation_class: model.find_object_class("HLAmanager.HLAfederation")?,
             manager_federate,
             federate_parameter: model.find_parameter(manager_federate, "HLAfederate")?,
-            sync_requests: model
-                .find_interaction_class(
-                    "HLAmanager.HLAfederation.HLArequest.HLArequestSynchronizationPoints",
-                )
-                .zip(model.find_interaction_class(
-                    "HLAmanager.HLAfederation.HLArequest.HLArequestSynchronizationPointStatus",
-                )),
+            federation_requests: federation::FederationRequests::find(model),
         })
     }
 }
@@ -176,7 +171,7 @@ impl Federate {
             ids.extend(self.layouts.interaction_ids(class, None));
         }
         // Every member listens: the speaker changes when the lowest handle leaves.
-        for class in handles.sync_requests.iter().flat_map(|(a, b)| [*a, *b]) {
+        for class in handles.federation_requests.classes() {
             ids.extend(self.layouts.interaction_ids(class, None));
         }
     }
