@@ -216,6 +216,8 @@ pub struct RtiAmbassador {
     timeout: Duration,
     /// `RtiConfig::mom`.
     mom: bool,
+    /// Callbacks handed out since the MOM last looked at the clock (`rti/mom.rs`).
+    mom_clock_skipped: u32,
     joined: Option<Joined>,
     /// The node's network-interest counter when the federate was last told (advisories).
     interest_seen: Option<u64>,
@@ -244,6 +246,7 @@ impl RtiAmbassador {
             bins: config.bins,
             timeout: config.timeout,
             mom: config.mom,
+            mom_clock_skipped: 0,
             joined: None,
             interest_seen: None,
             watch: connection::Watch::default(),
