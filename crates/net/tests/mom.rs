@@ -8,10 +8,11 @@ mod common;
 
 use common::*;
 
+use bytes::Bytes;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{federate_object, Callback, Interval};
-use trellis_core::fom::AttributeHandle;
+use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
 use trellis_net::rti::{LocalSettings, RtiError, Session};
 use trellis_net::Endpoint;
 
@@ -94,7 +95,7 @@ fn a_tool_discovers_the_members_reads_their_host_and_hears_periodic_updates() {
         .unwrap()
         .enable_time_regulation(Interval::Integer(1))
         .unwrap();
-    let value = |values: &[(AttributeHandle, bytes::Bytes)], a| {
+    let value = |values: &[(AttributeHandle, Bytes)], a| {
         values
             .iter()
             .find(|(h, _)| *h == a)
@@ -335,6 +336,36 @@ fn service_and_exception_reports_match_the_calls_a_member_makes() {
     assert_eq!(raised[0].1, reports[2].exception);
 }
 
+/// The next interaction `tool` receives within `slice`, if the next callback is one.
+fn next_interaction(
+    tool: &mut Session,
+    slice: Duration,
+) -> Option<(InteractionClassHandle, Vec<(ParameterHandle, Bytes)>)> {
+    match tool.evoke_callback(slice).unwrap() {
+        Some(Callback::ReceiveInteraction {
+            class, parameters, ..
+        }) => Some((class, parameters)),
+        _ => None,
+    }
+}
+
+fn value_of(
+    parameters: &[(ParameterHandle, Bytes)],
+    parameter: ParameterHandle,
+) -> Option<Vec<u8>> {
+    (parameters.iter())
+        .find(|(h, _)| *h == parameter)
+        .map(|(_, v)| v.to_vec())
+}
+
+/// An HLAunicodeString's text.
+fn from_unicode(encoded: &[u8]) -> String {
+    let units: Vec<u16> = (encoded[4..].chunks(2))
+        .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))
+        .collect();
+    String::from_utf16(&units).unwrap()
+}
+
 /// An HLAhandle as the MOM encodes it (8 big-endian bytes in a byte array), then `status`.
 fn sync_point_federate(handle: u32, status: i32) -> Vec<u8> {
     let mut out = 8u32.to_be_bytes().to_vec();
@@ -381,7 +412,7 @@ fn the_federation_reports_its_synchronization_points_and_who_achieved_them() {
     let (mut labels, mut statuses) = (None, None);
     let deadline = Instant::now() + WAIT;
     let mut next_ask = Instant::now();
-    let no_parameters: [(trellis_core::fom::ParameterHandle, Vec<u8>); 0] = [];
+    let no_parameters: [(ParameterHandle, Vec<u8>); 0] = [];
     while labels.is_none() || statuses.is_none() {
         assert!(Instant::now() < deadline, "no reports within {WAIT:?}");
         let slice = Duration::from_millis(5);
@@ -403,16 +434,8 @@ fn the_federation_reports_its_synchronization_points_and_who_achieved_them() {
             }
             next_ask = Instant::now() + Duration::from_millis(200);
         }
-        if let Some(Callback::ReceiveInteraction {
-            class, parameters, ..
-        }) = tool.evoke_callback(slice).unwrap()
-        {
-            let value = |p| {
-                parameters
-                    .iter()
-                    .find(|(h, _)| *h == p)
-                    .map(|(_, v)| v.to_vec())
-            };
+        if let Some((class, parameters)) = next_interaction(&mut tool, slice) {
+            let value = |p| value_of(&parameters, p);
             if class == points {
                 labels = value(point_list);
             } else if class == status {
@@ -473,7 +496,7 @@ fn the_federation_reports_its_modules_and_its_mim_as_read() {
     let (mut module_text, mut mim_text, mut refusal) = (None, None, None);
     let deadline = Instant::now() + WAIT;
     let mut next_ask = Instant::now();
-    let no_parameters: [(trellis_core::fom::ParameterHandle, Vec<u8>); 0] = [];
+    let no_parameters: [(ParameterHandle, Vec<u8>); 0] = [];
     while module_text.is_none() || mim_text.is_none() || refusal.is_none() {
         assert!(Instant::now() < deadline, "no reports within {WAIT:?}");
         let slice = Duration::from_millis(5);
@@ -490,16 +513,8 @@ fn the_federation_reports_its_modules_and_its_mim_as_read() {
                 .unwrap();
             next_ask = Instant::now() + Duration::from_millis(200);
         }
-        if let Some(Callback::ReceiveInteraction {
-            class, parameters, ..
-        }) = tool.evoke_callback(slice).unwrap()
-        {
-            let value = |p| {
-                parameters
-                    .iter()
-                    .find(|(h, _)| *h == p)
-                    .map(|(_, v)| v.to_vec())
-            };
+        if let Some((class, parameters)) = next_interaction(&mut tool, slice) {
+            let value = |p| value_of(&parameters, p);
             if class == module {
                 module_text = value(module_data);
             } else if class == mim {
@@ -520,12 +535,7 @@ fn the_federation_reports_its_modules_and_its_mim_as_read() {
         mim_text == Some(unicode(&standard)),
         "the standard MIM's text"
     );
-    let refusal = String::from_utf16(
-        &(refusal.unwrap()[4..].chunks(2))
-            .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))
-            .collect::<Vec<_>>(),
-    )
-    .unwrap();
+    let refusal = from_unicode(&refusal.unwrap());
     assert!(
         refusal.contains("HLAFOMmoduleIndicator 0 names no module: the list has 0"),
         "{refusal}"
