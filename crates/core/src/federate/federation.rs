@@ -312,7 +312,9 @@ impl Federate {
                 return;
             }
             // Answered whatever it says: a question the MOM asked for a tool.
-            Request::SyncPoints { .. } => return self.on_sync_points_reply(response),
+            Request::SyncPoints { members, .. } => {
+                return self.on_sync_points_reply(*members, response)
+            }
             _ => {}
         }
         if let Response::Error { kind, .. } = &response {

@@ -415,7 +415,10 @@ impl Registry {
             Request::ClassRights { .. } => Response::ClassRights(Default::default()),
             Request::Modules { federation } => self.modules(&federation),
             Request::Federates { federation } => self.federates(&federation),
-            Request::SyncPoints { federation } => self.sync_points(&federation),
+            Request::SyncPoints {
+                federation,
+                members,
+            } => self.sync_points(&federation, members),
         }
     }
 

@@ -72,8 +72,9 @@ pub struct SyncPointStatus {
 }
 
 impl Registry {
-    /// The federation's pending synchronization points, in label order (`Request::SyncPoints`).
-    pub(super) fn sync_points(&self, federation: &str) -> Response {
+    /// The federation's pending synchronization points, in label order, with their members
+    /// or without (`Request::SyncPoints`).
+    pub(super) fn sync_points(&self, federation: &str, with_members: bool) -> Response {
         let Some(record) = self.federations.get(federation) else {
             return unknown(federation);
         };
@@ -81,7 +82,7 @@ impl Registry {
             .map(|(label, point)| SyncPointStatus {
                 label: label.clone(),
                 members: (record.federates.keys())
-                    .filter(|f| point.includes(**f))
+                    .filter(|f| with_members && point.includes(**f))
                     .map(|f| (*f, point.achieved.contains_key(f)))
                     .collect(),
             })

@@ -5,7 +5,8 @@
 //!
 //! Who has achieved a point only the registry knows (members hear of announcements and of
 //! synchronizations, not of each other's achievements), so the speaker asks the registry
-//! (`Request::SyncPoints`) and reports when the answer comes. The standard MIM's
+//! (`Request::SyncPoints`, whose `members` flag says which report the answer is for) and
+//! reports when the answer comes. The standard MIM's
 //! HLArequestSynchronizationPointStatus names no point, so it is answered with one
 //! HLAreportSynchronizationPointStatus per pending point (none when none is pending).
 
@@ -13,10 +14,6 @@ use super::{encode, Federate};
 use crate::federate::Action;
 use crate::fom::{InteractionClassHandle, ObjectModel};
 use crate::registry::{Request, Response, SyncPointStatus};
-
-/// Questions asked of the registry and not answered yet; one more is dropped and counted
-/// (`stats.malformed`): a tool that floods the speaker gets the first answers only.
-pub(super) const MAX_SYNC_QUESTIONS: usize = 16;
 
 /// HLAsynchPointStatus (the MIM's enumeration) of a member that has not achieved the point.
 const MOVING_TO_SYNCH_POINT: i32 = 2;
@@ -71,9 +68,9 @@ impl FederationRequests {
     }
 }
 
-/// Which report a federation-level request asks for.
+/// Which synchronization report a federation-level request asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum SyncQuestion {
+enum SyncQuestion {
     /// HLAreportSynchronizationPoints: the labels of the pending points.
     Points,
     /// HLAreportSynchronizationPointStatus: each pending point's members and their status.
@@ -121,22 +118,23 @@ impl Federate {
     }
 
     fn ask_sync_points(&mut self, question: SyncQuestion) {
-        let Some(mom) = &mut self.mom else { return };
-        if mom.sync_questions.len() >= MAX_SYNC_QUESTIONS {
-            self.stats.malformed += 1;
-            return;
-        }
-        mom.sync_questions.push_back(question);
         self.actions.push_back(Action::Ask(Request::SyncPoints {
             federation: self.view.name.clone(),
+            members: question == SyncQuestion::Status,
         }));
     }
 
-    /// The registry answered the oldest question ([`Request::SyncPoints`]): report.
-    /// An error (no registry) is reported as HLAreportMOMexception naming this federate.
-    pub(in crate::federate) fn on_sync_points_reply(&mut self, response: Response) {
-        let Some(question) = self.mom.as_mut().and_then(|m| m.sync_questions.pop_front()) else {
+    /// The registry answered [`Request::SyncPoints`] (`members`: for the status report):
+    /// report. An error (no registry) is reported as HLAreportMOMexception naming this
+    /// federate.
+    pub(in crate::federate) fn on_sync_points_reply(&mut self, members: bool, response: Response) {
+        if self.mom.is_none() {
             return;
+        }
+        let question = if members {
+            SyncQuestion::Status
+        } else {
+            SyncQuestion::Points
         };
         let points = match response {
             Response::SyncPoints(points) => points,

@@ -123,8 +123,6 @@ pub(super) struct Mom {
     pub counts: counts::MomCounts,
     /// HLAsetServiceReporting and HLAsetExceptionReporting.
     pub reporting: invocations::Reporting,
-    /// Federation-level requests asked of the registry, oldest first (`federation`).
-    sync_questions: std::collections::VecDeque<federation::SyncQuestion>,
 }
 
 impl Mom {
@@ -138,7 +136,6 @@ impl Mom {
             convey_producer: false,
             counts: counts::MomCounts::default(),
             reporting: invocations::Reporting::default(),
-            sync_questions: std::collections::VecDeque::new(),
         })
     }
 }

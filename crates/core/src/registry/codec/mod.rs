@@ -172,6 +172,9 @@ pub enum Request {
     SyncPoints {
         /// The federation execution asked about.
         federation: String,
+        /// With each point's members (HLAreportSynchronizationPointStatus); false: the
+        /// labels alone (HLAreportSynchronizationPoints).
+        members: bool,
     },
     /// A save or restore service (`registry/save.rs`).
     Save {
@@ -410,8 +413,14 @@ impl Request {
             | Request::Federates { .. }
             | Request::ListFederations
             | Request::Modules { .. }
-            | Request::SyncPoints { .. }
             | Request::ClassRights { .. } => self.put_membership_fields(&mut out),
+            Request::SyncPoints {
+                federation,
+                members,
+            } => {
+                put_str(&mut out, federation);
+                out.put_u8(u8::from(*members));
+            }
             Request::ReserveName { .. }
             | Request::ReleaseName { .. }
             | Request::RegisterSync { .. }
@@ -478,7 +487,6 @@ impl Request {
             Request::Destroy { federation }
             | Request::Federates { federation }
             | Request::Modules { federation }
-            | Request::SyncPoints { federation }
             | Request::ClassRights { federation } => put_str(out, federation),
             Request::Join {
                 federation,
@@ -600,13 +608,17 @@ impl Request {
     pub fn decode(body: &[u8]) -> Result<Request, WireError> {
         let mut r = Reader::new(body, "registry request");
         let request = match r.u8("request kind")? {
-            kind @ (1..=4 | 8 | 12 | 13 | 17 | 20) => Self::get_membership(kind, &mut r)?,
+            kind @ (1..=4 | 8 | 12 | 13 | 17) => Self::get_membership(kind, &mut r)?,
             kind @ (5 | 6 | 9..=11 | 18) => Self::get_service(kind, &mut r)?,
             kind @ (7 | 14..=16) => Self::get_keeping(kind, &mut r)?,
             19 => Request::Save {
                 federation: r.long_str("federation")?,
                 federate: r.u32("federate")?,
                 op: SaveOp::decode(&mut r)?,
+            },
+            20 => Request::SyncPoints {
+                federation: r.long_str("federation")?,
+                members: r.u8("members")? != 0,
             },
             _ => return Err(r.malformed("unknown request kind")),
         };
@@ -646,9 +658,7 @@ impl Request {
             17 => Request::ClassRights {
                 federation: r.long_str("federation")?,
             },
-            20 => Request::SyncPoints {
-                federation: r.long_str("federation")?,
-            },
+
             _ => return Err(r.malformed("unknown request kind")),
         })
     }

@@ -5,6 +5,7 @@ fn requests_and_responses_round_trip() {
     let requests = [
         Request::SyncPoints {
             federation: "F".into(),
+            members: true,
         },
         Request::Create {
             federation: "F".into(),
