@@ -11,7 +11,7 @@ use common::*;
 use bytes::Bytes;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
-use trellis_core::federate::{federate_object, Callback, Interval};
+use trellis_core::federate::{federate_object, Callback, Interval, LogicalTime};
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ParameterHandle};
 use trellis_net::rti::{LocalSettings, RtiError, Session};
 use trellis_net::Endpoint;
@@ -539,5 +539,82 @@ fn the_federation_reports_its_modules_and_its_mim_as_read() {
     assert!(
         refusal.contains("HLAFOMmoduleIndicator 0 names no module: the list has 0"),
         "{refusal}"
+    );
+}
+
+/// HLAmanager.HLAfederation's HLAnextSaveName and HLAnextSaveTime: a timed save ordered
+/// and not begun, as the federation's speaker knows it.
+#[test]
+fn the_federation_object_names_a_timed_save_not_begun() {
+    let (_router, at) = registry_router();
+    let (mut speaker, _) = joined(&at, "speaker");
+    let (mut tool, _) = joined(&at, "tool");
+    // Constrained at time 0, both wait for time 100 to save (unconstrained ones save at
+    // once); the tool takes receive-order values while not advancing (asynchronous delivery).
+    tool.joined()
+        .unwrap()
+        .enable_asynchronous_delivery()
+        .unwrap();
+    for session in [&mut speaker, &mut tool] {
+        session.joined().unwrap().enable_time_constrained().unwrap();
+        let deadline = Instant::now() + WAIT;
+        loop {
+            assert!(Instant::now() < deadline, "not constrained within {WAIT:?}");
+            let callback = session.evoke_callback(Duration::from_millis(5)).unwrap();
+            if let Some(Callback::TimeConstrainedEnabled { .. }) = callback {
+                break;
+            }
+        }
+    }
+    (speaker.joined().unwrap())
+        .request_federation_save("Later", Some(LogicalTime::from_i64(100)))
+        .unwrap();
+    let rti = tool.joined().unwrap();
+    let class = rti.object_class_handle("HLAmanager.HLAfederation").unwrap();
+    let attribute = |name| rti.attribute_handle(class, name).unwrap();
+    let (next_name, next_time) = (attribute("HLAnextSaveName"), attribute("HLAnextSaveTime"));
+    rti.subscribe_object_class_attributes(class, &[next_name, next_time])
+        .unwrap();
+    let (mut object, mut values) = (None, None);
+    let mut ask_at = Instant::now();
+    let deadline = Instant::now() + WAIT;
+    while values.is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "no timed save named within {WAIT:?}"
+        );
+        let slice = Duration::from_millis(5);
+        speaker.evoke_callback(slice).unwrap();
+        match tool.evoke_callback(slice).unwrap() {
+            Some(Callback::DiscoverObjectInstance { object: o, .. }) => object = Some(o),
+            Some(Callback::ReflectAttributeValues {
+                values: reflected, ..
+            }) => {
+                let value = |a| {
+                    reflected
+                        .iter()
+                        .find(|(h, _)| *h == a)
+                        .map(|(_, v)| v.to_vec())
+                };
+                values = (value(next_name).filter(|name| from_unicode(name) == "Later"))
+                    .zip(value(next_time));
+            }
+            _ => {}
+        }
+        // Asked again until right: the speaker may answer before the save's order reaches it.
+        if let Some(object) = object.filter(|_| Instant::now() >= ask_at) {
+            let rti = tool.joined().unwrap();
+            rti.request_attribute_value_update(object, &[next_name, next_time], b"")
+                .unwrap();
+            ask_at = Instant::now() + Duration::from_millis(100);
+        }
+    }
+    let (name, time) = values.unwrap();
+    assert_eq!(from_unicode(&name), "Later");
+    let mut expected_time = 8u32.to_be_bytes().to_vec();
+    expected_time.extend_from_slice(&100i64.to_be_bytes());
+    assert_eq!(
+        time, expected_time,
+        "HLAnextSaveTime 100 as HLAinteger64Time"
     );
 }

@@ -255,6 +255,15 @@ impl Federate {
         self.saves.parts.iter().map(|(label, _)| label.as_str())
     }
 
+    /// The timed save ordered and not begun yet: its label and time (the MOM's
+    /// HLAnextSaveName and HLAnextSaveTime).
+    pub(super) fn scheduled_save(&self) -> Option<(&str, LogicalTime)> {
+        match &self.saves.phase {
+            Phase::Scheduled { label, time } => Some((label, *time)),
+            _ => None,
+        }
+    }
+
     fn ask_save(&mut self, op: SaveOp) {
         self.ask(Request::Save {
             federation: self.view.name.clone(),

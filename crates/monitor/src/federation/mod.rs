@@ -276,7 +276,7 @@ fn publish(tool: &Tool, panel: &Mutex<Panel>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use view::{Counts, FederateReport, TimeState};
+    use view::{Counts, FederateReport, SaveState, TimeState};
 
     fn report(times: &[(u32, Option<i64>)]) -> FederationReport {
         let federates = (times.iter())
@@ -302,6 +302,7 @@ mod tests {
             federates,
             not_answering: Vec::new(),
             synchronization_points: None,
+            save: SaveState::default(),
         }
     }
 

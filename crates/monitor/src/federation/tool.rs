@@ -382,7 +382,7 @@ impl Tool {
 
     /// What the view shows now; values that do not decode are in `problems`.
     pub fn report(&self, problems: &mut Vec<String>) -> FederationReport {
-        let facts = view::federation_facts(&self.federation_values, problems);
+        let facts = view::federation_facts(&self.federation_values, self.time, problems);
         let federates = (self.members.iter())
             .map(|(&h, values)| view::federate_report(h, values, self.time, problems))
             .collect();
@@ -400,6 +400,7 @@ impl Tool {
             federates,
             not_answering,
             synchronization_points: (self.sync_points.as_ref()).and_then(|s| s.report(self.handle)),
+            save: facts.save,
         }
     }
 

@@ -95,6 +95,7 @@ pub struct FederationReport {
     pub not_answering: Vec<u32>,
     /// The pending synchronization points; `None` when the federation did not say.
     pub synchronization_points: Option<Vec<SyncPointReport>>,
+    pub save: SaveState,
 }
 
 /// A pending synchronization point: the members (other than the view) that achieved it
@@ -183,15 +184,36 @@ pub struct FederationFacts {
     pub rti_version: Option<String>,
     pub mim_designator: Option<String>,
     pub fom_modules: Option<Vec<String>>,
+    pub save: SaveState,
 }
 
-pub fn federation_facts(values: &Values, problems: &mut Vec<String>) -> FederationFacts {
+/// The federation's saves as its MOM says (empty names: none).
+#[derive(Debug, Default, PartialEq, Serialize)]
+pub struct SaveState {
+    /// HLAlastSaveName: the last save the speaking member took part in.
+    pub last: Option<String>,
+    /// HLAnextSaveName and HLAnextSaveTime: a timed save ordered and not begun.
+    pub next: Option<String>,
+    pub next_time: Option<Time>,
+}
+
+pub fn federation_facts(
+    values: &Values,
+    time: TimeRepresentation,
+    problems: &mut Vec<String>,
+) -> FederationFacts {
     let mut r = Reader::new(values, "the federation".to_owned(), problems);
+    let named = |name: Option<String>| name.filter(|n| !n.is_empty());
     FederationFacts {
         time_implementation: r.get("HLAtimeImplementationName", decode::unicode_string),
         rti_version: r.get("HLARTIversion", decode::unicode_string),
         mim_designator: r.get("HLAMIMdesignator", decode::unicode_string),
         fom_modules: r.get("HLAFOMmoduleDesignatorList", decode::string_list),
+        save: SaveState {
+            last: named(r.get("HLAlastSaveName", decode::unicode_string)),
+            next: named(r.get("HLAnextSaveName", decode::unicode_string)),
+            next_time: r.time("HLAnextSaveTime", time),
+        },
     }
 }
 
@@ -282,6 +304,17 @@ pub fn text(report: &FederationReport) -> String {
             "not answering: federates {}\n",
             handles(&report.not_answering)
         );
+    }
+    if let Some(last) = &report.save.last {
+        out += &format!("last save: {last:?}\n");
+    }
+    if let Some(next) = &report.save.next {
+        let at = report
+            .save
+            .next_time
+            .as_ref()
+            .map(|t| format!(" at time {t}"));
+        out += &format!("next save: {next:?}{}\n", at.unwrap_or_default());
     }
     for point in report.synchronization_points.iter().flatten() {
         out += &format!(
@@ -391,6 +424,11 @@ mod tests {
                 achieved: Vec::new(),
                 waiting_for: vec![2, 3],
             }]),
+            save: SaveState {
+                last: Some("s1".into()),
+                next: Some("s2".into()),
+                next_time: Some(Time::Integer(20)),
+            },
         };
         let shown = text(&report);
         let lines: Vec<&str> = shown.lines().collect();
@@ -398,7 +436,9 @@ mod tests {
         assert!(lines[1].starts_with("HANDLE  NAME     TYPE  HOST  REG  CON  TIME"));
         assert!(lines[2].starts_with("2       stepper  -     -     yes  no   7"));
         assert_eq!(lines[3], "not answering: federates 5");
+        assert_eq!(lines[4], "last save: \"s1\"");
+        assert_eq!(lines[5], "next save: \"s2\" at time 20");
         let point = "synchronization point \"Ready\": achieved by none; waiting for 2, 3";
-        assert_eq!(lines[4], point);
+        assert_eq!(lines[6], point);
     }
 }

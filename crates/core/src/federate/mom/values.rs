@@ -116,7 +116,14 @@ impl Federate {
             }
             // HLAautoProvide is off: Trellis never calls provideAttributeValueUpdate unasked.
             "HLAautoProvide" => encode::boolean(false),
-            // Not kept: the merged FDD's text; saves (not provided).
+            // The last save this member took part in, and a timed save ordered and not
+            // begun (empty when none).
+            "HLAlastSaveName" => encode::unicode_string(self.saved_labels().last().unwrap_or("")),
+            "HLAnextSaveName" => {
+                encode::unicode_string(self.scheduled_save().map_or("", |(label, _)| label))
+            }
+            "HLAnextSaveTime" => self.encoded_time(self.scheduled_save().map(|(_, time)| time)),
+            // Not kept: the merged FDD's text; the logical time of the last save.
             _ => return None,
         };
         Some(value)
