@@ -63,8 +63,16 @@ fn the_view_shows_every_member_and_its_time_state_and_leaves_itself_out() {
         WAIT,
         |c| matches!(c, Callback::TimeAdvanceGrant { time } if *time == target),
     );
-    // A point the stepper achieved and the watcher has not: the view shows who it waits for.
+    // Two vehicles of the stepper's: the view counts the federation's objects per class.
     let rti = stepper.joined().unwrap();
+    let vehicle = rti.object_class_handle("Vehicle").unwrap();
+    let name = rti.attribute_handle(vehicle, "Name").unwrap();
+    rti.publish_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    for _ in 0..2 {
+        rti.register_object_instance(vehicle).unwrap();
+    }
+    // A point the stepper achieved and the watcher has not: the view shows who it waits for.
     let members = [stepper_handle, watcher_handle];
     rti.register_federation_synchronization_point("Checkpoint", b"", &members)
         .unwrap();
@@ -118,6 +126,8 @@ fn the_view_shows_every_member_and_its_time_state_and_leaves_itself_out() {
         report["synchronization_points"], expected_points,
         "{report}"
     );
+    let expected_objects = serde_json::json!([{"class": "Vehicle", "objects": 2}]);
+    assert_eq!(report["objects_per_class"], expected_objects, "{report}");
 
     // The table: a heading, then one row per member, the stepper regulating at its time.
     let (ok, table, stderr) = trellis_within(&["federation", FEDERATION, &router_arg], WAIT * 2);
@@ -138,6 +148,7 @@ fn the_view_shows_every_member_and_its_time_state_and_leaves_itself_out() {
         "synchronization point \"Checkpoint\": achieved by {stepper_handle}; waiting for {watcher_handle}"
     );
     assert!(table.contains(&point_line), "{table}");
+    assert!(table.contains("objects: Vehicle 2"), "{table}");
 
     // The views resigned: the registry lists the two members only.
     let (ok, listed, stderr) = trellis_within(&["federations", &router_arg, "--json"], WAIT);
@@ -314,6 +325,12 @@ fn the_view_reads_the_time_stepped_demo_on_a_trellis_up_tree() {
     for name in ["viewer", "ground-sim", "air-sim"] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
+    // The demo's six vehicles: three ground vehicles and three aircraft, by class handle.
+    let expected_objects = serde_json::json!([
+        {"class": "Vehicle.GroundVehicle", "objects": 3},
+        {"class": "Vehicle.Aircraft", "objects": 3}
+    ]);
+    assert_eq!(report["objects_per_class"], expected_objects, "{report}");
     assert!(
         terminate(demo).success(),
         "the demo stops cleanly on SIGTERM"

@@ -197,9 +197,15 @@ fn the_federation_panel_shows_each_member_and_the_steppers_time_rising() {
     let (stepper, stepper_handle) = joined(&at, FEDERATION, "stepper");
     let (mut watcher, watcher_handle) = joined(&at, FEDERATION, "watcher");
     // A point only the watcher is in, never achieved: the panel says whom it waits for.
-    (watcher.joined().unwrap())
-        .register_federation_synchronization_point("Checkpoint", b"", &[watcher_handle])
+    let rti = watcher.joined().unwrap();
+    rti.register_federation_synchronization_point("Checkpoint", b"", &[watcher_handle])
         .unwrap();
+    // One vehicle of the watcher's: the panel counts the federation's objects per class.
+    let vehicle = rti.object_class_handle("Vehicle").unwrap();
+    let name = rti.attribute_handle(vehicle, "Name").unwrap();
+    rti.publish_object_class_attributes(vehicle, &[name])
+        .unwrap();
+    rti.register_object_instance(vehicle).unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let members = [
         keep_stepping(stepper, stop.clone()),
@@ -233,7 +239,7 @@ fn the_federation_panel_shows_each_member_and_the_steppers_time_rising() {
     let status = browser.wait_for(
         &format!(
             "(() => {{ const t = document.getElementById('federation-status').textContent; \
-             return t.includes('{waits}') && t; }})()"
+             return t.includes('{waits}') && t.includes('objects: Vehicle 1') && t; }})()"
         ),
         WAIT,
     );

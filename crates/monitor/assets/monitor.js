@@ -455,6 +455,8 @@ function showFederation(panel) {
     const count = report.federates.length;
     text = `${count} federate${count === 1 ? '' : 's'} · ${report.time_implementation || 'time unknown'}${report.rti_version ? ` · ${report.rti_version}` : ''}`;
     if (report.not_answering.length) text += ` · not answering: ${report.not_answering.join(', ')}`;
+    const objects = (report.objects_per_class || []).map((c) => `${c.class} ${c.objects}`);
+    if (objects.length) text += ` · objects: ${objects.join(', ')}`;
     for (const point of report.synchronization_points || []) {
       const waiting = point.waiting_for.length ? point.waiting_for.join(', ') : 'no one';
       text += ` · synchronization point “${point.label}” waits for ${waiting}`;

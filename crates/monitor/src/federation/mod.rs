@@ -9,6 +9,7 @@
 //!   A federation that does not exist (yet), or a router that does not answer, is said on
 //!   the panel and tried again every [`RETRY_PERIOD`]; the monitor never exits for it.
 
+mod object_counts;
 mod sync_points;
 pub mod tool;
 pub mod view;
@@ -303,6 +304,7 @@ mod tests {
             not_answering: Vec::new(),
             synchronization_points: None,
             save: SaveState::default(),
+            objects_per_class: None,
         }
     }
 

@@ -90,7 +90,7 @@ impl SyncPointsQuery {
             return false;
         }
         let name = value(self.point_name).map(decode::unicode_string);
-        let federates = value(self.point_federates).map(decode::sync_point_federates);
+        let federates = value(self.point_federates).map(decode::handle_int32_list);
         match (name, federates) {
             (Some(Ok(name)), Some(Ok(federates))) => {
                 self.members.insert(name, federates);

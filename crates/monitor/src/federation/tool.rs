@@ -3,6 +3,7 @@
 //! discovers for its values, and keeps the latest — as any MOM tool would. It resigns when
 //! done, whatever happened meanwhile.
 
+use super::object_counts::ObjectCountsQuery;
 use super::sync_points::SyncPointsQuery;
 use super::view::{self, FederationReport, Values};
 use std::collections::{BTreeMap, BTreeSet};
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use thiserror::Error;
+use trellis_core::federate::mom;
 use trellis_core::federate::{
     federate_object, Callback, FederateError, ObjectId, ResignAction, TimeRepresentation,
     FEDERATION_OBJECT,
@@ -107,6 +109,10 @@ pub struct Tool {
     reporting: BTreeMap<u32, i32>,
     /// The pending synchronization points; `None` without the standard MIM's classes.
     sync_points: Option<SyncPointsQuery>,
+    /// Each member's instances per class; `None` without the standard MIM's classes.
+    object_counts: Option<ObjectCountsQuery>,
+    /// The federation's model, for class names.
+    model: Arc<ObjectModel>,
 }
 
 /// HLAmanager.HLAfederate.HLAadjust.HLAsetTiming and its two parameters.
@@ -164,6 +170,8 @@ impl Tool {
             members: BTreeMap::new(),
             reporting: BTreeMap::new(),
             sync_points: SyncPointsQuery::find(&model),
+            object_counts: ObjectCountsQuery::find(&model),
+            model,
         };
         if let Err(e) = tool.subscribe() {
             // Joined already: leave rather than linger until the router notices.
@@ -184,6 +192,9 @@ impl Tool {
             sync_points.declare(&mut self.rti)?;
             sync_points.ask(&mut self.rti)?;
         }
+        if let Some(object_counts) = &self.object_counts {
+            object_counts.declare(&mut self.rti)?;
+        }
         Ok(())
     }
 
@@ -200,6 +211,17 @@ impl Tool {
             }
         }
         Ok(())
+    }
+
+    /// Ask `member` for its instances per class. A request lost on the way is asked again
+    /// by [`Tool::refresh_members`]; one that cannot be sent is logged, as the view's
+    /// other values still come.
+    fn ask_object_counts(&mut self, member: u32) {
+        if let Some(counts) = &self.object_counts {
+            if let Err(e) = counts.ask(&mut self.rti, member) {
+                tracing::warn!("asking federate {member} for its object counts: {e}");
+            }
+        }
     }
 
     /// Ask again every listed member that has not answered, and the federation for its
@@ -238,10 +260,15 @@ impl Tool {
         Ok(())
     }
 
-    /// Whether the federation's member list is in, every member on it answered, and the
-    /// synchronization points are in.
+    /// Whether the federation's member list is in, every member on it answered with its
+    /// values and its object counts, and the synchronization points are in.
     fn complete(&self) -> bool {
-        self.members_complete() && self.sync_points.as_ref().is_none_or(|s| s.complete())
+        let counted = |counts: &ObjectCountsQuery| {
+            (self.listed_members()).is_some_and(|listed| listed.iter().all(|h| counts.has(*h)))
+        };
+        self.members_complete()
+            && self.sync_points.as_ref().is_none_or(|s| s.complete())
+            && self.object_counts.as_ref().is_none_or(counted)
     }
 
     fn members_complete(&self) -> bool {
@@ -252,7 +279,7 @@ impl Tool {
     /// The members HLAfederatesInFederation lists, this view left out.
     fn listed_members(&self) -> Option<BTreeSet<u32>> {
         let values = self.federation_values.get("HLAfederatesInFederation")?;
-        let handles = trellis_core::federate::mom::decode::handle_list(values).ok()?;
+        let handles = mom::decode::handle_list(values).ok()?;
         let members = handles.into_iter().filter_map(|h| u32::try_from(h).ok());
         Some(members.filter(|&h| h != self.handle).collect())
     }
@@ -271,13 +298,18 @@ impl Tool {
             Callback::ReceiveInteraction {
                 class, parameters, ..
             } => {
-                if let Some(sync_points) = self.sync_points.as_mut() {
-                    sync_points.on_interaction(*class, parameters);
+                let taken = (self.sync_points.as_mut())
+                    .is_some_and(|s| s.on_interaction(*class, parameters));
+                if let (false, Some(counts)) = (taken, self.object_counts.as_mut()) {
+                    counts.on_interaction(*class, parameters);
                 }
             }
             Callback::RemoveObjectInstance { object, .. } => {
                 self.members.remove(&object.federate());
                 self.reporting.remove(&object.federate());
+                if let Some(counts) = self.object_counts.as_mut() {
+                    counts.forget(object.federate());
+                }
             }
             // A view only watches: it must not hold the federation at a synchronization
             // point it was announced for having joined before it was registered.
@@ -313,7 +345,11 @@ impl Tool {
         let (target, names) = if object == FEDERATION_OBJECT {
             (&mut self.federation_values, &self.federation_class.names)
         } else if object == federate_object(object.federate()) && object.federate() != self.handle {
-            let member = self.members.entry(object.federate()).or_default();
+            let handle = object.federate();
+            if !self.members.contains_key(&handle) {
+                self.ask_object_counts(handle);
+            }
+            let member = self.members.entry(handle).or_default();
             (member, &self.federate_class.names)
         } else {
             return;
@@ -325,11 +361,15 @@ impl Tool {
         }
     }
 
-    /// Ask the federation for its member list and synchronization points again (members
-    /// come and go while watching).
+    /// Ask the federation for its member list and synchronization points again, and every
+    /// member for its object counts (members come and go while watching).
     pub fn refresh_members(&mut self) -> Result<()> {
         if let Some(sync_points) = &self.sync_points {
             sync_points.ask(&mut self.rti)?;
+        }
+        let members: Vec<u32> = self.members.keys().copied().collect();
+        for member in members {
+            self.ask_object_counts(member);
         }
         let attributes = self.federation_class.attributes.clone();
         self.rti
@@ -368,10 +408,8 @@ impl Tool {
         let Some(timing) = &self.set_timing else {
             return Err(ViewError::NoSetTiming);
         };
-        let mut target = 8u32.to_be_bytes().to_vec();
-        target.extend_from_slice(&u64::from(member).to_be_bytes());
         let parameters = [
-            (timing.federate, target),
+            (timing.federate, mom::encode::handle(u64::from(member))),
             (timing.period, seconds.to_be_bytes().to_vec()),
         ];
         let class = timing.class;
@@ -401,6 +439,8 @@ impl Tool {
             not_answering,
             synchronization_points: (self.sync_points.as_ref()).and_then(|s| s.report(self.handle)),
             save: facts.save,
+            objects_per_class: (self.object_counts.as_ref())
+                .map(|c| c.report(&self.model, self.members.keys().copied())),
         }
     }
 

@@ -96,6 +96,16 @@ pub struct FederationReport {
     /// The pending synchronization points; `None` when the federation did not say.
     pub synchronization_points: Option<Vec<SyncPointReport>>,
     pub save: SaveState,
+    /// Instances per class, summed over the members' reports; `None` when not asked.
+    pub objects_per_class: Option<Vec<ClassCount>>,
+}
+
+/// How many instances of a class the federation holds (`object_counts`).
+#[derive(Debug, PartialEq, Serialize)]
+pub struct ClassCount {
+    /// Dotted from below HLAobjectRoot.
+    pub class: String,
+    pub objects: u64,
 }
 
 /// A pending synchronization point: the members (other than the view) that achieved it
@@ -305,6 +315,12 @@ pub fn text(report: &FederationReport) -> String {
             handles(&report.not_answering)
         );
     }
+    if let Some(classes) = report.objects_per_class.as_ref().filter(|c| !c.is_empty()) {
+        let counts: Vec<String> = (classes.iter())
+            .map(|c| format!("{} {}", c.class, c.objects))
+            .collect();
+        out += &format!("objects: {}\n", counts.join(", "));
+    }
     if let Some(last) = &report.save.last {
         out += &format!("last save: {last:?}\n");
     }
@@ -429,6 +445,10 @@ mod tests {
                 next: Some("s2".into()),
                 next_time: Some(Time::Integer(20)),
             },
+            objects_per_class: Some(vec![ClassCount {
+                class: "Vehicle".into(),
+                objects: 6,
+            }]),
         };
         let shown = text(&report);
         let lines: Vec<&str> = shown.lines().collect();
@@ -436,9 +456,10 @@ mod tests {
         assert!(lines[1].starts_with("HANDLE  NAME     TYPE  HOST  REG  CON  TIME"));
         assert!(lines[2].starts_with("2       stepper  -     -     yes  no   7"));
         assert_eq!(lines[3], "not answering: federates 5");
-        assert_eq!(lines[4], "last save: \"s1\"");
-        assert_eq!(lines[5], "next save: \"s2\" at time 20");
+        assert_eq!(lines[4], "objects: Vehicle 6");
+        assert_eq!(lines[5], "last save: \"s1\"");
+        assert_eq!(lines[6], "next save: \"s2\" at time 20");
         let point = "synchronization point \"Ready\": achieved by none; waiting for 2, 3";
-        assert_eq!(lines[6], point);
+        assert_eq!(lines[7], point);
     }
 }

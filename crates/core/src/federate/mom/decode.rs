@@ -167,10 +167,10 @@ pub fn handle_list(bytes: &[u8]) -> Result<Vec<u64>, DecodeError> {
     reader.end(handles)
 }
 
-/// HLAsynchPointFederateList: a variable array of (HLAhandle, HLAsynchPointStatus) records,
-/// 16 bytes each (no padding between them).
-pub fn sync_point_federates(bytes: &[u8]) -> Result<Vec<(u64, i32)>, DecodeError> {
-    let mut reader = Reader::new(bytes, "HLAsynchPointFederateList");
+/// A variable array of (HLAhandle, HLAinteger32BE-based) records, 16 bytes each (no padding
+/// between them): HLAsynchPointFederateList, HLAobjectClassBasedCounts and the like.
+pub fn handle_int32_list(bytes: &[u8]) -> Result<Vec<(u64, i32)>, DecodeError> {
+    let mut reader = Reader::new(bytes, "a list of (HLAhandle, HLAinteger32BE) records");
     let count = reader.count("the element count")?;
     let mut records = Vec::with_capacity(count.min(bytes.len() / 16));
     for _ in 0..count {

@@ -13,6 +13,7 @@ pub fn count(value: u64) -> Vec<u8> {
     int32(i32::try_from(value).unwrap_or(i32::MAX))
 }
 
+/// HLAboolean: HLAinteger32BE 1 (true) or 0 (false).
 pub fn boolean(value: bool) -> Vec<u8> {
     int32(i32::from(value))
 }

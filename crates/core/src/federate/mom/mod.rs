@@ -28,7 +28,7 @@
 mod control;
 mod counts;
 pub mod decode;
-mod encode;
+pub mod encode;
 mod federation;
 mod invocations;
 mod module_data;
