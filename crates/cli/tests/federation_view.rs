@@ -15,7 +15,7 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use trellis_core::federate::{Callback, Interval, LogicalTime};
+use trellis_core::federate::{Callback, Interval, LogicalTime, SaveCallback};
 use trellis_net::rti::Session;
 use trellis_net::Endpoint;
 
@@ -233,19 +233,32 @@ fn watching_redraws_as_a_federate_advances_and_leaves_on_sigterm() {
         .unwrap()
         .enable_time_regulation(Interval::Integer(1))
         .unwrap();
-    let advance = Arc::new(AtomicBool::new(false));
+    let (advance, save) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicBool::new(false)),
+    );
     let stop = Arc::new(AtomicBool::new(false));
     let stepping = {
-        let (advance, stop) = (advance.clone(), stop.clone());
+        let (advance, save, stop) = (advance.clone(), save.clone(), stop.clone());
         std::thread::spawn(move || {
-            let mut requested = false;
+            let (mut requested, mut save_requested) = (false, false);
             while !stop.load(Ordering::Relaxed) {
+                let rti = stepper.joined().unwrap();
                 if advance.load(Ordering::Relaxed) && !requested {
                     let to = LogicalTime::from_i64(STEPPED_TO);
-                    stepper.joined().unwrap().time_advance_request(to).unwrap();
+                    rti.time_advance_request(to).unwrap();
                     requested = true;
                 }
-                stepper.evoke_callback(Duration::from_millis(10)).unwrap();
+                if save.load(Ordering::Relaxed) && !save_requested {
+                    rti.request_federation_save("Watched", None).unwrap();
+                    save_requested = true;
+                }
+                let callback = stepper.evoke_callback(Duration::from_millis(10)).unwrap();
+                if let Some(Callback::Save(SaveCallback::InitiateFederateSave { .. })) = callback {
+                    let rti = stepper.joined().unwrap();
+                    rti.federate_save_begun().unwrap();
+                    rti.federate_save_complete(true).unwrap();
+                }
             }
             stepper
         })
@@ -256,6 +269,13 @@ fn watching_redraws_as_a_federate_advances_and_leaves_on_sigterm() {
     advance.store(true, Ordering::Relaxed);
     // The periodic reports (HLAsetTiming, every second) bring the new time without a request.
     line_where(&lines, |l| stepper_time(l) == Some(STEPPED_TO));
+    // A save while the view watches: the view does its part at once, so the save ends,
+    // and the view shows it as the federation's last save.
+    save.store(true, Ordering::Relaxed);
+    line_where(&lines, |l| {
+        let report: serde_json::Value = serde_json::from_str(l).unwrap_or_default();
+        report["save"]["last"] == "Watched"
+    });
     assert!(terminate(view).success());
 
     let (ok, listed, stderr) = trellis_within(&["federations", &router_arg, "--json"], WAIT);

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 use trellis_core::federate::mom;
 use trellis_core::federate::{
-    federate_object, Callback, FederateError, ObjectId, ResignAction, TimeRepresentation,
-    FEDERATION_OBJECT,
+    federate_object, Callback, FederateError, ObjectId, ResignAction, SaveCallback,
+    TimeRepresentation, FEDERATION_OBJECT,
 };
 use trellis_core::fom::MimError;
 use trellis_core::fom::{
@@ -213,10 +213,19 @@ impl Tool {
         Ok(())
     }
 
+    /// Whether a save or restore is in progress, which refuses the view's requests
+    /// (SaveInProgress): the view asks again once it is over.
+    fn saving(&self) -> bool {
+        (self.rti.federate()).is_ok_and(|f| f.check_not_saving().is_err())
+    }
+
     /// Ask `member` for its instances per class. A request lost on the way is asked again
     /// by [`Tool::refresh_members`]; one that cannot be sent is logged, as the view's
     /// other values still come.
     fn ask_object_counts(&mut self, member: u32) {
+        if self.saving() {
+            return;
+        }
         if let Some(counts) = &self.object_counts {
             if let Err(e) = counts.ask(&mut self.rti, member) {
                 tracing::warn!("asking federate {member} for its object counts: {e}");
@@ -229,6 +238,9 @@ impl Tool {
     /// before a member's interest in it reached this view's node (a member that joined
     /// moments ago) reaches no one, and the member stays silent however long the read waits.
     fn ask_silent_members(&mut self) -> Result<()> {
+        if self.saving() {
+            return Ok(());
+        }
         let silent = (self.listed_members().unwrap_or_default().into_iter())
             .filter(|h| !self.members.contains_key(h));
         let attributes = self.federate_class.attributes.clone();
@@ -312,9 +324,17 @@ impl Tool {
                 }
             }
             // A view only watches: it must not hold the federation at a synchronization
-            // point it was announced for having joined before it was registered.
+            // point it was announced for having joined before it was registered, nor hold
+            // a save (its part is nothing to keep), nor a restore.
             Callback::AnnounceSynchronizationPoint { label, .. } => {
                 self.rti.synchronization_point_achieved(label, true)?;
+            }
+            Callback::Save(SaveCallback::InitiateFederateSave { .. }) => {
+                self.rti.federate_save_begun()?;
+                self.rti.federate_save_complete(true)?;
+            }
+            Callback::Save(SaveCallback::InitiateFederateRestore { .. }) => {
+                self.rti.federate_restore_complete(true)?;
             }
             Callback::ConnectionLost { fault } => {
                 return Err(ViewError::ConnectionLost(fault.to_string()))
@@ -364,6 +384,9 @@ impl Tool {
     /// Ask the federation for its member list and synchronization points again, and every
     /// member for its object counts (members come and go while watching).
     pub fn refresh_members(&mut self) -> Result<()> {
+        if self.saving() {
+            return Ok(());
+        }
         if let Some(sync_points) = &self.sync_points {
             sync_points.ask(&mut self.rti)?;
         }
@@ -385,6 +408,9 @@ impl Tool {
 
     /// HLAsetTiming to every member not yet asked: periodic updates every `seconds`.
     pub fn ask_for_reports(&mut self, seconds: i32) -> Result<()> {
+        if self.saving() {
+            return Ok(());
+        }
         let members: Vec<u32> = self.members.keys().copied().collect();
         for member in members {
             if self.reporting.get(&member) != Some(&seconds) {
@@ -396,6 +422,9 @@ impl Tool {
 
     /// HLAsetTiming with period 0 to every member asked: no more periodic updates.
     pub fn stop_reports(&mut self) -> Result<()> {
+        if self.saving() {
+            return Ok(());
+        }
         let members: Vec<u32> = self.reporting.keys().copied().collect();
         for member in members {
             self.set_timing(member, 0)?;
