@@ -275,17 +275,14 @@ impl Tool {
     /// Whether the federation's member list is in, every member on it answered with its
     /// values and its object counts, and the synchronization points are in.
     fn complete(&self) -> bool {
-        let counted = |counts: &ObjectCountsQuery| {
-            (self.listed_members()).is_some_and(|listed| listed.iter().all(|h| counts.has(*h)))
+        // The member list is decoded once per look: this runs after every evoke of a read.
+        let Some(listed) = self.listed_members() else {
+            return false;
         };
-        self.members_complete()
-            && self.sync_points.as_ref().is_none_or(|s| s.complete())
-            && self.object_counts.as_ref().is_none_or(counted)
-    }
-
-    fn members_complete(&self) -> bool {
-        self.listed_members()
-            .is_some_and(|listed| listed.iter().all(|h| self.members.contains_key(h)))
+        let answered = |h: &u32| {
+            self.members.contains_key(h) && self.object_counts.as_ref().is_none_or(|c| c.has(*h))
+        };
+        listed.iter().all(answered) && self.sync_points.as_ref().is_none_or(|s| s.complete())
     }
 
     /// The members HLAfederatesInFederation lists, this view left out.

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
+use trellis_core::federate::mom::encode;
 use trellis_core::federate::{federate_object, Callback, ResignAction};
 use trellis_net::rti::{Driver, RtiAmbassador};
 
@@ -83,9 +84,7 @@ fn watch(rti: &mut RtiAmbassador, stop: &AtomicBool) -> Result<u64, BenchError> 
             Some(Callback::DiscoverObjectInstance { object, .. })
                 if object == federate_object(object.federate()) =>
             {
-                // HLAhandle: the 64-bit handle in an 8-byte array.
-                let mut target = 8u32.to_be_bytes().to_vec();
-                target.extend_from_slice(&u64::from(object.federate()).to_be_bytes());
+                let target = encode::handle(u64::from(object.federate()));
                 let seconds = REPORT_PERIOD_SECONDS.to_be_bytes().to_vec();
                 rti.send_interaction(timing, &[(federate, target), (period, seconds)], b"")?;
             }
