@@ -168,6 +168,107 @@ fn rpr_specific_arrays() {
     );
 }
 
+/// RPR gives the length of a lengthless array that more data follows in a note on the
+/// field: `RPRlengthlessArrayLength=Order*Order+2*Order+1` (SphericalHarmonicAntennaStruct)
+/// and `=NumberOfAppearanceRecords` (SilentEntityStruct, whose arrays are lengthless too).
+#[test]
+fn rpr_length_rules_count_the_lengthless_arrays_that_more_data_follows() {
+    let model = rpr();
+    let types = model.data_types();
+    let mut antenna = Vec::new();
+    antenna.extend_from_slice(&1u32.to_be_bytes()); // Order 1: 1 + 2 + 1 = 4 coefficients
+    for c in [0.5f32, 1.0, 1.5, 2.0] {
+        antenna.extend_from_slice(&f32_be(c));
+    }
+    antenna.extend_from_slice(&[2, 0, 0, 0]); // ReferenceSystem: EntityCoordinates, padding
+    let value = decode_value(types, "SphericalHarmonicAntennaStruct", &antenna).unwrap();
+    assert_eq!(
+        value.to_string(),
+        "{Order: 1, Coefficients: [0.5, 1, 1.5, 2], ReferenceSystem: EntityCoordinates, \
+         Padding: 0x000000}"
+    );
+    assert_eq!(
+        encode_value(types, "SphericalHarmonicAntennaStruct", &value).unwrap(),
+        antenna
+    );
+    // Order 2 asks for 9 coefficients where the value has 4 and a byte of data.
+    let mut short = antenna.clone();
+    short[3] = 2;
+    assert!(decode_value(types, "SphericalHarmonicAntennaStruct", &short).is_err());
+    // Encoding refuses an array the rule does not count: a decoder would misread the rest.
+    let mut fields = match value {
+        trellis_core::encoding::DataValue::Record(fields) => fields,
+        other => panic!("{other}"),
+    };
+    fields[0].1 = trellis_core::encoding::DataValue::Unsigned(2);
+    let error = encode_value(
+        types,
+        "SphericalHarmonicAntennaStruct",
+        &trellis_core::encoding::DataValue::Record(fields),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "data type SphericalHarmonicAntennaStruct: field Coefficients holds 4 elements, but \
+         RPRlengthlessArrayLength=Order*Order+2*Order+1 gives 9"
+    );
+
+    // Two silent entities in a lengthless array: 1 appearance record, then none.
+    let mut silent = Vec::new();
+    silent.extend_from_slice(&[0, 3, 0, 1]); // 3 entities, 1 appearance record
+    silent.extend_from_slice(&[1, 2, 0, 225, 1, 3, 4, 0]); // EntityType
+    silent.extend_from_slice(&7u32.to_be_bytes());
+    silent.extend_from_slice(&[0, 2, 0, 0]); // 2 entities, no appearance records
+    silent.extend_from_slice(&[1, 1, 0, 225, 2, 0, 0, 0]);
+    let value = decode_value(types, "SilentEntityStructLengthlessArray", &silent).unwrap();
+    let text = value.to_string();
+    assert!(text.contains("NumberOfAppearanceRecords: 1, "), "{text}");
+    assert!(text.contains("EntityAppearance: [7]}, {"), "{text}");
+    assert!(text.ends_with("EntityAppearance: []}]"), "{text}");
+    assert_eq!(
+        encode_value(types, "SilentEntityStructLengthlessArray", &value).unwrap(),
+        silent
+    );
+}
+
+/// RPRextendedVariantRecord: the discriminant, the alternative's extent in octets as an
+/// HLAinteger32BE, then the alternative; a discriminant this model does not list is skipped
+/// by its extent.
+#[test]
+fn an_rpr_extended_variant_carries_its_extent_and_unknown_alternatives_are_skipped() {
+    let model = rpr();
+    let types = model.data_types();
+    let mut record = Vec::new();
+    record.extend_from_slice(&7u32.to_be_bytes()); // Index
+    record.extend_from_slice(&[0; 4]); // padding to the variant's 8
+    record.extend_from_slice(&655_360u32.to_be_bytes()); // PointRecord1Type
+    record.extend_from_slice(&24u32.to_be_bytes()); // the extent: 3 × 8 octets
+    for c in [1.0, -2.0, 3.5] {
+        record.extend_from_slice(&f64_be(c));
+    }
+    let value = decode_value(types, "EnvironmentRecStruct", &record).unwrap();
+    assert_eq!(
+        value.to_string(),
+        "{Index: 7, DataVariant: {Type: PointRecord1Type, Point1GeometryData: {X: 1, Y: -2, \
+         Z: 3.5}}}"
+    );
+    assert_eq!(
+        encode_value(types, "EnvironmentRecStruct", &value).unwrap(),
+        record
+    );
+    // A record type from a later enumeration: its 5 octets are passed over.
+    let unknown = [0, 0, 0x7f, 0xff, 0, 0, 0, 5, 1, 2, 3, 4, 5];
+    let value = decode_value(types, "EnvironmentRecVariantStruct", &unknown).unwrap();
+    assert_eq!(value.to_string(), "{Type: 32767}");
+    // An extent past the end, or shorter than its alternative, is an error.
+    let mut long = record.clone();
+    long[15] = 25;
+    assert!(decode_value(types, "EnvironmentRecStruct", &long).is_err());
+    let mut cut = record;
+    cut[15] = 16;
+    assert!(decode_value(types, "EnvironmentRecStruct", &cut).is_err());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     /// Every RPR type against arbitrary bytes: values or errors, never a panic, and what

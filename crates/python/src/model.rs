@@ -203,6 +203,15 @@ fn describe<'py>(py: Python<'py>, kind: &DataTypeKind) -> PyResult<Bound<'py, Py
                 .map(|f| (f.name.clone(), f.data_type.clone()))
                 .collect();
             d.set_item("fields", list)?;
+            // RPR's length rules: field name to the expression over earlier fields that
+            // counts its lengthless array.
+            let rules = PyDict::new(d.py());
+            for field in fields {
+                if let Some(rule) = &field.length {
+                    rules.set_item(&field.name, rule.expression())?;
+                }
+            }
+            d.set_item("length_rules", rules)?;
         }
         DataTypeKind::VariantRecord {
             discriminant,

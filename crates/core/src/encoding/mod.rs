@@ -162,6 +162,12 @@ impl Encoder {
         put_f64_le: f64 => to_le_bytes;
     }
 
+    /// Overwrites the four octets at `at`, written earlier, with `value` big-endian: a
+    /// length that is known only once what it measures is written.
+    pub fn set_u32_be_at(&mut self, at: usize, value: u32) {
+        self.bytes[at..at + 4].copy_from_slice(&value.to_be_bytes());
+    }
+
     /// The count of a variable array (§4.12.7.3): HLAinteger32BE at a 4-octet boundary.
     pub fn put_count(&mut self, count: usize) {
         self.align(4);
@@ -228,6 +234,23 @@ impl<'a> Decoder<'a> {
         let bytes = &self.bytes[self.position..self.position + count];
         self.position += count;
         Ok(bytes)
+    }
+
+    /// A decoder of the next `len` bytes only, at the same offset (alignment is counted from
+    /// the buffer's start); [`DecodeError::Truncated`] if fewer are left. This decoder does
+    /// not move: skip the `len` bytes when done.
+    pub fn bounded(&self, len: usize) -> Result<Decoder<'a>, DecodeError> {
+        if len > self.remaining() {
+            return Err(DecodeError::Truncated {
+                at: self.position,
+                needed: len,
+                available: self.remaining(),
+            });
+        }
+        Ok(Decoder {
+            bytes: &self.bytes[..self.position + len],
+            position: self.position,
+        })
     }
 
     /// The bytes read since offset `start` (clamped to what was read).

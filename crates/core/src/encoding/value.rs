@@ -4,7 +4,7 @@
 use super::{padding, DecodeError, Decoder, Encoder};
 use crate::fom::{
     Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind,
-    DataTypes, Endian, Enumerator, Field, Selector,
+    DataTypes, Endian, Enumerator, Field, LengthRule, Selector, EXTENDED_VARIANT_RECORD,
 };
 use std::fmt;
 use thiserror::Error;
@@ -137,6 +137,18 @@ enum ElementText {
 const NULL_TERMINATED: &str = "RPRnullTerminatedArray";
 const LENGTHLESS: &str = "RPRlengthlessArray";
 
+/// The count a field of an earlier-decoded record gives a length rule: an integer or an
+/// enumerator's value, not negative.
+fn count_of(earlier: &[(String, DataValue)], name: &str) -> Option<u64> {
+    match &earlier.iter().find(|(n, _)| n == name)?.1 {
+        DataValue::Unsigned(v) => Some(*v),
+        DataValue::Signed(value) | DataValue::Enumerator { value, .. } => {
+            u64::try_from(*value).ok()
+        }
+        _ => None,
+    }
+}
+
 /// The enumerator with `value`.
 fn enumerator_of(enumerators: &[Enumerator], value: i64) -> Option<&Enumerator> {
     enumerators.iter().find(|e| e.values.contains(&value))
@@ -177,6 +189,17 @@ fn choose(alternatives: &[Alternative], enumerators: &[Enumerator], value: i64) 
 
 struct Walk<'a> {
     types: &'a DataTypes,
+}
+
+/// A variant record type, as encoding and decoding read it.
+pub(super) struct Variant<'t> {
+    name: &'t str,
+    discriminant: &'t str,
+    discriminant_type: &'t str,
+    alternatives: &'t [Alternative],
+    /// RPRextendedVariantRecord: the alternative's extent in octets follows the
+    /// discriminant.
+    extended: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -250,20 +273,24 @@ impl<'a> Walk<'a> {
                 alternatives,
                 encoding,
             } => {
-                if encoding != "HLAvariantRecord" {
-                    return Err(Self::unsupported(
-                        name,
-                        format!("variant encoding {encoding}"),
-                    ));
-                }
-                self.decode_variant(
+                let extended = match encoding.as_str() {
+                    "HLAvariantRecord" => false,
+                    EXTENDED_VARIANT_RECORD => true,
+                    _ => {
+                        return Err(Self::unsupported(
+                            name,
+                            format!("variant encoding {encoding}"),
+                        ))
+                    }
+                };
+                let variant = Variant {
                     name,
                     discriminant,
                     discriminant_type,
                     alternatives,
-                    decoder,
-                    depth,
-                )
+                    extended,
+                };
+                self.decode_variant(&variant, decoder, depth)
             }
         }
     }
@@ -312,44 +339,122 @@ impl<'a> Walk<'a> {
         }
         let mut values = Vec::with_capacity(fields.len());
         for field in fields {
-            let value = self.decode(&field.data_type, decoder, depth + 1)?;
+            let value = match &field.length {
+                Some(rule) => self.decode_counted(field, rule, &values, decoder, depth + 1)?,
+                None => self.decode(&field.data_type, decoder, depth + 1)?,
+            };
             values.push((field.name.clone(), value));
         }
         Ok(DataValue::Record(values))
     }
 
-    /// The discriminant, then the alternative it chooses (none: no value follows).
+    /// The element type of `name` when it is (through simple types) an RPRlengthlessArray:
+    /// the arrays a length rule counts.
+    pub(super) fn lengthless_element(&self, name: &str) -> Option<&'a str> {
+        let mut name = name;
+        for _ in 0..8 {
+            match &self.types.get(name)?.kind {
+                DataTypeKind::Simple { representation } => name = representation,
+                DataTypeKind::Array {
+                    element,
+                    encoding: ArrayEncoding::Other(e),
+                    ..
+                } if e == LENGTHLESS => return Some(element),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The count `rule` gives `field` from the record's `earlier` fields.
+    pub(super) fn rule_count(
+        field: &Field,
+        rule: &LengthRule,
+        earlier: &[(String, DataValue)],
+    ) -> Result<u64, String> {
+        rule.eval(&|name| count_of(earlier, name))
+            .map_err(|why| format!("field {}: {rule}: {why}", field.name))
+    }
+
+    /// A lengthless array field of as many elements as its length rule says.
+    fn decode_counted(
+        &self,
+        field: &Field,
+        rule: &LengthRule,
+        earlier: &[(String, DataValue)],
+        decoder: &mut Decoder<'_>,
+        depth: usize,
+    ) -> Result<DataValue, DecodeError> {
+        let Some(element) = self.lengthless_element(&field.data_type) else {
+            return self.decode(&field.data_type, decoder, depth);
+        };
+        let at = decoder.position();
+        let count = Self::rule_count(field, rule, earlier)
+            .map_err(|message| DecodeError::Invalid { at, message })?;
+        decoder.align(self.types.octet_boundary(&field.data_type))?;
+        let count = decoder.check_count(
+            at,
+            i64::try_from(count).unwrap_or(i64::MAX),
+            self.types.min_encoded_len(element),
+        )?;
+        let mut elements = Vec::with_capacity(count);
+        for _ in 0..count {
+            elements.push(self.decode(element, decoder, depth + 1)?);
+        }
+        as_text(self.element_text(element), elements).map_err(|message| DecodeError::Invalid {
+            at: decoder.position(),
+            message: format!("{}: {message}", field.data_type),
+        })
+    }
+
+    /// The discriminant, then the alternative it chooses (none: no value follows). An
+    /// extended record's alternative is read within the extent its length gives, and the
+    /// extent is skipped whole: an alternative this model does not know is passed over.
     fn decode_variant(
         &self,
-        name: &str,
-        discriminant: &str,
-        discriminant_type: &str,
-        alternatives: &[Alternative],
+        variant: &Variant<'_>,
         decoder: &mut Decoder<'_>,
         depth: usize,
     ) -> Result<DataValue, DecodeError> {
         let at = decoder.position();
-        let chosen = self.decode(discriminant_type, decoder, depth + 1)?;
+        let chosen = self.decode(variant.discriminant_type, decoder, depth + 1)?;
         let (DataValue::Enumerator { value, .. }, DataTypeKind::Enumerated { enumerators, .. }) =
-            (&chosen, &self.lookup(discriminant_type)?.kind)
+            (&chosen, &self.lookup(variant.discriminant_type)?.kind)
         else {
             return Err(DecodeError::Invalid {
                 at,
-                message: format!("{name}: the discriminant is not enumerated"),
+                message: format!("{}: the discriminant is not enumerated", variant.name),
             });
         };
+        let extent = if variant.extended {
+            decoder.align(4)?;
+            Some(decoder.get_u32_be()? as usize)
+        } else {
+            None
+        };
+        let mut within = match extent {
+            Some(len) => decoder.bounded(len)?,
+            None => decoder.clone(),
+        };
+        let alternatives = variant.alternatives;
         let alternative = match choose(alternatives, enumerators, *value) {
             Some(i) => match &alternatives[i].data_type {
                 Some(t) => Some((
                     alternatives[i].name.clone(),
-                    Box::new(self.decode(t, decoder, depth + 1)?),
+                    Box::new(self.decode(t, &mut within, depth + 1)?),
                 )),
                 None => None,
             },
             None => None,
         };
+        match extent {
+            Some(len) => {
+                decoder.get_bytes(len)?;
+            }
+            None => *decoder = within,
+        }
         Ok(DataValue::Variant {
-            discriminant_name: discriminant.to_owned(),
+            discriminant_name: variant.discriminant.to_owned(),
             discriminant: Box::new(chosen),
             alternative,
         })

@@ -46,7 +46,8 @@ mod update_rates;
 
 pub use datatypes::{
     Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind,
-    DataTypes, Endian, Enumerator, Field, Selector, PREDEFINED_FILE,
+    DataTypes, Endian, Enumerator, Field, LengthRule, Selector, EXTENDED_VARIANT_RECORD,
+    LENGTH_RULE_PREFIX, PREDEFINED_FILE,
 };
 pub use error::{FddErrorKind, FomError, FomErrors, FomWarning};
 pub use mim::{

@@ -1,13 +1,13 @@
 //! [`DataValue`]s into bytes, driven by their data type.
 
 use super::{
-    choose, first_value, DataValue, ElementText, EncodeError, Walk, LENGTHLESS, MAX_VALUE_DEPTH,
-    NULL_TERMINATED,
+    choose, first_value, DataValue, ElementText, EncodeError, Variant, Walk, LENGTHLESS,
+    MAX_VALUE_DEPTH, NULL_TERMINATED,
 };
 use crate::encoding::Encoder;
 use crate::fom::{
-    Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataTypeKind, Endian,
-    Enumerator, Field,
+    ArrayEncoding, BasicData, BasicKind, Cardinality, DataTypeKind, Endian, Enumerator, Field,
+    EXTENDED_VARIANT_RECORD,
 };
 
 fn mismatch(name: &str, message: impl Into<String>) -> EncodeError {
@@ -60,18 +60,29 @@ impl Walk<'_> {
                 self.encode_fixed_record(name, fields, value, encoder, depth)
             }
             DataTypeKind::VariantRecord {
+                discriminant,
                 discriminant_type,
                 alternatives,
                 encoding,
-                ..
             } => {
-                if encoding != "HLAvariantRecord" {
-                    return Err(mismatch(
-                        name,
-                        format!("variant encoding {encoding} is not supported"),
-                    ));
-                }
-                self.encode_variant(name, discriminant_type, alternatives, value, encoder, depth)
+                let extended = match encoding.as_str() {
+                    "HLAvariantRecord" => false,
+                    EXTENDED_VARIANT_RECORD => true,
+                    _ => {
+                        return Err(mismatch(
+                            name,
+                            format!("variant encoding {encoding} is not supported"),
+                        ))
+                    }
+                };
+                let variant = Variant {
+                    name,
+                    discriminant,
+                    discriminant_type,
+                    alternatives,
+                    extended,
+                };
+                self.encode_variant(&variant, value, encoder, depth)
             }
         }
     }
@@ -125,7 +136,7 @@ impl Walk<'_> {
                 format!("has {} fields, the value {}", fields.len(), values.len()),
             ));
         }
-        for (field, (field_name, field_value)) in fields.iter().zip(values) {
+        for (i, (field, (field_name, field_value))) in fields.iter().zip(values).enumerate() {
             if *field_name != field.name {
                 return Err(mismatch(
                     name,
@@ -135,21 +146,50 @@ impl Walk<'_> {
                     ),
                 ));
             }
+            self.check_rule(name, field, &values[..i], field_value)?;
             self.encode(&field.data_type, field_value, encoder, depth + 1)?;
         }
         Ok(())
     }
 
-    /// The discriminant, then the alternative it chooses, which must be the value's.
-    fn encode_variant(
+    /// A lengthless array field with a length rule must hold the count the earlier fields
+    /// give: a decoder reads that many elements and takes the rest for the next field.
+    fn check_rule(
         &self,
         name: &str,
-        discriminant_type: &str,
-        alternatives: &[Alternative],
+        field: &Field,
+        earlier: &[(String, DataValue)],
+        value: &DataValue,
+    ) -> Result<(), EncodeError> {
+        let (Some(rule), Some(element)) =
+            (&field.length, self.lengthless_element(&field.data_type))
+        else {
+            return Ok(());
+        };
+        let count = Self::rule_count(field, rule, earlier).map_err(|why| mismatch(name, why))?;
+        let held = self.elements(&field.data_type, element, value)?.len();
+        if held as u64 != count {
+            return Err(mismatch(
+                name,
+                format!(
+                    "field {} holds {held} elements, but {rule} gives {count}",
+                    field.name
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The discriminant, then the alternative it chooses, which must be the value's; for an
+    /// extended record, the alternative's extent in octets between the two.
+    fn encode_variant(
+        &self,
+        variant: &Variant<'_>,
         value: &DataValue,
         encoder: &mut Encoder,
         depth: usize,
     ) -> Result<(), EncodeError> {
+        let (name, discriminant_type) = (variant.name, variant.discriminant_type);
         let DataValue::Variant {
             discriminant,
             alternative,
@@ -162,12 +202,36 @@ impl Walk<'_> {
             ));
         };
         self.encode(discriminant_type, discriminant, encoder, depth + 1)?;
+        let extent_at = variant.extended.then(|| {
+            encoder.align(4);
+            encoder.put_u32_be(0);
+            encoder.len()
+        });
+        self.encode_alternative(variant, discriminant, alternative, encoder, depth)?;
+        if let Some(start) = extent_at {
+            let extent = u32::try_from(encoder.len() - start)
+                .map_err(|_| mismatch(name, "the alternative is longer than 4 GiB"))?;
+            encoder.set_u32_be_at(start - 4, extent);
+        }
+        Ok(())
+    }
+
+    /// The alternative the discriminant chooses, which must be the value's.
+    fn encode_alternative(
+        &self,
+        variant: &Variant<'_>,
+        discriminant: &DataValue,
+        alternative: &Option<(String, Box<DataValue>)>,
+        encoder: &mut Encoder,
+        depth: usize,
+    ) -> Result<(), EncodeError> {
+        let (name, alternatives) = (variant.name, variant.alternatives);
         let Some(DataTypeKind::Enumerated { enumerators, .. }) =
-            self.types.get(discriminant_type).map(|t| &t.kind)
+            self.types.get(variant.discriminant_type).map(|t| &t.kind)
         else {
             return Err(mismatch(name, "the discriminant is not enumerated"));
         };
-        let number = match &**discriminant {
+        let number = match discriminant {
             DataValue::Enumerator { name: Some(n), .. } => first_value(enumerators, n),
             DataValue::Enumerator { value, .. } | DataValue::Signed(value) => Some(*value),
             _ => None,

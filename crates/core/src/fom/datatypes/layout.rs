@@ -1,7 +1,9 @@
 //! Octet boundaries (IEEE 1516.2-2010 §4.12.7.1) and lower bounds on encoded lengths,
 //! worked out once per model so encoders and decoders only look them up.
 
-use super::{ArrayEncoding, Cardinality, DataType, DataTypeKind};
+use super::{
+    Alternative, ArrayEncoding, Cardinality, DataType, DataTypeKind, EXTENDED_VARIANT_RECORD,
+};
 use crate::fom::error::FomError;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -115,19 +117,35 @@ impl<'a> Planner<'a> {
             DataTypeKind::VariantRecord {
                 discriminant_type,
                 alternatives,
+                encoding,
                 ..
-            } => {
-                let discriminant = self.layout(discriminant_type, depth + 1);
-                let octet_boundary = alternatives
-                    .iter()
-                    .filter_map(|a| a.data_type.as_deref())
-                    .map(|t| self.layout(t, depth + 1).octet_boundary)
-                    .fold(discriminant.octet_boundary, usize::max);
-                Layout {
-                    octet_boundary,
-                    min_len: discriminant.min_len,
-                }
-            }
+            } => self.variant(discriminant_type, alternatives, encoding, depth),
+        }
+    }
+
+    /// A variant record: as wide as its widest part, as long as its discriminant at least
+    /// (an extended record's HLAinteger32BE extent follows the discriminant).
+    fn variant(
+        &mut self,
+        discriminant_type: &'a str,
+        alternatives: &'a [Alternative],
+        encoding: &str,
+        depth: usize,
+    ) -> Layout {
+        let discriminant = self.layout(discriminant_type, depth + 1);
+        let (extent_boundary, extent_len) = if encoding == EXTENDED_VARIANT_RECORD {
+            (4, 4)
+        } else {
+            (1, 0)
+        };
+        let octet_boundary = alternatives
+            .iter()
+            .filter_map(|a| a.data_type.as_deref())
+            .map(|t| self.layout(t, depth + 1).octet_boundary)
+            .fold(discriminant.octet_boundary.max(extent_boundary), usize::max);
+        Layout {
+            octet_boundary,
+            min_len: discriminant.min_len.saturating_add(extent_len),
         }
     }
 }

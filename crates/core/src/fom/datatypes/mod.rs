@@ -9,6 +9,7 @@
 
 mod check;
 mod layout;
+mod length_rule;
 mod parse;
 mod predefined;
 
@@ -16,6 +17,8 @@ pub(crate) use check::{build, type_uses};
 pub(crate) use parse::{parse_data_types, DataTypeDecl};
 
 use super::error::FomError;
+pub use length_rule::{LengthRule, LENGTH_RULE_PREFIX};
+
 use std::collections::BTreeMap;
 
 /// Where the predefined types are "declared", for messages.
@@ -102,6 +105,12 @@ impl ArrayEncoding {
     }
 }
 
+/// RPR's variant record that decoders can skip: after the discriminant, an HLAinteger32BE
+/// count of the octets that follow up to the alternative's end (its alignment padding
+/// included), so one that does not know the discriminant's value passes over them. As the
+/// TNO OOencoder and other RPR codecs write it.
+pub const EXTENDED_VARIANT_RECORD: &str = "RPRextendedVariantRecord";
+
 /// One `<field>` of a `<fixedRecordData>` type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Field {
@@ -109,6 +118,9 @@ pub struct Field {
     pub name: String,
     /// The name of its data type.
     pub data_type: String,
+    /// For an RPRlengthlessArray field that more data follows: its element count, from
+    /// earlier fields (RPR's `RPRlengthlessArrayLength=` note on the field).
+    pub length: Option<LengthRule>,
 }
 
 /// Which discriminant values choose an alternative.

@@ -3,7 +3,7 @@
 use super::predefined::basic_kind;
 use super::{
     Alternative, ArrayEncoding, BasicData, BasicKind, Cardinality, DataType, DataTypeKind, Endian,
-    Enumerator, Field, Selector,
+    Enumerator, Field, LengthRule, Selector, LENGTH_RULE_PREFIX,
 };
 use crate::fom::error::{respelled, spellings, FomError, FomWarning};
 use crate::fom::lines::Lines;
@@ -37,6 +37,8 @@ fn text(node: Node<'_, '_>, tag: &str) -> Option<String> {
 struct Parser<'a> {
     file: &'a str,
     lines: &'a Lines,
+    /// The module's `<notes>`: each note's semantics by its label.
+    notes: FxHashMap<String, String>,
     errors: Vec<FomError>,
     warnings: Vec<FomWarning>,
 }
@@ -280,15 +282,62 @@ impl Parser<'_> {
                 );
                 continue;
             }
+            let length = self.length_rule(field, name, &field_name, &fields);
             fields.push(Field {
                 name: field_name,
                 data_type,
+                length,
             });
         }
         // The schema requires <encoding>; a module that leaves it out means the standard one.
         let encoding = text(node, "encoding").unwrap_or_else(|| "HLAfixedRecord".into());
         let encoding = self.respell(node, "encoding", encoding, spellings::FIXED_RECORD_ENCODING);
         Some(DataTypeKind::FixedRecord { fields, encoding })
+    }
+
+    /// The field's RPR length rule, from a note it refers to. A rule that cannot be read, or
+    /// that reads fields not before this one, is left out with a warning: the object model
+    /// still loads (an RTI does not decode values), and only tools that decode the field
+    /// cannot tell where it ends.
+    fn length_rule(
+        &mut self,
+        node: Node<'_, '_>,
+        record: &str,
+        field: &str,
+        earlier: &[Field],
+    ) -> Option<LengthRule> {
+        let labels = node.attribute("notes")?;
+        let rules: Vec<(String, String)> = labels
+            .split_whitespace()
+            .filter_map(|label| {
+                let text = self
+                    .notes
+                    .get(label)?
+                    .trim()
+                    .strip_prefix(LENGTH_RULE_PREFIX)?;
+                Some((label.to_owned(), text.to_owned()))
+            })
+            .collect();
+        let (label, text) = rules.into_iter().next()?;
+        let problem = match LengthRule::parse(&text) {
+            Err(why) => why,
+            Ok(rule) => match rule
+                .fields()
+                .into_iter()
+                .find(|f| !earlier.iter().any(|e| e.name == *f))
+            {
+                None => return Some(rule),
+                Some(unknown) => format!("{unknown} is not a field before {field}"),
+            },
+        };
+        self.warning(
+            node,
+            format!(
+                "{record}.{field}: note {label}'s {LENGTH_RULE_PREFIX}{text} is ignored ({problem}); \
+                 tools decode the field to the end of the value"
+            ),
+        );
+        None
     }
 
     fn variant_record(&mut self, node: Node<'_, '_>, name: &str) -> Option<DataTypeKind> {
@@ -374,6 +423,17 @@ fn parse_selectors(raw: &str) -> Option<Vec<Selector>> {
         .collect()
 }
 
+/// The module's `<notes>`, by label. A label given twice keeps its first semantics.
+fn module_notes(root: Node<'_, '_>) -> FxHashMap<String, String> {
+    let mut notes = FxHashMap::default();
+    for note in elements(root, "notes").flat_map(|n| elements(n, "note")) {
+        if let (Some(label), Some(semantics)) = (text(note, "label"), text(note, "semantics")) {
+            notes.entry(label).or_insert(semantics);
+        }
+    }
+    notes
+}
+
 /// Parse `<dataTypes>` under a module's root element, if there is one. A type declared
 /// twice in one module is an error at the second, naming the line of the first.
 pub(crate) fn parse_data_types(
@@ -384,6 +444,7 @@ pub(crate) fn parse_data_types(
     let mut parser = Parser {
         file,
         lines,
+        notes: module_notes(root),
         errors: Vec::new(),
         warnings: Vec::new(),
     };

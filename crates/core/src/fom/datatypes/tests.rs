@@ -230,3 +230,73 @@ fn the_fingerprint_covers_data_types() {
     assert_ne!(a.fingerprint(), b.fingerprint());
     assert_eq!(a.fingerprint(), a_again.fingerprint());
 }
+
+/// A record whose lengthless array's count a note gives, in RPR's words.
+fn counted_module(rule: &str) -> String {
+    format!(
+        "<objectModel>
+<dataTypes>
+<arrayDataTypes>
+<arrayData><name>Codes</name><dataType>HLAoctet</dataType><cardinality>Dynamic</cardinality>
+<encoding>RPRlengthlessArray</encoding></arrayData>
+</arrayDataTypes>
+<fixedRecordDataTypes>
+<fixedRecordData><name>Counted</name>
+<field><name>N</name><dataType>HLAoctet</dataType></field>
+<field notes=\"other rule\"><name>Codes</name><dataType>Codes</dataType></field>
+<field><name>Tail</name><dataType>HLAoctet</dataType></field>
+<encoding>HLAfixedRecord</encoding></fixedRecordData>
+</fixedRecordDataTypes>
+</dataTypes>
+<notes>
+<note><label>other</label><semantics>Free text about the codes.</semantics></note>
+<note><label>rule</label><semantics>{rule}</semantics></note>
+</notes>
+</objectModel>
+"
+    )
+}
+
+#[test]
+fn a_length_rule_in_a_fields_note_is_read_and_a_bad_one_loads_with_a_warning() {
+    let model = ObjectModel::from_sources(&[(
+        "counted.xml",
+        &counted_module("RPRlengthlessArrayLength=2*N"),
+    )])
+    .unwrap();
+    assert!(model.warnings().is_empty(), "{:?}", model.warnings());
+    let Some(DataTypeKind::FixedRecord { fields, .. }) =
+        model.data_types().get("Counted").map(|t| &t.kind)
+    else {
+        panic!("Counted is a record");
+    };
+    let rules: Vec<Option<String>> = fields
+        .iter()
+        .map(|f| f.length.as_ref().map(ToString::to_string))
+        .collect();
+    assert_eq!(
+        rules,
+        [None, Some("RPRlengthlessArrayLength=2*N".into()), None]
+    );
+    let bytes = [2, 9, 8, 7, 6, 5];
+    let value = crate::encoding::decode_value(model.data_types(), "Counted", &bytes).unwrap();
+    assert_eq!(value.to_string(), "{N: 2, Codes: 0x09080706, Tail: 5}");
+
+    for (rule, problem) in [
+        (
+            "RPRlengthlessArrayLength=2*Tail",
+            "Tail is not a field before Codes",
+        ),
+        ("RPRlengthlessArrayLength=N/2", "unexpected character '/'"),
+    ] {
+        let model = ObjectModel::from_sources(&[("counted.xml", &counted_module(rule))]).unwrap();
+        let warnings: Vec<String> = model.warnings().iter().map(|w| w.to_string()).collect();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("counted.xml:10")
+                && warnings[0].contains("Counted.Codes: note rule's")
+                && warnings[0].contains(problem),
+            "{warnings:?}"
+        );
+    }
+}
