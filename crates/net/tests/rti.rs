@@ -42,6 +42,19 @@ fn federation_management_fails_each_way_with_its_own_error() {
         b.join_federation_execution("b", "sim", other),
         Err(RtiError::InconsistentFdd(message)) if message.contains("trellis-demo.xml")
     ));
+    // The same modules with other routing bins: the message says which is likelier.
+    let mut config = trellis_net::rti::RtiConfig::new(trellis_net::NodeConfig::child_of(
+        "c",
+        "Exercise",
+        at.clone(),
+    ));
+    config.bins = 1000;
+    let mut c = RtiAmbassador::connect(config).unwrap();
+    let refused = c.join_federation_execution("c", "sim", model.clone());
+    assert!(
+        matches!(&refused, Err(RtiError::InconsistentFdd(message)) if message.contains("other routing bins")),
+        "{refused:?}"
+    );
     assert!(matches!(
         b.join_federation_execution("a", "sim", model.clone()),
         Err(RtiError::FederateNameAlreadyInUse(_))

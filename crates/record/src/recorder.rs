@@ -41,6 +41,9 @@ pub struct RecorderOptions {
     /// gets a time-grant record at each advance (the recorder advances to GALT, so it
     /// holds no one back).
     pub time_constrained: bool,
+    /// Routing bins per dimension: the federation's federates' (`RtiConfig::bins`), which
+    /// every member must share.
+    pub bins: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -311,7 +314,9 @@ impl Source {
             self.router.clone(),
         );
         node.tls = self.tls.clone();
-        let mut rti = RtiAmbassador::connect(RtiConfig::new(node))?;
+        let mut config = RtiConfig::new(node);
+        config.bins = self.options.bins;
+        let mut rti = RtiAmbassador::connect(config)?;
         rti.join_federation_execution(&name, "trellis-record", self.model.clone())?;
         let (objects, interactions) = &*self.subscriptions;
         for &class in objects {

@@ -66,6 +66,10 @@ pub(crate) struct RecordArgs {
     /// Stop by itself after this many seconds [default: until Ctrl-C or SIGTERM].
     #[arg(long, value_name = "SECONDS")]
     seconds: Option<u64>,
+    /// Routing bins per dimension, as the federation's federates are configured
+    /// (`RtiConfig::bins`; `trellis bench clutter` uses 1000): every member must use the same.
+    #[arg(long, value_name = "N", default_value_t = trellis_core::federate::DEFAULT_BINS)]
+    bins: u32,
 }
 
 #[derive(Subcommand)]
@@ -189,6 +193,7 @@ pub(crate) fn run_record(args: RecordArgs) -> Result<()> {
             ..WriterLimits::default()
         },
         time_constrained: args.time_constrained,
+        bins: args.bins,
     };
     let stop = stop_on_signals()?;
     if let Some(seconds) = args.seconds {

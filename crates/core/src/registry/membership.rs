@@ -262,9 +262,19 @@ impl FederationRecord {
         if modules.len() > self.modules.len() && modules.starts_with(&self.modules) {
             return Ok(true);
         }
+        // The fingerprint covers the routing bins too: with the same modules (none named is
+        // a plain join, with the federation's), they are the likelier difference (a tool
+        // joining a federation of federates configured apart).
+        let why = if modules.is_empty() || modules == self.modules.as_slice() {
+            "the same modules, so the joiner uses other routing bins per dimension than the \
+             federation's federates (RtiConfig::bins; a tool's --bins), or the files changed \
+             since the federation loaded them"
+        } else {
+            "not the federation's with modules added (the federation's modules may have changed \
+             since they were loaded: join again)"
+        };
         Err(format!(
-            "the object model differs from the federation's ({}) and is not it with modules \
-             added (the federation's modules may have changed since they were loaded: join again)",
+            "the object model differs from the federation's ({}): {why}",
             self.modules.join(", ")
         ))
     }
