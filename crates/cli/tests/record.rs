@@ -7,7 +7,7 @@ mod common;
 
 use common::router::RouterProcess;
 use common::session::DEMO_FOM;
-use common::{spawn_lines, trellis_within};
+use common::{spawn_lines, terminate, trellis_within};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -126,34 +126,12 @@ fn count(seen: &Mutex<Seen>) -> usize {
     seen.lock().unwrap().values().map(Vec::len).sum()
 }
 
-fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + WAIT;
-    while !done() {
-        assert!(Instant::now() < deadline, "not within {WAIT:?}: {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn terminate(child: &mut Child) {
-    // SAFETY: kill(2) on our own child's pid, which has not been waited for yet.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGTERM);
-    }
+fn wait_until(what: &str, done: impl FnMut() -> bool) {
+    common::wait_until(what, WAIT, done)
 }
 
 fn wait_exit(child: &mut Child) -> std::process::ExitStatus {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "a child did not exit within {WAIT:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_exit(child, WAIT)
 }
 
 struct Recorded {

@@ -5,17 +5,18 @@ use crate::format::{Dictionary, Record, Sent};
 use crate::reader::Recording;
 use crate::RecordError;
 use arrow_array::builder::{
-    BinaryBuilder, Int64Builder, StringBuilder, UInt32Builder, UInt64Builder,
+    BinaryBuilder, Float64Builder, Int64Builder, StringBuilder, UInt32Builder, UInt64Builder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
 use std::collections::{BTreeMap, HashMap};
+use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
-use trellis_core::federate::LogicalTime;
+use trellis_core::federate::{LogicalTime, TimeRepresentation};
 
 /// Instance names remembered for the rows' `instance` column; past it the column is empty
 /// for new instances (and a warning says so).
@@ -24,6 +25,35 @@ pub const MAX_NAMES: usize = 1_000_000;
 pub const MAX_LISTED_GAPS: usize = 1_000;
 /// Rows per Parquet record batch (and row group), the exporter's buffer.
 pub const BATCH_ROWS: usize = 65_536;
+
+/// A logical time as the recorded federation represents it (the records hold
+/// order-preserving keys, `LogicalTime::key`).
+#[derive(Copy, Clone, Debug, PartialEq, PartialOrd)]
+pub enum TimeValue {
+    /// HLAinteger64Time.
+    Integer(i64),
+    /// HLAfloat64Time.
+    Float(f64),
+}
+
+impl TimeValue {
+    pub fn of(key: u64, representation: TimeRepresentation) -> TimeValue {
+        let time = LogicalTime::from_key(key);
+        match representation {
+            TimeRepresentation::Integer64 => TimeValue::Integer(time.as_i64()),
+            TimeRepresentation::Float64 => TimeValue::Float(time.as_f64()),
+        }
+    }
+}
+
+impl fmt::Display for TimeValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeValue::Integer(t) => write!(f, "{t}"),
+            TimeValue::Float(t) => write!(f, "{t}"),
+        }
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct ClassCounts {
@@ -46,8 +76,10 @@ pub struct Summary {
     pub classes: BTreeMap<String, ClassCounts>,
     pub first_wall: Option<u64>,
     pub last_wall: Option<u64>,
-    pub first_time: Option<i64>,
-    pub last_time: Option<i64>,
+    /// The recorded federation's time representation, which the times below are in.
+    pub time_representation: TimeRepresentation,
+    pub first_time: Option<TimeValue>,
+    pub last_time: Option<TimeValue>,
     /// (wall ns, source, cause, lost, detail)
     pub gaps: Vec<(u64, u32, &'static str, u64, String)>,
     pub gap_count: u64,
@@ -64,7 +96,7 @@ struct Row<'a> {
     instance: Option<&'a str>,
     member: Option<&'a str>,
     value: Option<&'a [u8]>,
-    logical_time: Option<i64>,
+    logical_time: Option<TimeValue>,
     order: Option<&'static str>,
     sender: Option<u32>,
     detail: Option<&'a str>,
@@ -94,10 +126,12 @@ struct Names {
     /// (source, object) → (name, class), at most `MAX_NAMES`.
     instances: HashMap<(u32, u64), (String, u32)>,
     full: bool,
+    /// What the records' time keys mean.
+    time_representation: TimeRepresentation,
 }
 
 impl Names {
-    fn new(d: &Dictionary) -> Names {
+    fn new(d: &Dictionary, time_representation: TimeRepresentation) -> Names {
         let classes = |list: &[(u32, String)]| list.iter().cloned().collect();
         let members =
             |list: &[(u32, u32, String)]| list.iter().map(|(h, _, n)| (*h, n.clone())).collect();
@@ -108,7 +142,17 @@ impl Names {
             parameters: members(&d.parameters),
             instances: HashMap::new(),
             full: false,
+            time_representation,
         }
+    }
+
+    fn time(&self, key: u64) -> TimeValue {
+        TimeValue::of(key, self.time_representation)
+    }
+
+    /// The logical time a message was sent with, if time-stamped.
+    fn time_of(&self, sent: Sent) -> Option<TimeValue> {
+        sent.time().map(|key| self.time(key))
     }
 
     fn remember(&mut self, source: u32, object: u64, name: &str, class: u32) {
@@ -176,12 +220,16 @@ pub fn inspect(
         ignored_bytes: recording.trailing_bytes(),
         closed_cleanly: recording.closed_cleanly,
         chunks: recording.chunks.len(),
+        time_representation: recording.header.time_representation,
         ..Default::default()
     };
-    let mut names = Names::new(&recording.header.dictionary);
+    let representation = recording.header.time_representation;
+    let mut names = Names::new(&recording.header.dictionary, representation);
     let mut sinks = Sinks {
         csv: csv.map(CsvSink::create).transpose()?,
-        parquet: parquet.map(ParquetSink::create).transpose()?,
+        parquet: parquet
+            .map(|path| ParquetSink::create(path, representation))
+            .transpose()?,
         rows: 0,
     };
     let damaged = recording.for_each_record(|_, record| {
@@ -245,7 +293,7 @@ fn object_rows(record: &Record, names: &mut Names, sinks: &mut Sinks) -> Result<
                     instance: names.instance(source, *object),
                     member: names.attributes.get(attribute).map(String::as_str),
                     value: Some(value),
-                    logical_time: time_of(*sent),
+                    logical_time: names.time_of(*sent),
                     order: Some(order_of(*sent)),
                     sender: Some(*sender),
                     detail: None,
@@ -267,7 +315,7 @@ fn object_rows(record: &Record, names: &mut Names, sinks: &mut Sinks) -> Result<
                 class: known.as_ref().and_then(|(_, c)| names.class(c)),
                 object: Some(*object),
                 instance: known.as_ref().map(|(n, _)| n.as_str()),
-                logical_time: time_of(*sent),
+                logical_time: names.time_of(*sent),
                 order: Some(order_of(*sent)),
                 sender: Some(*sender),
                 ..Row::empty()
@@ -296,7 +344,7 @@ fn other_rows(record: &Record, names: &Names, sinks: &mut Sinks) -> Result<(), R
                     class: names.interactions.get(class).map(String::as_str),
                     member: names.parameters.get(parameter).map(String::as_str),
                     value: Some(value),
-                    logical_time: time_of(*sent),
+                    logical_time: names.time_of(*sent),
                     order: Some(order_of(*sent)),
                     sender: Some(*sender),
                     ..Row::empty()
@@ -308,7 +356,7 @@ fn other_rows(record: &Record, names: &Names, sinks: &mut Sinks) -> Result<(), R
             wall_ns,
             source,
             kind: "time-grant",
-            logical_time: Some(LogicalTime::from_key(*time).as_i64()),
+            logical_time: Some(names.time(*time)),
             ..Row::empty()
         }),
         Record::Gap {
@@ -328,10 +376,6 @@ fn other_rows(record: &Record, names: &Names, sinks: &mut Sinks) -> Result<(), R
         }
         _ => Ok(()),
     }
-}
-
-fn time_of(sent: Sent) -> Option<i64> {
-    sent.time().map(|k| LogicalTime::from_key(k).as_i64())
 }
 
 fn order_of(sent: Sent) -> &'static str {
@@ -367,9 +411,15 @@ impl Summary {
         self.first_wall = Some(self.first_wall.map_or(wall, |w| w.min(wall)));
         self.last_wall = Some(self.last_wall.map_or(wall, |w| w.max(wall)));
         if let Some(key) = record.logical_time() {
-            let t = LogicalTime::from_key(key).as_i64();
-            self.first_time = Some(self.first_time.map_or(t, |f| f.min(t)));
-            self.last_time = Some(self.last_time.map_or(t, |l| l.max(t)));
+            // Keys order as the times do: compare them, name them once.
+            let first = self.first_time.is_none_or(|f| names.time(key) < f);
+            let last = self.last_time.is_none_or(|l| names.time(key) > l);
+            if first {
+                self.first_time = Some(names.time(key));
+            }
+            if last {
+                self.last_time = Some(names.time(key));
+            }
         }
         let name = |map: &HashMap<u32, String>, h: &u32| {
             map.get(h)
@@ -485,7 +535,7 @@ struct Columns {
     instance: StringBuilder,
     member: StringBuilder,
     value: BinaryBuilder,
-    logical_time: Int64Builder,
+    logical_time: TimeColumn,
     order: StringBuilder,
     sender: UInt32Builder,
     detail: StringBuilder,
@@ -498,7 +548,39 @@ struct ParquetSink {
     rows: usize,
 }
 
-fn schema() -> Schema {
+/// The logical_time column: Int64 for an HLAinteger64Time federation, Float64 for
+/// HLAfloat64Time.
+enum TimeColumn {
+    Integer(Int64Builder),
+    Float(Float64Builder),
+}
+
+impl TimeColumn {
+    fn append(&mut self, time: Option<TimeValue>) {
+        match (self, time) {
+            (TimeColumn::Integer(b), Some(TimeValue::Integer(t))) => b.append_value(t),
+            (TimeColumn::Float(b), Some(TimeValue::Float(t))) => b.append_value(t),
+            (TimeColumn::Integer(b), _) => b.append_null(),
+            (TimeColumn::Float(b), _) => b.append_null(),
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            TimeColumn::Integer(b) => Arc::new(b.finish()),
+            TimeColumn::Float(b) => Arc::new(b.finish()),
+        }
+    }
+}
+
+fn time_type(representation: TimeRepresentation) -> DataType {
+    match representation {
+        TimeRepresentation::Integer64 => DataType::Int64,
+        TimeRepresentation::Float64 => DataType::Float64,
+    }
+}
+
+fn schema(representation: TimeRepresentation) -> Schema {
     let field =
         |name: &str, data_type: DataType, nullable: bool| Field::new(name, data_type, nullable);
     Schema::new(vec![
@@ -510,7 +592,7 @@ fn schema() -> Schema {
         field("instance", DataType::Utf8, true),
         field("member", DataType::Utf8, true),
         field("value", DataType::Binary, true),
-        field("logical_time", DataType::Int64, true),
+        field("logical_time", time_type(representation), true),
         field("order", DataType::Utf8, true),
         field("sender", DataType::UInt32, true),
         field("detail", DataType::Utf8, true),
@@ -518,7 +600,7 @@ fn schema() -> Schema {
 }
 
 impl Columns {
-    fn new() -> Columns {
+    fn new(representation: TimeRepresentation) -> Columns {
         Columns {
             wall_ns: UInt64Builder::new(),
             source: UInt32Builder::new(),
@@ -528,7 +610,10 @@ impl Columns {
             instance: StringBuilder::new(),
             member: StringBuilder::new(),
             value: BinaryBuilder::new(),
-            logical_time: Int64Builder::new(),
+            logical_time: match representation {
+                TimeRepresentation::Integer64 => TimeColumn::Integer(Int64Builder::new()),
+                TimeRepresentation::Float64 => TimeColumn::Float(Float64Builder::new()),
+            },
             order: StringBuilder::new(),
             sender: UInt32Builder::new(),
             detail: StringBuilder::new(),
@@ -544,7 +629,7 @@ impl Columns {
         self.instance.append_option(row.instance);
         self.member.append_option(row.member);
         self.value.append_option(row.value);
-        self.logical_time.append_option(row.logical_time);
+        self.logical_time.append(row.logical_time);
         self.order.append_option(row.order);
         self.sender.append_option(row.sender);
         self.detail.append_option(row.detail);
@@ -560,7 +645,7 @@ impl Columns {
             Arc::new(self.instance.finish()),
             Arc::new(self.member.finish()),
             Arc::new(self.value.finish()),
-            Arc::new(self.logical_time.finish()),
+            self.logical_time.finish(),
             Arc::new(self.order.finish()),
             Arc::new(self.sender.finish()),
             Arc::new(self.detail.finish()),
@@ -569,16 +654,16 @@ impl Columns {
 }
 
 impl ParquetSink {
-    fn create(path: &Path) -> Result<ParquetSink, RecordError> {
+    fn create(path: &Path, representation: TimeRepresentation) -> Result<ParquetSink, RecordError> {
         let file =
             File::create(path).map_err(|e| RecordError::Io(path.display().to_string(), e))?;
-        let schema = Arc::new(schema());
+        let schema = Arc::new(schema(representation));
         let writer = ArrowWriter::try_new(file, schema.clone(), None)
             .map_err(|e| RecordError::Export(e.to_string()))?;
         Ok(ParquetSink {
             writer,
             schema,
-            columns: Columns::new(),
+            columns: Columns::new(representation),
             rows: 0,
         })
     }

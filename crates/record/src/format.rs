@@ -3,11 +3,12 @@
 //! the file work. The layout is written down in docs/recorder.md.
 
 use crate::RecordError;
+use trellis_core::federate::TimeRepresentation;
 
 /// The first 8 bytes of every recording.
 pub const FILE_MAGIC: &[u8; 8] = b"TRELREC1";
 /// The format version in the header; a reader refuses a newer one.
-pub const FORMAT_VERSION: u64 = 1;
+pub const FORMAT_VERSION: u64 = 2;
 /// A chunk of records.
 pub const DATA_MAGIC: &[u8; 4] = b"TRDC";
 /// A block of the index: where earlier data chunks are and what times they hold.
@@ -590,6 +591,9 @@ pub struct Header {
     /// The object model modules as given to the recorder.
     pub fom_modules: Vec<String>,
     pub dictionary: Dictionary,
+    /// The recorded federation's logical time representation, which gives the records'
+    /// time keys their meaning (from format version 2; version 1 files are HLAinteger64Time).
+    pub time_representation: TimeRepresentation,
 }
 
 /// Handle → name, as the recorded federation numbered them.
@@ -631,6 +635,7 @@ impl Header {
                 put_bytes(&mut body, name.as_bytes());
             }
         }
+        put_bytes(&mut body, self.time_representation.name().as_bytes());
         let mut out = FILE_MAGIC.to_vec();
         out.extend_from_slice(&(body.len() as u32).to_le_bytes());
         out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
@@ -668,6 +673,13 @@ impl Header {
         }
         let [object_classes, interaction_classes] = classes;
         let [attributes, parameters] = members;
+        let time_representation = if version >= 2 {
+            let name = c.string()?;
+            TimeRepresentation::from_name(&name)
+                .ok_or_else(|| c.error(format!("unknown time representation {name:?}")))?
+        } else {
+            TimeRepresentation::Integer64
+        };
         Ok(Header {
             started_wall_ns,
             federation,
@@ -679,6 +691,7 @@ impl Header {
                 interaction_classes,
                 parameters,
             },
+            time_representation,
         })
     }
 }
@@ -798,9 +811,18 @@ mod tests {
                 interaction_classes: vec![(2, "HLAinteractionRoot.Radio".into())],
                 parameters: vec![(0, 2, "Text".into())],
             },
+            time_representation: TimeRepresentation::Float64,
         };
         let bytes = header.encode();
         assert_eq!(&bytes[..8], FILE_MAGIC);
         assert_eq!(Header::decode(&bytes[16..]).unwrap(), header);
+        // A version 1 header (before the time representation was kept) reads as
+        // HLAinteger64Time, the only time recordings of that version could hold in full.
+        let mut v1 = bytes[16..bytes.len() - 1 - "HLAfloat64Time".len()].to_vec();
+        assert_eq!(v1[0], 2, "the version leads the body");
+        v1[0] = 1;
+        let old = Header::decode(&v1).unwrap();
+        assert_eq!(old.time_representation, TimeRepresentation::Integer64);
+        assert_eq!(old.dictionary, header.dictionary);
     }
 }

@@ -29,7 +29,10 @@ pub enum RecordError {
     NotARecording(String),
     #[error("the recording is damaged at byte {offset}: {what}")]
     Corrupt { offset: u64, what: String },
-    #[error("the recording is of format version {0}, newer than this trellis reads (1)")]
+    #[error(
+        "the recording is of format version {0}, newer than this trellis reads ({max})",
+        max = format::FORMAT_VERSION
+    )]
     Version(u64),
     #[error("a chunk of {0} bytes is larger than a chunk may be")]
     TooLarge(usize),

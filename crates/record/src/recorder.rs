@@ -7,10 +7,10 @@ use crate::writer::{RecordWriter, WriterLimits};
 use crate::{wall_ns, RecordError};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, RecvTimeoutError, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use trellis_core::federate::{AdvanceKind, Callback, LogicalTime};
+use trellis_core::federate::{AdvanceKind, Callback, LogicalTime, TimeRepresentation};
 use trellis_core::fom::{ObjectModel, Order};
 use trellis_net::rti::LocalSettings;
 use trellis_net::rti::{ResignAction, RtiAmbassador, RtiConfig};
@@ -146,6 +146,28 @@ pub fn record(
         std::fs::read(path)
     })?);
     let (objects, interactions, dictionary) = plan(&model, &options.classes)?;
+    let (sender, receiver) = sync_channel::<Record>(QUEUE_RECORDS);
+    let (joined_tx, joined) = channel::<TimeRepresentation>();
+    let subscriptions = Arc::new((objects, interactions));
+    let mut threads = Vec::new();
+    for (source, router) in options.routers.iter().enumerate() {
+        let source = Source {
+            index: source as u32,
+            router: router.endpoint.clone(),
+            tls: router.tls.clone(),
+            options: options.clone(),
+            model: model.clone(),
+            subscriptions: subscriptions.clone(),
+            out: sender.clone(),
+            joined: joined_tx.clone(),
+            stop: stop.clone(),
+            say: say.clone(),
+        };
+        threads.push(std::thread::spawn(move || source.run()));
+    }
+    drop((sender, joined_tx));
+    // The header names the federation's time representation, known once a source joined
+    // (its records wait in the channel meanwhile).
     let header = Header {
         started_wall_ns: wall_ns(),
         federation: options.federation.clone(),
@@ -160,26 +182,9 @@ pub fn record(
             .map(|p| p.display().to_string())
             .collect(),
         dictionary,
+        time_representation: first_join(&joined, &stop),
     };
     let mut writer = RecordWriter::create(&options.output, &header, options.limits)?;
-    let (sender, receiver) = sync_channel::<Record>(QUEUE_RECORDS);
-    let subscriptions = Arc::new((objects, interactions));
-    let mut threads = Vec::new();
-    for (source, router) in options.routers.iter().enumerate() {
-        let source = Source {
-            index: source as u32,
-            router: router.endpoint.clone(),
-            tls: router.tls.clone(),
-            options: options.clone(),
-            model: model.clone(),
-            subscriptions: subscriptions.clone(),
-            out: sender.clone(),
-            stop: stop.clone(),
-            say: say.clone(),
-        };
-        threads.push(std::thread::spawn(move || source.run()));
-    }
-    drop(sender);
     let mut report = RecorderReport::default();
     loop {
         match receiver.recv_timeout(Duration::from_millis(100)) {
@@ -208,6 +213,18 @@ pub fn record(
     Ok(report)
 }
 
+/// The federation's time representation, as the first source to join finds it; the
+/// default when the recording stops, or every source ends, before any joined.
+fn first_join(joined: &Receiver<TimeRepresentation>, stop: &AtomicBool) -> TimeRepresentation {
+    loop {
+        match joined.recv_timeout(Duration::from_millis(100)) {
+            Ok(representation) => return representation,
+            Err(RecvTimeoutError::Timeout) if !stop.load(Ordering::SeqCst) => {}
+            Err(_) => return TimeRepresentation::default(),
+        }
+    }
+}
+
 /// One router's recording federate.
 struct Source {
     index: u32,
@@ -217,6 +234,8 @@ struct Source {
     model: Arc<ObjectModel>,
     subscriptions: Arc<(Vec<u32>, Vec<u32>)>,
     out: SyncSender<Record>,
+    /// Told the federation's time representation at each join.
+    joined: Sender<TimeRepresentation>,
     stop: Arc<AtomicBool>,
     say: Arc<dyn Fn(String) + Send + Sync>,
 }
@@ -318,6 +337,8 @@ impl Source {
         config.bins = self.options.bins;
         let mut rti = RtiAmbassador::connect(config)?;
         rti.join_federation_execution(&name, "trellis-record", self.model.clone())?;
+        // The receiver is gone once the header is written; later joins need not tell.
+        let _ = self.joined.send(rti.federate()?.time_representation());
         let (objects, interactions) = &*self.subscriptions;
         for &class in objects {
             let class = trellis_core::fom::ObjectClassHandle(class);

@@ -3,6 +3,7 @@
 //! interactions again at the recorded pace times N, as fast as possible, or in logical-time
 //! steps as a regulating federate.
 
+use crate::export::TimeValue;
 use crate::format::{Record, Sent};
 use crate::reader::Recording;
 use crate::{Header, RecordError};
@@ -11,7 +12,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use trellis_core::federate::{Callback, InstanceName, Interval, LogicalTime, ObjectId};
+use trellis_core::federate::{
+    Callback, InstanceName, Interval, LogicalTime, ObjectId, TimeRepresentation,
+};
 use trellis_core::fom::{
     AttributeHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel, ParameterHandle,
 };
@@ -25,10 +28,11 @@ pub enum Pace {
     /// The recorded wall-clock spacing divided by this factor (1.0: real time).
     Speed(f64),
     AsFastAsPossible,
-    /// Regulating with `lookahead`: each time-stamped message is sent at its recorded
-    /// logical time, advancing in steps from one recorded time to the next.
+    /// Regulating with `lookahead` (in the recording's time representation: a whole number
+    /// for HLAinteger64Time): each time-stamped message is sent at its recorded logical
+    /// time, advancing in steps from one recorded time to the next.
     TimeStep {
-        lookahead: i64,
+        lookahead: f64,
     },
 }
 
@@ -39,8 +43,8 @@ pub enum From {
     Start,
     /// Seconds of wall time after the recording started.
     Seconds(f64),
-    /// The first time-stamped message at or after this logical time (integer time).
-    LogicalTime(i64),
+    /// The first time-stamped message at or after this logical time.
+    LogicalTime(f64),
 }
 
 #[derive(Clone, Debug)]
@@ -126,6 +130,14 @@ impl Names {
     }
 }
 
+/// `time` less `lookahead`: when a federation granted that may send at `time`.
+fn before(time: LogicalTime, lookahead: Interval) -> LogicalTime {
+    match lookahead {
+        Interval::Integer(v) => LogicalTime::from_i64(time.as_i64().saturating_sub(v)),
+        Interval::Float(v) => LogicalTime::from_f64(time.as_f64() - v).unwrap_or(time),
+    }
+}
+
 struct Replayer<'a> {
     options: &'a ReplayOptions,
     rti: RtiAmbassador,
@@ -133,7 +145,9 @@ struct Replayer<'a> {
     model: Arc<ObjectModel>,
     instances: HashMap<(u32, u64), ObjectId>,
     report: ReplayReport,
-    granted: i64,
+    /// The recorded federation's time representation, which the replay's federation uses.
+    representation: TimeRepresentation,
+    granted: LogicalTime,
     started_wall: u64,
     /// Pacing: the first record sent, and when it was sent.
     origin: Option<(u64, Instant)>,
@@ -166,7 +180,8 @@ pub fn replay(
     );
     node.tls = options.router.tls.clone();
     let mut rti = RtiAmbassador::connect(RtiConfig::new(node))?;
-    match rti.create_federation_execution(&model) {
+    let representation = recording.header.time_representation;
+    match rti.create_federation_execution_with_time(&model, representation) {
         Ok(()) | Err(RtiError::FederationExecutionAlreadyExists(_)) => {}
         Err(e) => return Err(e.into()),
     }
@@ -181,7 +196,8 @@ pub fn replay(
             ignored_bytes: recording.trailing_bytes(),
             ..Default::default()
         },
-        granted: 0,
+        representation,
+        granted: LogicalTime::ZERO,
         started_wall: recording.header.started_wall_ns,
         origin: None,
         started: options.from == From::Start,
@@ -255,15 +271,15 @@ impl Replayer<'_> {
         Ok(())
     }
 
-    fn become_regulating(&mut self, lookahead: i64) -> Result<(), RecordError> {
-        self.rti
-            .enable_time_regulation(Interval::Integer(lookahead))?;
+    fn become_regulating(&mut self, lookahead: f64) -> Result<(), RecordError> {
+        let lookahead = self.interval(lookahead)?;
+        self.rti.enable_time_regulation(lookahead)?;
         let deadline = Instant::now() + GRANT_TIMEOUT;
         loop {
             if let Some(Callback::TimeRegulationEnabled { time }) =
                 self.rti.evoke_callback(Duration::from_millis(50))?
             {
-                self.granted = time.as_i64();
+                self.granted = time;
                 return Ok(());
             }
             if Instant::now() > deadline {
@@ -274,20 +290,41 @@ impl Replayer<'_> {
         }
     }
 
+    /// `--lookahead` as an interval of the recording's representation.
+    fn interval(&self, lookahead: f64) -> Result<Interval, RecordError> {
+        let whole = lookahead.fract() == 0.0 && lookahead.abs() < 9.0e15;
+        match self.representation {
+            _ if !(lookahead >= 0.0 && lookahead.is_finite()) => Err(RecordError::Invalid(
+                format!("--lookahead {lookahead}: must be a number of at least 0"),
+            )),
+            TimeRepresentation::Integer64 if !whole => Err(RecordError::Invalid(format!(
+                "--lookahead {lookahead}: the recording's federation uses HLAinteger64Time, \
+                 so the lookahead is a whole number"
+            ))),
+            TimeRepresentation::Integer64 => Ok(Interval::Integer(lookahead as i64)),
+            TimeRepresentation::Float64 => Ok(Interval::Float(lookahead)),
+        }
+    }
+
+    fn show(&self, time: LogicalTime) -> TimeValue {
+        TimeValue::of(time.key(), self.representation)
+    }
+
     /// Advance (TAR) to `time` and wait for the grant.
-    fn advance_to(&mut self, time: i64) -> Result<(), RecordError> {
-        self.rti.time_advance_request(LogicalTime::from_i64(time))?;
+    fn advance_to(&mut self, time: LogicalTime) -> Result<(), RecordError> {
+        self.rti.time_advance_request(time)?;
         let deadline = Instant::now() + GRANT_TIMEOUT;
         loop {
             if let Some(Callback::TimeAdvanceGrant { time }) =
                 self.rti.evoke_callback(Duration::from_millis(50))?
             {
-                self.granted = time.as_i64();
+                self.granted = time;
                 return Ok(());
             }
             if Instant::now() > deadline {
                 return Err(RecordError::Invalid(format!(
-                    "no grant to logical time {time} within 60 s"
+                    "no grant to logical time {} within 60 s",
+                    self.show(time)
                 )));
             }
         }
@@ -299,14 +336,16 @@ impl Replayer<'_> {
         let (Pace::TimeStep { lookahead }, Sent::TimeStamp(key)) = (self.options.pace, sent) else {
             return Ok(None);
         };
-        let time = LogicalTime::from_key(key).as_i64();
-        if self.granted < time - lookahead {
-            self.advance_to(time - lookahead)?;
+        let time = LogicalTime::from_key(key);
+        let lookahead = self.interval(lookahead)?;
+        let earliest = before(time, lookahead);
+        if self.granted < earliest {
+            self.advance_to(earliest)?;
         }
         // Already past it (a federation further on than the recording): as soon as allowed.
-        Ok(Some(LogicalTime::from_i64(
-            time.max(self.granted + lookahead),
-        )))
+        Ok(Some(
+            time.max(self.representation.add(self.granted, lookahead)),
+        ))
     }
 
     /// Whether the chosen starting point has been reached (it stays reached).
@@ -317,7 +356,10 @@ impl Replayer<'_> {
                 From::Seconds(s) => record.wall_ns() >= self.started_wall + (s * 1e9) as u64,
                 From::LogicalTime(t) => record.logical_time().is_some_and(|k| {
                     !matches!(record, Record::TimeGrant { .. })
-                        && LogicalTime::from_key(k).as_i64() >= t
+                        && match TimeValue::of(k, self.representation) {
+                            TimeValue::Integer(v) => v as f64 >= t,
+                            TimeValue::Float(v) => v >= t,
+                        }
                 }),
             };
         }
@@ -483,7 +525,8 @@ impl Replayer<'_> {
     /// Let time-stamped messages out (one last step), then resign, deleting the instances.
     fn finish(&mut self) -> Result<(), RecordError> {
         if let Pace::TimeStep { lookahead } = self.options.pace {
-            let last = self.granted + lookahead;
+            let lookahead = self.interval(lookahead)?;
+            let last = self.representation.add(self.granted, lookahead);
             self.advance_to(last)?;
         }
         self.rti

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 use std::time::Duration;
+use trellis_core::federate::{LogicalTime, TimeRepresentation};
+use trellis_record::export::{inspect, TimeValue};
 use trellis_record::format::{Dictionary, Header, Record, Sent};
 use trellis_record::{RecordWriter, Recording, WriterLimits};
 
@@ -26,6 +28,7 @@ fn write(path: &Path, count: u64, finish: bool) -> Vec<Record> {
         sources: vec!["tcp://127.0.0.1:1".into()],
         fom_modules: Vec::new(),
         dictionary: Dictionary::default(),
+        time_representation: TimeRepresentation::Integer64,
     };
     let limits = WriterLimits {
         chunk_bytes: 64,
@@ -160,4 +163,68 @@ fn tempdir() -> std::path::PathBuf {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// An HLAfloat64Time recording: the header says so, and inspect gives its times as floats,
+/// in the summary and in a Float64 Parquet column.
+#[test]
+fn a_float_time_recording_is_inspected_in_floats() {
+    let dir = tempdir();
+    let path = dir.join("float.trec");
+    let header = Header {
+        started_wall_ns: 1,
+        federation: "F".into(),
+        sources: vec!["tcp://127.0.0.1:1".into()],
+        fom_modules: Vec::new(),
+        dictionary: Dictionary::default(),
+        time_representation: TimeRepresentation::Float64,
+    };
+    let mut writer = RecordWriter::create(&path, &header, WriterLimits::default()).unwrap();
+    for (i, t) in [0.5, 1.25].into_iter().enumerate() {
+        let Record::Reflect { values, .. } = update(i as u64) else {
+            unreachable!("update makes reflects")
+        };
+        let key = LogicalTime::from_f64(t).unwrap().key();
+        writer
+            .append(&Record::Reflect {
+                wall_ns: 10 + i as u64,
+                source: 0,
+                object: 7,
+                class: 3,
+                sent: Sent::TimeStamp(key),
+                sender: 1,
+                tag: Vec::new(),
+                values,
+            })
+            .unwrap();
+    }
+    writer.finish().unwrap();
+    let (recording, _) = read_all(&path);
+    assert_eq!(
+        recording.header.time_representation,
+        TimeRepresentation::Float64
+    );
+    let parquet = dir.join("float.parquet");
+    let summary = inspect(&path, None, Some(&parquet)).unwrap();
+    assert_eq!(summary.first_time, Some(TimeValue::Float(0.5)));
+    assert_eq!(summary.last_time, Some(TimeValue::Float(1.25)));
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
+        std::fs::File::open(&parquet).unwrap(),
+    )
+    .unwrap()
+    .build()
+    .unwrap();
+    let mut times = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        let column = batch
+            .column_by_name("logical_time")
+            .unwrap()
+            .as_any()
+            .downcast_ref::<arrow_array::Float64Array>()
+            .expect("a Float64 logical_time column")
+            .clone();
+        times.extend(column.iter().flatten());
+    }
+    assert_eq!(times, [0.5, 1.25]);
 }

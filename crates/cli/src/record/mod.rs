@@ -119,12 +119,12 @@ pub(crate) struct ReplayArgs {
     #[arg(long, conflicts_with = "time_step")]
     as_fast_as_possible: bool,
     /// Regulating: send each time-stamped message at its recorded logical time, advancing
-    /// from one recorded time to the next (integer time).
+    /// from one recorded time to the next (in the recording's time representation).
     #[arg(long)]
     time_step: bool,
-    /// The lookahead in --time-step.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    lookahead: i64,
+    /// The lookahead in --time-step (a whole number for an HLAinteger64Time recording).
+    #[arg(long, value_name = "N", default_value_t = 1.0)]
+    lookahead: f64,
     /// Start at this many seconds after the recording started, or with `t=` at this
     /// logical time (t=100); instances recorded earlier are registered all the same.
     #[arg(long, value_name = "SECONDS|t=TIME")]
@@ -309,19 +309,18 @@ pub(crate) fn run_replay(args: ReplayArgs) -> Result<()> {
         }
         Pace::Speed(speed)
     };
-    let from =
-        match args.from.as_deref() {
-            None => From::Start,
-            Some(text) => match text.strip_prefix("t=") {
-                Some(time) => From::LogicalTime(time.parse().map_err(|_| {
-                    usage(format!("--from {text}: t= needs an integer logical time"))
-                })?),
-                None => From::Seconds(
-                    text.parse()
-                        .map_err(|_| usage(format!("--from {text}: seconds, or t=TIME")))?,
-                ),
-            },
-        };
+    let from = match args.from.as_deref() {
+        None => From::Start,
+        Some(text) => match text.strip_prefix("t=") {
+            Some(time) => From::LogicalTime(time.parse().map_err(|_| {
+                usage(format!("--from {text}: t= needs a logical time (a number)"))
+            })?),
+            None => From::Seconds(
+                text.parse()
+                    .map_err(|_| usage(format!("--from {text}: seconds, or t=TIME")))?,
+            ),
+        },
+    };
     let options = ReplayOptions {
         file: args.file,
         router: endpoint(args.rti.as_deref())?,

@@ -321,3 +321,36 @@ pub fn bench_with(args: &[&str], out: &Path, env: &[(&str, &str)]) -> serde_json
     );
     serde_json::from_slice(&output.stdout).unwrap()
 }
+
+/// Ask a child to stop as Ctrl-C or a service manager would (SIGTERM).
+pub fn terminate(child: &mut Child) {
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for yet.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+}
+
+/// The child's exit status, waited for at most `bound`.
+pub fn wait_exit(child: &mut Child, bound: Duration) -> std::process::ExitStatus {
+    let deadline = Instant::now() + bound;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a child did not exit within {bound:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Poll `done` until it holds; fail naming `what` after `bound`.
+pub fn wait_until(what: &str, bound: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + bound;
+    while !done() {
+        assert!(Instant::now() < deadline, "not within {bound:?}: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
