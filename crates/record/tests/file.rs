@@ -21,15 +21,19 @@ fn update(i: u64) -> Record {
     }
 }
 
-fn write(path: &Path, count: u64, finish: bool) -> Vec<Record> {
-    let header = Header {
+fn header(time_representation: TimeRepresentation) -> Header {
+    Header {
         started_wall_ns: 1,
         federation: "F".into(),
         sources: vec!["tcp://127.0.0.1:1".into()],
         fom_modules: Vec::new(),
         dictionary: Dictionary::default(),
-        time_representation: TimeRepresentation::Integer64,
-    };
+        time_representation,
+    }
+}
+
+fn write(path: &Path, count: u64, finish: bool) -> Vec<Record> {
+    let header = header(TimeRepresentation::Integer64);
     let limits = WriterLimits {
         chunk_bytes: 64,
         flush_after: Duration::from_secs(3600),
@@ -171,14 +175,7 @@ fn tempdir() -> std::path::PathBuf {
 fn a_float_time_recording_is_inspected_in_floats() {
     let dir = tempdir();
     let path = dir.join("float.trec");
-    let header = Header {
-        started_wall_ns: 1,
-        federation: "F".into(),
-        sources: vec!["tcp://127.0.0.1:1".into()],
-        fom_modules: Vec::new(),
-        dictionary: Dictionary::default(),
-        time_representation: TimeRepresentation::Float64,
-    };
+    let header = header(TimeRepresentation::Float64);
     let mut writer = RecordWriter::create(&path, &header, WriterLimits::default()).unwrap();
     for (i, t) in [0.5, 1.25].into_iter().enumerate() {
         let Record::Reflect { values, .. } = update(i as u64) else {

@@ -202,6 +202,30 @@ pub(super) struct Variant<'t> {
     extended: bool,
 }
 
+impl<'t> Variant<'t> {
+    /// The variant type as declared, or what of it this layer does not read.
+    fn new(
+        name: &'t str,
+        discriminant: &'t str,
+        discriminant_type: &'t str,
+        alternatives: &'t [Alternative],
+        encoding: &str,
+    ) -> Result<Variant<'t>, String> {
+        let extended = match encoding {
+            "HLAvariantRecord" => false,
+            EXTENDED_VARIANT_RECORD => true,
+            other => return Err(format!("variant encoding {other}")),
+        };
+        Ok(Variant {
+            name,
+            discriminant,
+            discriminant_type,
+            alternatives,
+            extended,
+        })
+    }
+}
+
 impl<'a> Walk<'a> {
     fn lookup(&self, name: &str) -> Result<&'a DataType, DecodeError> {
         self.types
@@ -273,23 +297,14 @@ impl<'a> Walk<'a> {
                 alternatives,
                 encoding,
             } => {
-                let extended = match encoding.as_str() {
-                    "HLAvariantRecord" => false,
-                    EXTENDED_VARIANT_RECORD => true,
-                    _ => {
-                        return Err(Self::unsupported(
-                            name,
-                            format!("variant encoding {encoding}"),
-                        ))
-                    }
-                };
-                let variant = Variant {
+                let variant = Variant::new(
                     name,
                     discriminant,
                     discriminant_type,
                     alternatives,
-                    extended,
-                };
+                    encoding,
+                )
+                .map_err(|what| Self::unsupported(name, what))?;
                 self.decode_variant(&variant, decoder, depth)
             }
         }

@@ -7,7 +7,6 @@ use super::{
 use crate::encoding::Encoder;
 use crate::fom::{
     ArrayEncoding, BasicData, BasicKind, Cardinality, DataTypeKind, Endian, Enumerator, Field,
-    EXTENDED_VARIANT_RECORD,
 };
 
 fn mismatch(name: &str, message: impl Into<String>) -> EncodeError {
@@ -65,23 +64,14 @@ impl Walk<'_> {
                 alternatives,
                 encoding,
             } => {
-                let extended = match encoding.as_str() {
-                    "HLAvariantRecord" => false,
-                    EXTENDED_VARIANT_RECORD => true,
-                    _ => {
-                        return Err(mismatch(
-                            name,
-                            format!("variant encoding {encoding} is not supported"),
-                        ))
-                    }
-                };
-                let variant = Variant {
+                let variant = Variant::new(
                     name,
                     discriminant,
                     discriminant_type,
                     alternatives,
-                    extended,
-                };
+                    encoding,
+                )
+                .map_err(|what| mismatch(name, format!("{what} is not supported")))?;
                 self.encode_variant(&variant, value, encoder, depth)
             }
         }
