@@ -116,8 +116,11 @@ fn a_frozen_subscriber_is_cut_at_its_bound_and_holds_up_a_healthy_one_no_longer(
     let mut worst = Duration::ZERO;
     for seed in 0..SEEDS {
         let outcome = run(seed);
+        // Cut as slow, having taken only what its pipe was widened by since its queue
+        // filled (under half the queue): the reason tells a stopped reader from a slow one.
         assert!(
-            matches!(outcome.cut, Some(CloseReason::SlowConsumer { .. })),
+            matches!(outcome.cut, Some(CloseReason::SlowConsumer { taken_bytes, .. })
+                if taken_bytes > 0 && taken_bytes < (QUEUE / 2) as u64),
             "seed {seed}: the frozen subscriber is cut as slow: {:?}",
             outcome.cut
         );

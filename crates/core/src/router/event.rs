@@ -134,6 +134,9 @@ pub enum CloseReason {
         limit: usize,
         /// How long its queue had been full.
         stalled: Duration,
+        /// Bytes it took from the queue meanwhile: about its socket buffers' worth for a
+        /// consumer that stopped reading, more for one that reads too slowly.
+        taken_bytes: u64,
     },
     /// Accepting the link's bytes would pass a bound on buffered input.
     InputLimit {
@@ -178,10 +181,12 @@ impl fmt::Display for CloseReason {
                 queued_bytes,
                 limit,
                 stalled,
+                taken_bytes,
             } => write!(
                 f,
                 "slow consumer: its reliable queue was full for {:.1} s ({queued_bytes} bytes \
-                 queued, limit {limit}); its publishers were paused meanwhile",
+                 queued, limit {limit}; it took {taken_bytes} bytes meanwhile); its \
+                 publishers were paused meanwhile",
                 stalled.as_secs_f64()
             ),
             CloseReason::InputLimit { what, limit } => {

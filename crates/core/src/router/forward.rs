@@ -149,6 +149,7 @@ impl Router {
                 let replacement = link.out.push_reliable(now, frame);
                 if !link.has_room_for_reliable() && link.full_since.is_none() {
                     link.full_since = Some(now);
+                    link.bytes_out_at_full = link.stats.bytes_out;
                     self.filling.push(slot);
                 }
                 replacement

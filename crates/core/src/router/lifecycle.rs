@@ -201,6 +201,7 @@ impl Router {
                     stalled: link
                         .full_since
                         .map_or(Duration::ZERO, |since| now.since(since)),
+                    taken_bytes: link.taken_while_full(),
                 },
             );
         }
@@ -359,6 +360,7 @@ impl Router {
                 queued_bytes: link.out.reliable_bytes(),
                 limit: link.config.queue_limit_bytes,
                 stalled: link.full_since.map_or(Duration::ZERO, |t| now.since(t)),
+                taken_bytes: link.taken_while_full(),
             };
             if link.is_suspended() {
                 self.expire_suspended(now, slot);

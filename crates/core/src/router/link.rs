@@ -122,6 +122,9 @@ pub(crate) struct Link {
     /// Since when the reliable queue reached its limit; cleared only once it drains to half
     /// of it, where the publishers it paused are released (`Router::after_drain`).
     pub full_since: Option<Time>,
+    /// `stats.bytes_out` when `full_since` was set: what the consumer took since tells a
+    /// stalled consumer (next to nothing: its socket buffers' worth) from a slow one.
+    pub bytes_out_at_full: u64,
     /// In the router's ready list.
     pub ready: bool,
     /// Last forwarding pass that chose this link; dedups links reached through several ids.
@@ -208,5 +211,13 @@ impl Link {
 
     pub(crate) fn has_room_for_reliable(&self) -> bool {
         self.out.reliable_bytes() < self.config.queue_limit_bytes
+    }
+
+    /// Bytes the consumer took since its queue was marked full (0 when not marked).
+    pub(crate) fn taken_while_full(&self) -> u64 {
+        match self.full_since {
+            Some(_) => self.stats.bytes_out.saturating_sub(self.bytes_out_at_full),
+            None => 0,
+        }
     }
 }

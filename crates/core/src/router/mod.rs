@@ -456,6 +456,7 @@ impl Router {
             last_received: now,
             partial_frame: None,
             full_since: None,
+            bytes_out_at_full: 0,
             ready: false,
             stamp: 0,
             stats: LinkStats::default(),
