@@ -11,7 +11,6 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -25,35 +24,6 @@ pub const MAX_NAMES: usize = 1_000_000;
 pub const MAX_LISTED_GAPS: usize = 1_000;
 /// Rows per Parquet record batch (and row group), the exporter's buffer.
 pub const BATCH_ROWS: usize = 65_536;
-
-/// A logical time as the recorded federation represents it (the records hold
-/// order-preserving keys, `LogicalTime::key`).
-#[derive(Copy, Clone, Debug, PartialEq, PartialOrd)]
-pub enum TimeValue {
-    /// HLAinteger64Time.
-    Integer(i64),
-    /// HLAfloat64Time.
-    Float(f64),
-}
-
-impl TimeValue {
-    pub fn of(key: u64, representation: TimeRepresentation) -> TimeValue {
-        let time = LogicalTime::from_key(key);
-        match representation {
-            TimeRepresentation::Integer64 => TimeValue::Integer(time.as_i64()),
-            TimeRepresentation::Float64 => TimeValue::Float(time.as_f64()),
-        }
-    }
-}
-
-impl fmt::Display for TimeValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TimeValue::Integer(t) => write!(f, "{t}"),
-            TimeValue::Float(t) => write!(f, "{t}"),
-        }
-    }
-}
 
 #[derive(Clone, Debug, Default)]
 pub struct ClassCounts {
@@ -76,10 +46,11 @@ pub struct Summary {
     pub classes: BTreeMap<String, ClassCounts>,
     pub first_wall: Option<u64>,
     pub last_wall: Option<u64>,
-    /// The recorded federation's time representation, which the times below are in.
+    /// The recorded federation's time representation, which the times below are in
+    /// (`TimeRepresentation::display` prints them).
     pub time_representation: TimeRepresentation,
-    pub first_time: Option<TimeValue>,
-    pub last_time: Option<TimeValue>,
+    pub first_time: Option<LogicalTime>,
+    pub last_time: Option<LogicalTime>,
     /// (wall ns, source, cause, lost, detail)
     pub gaps: Vec<(u64, u32, &'static str, u64, String)>,
     pub gap_count: u64,
@@ -96,7 +67,7 @@ struct Row<'a> {
     instance: Option<&'a str>,
     member: Option<&'a str>,
     value: Option<&'a [u8]>,
-    logical_time: Option<TimeValue>,
+    logical_time: Option<LogicalTime>,
     order: Option<&'static str>,
     sender: Option<u32>,
     detail: Option<&'a str>,
@@ -126,12 +97,10 @@ struct Names {
     /// (source, object) → (name, class), at most `MAX_NAMES`.
     instances: HashMap<(u32, u64), (String, u32)>,
     full: bool,
-    /// What the records' time keys mean.
-    time_representation: TimeRepresentation,
 }
 
 impl Names {
-    fn new(d: &Dictionary, time_representation: TimeRepresentation) -> Names {
+    fn new(d: &Dictionary) -> Names {
         let classes = |list: &[(u32, String)]| list.iter().cloned().collect();
         let members =
             |list: &[(u32, u32, String)]| list.iter().map(|(h, _, n)| (*h, n.clone())).collect();
@@ -142,17 +111,7 @@ impl Names {
             parameters: members(&d.parameters),
             instances: HashMap::new(),
             full: false,
-            time_representation,
         }
-    }
-
-    fn time(&self, key: u64) -> TimeValue {
-        TimeValue::of(key, self.time_representation)
-    }
-
-    /// The logical time a message was sent with, if time-stamped.
-    fn time_of(&self, sent: Sent) -> Option<TimeValue> {
-        sent.time().map(|key| self.time(key))
     }
 
     fn remember(&mut self, source: u32, object: u64, name: &str, class: u32) {
@@ -224,9 +183,11 @@ pub fn inspect(
         ..Default::default()
     };
     let representation = recording.header.time_representation;
-    let mut names = Names::new(&recording.header.dictionary, representation);
+    let mut names = Names::new(&recording.header.dictionary);
     let mut sinks = Sinks {
-        csv: csv.map(CsvSink::create).transpose()?,
+        csv: csv
+            .map(|path| CsvSink::create(path, representation))
+            .transpose()?,
         parquet: parquet
             .map(|path| ParquetSink::create(path, representation))
             .transpose()?,
@@ -293,7 +254,7 @@ fn object_rows(record: &Record, names: &mut Names, sinks: &mut Sinks) -> Result<
                     instance: names.instance(source, *object),
                     member: names.attributes.get(attribute).map(String::as_str),
                     value: Some(value),
-                    logical_time: names.time_of(*sent),
+                    logical_time: sent.time().map(LogicalTime::from_key),
                     order: Some(order_of(*sent)),
                     sender: Some(*sender),
                     detail: None,
@@ -315,7 +276,7 @@ fn object_rows(record: &Record, names: &mut Names, sinks: &mut Sinks) -> Result<
                 class: known.as_ref().and_then(|(_, c)| names.class(c)),
                 object: Some(*object),
                 instance: known.as_ref().map(|(n, _)| n.as_str()),
-                logical_time: names.time_of(*sent),
+                logical_time: sent.time().map(LogicalTime::from_key),
                 order: Some(order_of(*sent)),
                 sender: Some(*sender),
                 ..Row::empty()
@@ -344,7 +305,7 @@ fn other_rows(record: &Record, names: &Names, sinks: &mut Sinks) -> Result<(), R
                     class: names.interactions.get(class).map(String::as_str),
                     member: names.parameters.get(parameter).map(String::as_str),
                     value: Some(value),
-                    logical_time: names.time_of(*sent),
+                    logical_time: sent.time().map(LogicalTime::from_key),
                     order: Some(order_of(*sent)),
                     sender: Some(*sender),
                     ..Row::empty()
@@ -356,7 +317,7 @@ fn other_rows(record: &Record, names: &Names, sinks: &mut Sinks) -> Result<(), R
             wall_ns,
             source,
             kind: "time-grant",
-            logical_time: Some(names.time(*time)),
+            logical_time: Some(LogicalTime::from_key(*time)),
             ..Row::empty()
         }),
         Record::Gap {
@@ -411,15 +372,10 @@ impl Summary {
         self.first_wall = Some(self.first_wall.map_or(wall, |w| w.min(wall)));
         self.last_wall = Some(self.last_wall.map_or(wall, |w| w.max(wall)));
         if let Some(key) = record.logical_time() {
-            // Keys order as the times do: compare them, name them once.
-            let first = self.first_time.is_none_or(|f| names.time(key) < f);
-            let last = self.last_time.is_none_or(|l| names.time(key) > l);
-            if first {
-                self.first_time = Some(names.time(key));
-            }
-            if last {
-                self.last_time = Some(names.time(key));
-            }
+            // Keys order as the times do, in either representation.
+            let t = LogicalTime::from_key(key);
+            self.first_time = Some(self.first_time.map_or(t, |f| f.min(t)));
+            self.last_time = Some(self.last_time.map_or(t, |l| l.max(t)));
         }
         let name = |map: &HashMap<u32, String>, h: &u32| {
             map.get(h)
@@ -462,6 +418,8 @@ impl Summary {
 struct CsvSink {
     out: BufWriter<File>,
     path: String,
+    /// How the logical_time column is written.
+    representation: TimeRepresentation,
 }
 
 fn csv_field(out: &mut String, text: &str) {
@@ -475,12 +433,13 @@ fn csv_field(out: &mut String, text: &str) {
 }
 
 impl CsvSink {
-    fn create(path: &Path) -> Result<CsvSink, RecordError> {
+    fn create(path: &Path, representation: TimeRepresentation) -> Result<CsvSink, RecordError> {
         let name = path.display().to_string();
         let file = File::create(path).map_err(|e| RecordError::Io(name.clone(), e))?;
         let mut sink = CsvSink {
             out: BufWriter::new(file),
             path: name,
+            representation,
         };
         sink.write(&format!("{}\n", COLUMNS.join(",")))?;
         Ok(sink)
@@ -508,7 +467,10 @@ impl CsvSink {
             line.push_str(&format!("{byte:02x}"));
         }
         line.push(',');
-        line.push_str(&opt(row.logical_time.map(|t| t.to_string())));
+        let time = row.logical_time;
+        line.push_str(&opt(
+            time.map(|t| self.representation.display(t).to_string())
+        ));
         line.push(',');
         line.push_str(row.order.unwrap_or(""));
         line.push(',');
@@ -556,12 +518,10 @@ enum TimeColumn {
 }
 
 impl TimeColumn {
-    fn append(&mut self, time: Option<TimeValue>) {
-        match (self, time) {
-            (TimeColumn::Integer(b), Some(TimeValue::Integer(t))) => b.append_value(t),
-            (TimeColumn::Float(b), Some(TimeValue::Float(t))) => b.append_value(t),
-            (TimeColumn::Integer(b), _) => b.append_null(),
-            (TimeColumn::Float(b), _) => b.append_null(),
+    fn append(&mut self, time: Option<LogicalTime>) {
+        match self {
+            TimeColumn::Integer(b) => b.append_option(time.map(LogicalTime::as_i64)),
+            TimeColumn::Float(b) => b.append_option(time.map(LogicalTime::as_f64)),
         }
     }
 

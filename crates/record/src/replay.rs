@@ -3,7 +3,6 @@
 //! interactions again at the recorded pace times N, as fast as possible, or in logical-time
 //! steps as a regulating federate.
 
-use crate::export::TimeValue;
 use crate::format::{Record, Sent};
 use crate::reader::Recording;
 use crate::{Header, RecordError};
@@ -130,6 +129,22 @@ impl Names {
     }
 }
 
+/// `--lookahead` as an interval of the recording's representation.
+fn interval(lookahead: f64, representation: TimeRepresentation) -> Result<Interval, RecordError> {
+    let whole = lookahead.fract() == 0.0 && lookahead.abs() < 9.0e15;
+    match representation {
+        _ if !(lookahead >= 0.0 && lookahead.is_finite()) => Err(RecordError::Invalid(format!(
+            "--lookahead {lookahead}: must be a number of at least 0"
+        ))),
+        TimeRepresentation::Integer64 if !whole => Err(RecordError::Invalid(format!(
+            "--lookahead {lookahead}: the recording's federation uses HLAinteger64Time, so the \
+             lookahead is a whole number"
+        ))),
+        TimeRepresentation::Integer64 => Ok(Interval::Integer(lookahead as i64)),
+        TimeRepresentation::Float64 => Ok(Interval::Float(lookahead)),
+    }
+}
+
 /// `time` less `lookahead`: when a federation granted that may send at `time`.
 fn before(time: LogicalTime, lookahead: Interval) -> LogicalTime {
     match lookahead {
@@ -147,6 +162,8 @@ struct Replayer<'a> {
     report: ReplayReport,
     /// The recorded federation's time representation, which the replay's federation uses.
     representation: TimeRepresentation,
+    /// In time steps (`Pace::TimeStep`): the lookahead in that representation.
+    lookahead: Option<Interval>,
     granted: LogicalTime,
     started_wall: u64,
     /// Pacing: the first record sent, and when it was sent.
@@ -197,6 +214,10 @@ pub fn replay(
             ..Default::default()
         },
         representation,
+        lookahead: match options.pace {
+            Pace::TimeStep { lookahead } => Some(interval(lookahead, representation)?),
+            _ => None,
+        },
         granted: LogicalTime::ZERO,
         started_wall: recording.header.started_wall_ns,
         origin: None,
@@ -205,7 +226,7 @@ pub fn replay(
         say,
     };
     replayer.declare(&mut recording)?;
-    if let Pace::TimeStep { lookahead } = options.pace {
+    if let Some(lookahead) = replayer.lookahead {
         replayer.become_regulating(lookahead)?;
     }
     let damaged = recording.for_each_record(|_, record| {
@@ -271,8 +292,7 @@ impl Replayer<'_> {
         Ok(())
     }
 
-    fn become_regulating(&mut self, lookahead: f64) -> Result<(), RecordError> {
-        let lookahead = self.interval(lookahead)?;
+    fn become_regulating(&mut self, lookahead: Interval) -> Result<(), RecordError> {
         self.rti.enable_time_regulation(lookahead)?;
         let deadline = Instant::now() + GRANT_TIMEOUT;
         loop {
@@ -290,26 +310,6 @@ impl Replayer<'_> {
         }
     }
 
-    /// `--lookahead` as an interval of the recording's representation.
-    fn interval(&self, lookahead: f64) -> Result<Interval, RecordError> {
-        let whole = lookahead.fract() == 0.0 && lookahead.abs() < 9.0e15;
-        match self.representation {
-            _ if !(lookahead >= 0.0 && lookahead.is_finite()) => Err(RecordError::Invalid(
-                format!("--lookahead {lookahead}: must be a number of at least 0"),
-            )),
-            TimeRepresentation::Integer64 if !whole => Err(RecordError::Invalid(format!(
-                "--lookahead {lookahead}: the recording's federation uses HLAinteger64Time, \
-                 so the lookahead is a whole number"
-            ))),
-            TimeRepresentation::Integer64 => Ok(Interval::Integer(lookahead as i64)),
-            TimeRepresentation::Float64 => Ok(Interval::Float(lookahead)),
-        }
-    }
-
-    fn show(&self, time: LogicalTime) -> TimeValue {
-        TimeValue::of(time.key(), self.representation)
-    }
-
     /// Advance (TAR) to `time` and wait for the grant.
     fn advance_to(&mut self, time: LogicalTime) -> Result<(), RecordError> {
         self.rti.time_advance_request(time)?;
@@ -324,7 +324,7 @@ impl Replayer<'_> {
             if Instant::now() > deadline {
                 return Err(RecordError::Invalid(format!(
                     "no grant to logical time {} within 60 s",
-                    self.show(time)
+                    self.representation.display(time)
                 )));
             }
         }
@@ -333,11 +333,10 @@ impl Replayer<'_> {
     /// The stamp to send a recorded time-stamped message with, advancing first so that
     /// the lookahead allows it; `None` when not replaying in time steps.
     fn stamp(&mut self, sent: Sent) -> Result<Option<LogicalTime>, RecordError> {
-        let (Pace::TimeStep { lookahead }, Sent::TimeStamp(key)) = (self.options.pace, sent) else {
+        let (Some(lookahead), Sent::TimeStamp(key)) = (self.lookahead, sent) else {
             return Ok(None);
         };
         let time = LogicalTime::from_key(key);
-        let lookahead = self.interval(lookahead)?;
         let earliest = before(time, lookahead);
         if self.granted < earliest {
             self.advance_to(earliest)?;
@@ -356,9 +355,11 @@ impl Replayer<'_> {
                 From::Seconds(s) => record.wall_ns() >= self.started_wall + (s * 1e9) as u64,
                 From::LogicalTime(t) => record.logical_time().is_some_and(|k| {
                     !matches!(record, Record::TimeGrant { .. })
-                        && match TimeValue::of(k, self.representation) {
-                            TimeValue::Integer(v) => v as f64 >= t,
-                            TimeValue::Float(v) => v >= t,
+                        && match self.representation {
+                            TimeRepresentation::Integer64 => {
+                                LogicalTime::from_key(k).as_i64() as f64 >= t
+                            }
+                            TimeRepresentation::Float64 => LogicalTime::from_key(k).as_f64() >= t,
                         }
                 }),
             };
@@ -524,8 +525,7 @@ impl Replayer<'_> {
 
     /// Let time-stamped messages out (one last step), then resign, deleting the instances.
     fn finish(&mut self) -> Result<(), RecordError> {
-        if let Pace::TimeStep { lookahead } = self.options.pace {
-            let lookahead = self.interval(lookahead)?;
+        if let Some(lookahead) = self.lookahead {
             let last = self.representation.add(self.granted, lookahead);
             self.advance_to(last)?;
         }

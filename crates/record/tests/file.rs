@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 use trellis_core::federate::{LogicalTime, TimeRepresentation};
-use trellis_record::export::{inspect, TimeValue};
+use trellis_record::export::inspect;
 use trellis_record::format::{Dictionary, Header, Record, Sent};
 use trellis_record::{RecordWriter, Recording, WriterLimits};
 
@@ -203,8 +203,8 @@ fn a_float_time_recording_is_inspected_in_floats() {
     );
     let parquet = dir.join("float.parquet");
     let summary = inspect(&path, None, Some(&parquet)).unwrap();
-    assert_eq!(summary.first_time, Some(TimeValue::Float(0.5)));
-    assert_eq!(summary.last_time, Some(TimeValue::Float(1.25)));
+    assert_eq!(summary.first_time, LogicalTime::from_f64(0.5));
+    assert_eq!(summary.last_time, LogicalTime::from_f64(1.25));
     let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
         std::fs::File::open(&parquet).unwrap(),
     )

@@ -268,7 +268,8 @@ fn print_summary(file: &std::path::Path, s: &Summary) -> Result<()> {
         );
     }
     if let (Some(first), Some(last)) = (s.first_time, s.last_time) {
-        outln!("logical time: {first} .. {last}");
+        let shown = |t| s.time_representation.display(t);
+        outln!("logical time: {} .. {}", shown(first), shown(last));
     }
     outln!(
         "{:<48} {:>10} {:>10} {:>12} {:>8}",
