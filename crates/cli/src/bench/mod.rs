@@ -120,7 +120,11 @@ fn with_results<T: Serialize + ReliableLoss>(
     }
     let interrupted = setup.stop.load(std::sync::atomic::Ordering::SeqCst);
     results.finish(summary.is_ok() && !interrupted)?;
-    let summary = summary?;
+    // A run that failed reports every fault it met (a resign that failed before the error
+    // that ended it, too), as meta.json does, not the last error alone.
+    let Ok(summary) = summary else {
+        return incomplete(&results);
+    };
     if common.json {
         outln!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
