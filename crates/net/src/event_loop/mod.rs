@@ -15,6 +15,8 @@ mod spin;
 mod tcp;
 mod udp;
 
+#[cfg(test)]
+pub(crate) use app::AppState;
 pub(crate) use app::{AppCommand, AppPort, AppSignals, Delivery, Notice};
 
 use crate::clock::Clock;

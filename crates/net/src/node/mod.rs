@@ -475,22 +475,30 @@ impl AppClient {
                 woken: false,
             });
         }
+        // What wake-ups taken on the way owe: a wake-up ahead of frames does not hide them,
+        // and taking one may be what cleared the loop's "delivery blocked" mark, so the loop
+        // is owed its wake-up as if a batch had been taken. (Dropping that once left a
+        // subscriber's loop asleep with its channel empty until a timer, and its router cut
+        // it as a slow consumer.)
         let mut woken = false;
+        let mut wake_loop = false;
         loop {
             match self.deliveries.try_recv() {
-                // A wake-up ahead of frames does not hide them.
                 Ok(delivery) if delivery.frames.is_empty() => {
-                    woken |= self.keep_batch(&mut pending, delivery).woken;
+                    let took = self.keep_batch(&mut pending, delivery);
+                    woken |= took.woken;
+                    wake_loop |= took.wake_loop;
                 }
                 Ok(delivery) => {
                     let mut took = self.keep_batch(&mut pending, delivery);
                     took.woken |= woken;
+                    took.wake_loop |= wake_loop;
                     return Ok(took);
                 }
                 Err(flume::TryRecvError::Empty) => {
                     return Ok(Took {
                         frame: None,
-                        wake_loop: false,
+                        wake_loop,
                         woken,
                     })
                 }
@@ -615,6 +623,27 @@ mod tests {
             let stamp = |frame| DataFrame::from_encoded(frame, client.node_id, 1, |_| 1);
             assert_eq!(stamp(taken).unwrap(), stamp(encoded).unwrap());
         }
+    }
+
+    /// The loop marked its deliveries blocked (the channel was full) and went to sleep; a
+    /// notice's wake-up sits in the channel. The application that takes it clears the mark,
+    /// so it must wake the loop: nothing else will while the link's socket is paused.
+    #[test]
+    fn taking_a_wake_up_that_cleared_the_blocked_mark_wakes_the_loop() {
+        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
+        let config = NodeConfig::child_of("node", "checks", router);
+        let (client, port, _) = AppClient::new(&config).expect("channels only");
+        let signals = port.signals.clone();
+        let app = crate::event_loop::AppState::new(port);
+        signals.delivery_blocked.store(true, Ordering::SeqCst);
+        app.notify(Notice::InterestChanged);
+        let took = client.try_take().expect("the loop's end is alive");
+        assert!(took.woken, "the notice's wake-up was taken");
+        assert!(took.frame.is_none());
+        assert!(took.wake_loop, "the blocked loop is owed its wake-up");
+        assert!(!signals.delivery_blocked.load(Ordering::SeqCst));
+        let again = client.try_take().expect("the loop's end is alive");
+        assert!(!again.wake_loop && !again.woken, "owed once");
     }
 
     /// The checks a publish passes stay when the caller encodes the frame.
