@@ -536,17 +536,27 @@ fn reflect(
     let mut received = 0u64;
     while !stop.load(Ordering::Relaxed) {
         match rti.evoke_callback(Duration::from_millis(20))? {
-            Some(Callback::ReflectAttributeValues { values, .. }) => {
-                if values.first().and_then(|(_, v)| v.first()) != Some(&MEASURED) {
-                    warmed.store(true, Ordering::SeqCst);
-                    continue;
-                }
-                received += 1;
-                if received % 64 == 0 {
-                    counter.record(received, start);
+            Some(callback) => {
+                let measured = match &callback {
+                    Callback::ReflectAttributeValues { values, .. } => {
+                        Some(values.first().and_then(|(_, v)| v.first()) == Some(&MEASURED))
+                    }
+                    _ => None,
+                };
+                // Handed back, as the C ABI does: its list of values serves the next
+                // reflect, and receiving allocates nothing.
+                rti.recycle(callback);
+                match measured {
+                    Some(true) => {
+                        received += 1;
+                        if received % 64 == 0 {
+                            counter.record(received, start);
+                        }
+                    }
+                    Some(false) => warmed.store(true, Ordering::SeqCst),
+                    None => {}
                 }
             }
-            Some(_) => {}
             None => {
                 if counter.received() != received {
                     counter.record(received, start);
