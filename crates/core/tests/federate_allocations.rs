@@ -79,7 +79,7 @@ impl Pair {
         if let Some(frame) = frame {
             // Stamped as the node's event loop stamps it, and received as the frame itself.
             let stamped = DataFrame::from_encoded(frame.into_bytes(), NodeId(1), time, |_| 1);
-            self.subscriber.handle_data(&stamped.unwrap());
+            self.subscriber.handle_data(stamped.unwrap());
         }
         while let Some(callback) = self.subscriber.poll_callback() {
             if let Callback::ReflectAttributeValues { values, .. } = &callback {

@@ -27,7 +27,7 @@ use super::ownership::wire::OwnershipBody;
 use super::region::{Range, Region};
 use crate::wire::reader::Reader;
 use crate::wire::WireError;
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::{Buf, BufMut, Bytes, BytesMut};
 
 /// An object instance, network-wide: the registering federate's handle and its own number.
 /// Registering needs no round trip to anyone.
@@ -397,19 +397,22 @@ impl Message {
     /// values and the tag share the frame's buffer, with no handle on the payload alone
     /// made and dropped per message.
     pub fn decode_at(bytes: &Bytes, start: usize) -> Result<Message, WireError> {
-        Message::decode_into(bytes, start, Vec::new())
+        Message::decode_into(bytes.clone(), start, Vec::new())
     }
 
     /// [`Message::decode_at`], with an update's or interaction's values decoded into
     /// `spare` (emptied first): a list the application handed back, so receiving allocates
-    /// nothing.
+    /// nothing. `bytes` is taken whole: the last value keeps its handle on the buffer
+    /// instead of a new one, so a one-value update costs no count on the buffer's shared
+    /// reference count, which the receiving node's thread is counting on at the same time.
     pub fn decode_into(
-        bytes: &Bytes,
+        bytes: Bytes,
         start: usize,
         spare: Vec<(u32, Bytes)>,
     ) -> Result<Message, WireError> {
         // The reader runs to the end of `bytes`, so `slice` finds its offsets in `bytes`.
         let mut r = Reader::new(&bytes[start..], "federate message");
+        let mut last_value = None;
         let kind = r.u8("kind")?;
         let time_stamped = kind & TIME_STAMPED != 0;
         let kind = kind & !TIME_STAMPED;
@@ -421,21 +424,21 @@ impl Message {
             false => None,
         };
         let tag_len = r.u16("tag length")? as usize;
-        let tag = slice(bytes, &mut r, tag_len, "tag")?;
-        let body = match kind {
+        let tag = slice(&bytes, &mut r, tag_len, "tag")?;
+        let mut body = match kind {
             1 => Body::Register {
                 object: ObjectId(r.u64("object")?),
-                name: name(bytes, &mut r)?,
+                name: name(&bytes, &mut r)?,
             },
             2 => Body::Update {
                 object: ObjectId(r.u64("object")?),
-                name: name(bytes, &mut r)?,
+                name: name(&bytes, &mut r)?,
                 region: region(&mut r)?,
-                values: values(bytes, &mut r, spare)?,
+                values: values(&bytes, &mut r, spare, &mut last_value)?,
             },
             3 => Body::Interaction {
                 region: region(&mut r)?,
-                values: values(bytes, &mut r, spare)?,
+                values: values(&bytes, &mut r, spare, &mut last_value)?,
             },
             4 => Body::Delete {
                 object: ObjectId(r.u64("object")?),
@@ -456,6 +459,13 @@ impl Message {
             _ => return Err(r.malformed("unknown message kind")),
         };
         r.finish()?;
+        if let (Some(range), Body::Update { values, .. } | Body::Interaction { values, .. }) =
+            (last_value, &mut body)
+        {
+            if let Some((_, value)) = values.last_mut() {
+                *value = narrowed(bytes, range);
+            }
+        }
         Ok(Message {
             sender,
             class,
@@ -555,21 +565,43 @@ fn region(r: &mut Reader<'_>) -> Result<Option<Region>, WireError> {
     Ok(Some(region))
 }
 
+/// The values, each a slice of `bytes`, but the last: its place is left empty, and its
+/// range in `bytes` put in `last`, for the caller to fill with `bytes` itself (`narrowed`)
+/// once the reader is done with it.
 fn values(
     bytes: &Bytes,
     r: &mut Reader<'_>,
     mut values: Vec<(u32, Bytes)>,
+    last: &mut Option<std::ops::Range<usize>>,
 ) -> Result<Vec<(u32, Bytes)>, WireError> {
     let count = length(r, "value count")?;
     values.clear();
     // Each value takes at least 2 bytes, so a lying count cannot reserve memory.
     values.reserve(count.min(r.remaining() / 2));
-    for _ in 0..count {
+    for i in 0..count {
         let handle = r.varint_u32("handle")?;
         let len = length(r, "value length")?;
-        values.push((handle, slice(bytes, r, len, "value")?));
+        if i + 1 < count {
+            values.push((handle, slice(bytes, r, len, "value")?));
+        } else {
+            let start = bytes.len() - r.remaining();
+            r.bytes(len, "value")?;
+            values.push((handle, Bytes::new()));
+            *last = Some(start..start + len);
+        }
     }
     Ok(values)
+}
+
+/// `bytes` cut down to `range`, keeping its handle on the buffer (no new count on it);
+/// an empty range holds no buffer, as `Bytes::slice` gives.
+fn narrowed(mut bytes: Bytes, range: std::ops::Range<usize>) -> Bytes {
+    if range.is_empty() {
+        return Bytes::new();
+    }
+    bytes.truncate(range.end);
+    bytes.advance(range.start);
+    bytes
 }
 
 #[cfg(test)]
@@ -670,6 +702,44 @@ mod tests {
             let mut framed = BytesMut::from(&b"header"[..]);
             framed.extend_from_slice(&payload);
             assert_eq!(Message::decode_at(&framed.freeze(), 6).unwrap(), message);
+        }
+    }
+
+    /// Every value is the frame's own bytes, the last one too (it keeps the frame's handle
+    /// rather than taking a new one), however the buffer was made.
+    #[test]
+    fn decoded_values_point_into_the_frame() {
+        let message = Message {
+            sender: 1,
+            class: 2,
+            time: 3,
+            time_stamped: false,
+            serial: None,
+            tag: Bytes::from_static(b"t"),
+            body: Body::Update {
+                object: ObjectId::new(1, 1),
+                name: None,
+                region: None,
+                values: vec![
+                    (4, Bytes::from_static(b"first")),
+                    (5, Bytes::from_static(b"last")),
+                ],
+            },
+        };
+        let mut framed = BytesMut::from(&b"header"[..]);
+        message.encode(&mut framed);
+        let shared = framed.freeze();
+        let from_vec = Bytes::from(shared.to_vec());
+        for frame in [shared, from_vec] {
+            let range = frame.as_ptr_range();
+            let decoded = Message::decode_into(frame.clone(), 6, Vec::new()).unwrap();
+            assert_eq!(decoded, message);
+            let Body::Update { values, .. } = decoded.body else {
+                panic!("an update decodes as an update");
+            };
+            for (_, value) in &values {
+                assert!(range.contains(&value.as_ptr()), "a value outside the frame");
+            }
         }
     }
 

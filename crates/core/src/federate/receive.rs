@@ -27,23 +27,24 @@ impl Federate {
         transport: TransportClass,
         keyed: Option<(NodeId, u64)>,
     ) {
-        self.handle_message_at(payload, 0, transport, keyed)
+        self.handle_message_at(payload.clone(), 0, transport, keyed)
     }
 
     /// A data frame for this federate's application arrived: its payload, with what a
     /// keep-latest frame's header says about its freshness. Decoded in the frame's own
-    /// buffer: no handle on the payload alone is made per message.
-    pub fn handle_data(&mut self, frame: &DataFrame) {
+    /// buffer, which the frame gives up: no handle on the payload alone is made per
+    /// message, and the last value keeps the frame's.
+    pub fn handle_data(&mut self, frame: DataFrame) {
         let keyed = frame.latest().map(|_| (frame.source(), frame.seq()));
-        let bytes = frame.as_bytes();
-        let start = bytes.len() - frame.payload().len();
-        self.handle_message_at(bytes, start, frame.class(), keyed)
+        let class = frame.class();
+        let start = frame.as_bytes().len() - frame.payload().len();
+        self.handle_message_at(frame.into_bytes(), start, class, keyed)
     }
 
     /// [`Federate::handle_message_from`] for the message filling `bytes` from `start` on.
     fn handle_message_at(
         &mut self,
-        bytes: &Bytes,
+        bytes: Bytes,
         start: usize,
         transport: TransportClass,
         keyed: Option<(NodeId, u64)>,

@@ -176,6 +176,11 @@ impl Message {
         &self.0
     }
 
+    /// The data frame the message arrived in, given up without a copy.
+    pub fn into_frame(self) -> DataFrame {
+        self.0
+    }
+
     /// The interest ids the message was published to.
     pub fn ids(&self) -> impl Iterator<Item = InterestId> + '_ {
         self.0.ids()
