@@ -199,6 +199,23 @@ pub(crate) struct AppState {
 }
 
 impl AppState {
+    /// Queue `command` behind those taken already, from a caller that drives this loop on
+    /// its own thread (`DirectNode`): no channel between a thread and itself. Such a caller
+    /// sends nothing through the channel, so the order is the order of the calls. At most
+    /// `limit` wait.
+    pub(crate) fn push_command(
+        &mut self,
+        command: AppCommand,
+        limit: usize,
+    ) -> Result<(), Refused> {
+        if self.taken.len() >= limit {
+            return Err(Refused::Full(command));
+        }
+        self.taken.push_back(command);
+        debug_assert!(self.taken.len() <= limit);
+        Ok(())
+    }
+
     pub(crate) fn new(port: AppPort) -> AppState {
         AppState {
             port,
@@ -243,6 +260,14 @@ impl AppState {
             });
         }
     }
+}
+
+/// Why a command handed straight to an application's queue was not taken.
+pub(crate) enum Refused {
+    /// The queue holds its limit (the network pushes back): the command, given back.
+    Full(AppCommand),
+    /// The host has stopped.
+    Gone,
 }
 
 /// Below this many waiting commands they are popped one by one, else drained at once.

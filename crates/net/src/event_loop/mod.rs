@@ -17,7 +17,7 @@ mod udp;
 
 #[cfg(test)]
 pub(crate) use app::AppState;
-pub(crate) use app::{AppCommand, AppPort, AppSignals, Delivery, Notice};
+pub(crate) use app::{AppCommand, AppPort, AppSignals, Delivery, Notice, Refused};
 
 use crate::clock::Clock;
 use crate::endpoint::Endpoint;
@@ -316,6 +316,21 @@ impl EventLoop {
             .get(host)
             .and_then(Option::as_ref)
             .map(|h| h.stats(now))
+    }
+
+    /// Hand `command` to `host`'s application as its channel would, for a node driven on
+    /// the caller's thread (see [`app::AppState::push_command`]); acted on at the next turn.
+    pub(crate) fn queue_app_command(
+        &mut self,
+        host: HostId,
+        command: AppCommand,
+        limit: usize,
+    ) -> Result<(), Refused> {
+        let host = self.hosts.get_mut(host).and_then(Option::as_mut);
+        match host.and_then(|h| h.app.as_mut()) {
+            Some(app) => app.push_command(command, limit),
+            None => Err(Refused::Gone),
+        }
     }
 
     pub(crate) fn stop_host(&mut self, host: HostId) {

@@ -13,7 +13,7 @@ use super::{
 };
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
-use crate::event_loop::{AppCommand, EventLoop};
+use crate::event_loop::{AppCommand, EventLoop, Refused};
 use crate::runtime::{HostId, HostStats};
 use roaring::RoaringBitmap;
 use std::sync::{Arc, MutexGuard};
@@ -42,6 +42,8 @@ pub struct DirectNode {
     /// What the event loop was last told of an expected reply (told only on a change, as
     /// telling takes the lock).
     reply_expected: bool,
+    /// Commands queued to the event loop and not acted on, at most (`command_capacity`).
+    command_limit: usize,
 }
 
 /// A node that only publishes still reads its sockets this often, inside `publish`: the
@@ -72,6 +74,7 @@ impl DirectNode {
             last_poll: Instant::now(),
             bundle_hold: config.bundle_hold,
             reply_expected: false,
+            command_limit: config.command_capacity.max(1),
         };
         if let Some(endpoint) = AppClient::first_dial(&config) {
             node.wait_connected(&endpoint, config.connect_timeout)?;
@@ -171,17 +174,24 @@ impl DirectNode {
         Ok(())
     }
 
-    /// Queue a command. If the queue is full because the network pushes back, drive the
-    /// network until there is room.
+    /// Queue a command, straight into the event loop's queue for this node's application:
+    /// the loop runs on this thread, so a channel to it would only cost a lock on each side
+    /// per publish. If the queue is full because the network pushes back, drive the network
+    /// until there is room.
     fn queue(&mut self, mut command: AppCommand) -> Result<(), NetError> {
         loop {
-            match self.client.commands.try_send(command) {
+            let queued = (self.driven().event_loop).queue_app_command(
+                self.host,
+                command,
+                self.command_limit,
+            );
+            match queued {
                 Ok(()) => return Ok(()),
-                Err(flume::TrySendError::Full(back)) => {
+                Err(Refused::Full(back)) => {
                     command = back;
                     self.poll(Duration::from_millis(10))?;
                 }
-                Err(flume::TrySendError::Disconnected(_)) => return Err(NetError::Stopped),
+                Err(Refused::Gone) => return Err(NetError::Stopped),
             }
         }
     }

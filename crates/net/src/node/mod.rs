@@ -586,6 +586,7 @@ fn connect_error(endpoint: &Endpoint, why: String) -> NetError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event_loop::Refused;
     use trellis_core::router::PublishError;
     use trellis_core::wire::LatestKey;
 
@@ -649,6 +650,25 @@ mod tests {
         assert!(!signals.delivery_blocked.load(Ordering::SeqCst));
         let again = client.try_take().expect("the loop's end is alive");
         assert!(!again.wake_loop && !again.woken, "owed once");
+    }
+
+    /// A node driven on its caller's thread queues straight into its loop's queue, which
+    /// holds its limit and gives back the command past it (the caller then drives the
+    /// network until there is room), as the channel it replaces did.
+    #[test]
+    fn commands_queued_straight_to_the_loop_stop_at_the_limit() {
+        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
+        let config = NodeConfig::child_of("node", "checks", router);
+        let (_client, port, _) = AppClient::new(&config).expect("channels only");
+        let mut app = crate::event_loop::AppState::new(port);
+        let publish = || AppCommand::Publish(BytesMut::from(&b"frame"[..]));
+        for _ in 0..3 {
+            assert!(app.push_command(publish(), 3).is_ok());
+        }
+        match app.push_command(publish(), 3) {
+            Err(Refused::Full(AppCommand::Publish(frame))) => assert_eq!(&frame[..], b"frame"),
+            _ => panic!("the fourth command is given back whole"),
+        }
     }
 
     /// The checks a publish passes stay when the caller encodes the frame.
