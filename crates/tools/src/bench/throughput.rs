@@ -219,14 +219,18 @@ fn nodes(options: &ThroughputOptions, n: usize) -> Result<Outcome, BenchError> {
     publisher.wait_for_network_interest(&every, SETUP_TIMEOUT)?;
     let start = Instant::now();
     let counters: Vec<Arc<Counter>> = (0..n).map(|_| Arc::default()).collect();
-    let readers: Vec<_> = subscribers
+    // Named, so a profile tells the application threads from each other and from the nodes'.
+    let readers = subscribers
         .into_iter()
         .zip(&counters)
-        .map(|(node, counter)| {
+        .enumerate()
+        .map(|(i, (node, counter))| {
             let (counter, stop) = (counter.clone(), stop.clone());
-            std::thread::spawn(move || read_node(&node, &counter, &stop, start))
+            std::thread::Builder::new()
+                .name(format!("reader-{}", i + 1))
+                .spawn(move || read_node(&node, &counter, &stop, start))
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>()?;
     let payload = vec![0xA5u8; options.size];
     let class = options.setup.transport.class();
     let (sent, send_time) = send_for(options.seconds, || {
@@ -418,10 +422,13 @@ impl Receiver {
         let warmed: Arc<AtomicBool> = Arc::default();
         let stop: Arc<AtomicBool> = Arc::default();
         let (c, w, s) = (counter.clone(), warmed.clone(), stop.clone());
-        let thread = std::thread::spawn(move || {
-            reflect(&mut rti, &c, &w, &s, start)
-                .map(|()| rti.resign_federation_execution(ResignAction::default()))
-        });
+        // Named, so a profile tells the application thread from its node's.
+        let thread = std::thread::Builder::new()
+            .name(format!("{place}-app"))
+            .spawn(move || {
+                reflect(&mut rti, &c, &w, &s, start)
+                    .map(|()| rti.resign_federation_execution(ResignAction::default()))
+            })?;
         Ok(Receiver {
             counter,
             warmed,
