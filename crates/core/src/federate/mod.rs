@@ -417,8 +417,11 @@ impl Federate {
         self.refresh_advisories();
         self.refresh_scope();
         self.release_due_reflections();
-        self.release_receive_order()
-            .or_else(|| self.callbacks.pop_front())
+        // Without `Option` combinators, which moved the 160-byte callback once more.
+        if self.has_released_receive_order() {
+            return self.release_receive_order();
+        }
+        self.callbacks.pop_front()
     }
 
     /// Whether callbacks may be delivered now (without looking for new ones): held
