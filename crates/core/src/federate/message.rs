@@ -526,9 +526,19 @@ fn slice(
     len: usize,
     what: &'static str,
 ) -> Result<Bytes, WireError> {
+    Ok(bytes.slice(span(bytes, r, len, what)?))
+}
+
+/// Skip `len` bytes in the reader, which reads a tail of `bytes`; where they lie in `bytes`.
+fn span(
+    bytes: &Bytes,
+    r: &mut Reader<'_>,
+    len: usize,
+    what: &'static str,
+) -> Result<std::ops::Range<usize>, WireError> {
     let start = bytes.len() - r.remaining();
     r.bytes(len, what)?;
-    Ok(bytes.slice(start..start + len))
+    Ok(start..start + len)
 }
 
 /// A length field, which must fit this machine's `usize` (`slice` then checks the bytes).
@@ -584,10 +594,8 @@ fn values(
         if i + 1 < count {
             values.push((handle, slice(bytes, r, len, "value")?));
         } else {
-            let start = bytes.len() - r.remaining();
-            r.bytes(len, "value")?;
+            *last = Some(span(bytes, r, len, "value")?);
             values.push((handle, Bytes::new()));
-            *last = Some(start..start + len);
         }
     }
     Ok(values)
