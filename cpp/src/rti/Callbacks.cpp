@@ -46,15 +46,40 @@ AttributeHandleSet attributeSet(uint64_t const* values, size_t count) {
   return handleSet<AttributeHandleFriend, AttributeHandleSet>(values, count);
 }
 
+// Whether `map` holds exactly the handles of `values`: as many, each found, none given
+// twice (checked pairwise up to a few; a longer list is rebuilt instead).
 template <typename Friend, typename Map>
-Map valueMap(TrellisHandleValue const* values, size_t count) {
-  Map out;
+bool sameHandles(Map const& map, TrellisHandleValue const* values, size_t count) {
+  size_t const kMostChecked = 16;
+  if (map.size() != count || count > kMostChecked) return false;
+  for (size_t i = 0; i < count; ++i) {
+    if (map.find(Friend::create(values[i].handle)) == map.end()) return false;
+    for (size_t j = 0; j < i; ++j) {
+      if (values[j].handle == values[i].handle) return false;
+    }
+  }
+  return true;
+}
+
+// The value map a reflect or an interaction lends the federate, kept per thread: IEEE
+// 1516.1 passes it by const reference for the callback only, so a federate reflecting the
+// same attributes again (the common case) gets the same map nodes with the new values
+// pointed at, instead of a node allocated and freed per attribute per callback. Another set
+// of handles rebuilds it. No callback runs inside another on one thread (evoke is refused
+// there), so one map per thread and type serves every ambassador.
+template <typename Friend, typename Map>
+Map const& lentValueMap(TrellisHandleValue const* values, size_t count) {
+  static thread_local Map map;
+  if (!sameHandles<Friend>(map, values, count)) {
+    map.clear();
+    for (size_t i = 0; i < count; ++i) map[Friend::create(values[i].handle)];
+  }
   for (size_t i = 0; i < count; ++i) {
     // Pointed at in place: assigning a VariableLengthData would copy the bytes.
     TrellisBytes const& value = values[i].value;
-    out[Friend::create(values[i].handle)].setDataPointer(const_cast<uint8_t*>(value.data), value.len);
+    map.find(Friend::create(values[i].handle))->second.setDataPointer(const_cast<uint8_t*>(value.data), value.len);
   }
-  return out;
+  return map;
 }
 
 std::set<std::wstring> nameSet(char const* const* names, size_t count) {
@@ -159,7 +184,7 @@ MessageRetractionHandle deliveredRetraction() {
 void reflect(void* user, uint64_t object, TrellisHandleValue const* values, size_t count, TrellisBytes tag,
              int32_t sent, int32_t transportation, TrellisTime const* time, int32_t received, uint64_t producer,
              uint64_t const*, size_t) {
-  AttributeHandleValueMap const map = valueMap<AttributeHandleFriend, AttributeHandleValueMap>(values, count);
+  AttributeHandleValueMap const& map = lentValueMap<AttributeHandleFriend, AttributeHandleValueMap>(values, count);
   VariableLengthData const userTag = borrowed(tag);
   ObjectInstanceHandle const instance = ObjectInstanceHandleFriend::create(object);
   SupplementalReflectInfo const info(FederateHandleFriend::create(producer));
@@ -183,7 +208,7 @@ void reflect(void* user, uint64_t object, TrellisHandleValue const* values, size
 void receive(void* user, uint64_t interaction, TrellisHandleValue const* values, size_t count, TrellisBytes tag,
              int32_t sent, int32_t transportation, TrellisTime const* time, int32_t received, uint64_t producer,
              uint64_t const*, size_t) {
-  ParameterHandleValueMap const map = valueMap<ParameterHandleFriend, ParameterHandleValueMap>(values, count);
+  ParameterHandleValueMap const& map = lentValueMap<ParameterHandleFriend, ParameterHandleValueMap>(values, count);
   VariableLengthData const userTag = borrowed(tag);
   InteractionClassHandle const c = InteractionClassHandleFriend::create(interaction);
   SupplementalReceiveInfo const info(FederateHandleFriend::create(producer));
