@@ -3,7 +3,7 @@
 //! taken under the session lock and delivered after the lock is released, so user code may
 //! call services from inside it.
 
-use crate::deliver::deliver_federate;
+use crate::deliver::{deliver_other, deliver_values};
 use crate::ffi::{entry, put};
 use crate::session::{time, Held};
 use crate::status::*;
@@ -66,31 +66,31 @@ type Next = (Callback, TimeRepresentation);
 /// once per callback; the rest wait in the stash.
 const BATCH: usize = 64;
 
-/// A reflect or an interaction delivered: handed back to the federate at the next lock.
-type Done = Option<Callback>;
+/// Where a callback is delivered from: taken from the stash into it, and after delivery
+/// still holding a reflect or an interaction, handed back to the federate at the next lock.
+type Slot = Option<Next>;
 
-/// Hand `done` back to the federate: its list of values serves a later message.
-fn recycle(held: &mut Held, done: Done) {
-    if let (Some(callback), Ok(rti)) = (done, held.session.joined()) {
-        rti.recycle(callback);
+/// Hand back what `slot` holds to the federate: a reflect's list of values serves a later
+/// message.
+fn recycle(held: &mut Held, slot: &mut Slot) {
+    if let (Some((callback, _)), Ok(rti)) = (slot.as_mut(), held.session.joined()) {
+        rti.recycle_values_of(callback);
     }
+    // Dropped where it lies, not moved out first.
+    *slot = None;
 }
 
-/// The next callback, after handing back the one delivered before it.
-fn take(
-    held: &mut Held,
-    wait: Duration,
-    batch: usize,
-    done: Done,
-) -> Result<Option<Next>, Failure> {
-    recycle(held, done);
+/// Put the next callback in `slot`, after handing back the one delivered from it before.
+fn take(held: &mut Held, wait: Duration, batch: usize, slot: &mut Slot) -> Result<(), Failure> {
+    recycle(held, slot);
     if !held.session.callbacks_enabled() {
-        return Ok(None);
+        return Ok(());
     }
     if held.stash.is_empty() {
         fill(held, wait, batch)?;
     }
-    Ok(held.stash.pop_front())
+    *slot = held.stash.pop_front();
+    Ok(())
 }
 
 /// Take up to `batch` callbacks into the stash: the first waiting up to `wait`, the rest
@@ -151,34 +151,38 @@ pub extern "C" fn trellis_evoke(
         let started = Instant::now();
         let min = started + seconds(min_seconds);
         let max = started + seconds(max_seconds.max(min_seconds));
-        let done = if multiple {
-            evoke_multiple(rti, &callbacks, min, max)?
+        let mut slot = None;
+        if multiple {
+            evoke_multiple(rti, &callbacks, min, max, &mut slot)?;
         } else {
-            wait_for_first(rti, min)?.and_then(|next| deliver(&callbacks, next))
-        };
-        if done.is_some() || !pending_out.is_null() {
+            wait_for_first(rti, min, &mut slot)?;
+            deliver(&callbacks, &mut slot);
+        }
+        if slot.is_some() || !pending_out.is_null() {
             let mut held = rti.shared.held();
-            recycle(&mut held, done);
+            recycle(&mut held, &mut slot);
             put(pending_out, pending(&held));
         }
         Ok(())
     })
 }
 
-/// The first callback, waiting until `min` for it. A federate that is connected but not
-/// joined has nothing to wait for from the network: the wait sleeps instead of polling.
-fn wait_for_first(rti: &TrellisRti, min: Instant) -> Result<Option<Next>, Failure> {
+/// The first callback, into the empty `slot`, waiting until `min` for it. A federate that
+/// is connected but not joined has nothing to wait for from the network: the wait sleeps
+/// instead of polling.
+fn wait_for_first(rti: &TrellisRti, min: Instant, slot: &mut Slot) -> Result<(), Failure> {
     loop {
         let now = Instant::now();
         let wait = min.saturating_duration_since(now);
         let mut held = rti.shared.held();
         let idle = held.session.is_idle();
-        if let Some(next) = take(&mut held, wait, 1, None)? {
-            return Ok(Some(next));
+        take(&mut held, wait, 1, slot)?;
+        if slot.is_some() {
+            return Ok(());
         }
         drop(held);
         if now >= min {
-            return Ok(None);
+            return Ok(());
         }
         if idle {
             std::thread::sleep(wait.min(IDLE_SLICE));
@@ -193,25 +197,29 @@ fn evoke_multiple(
     callbacks: &TrellisCallbacks,
     min: Instant,
     max: Instant,
-) -> Result<Done, Failure> {
-    let Some(first) = wait_for_first(rti, min)? else {
-        return Ok(None);
-    };
-    let mut done = deliver(callbacks, first);
+    slot: &mut Slot,
+) -> Result<(), Failure> {
+    wait_for_first(rti, min, slot)?;
+    if slot.is_none() {
+        return Ok(());
+    }
+    deliver(callbacks, slot);
     // Few clock readings: at full rate this loop runs once per message.
     let mut delivered = 1u32;
     loop {
         // A statement of its own: the session's lock is released before the callback, which
         // may call services (a `while let` would hold it through the body: deadlock).
-        let next = take(&mut rti.shared.held(), Duration::ZERO, BATCH, done.take())?;
-        let Some(next) = next else { break };
-        done = deliver(callbacks, next);
+        take(&mut rti.shared.held(), Duration::ZERO, BATCH, slot)?;
+        if slot.is_none() {
+            break;
+        }
+        deliver(callbacks, slot);
         delivered += 1;
         if delivered % CLOCK_EVERY == 0 && Instant::now() >= max {
             break;
         }
     }
-    Ok(done)
+    Ok(())
 }
 
 fn seconds(value: f64) -> Duration {
@@ -246,17 +254,17 @@ pub extern "C" fn trellis_start_callback_thread(handle: *mut TrellisRti) -> Trel
 }
 
 fn callback_thread(shared: &Shared) {
-    let mut done = None;
+    let mut slot = None;
     while !shared.stop.load(Ordering::SeqCst) {
-        let (next, idle) = {
+        let (taken, idle) = {
             let mut held = shared.held();
             let idle = held.session.is_idle();
-            (take(&mut held, THREAD_SLICE, BATCH, done.take()), idle)
+            (take(&mut held, THREAD_SLICE, BATCH, &mut slot), idle)
         };
-        match next {
-            Ok(Some(next)) => done = deliver(&table(shared), next),
-            Ok(None) if idle => std::thread::park_timeout(IDLE_SLICE),
-            Ok(None) => std::thread::park_timeout(THREAD_SLICE),
+        match taken {
+            Ok(()) if slot.is_some() => deliver(&table(shared), &mut slot),
+            Ok(()) if idle => std::thread::park_timeout(IDLE_SLICE),
+            Ok(()) => std::thread::park_timeout(THREAD_SLICE),
             Err(failure) => {
                 let table = table(shared);
                 let text = CString::new(failure.message).unwrap_or_default();
@@ -291,12 +299,16 @@ fn table(shared: &Shared) -> TrellisCallbacks {
     *shared.callbacks.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Deliver `next`; a reflect or an interaction comes back, to be handed back to the
-/// federate.
-fn deliver(table: &TrellisCallbacks, next: Next) -> Done {
+/// Deliver the callback in `slot`, if any: a reflect or an interaction where it lies (it
+/// stays, to be handed back to the federate), anything else taken from it.
+fn deliver(table: &TrellisCallbacks, slot: &mut Slot) {
     IN_CALLBACK.with(|c| c.set(true));
-    let (callback, representation) = next;
-    let done = deliver_federate(table, callback, representation);
+    let delivered = (slot.as_ref())
+        .is_some_and(|(callback, representation)| deliver_values(table, callback, *representation));
+    if !delivered {
+        if let Some((callback, representation)) = slot.take() {
+            deliver_other(table, callback, representation);
+        }
+    }
     IN_CALLBACK.with(|c| c.set(false));
-    done
 }

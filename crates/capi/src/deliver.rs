@@ -147,7 +147,7 @@ fn deliver_transportation(table: &TrellisCallbacks, answer: Callback) {
             }
         }
         // The other answers are delivered by `deliver_answer`, the rest by
-        // `deliver_federate`.
+        // `deliver_other`.
         _ => {}
     }
 }
@@ -187,13 +187,13 @@ pub extern "C" fn trellis_callback_retraction_handle() -> u64 {
     CURRENT_RETRACTION.with(Cell::get)
 }
 
-/// Deliver `callback`. A reflect or an interaction comes back, to be handed back to the
-/// federate (its list of values serves a later message).
-pub(crate) fn deliver_federate(
+/// Deliver `callback`, taken: any callback but reflects and interactions, which
+/// [`deliver_values`] delivers where they lie.
+pub(crate) fn deliver_other(
     table: &TrellisCallbacks,
     callback: Callback,
     representation: TimeRepresentation,
-) -> Option<Callback> {
+) {
     let time = |t: LogicalTime| TrellisTime::from_logical(t, representation);
     let _current = CurrentRetraction::set(callback.retraction());
     match callback {
@@ -209,10 +209,8 @@ pub(crate) fn deliver_federate(
                 unsafe { f(table.user, id, class, name.as_ptr(), u64::from(registrar)) };
             }
         }
-        values
-        @ (Callback::ReflectAttributeValues { .. } | Callback::ReceiveInteraction { .. }) => {
-            deliver_values(table, &values, representation);
-            return Some(values);
+        Callback::ReflectAttributeValues { .. } | Callback::ReceiveInteraction { .. } => {
+            deliver_values(table, &callback, representation);
         }
         Callback::RemoveObjectInstance {
             object,
@@ -348,16 +346,17 @@ pub(crate) fn deliver_federate(
         | Callback::ReportFederationExecutions { .. }) => deliver_answer(table, answer),
         Callback::Save(save) => crate::save::deliver_save(table, save, representation),
     }
-    None
 }
 
-/// Reflects and interactions, delivered from the callback by reference, so that it can be
-/// handed back to the federate afterwards.
-fn deliver_values(
+/// Deliver a reflect or an interaction where it lies, so that it can be handed back to the
+/// federate afterwards (its list of values serves a later message): at full rate this runs
+/// once per message, and a callback is 160 bytes, not moved on the way. False, delivering
+/// nothing, for any other callback ([`deliver_other`]'s).
+pub(crate) fn deliver_values(
     table: &TrellisCallbacks,
     callback: &Callback,
     representation: TimeRepresentation,
-) {
+) -> bool {
     let _current = CurrentRetraction::set(callback.retraction());
     match *callback {
         Callback::ReflectAttributeValues {
@@ -389,7 +388,8 @@ fn deliver_values(
                 |h| u64::from(h.0),
                 carried,
                 representation,
-            )
+            );
+            true
         }
         Callback::ReceiveInteraction {
             class,
@@ -420,9 +420,10 @@ fn deliver_values(
                 |h| u64::from(h.0),
                 carried,
                 representation,
-            )
+            );
+            true
         }
-        _ => {}
+        _ => false,
     }
 }
 

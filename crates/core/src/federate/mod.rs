@@ -384,18 +384,27 @@ impl Federate {
     /// Hand back a callback the application is done with: the list of values of a reflect
     /// or an interaction then serves a later message, which allocates nothing. A callback
     /// not handed back is merely not reused.
-    pub fn recycle_callback(&mut self, callback: Callback) {
+    pub fn recycle_callback(&mut self, mut callback: Callback) {
+        self.recycle_values_of(&mut callback);
+    }
+
+    /// [`Federate::recycle_callback`] where the callback lies: its list of values is taken
+    /// (the callback is left with none), and the callback is not moved, which a caller that
+    /// holds it in a queue or a slot saves (it is 160 bytes, handed back once per message).
+    pub fn recycle_values_of(&mut self, callback: &mut Callback) {
         if self.spare_values.len() >= SPARE_VALUE_LISTS {
             return;
         }
         // The values drop here (their bytes go back to the frames they came from); the
         // list keeps its allocation, the handles being plain u32 either way.
         let list: Vec<(u32, Bytes)> = match callback {
-            Callback::ReflectAttributeValues { mut values, .. } => {
+            Callback::ReflectAttributeValues { values, .. } => {
+                let mut values = std::mem::take(values);
                 values.clear();
                 values.into_iter().map(|(a, v)| (a.0, v)).collect()
             }
-            Callback::ReceiveInteraction { mut parameters, .. } => {
+            Callback::ReceiveInteraction { parameters, .. } => {
+                let mut parameters = std::mem::take(parameters);
                 parameters.clear();
                 parameters.into_iter().map(|(p, v)| (p.0, v)).collect()
             }

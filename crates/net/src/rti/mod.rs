@@ -907,9 +907,15 @@ impl RtiAmbassador {
     /// or an interaction serves a later one, and receiving allocates nothing in steady state
     /// (`tests/federate_allocations.rs`). Optional: a callback not handed back is merely not
     /// reused.
-    pub fn recycle(&mut self, callback: Callback) {
+    pub fn recycle(&mut self, mut callback: Callback) {
+        self.recycle_values_of(&mut callback);
+    }
+
+    /// [`RtiAmbassador::recycle`] where the callback lies: its list of values is taken, and
+    /// the callback, left without values, is not moved (the C ABI hands back from its slot).
+    pub fn recycle_values_of(&mut self, callback: &mut Callback) {
         if let Some(joined) = self.joined.as_mut() {
-            joined.federate.recycle_callback(callback);
+            joined.federate.recycle_values_of(callback);
         }
     }
 
