@@ -6,10 +6,19 @@ use crate::ffi::{put, slice, text, texts, TrellisBytes, TrellisHandleValue};
 use crate::status::*;
 use crate::time::{TrellisTime, TRELLIS_NO_RETRACTION_HANDLE};
 use crate::{with_held, with_session, TrellisRti};
+use smallvec::SmallVec;
 use std::ffi::c_char;
 use trellis_core::federate::{MessageRetractionHandle, ObjectId};
 use trellis_core::fom::{AttributeHandle, ParameterHandle};
 use trellis_net::rti::RtiError;
+
+/// The handle-value pairs an update or an interaction passes, as the federate API takes
+/// them: on the stack up to this many (an update is usually a few attributes), so that
+/// sending allocates nothing.
+const VALUES_ON_STACK: usize = 8;
+
+/// Handle-value pairs borrowed from the caller.
+type Values<'a, H> = SmallVec<[(H, &'a [u8]); VALUES_ON_STACK]>;
 
 /// # Safety
 /// As `ffi::slice`; every value's bytes must be readable.
@@ -17,7 +26,7 @@ pub(crate) unsafe fn values<'a, H>(
     values: *const TrellisHandleValue,
     count: usize,
     handle: impl Fn(u64) -> H,
-) -> Result<Vec<(H, &'a [u8])>, Failure> {
+) -> Result<Values<'a, H>, Failure> {
     slice(values, count, "values")?
         .iter()
         .map(|v| Ok((handle(v.handle), v.value.as_slice("value")?)))
