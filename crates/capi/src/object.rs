@@ -18,19 +18,23 @@ use trellis_net::rti::RtiError;
 const VALUES_ON_STACK: usize = 8;
 
 /// Handle-value pairs borrowed from the caller.
-type Values<'a, H> = SmallVec<[(H, &'a [u8]); VALUES_ON_STACK]>;
+pub(crate) type Values<'a, H> = SmallVec<[(H, &'a [u8]); VALUES_ON_STACK]>;
 
+/// Gather the caller's pairs into `out`, where they are used: filled in place, not returned,
+/// as the list is 200 bytes on the stack and this runs once per update.
+///
 /// # Safety
 /// As `ffi::slice`; every value's bytes must be readable.
-pub(crate) unsafe fn values<'a, H>(
+pub(crate) unsafe fn gather_values<'a, H>(
+    out: &mut Values<'a, H>,
     values: *const TrellisHandleValue,
     count: usize,
     handle: impl Fn(u64) -> H,
-) -> Result<Values<'a, H>, Failure> {
-    slice(values, count, "values")?
-        .iter()
-        .map(|v| Ok((handle(v.handle), v.value.as_slice("value")?)))
-        .collect()
+) -> Result<(), Failure> {
+    for v in slice(values, count, "values")? {
+        out.push((handle(v.handle), v.value.as_slice("value")?));
+    }
+    Ok(())
 }
 
 pub(crate) fn attribute(value: u64) -> AttributeHandle {
@@ -160,13 +164,11 @@ pub extern "C" fn trellis_update_attribute_values(
     retraction_out: *mut u64,
 ) -> TrellisStatus {
     with_session(handle, |session| {
+        let mut values = Values::new();
         // SAFETY: header contract.
-        let (values, tag, time) = unsafe {
-            (
-                values(attribute_values, count, attribute)?,
-                tag.as_slice("tag")?,
-                time.as_ref().copied(),
-            )
+        let (tag, time) = unsafe {
+            gather_values(&mut values, attribute_values, count, attribute)?;
+            (tag.as_slice("tag")?, time.as_ref().copied())
         };
         let object = ObjectId(object);
         match time {
@@ -197,25 +199,20 @@ pub extern "C" fn trellis_send_interaction(
     retraction_out: *mut u64,
 ) -> TrellisStatus {
     with_session(handle, |session| {
+        let mut values = Values::new();
         // SAFETY: header contract.
-        let (parameters, tag, time) = unsafe {
-            (
-                values(parameters, count, parameter)?,
-                tag.as_slice("tag")?,
-                time.as_ref().copied(),
-            )
+        let (tag, time) = unsafe {
+            gather_values(&mut values, parameters, count, parameter)?;
+            (tag.as_slice("tag")?, time.as_ref().copied())
         };
         let class = interaction_class(interaction);
         match time {
-            None => Ok(session
-                .joined()?
-                .send_interaction(class, &parameters, tag)?),
+            None => Ok(session.joined()?.send_interaction(class, &values, tag)?),
             Some(time) => {
                 let time = time.to_logical(crate::session::time(session))?;
-                let retraction =
-                    session
-                        .joined()?
-                        .send_interaction_at(class, &parameters, tag, time, None)?;
+                let retraction = session
+                    .joined()?
+                    .send_interaction_at(class, &values, tag, time, None)?;
                 put_retraction(retraction_out, retraction);
                 Ok(())
             }

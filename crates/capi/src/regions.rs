@@ -5,7 +5,7 @@ use crate::declaration::{check_update_rate, interaction_class, object_class};
 use crate::ffi::{
     optional_text, out_ref, put, put_handles, slice, TrellisBytes, TrellisHandleValue,
 };
-use crate::object::{parameter, values};
+use crate::object::{gather_values, parameter, Values};
 use crate::status::*;
 use crate::time::TrellisTime;
 use crate::{with_session, TrellisRti};
@@ -369,33 +369,22 @@ pub extern "C" fn trellis_send_interaction_with_regions(
     retraction_out: *mut u64,
 ) -> TrellisStatus {
     with_session(handle, |session| {
+        let mut values = Values::new();
         // SAFETY: header contract.
-        let (parameters, regions, tag) = unsafe {
-            (
-                values(parameters, count, parameter)?,
-                regions(regions_in, region_count)?,
-                tag.as_slice("tag")?,
-            )
+        let (regions, tag) = unsafe {
+            gather_values(&mut values, parameters, count, parameter)?;
+            (regions(regions_in, region_count)?, tag.as_slice("tag")?)
         };
         let class = interaction_class(interaction);
         // SAFETY: header contract.
         match unsafe { time.as_ref() }.copied() {
-            None => Ok(session.joined()?.send_interaction_with_regions(
-                class,
-                &parameters,
-                &regions,
-                tag,
-                None,
-            )?),
+            None => Ok(session
+                .joined()?
+                .send_interaction_with_regions(class, &values, &regions, tag, None)?),
             Some(time) => {
                 let time = time.to_logical(crate::session::time(session))?;
-                let retraction = (session.joined()?).send_interaction_with_regions_at(
-                    class,
-                    &parameters,
-                    &regions,
-                    tag,
-                    time,
-                )?;
+                let retraction = (session.joined()?)
+                    .send_interaction_with_regions_at(class, &values, &regions, tag, time)?;
                 crate::object::put_retraction(retraction_out, retraction);
                 Ok(())
             }
