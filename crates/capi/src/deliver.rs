@@ -350,7 +350,7 @@ pub(crate) fn deliver_other(
 
 /// Deliver a reflect or an interaction where it lies, so that it can be handed back to the
 /// federate afterwards (its list of values serves a later message): at full rate this runs
-/// once per message, and a callback is 160 bytes, not moved on the way. False, delivering
+/// once per message, and the callback is not moved on the way. False, delivering
 /// nothing, for any other callback ([`deliver_other`]'s).
 pub(crate) fn deliver_values(
     table: &TrellisCallbacks,

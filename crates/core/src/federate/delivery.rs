@@ -56,7 +56,7 @@ impl Federate {
     }
 
     /// A receive-order message for the application: now, or held until it may be delivered.
-    /// Inlined: the callback (160 bytes) is then written into the queue where it was built,
+    /// Inlined: the callback is then written into the queue where it was built,
     /// not copied into an argument first, on the path every reflect takes.
     #[inline]
     pub(super) fn deliver_receive_order(&mut self, callback: Callback) {

@@ -58,7 +58,7 @@ mod timed;
 mod update_rate;
 
 pub use advisory::AdvisorySwitches;
-pub use callback::Callback;
+pub use callback::{Callback, CALLBACK_BYTES};
 pub use delivery::MAX_HELD_RECEIVE_ORDER;
 pub use error::{variant_name, FederateError};
 pub use federation::{MAX_DEFERRED_ASKS, MAX_EARLY_EVENTS};
@@ -258,6 +258,10 @@ pub struct Federate {
     /// Lists of values of reflects and interactions the application handed back
     /// ([`Federate::recycle_callback`]), emptied: a message received decodes into one.
     spare_values: Vec<Vec<(u32, Bytes)>>,
+    /// Boxes of regions of callbacks handed back, for a later reflect's region: the boxes
+    /// themselves are what is kept (a reflect's region is boxed).
+    #[allow(clippy::vec_box)]
+    spare_regions: Vec<Box<Region>>,
     /// The Management Object Model's part of this federate (`mom`); `None` only for a
     /// model without the standard MIM's manager classes.
     mom: Option<mom::Mom>,
@@ -267,6 +271,8 @@ pub struct Federate {
 
 /// At most this many emptied value lists wait to be reused.
 const SPARE_VALUE_LISTS: usize = 64;
+/// At most this many regions' boxes wait to be reused.
+const SPARE_REGIONS: usize = 64;
 
 impl Federate {
     /// The federate `handle` has joined; `bins` cuts every dimension of the routing spaces.
@@ -320,6 +326,7 @@ impl Federate {
             spare_ids: Vec::new(),
             part_buffer: Vec::new(),
             spare_values: Vec::new(),
+            spare_regions: Vec::new(),
             saves: Default::default(),
         })
     }
@@ -388,32 +395,41 @@ impl Federate {
         self.recycle_values_of(&mut callback);
     }
 
-    /// [`Federate::recycle_callback`] where the callback lies: its list of values is taken
-    /// (the callback is left with none), and the callback is not moved, which a caller that
-    /// holds it in a queue or a slot saves (it is 160 bytes, handed back once per message).
+    /// [`Federate::recycle_callback`] where the callback lies: its list of values and its
+    /// region's box are taken (the callback is left with neither), and the callback is not
+    /// moved, which a caller that holds it in a queue or a slot saves.
     pub fn recycle_values_of(&mut self, callback: &mut Callback) {
-        if self.spare_values.len() >= SPARE_VALUE_LISTS {
-            return;
-        }
         // The values drop here (their bytes go back to the frames they came from); the
         // list keeps its allocation, the handles being plain u32 either way.
-        let list: Vec<(u32, Bytes)> = match callback {
-            Callback::ReflectAttributeValues { values, .. } => {
+        let (list, region): (Vec<(u32, Bytes)>, _) = match callback {
+            Callback::ReflectAttributeValues { values, region, .. } => {
                 let mut values = std::mem::take(values);
                 values.clear();
-                values.into_iter().map(|(a, v)| (a.0, v)).collect()
+                (
+                    values.into_iter().map(|(a, v)| (a.0, v)).collect(),
+                    region.take(),
+                )
             }
-            Callback::ReceiveInteraction { parameters, .. } => {
+            Callback::ReceiveInteraction {
+                parameters, region, ..
+            } => {
                 let mut parameters = std::mem::take(parameters);
                 parameters.clear();
-                parameters.into_iter().map(|(p, v)| (p.0, v)).collect()
+                (
+                    parameters.into_iter().map(|(p, v)| (p.0, v)).collect(),
+                    region.take(),
+                )
             }
             _ => return,
         };
-        if list.capacity() > 0 {
+        if list.capacity() > 0 && self.spare_values.len() < SPARE_VALUE_LISTS {
             self.spare_values.push(list);
         }
+        if let Some(region) = region.filter(|_| self.spare_regions.len() < SPARE_REGIONS) {
+            self.spare_regions.push(region);
+        }
         debug_assert!(self.spare_values.len() <= SPARE_VALUE_LISTS);
+        debug_assert!(self.spare_regions.len() <= SPARE_REGIONS);
     }
 
     /// The next callback: receive-order messages held until now first (they came before
@@ -426,7 +442,7 @@ impl Federate {
         self.refresh_advisories();
         self.refresh_scope();
         self.release_due_reflections();
-        // Without `Option` combinators, which moved the 160-byte callback once more.
+        // Without `Option` combinators, which moved the callback once more.
         if self.has_released_receive_order() {
             return self.release_receive_order();
         }

@@ -247,6 +247,7 @@ impl Federate {
         };
         self.stats.reflections += 1;
         let (sent_order, received_order) = self.orders(stamp);
+        let region = self.boxed(region);
         let callback = Callback::ReflectAttributeValues {
             object,
             class,
@@ -269,6 +270,18 @@ impl Federate {
             return;
         }
         self.deliver(stamp, callback);
+    }
+
+    /// A callback's region, in a box handed back with an earlier callback when there is one.
+    fn boxed(&mut self, region: Option<Region>) -> Option<Box<Region>> {
+        let region = region?;
+        Some(match self.spare_regions.pop() {
+            Some(mut spare) => {
+                *spare = region;
+                spare
+            }
+            None => Box::new(region),
+        })
     }
 
     /// The values of an update that the subscription to `known` takes (its attributes, in
@@ -382,6 +395,7 @@ impl Federate {
         self.stats.interactions += 1;
         self.mom_count_interaction(class, transport, false);
         let (sent_order, received_order) = self.orders(stamp);
+        let region = self.boxed(region);
         let callback = Callback::ReceiveInteraction {
             class: known,
             parameters,

@@ -896,7 +896,7 @@ impl RtiAmbassador {
         }
         // A connectionLost from the federate itself (the federation resigned it) ends the
         // membership here too. Any other callback is returned as it is, not moved through a
-        // function of its own: it is 160 bytes, and this runs once per reflect.
+        // function of its own: this runs once per reflect.
         match callback {
             Some(Callback::ConnectionLost { fault }) => Ok(Some(self.lose_membership(fault))),
             other => Ok(other),
