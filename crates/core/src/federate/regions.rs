@@ -15,6 +15,7 @@ use crate::fom::{
 };
 use crate::wire::TransportClass;
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Regions one federate may hold at once.
@@ -148,7 +149,8 @@ impl RegionTable {
     /// The one region `regions` are sent in: itself when there is one, else the smallest
     /// region enclosing them all (a message carries one region).
     fn enclosing(&self, regions: &BTreeSet<RegionHandle>) -> Option<Region> {
-        let values: Vec<&Region> = regions.iter().map(|r| self.committed(*r)).collect();
+        // On the stack: an update in associated regions looks them up once per message.
+        let values: SmallVec<[&Region; 4]> = regions.iter().map(|r| self.committed(*r)).collect();
         enclosing(&values)
     }
 }
@@ -759,6 +761,21 @@ impl Federate {
         self.regions.enclosing(regions)
     }
 
+    /// The region every attribute of `values` is updated in, when they are all associated
+    /// with the same regions (`Some(None)`: with none); `None` when they differ, or for no
+    /// values.
+    fn shared_update_region<V>(
+        &self,
+        object: ObjectId,
+        values: &[(AttributeHandle, V)],
+    ) -> Option<Option<Region>> {
+        let associations = self.regions.associations.get(&object)?;
+        let ((first, _), rest) = values.split_first()?;
+        let regions = associations.get(first);
+        let shared = rest.iter().all(|(a, _)| associations.get(a) == regions);
+        shared.then(|| regions.and_then(|r| self.regions.enclosing(r)))
+    }
+
     /// updateAttributeValues as the standard has it: each attribute goes out in the regions
     /// associated with it for updates (one message per group of attributes sharing them).
     /// An explicit `region` overrides the associations for this call.
@@ -773,6 +790,12 @@ impl Federate {
         transport: Option<TransportClass>,
     ) -> Result<(), FederateError> {
         if region.is_some() || !self.regions.associations.contains_key(&object) {
+            return self.update_attribute_values(object, values, tag, time, region, transport);
+        }
+        // Most updates' attributes share their regions: one message, checked as it is sent,
+        // and nothing allocated to group them.
+        if let Some(shared) = self.shared_update_region(object, values) {
+            let region = shared.as_ref();
             return self.update_attribute_values(object, values, tag, time, region, transport);
         }
         // Every check before the first message, so a refusal sends nothing.
