@@ -287,11 +287,13 @@ impl Session {
         if !self.is_joined() {
             return Ok(None);
         }
-        let callback = self.joined()?.evoke_callback(timeout)?;
-        if let Some(Callback::ConnectionLost { .. }) = callback {
+        // Returned as the ambassador made it: a move of the callback costs as much as the
+        // rest of this function (`RtiAmbassador::evoke_callback`).
+        let callback = self.joined()?.evoke_callback(timeout);
+        if let Ok(Some(Callback::ConnectionLost { .. })) = callback {
             self.drop_connection();
         }
-        Ok(callback)
+        callback
     }
 
     /// Whether callbacks are pending: answers waiting, or callbacks queued in the federate
