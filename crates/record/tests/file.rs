@@ -159,14 +159,31 @@ fn a_file_that_is_not_a_recording_is_refused_by_name() {
     );
 }
 
-fn tempdir() -> std::path::PathBuf {
+/// A folder of the test's own, removed when the test ends: CI runs these tests on every
+/// run, and the folders stayed behind before.
+struct TempDir(std::path::PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tempdir() -> TempDir {
     let dir = std::env::temp_dir().join(format!(
         "trellis-record-file-{}-{:?}",
         std::process::id(),
         std::thread::current().id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TempDir(dir)
 }
 
 /// An HLAfloat64Time recording: the header says so, and inspect gives its times as floats,
