@@ -1,7 +1,8 @@
-//! Allocations per update → reflect on the whole Rust path, with and without a region (DDM,
-//! the instance's associated region): a publishing federate, its node, a router over
-//! loopback TCP, the subscribing federate's node and its reflect, all in this process. A counting global allocator counts every thread (the router's too); the
-//! file holds one test so nothing else runs beside it.
+//! Allocations per update → reflect and interaction → receipt on the whole Rust path, with
+//! and without a region (DDM: the instance's associated region, the interaction's regions):
+//! a publishing federate, its node, a router over loopback TCP, the subscribing federate's
+//! node and its callback, all in this process. A counting global allocator counts every
+//! thread (the router's too); the file holds one test so nothing else runs beside it.
 
 mod common;
 
@@ -9,6 +10,7 @@ use common::*;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, Range, RegionHandle};
+use trellis_core::fom::{InteractionClassHandle, ParameterHandle};
 use trellis_net::rti::{Driver, RtiAmbassador};
 
 #[path = "../../core/tests/common/counting_alloc.rs"]
@@ -23,7 +25,7 @@ static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 /// while the test runs, however slowly a loaded machine runs it: one in ten updates would be
 /// a per-message cost, and fails.
 const ALLOWED_RECYCLED: f64 = 0.1;
-/// With callbacks kept: the reflect's list of values, and its region's box when it has one.
+/// With callbacks kept: the list of values, and the region's box when there is one.
 const ALLOWED_KEPT: f64 = 1.05;
 const ALLOWED_KEPT_IN_REGIONS: f64 = 2.05;
 
@@ -32,8 +34,11 @@ struct Pair {
     subscriber: RtiAmbassador,
     tank: trellis_core::federate::ObjectId,
     position: trellis_core::fom::AttributeHandle,
-    /// Whether the updates carry a region (DDM), which the reflect then holds.
-    in_regions: bool,
+    radio: InteractionClassHandle,
+    sender: ParameterHandle,
+    /// The region updates and interactions are sent in (DDM), which the reflect or
+    /// interaction then holds; `None`: none.
+    sent_in: Option<RegionHandle>,
 }
 
 /// A region of `rti` on the model's X dimension.
@@ -59,27 +64,42 @@ fn pair(at: &trellis_net::Endpoint, in_regions: bool) -> Pair {
     let vehicle = publisher.object_class_handle("Vehicle").unwrap();
     let position = publisher.attribute_handle(vehicle, "Position").unwrap();
     (publisher.publish_object_class_attributes(vehicle, &[position])).unwrap();
-    let tank = if in_regions {
+    let radio = publisher.interaction_class_handle("Radio").unwrap();
+    let sender = publisher.parameter_handle(radio, "Sender").unwrap();
+    publisher.publish_interaction_class(radio).unwrap();
+    let (tank, sent_in) = if in_regions {
         let view = region(&mut subscriber, 0, 500);
         (subscriber.subscribe_object_class_attributes_with_region_handles(
             vehicle,
             &[(vec![position], vec![view])],
         ))
         .unwrap();
+        (subscriber.subscribe_interaction_class_with_region_handles(radio, &[view])).unwrap();
         let at = region(&mut publisher, 100, 101);
-        (publisher.register_object_instance_with_regions(vehicle, &[(vec![position], vec![at])]))
-            .unwrap()
+        let pairs = [(vec![position], vec![at])];
+        let tank = (publisher.register_object_instance_with_regions(vehicle, &pairs)).unwrap();
+        (tank, Some(at))
     } else {
         (subscriber.subscribe_object_class_attributes(vehicle, &[position])).unwrap();
-        publisher.register_object_instance(vehicle).unwrap()
+        subscriber.subscribe_interaction_class(radio).unwrap();
+        (publisher.register_object_instance(vehicle).unwrap(), None)
     };
     Pair {
         publisher,
         subscriber,
         tank,
         position,
-        in_regions,
+        radio,
+        sender,
+        sent_in,
     }
+}
+
+/// What a round sends: an attribute update, or an interaction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sent {
+    Update,
+    Interaction,
 }
 
 impl Pair {
@@ -90,6 +110,20 @@ impl Pair {
             .publisher
             .update_attribute_values(self.tank, &values, b""))
         .unwrap();
+    }
+
+    fn send(&mut self, sent: Sent) {
+        let value = [7u8; 64];
+        let parameters = [(self.sender, &value[..])];
+        match (sent, self.sent_in) {
+            (Sent::Update, _) => self.update(),
+            (Sent::Interaction, None) => (self.publisher)
+                .send_interaction(self.radio, &parameters, b"")
+                .unwrap(),
+            (Sent::Interaction, Some(at)) => (self.publisher)
+                .send_interaction_with_regions(self.radio, &parameters, &[at], b"", None)
+                .unwrap(),
+        }
     }
 
     /// Until the subscription has reached the router, updates go nowhere: send until one
@@ -108,9 +142,9 @@ impl Pair {
         }
     }
 
-    /// One update, evoked until its reflect (the publisher driven meanwhile).
-    fn round(&mut self, recycle: bool) {
-        self.update();
+    /// One update or interaction, evoked until it arrives (the publisher driven meanwhile).
+    fn round(&mut self, sent: Sent, recycle: bool) {
+        self.send(sent);
         let deadline = Instant::now() + WAIT;
         loop {
             assert!(Instant::now() < deadline, "no reflect in time");
@@ -119,9 +153,11 @@ impl Pair {
             let Some(callback) = self.subscriber.evoke_callback(wait).unwrap() else {
                 continue;
             };
-            let reflected = match &callback {
-                Callback::ReflectAttributeValues { region, .. } => {
-                    assert_eq!(region.is_some(), self.in_regions, "the reflect's region");
+            let in_regions = self.sent_in.is_some();
+            let arrived = match (&callback, sent) {
+                (Callback::ReflectAttributeValues { region, .. }, Sent::Update)
+                | (Callback::ReceiveInteraction { region, .. }, Sent::Interaction) => {
+                    assert_eq!(region.is_some(), in_regions, "the {sent:?}'s region");
                     true
                 }
                 _ => false,
@@ -129,7 +165,7 @@ impl Pair {
             if recycle {
                 self.subscriber.recycle(callback);
             }
-            if reflected {
+            if arrived {
                 return;
             }
         }
@@ -137,18 +173,21 @@ impl Pair {
 }
 
 #[test]
-fn an_update_and_its_reflect_allocate_nothing_through_a_router_once_callbacks_are_handed_back() {
+fn updates_and_interactions_allocate_nothing_through_a_router_once_callbacks_are_handed_back() {
     let (_router, at) = registry_router();
     for in_regions in [false, true] {
         let mut pair = pair(&at, in_regions);
         pair.first_reflect();
-        measure(&mut pair);
+        for sent in [Sent::Update, Sent::Interaction] {
+            measure(&mut pair, sent);
+        }
     }
 }
 
-/// Allocations per update and reflect, callbacks kept and then handed back.
-fn measure(pair: &mut Pair) {
-    let in_regions = pair.in_regions;
+/// Allocations per update and reflect (or interaction and receipt), callbacks kept and then
+/// handed back.
+fn measure(pair: &mut Pair, sent: Sent) {
+    let in_regions = pair.sent_in.is_some();
     let kept = if in_regions {
         ALLOWED_KEPT_IN_REGIONS
     } else {
@@ -156,22 +195,23 @@ fn measure(pair: &mut Pair) {
     };
     for (recycle, allowed) in [(false, kept), (true, ALLOWED_RECYCLED)] {
         for _ in 0..2000 {
-            pair.round(recycle); // warm up: queues and buffers reach their working size
+            pair.round(sent, recycle); // warm up: queues and buffers reach their working size
         }
         let before = ALLOCATIONS.load(Ordering::SeqCst);
         let rounds = 5000;
         for _ in 0..rounds {
-            pair.round(recycle);
+            pair.round(sent, recycle);
         }
         let per_update = (ALLOCATIONS.load(Ordering::SeqCst) - before) as f64 / rounds as f64;
         println!(
-            "in regions: {in_regions}; callbacks handed back: {recycle}; \
-             {per_update:.3} allocations per update"
+            "{sent:?}, in regions: {in_regions}; callbacks handed back: {recycle}; \
+             {per_update:.3} allocations per message"
         );
         assert!(
             per_update <= allowed,
-            "in regions: {in_regions}; callbacks handed back: {recycle}; {per_update:.3} \
-             allocations per update and reflect, every thread counted: at most {allowed}"
+            "{sent:?}, in regions: {in_regions}; callbacks handed back: {recycle}; \
+             {per_update:.3} allocations per message and its callback, every thread \
+             counted: at most {allowed}"
         );
     }
 }

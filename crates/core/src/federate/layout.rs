@@ -189,10 +189,20 @@ impl Layouts {
         region: Option<&Region>,
     ) -> Vec<u32> {
         let mut ids = Vec::new();
-        ids_into(self.interaction(class), region, &mut ids, |cell| {
-            self.interaction_id(class, cell)
-        });
+        self.interaction_ids_into(class, region, &mut ids);
         ids
+    }
+
+    /// [`Layouts::interaction_ids`] appended to `ids`, a list kept from an earlier message.
+    pub fn interaction_ids_into(
+        &self,
+        class: InteractionClassHandle,
+        region: Option<&Region>,
+        ids: &mut Vec<u32>,
+    ) {
+        ids_into(self.interaction(class), region, ids, |cell| {
+            self.interaction_id(class, cell)
+        })
     }
 }
 

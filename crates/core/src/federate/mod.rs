@@ -380,11 +380,8 @@ impl Federate {
     /// Hand back an action the node has carried out: its buffers serve later updates, which
     /// then allocate nothing. An action not handed back is merely not reused.
     pub fn recycle(&mut self, action: Action) {
-        if let Action::Publish { mut ids, .. } = action {
-            if self.spare_ids.len() < SPARE_ID_LISTS {
-                ids.clear();
-                self.spare_ids.push(ids);
-            }
+        if let Action::Publish { ids, .. } = action {
+            send::keep_id_list(&mut self.spare_ids, ids);
         }
     }
 

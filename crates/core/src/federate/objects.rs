@@ -273,8 +273,7 @@ impl Federate {
                 self.layouts.object_ids_into(class, region, &mut ids);
                 let frame = Self::encode(&mut self.encode_buf, &stamp, &ids, &header, &outgoing);
                 // The ids are in the frame: the list serves the next update.
-                ids.clear();
-                self.spare_ids.push(ids);
+                super::send::keep_id_list(&mut self.spare_ids, ids);
                 self.actions.push_back(Action::PublishFrame(frame));
             }
         }
@@ -407,11 +406,7 @@ impl Federate {
             return Err(FederateError::TooManyValues(parameters.len()));
         }
         for (p, _) in parameters {
-            let defined = (p.0 as usize) < self.model.counts().parameters
-                && self
-                    .model
-                    .is_interaction_subclass(class, self.model.parameter(*p).class);
-            if !defined {
+            if !self.model.has_parameter(class, *p) {
                 return Err(FederateError::InteractionParameterNotDefined {
                     class: info.qualified_name.clone(),
                     parameter: format!("#{}", p.0),
@@ -424,19 +419,17 @@ impl Federate {
         let transport = transport
             .or_else(|| self.preferences.interaction_transport(class))
             .unwrap_or_else(|| preferences::model_transport(info.transportation.reliable));
-        let ids = self.layouts.interaction_ids(class, region);
-        let values: Vec<(u32, &[u8])> = parameters.iter().map(|(p, v)| (p.0, v.as_ref())).collect();
-        self.send(
-            ids,
-            transport,
-            class.0,
-            time,
-            tag,
-            Outgoing::Interaction {
-                region,
-                values: &values,
-            },
-        );
+        // The id list and the list of values are kept from earlier messages, as an update's.
+        let mut ids = self.spare_ids.pop().unwrap_or_default();
+        self.layouts.interaction_ids_into(class, region, &mut ids);
+        let mut values: Vec<Value<'_>> = reuse_buffer(std::mem::take(&mut self.part_buffer));
+        values.extend(parameters.iter().map(|(p, v)| (p.0, v.as_ref())));
+        let outgoing = Outgoing::Interaction {
+            region,
+            values: &values,
+        };
+        self.send(ids, transport, class.0, time, tag, outgoing);
+        self.part_buffer = reuse_buffer(values);
         self.stats.interactions_sent += 1;
         self.mom_count_interaction(class, transport, true);
         // A control interaction naming this federate itself is answered here: the network

@@ -386,10 +386,10 @@ impl Federate {
             return;
         }
         // Presented as the subscribed class: parameters only a subclass has are dropped.
-        let available = self.model.available_parameters(known);
+        let model = &self.model;
         let parameters = values
             .into_iter()
-            .filter(|(p, _)| available.binary_search(&ParameterHandle(*p)).is_ok())
+            .filter(|(p, _)| model.has_parameter(known, ParameterHandle(*p)))
             .map(|(p, v)| (ParameterHandle(p), v))
             .collect();
         self.stats.interactions += 1;

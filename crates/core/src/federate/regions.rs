@@ -148,9 +148,10 @@ impl RegionTable {
 
     /// The one region `regions` are sent in: itself when there is one, else the smallest
     /// region enclosing them all (a message carries one region).
-    fn enclosing(&self, regions: &BTreeSet<RegionHandle>) -> Option<Region> {
-        // On the stack: an update in associated regions looks them up once per message.
-        let values: SmallVec<[&Region; 4]> = regions.iter().map(|r| self.committed(*r)).collect();
+    fn enclosing<'h>(&self, regions: impl IntoIterator<Item = &'h RegionHandle>) -> Option<Region> {
+        // On the stack: an update or interaction in regions looks them up once per message.
+        let values: SmallVec<[&Region; 4]> =
+            (regions.into_iter()).map(|r| self.committed(*r)).collect();
         enclosing(&values)
     }
 }
@@ -851,8 +852,8 @@ impl Federate {
         regions: &[RegionHandle],
     ) -> Result<Option<Region>, FederateError> {
         self.check_interaction_regions(class, regions)?;
-        let set: BTreeSet<RegionHandle> = regions.iter().copied().collect();
-        Ok(self.regions.enclosing(&set))
+        // A region named twice encloses as once: no set is built per interaction.
+        Ok(self.regions.enclosing(regions))
     }
 
     /// sendInteractionWithRegions with a time stamp: time-stamp order when regulating (and

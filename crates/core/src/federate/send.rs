@@ -69,7 +69,19 @@ impl Federate {
         let header = stamp.header(self.handle, fom_class, tag);
         let frame = Self::encode(&mut self.encode_buf, &stamp, &ids, &header, &outgoing);
         self.actions.push_back(Action::PublishFrame(frame));
+        // The ids are in the frame: the list serves a later message.
+        keep_id_list(&mut self.spare_ids, ids);
     }
+}
+
+/// Keep a list of ids, emptied, for a later message to fill instead of allocating (a free
+/// function, so that a caller may hold borrows of other fields of the federate).
+pub(super) fn keep_id_list(spare_ids: &mut Vec<Vec<u32>>, mut ids: Vec<u32>) {
+    if spare_ids.len() < super::SPARE_ID_LISTS {
+        ids.clear();
+        spare_ids.push(ids);
+    }
+    debug_assert!(spare_ids.len() <= super::SPARE_ID_LISTS);
 }
 
 /// How a message goes out: a time-stamped message always travels reliably (a lost one

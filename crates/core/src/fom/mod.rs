@@ -663,6 +663,14 @@ impl ObjectModel {
         out
     }
 
+    /// Whether `parameter` is defined and belongs to `class` (its own or inherited): what
+    /// [`ObjectModel::available_parameters`] lists, answered without building the list, once
+    /// per parameter sent or received.
+    pub fn has_parameter(&self, class: InteractionClassHandle, parameter: ParameterHandle) -> bool {
+        (parameter.0 as usize) < self.counts().parameters
+            && self.is_interaction_subclass(class, self.parameter(parameter).class)
+    }
+
     /// Every parameter of `class`: its own and inherited ones.
     pub fn available_parameters(&self, class: InteractionClassHandle) -> Vec<ParameterHandle> {
         let mut out: Vec<ParameterHandle> = self
