@@ -170,4 +170,5 @@ fn a_topology_whose_ports_are_taken_says_so_and_names_routers_running() {
         "{stderr}"
     );
     drop(holder);
+    std::fs::remove_dir_all(&dir).expect("the test's folder removed");
 }
