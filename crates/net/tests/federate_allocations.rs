@@ -147,7 +147,10 @@ impl Pair {
         self.send(sent);
         let deadline = Instant::now() + WAIT;
         loop {
-            assert!(Instant::now() < deadline, "no reflect in time");
+            assert!(
+                Instant::now() < deadline,
+                "the {sent:?} did not arrive in time"
+            );
             self.publisher.evoke_callback(Duration::ZERO).unwrap();
             let wait = Duration::from_millis(1);
             let Some(callback) = self.subscriber.evoke_callback(wait).unwrap() else {
@@ -202,15 +205,15 @@ fn measure(pair: &mut Pair, sent: Sent) {
         for _ in 0..rounds {
             pair.round(sent, recycle);
         }
-        let per_update = (ALLOCATIONS.load(Ordering::SeqCst) - before) as f64 / rounds as f64;
+        let per_message = (ALLOCATIONS.load(Ordering::SeqCst) - before) as f64 / rounds as f64;
         println!(
             "{sent:?}, in regions: {in_regions}; callbacks handed back: {recycle}; \
-             {per_update:.3} allocations per message"
+             {per_message:.3} allocations per message"
         );
         assert!(
-            per_update <= allowed,
+            per_message <= allowed,
             "{sent:?}, in regions: {in_regions}; callbacks handed back: {recycle}; \
-             {per_update:.3} allocations per message and its callback, every thread \
+             {per_message:.3} allocations per message and its callback, every thread \
              counted: at most {allowed}"
         );
     }
