@@ -9,7 +9,8 @@
 
 use super::tail::{Driven, Shared, TailWriter};
 use super::{
-    connect_error, default_priority, AppClient, LinkEvent, Message, NodeConfig, BUNDLE_BYTES,
+    connect_error, default_priority, AppClient, Arrived, LinkEvent, Message, NodeConfig,
+    BUNDLE_BYTES,
 };
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
@@ -320,6 +321,30 @@ impl DirectNode {
         }
         self.turn();
         self.take_delivery()
+    }
+
+    /// `try_recv` for the node's one reader, which keeps the rest of a batch in `arrived`
+    /// (and takes it from there first).
+    pub(crate) fn try_recv_keeping(
+        &mut self,
+        arrived: &mut Arrived,
+    ) -> Result<Option<Message>, NetError> {
+        if let Some(message) = arrived.pop() {
+            return Ok(Some(message));
+        }
+        if let Some(message) = self.take_keeping(arrived)? {
+            return Ok(Some(message));
+        }
+        self.turn();
+        self.take_keeping(arrived)
+    }
+
+    fn take_keeping(&mut self, arrived: &mut Arrived) -> Result<Option<Message>, NetError> {
+        let took = self.client.try_take_keeping(arrived)?;
+        if took.wake_loop {
+            self.turn();
+        }
+        Ok(took.frame.map(Message))
     }
 
     /// Ask the federation registry, driving the network until it answers.

@@ -145,6 +145,19 @@ impl NodeConfig {
     }
 }
 
+/// Frames handed to a node's one reader (the federate ambassador) in a batch, which it
+/// takes one by one without the node's lock: a lock per frame was ~7 % of a receiving
+/// federate's thread. Taken before anything the node still holds, so the order is kept.
+#[derive(Default)]
+pub(crate) struct Arrived(VecDeque<DataFrame>);
+
+impl Arrived {
+    /// The oldest frame kept.
+    pub(crate) fn pop(&mut self) -> Option<Message> {
+        self.0.pop_front().map(Message)
+    }
+}
+
 /// A message as the application receives it: the data frame, shared with the receive
 /// buffer (no copy).
 #[derive(Clone, Debug)]
@@ -473,6 +486,22 @@ impl AppClient {
     /// waiting.
     fn try_take(&self) -> Result<Took, NetError> {
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        self.take_from(&mut pending)
+    }
+
+    /// `try_take` for the node's one reader: the rest of the batch moves to `arrived`
+    /// under the same lock, and the reader takes it from there without the lock.
+    fn try_take_keeping(&self, arrived: &mut Arrived) -> Result<Took, NetError> {
+        debug_assert!(arrived.0.is_empty(), "what was kept is taken first");
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let took = self.take_from(&mut pending)?;
+        // The buffers trade places: `pending` keeps `arrived`'s empty one, which goes back
+        // to the loop with the next batch as any emptied buffer does.
+        std::mem::swap(&mut *pending, &mut arrived.0);
+        Ok(took)
+    }
+
+    fn take_from(&self, pending: &mut VecDeque<DataFrame>) -> Result<Took, NetError> {
         if let Some(frame) = pending.pop_front() {
             return Ok(Took {
                 frame: Some(frame),
@@ -490,12 +519,12 @@ impl AppClient {
         loop {
             match self.deliveries.try_recv() {
                 Ok(delivery) if delivery.frames.is_empty() => {
-                    let took = self.keep_batch(&mut pending, delivery);
+                    let took = self.keep_batch(pending, delivery);
                     woken |= took.woken;
                     wake_loop |= took.wake_loop;
                 }
                 Ok(delivery) => {
-                    let mut took = self.keep_batch(&mut pending, delivery);
+                    let mut took = self.keep_batch(pending, delivery);
                     took.woken |= woken;
                     took.wake_loop |= wake_loop;
                     return Ok(took);

@@ -1,6 +1,8 @@
 //! [`Node`]: the core on an event-loop thread, the application on its own threads.
 
-use super::{connect_error, default_priority, AppClient, LinkEvent, Message, NodeConfig, Took};
+use super::{
+    connect_error, default_priority, AppClient, Arrived, LinkEvent, Message, NodeConfig, Took,
+};
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::event_loop::AppCommand;
@@ -199,6 +201,19 @@ impl Node {
     /// The next message if one is waiting.
     pub fn try_recv(&self) -> Result<Option<Message>, NetError> {
         let took = self.client.try_take()?;
+        Ok(self.took(took))
+    }
+
+    /// `try_recv` for the node's one reader, which keeps the rest of a batch in `arrived`
+    /// (and takes it from there first).
+    pub(crate) fn try_recv_keeping(
+        &self,
+        arrived: &mut Arrived,
+    ) -> Result<Option<Message>, NetError> {
+        if let Some(message) = arrived.pop() {
+            return Ok(Some(message));
+        }
+        let took = self.client.try_take_keeping(arrived)?;
         Ok(self.took(took))
     }
 

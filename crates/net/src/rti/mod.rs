@@ -36,7 +36,7 @@ pub use session::Session;
 pub use trellis_core::federate::{OwnershipCallback, ResignAction};
 
 use crate::error::NetError;
-use crate::node::{DirectNode, Message, Node, NodeConfig};
+use crate::node::{Arrived, DirectNode, Message, Node, NodeConfig};
 use reporting::{Call, ValueSizes};
 use roaring::RoaringBitmap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -163,18 +163,27 @@ impl Link {
 
     /// A message within `timeout`, or `None` early when the node posts a notice: the
     /// ambassador then looks at its links and the network's interest (it does not poll).
-    fn recv_or_wake(&mut self, timeout: Duration) -> Result<Option<Message>, NetError> {
+    /// What `arrived` keeps comes first.
+    fn recv_or_wake(
+        &mut self,
+        arrived: &mut Arrived,
+        timeout: Duration,
+    ) -> Result<Option<Message>, NetError> {
+        if let Some(message) = arrived.pop() {
+            return Ok(Some(message));
+        }
         match self {
             Link::Direct(n) => n.recv_or_wake(timeout),
             Link::Thread(n) => n.recv_or_wake(timeout),
         }
     }
 
-    /// A message the node has taken in already, without reading the sockets.
-    fn try_recv(&mut self) -> Result<Option<Message>, NetError> {
+    /// A message the node has taken in already, without reading the sockets; the rest of
+    /// its batch is kept in `arrived`.
+    fn try_recv(&mut self, arrived: &mut Arrived) -> Result<Option<Message>, NetError> {
         match self {
-            Link::Direct(n) => n.try_recv(),
-            Link::Thread(n) => n.try_recv(),
+            Link::Direct(n) => n.try_recv_keeping(arrived),
+            Link::Thread(n) => n.try_recv_keeping(arrived),
         }
     }
 
@@ -211,6 +220,8 @@ struct Joined {
 /// (IEEE 1516.1-2010 §4–§10) over its own node. Callbacks come from `evoke_callback`.
 pub struct RtiAmbassador {
     link: Link,
+    /// The rest of the batch the link handed over last, taken before anything else it holds.
+    arrived: Arrived,
     federation: String,
     bins: u32,
     timeout: Duration,
@@ -242,6 +253,7 @@ impl RtiAmbassador {
         };
         Ok(RtiAmbassador {
             link,
+            arrived: Arrived::default(),
             federation,
             bins: config.bins,
             timeout: config.timeout,
@@ -820,7 +832,8 @@ impl RtiAmbassador {
         let deadline = Instant::now() + timeout;
         let mut left = timeout;
         loop {
-            match self.link.recv_or_wake(self.watch_slice(left))? {
+            let slice = self.watch_slice(left);
+            match self.link.recv_or_wake(&mut self.arrived, slice)? {
                 Some(message) => self.take_message(message)?,
                 None if left.is_zero() || Instant::now() >= deadline => return Ok(None),
                 None => {}
@@ -852,9 +865,9 @@ impl RtiAmbassador {
                 }
             }
             let arrived = if read_sockets {
-                self.link.recv_or_wake(Duration::ZERO)?
+                self.link.recv_or_wake(&mut self.arrived, Duration::ZERO)?
             } else {
-                self.link.try_recv()?
+                self.link.try_recv(&mut self.arrived)?
             };
             match arrived {
                 Some(message) => self.take_message(message)?,
@@ -945,9 +958,10 @@ impl RtiAmbassador {
             if let Some(callback) = self.ready_callback()? {
                 return Ok(callback);
             }
-            let message = match &self.link {
-                Link::Thread(node) => node.recv_async().await?,
-                Link::Direct(_) => return Err(RtiError::AsyncNeedsThreadDriver),
+            let message = match (self.arrived.pop(), &self.link) {
+                (Some(message), _) => message,
+                (None, Link::Thread(node)) => node.recv_async().await?,
+                (None, Link::Direct(_)) => return Err(RtiError::AsyncNeedsThreadDriver),
             };
             self.take_message(message)?;
         }
