@@ -154,7 +154,7 @@ impl AppSignals {
 
     /// A batch is about to enter the channel. Counted before the send: the application may
     /// take it at once.
-    fn entering(&self, frames: usize, bytes: usize) {
+    pub(crate) fn entering(&self, frames: usize, bytes: usize) {
         self.delivery_frames.fetch_add(frames, Ordering::SeqCst);
         self.delivery_bytes.fetch_add(bytes, Ordering::SeqCst);
     }

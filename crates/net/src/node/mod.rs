@@ -681,6 +681,52 @@ mod tests {
         assert!(!again.wake_loop && !again.woken, "owed once");
     }
 
+    /// The federate ambassador keeps the rest of a batch and takes it without the lock;
+    /// frames still come in the order the loop delivered them, whether taken from what was
+    /// kept, from the node's batch, or after a wait.
+    #[test]
+    fn frames_kept_by_the_one_reader_come_in_delivery_order() {
+        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
+        let config = NodeConfig::child_of("node", "checks", router);
+        let (client, port, _) = AppClient::new(&config).expect("channels only");
+        let mut seq = 0u64;
+        let mut deliver = |count: u64| {
+            let frames: Vec<DataFrame> = (0..count)
+                .map(|_| {
+                    seq += 1;
+                    let frame = unstamped(&[1], &seq.to_le_bytes(), None).into_bytes();
+                    DataFrame::from_encoded(frame, NodeId(7), seq, |_| 1).expect("encoded")
+                })
+                .collect();
+            let bytes = frames.iter().map(DataFrame::wire_len).sum();
+            port.signals.entering(frames.len(), bytes);
+            let delivery = Delivery { frames, bytes };
+            port.deliveries.send(delivery).expect("the client is alive");
+        };
+        deliver(3);
+        deliver(2);
+        let mut arrived = Arrived::default();
+        let mut seen = Vec::new();
+        let take = |arrived: &mut Arrived, seen: &mut Vec<u64>| {
+            let message = match arrived.pop() {
+                Some(message) => Some(message),
+                None => (client.try_take_keeping(arrived).expect("alive").frame).map(Message),
+            };
+            message.map(|m| seen.push(m.seq())).is_some()
+        };
+        assert!(take(&mut arrived, &mut seen));
+        assert_eq!(arrived.0.len(), 2, "the rest of the first batch is kept");
+        while take(&mut arrived, &mut seen) {}
+        assert_eq!(seen, [1, 2, 3, 4, 5]);
+        // A batch taken by a wait (as `recv_or_wake` does) leaves its rest with the node.
+        deliver(3);
+        let delivery = client.deliveries.try_recv().expect("delivered");
+        let first = client.took_batch(delivery).frame.expect("a batch of 3");
+        seen.push(first.seq());
+        while take(&mut arrived, &mut seen) {}
+        assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7, 8]);
+    }
+
     /// A node driven on its caller's thread queues straight into its loop's queue, which
     /// holds its limit and gives back the command past it (the caller then drives the
     /// network until there is room), as the channel it replaces did.
