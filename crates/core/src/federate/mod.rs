@@ -80,7 +80,7 @@ use crate::fom::{
 };
 use crate::registry::Request;
 use crate::wire::{LatestKey, NodeId, TransportClass, UnstampedFrame};
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use federation::FederationView;
 use layout::Layouts;
 use message::Outgoing;
@@ -223,7 +223,7 @@ pub struct Federate {
     /// Receive-order messages held for a constrained federate until it advances.
     receive_order: delivery::ReceiveOrderGate,
     stats: FederateStats,
-    encode_buf: BytesMut,
+    encode_buf: crate::wire::FrameArena,
     view: FederationView,
     /// Federates that left, until their last messages are in (`departures`).
     departures: departures::Departures,
@@ -308,7 +308,7 @@ impl Federate {
             callbacks: VecDeque::new(),
             receive_order: Default::default(),
             stats: FederateStats::default(),
-            encode_buf: BytesMut::new(),
+            encode_buf: Default::default(),
             view: FederationView::default(),
             departures: Default::default(),
             time: TimeManager::new(TimeRepresentation::default(), handle),

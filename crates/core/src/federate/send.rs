@@ -4,19 +4,14 @@
 
 use super::message::{Header, Outgoing};
 use super::{Action, Federate, LogicalTime};
-use crate::wire::{DataFrame, LatestKey, TransportClass, UnstampedFrame};
-use bytes::BytesMut;
-
-/// Arena size: the federate's frames are split off one allocation per 64 KiB of them, and
-/// an arena whose frames are all gone (written by the node) is reused as a whole.
-const ARENA_BYTES: usize = 64 << 10;
+use crate::wire::{DataFrame, FrameArena, LatestKey, TransportClass, UnstampedFrame};
 
 impl Federate {
     /// Encode a whole data frame into `arena` for `ids`: the node fills in its federation,
     /// source and numbers. An associated function, so that `outgoing` may borrow other
     /// fields of the federate (an instance's name).
     pub(super) fn encode<V: AsRef<[u8]>>(
-        arena: &mut BytesMut,
+        arena: &mut FrameArena,
         stamp: &Stamping,
         ids: &[u32],
         header: &Header<'_>,
@@ -24,9 +19,7 @@ impl Federate {
     ) -> UnstampedFrame {
         let payload = outgoing.max_encoded_len(header);
         let len = DataFrame::encoded_len_with(ids.len(), payload, stamp.latest.is_some());
-        if arena.capacity() < len {
-            arena.reserve(len.max(ARENA_BYTES));
-        }
+        let arena = arena.room_for(len);
         let priority = stamp.class.default_priority();
         UnstampedFrame::encode(arena, stamp.class, priority, stamp.latest, ids, |out| {
             outgoing.encode(header, out)

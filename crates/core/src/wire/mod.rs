@@ -12,12 +12,14 @@
 //! a single byte of the body is buffered, every field is bounds-checked, and every failure is a
 //! [`WireError`] value. The caller closes the one link that sent it.
 
+mod arena;
 mod control;
 mod data;
 mod manage;
 pub(crate) mod reader;
 mod session;
 
+pub use arena::{FrameArena, ARENA_BYTES};
 pub(crate) use control::clip as control_clip;
 pub use control::{Goodbye, Hello, InterestFrame, InterestOp, LinkFlags, Role, UdpOffer};
 pub use data::{

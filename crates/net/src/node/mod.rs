@@ -28,7 +28,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use trellis_core::router::{CloseReason, LinkConfig, PublishError, RouterConfig};
 use trellis_core::wire::{
-    DataFrame, DataHeader, FederationId, NodeId, TransportClass, UnstampedFrame, MAX_IDS_PER_FRAME,
+    DataFrame, DataHeader, FederationId, FrameArena, NodeId, TransportClass, UnstampedFrame,
+    MAX_IDS_PER_FRAME,
 };
 use trellis_core::InterestId;
 
@@ -290,15 +291,10 @@ struct AppClient {
     federation: FederationId,
     node_id: NodeId,
     max_frame_size: usize,
-    /// Frames are encoded here, one after another, and split off: one allocation per
-    /// `ENCODE_ARENA_BYTES` instead of one per publish. Frames are freed on the event loop's
-    /// thread once written, and a free across threads costs an allocator lock each; an
-    /// arena is freed (or reused, once its frames are gone) as a whole.
-    arena: std::sync::Mutex<BytesMut>,
+    /// Frames are encoded here, one after another, and split off: no allocation per
+    /// publish (see `FrameArena`).
+    arena: std::sync::Mutex<FrameArena>,
 }
-
-/// Size of one encoding arena: many small frames, or one large one.
-const ENCODE_ARENA_BYTES: usize = 64 << 10;
 
 fn random_node_id() -> NodeId {
     use std::hash::BuildHasher;
@@ -379,7 +375,7 @@ impl AppClient {
             federation: FederationId::of(&config.federation),
             node_id,
             max_frame_size: trellis_core::wire::clamp_max_frame_size(config.max_frame_size),
-            arena: std::sync::Mutex::new(BytesMut::new()),
+            arena: std::sync::Mutex::new(FrameArena::default()),
         };
         Ok((client, port, host))
     }
@@ -414,12 +410,9 @@ impl AppClient {
             priority,
             class,
         };
-        let mut arena = self.arena.lock().unwrap_or_else(|e| e.into_inner());
-        // Reuse the arena when every frame split from it is gone, else start another.
-        if arena.capacity() < size && !arena.try_reclaim(size) {
-            *arena = BytesMut::with_capacity(size.max(ENCODE_ARENA_BYTES));
-        }
-        DataFrame::encode_with(&mut arena, &header, latest, ids, payload);
+        let mut arenas = self.arena.lock().unwrap_or_else(|e| e.into_inner());
+        let arena = arenas.room_for(size);
+        DataFrame::encode_with(arena, &header, latest, ids, payload);
         Ok(arena.split())
     }
 
