@@ -3,30 +3,12 @@
 //! this node whenever that may have changed.
 
 use super::reporting::Call;
-use super::{Link, RtiAmbassador, RtiError};
-use crate::error::NetError;
-use roaring::RoaringBitmap;
+use super::{RtiAmbassador, RtiError};
 use std::time::Duration;
 use trellis_core::federate::{
     AdvisorySwitches, AttributeSetRegionSetPair, Federate, FederateError, Region, RegionHandle,
 };
 use trellis_core::fom::{AttributeHandle, InteractionClassHandle, ObjectClassHandle};
-
-impl Link {
-    fn network_interest(&mut self) -> Result<RoaringBitmap, NetError> {
-        match self {
-            Link::Direct(n) => n.network_interest(),
-            Link::Thread(n) => n.network_interest(),
-        }
-    }
-
-    pub(super) fn network_interest_changes(&self) -> u64 {
-        match self {
-            Link::Direct(n) => n.network_interest_changes(),
-            Link::Thread(n) => n.network_interest_changes(),
-        }
-    }
-}
 
 impl RtiAmbassador {
     /// If the node's interest may have moved since last look, hand the federate the

@@ -30,7 +30,7 @@
 //! (`trellis_core::registry`, `reclaim.rs`), keeping its handle. Meanwhile services that
 //! need the registry fail with `RtiError::Registry` naming why; data keeps flowing.
 
-use super::{Link, RtiAmbassador};
+use super::RtiAmbassador;
 use crate::node::LinkEvent;
 use roaring::RoaringBitmap;
 use std::time::{Duration, Instant};
@@ -51,15 +51,6 @@ pub(super) struct Watch {
     seen: Option<u64>,
     /// Since when no link has been up, and why the last one went down.
     down: Option<(Instant, String)>,
-}
-
-impl Link {
-    fn take_link_event(&self) -> Option<LinkEvent> {
-        match self {
-            Link::Direct(n) => n.take_link_event(),
-            Link::Thread(n) => n.take_link_event(),
-        }
-    }
 }
 
 impl RtiAmbassador {

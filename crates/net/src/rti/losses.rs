@@ -3,7 +3,7 @@
 //! `Callback::ReliableMessagesLost`, naming the sending federate when this one has heard
 //! from it.
 
-use super::{Link, RtiAmbassador};
+use super::RtiAmbassador;
 use rustc_hash::FxHashMap;
 use trellis_core::federate::message::sender_of;
 use trellis_core::federate::Callback;
@@ -31,22 +31,6 @@ impl Senders {
 
     fn federate(&self, node: NodeId) -> Option<u32> {
         self.by_node.get(&node).copied()
-    }
-}
-
-impl Link {
-    fn reliable_loss_reports(&self) -> u64 {
-        match self {
-            Link::Direct(n) => n.reliable_loss_reports(),
-            Link::Thread(n) => n.reliable_loss_reports(),
-        }
-    }
-
-    fn take_reliable_losses(&self) -> Vec<(NodeId, u64)> {
-        match self {
-            Link::Direct(n) => n.take_reliable_losses(),
-            Link::Thread(n) => n.take_reliable_losses(),
-        }
     }
 }
 

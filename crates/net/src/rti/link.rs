@@ -1,0 +1,138 @@
+//! The node under an ambassador, driven on the caller's thread or on its own: one set of
+//! calls for both.
+
+use crate::error::NetError;
+use crate::node::{Arrived, DirectNode, LinkEvent, Message, Node};
+use roaring::RoaringBitmap;
+use std::time::Duration;
+use trellis_core::registry::{Request, Response};
+use trellis_core::wire::{NodeId, TransportClass};
+
+pub(super) enum Link {
+    Direct(Box<DirectNode>),
+    Thread(Box<Node>),
+}
+
+impl Link {
+    pub(super) fn set_interest(&mut self, ids: &RoaringBitmap) -> Result<(), NetError> {
+        match self {
+            Link::Direct(n) => n.set_interest(ids),
+            Link::Thread(n) => n.set_interest(ids),
+        }
+    }
+
+    pub(super) fn publish(
+        &mut self,
+        ids: &[u32],
+        class: TransportClass,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        match self {
+            Link::Direct(n) => n.publish(ids, class, payload),
+            Link::Thread(n) => n.publish(ids, class, payload),
+        }
+    }
+
+    pub(super) fn publish_latest(
+        &mut self,
+        ids: &[u32],
+        class: TransportClass,
+        latest: trellis_core::wire::LatestKey,
+        payload: &[u8],
+    ) -> Result<(), NetError> {
+        match self {
+            Link::Direct(n) => n.publish_latest(ids, class, latest, payload),
+            Link::Thread(n) => n.publish_latest(ids, class, latest, payload),
+        }
+    }
+
+    pub(super) fn publish_unstamped(
+        &mut self,
+        frame: trellis_core::wire::UnstampedFrame,
+    ) -> Result<(), NetError> {
+        match self {
+            Link::Direct(n) => n.publish_unstamped(frame),
+            Link::Thread(n) => n.publish_unstamped(frame),
+        }
+    }
+
+    /// Whether a reply is expected soon: a node driven on this thread then polls longer
+    /// before it sleeps. A node on its own thread keeps its own policy.
+    pub(super) fn expect_reply(&mut self, expected: bool) {
+        if let Link::Direct(n) = self {
+            n.expect_reply(expected);
+        }
+    }
+
+    /// A message within `timeout`, or `None` early when the node posts a notice: the
+    /// ambassador then looks at its links and the network's interest (it does not poll).
+    /// What `arrived` keeps comes first.
+    pub(super) fn recv_or_wake(
+        &mut self,
+        arrived: &mut Arrived,
+        timeout: Duration,
+    ) -> Result<Option<Message>, NetError> {
+        if let Some(message) = arrived.pop() {
+            return Ok(Some(message));
+        }
+        match self {
+            Link::Direct(n) => n.recv_or_wake(timeout),
+            Link::Thread(n) => n.recv_or_wake(timeout),
+        }
+    }
+
+    /// A message the node has taken in already, without reading the sockets; the rest of
+    /// its batch is kept in `arrived`.
+    pub(super) fn try_recv(&mut self, arrived: &mut Arrived) -> Result<Option<Message>, NetError> {
+        match self {
+            Link::Direct(n) => n.try_recv_keeping(arrived),
+            Link::Thread(n) => n.try_recv_keeping(arrived),
+        }
+    }
+
+    pub(super) fn manage(
+        &mut self,
+        request: Request,
+        timeout: Duration,
+    ) -> Result<Response, NetError> {
+        match self {
+            Link::Direct(n) => n.manage(request, timeout),
+            Link::Thread(n) => n.manage(request, timeout),
+        }
+    }
+
+    pub(super) fn take_link_event(&self) -> Option<LinkEvent> {
+        match self {
+            Link::Direct(n) => n.take_link_event(),
+            Link::Thread(n) => n.take_link_event(),
+        }
+    }
+
+    pub(super) fn network_interest(&mut self) -> Result<RoaringBitmap, NetError> {
+        match self {
+            Link::Direct(n) => n.network_interest(),
+            Link::Thread(n) => n.network_interest(),
+        }
+    }
+
+    pub(super) fn network_interest_changes(&self) -> u64 {
+        match self {
+            Link::Direct(n) => n.network_interest_changes(),
+            Link::Thread(n) => n.network_interest_changes(),
+        }
+    }
+
+    pub(super) fn reliable_loss_reports(&self) -> u64 {
+        match self {
+            Link::Direct(n) => n.reliable_loss_reports(),
+            Link::Thread(n) => n.reliable_loss_reports(),
+        }
+    }
+
+    pub(super) fn take_reliable_losses(&self) -> Vec<(NodeId, u64)> {
+        match self {
+            Link::Direct(n) => n.take_reliable_losses(),
+            Link::Thread(n) => n.take_reliable_losses(),
+        }
+    }
+}
