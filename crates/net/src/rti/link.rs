@@ -66,7 +66,9 @@ impl Link {
 
     /// A message within `timeout`, or `None` early when the node posts a notice: the
     /// ambassador then looks at its links and the network's interest (it does not poll).
-    /// What `arrived` keeps comes first.
+    /// What `arrived` keeps comes first, and a thread-driven node's waiting batch is kept
+    /// there too (the C ABI's evokeMultipleCallbacks takes every callback after the first
+    /// this way).
     pub(super) fn recv_or_wake(
         &mut self,
         arrived: &mut Arrived,
@@ -76,8 +78,12 @@ impl Link {
             return Ok(Some(message));
         }
         match self {
+            // Reads the sockets even for a zero timeout: that is the caller's ask.
             Link::Direct(n) => n.recv_or_wake(timeout),
-            Link::Thread(n) => n.recv_or_wake(timeout),
+            Link::Thread(n) => match n.try_recv_keeping(arrived)? {
+                None if !timeout.is_zero() => n.recv_or_wake(timeout),
+                taken => Ok(taken),
+            },
         }
     }
 
