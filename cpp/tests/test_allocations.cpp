@@ -1,9 +1,9 @@
-// What an update and its reflect cost the C++ API in allocations: operator new, and malloc,
-// calloc and realloc from anywhere else (the C ABI and the Rust library below it), each
-// counted by replacing it in this program. The federate's own maps are built once, as a
-// federate that updates in a loop does; what is counted is the API's. malloc is not counted
-// under AddressSanitizer or valgrind, which replace it themselves (valgrind for the program
-// too); there only operator new is counted.
+// What an update and its reflect, and an interaction and its receipt, cost the C++ API in
+// allocations: operator new, and malloc, calloc and realloc from anywhere else (the C ABI and
+// the Rust library below it), each counted by replacing it in this program. The federate's
+// own maps are built once, as a federate that updates in a loop does; what is counted is the
+// API's. malloc is not counted under AddressSanitizer or valgrind, which replace it
+// themselves (valgrind for the program too); there only operator new is counted.
 #include <RTI/RTI1516.h>
 
 #include <atomic>
@@ -78,12 +78,13 @@ namespace {
 // the received bytes (not copied); an update passes its values to the C ABI as pointers in a
 // buffer kept per thread; the reflect's AttributeHandleValueMap (a std::map, a node per
 // attribute) is lent per thread and keeps its nodes while the attributes stay the same.
-// Measured before that work: 3.00; before the map was lent: 1.00.
-double const ALLOWED_PER_UPDATE = 0.0;
-// What the C ABI and the Rust library below it allocate per update and reflect: as the Rust
+// Measured before that work: 3.00; before the map was lent: 1.00. An interaction and its
+// ParameterHandleValueMap go the same way.
+double const ALLOWED_PER_MESSAGE = 0.0;
+// What the C ABI and the Rust library below it allocate per message and delivery: as the Rust
 // API's own test (crates/net/tests/federate_allocations.rs) allows, a rare growth of a
 // buffer, no allocation per message (measured: 0.000-0.002).
-double const ALLOWED_MALLOCS_PER_UPDATE = 0.1;
+double const ALLOWED_MALLOCS_PER_MESSAGE = 0.1;
 
 // Whether this program's malloc is the one in force: not under AddressSanitizer (not
 // compiled in) nor under valgrind (its preloaded libraries replace malloc, this program's
@@ -96,8 +97,9 @@ bool mallocCounted() {
 typedef std::map<AttributeHandle, std::string> Copied;
 
 struct Reflections : public NullFederateAmbassador {
-  Reflections() : reflected(0), copying(false) {}
+  Reflections() : reflected(0), received(0), copying(false) {}
   unsigned long reflected;
+  unsigned long received;
   bool copying;  // keep a copy of each reflect's map (allocates: not while counting)
   Copied last;
   using NullFederateAmbassador::reflectAttributeValues;
@@ -110,9 +112,15 @@ struct Reflections : public NullFederateAmbassador {
       last[i->first] = std::string(static_cast<char const*>(i->second.data()), i->second.size());
     }
   }
+  using NullFederateAmbassador::receiveInteraction;
+  void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const&, VariableLengthData const&, OrderType,
+                          TransportationType, SupplementalReceiveInfo) override {
+    ++received;
+  }
 };
 
-// A publisher and a subscriber of Vehicle's Position and Velocity, one instance registered.
+// A publisher and a subscriber of Vehicle's Position and Velocity, one instance registered,
+// and of the Radio interaction.
 struct Pair {
   explicit Pair(std::wstring const& designator) : a(make()), b(make()) {
     a->connect(publisher, HLA_EVOKED, designator);
@@ -130,6 +138,10 @@ struct Pair {
     a->publishObjectClassAttributes(vehicle, attributes);
     b->subscribeObjectClassAttributes(vehicle, attributes);
     tank = a->registerObjectInstance(vehicle);
+    radio = a->getInteractionClassHandle(L"Radio");
+    text = a->getParameterHandle(radio, L"Text");
+    a->publishInteractionClass(radio);
+    b->subscribeInteractionClass(radio);
   }
   ~Pair() {
     a->resignFederationExecution(DELETE_OBJECTS);
@@ -146,15 +158,53 @@ struct Pair {
     a->updateAttributeValues(tank, values, VariableLengthData());
     return until(*a, *b, [&]() { return subscriber.reflected > before; });
   }
+  // Send and wait for the receipt; false if none came in time.
+  bool sent(ParameterHandleValueMap const& values) {
+    unsigned long const before = subscriber.received;
+    a->sendInteraction(radio, values, VariableLengthData());
+    return until(*a, *b, [&]() { return subscriber.received > before; });
+  }
   RTIambassador* a;
   RTIambassador* b;
   NullFederateAmbassador publisher;
   Reflections subscriber;
   AttributeHandle position, velocity;
   ObjectInstanceHandle tank;
+  InteractionClassHandle radio;
+  ParameterHandle text;
 };
 
-void updatesAndReflects(std::wstring const& designator) {
+// Allocations per message in steady state, `exchange` sending one and waiting for it.
+template <typename Exchange>
+void countPerMessage(char const* what, Exchange exchange) {
+  auto round = [&](unsigned long count) {
+    for (unsigned long i = 0; i < count; ++i) {
+      if (!exchange()) {
+        check::fail(__FILE__, __LINE__, "a message was not delivered in time");
+        return;
+      }
+    }
+  };
+  round(1000);  // warm up: the library's buffers reach their working size
+  unsigned long const rounds = 5000;
+  unsigned long const start = allocations.load();
+  unsigned long const startMallocs = mallocs.load();
+  round(rounds);
+  double const perMessage = double(allocations.load() - start) / double(rounds);
+  double const mallocsPerMessage = double(mallocs.load() - startMallocs) / double(rounds);
+  std::printf("C++ API: %.2f allocations per %s (operator new)\n", perMessage, what);
+  CHECK(perMessage <= ALLOWED_PER_MESSAGE);
+  if (!mallocCounted()) {
+    std::printf("C ABI and Rust library: malloc not counted (replaced by a tool)\n");
+  } else {
+    std::printf("C ABI and Rust library: %.3f mallocs per %s\n", mallocsPerMessage, what);
+    CHECK(mallocsPerMessage <= ALLOWED_MALLOCS_PER_MESSAGE);
+    // The replacement is in force: setting up the pair allocated through it.
+    CHECK(mallocs.load() > 0);
+  }
+}
+
+void updatesAndInteractions(std::wstring const& designator) {
   Pair pair(designator);
   std::vector<char> bytes(64, 7);
   AttributeHandleValueMap values;
@@ -165,31 +215,14 @@ void updatesAndReflects(std::wstring const& designator) {
     pair.a->updateAttributeValues(pair.tank, values, VariableLengthData());
     return pair.subscriber.reflected > 0;
   }));
-  auto round = [&](unsigned long count) {
-    for (unsigned long i = 0; i < count; ++i) {
-      if (!pair.updated(values)) {
-        check::fail(__FILE__, __LINE__, "an update was not reflected in time");
-        return;
-      }
-    }
-  };
-  round(1000);  // warm up: the library's buffers reach their working size
-  unsigned long const rounds = 5000;
-  unsigned long const start = allocations.load();
-  unsigned long const startMallocs = mallocs.load();
-  round(rounds);
-  double const perUpdate = double(allocations.load() - start) / double(rounds);
-  double const mallocsPerUpdate = double(mallocs.load() - startMallocs) / double(rounds);
-  std::printf("C++ API: %.2f allocations per update and reflect (operator new)\n", perUpdate);
-  CHECK(perUpdate <= ALLOWED_PER_UPDATE);
-  if (!mallocCounted()) {
-    std::printf("C ABI and Rust library: malloc not counted (replaced by a tool)\n");
-  } else {
-    std::printf("C ABI and Rust library: %.3f mallocs per update and reflect\n", mallocsPerUpdate);
-    CHECK(mallocsPerUpdate <= ALLOWED_MALLOCS_PER_UPDATE);
-    // The replacement is in force: setting up the pair allocated through it.
-    CHECK(mallocs.load() > 0);
-  }
+  countPerMessage("update and reflect", [&]() { return pair.updated(values); });
+  ParameterHandleValueMap parameters;
+  parameters[pair.text] = VariableLengthData(&bytes[0], bytes.size());
+  CHECK(until(*pair.a, *pair.b, [&]() {
+    pair.a->sendInteraction(pair.radio, parameters, VariableLengthData());
+    return pair.subscriber.received > 0;
+  }));
+  countPerMessage("interaction and receipt", [&]() { return pair.sent(parameters); });
 }
 
 // The lent map holds exactly each reflect's attributes and values, whichever attributes the
@@ -228,7 +261,7 @@ void lentMapsHoldEachReflect(std::wstring const& designator) {
 int main() {
   try {
     TestRouter router;
-    updatesAndReflects(router.designator());
+    updatesAndInteractions(router.designator());
     lentMapsHoldEachReflect(router.designator());
   } catch (Exception const& e) {
     std::fprintf(stderr, "unexpected RTI exception: %ls\n", e.what().c_str());
