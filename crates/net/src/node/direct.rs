@@ -308,10 +308,16 @@ impl DirectNode {
     /// What the host handed over, the loop turned if it waited for room.
     fn take(&mut self) -> Result<super::Took, NetError> {
         let took = self.client.try_take()?;
+        Ok(self.turn_if_owed(took))
+    }
+
+    /// A take that cleared the loop's "delivery blocked" mark owes it a turn: nothing else
+    /// drives it.
+    fn turn_if_owed(&mut self, took: super::Took) -> super::Took {
         if took.wake_loop {
             self.turn();
         }
-        Ok(took)
+        took
     }
 
     /// The next message if one has arrived, without waiting.
@@ -324,14 +330,11 @@ impl DirectNode {
     }
 
     /// `try_recv` for the node's one reader, which keeps the rest of a batch in `arrived`
-    /// (and takes it from there first).
+    /// (empty: the reader takes what it kept first).
     pub(crate) fn try_recv_keeping(
         &mut self,
         arrived: &mut Arrived,
     ) -> Result<Option<Message>, NetError> {
-        if let Some(message) = arrived.pop() {
-            return Ok(Some(message));
-        }
         if let Some(message) = self.take_keeping(arrived)? {
             return Ok(Some(message));
         }
@@ -341,10 +344,7 @@ impl DirectNode {
 
     fn take_keeping(&mut self, arrived: &mut Arrived) -> Result<Option<Message>, NetError> {
         let took = self.client.try_take_keeping(arrived)?;
-        if took.wake_loop {
-            self.turn();
-        }
-        Ok(took.frame.map(Message))
+        Ok(self.turn_if_owed(took).frame.map(Message))
     }
 
     /// Ask the federation registry, driving the network until it answers.

@@ -205,14 +205,11 @@ impl Node {
     }
 
     /// `try_recv` for the node's one reader, which keeps the rest of a batch in `arrived`
-    /// (and takes it from there first).
+    /// (empty: the reader takes what it kept first).
     pub(crate) fn try_recv_keeping(
         &self,
         arrived: &mut Arrived,
     ) -> Result<Option<Message>, NetError> {
-        if let Some(message) = arrived.pop() {
-            return Ok(Some(message));
-        }
         let took = self.client.try_take_keeping(arrived)?;
         Ok(self.took(took))
     }

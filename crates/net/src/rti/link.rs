@@ -88,8 +88,11 @@ impl Link {
     }
 
     /// A message the node has taken in already, without reading the sockets; the rest of
-    /// its batch is kept in `arrived`.
+    /// its batch is kept in `arrived`, and what `arrived` keeps comes first.
     pub(super) fn try_recv(&mut self, arrived: &mut Arrived) -> Result<Option<Message>, NetError> {
+        if let Some(message) = arrived.pop() {
+            return Ok(Some(message));
+        }
         match self {
             Link::Direct(n) => n.try_recv_keeping(arrived),
             Link::Thread(n) => n.try_recv_keeping(arrived),
