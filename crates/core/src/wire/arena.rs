@@ -48,17 +48,14 @@ impl FrameArena {
     /// Set the current arena aside and take the oldest one set aside if its frames are all
     /// gone, else a new one.
     fn replace(&mut self, len: usize) {
+        // The oldest not free yet keeps its place, first in line.
         let oldest_is_free = (self.retired.front_mut()).is_some_and(|a| a.try_reclaim(len));
-        let next = match self.retired.pop_front() {
-            Some(free) if oldest_is_free => free,
-            still_used => {
-                // Not free yet: it keeps its place, first in line.
-                if let Some(used) = still_used {
-                    self.retired.push_front(used);
-                }
-                BytesMut::with_capacity(len.max(ARENA_BYTES))
-            }
+        let reused = if oldest_is_free {
+            self.retired.pop_front()
+        } else {
+            None
         };
+        let next = reused.unwrap_or_else(|| BytesMut::with_capacity(len.max(ARENA_BYTES)));
         let filled = std::mem::replace(&mut self.current, next);
         if std::mem::replace(&mut self.allocated, true) {
             self.retired.push_back(filled);
