@@ -70,6 +70,9 @@ pub(crate) struct AppSignals {
     /// Counts notices: links up or down, interest declared by a neighbour. Whenever it
     /// moves, what the network wants from this node may have changed (advisories poll it).
     pub(crate) network_changes: AtomicU64,
+    /// The application waits for room in the command channel and reads its deliveries
+    /// meanwhile (`AppClient::room_to_keep`): the loop wakes it once it took commands.
+    pub(crate) send_blocked: AtomicBool,
     /// A wake-up (an empty delivery) is in the channel and not yet taken: at most one is,
     /// however many notices are posted while the application does not read.
     wake_sent: AtomicBool,
@@ -96,11 +99,17 @@ impl AppSignals {
             delivery_bytes: AtomicUsize::new(0),
             delivery_limit_bytes,
             network_changes: AtomicU64::new(0),
+            send_blocked: AtomicBool::new(false),
             wake_sent: AtomicBool::new(false),
             reliable_losses: Mutex::new(FxHashMap::default()),
             reliable_loss_reports: AtomicU64::new(0),
             spare_batches: Mutex::new(Vec::with_capacity(SPARE_BATCHES)),
         }
+    }
+
+    /// Frames and bytes the channel holds at most (besides the batch being read).
+    pub(crate) fn delivery_limits(&self) -> (usize, usize) {
+        (self.delivery_capacity, self.delivery_limit_bytes)
     }
 
     /// The application emptied `batch`: keep its buffer for a later delivery.
@@ -250,14 +259,29 @@ impl AppState {
         // Notices are hints for waiters that re-check state; a full channel loses nothing
         // they need.
         let _ = self.port.notices.try_send(notice);
-        // Wake an application blocked on its deliveries, once until it takes the wake-up:
-        // it learns of lost links without polling for them (an idle federate then costs
-        // nothing between heartbeats).
+        // Wake an application blocked on its deliveries: it learns of lost links without
+        // polling for them (an idle federate then costs nothing between heartbeats).
+        self.wake_app();
+    }
+
+    /// Wake an application blocked on its deliveries, once until it takes the wake-up.
+    fn wake_app(&self) {
         if !self.port.signals.wake_sent.swap(true, Ordering::SeqCst) {
             let _ = self.port.deliveries.send(Delivery {
                 frames: Vec::new(),
                 bytes: 0,
             });
+        }
+    }
+
+    /// Move the application's waiting commands to `taken`, and wake a send that waits for
+    /// the room this made.
+    pub(crate) fn take_commands(&mut self) {
+        drain_waiting(&self.port.commands, &mut self.taken);
+        if self.port.signals.send_blocked.load(Ordering::SeqCst)
+            && self.port.signals.send_blocked.swap(false, Ordering::SeqCst)
+        {
+            self.wake_app();
         }
     }
 }
@@ -277,7 +301,7 @@ const DRAIN_FROM: usize = 16;
 /// with it, so the next send allocates another: a federate in a ping-pong would allocate
 /// once per message. A few commands are popped instead (the buffer stays); a burst is
 /// drained under one lock.
-fn take_commands(commands: &flume::Receiver<AppCommand>, taken: &mut VecDeque<AppCommand>) {
+fn drain_waiting(commands: &flume::Receiver<AppCommand>, taken: &mut VecDeque<AppCommand>) {
     let waiting = commands.len();
     if waiting >= DRAIN_FROM {
         taken.extend(commands.drain());
@@ -295,7 +319,7 @@ impl super::host::Host {
         let mut progressed = false;
         for _ in 0..COMMANDS_PER_TURN {
             if app.taken.is_empty() {
-                take_commands(&app.port.commands, &mut app.taken);
+                app.take_commands();
             }
             let Some(command) = app.taken.pop_front() else {
                 break;

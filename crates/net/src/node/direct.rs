@@ -178,7 +178,7 @@ impl DirectNode {
     /// Queue a command, straight into the event loop's queue for this node's application:
     /// the loop runs on this thread, so a channel to it would only cost a lock on each side
     /// per publish. If the queue is full because the network pushes back, drive the network
-    /// until there is room.
+    /// until there is room, keeping what arrives meanwhile within a bound.
     fn queue(&mut self, mut command: AppCommand) -> Result<(), NetError> {
         loop {
             let queued = (self.driven().event_loop).queue_app_command(
@@ -191,6 +191,11 @@ impl DirectNode {
                 Err(Refused::Full(back)) => {
                     command = back;
                     self.poll(Duration::from_millis(10))?;
+                    // Keep what arrived so the loop goes on reading the socket that
+                    // brings it (see `AppClient::room_to_keep`).
+                    if self.client.keep_waiting()? {
+                        self.turn();
+                    }
                 }
                 Err(Refused::Gone) => return Err(NetError::Stopped),
             }

@@ -270,6 +270,10 @@ impl LinkEvent {
 /// only an application that stops calling in through 128 flaps could lose one.
 const LINK_EVENTS: usize = 256;
 
+/// How long a send waiting for room waits for a delivery or the loop's wake-up before it
+/// tries again: the wake-up goes to whichever thread reads the node, not always the sender.
+const SEND_RECHECK: Duration = Duration::from_millis(1);
+
 /// What the application took from its host.
 struct Took {
     frame: Option<DataFrame>,
@@ -279,12 +283,22 @@ struct Took {
     woken: bool,
 }
 
+/// Frames the host handed over that the application has not read: the rest of the batch it
+/// took last (see `AppSignals`), and the batches taken while a send waited for room.
+#[derive(Default)]
+struct Pending {
+    frames: VecDeque<DataFrame>,
+    /// Bytes of the batches a waiting send took since `frames` was last empty. With the
+    /// frame count it bounds them: a send keeps at most the delivery limits again.
+    kept_bytes: usize,
+}
+
 /// The application's side of the channels to its host, shared by both drivings.
 struct AppClient {
     commands: flume::Sender<AppCommand>,
     deliveries: flume::Receiver<Delivery>,
-    /// The rest of the batch the application took last; see `AppSignals`.
-    pending: std::sync::Mutex<VecDeque<DataFrame>>,
+    /// The rest of the batch the application took last, and what a blocked send kept.
+    pending: std::sync::Mutex<Pending>,
     notices: flume::Receiver<Notice>,
     losses: flume::Receiver<Notice>,
     signals: Arc<AppSignals>,
@@ -368,7 +382,7 @@ impl AppClient {
         let client = AppClient {
             commands,
             deliveries,
-            pending: std::sync::Mutex::new(VecDeque::new()),
+            pending: std::sync::Mutex::new(Pending::default()),
             notices,
             losses,
             signals,
@@ -479,7 +493,7 @@ impl AppClient {
     /// waiting.
     fn try_take(&self) -> Result<Took, NetError> {
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        self.take_from(&mut pending)
+        self.take_from(&mut pending.frames)
     }
 
     /// `try_take` for the node's one reader: the rest of the batch moves to `arrived`
@@ -487,10 +501,11 @@ impl AppClient {
     fn try_take_keeping(&self, arrived: &mut Arrived) -> Result<Took, NetError> {
         debug_assert!(arrived.0.is_empty(), "what was kept is taken first");
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let took = self.take_from(&mut pending)?;
+        let took = self.take_from(&mut pending.frames)?;
         // The buffers trade places: `pending` keeps `arrived`'s empty one, which goes back
         // to the loop with the next batch as any emptied buffer does.
-        std::mem::swap(&mut *pending, &mut arrived.0);
+        std::mem::swap(&mut pending.frames, &mut arrived.0);
+        pending.kept_bytes = 0;
         Ok(took)
     }
 
@@ -537,10 +552,17 @@ impl AppClient {
     /// Keep a batch received while waiting and give its first frame.
     fn took_batch(&self, delivery: Delivery) -> Took {
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        self.keep_batch(&mut pending, delivery)
+        self.keep_batch(&mut pending.frames, delivery)
     }
 
     fn keep_batch(&self, pending: &mut VecDeque<DataFrame>, delivery: Delivery) -> Took {
+        let mut took = self.keep(pending, delivery);
+        took.frame = pending.pop_front();
+        took
+    }
+
+    /// Move a delivery's frames behind those pending, out of the channel's count.
+    fn keep(&self, pending: &mut VecDeque<DataFrame>, delivery: Delivery) -> Took {
         let woken = delivery.frames.is_empty();
         if woken {
             self.signals.took_wake();
@@ -556,10 +578,88 @@ impl AppClient {
         };
         self.signals.give_back(emptied);
         Took {
-            frame: pending.pop_front(),
+            frame: None,
             wake_loop,
             woken,
         }
+    }
+
+    /// Whether a send waiting for room may keep another delivery: while it waits the
+    /// application reads nothing, and a host whose deliveries are not taken stops reading
+    /// its socket. Two federates publishing to each other through a router then stall each
+    /// other until the router cuts one as a slow consumer. So a waiting send keeps what
+    /// arrives, up to the delivery limits once more (and a batch more for each other thread
+    /// sending at the same moment); past them it waits as before.
+    fn room_to_keep(&self) -> bool {
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let (capacity, limit_bytes) = self.signals.delivery_limits();
+        if pending.frames.is_empty() {
+            return true;
+        }
+        pending.frames.len() < capacity && pending.kept_bytes < limit_bytes
+    }
+
+    /// Keep `delivery`, taken by a send that waits for room (see `room_to_keep`).
+    fn keep_while_sending(&self, delivery: Delivery) -> Took {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if pending.frames.is_empty() {
+            pending.kept_bytes = 0;
+        }
+        pending.kept_bytes += delivery.bytes;
+        self.keep(&mut pending.frames, delivery)
+    }
+
+    /// Send `command` to a loop on another thread. While the channel is full (the network
+    /// pushes back), what arrives meanwhile is kept for the application within a bound (see
+    /// `room_to_keep`): the loop must go on reading the socket that brings it. `wake_loop`
+    /// wakes the loop: it must take the commands, and deliver again once a kept delivery
+    /// cleared its blocked mark.
+    fn send_keeping(&self, mut command: AppCommand, wake_loop: &dyn Fn()) -> Result<(), NetError> {
+        loop {
+            match self.commands.try_send(command) {
+                Ok(()) => break,
+                Err(flume::TrySendError::Full(back)) => command = back,
+                Err(flume::TrySendError::Disconnected(_)) => return Err(NetError::Stopped),
+            }
+            wake_loop();
+            if !self.room_to_keep() {
+                let sent = self.commands.send(command);
+                sent.map_err(|_| NetError::Stopped)?;
+                break;
+            }
+            // Marked before the next try, so room the loop makes after it is not missed:
+            // the loop wakes us (an empty delivery) when it takes commands and sees it.
+            if !self.signals.send_blocked.swap(true, Ordering::SeqCst) {
+                continue;
+            }
+            // Bounded: another thread reading this node may take the wake-up.
+            match self.deliveries.recv_timeout(SEND_RECHECK) {
+                Ok(delivery) => {
+                    if self.keep_while_sending(delivery).wake_loop {
+                        wake_loop();
+                    }
+                }
+                Err(flume::RecvTimeoutError::Timeout) => {}
+                Err(flume::RecvTimeoutError::Disconnected) => return Err(NetError::Stopped),
+            }
+        }
+        self.signals.send_blocked.store(false, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// Keep the deliveries waiting in the channel while there is room (see
+    /// `room_to_keep`): a directly driven node's send that waits for room calls this
+    /// between its polls. Returns whether a kept one cleared the loop's blocked mark.
+    fn keep_waiting(&self) -> Result<bool, NetError> {
+        let mut wake_loop = false;
+        while self.room_to_keep() {
+            match self.deliveries.try_recv() {
+                Ok(delivery) => wake_loop |= self.keep_while_sending(delivery).wake_loop,
+                Err(flume::TryRecvError::Empty) => break,
+                Err(flume::TryRecvError::Disconnected) => return Err(NetError::Stopped),
+            }
+        }
+        Ok(wake_loop)
     }
 
     /// The endpoint `connect` waits to reach: the router, or a planned node's first dial.
@@ -609,6 +709,7 @@ fn connect_error(endpoint: &Endpoint, why: String) -> NetError {
 mod tests {
     use super::*;
     use crate::event_loop::Refused;
+    use std::time::Instant;
     use trellis_core::router::PublishError;
     use trellis_core::wire::LatestKey;
 
@@ -718,6 +819,83 @@ mod tests {
         seen.push(first.seq());
         while take(&mut arrived, &mut seen) {}
         assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7, 8]);
+    }
+
+    /// The cycle that cut federates publishing to each other: the application waits for
+    /// room in the command channel, and the loop (standing in for the network, which
+    /// pushes back until this node reads) makes room only once the application took what it
+    /// delivered. The waiting send takes the deliveries and keeps them, in order.
+    #[test]
+    fn a_send_waiting_for_room_keeps_what_arrives_meanwhile() {
+        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
+        let mut config = NodeConfig::child_of("node", "checks", router);
+        config.command_capacity = 2;
+        let (client, port, _) = AppClient::new(&config).expect("channels only");
+        let publish = || AppCommand::Publish(BytesMut::from(&b"frame"[..]));
+        assert!(client.commands.try_send(publish()).is_ok(), "room for one");
+        let (deliveries, signals) = (port.deliveries.clone(), port.signals.clone());
+        let mut app = crate::event_loop::AppState::new(port);
+        let batches: Vec<Vec<u64>> = vec![vec![1, 2], vec![3], vec![4, 5, 6]];
+        let network = std::thread::spawn(move || {
+            for batch in &batches {
+                let frames: Vec<DataFrame> = (batch.iter())
+                    .map(|&seq| {
+                        let frame = unstamped(&[1], &seq.to_le_bytes(), None).into_bytes();
+                        DataFrame::from_encoded(frame, NodeId(7), seq, |_| 1).expect("encoded")
+                    })
+                    .collect();
+                let bytes = frames.iter().map(DataFrame::wire_len).sum();
+                signals.entering(frames.len(), bytes);
+                let sent = deliveries.send(Delivery { frames, bytes });
+                sent.expect("the client is alive");
+            }
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !deliveries.is_empty() && Instant::now() < deadline {
+                std::thread::yield_now();
+            }
+            let taken = deliveries.is_empty();
+            // Room for the send either way, so a failing test ends.
+            app.take_commands();
+            taken
+        });
+        client
+            .send_keeping(publish(), &|| {})
+            .expect("the loop's end is alive");
+        assert!(
+            network.join().expect("no panic"),
+            "the deliveries were taken while the send waited for room"
+        );
+        let pending = client.pending.lock().expect("not poisoned");
+        let seqs: Vec<u64> = pending.frames.iter().map(DataFrame::seq).collect();
+        assert_eq!(seqs, [1, 2, 3, 4, 5, 6], "kept in delivery order");
+        assert!(!client.signals.send_blocked.load(Ordering::SeqCst));
+    }
+
+    /// A send waiting for room keeps at most the delivery limits again: past them it waits
+    /// without reading, as any send did before.
+    #[test]
+    fn a_waiting_send_keeps_no_more_than_the_delivery_limits() {
+        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
+        let mut config = NodeConfig::child_of("node", "checks", router);
+        config.delivery_capacity = 3;
+        let (client, port, _) = AppClient::new(&config).expect("channels only");
+        for seq in 1..=5u64 {
+            let frame = unstamped(&[1], &seq.to_le_bytes(), None).into_bytes();
+            let frame = DataFrame::from_encoded(frame, NodeId(7), seq, |_| 1).expect("encoded");
+            let bytes = frame.wire_len();
+            port.signals.entering(1, bytes);
+            let delivery = Delivery {
+                frames: vec![frame],
+                bytes,
+            };
+            port.deliveries.send(delivery).expect("the client is alive");
+        }
+        assert!(
+            !client.keep_waiting().expect("alive"),
+            "the loop was not blocked"
+        );
+        assert_eq!(client.pending.lock().expect("not poisoned").frames.len(), 3);
+        assert_eq!(port.deliveries.len(), 2, "the rest waits in the channel");
     }
 
     /// A node driven on its caller's thread queues straight into its loop's queue, which

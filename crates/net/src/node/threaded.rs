@@ -70,12 +70,12 @@ impl Node {
         self.client.node_id
     }
 
+    /// Send `command` to the event loop, keeping what arrives while the network pushes
+    /// back (see `AppClient::send_keeping`).
     fn command(&self, command: AppCommand) -> Result<(), NetError> {
-        self.client
-            .commands
-            .send(command)
-            .map_err(|_| NetError::Stopped)?;
-        self.shared.wakeup.wake();
+        let wake_loop = || self.shared.wakeup.wake();
+        self.client.send_keeping(command, &wake_loop)?;
+        wake_loop();
         Ok(())
     }
 
