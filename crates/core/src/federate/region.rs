@@ -134,7 +134,12 @@ impl Axis {
     fn bin(&self, value: u64) -> u32 {
         let bound = self.upper_bound.max(1);
         let value = value.min(bound - 1);
-        ((u128::from(value) * u128::from(self.bins)) / u128::from(bound)) as u32
+        // A 128-bit division is a library call: about 1 % of a clutter run's CPU, where
+        // every update's region is binned. Routing-space bounds mostly fit 64 bits.
+        match value.checked_mul(u64::from(self.bins)) {
+            Some(scaled) => (scaled / bound) as u32,
+            None => ((u128::from(value) * u128::from(self.bins)) / u128::from(bound)) as u32,
+        }
     }
 
     /// The first and last bin `region` touches on this axis (all bins when it does not

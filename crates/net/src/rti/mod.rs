@@ -239,7 +239,7 @@ impl RtiAmbassador {
         self.joined
             .as_ref()
             .map(|j| &j.federate)
-            .ok_or(RtiError::FederateNotExecutionMember)
+            .ok_or_else(|| RtiError::FederateNotExecutionMember)
     }
 
     /// The federate's name once joined.
@@ -273,7 +273,7 @@ impl RtiAmbassador {
         let joined = self
             .joined
             .as_mut()
-            .ok_or(RtiError::FederateNotExecutionMember)?;
+            .ok_or_else(|| RtiError::FederateNotExecutionMember)?;
         let result = service(&mut joined.federate);
         self.report(call, &result);
         self.flush_actions()?;

@@ -107,7 +107,7 @@ impl Session {
     }
 
     fn settings(&self) -> Result<&LocalSettings, RtiError> {
-        self.settings.as_ref().ok_or(RtiError::NotConnected)
+        self.settings.as_ref().ok_or_else(|| RtiError::NotConnected)
     }
 
     fn open(&self, federation: &str) -> Result<RtiAmbassador, RtiError> {
