@@ -42,7 +42,8 @@ struct Recorder : public NullFederateAmbassador {
         constrained(false),
         lastTransport(RELIABLE),
         lastInteractionTransport(RELIABLE),
-        callInside(0) {}
+        callInside(0),
+        evokesRefusedInside(0) {}
   int discoveries, reflects, reserved, refused;
   long long granted;
   bool regulating, constrained;
@@ -81,10 +82,19 @@ struct Recorder : public NullFederateAmbassador {
                           OrderType sent, TransportationType t, SupplementalReceiveInfo) override {
     handed.push_back(std::string("interaction ") + letter(sent));
     lastInteractionTransport = t;
-    if (callInside != 0) namesInside.push_back(callInside->getInteractionClassName(c));
+    if (callInside != 0) {
+      namesInside.push_back(callInside->getInteractionClassName(c));
+      // Evoking from inside a callback is refused (IEEE 1516.1-2010 §10.41).
+      try {
+        callInside->evokeCallback(0.0);
+      } catch (CallNotAllowedFromWithinCallback const&) {
+        ++evokesRefusedInside;
+      }
+    }
   }
   RTIambassador* callInside;  // when set, receiveInteraction calls a service on it
   std::vector<std::wstring> namesInside;
+  int evokesRefusedInside;
   void receiveInteraction(InteractionClassHandle, ParameterHandleValueMap const& parameters, VariableLengthData const&,
                           OrderType sent, TransportationType, LogicalTime const& time, OrderType,
                           MessageRetractionHandle, SupplementalReceiveInfo) override {
@@ -409,7 +419,16 @@ void serviceInsideCallbacks(std::wstring const& designator) {
     return p.fb.namesInside.size() >= 20;
   }));
   CHECK(!p.fb.namesInside.empty() && p.fb.namesInside[0] == L"HLAinteractionRoot.Radio");
+  CHECK(p.fb.evokesRefusedInside == static_cast<int>(p.fb.namesInside.size()));
   p.fb.callInside = 0;
+  // Outside a callback evoke is allowed again: the mark ends with the evoke that set it.
+  bool allowedOutside = true;
+  try {
+    p.b->evokeCallback(0.0);
+  } catch (CallNotAllowedFromWithinCallback const&) {
+    allowedOutside = false;
+  }
+  CHECK(allowedOutside);
 }
 
 }  // namespace

@@ -31,6 +31,24 @@ thread_local! {
     static IN_CALLBACK: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Marks this thread as delivering callbacks, from an evoke (or the callback thread's start)
+/// until it returns: marking each delivery cost two thread-local lookups per callback, and a
+/// library loaded into a C++ program reaches each through a call (`__tls_get_addr`).
+struct InCallback;
+
+impl InCallback {
+    fn set() -> InCallback {
+        IN_CALLBACK.with(|c| c.set(true));
+        InCallback
+    }
+}
+
+impl Drop for InCallback {
+    fn drop(&mut self) {
+        IN_CALLBACK.with(|c| c.set(false));
+    }
+}
+
 /// Install the callback table (copied).
 #[no_mangle]
 pub extern "C" fn trellis_set_callbacks(
@@ -59,25 +77,37 @@ pub extern "C" fn trellis_enable_callbacks(
     with_session(handle, |session| Ok(session.enable_callbacks(enabled)?))
 }
 
-/// One callback, with the logical time representation it is delivered in.
-type Next = (Callback, TimeRepresentation);
-
 /// Callbacks taken from the federate under one lock: the lock is held once per batch, not
 /// once per callback; the rest wait in the stash.
 const BATCH: usize = 64;
 
 /// Where a callback is delivered from: taken from the stash into it, and after delivery
 /// still holding a reflect or an interaction, handed back to the federate at the next lock.
-type Slot = Option<Next>;
+/// The callback alone is moved: a callback with its time representation beside it passed
+/// `CALLBACK_BYTES`, and each move became a call to `memcpy`.
+struct Slot {
+    callback: Option<Callback>,
+    /// The logical time representation the callback is delivered in.
+    time: TimeRepresentation,
+}
+
+impl Slot {
+    fn empty() -> Slot {
+        Slot {
+            callback: None,
+            time: TimeRepresentation::Integer64,
+        }
+    }
+}
 
 /// Hand back what `slot` holds to the federate: a reflect's list of values serves a later
 /// message.
 fn recycle(held: &mut Held, slot: &mut Slot) {
-    if let (Some((callback, _)), Ok(rti)) = (slot.as_mut(), held.session.joined()) {
+    if let (Some(callback), Ok(rti)) = (slot.callback.as_mut(), held.session.joined()) {
         rti.recycle_values_of(callback);
     }
     // Dropped where it lies, not moved out first.
-    *slot = None;
+    slot.callback = None;
 }
 
 /// Put the next callback in `slot`, after handing back the one delivered from it before.
@@ -89,23 +119,28 @@ fn take(held: &mut Held, wait: Duration, batch: usize, slot: &mut Slot) -> Resul
     if held.stash.is_empty() {
         fill(held, wait, batch)?;
     }
-    *slot = held.stash.pop_front();
+    slot.callback = held.stash.pop_front();
+    slot.time = held.stash_time;
     Ok(())
 }
 
 /// Take up to `batch` callbacks into the stash: the first waiting up to `wait`, the rest
 /// only if ready now. A connectionLost is the last (the session disconnected after it).
 fn fill(held: &mut Held, wait: Duration, batch: usize) -> Result<(), Failure> {
+    debug_assert!(
+        held.stash.is_empty(),
+        "one representation for the whole stash"
+    );
     let mut wait = wait;
     // Taken before the loop: a connectionLost, the last, disconnects the session.
-    let representation = time(&held.session);
+    held.stash_time = time(&held.session);
     while held.stash.len() < batch {
         let Some(callback) = held.session.evoke_callback(wait)? else {
             break;
         };
         wait = Duration::ZERO;
         let lost = matches!(callback, Callback::ConnectionLost { .. });
-        held.stash.push_back((callback, representation));
+        held.stash.push_back(callback);
         if lost {
             break;
         }
@@ -151,14 +186,16 @@ pub extern "C" fn trellis_evoke(
         let started = Instant::now();
         let min = started + seconds(min_seconds);
         let max = started + seconds(max_seconds.max(min_seconds));
-        let mut slot = None;
+        let mut slot = Slot::empty();
+        // User code runs only inside deliveries, and only it could call evoke again.
+        let _inside = InCallback::set();
         if multiple {
             evoke_multiple(rti, &callbacks, min, max, &mut slot)?;
         } else {
             wait_for_first(rti, min, &mut slot)?;
             deliver(&callbacks, &mut slot);
         }
-        if slot.is_some() || !pending_out.is_null() {
+        if slot.callback.is_some() || !pending_out.is_null() {
             let mut held = rti.shared.held();
             recycle(&mut held, &mut slot);
             put(pending_out, pending(&held));
@@ -177,7 +214,7 @@ fn wait_for_first(rti: &TrellisRti, min: Instant, slot: &mut Slot) -> Result<(),
         let mut held = rti.shared.held();
         let idle = held.session.is_idle();
         take(&mut held, wait, 1, slot)?;
-        if slot.is_some() {
+        if slot.callback.is_some() {
             return Ok(());
         }
         drop(held);
@@ -200,7 +237,7 @@ fn evoke_multiple(
     slot: &mut Slot,
 ) -> Result<(), Failure> {
     wait_for_first(rti, min, slot)?;
-    if slot.is_none() {
+    if slot.callback.is_none() {
         return Ok(());
     }
     deliver(callbacks, slot);
@@ -210,7 +247,7 @@ fn evoke_multiple(
         // A statement of its own: the session's lock is released before the callback, which
         // may call services (a `while let` would hold it through the body: deadlock).
         take(&mut rti.shared.held(), Duration::ZERO, BATCH, slot)?;
-        if slot.is_none() {
+        if slot.callback.is_none() {
             break;
         }
         deliver(callbacks, slot);
@@ -254,7 +291,9 @@ pub extern "C" fn trellis_start_callback_thread(handle: *mut TrellisRti) -> Trel
 }
 
 fn callback_thread(shared: &Shared) {
-    let mut slot = None;
+    let mut slot = Slot::empty();
+    // This thread runs user code only inside deliveries.
+    let _inside = InCallback::set();
     while !shared.stop.load(Ordering::SeqCst) {
         let (taken, idle) = {
             let mut held = shared.held();
@@ -262,7 +301,7 @@ fn callback_thread(shared: &Shared) {
             (take(&mut held, THREAD_SLICE, BATCH, &mut slot), idle)
         };
         match taken {
-            Ok(()) if slot.is_some() => deliver(&table(shared), &mut slot),
+            Ok(()) if slot.callback.is_some() => deliver(&table(shared), &mut slot),
             Ok(()) if idle => std::thread::park_timeout(IDLE_SLICE),
             Ok(()) => std::thread::park_timeout(THREAD_SLICE),
             Err(failure) => {
@@ -302,13 +341,11 @@ fn table(shared: &Shared) -> TrellisCallbacks {
 /// Deliver the callback in `slot`, if any: a reflect or an interaction where it lies (it
 /// stays, to be handed back to the federate), anything else taken from it.
 fn deliver(table: &TrellisCallbacks, slot: &mut Slot) {
-    IN_CALLBACK.with(|c| c.set(true));
-    let delivered = (slot.as_ref())
-        .is_some_and(|(callback, representation)| deliver_values(table, callback, *representation));
+    let delivered =
+        (slot.callback.as_ref()).is_some_and(|callback| deliver_values(table, callback, slot.time));
     if !delivered {
-        if let Some((callback, representation)) = slot.take() {
-            deliver_other(table, callback, representation);
+        if let Some(callback) = slot.callback.take() {
+            deliver_other(table, callback, slot.time);
         }
     }
-    IN_CALLBACK.with(|c| c.set(false));
 }

@@ -157,23 +157,26 @@ thread_local! {
     static CURRENT_RETRACTION: Cell<u64> = const { Cell::new(TRELLIS_NO_RETRACTION_HANDLE) };
 }
 
-/// Sets `CURRENT_RETRACTION` for one callback, and clears it when the callback returns.
-struct CurrentRetraction;
+/// Sets `CURRENT_RETRACTION` for one callback that carries a retraction handle, and clears
+/// it when the callback returns. Outside those it holds none already, so a callback without
+/// one (every receive-order reflect) costs no thread-local lookup.
+struct CurrentRetraction(bool);
 
 impl CurrentRetraction {
     fn set(handle: Option<MessageRetractionHandle>) -> CurrentRetraction {
-        let value = handle.map_or(
-            TRELLIS_NO_RETRACTION_HANDLE,
-            MessageRetractionHandle::to_u64,
-        );
-        CURRENT_RETRACTION.with(|c| c.set(value));
-        CurrentRetraction
+        let Some(handle) = handle else {
+            return CurrentRetraction(false);
+        };
+        CURRENT_RETRACTION.with(|c| c.set(handle.to_u64()));
+        CurrentRetraction(true)
     }
 }
 
 impl Drop for CurrentRetraction {
     fn drop(&mut self) {
-        CURRENT_RETRACTION.with(|c| c.set(TRELLIS_NO_RETRACTION_HANDLE));
+        if self.0 {
+            CURRENT_RETRACTION.with(|c| c.set(TRELLIS_NO_RETRACTION_HANDLE));
+        }
     }
 }
 

@@ -46,6 +46,7 @@ pub extern "C" fn trellis_connect(
             held: Mutex::new(Held {
                 session,
                 stash: VecDeque::new(),
+                stash_time: TimeRepresentation::Integer64,
             }),
             callbacks: Mutex::new(crate::TrellisCallbacks::none()),
             stop: AtomicBool::new(false),

@@ -261,7 +261,7 @@ pub extern "C" fn trellis_local_delete_object_instance(
             .local_delete_object_instance(object)?;
         // Callbacks taken from the federate already would name an instance it no longer
         // knows.
-        held.stash.retain(|(c, _)| !names_instance(c, object));
+        held.stash.retain(|c| !names_instance(c, object));
         Ok(())
     })
 }

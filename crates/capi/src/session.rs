@@ -12,9 +12,12 @@ use crate::status::Failure;
 
 pub(crate) struct Held {
     pub session: Session,
-    /// Callbacks taken and not yet delivered, each with the logical time representation
-    /// of the federation it came from (the session may have lost it since).
-    pub stash: VecDeque<(Callback, TimeRepresentation)>,
+    /// Callbacks taken and not yet delivered. They are taken only into an empty stash, so
+    /// all come from one federation.
+    pub stash: VecDeque<Callback>,
+    /// The logical time representation of that federation, taken with them (the session
+    /// may have lost it since).
+    pub stash_time: TimeRepresentation,
 }
 
 /// The joined federation's logical time representation (HLAinteger64Time until joined).
