@@ -73,6 +73,10 @@ pub(crate) struct AppSignals {
     /// The application waits for room in the command channel and reads its deliveries
     /// meanwhile (`AppClient::room_to_keep`): the loop wakes it once it took commands.
     pub(crate) send_blocked: AtomicBool,
+    /// Threads or tasks of the application blocked on the delivery channel. A send that
+    /// waits for room keeps deliveries only while none is: one would sleep through what it
+    /// kept (see `AppClient::send_keeping`).
+    pub(crate) readers_waiting: AtomicUsize,
     /// A wake-up (an empty delivery) is in the channel and not yet taken: at most one is,
     /// however many notices are posted while the application does not read.
     wake_sent: AtomicBool,
@@ -100,6 +104,7 @@ impl AppSignals {
             delivery_limit_bytes,
             network_changes: AtomicU64::new(0),
             send_blocked: AtomicBool::new(false),
+            readers_waiting: AtomicUsize::new(0),
             wake_sent: AtomicBool::new(false),
             reliable_losses: Mutex::new(FxHashMap::default()),
             reliable_loss_reports: AtomicU64::new(0),
@@ -166,6 +171,17 @@ impl AppSignals {
     pub(crate) fn entering(&self, frames: usize, bytes: usize) {
         self.delivery_frames.fetch_add(frames, Ordering::SeqCst);
         self.delivery_bytes.fetch_add(bytes, Ordering::SeqCst);
+    }
+
+    /// Put a wake-up (an empty delivery) in the channel for an application blocked on it,
+    /// unless one is there already.
+    pub(crate) fn wake(&self, deliveries: &flume::Sender<Delivery>) {
+        if !self.wake_sent.swap(true, Ordering::SeqCst) {
+            let _ = deliveries.send(Delivery {
+                frames: Vec::new(),
+                bytes: 0,
+            });
+        }
     }
 
     /// The application took the wake-up. Cleared before it looks at the counters, so a
@@ -266,12 +282,7 @@ impl AppState {
 
     /// Wake an application blocked on its deliveries, once until it takes the wake-up.
     fn wake_app(&self) {
-        if !self.port.signals.wake_sent.swap(true, Ordering::SeqCst) {
-            let _ = self.port.deliveries.send(Delivery {
-                frames: Vec::new(),
-                bytes: 0,
-            });
-        }
+        self.port.signals.wake(&self.port.deliveries);
     }
 
     /// Move the application's waiting commands to `taken`, and wake a send that waits for

@@ -270,6 +270,16 @@ impl LinkEvent {
 /// only an application that stops calling in through 128 flaps could lose one.
 const LINK_EVENTS: usize = 256;
 
+/// A thread or task counted in `AppSignals::readers_waiting` while it lives.
+struct WaitingReader<'a>(&'a AppSignals);
+
+impl Drop for WaitingReader<'_> {
+    fn drop(&mut self) {
+        let before = self.0.readers_waiting.fetch_sub(1, Ordering::SeqCst);
+        debug_assert!(before > 0, "each waiting reader is counted once");
+    }
+}
+
 /// How long a send waiting for room waits for a delivery or the loop's wake-up before it
 /// tries again: the wake-up goes to whichever thread reads the node, not always the sender.
 const SEND_RECHECK: Duration = Duration::from_millis(1);
@@ -297,6 +307,9 @@ struct Pending {
 struct AppClient {
     commands: flume::Sender<AppCommand>,
     deliveries: flume::Receiver<Delivery>,
+    /// The loop's end of `deliveries`, to wake readers with (weak: the channel still
+    /// closes when the loop stops).
+    wake_deliveries: flume::WeakSender<Delivery>,
     /// The rest of the batch the application took last, and what a blocked send kept.
     pending: std::sync::Mutex<Pending>,
     notices: flume::Receiver<Notice>,
@@ -316,9 +329,8 @@ fn random_node_id() -> NodeId {
 }
 
 impl AppClient {
-    /// The channels, the host's end of them, and the host to run.
-    fn new(config: &NodeConfig) -> Result<(AppClient, AppPort, HostConfig), NetError> {
-        let node_id = random_node_id();
+    /// The host that runs this node: its router core, TLS, and where it dials or listens.
+    fn host_config(config: &NodeConfig, node_id: NodeId) -> Result<HostConfig, NetError> {
         let mut router =
             RouterConfig::federate(config.name.clone(), node_id, config.federation.clone());
         router.max_frame_size = config.max_frame_size;
@@ -359,6 +371,13 @@ impl AppClient {
                 }
             }
         }
+        Ok(host)
+    }
+
+    /// The channels, the host's end of them, and the host to run.
+    fn new(config: &NodeConfig) -> Result<(AppClient, AppPort, HostConfig), NetError> {
+        let node_id = random_node_id();
+        let host = AppClient::host_config(config, node_id)?;
         // The event loop takes every waiting command at once and may hold them while the
         // network pushes back (`event_loop::app`): half in the channel, half taken, so no
         // more than `command_capacity` wait in all.
@@ -372,6 +391,7 @@ impl AppClient {
             config.delivery_capacity,
             config.delivery_limit_bytes,
         ));
+        let wake_deliveries = deliveries_tx.downgrade();
         let port = AppPort {
             commands: commands_rx,
             deliveries: deliveries_tx,
@@ -381,6 +401,7 @@ impl AppClient {
         };
         let client = AppClient {
             commands,
+            wake_deliveries,
             deliveries,
             pending: std::sync::Mutex::new(Pending::default()),
             notices,
@@ -599,6 +620,12 @@ impl AppClient {
         pending.frames.len() < capacity && pending.kept_bytes < limit_bytes
     }
 
+    /// Whether a send waiting for room may take the next delivery: there is room to keep
+    /// it, and no other thread waits for deliveries (it would sleep through what was kept).
+    fn may_keep(&self) -> bool {
+        self.signals.readers_waiting.load(Ordering::SeqCst) == 0 && self.room_to_keep()
+    }
+
     /// Keep `delivery`, taken by a send that waits for room (see `room_to_keep`).
     fn keep_while_sending(&self, delivery: Delivery) -> Took {
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -622,7 +649,7 @@ impl AppClient {
                 Err(flume::TrySendError::Disconnected(_)) => return Err(NetError::Stopped),
             }
             wake_loop();
-            if !self.room_to_keep() {
+            if !self.may_keep() {
                 let sent = self.commands.send(command);
                 sent.map_err(|_| NetError::Stopped)?;
                 break;
@@ -638,6 +665,15 @@ impl AppClient {
                     if self.keep_while_sending(delivery).wake_loop {
                         wake_loop();
                     }
+                    // Another thread began to wait for deliveries (it counts itself before
+                    // it looks at what is kept, so it saw this one or is counted now): it
+                    // is woken to look, and it reads from here on.
+                    if self.signals.readers_waiting.load(Ordering::SeqCst) > 0 {
+                        self.wake_readers();
+                        let sent = self.commands.send(command);
+                        sent.map_err(|_| NetError::Stopped)?;
+                        break;
+                    }
                 }
                 Err(flume::RecvTimeoutError::Timeout) => {}
                 Err(flume::RecvTimeoutError::Disconnected) => return Err(NetError::Stopped),
@@ -645,6 +681,21 @@ impl AppClient {
         }
         self.signals.send_blocked.store(false, Ordering::SeqCst);
         Ok(())
+    }
+
+    /// Wake the threads blocked on the delivery channel (once until one takes the wake-up,
+    /// as the loop's notices do): frames were kept for them outside it.
+    fn wake_readers(&self) {
+        if let Some(deliveries) = self.wake_deliveries.upgrade() {
+            self.signals.wake(&deliveries);
+        }
+    }
+
+    /// Count the caller among those blocked on the delivery channel until the guard goes;
+    /// taken before the caller looks at what is pending (see `send_keeping`).
+    fn waiting_reader(&self) -> WaitingReader<'_> {
+        self.signals.readers_waiting.fetch_add(1, Ordering::SeqCst);
+        WaitingReader(&self.signals)
     }
 
     /// Keep the deliveries waiting in the channel while there is room (see
@@ -856,19 +907,45 @@ mod tests {
             let taken = deliveries.is_empty();
             // Room for the send either way, so a failing test ends.
             app.take_commands();
-            taken
+            // The loop's end lives on with the result until the join.
+            (taken, app)
         });
         client
             .send_keeping(publish(), &|| {})
             .expect("the loop's end is alive");
+        let (taken, _app) = network.join().expect("no panic");
         assert!(
-            network.join().expect("no panic"),
+            taken,
             "the deliveries were taken while the send waited for room"
         );
         let pending = client.pending.lock().expect("not poisoned");
         let seqs: Vec<u64> = pending.frames.iter().map(DataFrame::seq).collect();
         assert_eq!(seqs, [1, 2, 3, 4, 5, 6], "kept in delivery order");
         assert!(!client.signals.send_blocked.load(Ordering::SeqCst));
+    }
+
+    /// A send waiting for room keeps nothing while another thread waits on the delivery
+    /// channel (it counts itself before it looks at what is pending, as
+    /// `Node::recv_or_wake` does); a reader that began to wait after a keep is woken to
+    /// look at what was kept.
+    #[test]
+    fn a_waiting_send_leaves_deliveries_to_a_waiting_reader() {
+        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
+        let config = NodeConfig::child_of("node", "checks", router);
+        let (client, port, _) = AppClient::new(&config).expect("channels only");
+        assert!(client.may_keep(), "no reader waits");
+        let counted = client.waiting_reader();
+        assert!(
+            !client.may_keep(),
+            "a reader waits: the send leaves deliveries to it"
+        );
+        client.wake_readers();
+        client.wake_readers();
+        assert_eq!(port.deliveries.len(), 1, "one wake-up until it is taken");
+        let wake = client.deliveries.try_recv().expect("the wake-up");
+        assert!(client.took_batch(wake).woken);
+        drop(counted);
+        assert!(client.may_keep(), "the reader stopped waiting");
     }
 
     /// A send waiting for room keeps at most the delivery limits again: past them it waits

@@ -187,6 +187,7 @@ impl Node {
     /// notice (a link up or down, the network's interest changed): for callers that watch
     /// those (`network_interest_changes`) without polling, as the federate API does.
     pub fn recv_or_wake(&self, timeout: Duration) -> Result<Option<Message>, NetError> {
+        let _counted = (!timeout.is_zero()).then(|| self.client.waiting_reader());
         let waiting = self.try_recv()?;
         if waiting.is_some() || timeout.is_zero() {
             return Ok(waiting);
@@ -216,6 +217,7 @@ impl Node {
 
     /// The next message, awaited.
     pub async fn recv_async(&self) -> Result<Message, NetError> {
+        let _counted = self.client.waiting_reader();
         if let Some(message) = self.try_recv()? {
             return Ok(message);
         }
