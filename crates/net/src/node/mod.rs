@@ -73,7 +73,9 @@ pub struct NodeConfig {
     pub max_frame_size: usize,
     /// Messages the node buffers for the application before it pushes back on the network.
     /// The application takes them a batch at a time and the batch it is reading no longer
-    /// counts, so it may hold up to as many again.
+    /// counts, so it may hold up to as many again; a publish that waits for room in the
+    /// command queue keeps what arrives meanwhile, up to as many again once more (so the
+    /// node goes on reading while its application is blocked on the network).
     pub delivery_capacity: usize,
     /// Bytes of messages the node buffers for the application (at least one message is
     /// always let through; the batch being read is outside the count, as above). Beyond it
