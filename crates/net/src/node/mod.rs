@@ -628,14 +628,23 @@ impl AppClient {
         self.signals.readers_waiting.load(Ordering::SeqCst) == 0 && self.room_to_keep()
     }
 
-    /// Keep `delivery`, taken by a send that waits for room (see `room_to_keep`).
-    fn keep_while_sending(&self, delivery: Delivery) -> Took {
+    /// Take the next delivery into the pending frames for a send that waits for room (see
+    /// `room_to_keep`), waiting up to `wait` for one. The pending lock is held from the
+    /// channel to the queue, so frames enter it in the order they were delivered whichever
+    /// thread moves them (a reader's `try_take` waits meanwhile: at most `SEND_RECHECK`).
+    /// Whether one was kept, and whether it cleared the loop's blocked mark.
+    fn keep_next(&self, wait: Duration) -> Result<Option<Took>, NetError> {
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let delivery = match self.deliveries.recv_timeout(wait) {
+            Ok(delivery) => delivery,
+            Err(flume::RecvTimeoutError::Timeout) => return Ok(None),
+            Err(flume::RecvTimeoutError::Disconnected) => return Err(NetError::Stopped),
+        };
         if pending.frames.is_empty() {
             pending.kept_bytes = 0;
         }
         pending.kept_bytes += delivery.bytes;
-        self.keep(&mut pending.frames, delivery)
+        Ok(Some(self.keep(&mut pending.frames, delivery)))
     }
 
     /// Send `command` to a loop on another thread. While the channel is full (the network
@@ -662,23 +671,19 @@ impl AppClient {
                 continue;
             }
             // Bounded: another thread reading this node may take the wake-up.
-            match self.deliveries.recv_timeout(SEND_RECHECK) {
-                Ok(delivery) => {
-                    if self.keep_while_sending(delivery).wake_loop {
-                        wake_loop();
-                    }
-                    // Another thread began to wait for deliveries (it counts itself before
-                    // it looks at what is kept, so it saw this one or is counted now): it
-                    // is woken to look, and it reads from here on.
-                    if self.signals.readers_waiting.load(Ordering::SeqCst) > 0 {
-                        self.wake_readers();
-                        let sent = self.commands.send(command);
-                        sent.map_err(|_| NetError::Stopped)?;
-                        break;
-                    }
+            if let Some(took) = self.keep_next(SEND_RECHECK)? {
+                if took.wake_loop {
+                    wake_loop();
                 }
-                Err(flume::RecvTimeoutError::Timeout) => {}
-                Err(flume::RecvTimeoutError::Disconnected) => return Err(NetError::Stopped),
+                // Another thread began to wait for deliveries (it counts itself before
+                // it looks at what is kept, so it saw this one or is counted now): it
+                // is woken to look, and it reads from here on.
+                if self.signals.readers_waiting.load(Ordering::SeqCst) > 0 {
+                    self.wake_readers();
+                    let sent = self.commands.send(command);
+                    sent.map_err(|_| NetError::Stopped)?;
+                    break;
+                }
             }
         }
         self.signals.send_blocked.store(false, Ordering::SeqCst);
@@ -706,10 +711,9 @@ impl AppClient {
     fn keep_waiting(&self) -> Result<bool, NetError> {
         let mut wake_loop = false;
         while self.room_to_keep() {
-            match self.deliveries.try_recv() {
-                Ok(delivery) => wake_loop |= self.keep_while_sending(delivery).wake_loop,
-                Err(flume::TryRecvError::Empty) => break,
-                Err(flume::TryRecvError::Disconnected) => return Err(NetError::Stopped),
+            match self.keep_next(Duration::ZERO)? {
+                Some(took) => wake_loop |= took.wake_loop,
+                None => break,
             }
         }
         Ok(wake_loop)
@@ -924,6 +928,54 @@ mod tests {
         let seqs: Vec<u64> = pending.frames.iter().map(DataFrame::seq).collect();
         assert_eq!(seqs, [1, 2, 3, 4, 5, 6], "kept in delivery order");
         assert!(!client.signals.send_blocked.load(Ordering::SeqCst));
+    }
+
+    /// Two sends waiting for room on two threads keep deliveries in the order they were
+    /// delivered: each moves one from the channel to the queue under the queue's lock.
+    #[test]
+    fn sends_waiting_on_two_threads_keep_deliveries_in_order() {
+        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
+        let mut config = NodeConfig::child_of("node", "checks", router);
+        config.command_capacity = 2;
+        let (client, port, _) = AppClient::new(&config).expect("channels only");
+        let client = Arc::new(client);
+        let publish = || AppCommand::Publish(BytesMut::from(&b"frame"[..]));
+        assert!(client.commands.try_send(publish()).is_ok(), "room for one");
+        let senders: Vec<_> = (0..2)
+            .map(|_| {
+                let client = client.clone();
+                std::thread::spawn(move || client.send_keeping(publish(), &|| {}))
+            })
+            .collect();
+        const DELIVERIES: u64 = 500;
+        for seq in 1..=DELIVERIES {
+            let frame = unstamped(&[1], &seq.to_le_bytes(), None).into_bytes();
+            let frame = DataFrame::from_encoded(frame, NodeId(7), seq, |_| 1).expect("encoded");
+            let bytes = frame.wire_len();
+            port.signals.entering(1, bytes);
+            let delivery = Delivery {
+                frames: vec![frame],
+                bytes,
+            };
+            port.deliveries.send(delivery).expect("the client is alive");
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !port.deliveries.is_empty() {
+            assert!(Instant::now() < deadline, "the waiting sends kept nothing");
+            std::thread::yield_now();
+        }
+        let mut app = crate::event_loop::AppState::new(port);
+        for sender in senders {
+            while !sender.is_finished() {
+                assert!(Instant::now() < deadline, "a send never found room");
+                app.take_commands();
+                std::thread::yield_now();
+            }
+            sender.join().expect("no panic").expect("sent");
+        }
+        let pending = client.pending.lock().expect("not poisoned");
+        let seqs: Vec<u64> = pending.frames.iter().map(DataFrame::seq).collect();
+        assert_eq!(seqs, (1..=DELIVERIES).collect::<Vec<_>>());
     }
 
     /// A send waiting for room keeps nothing while another thread waits on the delivery
