@@ -34,7 +34,7 @@ impl RtiAmbassador {
     /// links or the network's interest change (`AppState::notify`), so only deadlines bound
     /// it: the next release of a rate-limited update, and the end of the grace of a link
     /// that is down.
-    pub(super) fn watch_slice(&self, left: Duration) -> Duration {
+    pub(super) fn watch_slice(&mut self, left: Duration) -> Duration {
         let left = self.mom_slice(self.release_slice(left));
         match self.grace_left() {
             Some(grace) => left.min(grace),

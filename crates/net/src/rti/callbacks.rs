@@ -2,7 +2,7 @@
 //! (HLA's evokeCallback and evokeMultipleCallbacks, and an async stream with the thread
 //! driver).
 
-use super::{clock, reporting, Link, RtiAmbassador, RtiError};
+use super::{reporting, Link, RtiAmbassador, RtiError};
 use crate::node::Message;
 use std::time::{Duration, Instant};
 use trellis_core::federate::Callback;
@@ -112,7 +112,7 @@ impl RtiAmbassador {
         let callback = joined.federate.poll_callback();
         if let Some(callback) = &callback {
             if joined.federate.reports_invocations() {
-                reporting::report_callback(&mut joined.federate, callback, clock());
+                reporting::report_callback(&mut joined.federate, callback, self.wall.unix_nanos());
                 self.flush_actions()?;
             }
         }

@@ -3,7 +3,7 @@
 //! member), resign.
 
 use super::reporting::Call;
-use super::{clock, Joined, RtiAmbassador, RtiError};
+use super::{Joined, RtiAmbassador, RtiError};
 use roaring::RoaringBitmap;
 use std::sync::Arc;
 use trellis_core::federate::{Federate, ResignAction, TimeRepresentation};
@@ -156,8 +156,9 @@ impl RtiAmbassador {
     /// joined, when the action leaves attributes owned or acquisitions pending.
     pub fn resign_federation_execution(&mut self, action: ResignAction) -> Result<(), RtiError> {
         // Resigning is allowed during a save: the save then fails (FederateResignedDuringSave).
+        let now = self.wall.unix_nanos();
         self.with_during_save(Call::new("resignFederationExecution", &[&action]), |f| {
-            Ok(f.resign(action, clock())?)
+            Ok(f.resign(action, now)?)
         })?;
         // Regulating and constrained federates stop waiting for this one once its last
         // time-stamped message is in.

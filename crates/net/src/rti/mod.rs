@@ -29,6 +29,7 @@ mod session;
 mod sync;
 mod time;
 mod update_rate;
+mod wall_clock;
 
 pub use designator::{
     LocalSettings, DEFAULT_DESIGNATOR, TLS_CA_VARIABLE, TLS_CERT_VARIABLE, TLS_KEY_VARIABLE,
@@ -40,13 +41,14 @@ pub use trellis_core::federate::{OwnershipCallback, ResignAction};
 use crate::node::{Arrived, DirectNode, Node, NodeConfig};
 use link::Link;
 use reporting::{Call, ValueSizes};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 use trellis_core::federate::{Action, Federate, FederateStats, ObjectId, Region, DEFAULT_BINS};
 use trellis_core::fom::{
     AttributeHandle, DimensionHandle, InteractionClassHandle, ObjectClassHandle, ParameterHandle,
 };
 use trellis_core::registry::{ErrorKind, Request, Response};
 use trellis_core::wire::TransportClass;
+use wall_clock::WallClock;
 
 /// How the node under the ambassador runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -114,12 +116,6 @@ fn with_regions<R>(regions: &[R], plain: &'static str, with: &'static str) -> &'
     }
 }
 
-fn clock() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
-}
-
 struct Joined {
     federate: Federate,
     name: String,
@@ -150,6 +146,8 @@ pub struct RtiAmbassador {
     /// Reliable messages reported lost so far (`Callback::ReliableMessagesLost` counts).
     lost_total: u64,
     senders: losses::Senders,
+    /// The sender's clock stamped on what goes out in receive order.
+    wall: WallClock,
 }
 
 impl RtiAmbassador {
@@ -175,6 +173,7 @@ impl RtiAmbassador {
             lost_pending: Default::default(),
             lost_total: 0,
             senders: Default::default(),
+            wall: WallClock::new(),
         })
     }
 
@@ -284,7 +283,8 @@ impl RtiAmbassador {
     fn report<T: std::fmt::Debug>(&mut self, call: Call<'_>, result: &Result<T, RtiError>) {
         if let Some(joined) = self.joined.as_mut() {
             if joined.federate.reports_invocations() {
-                reporting::report_call(&mut joined.federate, call, result, clock());
+                let now = self.wall.unix_nanos();
+                reporting::report_call(&mut joined.federate, call, result, now);
             }
         }
     }
@@ -582,8 +582,9 @@ impl RtiAmbassador {
         &mut self,
         class: ObjectClassHandle,
     ) -> Result<ObjectId, RtiError> {
+        let now = self.wall.unix_nanos();
         self.with(Call::new("registerObjectInstance", &[&class]), |f| {
-            Ok(f.register_object_instance(class, None, clock())?)
+            Ok(f.register_object_instance(class, None, now)?)
         })
     }
 
@@ -593,8 +594,9 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         name: &str,
     ) -> Result<ObjectId, RtiError> {
+        let now = self.wall.unix_nanos();
         self.with(Call::new("registerObjectInstance", &[&class, &name]), |f| {
-            Ok(f.register_object_instance(class, Some(name), clock())?)
+            Ok(f.register_object_instance(class, Some(name), now)?)
         })
     }
 
@@ -616,7 +618,7 @@ impl RtiAmbassador {
         tag: &[u8],
         options: &SendOptions<'_>,
     ) -> Result<(), RtiError> {
-        let time = options.time.unwrap_or_else(clock);
+        let time = options.time.unwrap_or_else(|| self.wall.unix_nanos());
         self.with(
             Call::new(
                 "updateAttributeValues",
@@ -637,8 +639,9 @@ impl RtiAmbassador {
 
     /// deleteObjectInstance in receive order.
     pub fn delete_object_instance(&mut self, object: ObjectId, tag: &[u8]) -> Result<(), RtiError> {
+        let now = self.wall.unix_nanos();
         self.with(Call::new("deleteObjectInstance", &[&object, &tag]), |f| {
-            Ok(f.delete_object_instance(object, tag, clock())?)
+            Ok(f.delete_object_instance(object, tag, now)?)
         })
     }
 
@@ -660,7 +663,7 @@ impl RtiAmbassador {
         tag: &[u8],
         options: &SendOptions<'_>,
     ) -> Result<(), RtiError> {
-        let time = options.time.unwrap_or_else(clock);
+        let time = options.time.unwrap_or_else(|| self.wall.unix_nanos());
         self.with(
             Call::new(
                 "sendInteraction",

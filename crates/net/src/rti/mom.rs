@@ -2,7 +2,7 @@
 //! says of the federate that only the host knows (its host name, the RTI's version, what it
 //! joined with), and the clock for HLAsetTiming's periodic updates.
 
-use super::{clock, RtiAmbassador, RtiError};
+use super::{RtiAmbassador, RtiError};
 use std::time::Duration;
 use trellis_core::federate::MomIdentity;
 use trellis_core::fom::ObjectModel;
@@ -60,7 +60,7 @@ impl RtiAmbassador {
             }
         }
         self.mom_clock_skipped = 0;
-        let now = clock();
+        let now = self.wall.unix_nanos();
         if now < due {
             return Ok(());
         }
@@ -71,10 +71,12 @@ impl RtiAmbassador {
     }
 
     /// How long a wait may last so that the MOM's next periodic update goes out on time.
-    pub(super) fn mom_slice(&self, slice: Duration) -> Duration {
+    pub(super) fn mom_slice(&mut self, slice: Duration) -> Duration {
         let due = (self.joined.as_ref()).and_then(|j| j.federate.poll_mom_timeout());
         match due {
-            Some(due) => slice.min(Duration::from_nanos(due.saturating_sub(clock()))),
+            Some(due) => slice.min(Duration::from_nanos(
+                due.saturating_sub(self.wall.unix_nanos()),
+            )),
             None => slice,
         }
     }

@@ -2,7 +2,7 @@
 //! and the services that subscribe, register, update and send with them.
 
 use super::reporting::{Call, ValueSizes};
-use super::{clock, RtiAmbassador, RtiError};
+use super::{RtiAmbassador, RtiError};
 use trellis_core::federate::{
     AttributeSetRegionSetPair, LogicalTime, MessageRetractionHandle, ObjectId, Range, RegionHandle,
 };
@@ -159,9 +159,10 @@ impl RtiAmbassador {
         class: ObjectClassHandle,
         pairs: &[AttributeSetRegionSetPair],
     ) -> Result<ObjectId, RtiError> {
+        let now = self.wall.unix_nanos();
         self.with(
             Call::new("registerObjectInstanceWithRegions", &[&class, &pairs]),
-            |f| Ok(f.register_object_instance_with_regions(class, pairs, None, clock())?),
+            |f| Ok(f.register_object_instance_with_regions(class, pairs, None, now)?),
         )
     }
 
@@ -172,12 +173,13 @@ impl RtiAmbassador {
         pairs: &[AttributeSetRegionSetPair],
         name: &str,
     ) -> Result<ObjectId, RtiError> {
+        let now = self.wall.unix_nanos();
         self.with(
             Call::new(
                 "registerObjectInstanceWithRegions",
                 &[&class, &pairs, &name],
             ),
-            |f| Ok(f.register_object_instance_with_regions(class, pairs, Some(name), clock())?),
+            |f| Ok(f.register_object_instance_with_regions(class, pairs, Some(name), now)?),
         )
     }
 
@@ -214,7 +216,7 @@ impl RtiAmbassador {
         tag: &[u8],
         transport: Option<TransportClass>,
     ) -> Result<(), RtiError> {
-        let time = clock();
+        let time = self.wall.unix_nanos();
         self.with(
             Call::new(
                 "sendInteractionWithRegions",
