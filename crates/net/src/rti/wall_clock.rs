@@ -3,15 +3,19 @@
 //! update, and the system clock (`clock_gettime` through the vDSO, about 30 ns here) was a
 //! fifth of the sending federate's thread; the processor's time stamp counter, read through
 //! `quanta`, costs about a third of that. The counter is anchored to the system clock again
-//! whenever [`ANCHOR_NANOS`] have passed on it, so its drift against the system clock and any
-//! step of that clock show within that long. Without a steady counter (`quanta` checks the
-//! processor) the reading is the system's monotonic clock, anchored the same way.
+//! whenever [`ANCHOR_NANOS`] (10 ms) have passed on it, so its drift against the system
+//! clock and any step of that clock show within that long. Without a steady counter
+//! (`quanta` checks the processor) the reading is the system's monotonic clock, anchored the
+//! same way.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// How long the counter runs on from one reading of the system clock. At the 500 ppm a
-/// disciplined clock may slew by, the stamp is off by at most 50 µs at the end of a period.
-const ANCHOR_NANOS: u64 = 100_000_000;
+/// How long the counter runs on from one reading of the system clock: a hundred system clock
+/// reads a second, nothing beside an update's. The counter's scale comes from a calibration
+/// of about a millisecond, which a loaded machine may disturb: even 1 % off, a stamp is off
+/// by at most 100 µs at the end of a period (and by 5 µs at the 500 ppm a disciplined
+/// system clock may slew by).
+const ANCHOR_NANOS: u64 = 10_000_000;
 
 /// A wall clock read from the time stamp counter between readings of the system clock.
 #[derive(Debug)]
@@ -25,7 +29,7 @@ pub(super) struct WallClock {
 
 impl WallClock {
     /// The first clock of a process calibrates the counter against the system's monotonic
-    /// clock (`quanta`: usually 10–20 ms of busy loop, at most 200 ms), so this is made where a
+    /// clock (`quanta`: about 0.6 ms of busy loop here, at most 200 ms), so this is made where a
     /// federate connects, never on the way of an update.
     pub(super) fn new() -> WallClock {
         let counter = quanta::Clock::new();
@@ -64,7 +68,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     /// Read against the system clock before and after: within a millisecond of the interval
-    /// (the counter's scale comes from a calibration of a few milliseconds).
+    /// (the counter's scale comes from a calibration of about a millisecond).
     #[test]
     fn the_stamp_lies_between_system_clock_readings() {
         let mut clock = WallClock::new();
