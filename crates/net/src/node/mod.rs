@@ -770,22 +770,50 @@ mod tests {
     use trellis_core::router::PublishError;
     use trellis_core::wire::LatestKey;
 
-    fn client(max_frame_size: usize) -> AppClient {
+    /// A node's configuration for checks of its channels: nothing connects.
+    pub(super) fn checks_config() -> NodeConfig {
         let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
-        let mut config = NodeConfig::child_of("node", "checks", router);
+        NodeConfig::child_of("node", "checks", router)
+    }
+
+    fn client(max_frame_size: usize) -> AppClient {
+        let mut config = checks_config();
         config.max_frame_size = max_frame_size;
         AppClient::new(&config)
             .expect("channels only: nothing connects")
             .0
     }
 
-    fn unstamped(ids: &[u32], payload: &[u8], latest: Option<LatestKey>) -> UnstampedFrame {
+    pub(super) fn unstamped(
+        ids: &[u32],
+        payload: &[u8],
+        latest: Option<LatestKey>,
+    ) -> UnstampedFrame {
         let class = TransportClass::Reliable;
         let mut arena = BytesMut::new();
         let priority = class.default_priority();
         UnstampedFrame::encode(&mut arena, class, priority, latest, ids, |out| {
             out.extend_from_slice(payload)
         })
+    }
+
+    /// Deliver one batch of frames numbered `seqs` to the application, as the loop does:
+    /// counted in, then sent.
+    pub(super) fn deliver(
+        deliveries: &flume::Sender<Delivery>,
+        signals: &AppSignals,
+        seqs: impl IntoIterator<Item = u64>,
+    ) {
+        let frames: Vec<DataFrame> = (seqs.into_iter())
+            .map(|seq| {
+                let frame = unstamped(&[1], &seq.to_le_bytes(), None).into_bytes();
+                DataFrame::from_encoded(frame, NodeId(7), seq, |_| 1).expect("encoded")
+            })
+            .collect();
+        let bytes = frames.iter().map(DataFrame::wire_len).sum();
+        signals.entering(frames.len(), bytes);
+        let sent = deliveries.send(Delivery { frames, bytes });
+        sent.expect("the client is alive");
     }
 
     /// A frame the caller encoded whole becomes, with this node's federation written in,
@@ -816,8 +844,7 @@ mod tests {
     /// so it must wake the loop: nothing else will while the link's socket is paused.
     #[test]
     fn taking_a_wake_up_that_cleared_the_blocked_mark_wakes_the_loop() {
-        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
-        let config = NodeConfig::child_of("node", "checks", router);
+        let config = checks_config();
         let (client, port, _) = AppClient::new(&config).expect("channels only");
         let signals = port.signals.clone();
         let app = crate::event_loop::AppState::new(port);
@@ -837,25 +864,10 @@ mod tests {
     /// kept, from the node's batch, or after a wait.
     #[test]
     fn frames_kept_by_the_one_reader_come_in_delivery_order() {
-        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
-        let config = NodeConfig::child_of("node", "checks", router);
+        let config = checks_config();
         let (client, port, _) = AppClient::new(&config).expect("channels only");
-        let mut seq = 0u64;
-        let mut deliver = |count: u64| {
-            let frames: Vec<DataFrame> = (0..count)
-                .map(|_| {
-                    seq += 1;
-                    let frame = unstamped(&[1], &seq.to_le_bytes(), None).into_bytes();
-                    DataFrame::from_encoded(frame, NodeId(7), seq, |_| 1).expect("encoded")
-                })
-                .collect();
-            let bytes = frames.iter().map(DataFrame::wire_len).sum();
-            port.signals.entering(frames.len(), bytes);
-            let delivery = Delivery { frames, bytes };
-            port.deliveries.send(delivery).expect("the client is alive");
-        };
-        deliver(3);
-        deliver(2);
+        deliver(&port.deliveries, &port.signals, 1..=3);
+        deliver(&port.deliveries, &port.signals, 4..=5);
         let mut arrived = Arrived::default();
         let mut seen = Vec::new();
         let take = |arrived: &mut Arrived, seen: &mut Vec<u64>| {
@@ -870,7 +882,7 @@ mod tests {
         while take(&mut arrived, &mut seen) {}
         assert_eq!(seen, [1, 2, 3, 4, 5]);
         // A batch taken by a wait (as `recv_or_wake` does) leaves its rest with the node.
-        deliver(3);
+        deliver(&port.deliveries, &port.signals, 6..=8);
         let delivery = client.deliveries.try_recv().expect("delivered");
         let first = client.took_batch(delivery).frame.expect("a batch of 3");
         seen.push(first.seq());
@@ -884,8 +896,7 @@ mod tests {
     /// delivered. The waiting send takes the deliveries and keeps them, in order.
     #[test]
     fn a_send_waiting_for_room_keeps_what_arrives_meanwhile() {
-        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
-        let mut config = NodeConfig::child_of("node", "checks", router);
+        let mut config = checks_config();
         config.command_capacity = 2;
         let (client, port, _) = AppClient::new(&config).expect("channels only");
         let publish = || AppCommand::Publish(BytesMut::from(&b"frame"[..]));
@@ -894,17 +905,8 @@ mod tests {
         let mut app = crate::event_loop::AppState::new(port);
         let batches: Vec<Vec<u64>> = vec![vec![1, 2], vec![3], vec![4, 5, 6]];
         let network = std::thread::spawn(move || {
-            for batch in &batches {
-                let frames: Vec<DataFrame> = (batch.iter())
-                    .map(|&seq| {
-                        let frame = unstamped(&[1], &seq.to_le_bytes(), None).into_bytes();
-                        DataFrame::from_encoded(frame, NodeId(7), seq, |_| 1).expect("encoded")
-                    })
-                    .collect();
-                let bytes = frames.iter().map(DataFrame::wire_len).sum();
-                signals.entering(frames.len(), bytes);
-                let sent = deliveries.send(Delivery { frames, bytes });
-                sent.expect("the client is alive");
+            for batch in batches {
+                deliver(&deliveries, &signals, batch);
             }
             let deadline = Instant::now() + Duration::from_secs(10);
             while !deliveries.is_empty() && Instant::now() < deadline {
@@ -934,8 +936,7 @@ mod tests {
     /// delivered: each moves one from the channel to the queue under the queue's lock.
     #[test]
     fn sends_waiting_on_two_threads_keep_deliveries_in_order() {
-        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
-        let mut config = NodeConfig::child_of("node", "checks", router);
+        let mut config = checks_config();
         config.command_capacity = 2;
         let (client, port, _) = AppClient::new(&config).expect("channels only");
         let client = Arc::new(client);
@@ -949,15 +950,7 @@ mod tests {
             .collect();
         const DELIVERIES: u64 = 500;
         for seq in 1..=DELIVERIES {
-            let frame = unstamped(&[1], &seq.to_le_bytes(), None).into_bytes();
-            let frame = DataFrame::from_encoded(frame, NodeId(7), seq, |_| 1).expect("encoded");
-            let bytes = frame.wire_len();
-            port.signals.entering(1, bytes);
-            let delivery = Delivery {
-                frames: vec![frame],
-                bytes,
-            };
-            port.deliveries.send(delivery).expect("the client is alive");
+            deliver(&port.deliveries, &port.signals, [seq]);
         }
         let deadline = Instant::now() + Duration::from_secs(10);
         while !port.deliveries.is_empty() {
@@ -984,8 +977,7 @@ mod tests {
     /// look at what was kept.
     #[test]
     fn a_waiting_send_leaves_deliveries_to_a_waiting_reader() {
-        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
-        let config = NodeConfig::child_of("node", "checks", router);
+        let config = checks_config();
         let (client, port, _) = AppClient::new(&config).expect("channels only");
         assert!(client.may_keep(), "no reader waits");
         let counted = client.waiting_reader();
@@ -1006,20 +998,11 @@ mod tests {
     /// without reading, as any send did before.
     #[test]
     fn a_waiting_send_keeps_no_more_than_the_delivery_limits() {
-        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
-        let mut config = NodeConfig::child_of("node", "checks", router);
+        let mut config = checks_config();
         config.delivery_capacity = 3;
         let (client, port, _) = AppClient::new(&config).expect("channels only");
         for seq in 1..=5u64 {
-            let frame = unstamped(&[1], &seq.to_le_bytes(), None).into_bytes();
-            let frame = DataFrame::from_encoded(frame, NodeId(7), seq, |_| 1).expect("encoded");
-            let bytes = frame.wire_len();
-            port.signals.entering(1, bytes);
-            let delivery = Delivery {
-                frames: vec![frame],
-                bytes,
-            };
-            port.deliveries.send(delivery).expect("the client is alive");
+            deliver(&port.deliveries, &port.signals, [seq]);
         }
         assert!(
             !client.keep_waiting().expect("alive"),
@@ -1034,8 +1017,7 @@ mod tests {
     /// network until there is room), as the channel it replaces did.
     #[test]
     fn commands_queued_straight_to_the_loop_stop_at_the_limit() {
-        let router = Endpoint::Tcp(std::net::SocketAddr::from(([127, 0, 0, 1], 9)));
-        let config = NodeConfig::child_of("node", "checks", router);
+        let config = checks_config();
         let (_client, port, _) = AppClient::new(&config).expect("channels only");
         let mut app = crate::event_loop::AppState::new(port);
         let publish = || AppCommand::Publish(BytesMut::from(&b"frame"[..]));
