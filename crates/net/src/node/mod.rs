@@ -528,7 +528,6 @@ impl AppClient {
         // The buffers trade places: `pending` keeps `arrived`'s empty one, which goes back
         // to the loop with the next batch as any emptied buffer does.
         std::mem::swap(&mut pending.frames, &mut arrived.0);
-        pending.kept_bytes = 0;
         Ok(took)
     }
 
