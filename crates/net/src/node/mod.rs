@@ -10,6 +10,7 @@
 //!   in or out: the choice for latency.
 
 mod direct;
+mod keeping;
 mod tail;
 mod threaded;
 
@@ -271,20 +272,6 @@ impl LinkEvent {
 /// links, each flap costs two events, and the ambassador reads them on every callback, so
 /// only an application that stops calling in through 128 flaps could lose one.
 const LINK_EVENTS: usize = 256;
-
-/// A thread or task counted in `AppSignals::readers_waiting` while it lives.
-struct WaitingReader<'a>(&'a AppSignals);
-
-impl Drop for WaitingReader<'_> {
-    fn drop(&mut self) {
-        let before = self.0.readers_waiting.fetch_sub(1, Ordering::SeqCst);
-        debug_assert!(before > 0, "each waiting reader is counted once");
-    }
-}
-
-/// How long a send waiting for room waits for a delivery or the loop's wake-up before it
-/// tries again: the wake-up goes to whichever thread reads the node, not always the sender.
-const SEND_RECHECK: Duration = Duration::from_millis(1);
 
 /// What the application took from its host.
 struct Took {
@@ -606,118 +593,6 @@ impl AppClient {
         }
     }
 
-    /// Whether a send waiting for room may keep another delivery: while it waits the
-    /// application reads nothing, and a host whose deliveries are not taken stops reading
-    /// its socket. Two federates publishing to each other through a router then stall each
-    /// other until the router cuts one as a slow consumer. So a waiting send keeps what
-    /// arrives, up to the delivery limits once more (and a batch more for each other thread
-    /// sending at the same moment); past them it waits as before.
-    fn room_to_keep(&self) -> bool {
-        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let (capacity, limit_bytes) = self.signals.delivery_limits();
-        if pending.frames.is_empty() {
-            return true;
-        }
-        pending.frames.len() < capacity && pending.kept_bytes < limit_bytes
-    }
-
-    /// Whether a send waiting for room may take the next delivery: there is room to keep
-    /// it, and no other thread waits for deliveries (it would sleep through what was kept).
-    fn may_keep(&self) -> bool {
-        self.signals.readers_waiting.load(Ordering::SeqCst) == 0 && self.room_to_keep()
-    }
-
-    /// Take the next delivery into the pending frames for a send that waits for room (see
-    /// `room_to_keep`), waiting up to `wait` for one. The pending lock is held from the
-    /// channel to the queue, so frames enter it in the order they were delivered whichever
-    /// thread moves them (a reader's `try_take` waits meanwhile: at most `SEND_RECHECK`).
-    /// Whether one was kept, and whether it cleared the loop's blocked mark.
-    fn keep_next(&self, wait: Duration) -> Result<Option<Took>, NetError> {
-        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let delivery = match self.deliveries.recv_timeout(wait) {
-            Ok(delivery) => delivery,
-            Err(flume::RecvTimeoutError::Timeout) => return Ok(None),
-            Err(flume::RecvTimeoutError::Disconnected) => return Err(NetError::Stopped),
-        };
-        if pending.frames.is_empty() {
-            pending.kept_bytes = 0;
-        }
-        pending.kept_bytes += delivery.bytes;
-        Ok(Some(self.keep(&mut pending.frames, delivery)))
-    }
-
-    /// Send `command` to a loop on another thread. While the channel is full (the network
-    /// pushes back), what arrives meanwhile is kept for the application within a bound (see
-    /// `room_to_keep`): the loop must go on reading the socket that brings it. `wake_loop`
-    /// wakes the loop: it must take the commands, and deliver again once a kept delivery
-    /// cleared its blocked mark.
-    fn send_keeping(&self, mut command: AppCommand, wake_loop: &dyn Fn()) -> Result<(), NetError> {
-        loop {
-            match self.commands.try_send(command) {
-                Ok(()) => break,
-                Err(flume::TrySendError::Full(back)) => command = back,
-                Err(flume::TrySendError::Disconnected(_)) => return Err(NetError::Stopped),
-            }
-            wake_loop();
-            if !self.may_keep() {
-                let sent = self.commands.send(command);
-                sent.map_err(|_| NetError::Stopped)?;
-                break;
-            }
-            // Marked before the next try, so room the loop makes after it is not missed:
-            // the loop wakes us (an empty delivery) when it takes commands and sees it.
-            if !self.signals.send_blocked.swap(true, Ordering::SeqCst) {
-                continue;
-            }
-            // Bounded: another thread reading this node may take the wake-up.
-            if let Some(took) = self.keep_next(SEND_RECHECK)? {
-                if took.wake_loop {
-                    wake_loop();
-                }
-                // Another thread began to wait for deliveries (it counts itself before
-                // it looks at what is kept, so it saw this one or is counted now): it
-                // is woken to look, and it reads from here on.
-                if self.signals.readers_waiting.load(Ordering::SeqCst) > 0 {
-                    self.wake_readers();
-                    let sent = self.commands.send(command);
-                    sent.map_err(|_| NetError::Stopped)?;
-                    break;
-                }
-            }
-        }
-        self.signals.send_blocked.store(false, Ordering::SeqCst);
-        Ok(())
-    }
-
-    /// Wake the threads blocked on the delivery channel (once until one takes the wake-up,
-    /// as the loop's notices do): frames were kept for them outside it.
-    fn wake_readers(&self) {
-        if let Some(deliveries) = self.wake_deliveries.upgrade() {
-            self.signals.wake(&deliveries);
-        }
-    }
-
-    /// Count the caller among those blocked on the delivery channel until the guard goes;
-    /// taken before the caller looks at what is pending (see `send_keeping`).
-    fn waiting_reader(&self) -> WaitingReader<'_> {
-        self.signals.readers_waiting.fetch_add(1, Ordering::SeqCst);
-        WaitingReader(&self.signals)
-    }
-
-    /// Keep the deliveries waiting in the channel while there is room (see
-    /// `room_to_keep`): a directly driven node's send that waits for room calls this
-    /// between its polls. Returns whether a kept one cleared the loop's blocked mark.
-    fn keep_waiting(&self) -> Result<bool, NetError> {
-        let mut wake_loop = false;
-        while self.room_to_keep() {
-            match self.keep_next(Duration::ZERO)? {
-                Some(took) => wake_loop |= took.wake_loop,
-                None => break,
-            }
-        }
-        Ok(wake_loop)
-    }
-
     /// The endpoint `connect` waits to reach: the router, or a planned node's first dial.
     /// `None` when the node only listens.
     fn first_dial(config: &NodeConfig) -> Option<Endpoint> {
@@ -765,7 +640,6 @@ fn connect_error(endpoint: &Endpoint, why: String) -> NetError {
 mod tests {
     use super::*;
     use crate::event_loop::Refused;
-    use std::time::Instant;
     use trellis_core::router::PublishError;
     use trellis_core::wire::LatestKey;
 
@@ -887,128 +761,6 @@ mod tests {
         seen.push(first.seq());
         while take(&mut arrived, &mut seen) {}
         assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7, 8]);
-    }
-
-    /// The cycle that cut federates publishing to each other: the application waits for
-    /// room in the command channel, and the loop (standing in for the network, which
-    /// pushes back until this node reads) makes room only once the application took what it
-    /// delivered. The waiting send takes the deliveries and keeps them, in order.
-    #[test]
-    fn a_send_waiting_for_room_keeps_what_arrives_meanwhile() {
-        let mut config = checks_config();
-        config.command_capacity = 2;
-        let (client, port, _) = AppClient::new(&config).expect("channels only");
-        let publish = || AppCommand::Publish(BytesMut::from(&b"frame"[..]));
-        assert!(client.commands.try_send(publish()).is_ok(), "room for one");
-        let (deliveries, signals) = (port.deliveries.clone(), port.signals.clone());
-        let mut app = crate::event_loop::AppState::new(port);
-        let batches: Vec<Vec<u64>> = vec![vec![1, 2], vec![3], vec![4, 5, 6]];
-        let network = std::thread::spawn(move || {
-            for batch in batches {
-                deliver(&deliveries, &signals, batch);
-            }
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while !deliveries.is_empty() && Instant::now() < deadline {
-                std::thread::yield_now();
-            }
-            let taken = deliveries.is_empty();
-            // Room for the send either way, so a failing test ends.
-            app.take_commands();
-            // The loop's end lives on with the result until the join.
-            (taken, app)
-        });
-        client
-            .send_keeping(publish(), &|| {})
-            .expect("the loop's end is alive");
-        let (taken, _app) = network.join().expect("no panic");
-        assert!(
-            taken,
-            "the deliveries were taken while the send waited for room"
-        );
-        let pending = client.pending.lock().expect("not poisoned");
-        let seqs: Vec<u64> = pending.frames.iter().map(DataFrame::seq).collect();
-        assert_eq!(seqs, [1, 2, 3, 4, 5, 6], "kept in delivery order");
-        assert!(!client.signals.send_blocked.load(Ordering::SeqCst));
-    }
-
-    /// Two sends waiting for room on two threads keep deliveries in the order they were
-    /// delivered: each moves one from the channel to the queue under the queue's lock.
-    #[test]
-    fn sends_waiting_on_two_threads_keep_deliveries_in_order() {
-        let mut config = checks_config();
-        config.command_capacity = 2;
-        let (client, port, _) = AppClient::new(&config).expect("channels only");
-        let client = Arc::new(client);
-        let publish = || AppCommand::Publish(BytesMut::from(&b"frame"[..]));
-        assert!(client.commands.try_send(publish()).is_ok(), "room for one");
-        let senders: Vec<_> = (0..2)
-            .map(|_| {
-                let client = client.clone();
-                std::thread::spawn(move || client.send_keeping(publish(), &|| {}))
-            })
-            .collect();
-        const DELIVERIES: u64 = 500;
-        for seq in 1..=DELIVERIES {
-            deliver(&port.deliveries, &port.signals, [seq]);
-        }
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !port.deliveries.is_empty() {
-            assert!(Instant::now() < deadline, "the waiting sends kept nothing");
-            std::thread::yield_now();
-        }
-        let mut app = crate::event_loop::AppState::new(port);
-        for sender in senders {
-            while !sender.is_finished() {
-                assert!(Instant::now() < deadline, "a send never found room");
-                app.take_commands();
-                std::thread::yield_now();
-            }
-            sender.join().expect("no panic").expect("sent");
-        }
-        let pending = client.pending.lock().expect("not poisoned");
-        let seqs: Vec<u64> = pending.frames.iter().map(DataFrame::seq).collect();
-        assert_eq!(seqs, (1..=DELIVERIES).collect::<Vec<_>>());
-    }
-
-    /// A send waiting for room keeps nothing while another thread waits on the delivery
-    /// channel (it counts itself before it looks at what is pending, as
-    /// `Node::recv_or_wake` does); a reader that began to wait after a keep is woken to
-    /// look at what was kept.
-    #[test]
-    fn a_waiting_send_leaves_deliveries_to_a_waiting_reader() {
-        let config = checks_config();
-        let (client, port, _) = AppClient::new(&config).expect("channels only");
-        assert!(client.may_keep(), "no reader waits");
-        let counted = client.waiting_reader();
-        assert!(
-            !client.may_keep(),
-            "a reader waits: the send leaves deliveries to it"
-        );
-        client.wake_readers();
-        client.wake_readers();
-        assert_eq!(port.deliveries.len(), 1, "one wake-up until it is taken");
-        let wake = client.deliveries.try_recv().expect("the wake-up");
-        assert!(client.took_batch(wake).woken);
-        drop(counted);
-        assert!(client.may_keep(), "the reader stopped waiting");
-    }
-
-    /// A send waiting for room keeps at most the delivery limits again: past them it waits
-    /// without reading, as any send did before.
-    #[test]
-    fn a_waiting_send_keeps_no_more_than_the_delivery_limits() {
-        let mut config = checks_config();
-        config.delivery_capacity = 3;
-        let (client, port, _) = AppClient::new(&config).expect("channels only");
-        for seq in 1..=5u64 {
-            deliver(&port.deliveries, &port.signals, [seq]);
-        }
-        assert!(
-            !client.keep_waiting().expect("alive"),
-            "the loop was not blocked"
-        );
-        assert_eq!(client.pending.lock().expect("not poisoned").frames.len(), 3);
-        assert_eq!(port.deliveries.len(), 2, "the rest waits in the channel");
     }
 
     /// A node driven on its caller's thread queues straight into its loop's queue, which
