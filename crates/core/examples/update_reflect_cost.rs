@@ -23,13 +23,13 @@
 //! program's update instructions cost the real sending thread 15 % (stop 53): decide by
 //! `scripts/federate-cost`.
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-use trellis_core::federate::{Action, Callback, Federate, ObjectId, DEFAULT_BINS};
-use trellis_core::fom::{AttributeHandle, ObjectModel};
-use trellis_core::wire::{DataFrame, FederationId, NodeId};
+#[path = "../tests/common/federate_pair.rs"]
+mod federate_pair;
+use federate_pair::{pair, stamped, Pair};
 
-const FOM: &str = include_str!("../../../foms/trellis-demo.xml");
+use std::time::{Duration, Instant};
+use trellis_core::federate::{Action, Callback};
+
 const VALUE: [u8; 64] = [0xA5; 64];
 
 fn env_or(name: &str, default: u64) -> u64 {
@@ -37,44 +37,6 @@ fn env_or(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// The frames `federate` queued, stamped as its node would stamp them.
-fn frames(federate: &mut Federate, seq: &mut u64) -> Vec<DataFrame> {
-    let mut out = Vec::new();
-    while let Some(action) = federate.poll_action() {
-        if let Action::PublishFrame(mut frame) = action {
-            frame.set_federation(FederationId::of("Cost"));
-            *seq += 1;
-            let stamped = DataFrame::from_encoded(frame.into_bytes(), NodeId(2), *seq, |_| 1);
-            out.push(stamped.expect("the federate's frame is a valid data frame"));
-        }
-    }
-    out
-}
-
-/// A publisher with a registered instance, a subscriber that discovered it, and one update's
-/// frame as the subscriber receives it.
-fn pair() -> (Federate, ObjectId, AttributeHandle, Federate, DataFrame) {
-    let model = Arc::new(ObjectModel::from_sources(&[("trellis-demo.xml", FOM)]).expect("model"));
-    let mut publisher = Federate::new(model.clone(), 1, DEFAULT_BINS).expect("publisher");
-    let mut subscriber = Federate::new(model, 2, DEFAULT_BINS).expect("subscriber");
-    let vehicle = publisher.object_class("Vehicle").expect("Vehicle");
-    let position = publisher.attribute(vehicle, "Position").expect("Position");
-    (publisher.publish_object_class_attributes(vehicle, &[position])).expect("publish");
-    (subscriber.subscribe_object_class_attributes(vehicle, &[position], &[])).expect("subscribe");
-    let tank = (publisher.register_object_instance(vehicle, None, 1)).expect("register");
-    let mut seq = 0;
-    for frame in frames(&mut publisher, &mut seq) {
-        subscriber.handle_data(frame);
-    }
-    while subscriber.poll_callback().is_some() {}
-    (publisher.update_attribute_values(tank, &[(position, VALUE)], b"", 2, None, None))
-        .expect("update");
-    let update = frames(&mut publisher, &mut seq)
-        .pop()
-        .expect("the update's frame");
-    (publisher, tank, position, subscriber, update)
 }
 
 fn fastest(runs: u64, rounds: u64, mut run: impl FnMut(u64) -> u64) -> f64 {
@@ -92,7 +54,27 @@ fn main() {
     let rounds = env_or("UPDATE_REFLECT_ROUNDS", 2_000_000);
     let runs = env_or("UPDATE_REFLECT_RUNS", 9);
     let only = std::env::var("UPDATE_REFLECT_ONLY").unwrap_or_default();
-    let (mut publisher, tank, position, mut subscriber, update) = pair();
+    let Pair {
+        mut publisher,
+        mut subscriber,
+        tank,
+        position,
+    } = pair();
+    // One update's frame as the subscriber receives it (the last queued: the registration's
+    // comes first), reflected once so that the instance is discovered before the measured
+    // reflects.
+    (publisher.update_attribute_values(tank, &[(position, VALUE)], b"", 2, None, None))
+        .expect("update");
+    let frame = std::iter::from_fn(|| publisher.poll_action())
+        .filter_map(|action| match action {
+            Action::PublishFrame(frame) => Some(frame),
+            _ => None,
+        })
+        .last()
+        .expect("the update's frame");
+    let update = stamped(frame, 1);
+    subscriber.handle_data(update.clone());
+    while subscriber.poll_callback().is_some() {}
     if only != "reflect" {
         let update_ns = fastest(runs, rounds, |n| {
             let mut sent = 0;

@@ -7,19 +7,18 @@
 
 use bytes::Bytes;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
-use trellis_core::federate::{Action, Callback, Federate, DEFAULT_BINS};
-use trellis_core::fom::ObjectModel;
-use trellis_core::wire::{DataFrame, NodeId};
+use trellis_core::federate::{Action, Callback};
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
 use counting_alloc::ALLOCATIONS;
 
+#[path = "common/federate_pair.rs"]
+mod federate_pair;
+use federate_pair::{pair, stamped, Pair};
+
 #[global_allocator]
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
-
-const DEMO: &str = include_str!("../../../foms/trellis-demo.xml");
 
 /// A reflect's list of values, when the application keeps its callbacks: the values are
 /// slices of the received payload (no copy), the list is the one allocation. Handed back
@@ -29,33 +28,6 @@ const ALLOWED_RECYCLED: u64 = 0;
 
 fn allocations() -> u64 {
     ALLOCATIONS.load(Ordering::SeqCst)
-}
-
-struct Pair {
-    publisher: Federate,
-    subscriber: Federate,
-    tank: trellis_core::federate::ObjectId,
-    position: trellis_core::fom::AttributeHandle,
-}
-
-fn pair() -> Pair {
-    let model = Arc::new(ObjectModel::from_sources(&[("trellis-demo.xml", DEMO)]).unwrap());
-    let mut publisher = Federate::new(model.clone(), 1, DEFAULT_BINS).unwrap();
-    let mut subscriber = Federate::new(model, 2, DEFAULT_BINS).unwrap();
-    let vehicle = publisher.object_class("Vehicle").unwrap();
-    let position = publisher.attribute(vehicle, "Position").unwrap();
-    (publisher.publish_object_class_attributes(vehicle, &[position])).unwrap();
-    (subscriber.subscribe_object_class_attributes(vehicle, &[position], &[])).unwrap();
-    let tank = publisher
-        .register_object_instance(vehicle, None, 0)
-        .unwrap();
-    while subscriber.poll_action().is_some() {}
-    Pair {
-        publisher,
-        subscriber,
-        tank,
-        position,
-    }
 }
 
 impl Pair {
@@ -78,8 +50,7 @@ impl Pair {
         let mut reflected = false;
         if let Some(frame) = frame {
             // Stamped as the node's event loop stamps it, and received as the frame itself.
-            let stamped = DataFrame::from_encoded(frame.into_bytes(), NodeId(1), time, |_| 1);
-            self.subscriber.handle_data(stamped.unwrap());
+            self.subscriber.handle_data(stamped(frame, time));
         }
         while let Some(callback) = self.subscriber.poll_callback() {
             if let Callback::ReflectAttributeValues { values, .. } = &callback {
