@@ -11,8 +11,8 @@ use trellis_core::registry::Snapshot;
 /// While callbacks keep coming, the clock is looked at for the MOM's periodic updates once
 /// per this many: a look is a clock read (about ten nanoseconds on the time stamp counter,
 /// `wall_clock.rs`; a cost the reflect path of a watched federate need not pay per
-/// callback), and a report a period of seconds long
-/// can wait that many callbacks (tens of microseconds at full rate).
+/// callback), and a report a period of seconds long can wait that many callbacks (tens of
+/// microseconds at full rate).
 const MOM_CLOCK_EVERY: u32 = 64;
 
 /// HLARTIversion.
