@@ -142,7 +142,7 @@ impl AppClient {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{checks_config, deliver};
+    use super::super::client::tests::{checks_config, deliver};
     use super::*;
     use bytes::BytesMut;
     use std::sync::Arc;
