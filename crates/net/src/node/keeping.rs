@@ -5,7 +5,10 @@
 use super::{AppClient, Took};
 use crate::error::NetError;
 use crate::event_loop::{AppCommand, AppSignals};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::Ordering;
+use std::task::Poll;
 use std::time::Duration;
 
 /// A thread or task counted in `AppSignals::readers_waiting` while it lives.
@@ -110,6 +113,61 @@ impl AppClient {
         Ok(())
     }
 
+    /// [`AppClient::send_keeping`] for async code: waits for room without blocking the
+    /// thread, and keeps what arrives meanwhile within the same bound. The send and the
+    /// delivery channel are polled together: the send's future is never dropped before it
+    /// completes (the command would go with it), and each delivery moves into the pending
+    /// frames under their lock within one poll, so they stay in delivery order. Once it may
+    /// keep no more (the bound, or another reader waits) it only waits for room, as the
+    /// blocking send does.
+    pub(super) async fn send_keeping_async(
+        &self,
+        command: AppCommand,
+        wake_loop: &(dyn Fn() + Sync),
+    ) -> Result<(), NetError> {
+        let command = match self.commands.try_send(command) {
+            Ok(()) => return Ok(()),
+            Err(flume::TrySendError::Full(back)) => back,
+            Err(flume::TrySendError::Disconnected(_)) => return Err(NetError::Stopped),
+        };
+        wake_loop();
+        let mut sending = self.commands.send_async(command);
+        let mut arriving = Some(self.deliveries.recv_async());
+        std::future::poll_fn(|cx| loop {
+            if let Poll::Ready(sent) = Pin::new(&mut sending).poll(cx) {
+                return Poll::Ready(sent.map_err(|_| NetError::Stopped));
+            }
+            if !self.may_keep() {
+                // Dropped: its waker must not take a wake-up meant for a waiting reader.
+                arriving = None;
+            }
+            let Some(next) = arriving.as_mut() else {
+                return Poll::Pending;
+            };
+            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let delivery = match Pin::new(next).poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(_)) => return Poll::Ready(Err(NetError::Stopped)),
+                Poll::Ready(Ok(delivery)) => delivery,
+            };
+            if pending.frames.is_empty() {
+                pending.kept_bytes = 0;
+            }
+            pending.kept_bytes += delivery.bytes;
+            let took = self.keep(&mut pending.frames, delivery);
+            drop(pending);
+            if took.wake_loop {
+                wake_loop();
+            }
+            if self.signals.readers_waiting.load(Ordering::SeqCst) > 0 {
+                // A reader began to wait after it looked at what was kept: it looks again.
+                self.wake_readers();
+            }
+            arriving = Some(self.deliveries.recv_async());
+        })
+        .await
+    }
+
     /// Wake the threads blocked on the delivery channel (once until one takes the wake-up,
     /// as the loop's notices do): frames were kept for them outside it.
     fn wake_readers(&self) {
@@ -153,8 +211,7 @@ mod tests {
     /// room in the command channel, and the loop (standing in for the network, which
     /// pushes back until this node reads) makes room only once the application took what it
     /// delivered. The waiting send takes the deliveries and keeps them, in order.
-    #[test]
-    fn a_send_waiting_for_room_keeps_what_arrives_meanwhile() {
+    fn a_waiting_send_keeps(send: impl FnOnce(&AppClient, AppCommand) -> Result<(), NetError>) {
         let mut config = checks_config();
         config.command_capacity = 2;
         let (client, port, _) = AppClient::new(&config).expect("channels only");
@@ -177,9 +234,7 @@ mod tests {
             // The loop's end lives on with the result until the join.
             (taken, app)
         });
-        client
-            .send_keeping(publish(), &|| {})
-            .expect("the loop's end is alive");
+        send(&client, publish()).expect("the loop's end is alive");
         let (taken, _app) = network.join().expect("no panic");
         assert!(
             taken,
@@ -189,6 +244,44 @@ mod tests {
         let seqs: Vec<u64> = pending.frames.iter().map(DataFrame::seq).collect();
         assert_eq!(seqs, [1, 2, 3, 4, 5, 6], "kept in delivery order");
         assert!(!client.signals.send_blocked.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_send_waiting_for_room_keeps_what_arrives_meanwhile() {
+        a_waiting_send_keeps(|client, command| client.send_keeping(command, &|| {}));
+    }
+
+    /// The same for a send awaited in async code (`Node::publish_async`), whose future
+    /// may move to another thread.
+    #[test]
+    fn an_awaited_send_waiting_for_room_keeps_what_arrives_meanwhile() {
+        a_waiting_send_keeps(|client, command| {
+            let sending = client.send_keeping_async(command, &|| {});
+            fn sendable<F: Future + Send>(future: F) -> F {
+                future
+            }
+            block_on(sendable(sending))
+        });
+    }
+
+    /// A minimal executor: park the thread until the future's waker unparks it.
+    fn block_on<F: Future>(future: F) -> F::Output {
+        use std::task::{Context, Wake, Waker};
+        struct Unpark(std::thread::Thread);
+        impl Wake for Unpark {
+            fn wake(self: Arc<Self>) {
+                self.0.unpark();
+            }
+        }
+        let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+        let mut cx = Context::from_waker(&waker);
+        let mut future = std::pin::pin!(future);
+        loop {
+            if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+                return out;
+            }
+            std::thread::park_timeout(Duration::from_secs(1));
+        }
     }
 
     /// Two sends waiting for room on two threads keep deliveries in the order they were

@@ -138,7 +138,8 @@ impl Node {
         self.command(AppCommand::Publish(frame))
     }
 
-    /// Publish from async code: waits without blocking the thread while the queue is full.
+    /// Publish from async code: waits without blocking the thread while the queue is full,
+    /// keeping what arrives meanwhile as `publish` does (see `AppClient::send_keeping_async`).
     pub async fn publish_async(
         &self,
         ids: &[InterestId],
@@ -148,12 +149,10 @@ impl Node {
         let frame = self
             .client
             .encode(ids, class, default_priority(class), payload)?;
-        self.client
-            .commands
-            .send_async(AppCommand::Publish(frame))
-            .await
-            .map_err(|_| NetError::Stopped)?;
-        self.shared.wakeup.wake();
+        let wake_loop = || self.shared.wakeup.wake();
+        let command = AppCommand::Publish(frame);
+        self.client.send_keeping_async(command, &wake_loop).await?;
+        wake_loop();
         Ok(())
     }
 
