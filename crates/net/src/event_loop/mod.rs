@@ -6,6 +6,7 @@
 //! channels and a waker.
 
 mod admission;
+mod answer;
 mod app;
 mod host;
 mod log_limit;
@@ -24,6 +25,7 @@ use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::runtime::{HostConfig, HostId, HostStats, Shared};
 use crate::wake::Wakeup;
+use answer::AnswerWatch;
 use host::Host;
 use memory::MemoryPipe;
 use mio::net::{TcpListener, TcpStream, UdpSocket};
@@ -106,6 +108,8 @@ pub(crate) struct Conn {
     tls_heard: bool,
     /// When a TLS handshake not finished by then is given up (as a hello is).
     handshake_deadline: Option<Time>,
+    /// How soon the far side answers what is written to it (see `answer`).
+    answer: AnswerWatch,
 }
 
 impl Conn {
@@ -122,6 +126,7 @@ impl Conn {
             tls: None,
             tls_heard: false,
             handshake_deadline: None,
+            answer: AnswerWatch::default(),
         }
     }
 
@@ -161,6 +166,11 @@ pub(crate) struct EventLoop {
     now: Time,
     /// Whether to poll without blocking for a while before sleeping.
     spin: SpinPolicy,
+    /// The host's application awaits a reply (a federate's time advance).
+    app_expects_reply: bool,
+    /// Connections written to whose prompt answer has not come yet (see `answer`): while
+    /// there are any, the loop polls for them before it sleeps.
+    answers_awaited: usize,
     shutting_down: Option<flume::Sender<()>>,
 }
 
@@ -188,6 +198,8 @@ impl EventLoop {
             ready_events: Vec::new(),
             now: Time::ZERO,
             spin: SpinPolicy::new(Duration::ZERO),
+            app_expects_reply: false,
+            answers_awaited: 0,
             shutting_down: None,
         };
         Ok((
@@ -230,6 +242,8 @@ impl EventLoop {
                 limit.map_or(timeout, |limit| timeout.min(limit))
             }
         };
+        self.spin
+            .expect_reply(self.app_expects_reply || self.answers_awaited > 0);
         let polled = self.poll_spinning(timeout);
         self.wakeup.awake();
         if let Err(e) = polled {
@@ -280,9 +294,9 @@ impl EventLoop {
         self.spin = SpinPolicy::new(spin);
     }
 
-    /// Whether the host expects a reply soon: see [`SpinPolicy`].
+    /// Whether the host's application expects a reply soon: see [`SpinPolicy`].
     pub(crate) fn expect_reply(&mut self, expected: bool) {
-        self.spin.expect_reply(expected);
+        self.app_expects_reply = expected;
     }
 
     /// Whether a connection has output not yet written: refused by its socket (it would
@@ -602,7 +616,12 @@ impl EventLoop {
         let _ = match &mut source {
             Source::Listener { socket, .. } => registry.deregister(socket),
             Source::Udp { socket, .. } => registry.deregister(socket),
-            Source::Conn(conn) => registry.deregister(&mut conn.stream),
+            Source::Conn(conn) => {
+                if conn.answer.is_awaited() {
+                    self.answers_awaited -= 1;
+                }
+                registry.deregister(&mut conn.stream)
+            }
         };
         self.free_tokens.push(token.0 - 1);
         Some(source)
@@ -641,10 +660,21 @@ impl EventLoop {
                     self.flush(now, token);
                 }
                 if readable {
+                    self.heard(now, token);
                     self.read(now, token);
                 }
             }
             None => {}
+        }
+    }
+
+    /// Bytes from the connection at `token` arrived at `now`: an awaited answer came.
+    fn heard(&mut self, now: Time, token: Token) {
+        if let Some(Source::Conn(conn)) = self.sources[token.0 - 1].as_mut() {
+            if conn.answer.heard(now) {
+                debug_assert!(self.answers_awaited > 0, "each awaited answer is counted");
+                self.answers_awaited -= 1;
+            }
         }
     }
 

@@ -20,7 +20,9 @@
 //! when such replies typically came within that (a moving average of its own): the CPU is
 //! spent only while something is owed, at most that long per wait, and not at all when
 //! replies are slow anyway (eight federates stepping on two cores, where polling took the
-//! CPU the others needed: 2.0 against 2.4 k grants/s each when it always polled).
+//! CPU the others needed: 2.0 against 2.4 k grants/s each when it always polled). The loop
+//! expects a reply, too, after writing to a connection whose far side answers promptly
+//! (`super::answer`): a router in a round trip between federates.
 
 use std::time::Duration;
 
@@ -33,7 +35,7 @@ pub const EXPECTED_REPLY_SPIN: Duration = Duration::from_micros(200);
 
 /// Waits count at most this long in the average: a loop that slept a minute is as idle as
 /// one that slept a second, and becomes busy as fast.
-const LONGEST_WAIT_NS: u64 = 1_000_000_000;
+pub(super) const LONGEST_WAIT_NS: u64 = 1_000_000_000;
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SpinPolicy {
@@ -93,7 +95,7 @@ impl SpinPolicy {
 }
 
 /// `average` moved a quarter of the way toward `sample`.
-fn moved_average(average: u64, sample: u64) -> u64 {
+pub(super) fn moved_average(average: u64, sample: u64) -> u64 {
     average - average / 4 + sample / 4
 }
 

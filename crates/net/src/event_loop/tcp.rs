@@ -285,7 +285,12 @@ impl EventLoop {
                 }
             }
             match write_out(conn, sealed) {
-                Ok(n) => conn.wpos += n,
+                Ok(n) => {
+                    conn.wpos += n;
+                    if n > 0 && conn.answer.wrote(now) {
+                        self.answers_awaited += 1;
+                    }
+                }
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
                     conn.writable = false;
                     return;
