@@ -216,6 +216,22 @@ fn callbacks_can_be_awaited_with_the_thread_driver() {
     assert!(
         matches!(callback, Callback::ReceiveInteraction { parameters, .. } if &parameters[0].1[..] == b"awaited")
     );
+    // A burst arrives in batches: awaited one by one, every message comes, in order.
+    let burst: Vec<Vec<u8>> = (0..200u32).map(|i| i.to_le_bytes().to_vec()).collect();
+    for text_value in &burst {
+        a.send_interaction(radio, &[(text, text_value.as_slice())], b"")
+            .unwrap();
+    }
+    let mut heard = Vec::new();
+    while heard.len() < burst.len() {
+        match block_on(b.next_callback()).unwrap() {
+            Callback::ReceiveInteraction { parameters, .. } if parameters[0].1.len() == 4 => {
+                heard.push(parameters[0].1.to_vec())
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(heard, burst);
 }
 
 fn block_on<F: std::future::Future>(future: F) -> F::Output {

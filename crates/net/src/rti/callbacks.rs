@@ -2,7 +2,7 @@
 //! (HLA's evokeCallback and evokeMultipleCallbacks, and an async stream with the thread
 //! driver).
 
-use super::{reporting, Link, RtiAmbassador, RtiError};
+use super::{reporting, RtiAmbassador, RtiError};
 use crate::node::Message;
 use std::time::{Duration, Instant};
 use trellis_core::federate::Callback;
@@ -165,10 +165,9 @@ impl RtiAmbassador {
             if let Some(callback) = self.ready_callback()? {
                 return Ok(callback);
             }
-            let message = match (self.arrived.pop(), &self.link) {
-                (Some(message), _) => message,
-                (None, Link::Thread(node)) => node.recv_async().await?,
-                (None, Link::Direct(_)) => return Err(RtiError::AsyncNeedsThreadDriver),
+            let message = match self.link.recv_async(&mut self.arrived).await {
+                Some(received) => received?,
+                None => return Err(RtiError::AsyncNeedsThreadDriver),
             };
             self.take_message(message)?;
         }

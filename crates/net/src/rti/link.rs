@@ -99,6 +99,26 @@ impl Link {
         }
     }
 
+    /// A message, awaited: what `arrived` keeps first, then the node's waiting batch (its
+    /// rest kept in `arrived`, as `try_recv` does), then the next delivery. `None` for a
+    /// node driven on the caller's thread, which cannot be awaited.
+    pub(super) async fn recv_async(
+        &mut self,
+        arrived: &mut Arrived,
+    ) -> Option<Result<Message, NetError>> {
+        if let Some(message) = arrived.pop() {
+            return Some(Ok(message));
+        }
+        let Link::Thread(n) = self else {
+            return None;
+        };
+        Some(match n.try_recv_keeping(arrived) {
+            Ok(Some(message)) => Ok(message),
+            Ok(None) => n.recv_async().await,
+            Err(e) => Err(e),
+        })
+    }
+
     pub(super) fn manage(
         &mut self,
         request: Request,
