@@ -8,6 +8,10 @@ use trellis_net::{
     Attachment, Endpoint, HostConfig, LinkEvent, Message, Node, NodeConfig, Runtime,
 };
 
+#[path = "common/block_on.rs"]
+mod block_on;
+use block_on::block_on;
+
 const FED: &str = "PipesTest";
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -278,27 +282,6 @@ fn connecting_to_nothing_fails_with_the_reason() {
         text.contains(&format!("127.0.0.1:{port}")) && text.contains("refused"),
         "{text}"
     );
-}
-
-/// A minimal executor: park the thread until the future's waker unparks it.
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    use std::sync::Arc;
-    use std::task::{Context, Poll, Wake, Waker};
-    struct Unpark(std::thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut future = std::pin::pin!(future);
-    loop {
-        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
-        }
-        std::thread::park_timeout(Duration::from_secs(1));
-    }
 }
 
 #[test]

@@ -1,7 +1,10 @@
 //! The RTI services end to end: a router holding the registry on loopback, federates
 //! joining through real sockets.
 
+#[path = "common/block_on.rs"]
+mod block_on;
 mod common;
+use block_on::block_on;
 
 use common::*;
 
@@ -232,23 +235,4 @@ fn callbacks_can_be_awaited_with_the_thread_driver() {
         }
     }
     assert_eq!(heard, burst);
-}
-
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    use std::task::{Context, Poll, Wake, Waker};
-    struct Unpark(std::thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut future = std::pin::pin!(future);
-    loop {
-        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
-        }
-        std::thread::park_timeout(Duration::from_secs(1));
-    }
 }

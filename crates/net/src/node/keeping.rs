@@ -264,25 +264,11 @@ mod tests {
         });
     }
 
-    /// A minimal executor: park the thread until the future's waker unparks it.
-    fn block_on<F: Future>(future: F) -> F::Output {
-        use std::task::{Context, Wake, Waker};
-        struct Unpark(std::thread::Thread);
-        impl Wake for Unpark {
-            fn wake(self: Arc<Self>) {
-                self.0.unpark();
-            }
-        }
-        let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-        let mut cx = Context::from_waker(&waker);
-        let mut future = std::pin::pin!(future);
-        loop {
-            if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-                return out;
-            }
-            std::thread::park_timeout(Duration::from_secs(1));
-        }
+    /// The socket tests' executor.
+    mod executor {
+        include!("../../tests/common/block_on.rs");
     }
+    use executor::block_on;
 
     /// Two sends waiting for room on two threads keep deliveries in the order they were
     /// delivered: each moves one from the channel to the queue under the queue's lock.
