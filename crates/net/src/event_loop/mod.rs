@@ -612,16 +612,14 @@ impl EventLoop {
 
     fn deregister(&mut self, token: Token) -> Option<Source> {
         let mut source = self.sources.get_mut(token.0 - 1)?.take()?;
+        if matches!(&source, Source::Conn(conn) if conn.answer.is_awaited()) {
+            self.no_longer_awaited();
+        }
         let registry = self.poll.registry();
         let _ = match &mut source {
             Source::Listener { socket, .. } => registry.deregister(socket),
             Source::Udp { socket, .. } => registry.deregister(socket),
-            Source::Conn(conn) => {
-                if conn.answer.is_awaited() {
-                    self.answers_awaited -= 1;
-                }
-                registry.deregister(&mut conn.stream)
-            }
+            Source::Conn(conn) => registry.deregister(&mut conn.stream),
         };
         self.free_tokens.push(token.0 - 1);
         Some(source)
@@ -672,10 +670,15 @@ impl EventLoop {
     fn heard(&mut self, now: Time, token: Token) {
         if let Some(Source::Conn(conn)) = self.sources[token.0 - 1].as_mut() {
             if conn.answer.heard(now) {
-                debug_assert!(self.answers_awaited > 0, "each awaited answer is counted");
-                self.answers_awaited -= 1;
+                self.no_longer_awaited();
             }
         }
+    }
+
+    /// An awaited answer came, or its connection went.
+    fn no_longer_awaited(&mut self) {
+        debug_assert!(self.answers_awaited > 0, "each awaited answer is counted");
+        self.answers_awaited -= 1;
     }
 
     /// Run a host's router timers and dials that are due. Its router asks for this at once
