@@ -85,7 +85,8 @@ pub(crate) struct RouterArgs {
     /// Microseconds the router keeps polling its sockets after it runs out of work before it
     /// sleeps, while its recent waits were that short: a message arriving meanwhile costs no
     /// thread wake-up (tens of microseconds on virtual machines); sparse traffic sleeps at
-    /// once. 0 always sleeps at once.
+    /// once. After forwarding to a link that answers promptly (a round trip through the
+    /// router) it polls up to 200 µs for the answer. 0 always sleeps at once.
     #[arg(long, value_name = "US", default_value_t = trellis_net::DEFAULT_SPIN.as_micros() as u64)]
     spin_us: u64,
     /// Most bytes of keep-latest updates kept for federates that subscribe later (their

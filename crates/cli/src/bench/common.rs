@@ -95,7 +95,8 @@ pub(super) struct Common {
     #[arg(long, value_enum, default_value = "federate")]
     api: ApiArg,
     /// Microseconds each event loop polls before it sleeps, while its recent waits were
-    /// that short (0: sleep at once).
+    /// that short; up to 200 µs while a prompt answer or a time grant is due (0: sleep at
+    /// once, always).
     #[arg(long, default_value_t = trellis_net::DEFAULT_SPIN.as_micros() as u64)]
     spin_us: u64,
     /// Microseconds a federate or node driven on its caller's thread holds a publish that

@@ -89,7 +89,8 @@ pub struct NodeConfig {
     /// Poll without sleeping for up to this long when idle, yielding the CPU in between,
     /// while the node's recent waits were shorter than this: at high rates it saves the
     /// wake-up of a sleeping thread, which on virtual machines can dominate the cost, and
-    /// sparse traffic sleeps at once. Zero always sleeps at once. Default
+    /// sparse traffic sleeps at once; while a prompt answer is due it polls up to 200 µs
+    /// (see `docs/cost-per-message.md`). Zero always sleeps at once. Default
     /// [`crate::DEFAULT_SPIN`].
     pub spin: Duration,
     /// For a node driven on the caller's thread ([`DirectNode`]), bundles of publishes: a
