@@ -2,9 +2,10 @@
 //! meanwhile, within the delivery limits once more, so the node goes on reading its socket
 //! while its application is blocked on the network (see `AppClient::room_to_keep`).
 
+use super::client::Pending;
 use super::{AppClient, Took};
 use crate::error::NetError;
-use crate::event_loop::{AppCommand, AppSignals};
+use crate::event_loop::{AppCommand, AppSignals, Delivery};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::Ordering;
@@ -59,11 +60,17 @@ impl AppClient {
             Err(flume::RecvTimeoutError::Timeout) => return Ok(None),
             Err(flume::RecvTimeoutError::Disconnected) => return Err(NetError::Stopped),
         };
+        Ok(Some(self.keep_counted(&mut pending, delivery)))
+    }
+
+    /// Keep `delivery` for a send that waits for room, counting its bytes toward the bound
+    /// (`room_to_keep`); the count starts again when it keeps into an empty queue.
+    fn keep_counted(&self, pending: &mut Pending, delivery: Delivery) -> Took {
         if pending.frames.is_empty() {
             pending.kept_bytes = 0;
         }
         pending.kept_bytes += delivery.bytes;
-        Ok(Some(self.keep(&mut pending.frames, delivery)))
+        self.keep(&mut pending.frames, delivery)
     }
 
     /// Send `command` to a loop on another thread. While the channel is full (the network
@@ -150,11 +157,7 @@ impl AppClient {
                 Poll::Ready(Err(_)) => return Poll::Ready(Err(NetError::Stopped)),
                 Poll::Ready(Ok(delivery)) => delivery,
             };
-            if pending.frames.is_empty() {
-                pending.kept_bytes = 0;
-            }
-            pending.kept_bytes += delivery.bytes;
-            let took = self.keep(&mut pending.frames, delivery);
+            let took = self.keep_counted(&mut pending, delivery);
             drop(pending);
             if took.wake_loop {
                 wake_loop();
