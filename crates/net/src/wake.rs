@@ -25,6 +25,13 @@ impl Wakeup {
         }
     }
 
+    /// Wake the loop even if it has not said it sleeps: for a wake-up that no channel the
+    /// loop checks before it sleeps announces. Left unread, it makes the next poll return.
+    pub(crate) fn wake_now(&self) {
+        self.sleeping.store(false, Ordering::SeqCst);
+        let _ = self.waker.wake();
+    }
+
     /// The loop is about to block. It must check its channels once more after this.
     pub(crate) fn going_to_sleep(&self) {
         self.sleeping.store(true, Ordering::SeqCst);

@@ -236,3 +236,40 @@ fn callbacks_can_be_awaited_with_the_thread_driver() {
     }
     assert_eq!(heard, burst);
 }
+
+/// A wait breaker ends an evoke waiting on another thread at once, for both drivers: the
+/// C ABI breaks the wait so a service called meanwhile need not wait for it.
+#[test]
+fn a_wait_breaker_ends_an_evoke_waiting_on_another_thread() {
+    let (_router, at) = registry_router();
+    let model = model();
+    for (driver, federation) in [
+        (Driver::Direct, "BreakDirect"),
+        (Driver::Thread, "BreakThread"),
+    ] {
+        let mut a = connect(&at, federation, "a", driver);
+        a.create_federation_execution(&model).unwrap();
+        a.join_federation_execution("a", "sim", model.clone())
+            .unwrap();
+        let breaker = a.wait_breaker();
+        let evoke_wait = Duration::from_secs(30);
+        let waited = std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| {
+                let started = std::time::Instant::now();
+                // Nothing arrives for a: only the breaker ends this wait before 30 s.
+                while a.evoke_callback(evoke_wait).unwrap().is_some() {}
+                started.elapsed()
+            });
+            // Broken again and again until the wait ends: a break before the wait began
+            // ends the wait at its start, which is as good.
+            while !waiting.is_finished() {
+                breaker.interrupt();
+                std::thread::yield_now();
+            }
+            waiting.join().unwrap()
+        });
+        assert!(waited < WAIT, "{driver:?}: the broken wait took {waited:?}");
+        a.resign_federation_execution(trellis_net::rti::ResignAction::NoAction)
+            .unwrap();
+    }
+}

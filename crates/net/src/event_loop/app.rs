@@ -80,6 +80,9 @@ pub(crate) struct AppSignals {
     /// A wake-up (an empty delivery) is in the channel and not yet taken: at most one is,
     /// however many notices are posted while the application does not read.
     wake_sent: AtomicBool,
+    /// Another thread broke the application's wait for messages (`WaitBreaker`) and the
+    /// waiting side has not seen it yet.
+    wait_broken: AtomicBool,
     /// Reliable messages the application should have received and did not, by source, not
     /// yet taken by it. One entry per source at most: bounded by the federation's size.
     reliable_losses: Mutex<FxHashMap<NodeId, u64>>,
@@ -106,6 +109,7 @@ impl AppSignals {
             send_blocked: AtomicBool::new(false),
             readers_waiting: AtomicUsize::new(0),
             wake_sent: AtomicBool::new(false),
+            wait_broken: AtomicBool::new(false),
             reliable_losses: Mutex::new(FxHashMap::default()),
             reliable_loss_reports: AtomicU64::new(0),
             spare_batches: Mutex::new(Vec::with_capacity(SPARE_BATCHES)),
@@ -182,6 +186,22 @@ impl AppSignals {
                 bytes: 0,
             });
         }
+    }
+
+    /// Mark the application's wait as broken (the caller then wakes it).
+    pub(crate) fn break_wait(&self) {
+        self.wait_broken.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the application's wait is broken: looked at before each sleep, as the
+    /// wake-ups that go with the mark may have been taken already.
+    pub(crate) fn wait_broken(&self) -> bool {
+        self.wait_broken.load(Ordering::SeqCst)
+    }
+
+    /// Whether the application's wait was broken since it last looked (clears the mark).
+    pub(crate) fn take_wait_broken(&self) -> bool {
+        self.wait_broken.swap(false, Ordering::SeqCst)
     }
 
     /// The application took the wake-up. Cleared before it looks at the counters, so a

@@ -155,6 +155,30 @@ impl AppClient {
         Ok((client, port, host))
     }
 
+    /// A breaker for this node's waits; `event_loop` is the loop a directly driven node's
+    /// waits sleep in (a threaded node's sleep on the delivery channel).
+    pub(super) fn wait_breaker(
+        &self,
+        event_loop: Option<Arc<crate::wake::Wakeup>>,
+    ) -> super::WaitBreaker {
+        super::WaitBreaker::new(
+            self.signals.clone(),
+            self.wake_deliveries.clone(),
+            event_loop,
+        )
+    }
+
+    /// Whether a [`super::WaitBreaker`] broke the wait: a waiting reader looks before it
+    /// sleeps (a wake-up of the break may have been taken by a look that came before).
+    pub(super) fn wait_broken(&self) -> bool {
+        self.signals.wait_broken()
+    }
+
+    /// Whether a [`super::WaitBreaker`] broke a wait since the last look (clears the mark).
+    pub(super) fn take_wait_broken(&self) -> bool {
+        self.signals.take_wait_broken()
+    }
+
     /// Check and encode on the caller's thread, so errors are reported to the caller and
     /// the event loop only stamps and routes.
     pub(super) fn encode(

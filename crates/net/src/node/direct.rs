@@ -16,6 +16,7 @@ use crate::endpoint::Endpoint;
 use crate::error::NetError;
 use crate::event_loop::{AppCommand, EventLoop, Refused};
 use crate::runtime::{HostId, HostStats};
+use crate::wake::Wakeup;
 use roaring::RoaringBitmap;
 use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
@@ -45,6 +46,8 @@ pub struct DirectNode {
     reply_expected: bool,
     /// Commands queued to the event loop and not acted on, at most (`command_capacity`).
     command_limit: usize,
+    /// Wakes the event loop's poll, for a [`super::WaitBreaker`].
+    wakeup: Arc<Wakeup>,
 }
 
 /// A node that only publishes still reads its sockets this often, inside `publish`: the
@@ -54,7 +57,7 @@ const READ_AT_LEAST_EVERY: Duration = Duration::from_millis(1);
 impl DirectNode {
     /// Join the network. For a router attachment, returns once the link is up.
     pub fn connect(config: NodeConfig) -> Result<DirectNode, NetError> {
-        let (mut event_loop, _) = EventLoop::new()?;
+        let (mut event_loop, loop_shared) = EventLoop::new()?;
         event_loop.set_spin(config.spin);
         let (client, port, host) = AppClient::new(&config)?;
         let now = event_loop.now();
@@ -76,6 +79,7 @@ impl DirectNode {
             bundle_hold: config.bundle_hold,
             reply_expected: false,
             command_limit: config.command_capacity.max(1),
+            wakeup: loop_shared.wakeup,
         };
         if let Some(endpoint) = AppClient::first_dial(&config) {
             node.wait_connected(&endpoint, config.connect_timeout)?;
@@ -293,6 +297,10 @@ impl DirectNode {
             // Even with no time left the sockets are read once: a zero timeout means
             // "whatever has arrived", not "whatever was read before".
             let left = deadline.saturating_duration_since(Instant::now());
+            // Broken after the last look (its wake-up may be gone): the caller looks.
+            if until_woken && self.client.wait_broken() {
+                return Ok(None);
+            }
             self.poll(left)?;
             let took = self.take()?;
             if let Some(frame) = took.frame {
@@ -323,6 +331,17 @@ impl DirectNode {
             self.turn();
         }
         took
+    }
+
+    /// A breaker for this node's waits, to use from another thread: the wait in
+    /// `recv_or_wake` returns `None` at once (see [`super::WaitBreaker`]).
+    pub fn wait_breaker(&self) -> super::WaitBreaker {
+        self.client.wait_breaker(Some(self.wakeup.clone()))
+    }
+
+    /// Whether a wait breaker was used since the last look (clears the mark).
+    pub fn take_wait_broken(&self) -> bool {
+        self.client.take_wait_broken()
     }
 
     /// The next message if one has arrived, without waiting.

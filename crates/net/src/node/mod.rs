@@ -17,10 +17,12 @@ mod direct;
 mod keeping;
 mod tail;
 mod threaded;
+mod wait_breaker;
 
 pub use direct::DirectNode;
 pub use tail::TAIL_BOUND;
 pub use threaded::Node;
+pub use wait_breaker::WaitBreaker;
 
 use client::{connect_error, default_priority, AppClient, Took};
 

@@ -168,7 +168,8 @@ impl Node {
         // A message already waiting is taken without a deadline and so without reading the
         // clock: at full rate this is called once per message.
         let waiting = self.try_recv()?;
-        if waiting.is_some() || timeout.is_zero() {
+        // Broken after the last look (its wake-up may be gone): the caller looks.
+        if waiting.is_some() || timeout.is_zero() || self.client.wait_broken() {
             return Ok(waiting);
         }
         let deadline = Instant::now() + timeout;
@@ -196,6 +197,17 @@ impl Node {
             Err(flume::RecvTimeoutError::Timeout) => Ok(None),
             Err(flume::RecvTimeoutError::Disconnected) => Err(NetError::Stopped),
         }
+    }
+
+    /// A breaker for this node's waits, to use from another thread: the wait in
+    /// `recv_or_wake` returns `None` at once (see [`super::WaitBreaker`]).
+    pub fn wait_breaker(&self) -> super::WaitBreaker {
+        self.client.wait_breaker(None)
+    }
+
+    /// Whether a wait breaker was used since the last look (clears the mark).
+    pub fn take_wait_broken(&self) -> bool {
+        self.client.take_wait_broken()
     }
 
     /// The next message if one is waiting.

@@ -46,11 +46,18 @@ impl RtiAmbassador {
                 None => {}
             }
             let now = self.callback_now(true);
-            if !matches!(now, Ok(None)) {
+            // Broken by another thread's service call (`wait_breaker`): it goes first.
+            if !matches!(now, Ok(None)) || self.link.take_wait_broken() {
                 return now;
             }
             left = deadline.saturating_duration_since(Instant::now());
         }
+    }
+
+    /// What another thread uses to end a wait of `evoke_callback` early, so a service it
+    /// calls on this federate (behind the caller's lock) need not wait for the wait.
+    pub fn wait_breaker(&self) -> crate::node::WaitBreaker {
+        self.link.wait_breaker()
     }
 
     /// Whether callbacks are queued already (HLA's "callbacks pending" after an evoke),

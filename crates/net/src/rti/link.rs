@@ -2,7 +2,7 @@
 //! calls for both.
 
 use crate::error::NetError;
-use crate::node::{Arrived, DirectNode, LinkEvent, Message, Node};
+use crate::node::{Arrived, DirectNode, LinkEvent, Message, Node, WaitBreaker};
 use roaring::RoaringBitmap;
 use std::time::Duration;
 use trellis_core::registry::{Request, Response};
@@ -117,6 +117,22 @@ impl Link {
             Ok(None) => n.recv_async().await,
             Err(e) => Err(e),
         })
+    }
+
+    /// A breaker for this node's waits (see [`crate::node::WaitBreaker`]).
+    pub(super) fn wait_breaker(&self) -> WaitBreaker {
+        match self {
+            Link::Direct(n) => n.wait_breaker(),
+            Link::Thread(n) => n.wait_breaker(),
+        }
+    }
+
+    /// Whether a wait breaker was used since the last look (clears the mark).
+    pub(super) fn take_wait_broken(&self) -> bool {
+        match self {
+            Link::Direct(n) => n.take_wait_broken(),
+            Link::Thread(n) => n.take_wait_broken(),
+        }
     }
 
     pub(super) fn manage(

@@ -14,6 +14,7 @@ mod callbacks;
 mod connection;
 mod designator;
 mod error;
+mod evoke_breaker;
 mod federation;
 mod link;
 mod losses;
@@ -35,6 +36,7 @@ pub use designator::{
     LocalSettings, DEFAULT_DESIGNATOR, TLS_CA_VARIABLE, TLS_CERT_VARIABLE, TLS_KEY_VARIABLE,
 };
 pub use error::{fdd_exception_name, RtiError};
+pub use evoke_breaker::EvokeBreaker;
 pub use session::Session;
 pub use trellis_core::federate::{OwnershipCallback, ResignAction};
 

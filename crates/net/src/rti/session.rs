@@ -12,7 +12,7 @@
 
 use super::designator::LocalSettings;
 use super::modules::{federation_designators, joining_model, load_model};
-use super::{RtiAmbassador, RtiConfig, RtiError};
+use super::{EvokeBreaker, RtiAmbassador, RtiConfig, RtiError};
 use crate::NodeConfig;
 use std::collections::VecDeque;
 use std::net::TcpStream;
@@ -38,6 +38,8 @@ pub struct Session {
     answers: VecDeque<Callback>,
     callbacks_enabled: bool,
     automatic_resign: ResignAction,
+    /// Breaks the wait of `evoke_callback` on the bound node, from another thread.
+    evoke_breaker: EvokeBreaker,
 }
 
 impl Session {
@@ -58,6 +60,7 @@ impl Session {
             answers: VecDeque::new(),
             callbacks_enabled: true,
             automatic_resign: ResignAction::default(),
+            evoke_breaker: EvokeBreaker::default(),
         })
     }
 
@@ -102,6 +105,7 @@ impl Session {
 
     fn drop_connection(&mut self) {
         self.bound = None;
+        self.evoke_breaker.bind(None);
         self.settings = None;
         self.answers.clear();
     }
@@ -141,6 +145,7 @@ impl Session {
             return request(&mut self.open(federation)?);
         }
         let rti = self.bound.insert(self.open(federation)?);
+        self.evoke_breaker.bind(Some(rti.wait_breaker()));
         request(rti)
     }
 
@@ -294,6 +299,12 @@ impl Session {
             self.drop_connection();
         }
         callback
+    }
+
+    /// What another thread uses to end a wait of `evoke_callback` (see [`EvokeBreaker`]):
+    /// taken once, it follows the session from federation to federation.
+    pub fn evoke_breaker(&self) -> EvokeBreaker {
+        self.evoke_breaker.clone()
     }
 
     /// Whether callbacks are pending: answers waiting, or callbacks queued in the federate
