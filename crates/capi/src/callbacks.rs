@@ -16,9 +16,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, TimeRepresentation};
 
-/// How often the callback thread looks at the network when the federate is not joined, and
-/// the longest it holds the session lock while waiting for a callback.
-const THREAD_SLICE: Duration = Duration::from_millis(1);
+/// The longest one wait of the callback thread for a callback. A service call from another
+/// thread breaks it at once (`Shared::held`), as stopping the thread does; it bounds only
+/// how seldom an idle federate's thread wakes.
+const THREAD_SLICE: Duration = Duration::from_millis(100);
 
 /// How long a federate that is connected but not joined sleeps between looks at its session
 /// while evoke waits (nothing arrives from the network for it; another thread may join).
@@ -206,24 +207,55 @@ pub extern "C" fn trellis_evoke(
 
 /// The first callback, into the empty `slot`, waiting until `min` for it. A federate that
 /// is connected but not joined has nothing to wait for from the network: the wait sleeps
-/// instead of polling.
+/// instead of polling. A service call from another thread that broke the wait is given the
+/// session for a while (`Backoff`) before the wait goes on.
 fn wait_for_first(rti: &TrellisRti, min: Instant, slot: &mut Slot) -> Result<(), Failure> {
+    let mut backoff = Backoff::default();
     loop {
-        let now = Instant::now();
-        let wait = min.saturating_duration_since(now);
+        let wait = min.saturating_duration_since(Instant::now());
         let mut held = rti.shared.held();
         let idle = held.session.is_idle();
         take(&mut held, wait, 1, slot)?;
-        if slot.callback.is_some() {
-            return Ok(());
-        }
+        let broken = rti.shared.services_waiting();
         drop(held);
-        if now >= min {
+        if slot.callback.is_some() || wait.is_zero() {
             return Ok(());
         }
-        if idle {
-            std::thread::sleep(wait.min(IDLE_SLICE));
-        }
+        let away = if idle {
+            IDLE_SLICE
+        } else if broken {
+            backoff.broken()
+        } else {
+            // The wait ran its course (or ended for nothing): one more look, if time is left.
+            continue;
+        };
+        std::thread::sleep(away.min(min.saturating_duration_since(Instant::now())));
+    }
+}
+
+/// How long an evoke whose wait a service call broke stays away from the session before
+/// it waits again: from `BACKOFF_FIRST`, doubling while calls keep breaking in, up to
+/// `BACKOFF_MOST`. A thread calling services in a burst breaks in once a window, not once a
+/// call (each break costs both threads a wake-up); what arrives meanwhile waits at most a
+/// window, as long as the callback thread used to sleep between its waits.
+#[derive(Default)]
+struct Backoff {
+    last: Duration,
+}
+
+const BACKOFF_FIRST: Duration = Duration::from_micros(50);
+const BACKOFF_MOST: Duration = Duration::from_millis(1);
+
+impl Backoff {
+    /// A service broke the wait: how long to stay away.
+    fn broken(&mut self) -> Duration {
+        self.last = (self.last * 2).clamp(BACKOFF_FIRST, BACKOFF_MOST);
+        self.last
+    }
+
+    /// A wait ended without a service breaking in: the next break starts small again.
+    fn reset(&mut self) {
+        self.last = Duration::ZERO;
     }
 }
 
@@ -292,18 +324,25 @@ pub extern "C" fn trellis_start_callback_thread(handle: *mut TrellisRti) -> Trel
 
 fn callback_thread(shared: &Shared) {
     let mut slot = Slot::empty();
+    let mut backoff = Backoff::default();
     // This thread runs user code only inside deliveries.
     let _inside = InCallback::set();
     while !shared.stop.load(Ordering::SeqCst) {
-        let (taken, idle) = {
-            let mut held = shared.held();
+        let (taken, idle, broken) = {
+            let mut held = shared.held_for_callback_thread();
             let idle = held.session.is_idle();
-            (take(&mut held, THREAD_SLICE, BATCH, &mut slot), idle)
+            let taken = take(&mut held, THREAD_SLICE, BATCH, &mut slot);
+            (taken, idle, shared.services_waiting())
         };
         match taken {
-            Ok(()) if slot.callback.is_some() => deliver(&table(shared), &mut slot),
+            Ok(()) if slot.callback.is_some() => {
+                backoff.reset();
+                deliver(&table(shared), &mut slot);
+            }
             Ok(()) if idle => std::thread::park_timeout(IDLE_SLICE),
-            Ok(()) => std::thread::park_timeout(THREAD_SLICE),
+            Ok(()) if broken => std::thread::park_timeout(backoff.broken()),
+            // The wait ran its course: wait again.
+            Ok(()) => backoff.reset(),
             Err(failure) => {
                 let table = table(shared);
                 let text = CString::new(failure.message).unwrap_or_default();
@@ -320,6 +359,7 @@ fn callback_thread(shared: &Shared) {
 /// Stop and join the callback thread, if one runs (not from the thread itself).
 pub(crate) fn stop_thread(rti: &TrellisRti) {
     rti.shared.stop.store(true, Ordering::SeqCst);
+    rti.shared.evoke_breaker.interrupt();
     let thread = rti
         .callback_thread
         .lock()

@@ -7,7 +7,6 @@ use crate::status::*;
 use crate::{rti, with_held, with_session, Shared, TrellisRti};
 use std::collections::VecDeque;
 use std::ffi::c_char;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use trellis_core::federate::{ResignAction, TimeRepresentation};
 use trellis_net::rti::{LocalSettings, Session};
@@ -42,15 +41,11 @@ pub extern "C" fn trellis_connect(
         // SAFETY: header contract.
         let designator = unsafe { optional_text(designator, "designator") }?;
         let session = Session::connect(LocalSettings::parse(designator)?)?;
-        let shared = Arc::new(Shared {
-            held: Mutex::new(Held {
-                session,
-                stash: VecDeque::new(),
-                stash_time: TimeRepresentation::Integer64,
-            }),
-            callbacks: Mutex::new(crate::TrellisCallbacks::none()),
-            stop: AtomicBool::new(false),
-        });
+        let shared = Arc::new(Shared::new(Held {
+            session,
+            stash: VecDeque::new(),
+            stash_time: TimeRepresentation::Integer64,
+        }));
         *out = Box::into_raw(Box::new(TrellisRti {
             shared,
             callback_thread: Mutex::new(None),

@@ -42,10 +42,12 @@ pub use status::*;
 pub use table::TrellisCallbacks;
 pub use time::TrellisTime;
 
+use parking_lot::{Mutex as SessionLock, MutexGuard};
 use session::Held;
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use trellis_net::rti::EvokeBreaker;
 
 /// One federate's RTI ambassador (opaque to C).
 pub struct TrellisRti {
@@ -53,17 +55,70 @@ pub struct TrellisRti {
     callback_thread: Mutex<Option<JoinHandle<()>>>,
 }
 
+/// The session behind one lock, taken by service calls and by evokes. An evoke holds it
+/// while it waits for callbacks (the wait drives the federate's node), so a service call
+/// from another thread breaks that wait and is let in first: other RTIs serve a service
+/// called while their callback thread or another thread's evoke waits, at once.
 pub(crate) struct Shared {
-    held: Mutex<Held>,
+    held: SessionLock<Held>,
+    /// Service calls that found the session held and wait for it (see `held`).
+    services_waiting: AtomicUsize,
+    /// Ends the wait of an evoke holding the session.
+    evoke_breaker: EvokeBreaker,
     callbacks: Mutex<TrellisCallbacks>,
     stop: AtomicBool,
 }
 
 impl Shared {
+    pub(crate) fn new(held: Held) -> Shared {
+        Shared {
+            evoke_breaker: held.session.evoke_breaker(),
+            held: SessionLock::new(held),
+            services_waiting: AtomicUsize::new(0),
+            callbacks: Mutex::new(TrellisCallbacks::none()),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// The session, for a call on one of the federate's threads (a service or an evoke): if
+    /// an evoke or the callback thread holds it waiting for callbacks, the wait is broken and
+    /// the holder lets this call in before it waits again.
     pub(crate) fn held(&self) -> MutexGuard<'_, Held> {
-        // A panic inside a service poisons nothing we cannot go on with: the session's
-        // state is updated only after each call into the federate succeeds.
-        self.held.lock().unwrap_or_else(|e| e.into_inner())
+        if let Some(held) = self.held.try_lock() {
+            return held;
+        }
+        let before = self.services_waiting.fetch_add(1, Ordering::SeqCst);
+        assert!(
+            before < usize::MAX,
+            "services waiting counted without bound"
+        );
+        // Counted first: the holder, woken, must see this call waiting.
+        self.evoke_breaker.interrupt();
+        let held = self.held.lock();
+        let before = self.services_waiting.fetch_sub(1, Ordering::SeqCst);
+        assert!(before > 0, "a service stopped waiting that was not counted");
+        held
+    }
+
+    /// Whether a service call waits for the session (read while holding it: the call is
+    /// counted from before it broke the holder's wait until it has the session).
+    pub(crate) fn services_waiting(&self) -> bool {
+        self.services_waiting.load(Ordering::SeqCst) > 0
+    }
+
+    /// The session, for the callback thread (HLA_IMMEDIATE) about to wait for callbacks:
+    /// calls of the federate's threads waiting for it go first (handed the lock directly,
+    /// so this thread cannot take it back before they run), and none is broken into.
+    pub(crate) fn held_for_callback_thread(&self) -> MutexGuard<'_, Held> {
+        loop {
+            let held = self.held.lock();
+            if self.services_waiting.load(Ordering::SeqCst) == 0 {
+                return held;
+            }
+            MutexGuard::unlock_fair(held);
+            // A waiting call that has not parked yet takes the lock now.
+            std::thread::yield_now();
+        }
     }
 }
 
