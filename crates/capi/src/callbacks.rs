@@ -7,6 +7,7 @@ use crate::deliver::{deliver_other, deliver_values};
 use crate::ffi::{entry, put};
 use crate::session::{time, Held};
 use crate::status::*;
+use crate::stay_away::StayAway;
 use crate::table::TrellisCallbacks;
 use crate::{rti, with_session, Shared, TrellisRti};
 use std::cell::Cell;
@@ -207,13 +208,13 @@ pub extern "C" fn trellis_evoke(
 
 /// The first callback, into the empty `slot`, waiting until `min` for it. A federate that
 /// is connected but not joined has nothing to wait for from the network: the wait sleeps
-/// instead of polling. A service call from another thread that broke the wait is given the
-/// session for a while (`Backoff`) before the wait goes on.
+/// instead of polling. A service call from another thread that broke the wait is let run
+/// (`StayAway`) before the wait goes on.
 fn wait_for_first(rti: &TrellisRti, min: Instant, slot: &mut Slot) -> Result<(), Failure> {
-    let mut backoff = Backoff::default();
+    let mut stay_away = StayAway::default();
     loop {
         let wait = min.saturating_duration_since(Instant::now());
-        let mut held = rti.shared.held();
+        let mut held = rti.shared.held_to_wait(true);
         let idle = held.session.is_idle();
         take(&mut held, wait, 1, slot)?;
         let broken = rti.shared.services_waiting();
@@ -221,41 +222,12 @@ fn wait_for_first(rti: &TrellisRti, min: Instant, slot: &mut Slot) -> Result<(),
         if slot.callback.is_some() || wait.is_zero() {
             return Ok(());
         }
-        let away = if idle {
-            IDLE_SLICE
+        if idle {
+            std::thread::sleep(IDLE_SLICE.min(min.saturating_duration_since(Instant::now())));
         } else if broken {
-            backoff.broken()
-        } else {
-            // The wait ran its course (or ended for nothing): one more look, if time is left.
-            continue;
-        };
-        std::thread::sleep(away.min(min.saturating_duration_since(Instant::now())));
-    }
-}
-
-/// How long an evoke whose wait a service call broke stays away from the session before
-/// it waits again: from `BACKOFF_FIRST`, doubling while calls keep breaking in, up to
-/// `BACKOFF_MOST`. A thread calling services in a burst breaks in once a window, not once a
-/// call (each break costs both threads a wake-up); what arrives meanwhile waits at most a
-/// window, as long as the callback thread used to sleep between its waits.
-#[derive(Default)]
-struct Backoff {
-    last: Duration,
-}
-
-const BACKOFF_FIRST: Duration = Duration::from_micros(50);
-const BACKOFF_MOST: Duration = Duration::from_millis(1);
-
-impl Backoff {
-    /// A service broke the wait: how long to stay away.
-    fn broken(&mut self) -> Duration {
-        self.last = (self.last * 2).clamp(BACKOFF_FIRST, BACKOFF_MOST);
-        self.last
-    }
-
-    /// A wait ended without a service breaking in: the next break starts small again.
-    fn reset(&mut self) {
-        self.last = Duration::ZERO;
+            stay_away.after_break(&rti.shared, min);
+        }
+        // Else the wait ran its course (or ended for nothing): one more look, if time is left.
     }
 }
 
@@ -324,25 +296,25 @@ pub extern "C" fn trellis_start_callback_thread(handle: *mut TrellisRti) -> Trel
 
 fn callback_thread(shared: &Shared) {
     let mut slot = Slot::empty();
-    let mut backoff = Backoff::default();
+    let mut stay_away = StayAway::default();
     // This thread runs user code only inside deliveries.
     let _inside = InCallback::set();
     while !shared.stop.load(Ordering::SeqCst) {
         let (taken, idle, broken) = {
-            let mut held = shared.held_for_callback_thread();
+            let mut held = shared.held_to_wait(false);
             let idle = held.session.is_idle();
             let taken = take(&mut held, THREAD_SLICE, BATCH, &mut slot);
             (taken, idle, shared.services_waiting())
         };
         match taken {
             Ok(()) if slot.callback.is_some() => {
-                backoff.reset();
+                stay_away.reset();
                 deliver(&table(shared), &mut slot);
             }
             Ok(()) if idle => std::thread::park_timeout(IDLE_SLICE),
-            Ok(()) if broken => std::thread::park_timeout(backoff.broken()),
+            Ok(()) if broken => stay_away.after_break(shared, Instant::now() + THREAD_SLICE),
             // The wait ran its course: wait again.
-            Ok(()) => backoff.reset(),
+            Ok(()) => stay_away.reset(),
             Err(failure) => {
                 let table = table(shared);
                 let text = CString::new(failure.message).unwrap_or_default();

@@ -31,6 +31,7 @@ mod regions;
 mod save;
 mod session;
 mod status;
+mod stay_away;
 mod support;
 mod table;
 mod time;
@@ -106,13 +107,23 @@ impl Shared {
         self.services_waiting.load(Ordering::SeqCst) > 0
     }
 
-    /// The session, for the callback thread (HLA_IMMEDIATE) about to wait for callbacks:
-    /// calls of the federate's threads waiting for it go first (handed the lock directly,
-    /// so this thread cannot take it back before they run), and none is broken into.
-    pub(crate) fn held_for_callback_thread(&self) -> MutexGuard<'_, Held> {
+    /// Whether any thread holds the session now (looked at without taking it).
+    pub(crate) fn is_held(&self) -> bool {
+        self.held.is_locked()
+    }
+
+    /// The session, to wait for callbacks on: never while a call waits for it (such a call
+    /// is handed the lock directly, so this thread cannot take it back before the call
+    /// runs, whoever wakes first). `break_in`: an evoke takes it as any call does, breaking
+    /// a wait of the callback thread; the callback thread waits its turn.
+    pub(crate) fn held_to_wait(&self, break_in: bool) -> MutexGuard<'_, Held> {
         loop {
-            let held = self.held.lock();
-            if self.services_waiting.load(Ordering::SeqCst) == 0 {
+            let held = if break_in {
+                self.held()
+            } else {
+                self.held.lock()
+            };
+            if !self.services_waiting() {
                 return held;
             }
             MutexGuard::unlock_fair(held);
