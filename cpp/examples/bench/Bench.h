@@ -11,12 +11,15 @@
 #include <RTI/RTI1516.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -28,7 +31,7 @@ using namespace rti1516e;
 typedef std::chrono::steady_clock Clock;
 
 struct Options {
-  Options() : size(128), count(2000), seconds(5.0), subscribers(1), json(false) {
+  Options() : size(128), count(2000), seconds(5.0), subscribers(1), json(false), callbacks(HLA_EVOKED) {
     char const* env = std::getenv("TRELLIS_RTI_ADDRESS");
     rti = env != 0 ? env : "tcp://127.0.0.1:7000";
     fom = TRELLIS_DEMO_FOM;
@@ -38,6 +41,8 @@ struct Options {
   double seconds;
   size_t subscribers;
   bool json;
+  // HLA_EVOKED: each federate's thread evokes; HLA_IMMEDIATE: the library's thread delivers.
+  CallbackModel callbacks;
 };
 
 inline Options parse(int argc, char** argv, char const* usage) {
@@ -61,6 +66,12 @@ inline Options parse(int argc, char** argv, char const* usage) {
       o.seconds = std::strtod(argv[++i], 0);
     } else if (arg == "--subscribers" && hasValue) {
       o.subscribers = std::strtoul(argv[++i], 0, 10);
+    } else if (arg == "--callbacks" && hasValue && std::string(argv[i + 1]) == "evoked") {
+      o.callbacks = HLA_EVOKED;
+      ++i;
+    } else if (arg == "--callbacks" && hasValue && std::string(argv[i + 1]) == "immediate") {
+      o.callbacks = HLA_IMMEDIATE;
+      ++i;
     } else {
       std::fprintf(stderr, "usage: %s\n", usage);
       std::exit(2);
@@ -91,10 +102,10 @@ inline std::string narrow(std::wstring const& s) {
 class Federate : public NullFederateAmbassador {
  public:
   Federate(Options const& options, std::wstring const& federation, std::wstring const& name)
-      : discovered(0), registrationAdvised(false) {
+      : callbacks(options.callbacks), discovered(0), registrationAdvised(false), signals_(0), seen_(0) {
     RTIambassadorFactory factory;
     rti.reset(factory.createRTIambassador().release());
-    rti->connect(*this, HLA_EVOKED, wide(options.rti));
+    rti->connect(*this, callbacks, wide(options.rti));
     try {
       rti->createFederationExecution(federation, wide(options.fom));
     } catch (FederationExecutionAlreadyExists const&) {
@@ -123,8 +134,33 @@ class Federate : public NullFederateAmbassador {
     Clock::time_point const deadline = Clock::now() + std::chrono::seconds(30);
     while (discovered < peers) {
       if (Clock::now() > deadline) throw std::runtime_error("the other federates were not discovered in 30 s");
-      rti->evokeMultipleCallbacks(0.0, 0.05);
+      deliverFor(0.0, 0.05);
     }
+  }
+
+  // Let callbacks be delivered for a while: HLA_EVOKED evokes them on this thread
+  // (evokeMultipleCallbacks(minSeconds, maxSeconds)); HLA_IMMEDIATE, where the library's
+  // thread delivers them, waits until a callback signals or minSeconds (at least 1 ms) pass.
+  void deliverFor(double minSeconds, double maxSeconds) {
+    if (callbacks == HLA_EVOKED) {
+      rti->evokeMultipleCallbacks(minSeconds, maxSeconds);
+      return;
+    }
+    std::unique_lock<std::mutex> lock(signalMutex_);
+    std::chrono::duration<double> const wait(std::max(minSeconds, 0.001));
+    signalled_.wait_for(lock, wait, [this] { return signals_ != seen_; });
+    seen_ = signals_;
+  }
+
+  // Wakes a deliverFor waiting on another thread (HLA_IMMEDIATE): called by a callback after
+  // it counted what the waiting thread looks at.
+  void signal() {
+    if (callbacks == HLA_EVOKED) return;
+    {
+      std::lock_guard<std::mutex> lock(signalMutex_);
+      ++signals_;
+    }
+    signalled_.notify_all();
   }
 
   void update(std::vector<Octet> const& payload) {
@@ -135,14 +171,22 @@ class Federate : public NullFederateAmbassador {
 
   void discoverObjectInstance(ObjectInstanceHandle, ObjectClassHandle, std::wstring const&) override {
     ++discovered;
+    signal();
   }
 
+  CallbackModel const callbacks;
   std::unique_ptr<RTIambassador> rti;
   ObjectClassHandle vehicle;
   AttributeHandle payloadAttribute;
   ObjectInstanceHandle object;
-  size_t discovered;
+  // Counted by callbacks, which HLA_IMMEDIATE delivers on the library's thread.
+  std::atomic<size_t> discovered;
   bool registrationAdvised;
+
+ private:
+  std::mutex signalMutex_;
+  std::condition_variable signalled_;
+  unsigned long long signals_, seen_;
 };
 
 inline double percentile(std::vector<double> sorted, double p) {

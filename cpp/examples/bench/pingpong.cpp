@@ -1,5 +1,6 @@
 // trellis-cpp-pingpong: the ping-pong benchmark (rtiperf) on the standard C++ API. A master
-// and a slave federate, each on its own thread with its own RTIambassador (HLA_EVOKED): the
+// and a slave federate, each on its own thread with its own RTIambassador (HLA_EVOKED, or
+// with --callbacks immediate HLA_IMMEDIATE, the library's threads delivering): the
 // master updates its vehicle's Position, the slave reflects it and updates its own with the
 // same bytes, the master reflects that: one round trip. Results as `trellis bench pingpong`
 // writes them (meta.json, summary.json), so `trellis report` shows them beside the Rust API.
@@ -22,6 +23,7 @@ class Side : public Federate {
   void reflectAttributeValues(ObjectInstanceHandle, AttributeHandleValueMap const& values, VariableLengthData const&,
                               OrderType, TransportationType, SupplementalReflectInfo) override {
     ++reflected;
+    if (!echo) signal();
     if (!echo || values.empty()) return;
     VariableLengthData const& value = values.begin()->second;
     Octet const* bytes = static_cast<Octet const*>(value.data());
@@ -29,7 +31,7 @@ class Side : public Federate {
     update(payload);  // a service called from inside a callback, as the standard allows
   }
   bool echo;
-  size_t reflected;
+  std::atomic<size_t> reflected;
   std::vector<Octet> payload;
 };
 
@@ -40,7 +42,11 @@ bool roundTrip(Side& master, std::vector<Octet> const& payload) {
   Clock::time_point const deadline = Clock::now() + std::chrono::seconds(5);
   while (master.reflected == before) {
     if (Clock::now() > deadline) return false;
-    master.rti->evokeCallback(1.0);
+    if (master.callbacks == HLA_EVOKED) {
+      master.rti->evokeCallback(1.0);
+    } else {
+      master.deliverFor(1.0, 1.0);
+    }
   }
   return true;
 }
@@ -48,7 +54,7 @@ bool roundTrip(Side& master, std::vector<Octet> const& payload) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options const o = parse(argc, argv, "trellis-cpp-pingpong [--rti URL] [--size BYTES] [--count N] [--out DIR] [--json] [--fom FILE]");
+  Options const o = parse(argc, argv, "trellis-cpp-pingpong [--rti URL] [--size BYTES] [--count N] [--out DIR] [--json] [--fom FILE] [--callbacks evoked|immediate]");
   try {
     Side master(o, L"master-1");
     std::atomic<bool> stop(false);
@@ -60,7 +66,9 @@ int main(int argc, char** argv) {
         slave.echo = true;
         slave.waitForPeers(1);
         slaveReady = true;
-        while (!stop) slave.rti->evokeMultipleCallbacks(0.0, 0.05);
+        // HLA_IMMEDIATE: the slave's thread only waits (the library's thread echoes).
+        double const wait = slave.callbacks == HLA_EVOKED ? 0.0 : 0.05;
+        while (!stop) slave.deliverFor(wait, 0.05);
       } catch (Exception const& e) {
         slaveFailure = narrow(e.what());
         slaveReady = true;
@@ -70,7 +78,7 @@ int main(int argc, char** argv) {
       }
     });
     master.waitForPeers(1);
-    while (!slaveReady) master.rti->evokeMultipleCallbacks(0.0, 0.01);
+    while (!slaveReady) master.deliverFor(0.0, 0.01);
     if (!slaveFailure.empty()) throw std::runtime_error("slave: " + slaveFailure);
     std::vector<Octet> payload(o.size, 0x5A);
     std::vector<double> rtts;

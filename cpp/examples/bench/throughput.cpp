@@ -1,6 +1,7 @@
 // trellis-cpp-throughput: the throughput benchmark (BmThruput) on the standard C++ API. One
 // sender updates its vehicle's Position as fast as the RTI takes updates for --seconds; each
-// of --subscribers receivers (own thread, own RTIambassador, HLA_EVOKED) counts reflects.
+// of --subscribers receivers (own thread, own RTIambassador, HLA_EVOKED or with --callbacks
+// immediate HLA_IMMEDIATE) counts reflects.
 // Results as `trellis bench throughput` writes them.
 #include <atomic>
 #include <memory>
@@ -23,9 +24,15 @@ class Receiver : public Federate {
     // The clock every 64 reflects (and after each evoke that delivered any, below), as
     // `trellis bench throughput`'s receivers read it: a read per reflect was about 6 % of
     // the receiving thread, a cost of this benchmark and not of the API it measures.
-    if (++received % 64 == 0) last = Clock::now();
+    // HLA_IMMEDIATE: the receiver's own thread reads it, woken every 4096 reflects.
+    unsigned long long const count = ++received;
+    if (callbacks == HLA_EVOKED) {
+      if (count % 64 == 0) last = Clock::now();
+    } else if (count % 4096 == 0) {
+      signal();
+    }
   }
-  unsigned long long received;
+  std::atomic<unsigned long long> received;
   Clock::time_point last;
 };
 
@@ -39,7 +46,7 @@ struct Outcome {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options const o = parse(argc, argv, "trellis-cpp-throughput [--rti URL] [--size BYTES] [--seconds S] [--subscribers N] [--out DIR] [--json] [--fom FILE]");
+  Options const o = parse(argc, argv, "trellis-cpp-throughput [--rti URL] [--size BYTES] [--seconds S] [--subscribers N] [--out DIR] [--json] [--fom FILE] [--callbacks evoked|immediate]");
   try {
     Federate sender(o, kFederation, L"sender");
     std::atomic<size_t> ready(0);
@@ -58,14 +65,14 @@ int main(int argc, char** argv) {
           Receiver receiver(o, name.str());
           receiver.waitForPeers(1);
           ++ready;
-          while (!sending) receiver.rti->evokeMultipleCallbacks(0.0, 0.01);
+          while (!sending) receiver.deliverFor(0.0, 0.01);
           // Receive until the sender is done and everything it sent arrived, or nothing came
           // for 5 s (what is missing then is lost). Waiting up to 20 ms for callbacks when
           // none are pending, as `trellis bench throughput`'s receivers do, instead of
           // spinning on a core the sender and the network need.
           for (;;) {
             unsigned long long const before = receiver.received;
-            receiver.rti->evokeMultipleCallbacks(0.02, 0.2);
+            receiver.deliverFor(0.02, 0.2);
             if (receiver.received != before) receiver.last = Clock::now();
             if (!done) continue;
             if (receiver.received >= published) break;
@@ -83,7 +90,7 @@ int main(int argc, char** argv) {
       }));
     }
     sender.waitForPeers(o.subscribers);
-    while (ready < o.subscribers) sender.rti->evokeMultipleCallbacks(0.0, 0.01);
+    while (ready < o.subscribers) sender.deliverFor(0.0, 0.01);
     std::vector<Octet> payload(o.size, 0x5A);
     start = Clock::now();
     sending = true;
@@ -93,7 +100,7 @@ int main(int argc, char** argv) {
       // 256 updates between clock reads, as `trellis bench throughput` sends; callbacks (none
       // are expected) are looked at between bursts.
       for (int burst = 0; burst < 256; ++burst, ++sent) sender.update(payload);
-      sender.rti->evokeCallback(0.0);
+      if (sender.callbacks == HLA_EVOKED) sender.rti->evokeCallback(0.0);
     }
     double const sendSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     published = sent;
