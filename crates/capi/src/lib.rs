@@ -58,11 +58,12 @@ pub struct TrellisRti {
 
 /// The session behind one lock, taken by service calls and by evokes. An evoke holds it
 /// while it waits for callbacks (the wait drives the federate's node), so a service call
-/// from another thread breaks that wait and is let in first: other RTIs serve a service
-/// called while their callback thread or another thread's evoke waits, at once.
+/// from another thread breaks that wait and is let in first: a federate that calls services
+/// on one thread while another (or the library's, HLA_IMMEDIATE) waits for callbacks is not
+/// held up by the wait.
 pub(crate) struct Shared {
     held: SessionLock<Held>,
-    /// Service calls that found the session held and wait for it (see `held`).
+    /// Calls (services, evokes) that found the session held and wait for it (see `held`).
     services_waiting: AtomicUsize,
     /// Ends the wait of an evoke holding the session.
     evoke_breaker: EvokeBreaker,
@@ -101,8 +102,8 @@ impl Shared {
         held
     }
 
-    /// Whether a service call waits for the session (read while holding it: the call is
-    /// counted from before it broke the holder's wait until it has the session).
+    /// Whether a call waits for the session: it is counted from before it breaks the
+    /// holder's wait until it has the session.
     pub(crate) fn services_waiting(&self) -> bool {
         self.services_waiting.load(Ordering::SeqCst) > 0
     }
