@@ -4,8 +4,9 @@
 //! node). A program calling services from another thread at the same time (an
 //! `HLA_IMMEDIATE` federate's simulation loop while the library's thread waits, or any
 //! program that evokes on a thread of its own) would wait for the evoke to end: up to its
-//! whole timeout. Other RTIs serve such calls at once, so the caller breaks the wait
-//! instead, and the evoke gives the federate up and goes on waiting after the service.
+//! whole timeout, and a node left undriven that long loses its router link. So the caller
+//! breaks the wait instead, and the evoke gives the federate up and goes on waiting after
+//! the service.
 
 use crate::node::WaitBreaker;
 use std::sync::{Arc, Mutex};
