@@ -16,6 +16,14 @@ inline void fail(const char* file, int line, const std::string& what) {
   std::fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what.c_str());
   ++failures();
 }
+// An exception's wide message as bytes for a failure line (ASCII kept, the rest '?'). Takes
+// the message by reference: `std::string(e.what().begin(), e.what().end())` pairs iterators
+// of two temporaries, and read past the first (a length_error, seen when a test failed).
+inline std::string narrow(const std::wstring& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) out += text[i] < 128 ? static_cast<char>(text[i]) : '?';
+  return out;
+}
 inline int finish(const char* name) {
   if (failures() == 0) {
     std::printf("%s: all checks passed\n", name);

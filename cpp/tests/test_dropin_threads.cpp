@@ -55,6 +55,18 @@ bool evokingUntil(RTIambassador& peer, Condition done) {
   return true;
 }
 
+// Joins the evoking thread however the test leaves (a failed check may throw past the
+// join): its evokeCallback ends with the next callback or after kEvokeSeconds.
+struct JoinOnExit {
+  JoinOnExit(std::thread& thread, std::atomic<bool>& stop) : thread_(thread), stop_(stop) {}
+  ~JoinOnExit() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  std::thread& thread_;
+  std::atomic<bool>& stop_;
+};
+
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 void servicesWhileCallbacksWait(std::wstring const& designator, CallbackModel model, std::wstring const& federation) {
@@ -86,6 +98,7 @@ void servicesWhileCallbacksWait(std::wstring const& designator, CallbackModel mo
       }
     });
   }
+  JoinOnExit const joinOnExit(evoking, stop);
   // Interest has to reach both sides before anything counts.
   bool const linked = evokingUntil(*peer, [&] {
     if (testedEvents.interactions > 0 && peerEvents.interactions > 0) return true;
@@ -142,8 +155,7 @@ int main() {
     servicesWhileCallbacksWait(router.designator(), HLA_EVOKED, L"dropin-threads-evoked");
     servicesWhileCallbacksWait(router.designator(), HLA_IMMEDIATE, L"dropin-threads-immediate");
   } catch (Exception const& e) {
-    std::string const what(e.what().begin(), e.what().end());
-    check::fail(__FILE__, __LINE__, "unexpected exception: " + what);
+    check::fail(__FILE__, __LINE__, "unexpected exception: " + check::narrow(e.what()));
   } catch (std::exception const& e) {
     check::fail(__FILE__, __LINE__, e.what());
   }

@@ -132,8 +132,7 @@ int main() {
   try {
     lossesAcrossARouterKill();
   } catch (Exception const& e) {
-    std::string const what(e.what().begin(), e.what().end());
-    check::fail(__FILE__, __LINE__, "unexpected exception: " + what);
+    check::fail(__FILE__, __LINE__, "unexpected exception: " + check::narrow(e.what()));
   } catch (std::exception const& e) {
     check::fail(__FILE__, __LINE__, e.what());
   }
