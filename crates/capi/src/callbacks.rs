@@ -126,6 +126,31 @@ fn take(held: &mut Held, wait: Duration, batch: usize, slot: &mut Slot) -> Resul
     Ok(())
 }
 
+/// What a wait for callbacks saw besides the callback it took, read before it let the
+/// session go.
+struct Waited {
+    /// The federate had nothing to wait for (`Session::is_idle`).
+    idle: bool,
+    /// A call broke the wait and waits for the session (`Shared::held`).
+    broken: bool,
+}
+
+/// `take` with the session held to wait on (`Shared::held_to_wait`; `break_in` for an
+/// evoke, not for the callback thread), released when it returns.
+fn take_waiting(
+    shared: &Shared,
+    break_in: bool,
+    wait: Duration,
+    batch: usize,
+    slot: &mut Slot,
+) -> (Result<(), Failure>, Waited) {
+    let mut held = shared.held_to_wait(break_in);
+    let idle = held.session.is_idle();
+    let taken = take(&mut held, wait, batch, slot);
+    let broken = shared.calls_waiting();
+    (taken, Waited { idle, broken })
+}
+
 /// Take up to `batch` callbacks into the stash: the first waiting up to `wait`, the rest
 /// only if ready now. A connectionLost is the last (the session disconnected after it).
 fn fill(held: &mut Held, wait: Duration, batch: usize) -> Result<(), Failure> {
@@ -214,17 +239,14 @@ fn wait_for_first(rti: &TrellisRti, min: Instant, slot: &mut Slot) -> Result<(),
     let mut stay_away = StayAway::default();
     loop {
         let wait = min.saturating_duration_since(Instant::now());
-        let mut held = rti.shared.held_to_wait(true);
-        let idle = held.session.is_idle();
-        take(&mut held, wait, 1, slot)?;
-        let broken = rti.shared.services_waiting();
-        drop(held);
+        let (taken, waited) = take_waiting(&rti.shared, true, wait, 1, slot);
+        taken?;
         if slot.callback.is_some() || wait.is_zero() {
             return Ok(());
         }
-        if idle {
+        if waited.idle {
             std::thread::sleep(IDLE_SLICE.min(min.saturating_duration_since(Instant::now())));
-        } else if broken {
+        } else if waited.broken {
             stay_away.after_break(&rti.shared, min);
         }
         // Else the wait ran its course (or ended for nothing): one more look, if time is left.
@@ -300,19 +322,14 @@ fn callback_thread(shared: &Shared) {
     // This thread runs user code only inside deliveries.
     let _inside = InCallback::set();
     while !shared.stop.load(Ordering::SeqCst) {
-        let (taken, idle, broken) = {
-            let mut held = shared.held_to_wait(false);
-            let idle = held.session.is_idle();
-            let taken = take(&mut held, THREAD_SLICE, BATCH, &mut slot);
-            (taken, idle, shared.services_waiting())
-        };
+        let (taken, waited) = take_waiting(shared, false, THREAD_SLICE, BATCH, &mut slot);
         match taken {
             Ok(()) if slot.callback.is_some() => {
                 stay_away.reset();
                 deliver(&table(shared), &mut slot);
             }
-            Ok(()) if idle => std::thread::park_timeout(IDLE_SLICE),
-            Ok(()) if broken => stay_away.after_break(shared, Instant::now() + THREAD_SLICE),
+            Ok(()) if waited.idle => std::thread::park_timeout(IDLE_SLICE),
+            Ok(()) if waited.broken => stay_away.after_break(shared, Instant::now() + THREAD_SLICE),
             // The wait ran its course: wait again.
             Ok(()) => stay_away.reset(),
             Err(failure) => {

@@ -64,7 +64,7 @@ pub struct TrellisRti {
 pub(crate) struct Shared {
     held: SessionLock<Held>,
     /// Calls (services, evokes) that found the session held and wait for it (see `held`).
-    services_waiting: AtomicUsize,
+    calls_waiting: AtomicUsize,
     /// Ends the wait of an evoke holding the session.
     evoke_breaker: EvokeBreaker,
     callbacks: Mutex<TrellisCallbacks>,
@@ -76,7 +76,7 @@ impl Shared {
         Shared {
             evoke_breaker: held.session.evoke_breaker(),
             held: SessionLock::new(held),
-            services_waiting: AtomicUsize::new(0),
+            calls_waiting: AtomicUsize::new(0),
             callbacks: Mutex::new(TrellisCallbacks::none()),
             stop: AtomicBool::new(false),
         }
@@ -89,23 +89,20 @@ impl Shared {
         if let Some(held) = self.held.try_lock() {
             return held;
         }
-        let before = self.services_waiting.fetch_add(1, Ordering::SeqCst);
-        assert!(
-            before < usize::MAX,
-            "services waiting counted without bound"
-        );
+        let before = self.calls_waiting.fetch_add(1, Ordering::SeqCst);
+        assert!(before < usize::MAX, "calls waiting counted without bound");
         // Counted first: the holder, woken, must see this call waiting.
         self.evoke_breaker.interrupt();
         let held = self.held.lock();
-        let before = self.services_waiting.fetch_sub(1, Ordering::SeqCst);
-        assert!(before > 0, "a service stopped waiting that was not counted");
+        let before = self.calls_waiting.fetch_sub(1, Ordering::SeqCst);
+        assert!(before > 0, "a call stopped waiting that was not counted");
         held
     }
 
     /// Whether a call waits for the session: it is counted from before it breaks the
     /// holder's wait until it has the session.
-    pub(crate) fn services_waiting(&self) -> bool {
-        self.services_waiting.load(Ordering::SeqCst) > 0
+    pub(crate) fn calls_waiting(&self) -> bool {
+        self.calls_waiting.load(Ordering::SeqCst) > 0
     }
 
     /// Whether any thread holds the session now (looked at without taking it).
@@ -124,7 +121,7 @@ impl Shared {
             } else {
                 self.held.lock()
             };
-            if !self.services_waiting() {
+            if !self.calls_waiting() {
                 return held;
             }
             MutexGuard::unlock_fair(held);

@@ -72,7 +72,7 @@ fn left_alone(shared: &Shared, deadline: Instant) -> bool {
     let mut free_since = None;
     loop {
         let now = Instant::now();
-        if shared.is_held() || shared.services_waiting() {
+        if shared.is_held() || shared.calls_waiting() {
             free_since = None;
         } else if now.duration_since(*free_since.get_or_insert(now)) >= QUIET {
             return true;
