@@ -7,7 +7,6 @@ use crate::deliver::{deliver_other, deliver_values};
 use crate::ffi::{entry, put};
 use crate::session::{time, Held};
 use crate::status::*;
-use crate::stay_away::StayAway;
 use crate::table::TrellisCallbacks;
 use crate::{rti, with_session, Shared, TrellisRti};
 use std::cell::Cell;
@@ -16,15 +15,12 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use trellis_core::federate::{Callback, TimeRepresentation};
+use trellis_net::rti::{StayAway, IDLE_SLICE};
 
 /// The longest one wait of the callback thread for a callback. A service call from another
-/// thread breaks it at once (`Shared::held`), as stopping the thread does; it bounds only
+/// thread breaks it at once (`SharedSession::lock`), as stopping the thread does; it bounds only
 /// how seldom an idle federate's thread wakes.
 const THREAD_SLICE: Duration = Duration::from_millis(100);
-
-/// How long a federate that is connected but not joined sleeps between looks at its session
-/// while evoke waits (nothing arrives from the network for it; another thread may join).
-const IDLE_SLICE: Duration = Duration::from_millis(20);
 
 /// evokeMultipleCallbacks looks at the clock every this many callbacks while they come.
 const CLOCK_EVERY: u32 = 32;
@@ -126,29 +122,9 @@ fn take(held: &mut Held, wait: Duration, batch: usize, slot: &mut Slot) -> Resul
     Ok(())
 }
 
-/// What a wait for callbacks saw besides the callback it took, read before it let the
-/// session go.
-struct Waited {
-    /// The federate had nothing to wait for (`Session::is_idle`).
-    idle: bool,
-    /// A call broke the wait and waits for the session (`Shared::held`).
-    broken: bool,
-}
-
-/// `take` with the session held to wait on (`Shared::held_to_wait`; `break_in` for an
-/// evoke, not for the callback thread), released when it returns.
-fn take_waiting(
-    shared: &Shared,
-    break_in: bool,
-    wait: Duration,
-    batch: usize,
-    slot: &mut Slot,
-) -> (Result<(), Failure>, Waited) {
-    let mut held = shared.held_to_wait(break_in);
-    let idle = held.session.is_idle();
-    let taken = take(&mut held, wait, batch, slot);
-    let broken = shared.calls_waiting();
-    (taken, Waited { idle, broken })
+/// Whether the federate has nothing to wait for (`Session::is_idle`): a wait sleeps instead.
+fn idle(held: &Held) -> bool {
+    held.session.is_idle()
 }
 
 /// Take up to `batch` callbacks into the stash: the first waiting up to `wait`, the rest
@@ -231,26 +207,16 @@ pub extern "C" fn trellis_evoke(
     })
 }
 
-/// The first callback, into the empty `slot`, waiting until `min` for it. A federate that
-/// is connected but not joined has nothing to wait for from the network: the wait sleeps
-/// instead of polling. A service call from another thread that broke the wait is let run
-/// (`StayAway`) before the wait goes on.
+/// The first callback, into the empty `slot`, waiting until `min` for it
+/// (`SharedSession::evoke`: a service call from another thread breaks the wait and runs
+/// first; a federate that is connected but not joined sleeps instead of polling).
 fn wait_for_first(rti: &TrellisRti, min: Instant, slot: &mut Slot) -> Result<(), Failure> {
-    let mut stay_away = StayAway::default();
-    loop {
-        let wait = min.saturating_duration_since(Instant::now());
-        let (taken, waited) = take_waiting(&rti.shared, true, wait, 1, slot);
-        taken?;
-        if slot.callback.is_some() || wait.is_zero() {
-            return Ok(());
-        }
-        if waited.idle {
-            std::thread::sleep(IDLE_SLICE.min(min.saturating_duration_since(Instant::now())));
-        } else if waited.broken {
-            stay_away.after_break(&rti.shared, min);
-        }
-        // Else the wait ran its course (or ended for nothing): one more look, if time is left.
-    }
+    let taken = rti.shared.session.evoke(min, idle, |held, wait| {
+        take(held, wait, 1, slot)?;
+        Ok::<_, Failure>(slot.callback.is_some().then_some(()))
+    })?;
+    debug_assert_eq!(taken.is_some(), slot.callback.is_some());
+    Ok(())
 }
 
 /// evokeMultipleCallbacks: the first callback as evokeCallback waits for it, then whatever
@@ -322,14 +288,18 @@ fn callback_thread(shared: &Shared) {
     // This thread runs user code only inside deliveries.
     let _inside = InCallback::set();
     while !shared.stop.load(Ordering::SeqCst) {
-        let (taken, waited) = take_waiting(shared, false, THREAD_SLICE, BATCH, &mut slot);
+        let wait = |held: &mut Held| take(held, THREAD_SLICE, BATCH, &mut slot);
+        // Not breaking in: an evoke on another thread goes first.
+        let (taken, waited) = shared.session.wait_once(false, idle, wait);
         match taken {
             Ok(()) if slot.callback.is_some() => {
                 stay_away.reset();
                 deliver(&table(shared), &mut slot);
             }
             Ok(()) if waited.idle => std::thread::park_timeout(IDLE_SLICE),
-            Ok(()) if waited.broken => stay_away.after_break(shared, Instant::now() + THREAD_SLICE),
+            Ok(()) if waited.broken => {
+                stay_away.after_break(&shared.session, Instant::now() + THREAD_SLICE)
+            }
             // The wait ran its course: wait again.
             Ok(()) => stay_away.reset(),
             Err(failure) => {
@@ -348,7 +318,7 @@ fn callback_thread(shared: &Shared) {
 /// Stop and join the callback thread, if one runs (not from the thread itself).
 pub(crate) fn stop_thread(rti: &TrellisRti) {
     rti.shared.stop.store(true, Ordering::SeqCst);
-    rti.shared.evoke_breaker.interrupt();
+    rti.shared.session.interrupt();
     let thread = rti
         .callback_thread
         .lock()

@@ -31,7 +31,6 @@ mod regions;
 mod save;
 mod session;
 mod status;
-mod stay_away;
 mod support;
 mod table;
 mod time;
@@ -43,12 +42,11 @@ pub use status::*;
 pub use table::TrellisCallbacks;
 pub use time::TrellisTime;
 
-use parking_lot::{Mutex as SessionLock, MutexGuard};
 use session::Held;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use trellis_net::rti::EvokeBreaker;
+use trellis_net::rti::{SessionGuard, SharedSession};
 
 /// One federate's RTI ambassador (opaque to C).
 pub struct TrellisRti {
@@ -56,78 +54,28 @@ pub struct TrellisRti {
     callback_thread: Mutex<Option<JoinHandle<()>>>,
 }
 
-/// The session behind one lock, taken by service calls and by evokes. An evoke holds it
-/// while it waits for callbacks (the wait drives the federate's node), so a service call
-/// from another thread breaks that wait and is let in first: a federate that calls services
-/// on one thread while another (or the library's, HLA_IMMEDIATE) waits for callbacks is not
-/// held up by the wait.
+/// What the federate's threads share: the session (taken by service calls and evokes; a
+/// call breaks into a wait for callbacks, `SharedSession`), the callback table and the
+/// callback thread's stop.
 pub(crate) struct Shared {
-    held: SessionLock<Held>,
-    /// Calls (services, evokes) that found the session held and wait for it (see `held`).
-    calls_waiting: AtomicUsize,
-    /// Ends the wait of an evoke holding the session.
-    evoke_breaker: EvokeBreaker,
+    session: SharedSession<Held>,
     callbacks: Mutex<TrellisCallbacks>,
     stop: AtomicBool,
 }
 
 impl Shared {
     pub(crate) fn new(held: Held) -> Shared {
+        let evoke_breaker = held.session.evoke_breaker();
         Shared {
-            evoke_breaker: held.session.evoke_breaker(),
-            held: SessionLock::new(held),
-            calls_waiting: AtomicUsize::new(0),
+            session: SharedSession::new(held, evoke_breaker),
             callbacks: Mutex::new(TrellisCallbacks::none()),
             stop: AtomicBool::new(false),
         }
     }
 
-    /// The session, for a call on one of the federate's threads (a service or an evoke): if
-    /// an evoke or the callback thread holds it waiting for callbacks, the wait is broken and
-    /// the holder lets this call in before it waits again.
-    pub(crate) fn held(&self) -> MutexGuard<'_, Held> {
-        if let Some(held) = self.held.try_lock() {
-            return held;
-        }
-        let before = self.calls_waiting.fetch_add(1, Ordering::SeqCst);
-        assert!(before < usize::MAX, "calls waiting counted without bound");
-        // Counted first: the holder, woken, must see this call waiting.
-        self.evoke_breaker.interrupt();
-        let held = self.held.lock();
-        let before = self.calls_waiting.fetch_sub(1, Ordering::SeqCst);
-        assert!(before > 0, "a call stopped waiting that was not counted");
-        held
-    }
-
-    /// Whether a call waits for the session: it is counted from before it breaks the
-    /// holder's wait until it has the session.
-    pub(crate) fn calls_waiting(&self) -> bool {
-        self.calls_waiting.load(Ordering::SeqCst) > 0
-    }
-
-    /// Whether any thread holds the session now (looked at without taking it).
-    pub(crate) fn is_held(&self) -> bool {
-        self.held.is_locked()
-    }
-
-    /// The session, to wait for callbacks on: never while a call waits for it (such a call
-    /// is handed the lock directly, so this thread cannot take it back before the call
-    /// runs, whoever wakes first). `break_in`: an evoke takes it as any call does, breaking
-    /// a wait of the callback thread; the callback thread waits its turn.
-    pub(crate) fn held_to_wait(&self, break_in: bool) -> MutexGuard<'_, Held> {
-        loop {
-            let held = if break_in {
-                self.held()
-            } else {
-                self.held.lock()
-            };
-            if !self.calls_waiting() {
-                return held;
-            }
-            MutexGuard::unlock_fair(held);
-            // A waiting call that has not parked yet takes the lock now.
-            std::thread::yield_now();
-        }
+    /// The session, for a call on one of the federate's threads (`SharedSession::lock`).
+    pub(crate) fn held(&self) -> SessionGuard<'_, Held> {
+        self.session.lock()
     }
 }
 

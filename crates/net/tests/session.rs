@@ -295,3 +295,104 @@ fn acquire(
     }
     panic!("the attribute was not acquired in time");
 }
+
+/// Whether `callback` is a radio message saying `word`.
+fn radio_says(callback: &Callback, word: &[u8]) -> bool {
+    matches!(callback, Callback::ReceiveInteraction { parameters, .. }
+        if parameters.iter().any(|(_, value)| value.as_ref() == word))
+}
+
+/// Say `word` on the radio.
+fn say(session: &mut Session, word: &[u8]) {
+    let rti = session.joined().unwrap();
+    let radio = rti.interaction_class_handle("Radio").unwrap();
+    let text = rti.parameter_handle(radio, "Text").unwrap();
+    rti.send_interaction(radio, &[(text, word)], b"").unwrap();
+}
+
+/// Both publish and subscribe the radio, and each has heard the other.
+fn talking(a: &mut Session, b: &mut Session) {
+    for session in [&mut *a, &mut *b] {
+        let rti = session.joined().unwrap();
+        let radio = rti.interaction_class_handle("Radio").unwrap();
+        rti.publish_interaction_class(radio).unwrap();
+        rti.subscribe_interaction_class(radio).unwrap();
+    }
+    until_heard(a, b);
+    until_heard(b, a);
+}
+
+/// Until interest has spread, what is said may be dropped: `speaker` says it until
+/// `listener` hears it.
+fn until_heard(speaker: &mut Session, listener: &mut Session) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        assert!(Instant::now() < deadline, "the radio was never heard");
+        say(speaker, b"warm");
+        while let Some(callback) = listener.evoke_callback(Duration::from_millis(5)).unwrap() {
+            if radio_says(&callback, b"warm") {
+                return;
+            }
+        }
+    }
+}
+
+/// A session shared by two threads (`SharedSession`): services called on one while the
+/// other evokes with a 30 s timeout are served at once, and what a peer says meanwhile still
+/// reaches the evoking thread. Without the break-in each call waits for the evoke to end.
+#[test]
+fn a_service_called_while_another_thread_evokes_is_served_at_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use trellis_net::rti::SharedSession;
+    let (_router, at) = registry_router();
+    let mut a = joined(&at, "SharedByThreads", "a");
+    let mut peer = joined(&at, "SharedByThreads", "peer");
+    talking(&mut a, &mut peer);
+    let breaker = a.evoke_breaker();
+    let a = SharedSession::new(a, breaker);
+    let stop = AtomicBool::new(false);
+    const CALLS: usize = 100;
+    let peer_says = |i: usize| format!("peer {i}").into_bytes();
+    std::thread::scope(|scope| {
+        let evoking = scope.spawn(|| {
+            let mut heard = 0;
+            while heard < CALLS / 10 && !stop.load(Ordering::SeqCst) {
+                let until = Instant::now() + Duration::from_secs(30);
+                let idle = |s: &Session| s.is_idle();
+                let taken = a
+                    .evoke(until, idle, |s, wait| s.evoke_callback(wait))
+                    .unwrap();
+                heard += usize::from(taken.is_some_and(|c| radio_says(&c, &peer_says(heard))));
+            }
+            heard
+        });
+        let mut slow = None;
+        for call in 0..CALLS {
+            let started = Instant::now();
+            say(&mut a.lock(), format!("a {call}").as_bytes());
+            let waited = started.elapsed();
+            if waited >= Duration::from_secs(2) {
+                // Checked after the evoking thread is stopped: a panic here would wait for it.
+                slow = Some((call, waited));
+                break;
+            }
+            if call % 10 == 0 {
+                say(&mut peer, &peer_says(call / 10));
+            }
+            while peer.evoke_callback(Duration::ZERO).unwrap().is_some() {}
+        }
+        let deadline = Instant::now() + WAIT;
+        while !evoking.is_finished() && Instant::now() < deadline {
+            peer.evoke_callback(Duration::from_millis(5)).unwrap();
+        }
+        stop.store(true, Ordering::SeqCst);
+        a.interrupt();
+        let heard = evoking.join().unwrap();
+        assert_eq!(slow, None, "a call (number, wait) waited for the evoke");
+        assert_eq!(
+            heard,
+            CALLS / 10,
+            "what the peer said reaches the evoking thread"
+        );
+    });
+}

@@ -27,6 +27,8 @@ mod regions;
 mod reporting;
 mod save;
 mod session;
+mod shared_session;
+mod stay_away;
 mod sync;
 mod time;
 mod update_rate;
@@ -38,6 +40,8 @@ pub use designator::{
 pub use error::{fdd_exception_name, RtiError};
 pub use evoke_breaker::EvokeBreaker;
 pub use session::Session;
+pub use shared_session::{SessionGuard, SharedSession, Waited, IDLE_SLICE};
+pub use stay_away::StayAway;
 pub use trellis_core::federate::{OwnershipCallback, ResignAction};
 
 use crate::node::{Arrived, DirectNode, Node, NodeConfig};

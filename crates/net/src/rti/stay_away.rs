@@ -1,9 +1,10 @@
-//! How a wait for callbacks goes on after a service call broke into it (`Shared::held`):
+//! How a wait for callbacks goes on after a service call broke into it
+//! (`SharedSession::lock`):
 //! the waiting thread (the callback thread, or an evoke) must let the call run, and should
 //! come back soon, as a reply to the call may be on its way, but not break again and again a
 //! thread that calls services without pause (each break costs both threads a wake-up).
 
-use crate::Shared;
+use super::SharedSession;
 use std::time::{Duration, Instant};
 
 /// A lone break waits at most this long for the session to be left alone.
@@ -20,8 +21,8 @@ const AWAY_MOST: Duration = Duration::from_millis(1);
 const STREAK_GAP: Duration = Duration::from_millis(4);
 
 /// Breaks of one waiter since its last wait that ran its course or brought a callback.
-#[derive(Default)]
-pub(crate) struct StayAway {
+#[derive(Debug, Default)]
+pub struct StayAway {
     streak: u32,
     last_break: Option<Instant>,
 }
@@ -30,7 +31,7 @@ impl StayAway {
     /// A service call broke the wait (the session is released): return when the wait should
     /// go on, at the latest at `until`. A lone break returns as soon as the session has been
     /// left alone for `QUIET` (within `WATCH`); the next breaks of a streak stay away longer.
-    pub(crate) fn after_break(&mut self, shared: &Shared, until: Instant) {
+    pub fn after_break<T>(&mut self, shared: &SharedSession<T>, until: Instant) {
         let now = Instant::now();
         let streak = self.count_break(now);
         if streak == 1 && left_alone(shared, (now + WATCH).min(until)) {
@@ -53,7 +54,7 @@ impl StayAway {
     }
 
     /// The wait ran its course or brought a callback: the next break is a lone one.
-    pub(crate) fn reset(&mut self) {
+    pub fn reset(&mut self) {
         self.streak = 0;
     }
 }
@@ -68,7 +69,7 @@ fn away(streak: u32) -> Duration {
 /// Whether the session is left alone for `QUIET` before `deadline`: neither held nor waited
 /// for (the call that broke in may not have woken yet). Looked at without taking it (a take
 /// would make the caller's next call break in again).
-fn left_alone(shared: &Shared, deadline: Instant) -> bool {
+fn left_alone<T>(shared: &SharedSession<T>, deadline: Instant) -> bool {
     let mut free_since = None;
     loop {
         let now = Instant::now();
