@@ -71,6 +71,12 @@ impl<T> SharedSession<T> {
         held
     }
 
+    /// The session if no thread holds it now, without waiting or breaking a wait: for a
+    /// caller that must let go of something (Python's GIL) before it may block in `lock`.
+    pub fn try_lock(&self) -> Option<SessionGuard<'_, T>> {
+        self.held.try_lock()
+    }
+
     /// Whether a call waits for the session: it is counted from before it breaks the
     /// holder's wait until it has the session.
     pub fn calls_waiting(&self) -> bool {
