@@ -3,6 +3,8 @@
 //! (trellis/federate.py) subclasses it with callback dispatch and event iteration.
 //!
 //! Calls that wait for the network (connect, federation management, evoke) release the GIL.
+//! Threads may share an ambassador: a service called while another thread evokes breaks
+//! that wait and is served first (`SharedSession`).
 
 use crate::errors::{raise, IntoPyResult};
 use crate::events::Context;
@@ -12,7 +14,7 @@ use crate::values;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use trellis_core::federate::{
     AdvanceKind, LogicalTime, MessageRetractionHandle, ObjectId, Range, RegionHandle, ResignAction,
     TimeRepresentation,
@@ -20,13 +22,20 @@ use trellis_core::federate::{
 use trellis_core::fom::{
     AttributeHandle, InteractionClassHandle, ObjectClassHandle, ObjectModel, ParameterHandle,
 };
-use trellis_net::rti::{LocalSettings, RtiAmbassador, Session};
+use trellis_net::rti::{LocalSettings, RtiAmbassador, Session, SessionGuard, SharedSession};
 
 #[pyclass(name = "RtiAmbassador", module = "trellis", subclass)]
 pub struct PyRtiAmbassador {
-    session: Session,
+    /// Shared by the Python threads of one federate: a thread that evokes in a loop while
+    /// another calls services (a service breaks the evoke's wait and runs first).
+    shared: SharedSession<Federate>,
     /// Decode reflected and received values by their data types.
     decode: bool,
+}
+
+/// What the ambassador's calls change, behind the session's lock.
+struct Federate {
+    session: Session,
     /// The model and time of the federation last joined: callbacks that come after the
     /// membership ended (connectionLost) still name their classes.
     last_context: Option<(Arc<ObjectModel>, TimeRepresentation)>,
@@ -85,6 +94,29 @@ fn resign_action(name: &str) -> PyResult<ResignAction> {
 }
 
 impl PyRtiAmbassador {
+    /// The session, for one call. A thread may hold it with the GIL released (an evoke's
+    /// wait; a call's network wait, which needs the GIL back before it lets the session go):
+    /// so a thread holding the GIL never blocks on it. Free, it is taken at once; else the
+    /// GIL is released while this call waits (`lock` breaks an evoke's wait, and lets this
+    /// call in first).
+    fn federate(&self, py: Python<'_>) -> SessionGuard<'_, Federate> {
+        if let Some(held) = self.shared.try_lock() {
+            return held;
+        }
+        py.detach(|| self.shared.lock())
+    }
+}
+
+/// An evoke's deadline, `wait` from `now`: one past what the clock counts is a century
+/// away (as good as never).
+fn deadline(now: Instant, wait: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
+    (now.checked_add(wait))
+        .or_else(|| now.checked_add(CENTURY))
+        .unwrap_or(now)
+}
+
+impl Federate {
     fn rti(&mut self) -> PyResult<&mut RtiAmbassador> {
         self.session.joined().py()
     }
@@ -214,40 +246,47 @@ impl PyRtiAmbassador {
         let session = py
             .detach(|| LocalSettings::parse(address.as_deref()).and_then(Session::connect))
             .py()?;
-        Ok(PyRtiAmbassador {
+        let evoke_breaker = session.evoke_breaker();
+        let federate = Federate {
             session,
-            decode,
             last_context: None,
+        };
+        Ok(PyRtiAmbassador {
+            shared: SharedSession::new(federate, evoke_breaker),
+            decode,
         })
     }
 
-    fn disconnect(&mut self) -> PyResult<()> {
-        self.session.disconnect().py()
+    fn disconnect(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.session.disconnect().py()
     }
 
     /// Resign (by the automatic resign directive) if joined, and disconnect.
-    fn close(&mut self, py: Python<'_>) {
-        let session = &mut self.session;
+    fn close(&self, py: Python<'_>) {
+        let mut fed = self.federate(py);
+        let session = &mut fed.session;
         py.detach(|| session.close());
     }
 
     #[getter]
-    fn joined(&self) -> bool {
-        self.session.is_joined()
+    fn joined(&self, py: Python<'_>) -> bool {
+        self.federate(py).session.is_joined()
     }
 
     // ---- federation management ----------------------------------------------------------
 
     #[pyo3(signature = (federation, fom_modules, time_implementation = None, mim = None))]
     fn create_federation_execution(
-        &mut self,
+        &self,
         py: Python<'_>,
         federation: &str,
         fom_modules: Vec<String>,
         time_implementation: Option<String>,
         mim: Option<String>,
     ) -> PyResult<()> {
-        let session = &mut self.session;
+        let mut fed = self.federate(py);
+        let session = &mut fed.session;
         py.detach(|| {
             session.create_federation_execution(
                 federation,
@@ -259,14 +298,16 @@ impl PyRtiAmbassador {
         .py()
     }
 
-    fn destroy_federation_execution(&mut self, py: Python<'_>, federation: &str) -> PyResult<()> {
-        let session = &mut self.session;
+    fn destroy_federation_execution(&self, py: Python<'_>, federation: &str) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let session = &mut fed.session;
         py.detach(|| session.destroy_federation_execution(federation))
             .py()
     }
 
-    fn list_federation_executions(&mut self, py: Python<'_>) -> PyResult<Vec<(String, String)>> {
-        let session = &mut self.session;
+    fn list_federation_executions(&self, py: Python<'_>) -> PyResult<Vec<(String, String)>> {
+        let mut fed = self.federate(py);
+        let session = &mut fed.session;
         py.detach(|| session.list_federation_executions()).py()
     }
 
@@ -274,14 +315,15 @@ impl PyRtiAmbassador {
     /// additional modules, which extend the federation's model. Returns the federate handle.
     #[pyo3(signature = (federate_name, federate_type, federation, fom_modules = Vec::new()))]
     fn join_federation_execution(
-        &mut self,
+        &self,
         py: Python<'_>,
         federate_name: Option<String>,
         federate_type: &str,
         federation: &str,
         fom_modules: Vec<String>,
     ) -> PyResult<u32> {
-        let session = &mut self.session;
+        let mut fed = self.federate(py);
+        let session = &mut fed.session;
         py.detach(|| {
             session.join_federation_execution(
                 federate_name.as_deref(),
@@ -294,139 +336,163 @@ impl PyRtiAmbassador {
     }
 
     #[pyo3(signature = (action = "cancel_then_delete_then_divest"))]
-    fn resign_federation_execution(&mut self, py: Python<'_>, action: &str) -> PyResult<()> {
+    fn resign_federation_execution(&self, py: Python<'_>, action: &str) -> PyResult<()> {
         let action = resign_action(action)?;
-        let session = &mut self.session;
+        let mut fed = self.federate(py);
+        let session = &mut fed.session;
         py.detach(|| session.resign_federation_execution(action))
             .py()
     }
 
     /// The joined federation's object model.
     #[getter]
-    fn object_model(&mut self) -> PyResult<PyObjectModel> {
+    fn object_model(&self, py: Python<'_>) -> PyResult<PyObjectModel> {
+        let mut fed = self.federate(py);
         Ok(PyObjectModel {
-            model: self.model()?,
+            model: fed.model()?,
         })
     }
 
     /// "HLAinteger64Time" or "HLAfloat64Time".
     #[getter]
-    fn time_implementation(&mut self) -> PyResult<&'static str> {
-        Ok(self.times()?.name())
+    fn time_implementation(&self, py: Python<'_>) -> PyResult<&'static str> {
+        let mut fed = self.federate(py);
+        Ok(fed.times()?.name())
     }
 
     /// This federate's handle.
     #[getter(federate_handle)]
-    fn own_handle(&mut self) -> PyResult<u32> {
-        Ok(self.rti()?.federate().py()?.handle())
+    fn own_handle(&self, py: Python<'_>) -> PyResult<u32> {
+        let mut fed = self.federate(py);
+        Ok(fed.rti()?.federate().py()?.handle())
     }
 
-    fn get_federate_handle(&mut self, name: &str) -> PyResult<u32> {
-        self.rti()?.federate_handle(name).py()
+    fn get_federate_handle(&self, py: Python<'_>, name: &str) -> PyResult<u32> {
+        let mut fed = self.federate(py);
+        fed.rti()?.federate_handle(name).py()
     }
 
-    fn get_federate_name(&mut self, handle: u32) -> PyResult<String> {
-        self.rti()?.federate_name_of(handle).py()
+    fn get_federate_name(&self, py: Python<'_>, handle: u32) -> PyResult<String> {
+        let mut fed = self.federate(py);
+        fed.rti()?.federate_name_of(handle).py()
     }
 
     // ---- declaration management ----------------------------------------------------------
 
     fn publish_object_class_attributes(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object_class: &str,
         attributes: Vec<String>,
     ) -> PyResult<()> {
-        let class = self.object_class(object_class)?;
-        let attributes = self.attributes(class, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let class = fed.object_class(object_class)?;
+        let attributes = fed.attributes(class, &attributes)?;
+        fed.rti()?
             .publish_object_class_attributes(class, &attributes)
             .py()
     }
 
-    fn unpublish_object_class(&mut self, object_class: &str) -> PyResult<()> {
-        let class = self.object_class(object_class)?;
-        self.rti()?.unpublish_object_class(class).py()
+    fn unpublish_object_class(&self, py: Python<'_>, object_class: &str) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let class = fed.object_class(object_class)?;
+        fed.rti()?.unpublish_object_class(class).py()
     }
 
     /// Subscribe to attributes of a class; with `regions` (handles from create_region),
     /// only to updates in those regions.
     #[pyo3(signature = (object_class, attributes, regions = None))]
     fn subscribe_object_class_attributes(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object_class: &str,
         attributes: Vec<String>,
         regions: Option<Vec<u64>>,
     ) -> PyResult<()> {
-        let class = self.object_class(object_class)?;
-        let attributes = self.attributes(class, &attributes)?;
+        let mut fed = self.federate(py);
+        let class = fed.object_class(object_class)?;
+        let attributes = fed.attributes(class, &attributes)?;
         match regions {
-            None => self
+            None => fed
                 .rti()?
                 .subscribe_object_class_attributes(class, &attributes)
                 .py(),
             Some(regions) => {
                 let pairs = [(attributes, regions.into_iter().map(RegionHandle).collect())];
-                self.rti()?
+                fed.rti()?
                     .subscribe_object_class_attributes_with_region_handles(class, &pairs)
                     .py()
             }
         }
     }
 
-    fn unsubscribe_object_class(&mut self, object_class: &str) -> PyResult<()> {
-        let class = self.object_class(object_class)?;
-        self.rti()?.unsubscribe_object_class(class).py()
+    fn unsubscribe_object_class(&self, py: Python<'_>, object_class: &str) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let class = fed.object_class(object_class)?;
+        fed.rti()?.unsubscribe_object_class(class).py()
     }
 
-    fn publish_interaction_class(&mut self, interaction_class: &str) -> PyResult<()> {
-        let class = self.interaction_class(interaction_class)?;
-        self.rti()?.publish_interaction_class(class).py()
+    fn publish_interaction_class(&self, py: Python<'_>, interaction_class: &str) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let class = fed.interaction_class(interaction_class)?;
+        fed.rti()?.publish_interaction_class(class).py()
     }
 
-    fn unpublish_interaction_class(&mut self, interaction_class: &str) -> PyResult<()> {
-        let class = self.interaction_class(interaction_class)?;
-        self.rti()?.unpublish_interaction_class(class).py()
+    fn unpublish_interaction_class(&self, py: Python<'_>, interaction_class: &str) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let class = fed.interaction_class(interaction_class)?;
+        fed.rti()?.unpublish_interaction_class(class).py()
     }
 
     #[pyo3(signature = (interaction_class, regions = None))]
     fn subscribe_interaction_class(
-        &mut self,
+        &self,
+        py: Python<'_>,
         interaction_class: &str,
         regions: Option<Vec<u64>>,
     ) -> PyResult<()> {
-        let class = self.interaction_class(interaction_class)?;
+        let mut fed = self.federate(py);
+        let class = fed.interaction_class(interaction_class)?;
         match regions {
-            None => self.rti()?.subscribe_interaction_class(class).py(),
+            None => fed.rti()?.subscribe_interaction_class(class).py(),
             Some(regions) => {
                 let regions: Vec<RegionHandle> = regions.into_iter().map(RegionHandle).collect();
-                self.rti()?
+                fed.rti()?
                     .subscribe_interaction_class_with_region_handles(class, &regions)
                     .py()
             }
         }
     }
 
-    fn unsubscribe_interaction_class(&mut self, interaction_class: &str) -> PyResult<()> {
-        let class = self.interaction_class(interaction_class)?;
-        self.rti()?.unsubscribe_interaction_class(class).py()
+    fn unsubscribe_interaction_class(
+        &self,
+        py: Python<'_>,
+        interaction_class: &str,
+    ) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let class = fed.interaction_class(interaction_class)?;
+        fed.rti()?.unsubscribe_interaction_class(class).py()
     }
 
     // ---- object management ---------------------------------------------------------------
 
-    fn reserve_object_instance_name(&mut self, py: Python<'_>, name: &str) -> PyResult<()> {
-        let rti = self.rti()?;
+    fn reserve_object_instance_name(&self, py: Python<'_>, name: &str) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let rti = fed.rti()?;
         py.detach(|| rti.reserve_object_instance_name(name)).py()
     }
 
     /// Register an instance (with a name reserved before, if given); returns its handle.
     #[pyo3(signature = (object_class, name = None))]
     fn register_object_instance(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object_class: &str,
         name: Option<&str>,
     ) -> PyResult<u64> {
-        let class = self.object_class(object_class)?;
-        let rti = self.rti()?;
+        let mut fed = self.federate(py);
+        let class = fed.object_class(object_class)?;
+        let rti = fed.rti()?;
         let object = match name {
             None => rti.register_object_instance(class),
             Some(name) => rti.register_object_instance_with_name(class, name),
@@ -439,23 +505,25 @@ impl PyRtiAmbassador {
     /// retraction handle when it goes in time-stamp order.
     #[pyo3(signature = (object, values, tag = b"".to_vec(), time = None))]
     fn update_attribute_values(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         values: &Bound<'_, PyDict>,
         tag: Vec<u8>,
         time: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<u64>> {
-        let class = self.known_class(object)?;
-        let encoded = self.encode_attributes(class, values)?;
+        let mut fed = self.federate(py);
+        let class = fed.known_class(object)?;
+        let encoded = fed.encode_attributes(class, values)?;
         match time {
-            None => self
+            None => fed
                 .rti()?
                 .update_attribute_values(ObjectId(object), &encoded, &tag)
                 .py()
                 .map(|()| None),
             Some(time) => {
-                let time = self.time_arg(time)?;
-                let handle = self
+                let time = fed.time_arg(time)?;
+                let handle = fed
                     .rti()?
                     .update_attribute_values_at(ObjectId(object), &encoded, &tag, time, None)
                     .py()?;
@@ -467,23 +535,25 @@ impl PyRtiAmbassador {
     /// sendInteraction: `parameters` by name, encoded by their data types.
     #[pyo3(signature = (interaction_class, parameters, tag = b"".to_vec(), time = None))]
     fn send_interaction(
-        &mut self,
+        &self,
+        py: Python<'_>,
         interaction_class: &str,
         parameters: &Bound<'_, PyDict>,
         tag: Vec<u8>,
         time: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<u64>> {
-        let class = self.interaction_class(interaction_class)?;
-        let encoded = self.encode_parameters(class, parameters)?;
+        let mut fed = self.federate(py);
+        let class = fed.interaction_class(interaction_class)?;
+        let encoded = fed.encode_parameters(class, parameters)?;
         match time {
-            None => self
+            None => fed
                 .rti()?
                 .send_interaction(class, &encoded, &tag)
                 .py()
                 .map(|()| None),
             Some(time) => {
-                let time = self.time_arg(time)?;
-                let handle = self
+                let time = fed.time_arg(time)?;
+                let handle = fed
                     .rti()?
                     .send_interaction_at(class, &encoded, &tag, time, None)
                     .py()?;
@@ -494,20 +564,22 @@ impl PyRtiAmbassador {
 
     #[pyo3(signature = (object, tag = b"".to_vec(), time = None))]
     fn delete_object_instance(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         tag: Vec<u8>,
         time: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<u64>> {
+        let mut fed = self.federate(py);
         match time {
-            None => self
+            None => fed
                 .rti()?
                 .delete_object_instance(ObjectId(object), &tag)
                 .py()
                 .map(|()| None),
             Some(time) => {
-                let time = self.time_arg(time)?;
-                let handle = self
+                let time = fed.time_arg(time)?;
+                let handle = fed
                     .rti()?
                     .delete_object_instance_at(ObjectId(object), &tag, time)
                     .py()?;
@@ -518,47 +590,54 @@ impl PyRtiAmbassador {
 
     #[pyo3(signature = (object, attributes, tag = b"".to_vec()))]
     fn request_attribute_value_update(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
         tag: Vec<u8>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        fed.rti()?
             .request_attribute_value_update(object, &attributes, &tag)
             .py()
     }
 
     #[pyo3(signature = (object_class, attributes, tag = b"".to_vec()))]
     fn request_class_attribute_value_update(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object_class: &str,
         attributes: Vec<String>,
         tag: Vec<u8>,
     ) -> PyResult<()> {
-        let class = self.object_class(object_class)?;
-        let attributes = self.attributes(class, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let class = fed.object_class(object_class)?;
+        let attributes = fed.attributes(class, &attributes)?;
+        fed.rti()?
             .request_class_attribute_value_update(class, &attributes, &tag)
             .py()
     }
 
-    fn get_object_instance_name(&mut self, object: u64) -> PyResult<String> {
-        Ok(self
+    fn get_object_instance_name(&self, py: Python<'_>, object: u64) -> PyResult<String> {
+        let mut fed = self.federate(py);
+        Ok(fed
             .rti()?
             .object_instance_name(ObjectId(object))
             .py()?
             .to_string())
     }
 
-    fn get_object_instance_handle(&mut self, name: &str) -> PyResult<u64> {
-        Ok(self.rti()?.object_instance_handle(name).py()?.0)
+    fn get_object_instance_handle(&self, py: Python<'_>, name: &str) -> PyResult<u64> {
+        let mut fed = self.federate(py);
+        Ok(fed.rti()?.object_instance_handle(name).py()?.0)
     }
 
     /// The class an instance is known as here (qualified, without HLAobjectRoot).
-    fn get_known_object_class(&mut self, object: u64) -> PyResult<String> {
-        let class = self.known_class(object)?;
-        let model = self.model()?;
+    fn get_known_object_class(&self, py: Python<'_>, object: u64) -> PyResult<String> {
+        let mut fed = self.federate(py);
+        let class = fed.known_class(object)?;
+        let model = fed.model()?;
         Ok(crate::model::short_name(&model.object_class(class).qualified_name).to_owned())
     }
 
@@ -567,20 +646,28 @@ impl PyRtiAmbassador {
     /// registerFederationSynchronizationPoint; `federates` (handles) None: everyone.
     #[pyo3(signature = (label, tag = b"".to_vec(), federates = None))]
     fn register_federation_synchronization_point(
-        &mut self,
+        &self,
+        py: Python<'_>,
         label: &str,
         tag: Vec<u8>,
         federates: Option<Vec<u32>>,
     ) -> PyResult<()> {
+        let mut fed = self.federate(py);
         let members = federates.unwrap_or_default();
-        self.rti()?
+        fed.rti()?
             .register_federation_synchronization_point(label, &tag, &members)
             .py()
     }
 
     #[pyo3(signature = (label, success = true))]
-    fn synchronization_point_achieved(&mut self, label: &str, success: bool) -> PyResult<()> {
-        self.rti()?
+    fn synchronization_point_achieved(
+        &self,
+        py: Python<'_>,
+        label: &str,
+        success: bool,
+    ) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?
             .synchronization_point_achieved(label, success)
             .py()
     }
@@ -591,128 +678,164 @@ impl PyRtiAmbassador {
     /// logical time reaches it.
     #[pyo3(signature = (label, time = None))]
     fn request_federation_save(
-        &mut self,
+        &self,
+        py: Python<'_>,
         label: &str,
         time: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let time = time.map(|t| self.time_arg(t)).transpose()?;
-        self.rti()?.request_federation_save(label, time).py()
+        let mut fed = self.federate(py);
+        let time = time.map(|t| fed.time_arg(t)).transpose()?;
+        fed.rti()?.request_federation_save(label, time).py()
     }
 
-    fn federate_save_begun(&mut self) -> PyResult<()> {
-        self.rti()?.federate_save_begun().py()
+    fn federate_save_begun(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.federate_save_begun().py()
     }
 
-    fn federate_save_complete(&mut self) -> PyResult<()> {
-        self.rti()?.federate_save_complete(true).py()
+    fn federate_save_complete(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.federate_save_complete(true).py()
     }
 
-    fn federate_save_not_complete(&mut self) -> PyResult<()> {
-        self.rti()?.federate_save_complete(false).py()
+    fn federate_save_not_complete(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.federate_save_complete(false).py()
     }
 
-    fn abort_federation_save(&mut self) -> PyResult<()> {
-        self.rti()?.abort_federation_save().py()
+    fn abort_federation_save(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.abort_federation_save().py()
     }
 
-    fn query_federation_save_status(&mut self) -> PyResult<()> {
-        self.rti()?.query_federation_save_status().py()
+    fn query_federation_save_status(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.query_federation_save_status().py()
     }
 
-    fn request_federation_restore(&mut self, label: &str) -> PyResult<()> {
-        self.rti()?.request_federation_restore(label).py()
+    fn request_federation_restore(&self, py: Python<'_>, label: &str) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.request_federation_restore(label).py()
     }
 
-    fn federate_restore_complete(&mut self) -> PyResult<()> {
-        self.rti()?.federate_restore_complete(true).py()
+    fn federate_restore_complete(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.federate_restore_complete(true).py()
     }
 
-    fn federate_restore_not_complete(&mut self) -> PyResult<()> {
-        self.rti()?.federate_restore_complete(false).py()
+    fn federate_restore_not_complete(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.federate_restore_complete(false).py()
     }
 
-    fn abort_federation_restore(&mut self) -> PyResult<()> {
-        self.rti()?.abort_federation_restore().py()
+    fn abort_federation_restore(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.abort_federation_restore().py()
     }
 
-    fn query_federation_restore_status(&mut self) -> PyResult<()> {
-        self.rti()?.query_federation_restore_status().py()
+    fn query_federation_restore_status(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.query_federation_restore_status().py()
     }
 
     // ---- time management -------------------------------------------------------------------
 
-    fn enable_time_regulation(&mut self, lookahead: &Bound<'_, PyAny>) -> PyResult<()> {
-        let lookahead = interval_from_py(self.times()?, lookahead)?;
-        self.rti()?.enable_time_regulation(lookahead).py()
+    fn enable_time_regulation(&self, py: Python<'_>, lookahead: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let lookahead = interval_from_py(fed.times()?, lookahead)?;
+        fed.rti()?.enable_time_regulation(lookahead).py()
     }
 
-    fn disable_time_regulation(&mut self) -> PyResult<()> {
-        self.rti()?.disable_time_regulation().py()
+    fn disable_time_regulation(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.disable_time_regulation().py()
     }
 
-    fn enable_time_constrained(&mut self) -> PyResult<()> {
-        self.rti()?.enable_time_constrained().py()
+    fn enable_time_constrained(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.enable_time_constrained().py()
     }
 
-    fn disable_time_constrained(&mut self) -> PyResult<()> {
-        self.rti()?.disable_time_constrained().py()
+    fn disable_time_constrained(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.disable_time_constrained().py()
     }
 
-    fn enable_asynchronous_delivery(&mut self) -> PyResult<()> {
-        self.rti()?.enable_asynchronous_delivery().py()
+    fn enable_asynchronous_delivery(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.enable_asynchronous_delivery().py()
     }
 
-    fn disable_asynchronous_delivery(&mut self) -> PyResult<()> {
-        self.rti()?.disable_asynchronous_delivery().py()
+    fn disable_asynchronous_delivery(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.disable_asynchronous_delivery().py()
     }
 
-    fn time_advance_request(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.advance(AdvanceKind::Tar, time)
+    fn time_advance_request(&self, py: Python<'_>, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.advance(AdvanceKind::Tar, time)
     }
 
-    fn time_advance_request_available(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.advance(AdvanceKind::Tara, time)
+    fn time_advance_request_available(
+        &self,
+        py: Python<'_>,
+        time: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.advance(AdvanceKind::Tara, time)
     }
 
-    fn next_message_request(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.advance(AdvanceKind::Nmr, time)
+    fn next_message_request(&self, py: Python<'_>, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.advance(AdvanceKind::Nmr, time)
     }
 
-    fn next_message_request_available(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.advance(AdvanceKind::Nmra, time)
+    fn next_message_request_available(
+        &self,
+        py: Python<'_>,
+        time: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.advance(AdvanceKind::Nmra, time)
     }
 
-    fn flush_queue_request(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.advance(AdvanceKind::Flush, time)
+    fn flush_queue_request(&self, py: Python<'_>, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.advance(AdvanceKind::Flush, time)
     }
 
-    fn modify_lookahead(&mut self, lookahead: &Bound<'_, PyAny>) -> PyResult<()> {
-        let lookahead = interval_from_py(self.times()?, lookahead)?;
-        self.rti()?.modify_lookahead(lookahead).py()
+    fn modify_lookahead(&self, py: Python<'_>, lookahead: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let lookahead = interval_from_py(fed.times()?, lookahead)?;
+        fed.rti()?.modify_lookahead(lookahead).py()
     }
 
-    fn query_lookahead(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        interval_to_py(py, self.rti()?.query_lookahead().py()?)
+    fn query_lookahead(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let mut fed = self.federate(py);
+        interval_to_py(py, fed.rti()?.query_lookahead().py()?)
     }
 
-    fn query_logical_time(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let times = self.times()?;
-        time_to_py(py, times, self.rti()?.query_logical_time().py()?)
+    fn query_logical_time(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let mut fed = self.federate(py);
+        let times = fed.times()?;
+        time_to_py(py, times, fed.rti()?.query_logical_time().py()?)
     }
 
     /// queryGALT: None when undefined.
-    fn query_galt(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let times = self.times()?;
-        self.rti()?
+    fn query_galt(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let mut fed = self.federate(py);
+        let times = fed.times()?;
+        fed.rti()?
             .query_galt()
             .py()?
             .map(|t| time_to_py(py, times, t))
             .transpose()
     }
 
-    fn query_lits(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let times = self.times()?;
-        self.rti()?
+    fn query_lits(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let mut fed = self.federate(py);
+        let times = fed.times()?;
+        fed.rti()?
             .query_lits()
             .py()?
             .map(|t| time_to_py(py, times, t))
@@ -720,8 +843,9 @@ impl PyRtiAmbassador {
     }
 
     /// retract a time-stamp-order message by the handle its send returned.
-    fn retract(&mut self, retraction: u64) -> PyResult<()> {
-        self.rti()?
+    fn retract(&self, py: Python<'_>, retraction: u64) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?
             .retract(MessageRetractionHandle::from_u64(retraction))
             .py()
     }
@@ -729,100 +853,116 @@ impl PyRtiAmbassador {
     // ---- ownership management --------------------------------------------------------------
 
     fn unconditional_attribute_ownership_divestiture(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        fed.rti()?
             .unconditional_attribute_ownership_divestiture(object, &attributes)
             .py()
     }
 
     #[pyo3(signature = (object, attributes, tag = b"".to_vec()))]
     fn negotiated_attribute_ownership_divestiture(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
         tag: Vec<u8>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        fed.rti()?
             .negotiated_attribute_ownership_divestiture(object, &attributes, &tag)
             .py()
     }
 
     #[pyo3(signature = (object, attributes, tag = b"".to_vec()))]
     fn confirm_divestiture(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
         tag: Vec<u8>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        fed.rti()?
             .confirm_divestiture(object, &attributes, &tag)
             .py()
     }
 
     fn cancel_negotiated_attribute_ownership_divestiture(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        fed.rti()?
             .cancel_negotiated_attribute_ownership_divestiture(object, &attributes)
             .py()
     }
 
     #[pyo3(signature = (object, attributes, tag = b"".to_vec()))]
     fn attribute_ownership_acquisition(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
         tag: Vec<u8>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        fed.rti()?
             .attribute_ownership_acquisition(object, &attributes, &tag)
             .py()
     }
 
     fn attribute_ownership_acquisition_if_available(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        fed.rti()?
             .attribute_ownership_acquisition_if_available(object, &attributes)
             .py()
     }
 
     fn attribute_ownership_release_denied(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        fed.rti()?
             .attribute_ownership_release_denied(object, &attributes)
             .py()
     }
 
     /// Returns the names of the attributes divested.
     fn attribute_ownership_divestiture_if_wanted(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
     ) -> PyResult<Vec<String>> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        let divested = self
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        let divested = fed
             .rti()?
             .attribute_ownership_divestiture_if_wanted(object, &attributes)
             .py()?;
-        let model = self.model()?;
+        let model = fed.model()?;
         Ok(divested
             .into_iter()
             .map(|a| model.attribute(a).name.clone())
@@ -830,26 +970,40 @@ impl PyRtiAmbassador {
     }
 
     fn cancel_attribute_ownership_acquisition(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
-        self.rti()?
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
+        fed.rti()?
             .cancel_attribute_ownership_acquisition(object, &attributes)
             .py()
     }
 
-    fn query_attribute_ownership(&mut self, object: u64, attribute: String) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &[attribute])?;
-        self.rti()?
+    fn query_attribute_ownership(
+        &self,
+        py: Python<'_>,
+        object: u64,
+        attribute: String,
+    ) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &[attribute])?;
+        fed.rti()?
             .query_attribute_ownership(object, attributes[0])
             .py()
     }
 
-    fn is_attribute_owned_by_federate(&mut self, object: u64, attribute: String) -> PyResult<bool> {
-        let (object, attributes) = self.object_attributes(object, &[attribute])?;
-        self.rti()?
+    fn is_attribute_owned_by_federate(
+        &self,
+        py: Python<'_>,
+        object: u64,
+        attribute: String,
+    ) -> PyResult<bool> {
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &[attribute])?;
+        fed.rti()?
             .is_attribute_owned_by_federate(object, attributes[0])
             .py()
     }
@@ -858,17 +1012,18 @@ impl PyRtiAmbassador {
 
     /// createRegion over dimensions (names) with `bounds` {dimension: (lower, upper)},
     /// committed at once. Returns the region handle.
-    fn create_region(&mut self, bounds: &Bound<'_, PyDict>) -> PyResult<u64> {
+    fn create_region(&self, py: Python<'_>, bounds: &Bound<'_, PyDict>) -> PyResult<u64> {
+        let mut fed = self.federate(py);
         let mut ranges = Vec::new();
         for (name, range) in bounds.iter() {
             let name: String = name.extract()?;
             let (lower, upper): (u64, u64) = range.extract()?;
             ranges.push((
-                self.rti()?.dimension_handle(&name).py()?,
+                fed.rti()?.dimension_handle(&name).py()?,
                 Range::new(lower, upper),
             ));
         }
-        let rti = self.rti()?;
+        let rti = fed.rti()?;
         let dimensions: Vec<_> = ranges.iter().map(|(d, _)| *d).collect();
         let region = rti.create_region(&dimensions).py()?;
         for (dimension, range) in ranges {
@@ -880,13 +1035,15 @@ impl PyRtiAmbassador {
 
     /// setRangeBounds and commitRegionModifications of one dimension.
     fn set_range_bounds(
-        &mut self,
+        &self,
+        py: Python<'_>,
         region: u64,
         dimension: &str,
         lower: u64,
         upper: u64,
     ) -> PyResult<()> {
-        let rti = self.rti()?;
+        let mut fed = self.federate(py);
+        let rti = fed.rti()?;
         let dimension = rti.dimension_handle(dimension).py()?;
         rti.set_range_bounds(RegionHandle(region), dimension, Range::new(lower, upper))
             .py()?;
@@ -894,46 +1051,51 @@ impl PyRtiAmbassador {
             .py()
     }
 
-    fn delete_region(&mut self, region: u64) -> PyResult<()> {
-        self.rti()?.delete_region(RegionHandle(region)).py()
+    fn delete_region(&self, py: Python<'_>, region: u64) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.delete_region(RegionHandle(region)).py()
     }
 
     /// associateRegionsForUpdates: updates of `attributes` of `object` go out in `regions`.
     fn associate_regions_for_updates(
-        &mut self,
+        &self,
+        py: Python<'_>,
         object: u64,
         attributes: Vec<String>,
         regions: Vec<u64>,
     ) -> PyResult<()> {
-        let (object, attributes) = self.object_attributes(object, &attributes)?;
+        let mut fed = self.federate(py);
+        let (object, attributes) = fed.object_attributes(object, &attributes)?;
         let pairs = [(attributes, regions.into_iter().map(RegionHandle).collect())];
-        self.rti()?
+        fed.rti()?
             .associate_regions_for_updates(object, &pairs)
             .py()
     }
 
     // ---- support services ------------------------------------------------------------------
 
-    fn enable_object_class_relevance_advisory_switch(&mut self) -> PyResult<()> {
-        self.rti()?
+    fn enable_object_class_relevance_advisory_switch(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?
             .enable_object_class_relevance_advisory_switch()
             .py()
     }
 
-    fn enable_interaction_relevance_advisory_switch(&mut self) -> PyResult<()> {
-        self.rti()?
+    fn enable_interaction_relevance_advisory_switch(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?
             .enable_interaction_relevance_advisory_switch()
             .py()
     }
 
-    fn enable_attribute_relevance_advisory_switch(&mut self) -> PyResult<()> {
-        self.rti()?
-            .enable_attribute_relevance_advisory_switch()
-            .py()
+    fn enable_attribute_relevance_advisory_switch(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.enable_attribute_relevance_advisory_switch().py()
     }
 
-    fn enable_attribute_scope_advisory_switch(&mut self) -> PyResult<()> {
-        self.rti()?.enable_attribute_scope_advisory_switch().py()
+    fn enable_attribute_scope_advisory_switch(&self, py: Python<'_>) -> PyResult<()> {
+        let mut fed = self.federate(py);
+        fed.rti()?.enable_attribute_scope_advisory_switch().py()
     }
 
     // ---- callbacks -------------------------------------------------------------------------
@@ -942,16 +1104,25 @@ impl PyRtiAmbassador {
     /// None. The GIL is released while waiting.
     #[pyo3(signature = (timeout = 0.0))]
     fn evoke_callback<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         timeout: f64,
     ) -> PyResult<Option<(&'static str, Bound<'py, PyDict>)>> {
         let wait = Duration::try_from_secs_f64(timeout.max(0.0)).unwrap_or(Duration::MAX);
-        let session = &mut self.session;
-        let Some(callback) = py.detach(|| session.evoke_callback(wait)).py()? else {
+        let until = deadline(Instant::now(), wait);
+        // Without the session between waits: a service from another thread breaks the
+        // wait and runs first (`SharedSession::evoke`).
+        let taken = py.detach(|| {
+            self.shared.evoke(
+                until,
+                |fed| fed.session.is_idle(),
+                |fed, left| fed.session.evoke_callback(left),
+            )
+        });
+        let Some(callback) = taken.py()? else {
             return Ok(None);
         };
-        let (model, times) = self.callback_context()?;
+        let (model, times) = self.federate(py).callback_context()?;
         let context = Context {
             model: &model,
             times,
