@@ -396,3 +396,30 @@ fn a_service_called_while_another_thread_evokes_is_served_at_once() {
         );
     });
 }
+
+/// A router that writes each frame on its own (`--bundling off`) sends its hello and its
+/// route to the registry in two writes: a federate that asks the registry as soon as its
+/// link is up (every program's first create or join) must wait for the route, not fail
+/// with "no federation registry is reachable". Before the wait, 5 of 6 such connects failed.
+#[test]
+fn a_federate_asking_the_registry_as_its_link_comes_up_waits_for_the_route() {
+    use trellis_core::router::{LinkConfig, RouterConfig};
+    use trellis_core::wire::NodeId;
+    use trellis_net::{HostConfig, Runtime};
+    let runtime = Runtime::start("unbundled-router").unwrap();
+    let mut router = RouterConfig::new("router", NodeId(1));
+    router.hosts_registry = true;
+    // A batch carries at least one frame: a one-byte limit writes them one by one.
+    router.link_defaults = LinkConfig {
+        batch_limit_bytes: 1,
+        ..LinkConfig::default()
+    };
+    let mut config = HostConfig::new(router);
+    config.listen.push("tcp://127.0.0.1:0".parse().unwrap());
+    let at = runtime.add_host(config).unwrap().listening()[0].clone();
+    for attempt in 0..20 {
+        let mut session = connect(&at);
+        let listed = session.list_federation_executions();
+        assert!(listed.is_ok(), "connect {attempt}: {listed:?}");
+    }
+}

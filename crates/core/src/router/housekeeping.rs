@@ -31,7 +31,10 @@ impl Router {
     #[must_use]
     pub(super) fn next_housekeeping_after(&self, now: Time) -> Time {
         let soon = now + self.config.housekeeping_interval;
-        if self.config.hosts_registry || !self.pending_manage.is_empty() {
+        if self.config.hosts_registry
+            || !self.pending_manage.is_empty()
+            || self.awaits_registry_route()
+        {
             return soon;
         }
         // A federate node vouches for nobody (its router vouches for it): no wake-up for that.

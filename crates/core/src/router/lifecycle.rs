@@ -126,6 +126,7 @@ impl Router {
         let link = self.link_mut(slot);
         // No route to the registry through a closing link.
         link.registry_distance = crate::wire::RegistryRoute::UNREACHABLE;
+        link.registry_heard = false;
         let id = link.id;
         let federate_gone = match (&link.binding, &link.peer) {
             (Binding::Federation(_), Some(peer)) if link.is_up() && node_left(reason) => {
@@ -262,6 +263,7 @@ impl Router {
         }
         self.next_housekeeping = now + self.config.housekeeping_interval;
         self.expire_pending_manage(now);
+        self.expire_awaiting_route(now);
         self.keep_leases(now);
         for id in self.link_ids() {
             let slot = id.slot;

@@ -91,6 +91,9 @@ pub(crate) struct Link {
     pub datagrams_seen: super::udp::DatagramWindow,
     /// The far side's distance to the registry, as it last announced it.
     pub registry_distance: u8,
+    /// Whether the far side has announced its distance since the link came up (until then
+    /// a registry request waits for it: `route_wait`).
+    pub registry_heard: bool,
     /// What we last announced to it.
     pub registry_announced: Option<u8>,
     /// Received bytes not yet decoded.

@@ -77,10 +77,13 @@ impl Router {
                 });
             }
         }
+        self.release_awaiting_route(now);
     }
 
     pub(super) fn on_registry_route(&mut self, now: Time, slot: Slot, route: RegistryRoute) {
-        self.link_mut(slot).registry_distance = route.distance;
+        let link = self.link_mut(slot);
+        link.registry_distance = route.distance;
+        link.registry_heard = true;
         self.update_registry_route(now);
     }
 
@@ -165,7 +168,7 @@ impl Router {
     }
 
     /// Answer a request here if we hold the registry, else pass it on toward it.
-    fn forward_request(&mut self, now: Time, asker: Option<LinkId>, frame: ManageFrame) {
+    pub(super) fn forward_request(&mut self, now: Time, asker: Option<LinkId>, frame: ManageFrame) {
         self.start_registry(now);
         if let Some(registry) = self.registry.as_mut() {
             let response = match Request::decode(&frame.body) {
@@ -192,6 +195,9 @@ impl Router {
         }
         let Some(via) = self.registry_via else {
             if let Some(asker) = asker {
+                if self.registry_route_unheard() {
+                    return self.await_registry_route(now, asker, frame);
+                }
                 let response = Response::Error {
                     kind: ErrorKind::NoRegistry,
                     message: format!(
@@ -267,7 +273,13 @@ impl Router {
         self.reply(now, asker, request, response);
     }
 
-    fn reply(&mut self, now: Time, asker: LinkId, request: &ManageFrame, response: Response) {
+    pub(super) fn reply(
+        &mut self,
+        now: Time,
+        asker: LinkId,
+        request: &ManageFrame,
+        response: Response,
+    ) {
         let frame = ManageFrame {
             direction: ManageDirection::Reply,
             origin: request.origin,
@@ -401,6 +413,7 @@ impl Router {
     /// requests it brought are forgotten, there is nobody to answer.
     pub(super) fn close_pending_manage(&mut self, now: Time, link: LinkId) {
         self.pending_manage.retain(|_, p| p.asker != link);
+        self.forget_awaiting_route_of(link);
         let cut: Vec<_> = self
             .pending_manage
             .iter()

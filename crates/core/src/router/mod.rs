@@ -30,6 +30,7 @@ mod propagate;
 mod queue;
 mod replay;
 mod rights;
+mod route_wait;
 mod session;
 mod stats;
 mod streams;
@@ -209,6 +210,8 @@ pub struct Router {
     registry_via: Option<Slot>,
     /// Requests forwarded toward the registry, by (origin, request), awaiting their reply.
     pending_manage: FxHashMap<(crate::wire::NodeId, u64), manage::Pending>,
+    /// Requests that came before the route to the registry was known (`route_wait`).
+    awaiting_route: VecDeque<route_wait::AwaitingRoute>,
     /// Answers for the local application: (request, body).
     manage_replies: VecDeque<(u64, Bytes)>,
     next_request: u64,
@@ -284,6 +287,7 @@ impl Router {
             registry_distance,
             registry_via: None,
             pending_manage: FxHashMap::default(),
+            awaiting_route: VecDeque::new(),
             manage_replies: VecDeque::new(),
             next_request: 1,
             input_buffered: 0,
@@ -442,6 +446,7 @@ impl Router {
             datagrams_sent: 0,
             datagrams_seen: Default::default(),
             registry_distance: crate::wire::RegistryRoute::UNREACHABLE,
+            registry_heard: false,
             registry_announced: None,
             inbuf: Default::default(),
             input_counted: 0,

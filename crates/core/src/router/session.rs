@@ -112,6 +112,7 @@ impl Router {
         link.stalled = None;
         link.inbuf.clear();
         link.registry_distance = RegistryRoute::UNREACHABLE;
+        link.registry_heard = false;
         let dropped = link.out.keep_reliable_only() as u64;
         link.stats.drops.link_closed += dropped;
         let id = link.id;

@@ -336,3 +336,99 @@ fn a_router_tells_its_federate_the_registry_no_longer_knows_it() {
         "the federate never heard it is no longer a member"
     );
 }
+
+/// A federate node `f` dialed to a registry router `r`, with the bytes `r` has sent it so
+/// far held back: the test hands them over frame by frame.
+struct HeldBack {
+    r: Router,
+    f: Router,
+    f_to_r: LinkId,
+    r_to_f: LinkId,
+    held: BytesMut,
+}
+
+impl HeldBack {
+    fn new(now: Time) -> HeldBack {
+        let mut config = RouterConfig::new("r", NodeId(1));
+        config.hosts_registry = true;
+        let mut r = Router::new(config, now);
+        let mut f = Router::new(RouterConfig::federate("f", NodeId(2), FED), now);
+        let f_to_r = f.add_link(now, LinkSpec::dialed(Role::Parent, FED, "", "r"));
+        let r_to_f = r.add_link(now, LinkSpec::accepted("f"));
+        let mut link = HeldBack {
+            r,
+            f,
+            f_to_r,
+            r_to_f,
+            held: BytesMut::new(),
+        };
+        link.f_sends(now);
+        link
+    }
+
+    /// Everything `f` has for `r`, delivered; what `r` answers is held back.
+    fn f_sends(&mut self, now: Time) {
+        let mut out = Vec::new();
+        while self.f.poll_transmit(now, self.f_to_r, &mut out) > 0 {}
+        self.r.handle_bytes(now, self.r_to_f, &out);
+        out.clear();
+        while self.r.poll_transmit(now, self.r_to_f, &mut out) > 0 {}
+        self.held.extend_from_slice(&out);
+    }
+
+    /// Hand `f` the held frames up to and including the first of `kind`.
+    fn deliver_through(&mut self, now: Time, kind: crate::wire::FrameKind) {
+        while let Some((found, frame)) = crate::wire::split_frame(&mut self.held, 1 << 20).unwrap()
+        {
+            self.f.handle_bytes(now, self.f_to_r, &frame);
+            if found == kind {
+                return;
+            }
+        }
+        panic!("r sent no {kind:?} frame");
+    }
+}
+
+/// The route to the registry comes in a frame after the hello (a router writing each
+/// frame on its own sends them apart): a request made between the two waits for the
+/// route and is answered, not refused with "no federation registry is reachable".
+#[test]
+fn a_request_made_before_the_route_is_announced_waits_for_it() {
+    let now = Time::ZERO;
+    let mut link = HeldBack::new(now);
+    link.deliver_through(now, crate::wire::FrameKind::Hello);
+    let asked = link.f.manage(now, &Request::ListFederations);
+    assert_eq!(
+        link.f.poll_manage_reply(),
+        None,
+        "no answer before the route"
+    );
+    link.deliver_through(now, crate::wire::FrameKind::RegistryRoute);
+    link.f_sends(now);
+    link.deliver_through(now, crate::wire::FrameKind::Manage);
+    let (answered, response) = link.f.poll_manage_reply().expect("an answer");
+    assert_eq!(answered, asked);
+    assert!(matches!(response, Response::Federations(_)), "{response:?}");
+}
+
+/// A link that never announces a route holds a request back for a bound only: then it is
+/// answered "no registry", saying why.
+#[test]
+fn a_request_waits_for_an_unannounced_route_five_seconds_at_most() {
+    let now = Time::ZERO;
+    let mut link = HeldBack::new(now);
+    link.deliver_through(now, crate::wire::FrameKind::Hello);
+    let asked = link.f.manage(now, &Request::ListFederations);
+    let almost = now + Duration::from_millis(4_900);
+    link.f.handle_timeout(almost);
+    assert_eq!(link.f.poll_manage_reply(), None, "still waiting at 4.9 s");
+    let later = now + Duration::from_secs(6);
+    link.f.handle_timeout(later);
+    let (answered, response) = link.f.poll_manage_reply().expect("an answer");
+    assert_eq!(answered, asked);
+    assert!(
+        matches!(&response, Response::Error { kind: ErrorKind::NoRegistry, message }
+            if message.contains("did not announce a route")),
+        "{response:?}"
+    );
+}
