@@ -33,7 +33,8 @@ pub(crate) struct Network {
 pub(crate) struct Federation {
     name: String,
     model: Arc<ObjectModel>,
-    creator: Option<RtiAmbassador>,
+    /// How the creator connects again to destroy the federation after the run.
+    destroyer: Option<RtiConfig>,
 }
 
 impl Federation {
@@ -46,8 +47,10 @@ impl Drop for Federation {
     fn drop(&mut self) {
         // Best effort: federates still leaving keep it alive; the registry drops them with
         // their links.
-        if let Some(creator) = &mut self.creator {
-            let _ = creator.destroy_federation_execution();
+        if let Some(config) = self.destroyer.take() {
+            if let Ok(mut destroyer) = RtiAmbassador::connect(config) {
+                let _ = destroyer.destroy_federation_execution();
+            }
         }
     }
 }
@@ -286,16 +289,17 @@ impl Network {
         let model = bench_model()?;
         let mut config = self.node_config(creator, &name)?;
         config.name = format!("{creator}-creator");
-        // It stays joined until the run ends, to destroy the federation then, and nothing
-        // else drives it in between: its own thread keeps its link alive.
-        let mut config = RtiConfig::new(config);
-        config.driver = Driver::Thread;
-        let mut creator = RtiAmbassador::connect(config)?;
-        creator.create_federation_execution(&model)?;
+        let config = RtiConfig::new(config);
+        // The creator leaves at once and comes back to destroy the federation. Connected
+        // meanwhile, undriven, it was a stalled consumer of the federation's broadcasts
+        // (time messages): once its queue filled, its router paused every publisher for
+        // the slow-consumer bound (1 s) and cut it, which a time-stepped run measured as a
+        // 1 s stall at its 100,000th step.
+        RtiAmbassador::connect(config.clone())?.create_federation_execution(&model)?;
         Ok(Federation {
             name,
             model,
-            creator: Some(creator),
+            destroyer: Some(config),
         })
     }
 
@@ -304,7 +308,7 @@ impl Network {
         Ok(Federation {
             name: name.to_owned(),
             model: bench_model()?,
-            creator: None,
+            destroyer: None,
         })
     }
 
