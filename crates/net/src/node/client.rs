@@ -279,6 +279,11 @@ impl AppClient {
         self.signals.network_changes.load(Ordering::SeqCst)
     }
 
+    /// Whether the loop has handed over deliveries not taken yet.
+    pub(super) fn has_deliveries(&self) -> bool {
+        !self.deliveries.is_empty()
+    }
+
     /// The next frame of the batch taken last, else of the next batch waiting, without
     /// waiting.
     pub(super) fn try_take(&self) -> Result<Took, NetError> {

@@ -123,8 +123,24 @@ impl DirectNode {
     /// Do the network's work for at most `timeout`: read, route, write, run timers. Returns
     /// early once anything happened.
     pub fn poll(&mut self, timeout: Duration) -> Result<(), NetError> {
+        self.drive(timeout, false)
+    }
+
+    /// `poll`; `for_delivery`: for a reader waiting for a frame, which does not wait while
+    /// one waits for it already.
+    fn drive(&mut self, timeout: Duration, for_delivery: bool) -> Result<(), NetError> {
         self.last_poll = Instant::now();
         let mut driven = self.driven();
+        // The tail writer runs the loop between this thread's calls, and hands over what
+        // it reads: a frame may wait in the channel that this thread's last look did not
+        // see, and the loop does not count it as work. Looked at under the loop's lock,
+        // nothing is handed over between the look and the wait; without the look such a
+        // frame waits out the whole wait (up to the next router timer, a heartbeat).
+        let timeout = if for_delivery && self.client.has_deliveries() {
+            Duration::ZERO
+        } else {
+            timeout
+        };
         // Held publishes count as work, so the wait does not block with them queued.
         driven.event_loop.wait(Some(timeout))?;
         let wake = driven.turn();
@@ -301,7 +317,7 @@ impl DirectNode {
             if until_woken && self.client.wait_broken() {
                 return Ok(None);
             }
-            self.poll(left)?;
+            self.drive(left, true)?;
             let took = self.take()?;
             if let Some(frame) = took.frame {
                 return Ok(Some(Message(frame)));
